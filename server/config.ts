@@ -1,0 +1,102 @@
+/**
+ * The one place that reads process.env. Every variable is declared here with its type, default and
+ * meaning (mirrored in .env.example); a bad value stops start-up with a message naming the variable.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce
+  .number({ error: "a port number" })
+  .int("a whole number")
+  .min(0, "a port between 0 and 65535")
+  .max(65535, "a port between 0 and 65535");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Public URL the browser uses; cookies, invite links and auth origin checks are derived from it. */
+  PUBLIC_URL: z.url({ error: "an absolute URL such as http://localhost:3000" }).optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** Unset: embedded SQLite at DATA_DIR/argus.db. postgres://… or postgresql://…: PostgreSQL. */
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^(postgres(ql)?:\/\/|file:)/.test(v), {
+      error: "a postgres://user@host:port/db URL, or file:/path/to/argus.db for SQLite",
+    })
+    .optional(),
+  /** Secret for signing session cookies (≥ 32 characters). Generated into DATA_DIR when unset. */
+  AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** pretty = human-readable lines; json = one JSON object per line. Default: pretty in development. */
+  LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export type DbProvider = "sqlite" | "postgres";
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  dataDir: string;
+  db: { provider: DbProvider; url: string };
+  authSecret: string | undefined;
+  log: { level: Env["LOG_LEVEL"]; format: "pretty" | "json" };
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment (process.env by default). Throws ConfigError naming each bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  // Empty strings in .env files mean "not set".
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join(".");
+        const got = cleaned[name];
+        return `${name}: expected ${issue.message}${got === undefined ? "" : `, got "${got}"`}`;
+      }),
+    );
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const url = env.DATABASE_URL ?? `file:${path.join(dataDir, "argus.db")}`;
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ""),
+    dataDir,
+    db: { provider: url.startsWith("file:") ? "sqlite" : "postgres", url },
+    authSecret: env.AUTH_SECRET,
+    log: {
+      level: env.LOG_LEVEL,
+      format: env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
+    },
+  };
+}
+
+/** The process's configuration, parsed once. */
+export function getConfig(): Config {
+  const key = Symbol.for("argus.config");
+  const store = globalThis as unknown as Record<symbol, Config | undefined>;
+  store[key] ??= loadConfig();
+  return store[key];
+}
+
+/** Path of the SQLite file for a file: URL. */
+export function sqlitePath(url: string): string {
+  return path.resolve(url.replace(/^file:/, ""));
+}

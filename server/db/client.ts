@@ -1,0 +1,37 @@
+/**
+ * The one module that knows where Prisma's generated clients live. Both providers share the same
+ * models (prisma/models.prisma), so the SQLite client's type describes either.
+ */
+import { createRequire } from "node:module";
+import type { Config } from "../config.ts";
+import { adapterFor } from "./adapters.ts";
+import type { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "../../prisma/generated/sqlite/index.js";
+
+export type Db = SqliteClient;
+/** A transaction client (what `db.$transaction(async (tx) => …)` hands out). */
+export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+export type { SqlitePrisma as Prisma };
+export type * from "../../prisma/generated/sqlite/index.js";
+
+const require = createRequire(import.meta.url);
+
+export async function createDb(db: Config["db"]): Promise<Db> {
+  const { PrismaClient } = require(`../../prisma/generated/${db.provider}/index.js`) as {
+    PrismaClient: new (opts: object) => Db;
+  };
+  const client = new PrismaClient({ adapter: adapterFor(db) });
+  if (db.provider === "sqlite") {
+    // WAL lets readers proceed while a writer commits; the setting persists in the file.
+    await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  }
+  return client;
+}
+
+/** Prisma's error code for a unique-constraint violation, whichever provider raised it. */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+}
+
+export function isNotFound(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2025";
+}
