@@ -1,0 +1,37 @@
+/**
+ * The one authorization check. tRPC procedures (through the services) and the Socket.IO handshake
+ * both come here: no session → unauthenticated (401); not a member of the workspace, or a role too
+ * weak for the action → forbidden (403).
+ */
+import type { Db } from "../db/client.ts";
+import { forbidden, unauthenticated } from "../errors.ts";
+import { roleAtLeast, roleLabel, roleSchema, type Role } from "./roles.ts";
+
+/** Who is acting: the signed-in user, or nobody. */
+export type Actor = { userId: string; email: string; name: string } | null;
+
+const verbs: Record<Role, string> = {
+  owner: "manage this workspace",
+  member: "make changes here",
+  viewer: "see this workspace",
+};
+
+export function requireUser(actor: Actor): NonNullable<Actor> {
+  if (!actor) throw unauthenticated();
+  return actor;
+}
+
+/** Returns the actor's role in the workspace, or throws 401/403. */
+export async function requireRole(db: Db, actor: Actor, workspaceId: string, needed: Role): Promise<Role> {
+  const user = requireUser(actor);
+  const membership = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId, userId: user.userId } },
+    select: { role: true },
+  });
+  if (!membership) throw forbidden("You are not a member of this workspace.");
+  const role = roleSchema.parse(membership.role);
+  if (!roleAtLeast(role, needed)) {
+    throw forbidden(`You are a ${roleLabel[role]} in this workspace; only a ${needed} or above can ${verbs[needed]}.`);
+  }
+  return role;
+}

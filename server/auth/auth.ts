@@ -1,0 +1,56 @@
+/**
+ * Sessions and passwords are better-auth's job (scrypt hashes, signed httpOnly cookies, rotation).
+ * Argus adds what better-auth does not know: workspaces, roles and invites (server/workspaces).
+ */
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import type { IncomingHttpHeaders } from "node:http";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import type { Actor } from "./access.ts";
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export function createAuth(opts: { config: Config; db: Db; secret: string }) {
+  const { config, db, secret } = opts;
+  return betterAuth({
+    appName: "Argus",
+    basePath: "/api/auth",
+    baseURL: config.publicUrl,
+    secret,
+    database: prismaAdapter(db, { provider: config.db.provider === "postgres" ? "postgresql" : "sqlite" }),
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: MIN_PASSWORD_LENGTH },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // Without PUBLIC_URL the app answers on whatever host the browser used; requests are then
+    // trusted only from that same origin (CSRF protection stays on).
+    trustedOrigins: config.publicUrl
+      ? [config.publicUrl]
+      : async (request) => {
+          const host = request?.headers.get("host");
+          return host ? [`http://${host}`, `https://${host}`] : [];
+        },
+    rateLimit: { enabled: config.env === "production" },
+    telemetry: { enabled: false },
+    // Argus logs through pino; better-auth's own console output is limited to errors.
+    logger: { level: "error" },
+    advanced: { useSecureCookies: config.publicUrl?.startsWith("https://") ?? false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+export function toHeaders(incoming: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+  }
+  return headers;
+}
+
+/** The signed-in user for a request's headers (cookie), or null. */
+export async function actorFromHeaders(auth: Auth, headers: Headers): Promise<Actor> {
+  const session = await auth.api.getSession({ headers });
+  if (!session) return null;
+  return { userId: session.user.id, email: session.user.email, name: session.user.name };
+}

@@ -1,0 +1,100 @@
+/**
+ * The `argus` command. Each command goes through the same services as the web app.
+ * Later issues add their commands here (review, search, pipeline, mcp …).
+ */
+import { parseArgs } from "node:util";
+import { ConfigError, getConfig } from "../config.ts";
+import { migrate } from "../db/migrate.ts";
+import { buildIfNeeded } from "./build.ts";
+
+const HELP = `Usage: argus <command> [options]
+
+Commands:
+  start              Build the web UI if needed, apply migrations, seed, and serve on PORT (default 3000)
+  dev                Serve with hot reload (Next.js development mode)
+  build              Build the web UI now
+  db migrate         Apply pending database migrations (SQLite by default; PostgreSQL when DATABASE_URL is postgres://…)
+  db seed            Seed the built-in review prompts into every workspace
+
+Options:
+  -h, --help         Show this help
+
+Configuration comes from environment variables; see .env.example.`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: "boolean", short: "h" } } });
+  const [command, sub] = positionals;
+  if (values.help || !command || command === "help") {
+    console.log(HELP);
+    return command || values.help ? 0 : 2;
+  }
+  switch (command) {
+    case "start": {
+      (process.env as Record<string, string>).NODE_ENV ??= "production";
+      const config = getConfig();
+      const { repoRoot, startServer } = await import("../main.ts");
+      buildIfNeeded(repoRoot, (m) => console.log(m));
+      const server = await startServer({ config });
+      await waitForSignal(server.close);
+      return 0;
+    }
+    case "dev": {
+      (process.env as Record<string, string>).NODE_ENV = "development";
+      const config = getConfig();
+      const { startServer } = await import("../main.ts");
+      const server = await startServer({ config, dev: true });
+      await waitForSignal(server.close);
+      return 0;
+    }
+    case "build": {
+      const { repoRoot } = await import("../main.ts");
+      if (!buildIfNeeded(repoRoot, (m) => console.log(m))) console.log("The web UI build is up to date.");
+      return 0;
+    }
+    case "db": {
+      const config = getConfig();
+      if (sub === "migrate") {
+        const applied = await migrate(config.db);
+        console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "The database is up to date.");
+        return 0;
+      }
+      if (sub === "seed") {
+        const [{ createDb }, { seedAllWorkspaces }] = await Promise.all([import("../db/client.ts"), import("../prompts/builtins.ts")]);
+        await migrate(config.db);
+        const db = await createDb(config.db);
+        const r = await seedAllWorkspaces(db);
+        await db.$disconnect();
+        console.log(`Built-in prompts: ${r.inserted} inserted, ${r.updated} updated.`);
+        return 0;
+      }
+      throw new UsageError(sub ? `Unknown db command "${sub}". Try: argus db migrate` : "Missing db command. Try: argus db migrate");
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+function waitForSignal(close: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => void close().finally(resolve);
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`argus: ${err.message}\nFix the variable(s) above (see .env.example) and try again.`);
+    process.exitCode = 2;
+  } else if (err instanceof UsageError) {
+    console.error(`argus: ${err.message}\n\n${HELP}`);
+    process.exitCode = 2;
+  } else {
+    console.error(`argus: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  }
+}

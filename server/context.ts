@@ -1,0 +1,56 @@
+/**
+ * Builds the service graph once per process and hands it out. Next.js route code gets its own copy
+ * of modules, so the graph lives on globalThis (STACK.md).
+ */
+import { mkdirSync } from "node:fs";
+import { createAuth, type Auth } from "./auth/auth.ts";
+import { resolveAuthSecret } from "./auth/secret.ts";
+import { getConfig, type Config } from "./config.ts";
+import { createDb, type Db } from "./db/client.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createProjectService } from "./projects/service.ts";
+import { createPromptService } from "./prompts/service.ts";
+import { createWorkspaceService } from "./workspaces/service.ts";
+
+export interface Services {
+  config: Config;
+  log: Logger;
+  db: Db;
+  auth: Auth;
+  workspaces: ReturnType<typeof createWorkspaceService>;
+  projects: ReturnType<typeof createProjectService>;
+  prompts: ReturnType<typeof createPromptService>;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, log = createLogger(config.log)): Promise<Services> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = await createDb(config.db);
+  const auth = createAuth({ config, db, secret: resolveAuthSecret(config) });
+  return {
+    config,
+    log,
+    db,
+    auth,
+    workspaces: createWorkspaceService(db, auth),
+    projects: createProjectService(db),
+    prompts: createPromptService(db),
+    async close() {
+      await db.$disconnect();
+    },
+  };
+}
+
+const KEY = Symbol.for("argus.services");
+type Store = Record<symbol, Promise<Services> | undefined>;
+
+/** The process-wide services (created on first use). */
+export function getServices(): Promise<Services> {
+  const store = globalThis as unknown as Store;
+  store[KEY] ??= createServices(getConfig());
+  return store[KEY];
+}
+
+export function setServices(services: Services): void {
+  (globalThis as unknown as Store)[KEY] = Promise.resolve(services);
+}

@@ -1,0 +1,21 @@
+/**
+ * Domain errors. Services throw these with a sentence a user understands; the tRPC layer (and any
+ * other adapter) maps each kind to its status: 400, 401, 403, 404, 409.
+ */
+export type DomainErrorKind = "invalid" | "unauthenticated" | "forbidden" | "not_found" | "conflict";
+
+export class DomainError extends Error {
+  constructor(
+    public readonly kind: DomainErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const invalid = (message: string) => new DomainError("invalid", message);
+export const unauthenticated = (message = "Sign in to continue.") => new DomainError("unauthenticated", message);
+export const forbidden = (message: string) => new DomainError("forbidden", message);
+export const notFound = (message: string) => new DomainError("not_found", message);
+export const conflict = (message: string) => new DomainError("conflict", message);

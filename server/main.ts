@@ -1,0 +1,86 @@
+/**
+ * The Argus process: one HTTP server on one port serving Next.js (the UI), tRPC (/api/trpc),
+ * better-auth (/api/auth) and Socket.IO (/socket.io). Start-up applies migrations and seeds first.
+ *
+ *   node --import tsx server/main.ts            (what `npm start` runs after building)
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getConfig, type Config } from "./config.ts";
+import { createServices, setServices, type Services } from "./context.ts";
+import { migrate } from "./db/migrate.ts";
+import { createRequestHandler } from "./http.ts";
+import { seedAllWorkspaces } from "./prompts/builtins.ts";
+import { attachSocketServer, type ArgusSocketServer } from "./realtime/socket.ts";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface StartOptions {
+  config?: Config;
+  /** Serve the Next.js UI (false: API only, used by integration tests). */
+  ui?: boolean;
+  /** Next.js development mode (hot reload). */
+  dev?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  io: ArgusSocketServer;
+  httpServer: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const config = opts.config ?? getConfig();
+  const services = await createServices(config);
+  const { log } = services;
+
+  const applied = await migrate(config.db);
+  if (applied.length) log.info({ applied }, "applied database migrations");
+  const seeded = await seedAllWorkspaces(services.db);
+  if (seeded.inserted || seeded.updated) log.info(seeded, "seeded built-in prompts");
+  setServices(services);
+
+  let nextHandler: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => Promise<void>) | undefined;
+  if (opts.ui ?? true) {
+    const { default: next } = await import("next");
+    const app = next({ dev: opts.dev ?? false, dir: repoRoot, hostname: "localhost", port: config.port });
+    await app.prepare();
+    nextHandler = app.getRequestHandler();
+  }
+
+  const httpServer = createServer(createRequestHandler(services, nextHandler));
+  const io = attachSocketServer(httpServer, services);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(config.port, config.host, resolve);
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
+  log.info({ url, db: config.db.provider, dataDir: config.dataDir }, `Argus is listening on ${url}`);
+
+  return {
+    url,
+    services,
+    io,
+    httpServer,
+    async close() {
+      await io.close(); // also closes the HTTP server
+      await services.close();
+    },
+  };
+}
+
+function isEntryPoint(): boolean {
+  return process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+}
+
+if (isEntryPoint()) {
+  const server = await startServer({ dev: getConfig().env === "development" });
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}

@@ -1,0 +1,67 @@
+/** Project records. Ingest (sources, snapshots, status changes) arrives with the codebase layer. */
+import { z } from "zod";
+import { requireRole, type Actor } from "../auth/access.ts";
+import { isUniqueViolation, type Db, type Project } from "../db/client.ts";
+import { conflict, notFound } from "../errors.ts";
+
+export const projectName = z.string().trim().min(1, "Give the project a name.").max(120, "Keep the name under 120 characters.");
+
+export const createProjectInput = z.object({
+  workspaceId: z.string().min(1),
+  uid: z.uuid("uid must be a UUID"),
+  name: projectName,
+});
+export const renameProjectInput = z.object({ uid: z.uuid(), name: projectName });
+
+export type ProjectView = Omit<Project, "id">;
+
+function view(p: Project): ProjectView {
+  const { id: _id, ...rest } = p;
+  return rest;
+}
+
+export function createProjectService(db: Db) {
+  async function load(uid: string): Promise<Project> {
+    const project = await db.project.findUnique({ where: { uid } });
+    if (!project) throw notFound(`No project with id ${uid}. It may have been deleted.`);
+    return project;
+  }
+
+  return {
+    async list(actor: Actor, workspaceId: string): Promise<ProjectView[]> {
+      await requireRole(db, actor, workspaceId, "viewer");
+      const rows = await db.project.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" } });
+      return rows.map(view);
+    },
+
+    async get(actor: Actor, uid: string): Promise<ProjectView> {
+      const project = await load(uid);
+      await requireRole(db, actor, project.workspaceId, "viewer");
+      return view(project);
+    },
+
+    async create(actor: Actor, input: z.infer<typeof createProjectInput>): Promise<ProjectView> {
+      await requireRole(db, actor, input.workspaceId, "member");
+      try {
+        return view(await db.project.create({ data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name } }));
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict("A project with this id already exists; reload the page and try again.");
+        throw err;
+      }
+    },
+
+    async rename(actor: Actor, input: z.infer<typeof renameProjectInput>): Promise<ProjectView> {
+      const project = await load(input.uid);
+      await requireRole(db, actor, project.workspaceId, "member");
+      return view(await db.project.update({ where: { id: project.id }, data: { name: input.name } }));
+    },
+
+    async remove(actor: Actor, uid: string): Promise<void> {
+      const project = await load(uid);
+      await requireRole(db, actor, project.workspaceId, "member");
+      await db.project.delete({ where: { id: project.id } });
+    },
+  };
+}
+
+export type ProjectService = ReturnType<typeof createProjectService>;

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { createInviteInput, inviteTokenInput, signUpInput } from "../../workspaces/service.ts";
+import { protectedProcedure, publicProcedure, router } from "../init.ts";
+
+const workspaceInput = z.object({ workspaceId: z.string().min(1) });
+
+export const accountRouter = router({
+  setupState: publicProcedure.query(async ({ ctx }) => ({
+    needsSetup: await ctx.services.workspaces.needsSetup(),
+    signedIn: ctx.actor !== null,
+  })),
+  signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
+    const { headers, workspaceId, role } = await ctx.services.workspaces.signUp(input);
+    for (const cookie of headers.getSetCookie()) ctx.appendResponseHeader("set-cookie", cookie);
+    return { workspaceId, role };
+  }),
+  me: protectedProcedure.query(({ ctx }) => ctx.services.workspaces.me(ctx.actor)),
+  members: protectedProcedure.input(workspaceInput).query(({ ctx, input }) => ctx.services.workspaces.listMembers(ctx.actor, input.workspaceId)),
+  inviteInfo: publicProcedure.input(inviteTokenInput).query(({ ctx, input }) => ctx.services.workspaces.inviteInfo(input.token)),
+  acceptInvite: protectedProcedure.input(inviteTokenInput).mutation(({ ctx, input }) => ctx.services.workspaces.acceptInvite(ctx.actor, input.token)),
+  createInvite: protectedProcedure.input(createInviteInput).mutation(({ ctx, input }) => ctx.services.workspaces.createInvite(ctx.actor, input)),
+  invites: protectedProcedure.input(workspaceInput).query(({ ctx, input }) => ctx.services.workspaces.listInvites(ctx.actor, input.workspaceId)),
+  revokeInvite: protectedProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.workspaces.revokeInvite(ctx.actor, input.id)),
+});

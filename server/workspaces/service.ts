@@ -1,0 +1,193 @@
+/**
+ * Accounts beyond what better-auth does: the first sign-up sets Argus up (owner of a new workspace);
+ * later sign-ups need an invite link, which adds the newcomer as a member or a read-only viewer.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { requireRole, requireUser, type Actor } from "../auth/access.ts";
+import type { Auth } from "../auth/auth.ts";
+import { MIN_PASSWORD_LENGTH } from "../auth/auth.ts";
+import { roleSchema, type Role } from "../auth/roles.ts";
+import { isUniqueViolation, type Db, type Invite, type Tx } from "../db/client.ts";
+import { conflict, forbidden, invalid, notFound, type DomainError } from "../errors.ts";
+import { seedBuiltinPrompts } from "../prompts/builtins.ts";
+
+export const signUpInput = z.object({
+  name: z.string().trim().min(1, "Tell us your name.").max(100),
+  email: z.email("Enter a valid email address.").max(254),
+  password: z.string().min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`).max(128, "Use at most 128 characters."),
+  inviteToken: z.string().min(1).max(100).optional(),
+});
+export const createInviteInput = z.object({
+  workspaceId: z.string().min(1),
+  role: roleSchema.exclude(["owner"]),
+  expiresInDays: z.number().int().min(1).max(90).default(7),
+});
+export const inviteTokenInput = z.object({ token: z.string().min(1).max(100) });
+
+export type InviteStatus = "valid" | "used" | "expired" | "revoked";
+
+function inviteStatus(invite: Invite, now = new Date()): InviteStatus {
+  if (invite.revokedAt) return "revoked";
+  if (invite.usedAt) return "used";
+  if (invite.expiresAt <= now) return "expired";
+  return "valid";
+}
+
+const inviteProblem: Record<Exclude<InviteStatus, "valid">, string> = {
+  used: "This invite link has already been used. Ask the workspace owner for a new one.",
+  expired: "This invite link has expired. Ask the workspace owner for a new one.",
+  revoked: "This invite link was revoked. Ask the workspace owner for a new one.",
+};
+
+/** Marks the invite used and adds the membership, atomically; a link works exactly once. */
+async function redeemInvite(tx: Tx, token: string, userId: string): Promise<{ workspaceId: string; role: Role }> {
+  const invite = await tx.invite.findUnique({ where: { token } });
+  if (!invite) throw notFound("This invite link is not valid. Check that you copied all of it.");
+  const status = inviteStatus(invite);
+  if (status !== "valid") throw conflict(inviteProblem[status]);
+  const claimed = await tx.invite.updateMany({
+    where: { id: invite.id, usedAt: null, revokedAt: null },
+    data: { usedAt: new Date(), usedById: userId },
+  });
+  if (claimed.count !== 1) throw conflict(inviteProblem.used);
+  const role = roleSchema.parse(invite.role);
+  const existing = await tx.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId } },
+  });
+  // An invite never downgrades someone who is already a member.
+  if (!existing) await tx.membership.create({ data: { workspaceId: invite.workspaceId, userId, role } });
+  return { workspaceId: invite.workspaceId, role: existing ? roleSchema.parse(existing.role) : role };
+}
+
+/** Maps better-auth's API errors to Argus's domain errors. */
+function authError(err: unknown): DomainError | null {
+  const e = err as { status?: unknown; body?: { code?: string; message?: string } };
+  if (typeof e?.status !== "string" || !e.body) return null;
+  if (e.body.code?.startsWith("USER_ALREADY_EXISTS")) {
+    return conflict("An account with this email already exists. Sign in instead.");
+  }
+  if (e.status === "BAD_REQUEST" || e.status === "UNPROCESSABLE_ENTITY") return invalid(e.body.message ?? "The sign-up details were not accepted.");
+  return null;
+}
+
+export function createWorkspaceService(db: Db, auth: Auth) {
+  return {
+    /** True until the first account exists: the sign-up page then creates the owner. */
+    async needsSetup(): Promise<boolean> {
+      return (await db.user.count()) === 0;
+    },
+
+    /**
+     * Creates the account, signs it in (returns better-auth's Set-Cookie headers) and places it in a
+     * workspace. Nothing is left half-done: if placing the user fails, the account is removed.
+     */
+    async signUp(input: z.infer<typeof signUpInput>): Promise<{ headers: Headers; workspaceId: string; role: Role }> {
+      if (!input.inviteToken && !(await this.needsSetup())) {
+        throw forbidden("Argus is already set up. Ask a workspace owner for an invite link, or sign in.");
+      }
+      if (input.inviteToken) await this.inviteInfo(input.inviteToken, { requireValid: true });
+
+      let created: { headers: Headers; response: { user: { id: string } } };
+      try {
+        created = await auth.api.signUpEmail({
+          body: { name: input.name, email: input.email, password: input.password },
+          returnHeaders: true,
+        });
+      } catch (err) {
+        throw authError(err) ?? err;
+      }
+      const userId = created.response.user.id;
+      try {
+        const placed = await db.$transaction(async (tx) => {
+          if (input.inviteToken) return redeemInvite(tx, input.inviteToken, userId);
+          // Two first visitors at once: only one becomes the owner.
+          if ((await tx.workspace.count()) > 0) {
+            throw conflict("Someone else just set Argus up. Ask them for an invite link.");
+          }
+          const ws = await tx.workspace.create({ data: { name: `${input.name.split(/\s+/)[0]}'s workspace` } });
+          await tx.membership.create({ data: { workspaceId: ws.id, userId, role: "owner" } });
+          return { workspaceId: ws.id, role: "owner" as const };
+        });
+        if (placed.role === "owner") await seedBuiltinPrompts(db, placed.workspaceId);
+        return { headers: created.headers, ...placed };
+      } catch (err) {
+        await db.user.delete({ where: { id: userId } }).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    async me(actor: Actor) {
+      const user = requireUser(actor);
+      const memberships = await db.membership.findMany({
+        where: { userId: user.userId },
+        include: { workspace: { select: { id: true, name: true } } },
+        orderBy: { createdAt: "asc" },
+      });
+      return {
+        user: { id: user.userId, email: user.email, name: user.name },
+        workspaces: memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: roleSchema.parse(m.role) })),
+      };
+    },
+
+    /** Public: what an invite link offers, so the invite page can say it before sign-up. */
+    async inviteInfo(token: string, opts: { requireValid?: boolean } = {}) {
+      const invite = await db.invite.findUnique({ where: { token }, include: { workspace: { select: { name: true } } } });
+      if (!invite) throw notFound("This invite link is not valid. Check that you copied all of it.");
+      const status = inviteStatus(invite);
+      if (opts.requireValid && status !== "valid") throw conflict(inviteProblem[status]);
+      return { workspaceName: invite.workspace.name, role: roleSchema.parse(invite.role), status, expiresAt: invite.expiresAt };
+    },
+
+    async acceptInvite(actor: Actor, token: string) {
+      const user = requireUser(actor);
+      return db.$transaction((tx) => redeemInvite(tx, token, user.userId));
+    },
+
+    async createInvite(actor: Actor, input: z.infer<typeof createInviteInput>) {
+      const user = requireUser(actor);
+      await requireRole(db, actor, input.workspaceId, "owner");
+      for (;;) {
+        try {
+          const invite = await db.invite.create({
+            data: {
+              token: randomBytes(24).toString("base64url"),
+              workspaceId: input.workspaceId,
+              role: input.role,
+              createdById: user.userId,
+              expiresAt: new Date(Date.now() + input.expiresInDays * 86_400_000),
+            },
+          });
+          return { id: invite.id, token: invite.token, role: input.role, expiresAt: invite.expiresAt };
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err; // a 192-bit token collision: draw again
+        }
+      }
+    },
+
+    async listInvites(actor: Actor, workspaceId: string) {
+      await requireRole(db, actor, workspaceId, "owner");
+      const invites = await db.invite.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, take: 100 });
+      return invites.map((i) => ({ id: i.id, token: i.token, role: roleSchema.parse(i.role), status: inviteStatus(i), createdAt: i.createdAt, expiresAt: i.expiresAt }));
+    },
+
+    async revokeInvite(actor: Actor, id: string) {
+      const invite = await db.invite.findUnique({ where: { id } });
+      if (!invite) throw notFound("No such invite.");
+      await requireRole(db, actor, invite.workspaceId, "owner");
+      await db.invite.update({ where: { id }, data: { revokedAt: invite.revokedAt ?? new Date() } });
+    },
+
+    async listMembers(actor: Actor, workspaceId: string) {
+      await requireRole(db, actor, workspaceId, "viewer");
+      const rows = await db.membership.findMany({
+        where: { workspaceId },
+        include: { user: { select: { id: true, name: true, email: true } } },
+        orderBy: { createdAt: "asc" },
+      });
+      return rows.map((m) => ({ userId: m.user.id, name: m.user.name, email: m.user.email, role: roleSchema.parse(m.role), joinedAt: m.createdAt }));
+    },
+  };
+}
+
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
