@@ -1,0 +1,97 @@
+"use client";
+import { BookOpen, FolderGit2, LayoutDashboard, LogOut, MessageSquareText, Settings, SearchCheck, Workflow } from "lucide-react";
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useQueryClient } from "@tanstack/react-query";
+import { authClient } from "@/app/_lib/auth-client.ts";
+import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { Logo } from "./logo.tsx";
+import { ThemeToggle } from "./theme-toggle.tsx";
+import { Badge, cx } from "./ui.tsx";
+
+const nav = [
+  { href: "/", label: "Dashboard", Icon: LayoutDashboard },
+  { href: "/projects", label: "Projects", Icon: FolderGit2 },
+  { href: "/reviews", label: "Reviews", Icon: SearchCheck },
+  { href: "/pipelines", label: "Pipelines", Icon: Workflow },
+  { href: "/knowledge", label: "Knowledge", Icon: BookOpen },
+  { href: "/prompts", label: "Prompts", Icon: MessageSquareText },
+  { href: "/settings", label: "Settings", Icon: Settings },
+];
+
+export function Sidebar() {
+  const pathname = usePathname();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const { user, workspace, workspaces, selectWorkspace } = useWorkspace();
+
+  async function signOut() {
+    await authClient.signOut();
+    queryClient.clear();
+    router.replace("/sign-in");
+  }
+
+  return (
+    <aside className="flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/50">
+      <div className="px-4 py-4">
+        <Link href="/" className="rounded">
+          <Logo />
+        </Link>
+      </div>
+      <div className="px-3 pb-3">
+        {workspaces.length > 1 ? (
+          <select
+            aria-label="Workspace"
+            value={workspace.id}
+            onChange={(e) => selectWorkspace(e.target.value)}
+            className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <p className="truncate px-1 text-sm text-zinc-600 dark:text-zinc-400">{workspace.name}</p>
+        )}
+        {workspace.role === "viewer" && (
+          <p className="mt-1 px-1">
+            <Badge tone="amber">Read-only</Badge>
+          </p>
+        )}
+      </div>
+      <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
+        {nav.map(({ href, label, Icon }) => {
+          const active = href === "/" ? pathname === "/" : pathname.startsWith(href);
+          return (
+            <Link
+              key={href}
+              href={href}
+              aria-current={active ? "page" : undefined}
+              className={cx(
+                "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm",
+                active ? "bg-zinc-200/80 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-white" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800/60",
+              )}
+            >
+              <Icon className="size-4" aria-hidden />
+              {label}
+            </Link>
+          );
+        })}
+      </nav>
+      <div className="space-y-3 border-t border-zinc-200 p-3 dark:border-zinc-800">
+        <ThemeToggle />
+        <div className="flex items-center justify-between gap-2">
+          <div className="min-w-0">
+            <p className="truncate text-sm font-medium">{user.name}</p>
+            <p className="truncate text-xs text-zinc-500">{user.email}</p>
+          </div>
+          <button type="button" onClick={signOut} title="Sign out" aria-label="Sign out" className="rounded p-1.5 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800">
+            <LogOut className="size-4" aria-hidden />
+          </button>
+        </div>
+      </div>
+    </aside>
+  );
+}

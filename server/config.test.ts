@@ -1,0 +1,133 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, sqlitePath } from "./config.ts";
+
+/** The ConfigError thrown for `env`, or a failure when none is thrown. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  it("uses the documented defaults when nothing is set", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.env).toBe("production");
+    expect(config.dataDir).toBe(path.resolve("./data"));
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+    expect(config.db).toEqual({ provider: "sqlite", url: `file:${path.join(path.resolve("./data"), "argus.db")}` });
+    expect(config.authSecret).toBeUndefined();
+    expect(config.publicUrl).toBeUndefined();
+    expect(config.log).toEqual({ level: "info", format: "json" });
+  });
+
+  it("does not read process.env when given an explicit env object", () => {
+    const config = loadConfig({ PORT: "4321" });
+    expect(config.port).toBe(4321);
+    expect(config.db.provider).toBe("sqlite"); // even when the test run itself targets PostgreSQL
+  });
+
+  it("treats empty strings as unset", () => {
+    const config = loadConfig({ PORT: "", DATABASE_URL: "", AUTH_SECRET: "", DATA_DIR: "" });
+    expect(config.port).toBe(3000);
+    expect(config.db.provider).toBe("sqlite");
+    expect(config.dataDir).toBe(path.resolve("./data"));
+  });
+
+  it("puts the SQLite file under DATA_DIR (resolved to an absolute path)", () => {
+    const config = loadConfig({ DATA_DIR: "some/relative/dir" });
+    const dir = path.resolve("some/relative/dir");
+    expect(config.dataDir).toBe(dir);
+    expect(config.db.provider).toBe("sqlite");
+    expect(sqlitePath(config.db.url)).toBe(path.join(dir, "argus.db"));
+  });
+
+  it("accepts an explicit file: URL as SQLite", () => {
+    const config = loadConfig({ DATABASE_URL: "file:/tmp/elsewhere/argus.db" });
+    expect(config.db).toEqual({ provider: "sqlite", url: "file:/tmp/elsewhere/argus.db" });
+  });
+
+  it.each(["postgres://root@127.0.0.1:5432/argus", "postgresql://u:p@db.example:6543/argus?sslmode=require"])(
+    "detects PostgreSQL from %s",
+    (url) => {
+      const config = loadConfig({ DATABASE_URL: url });
+      expect(config.db).toEqual({ provider: "postgres", url });
+    },
+  );
+
+  it("parses the other variables", () => {
+    const config = loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      NODE_ENV: "development",
+      PUBLIC_URL: "https://argus.example.com/",
+      AUTH_SECRET: "x".repeat(32),
+      LOG_LEVEL: "silent",
+    });
+    expect(config.port).toBe(0);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.env).toBe("development");
+    expect(config.publicUrl).toBe("https://argus.example.com"); // trailing slash dropped
+    expect(config.authSecret).toBe("x".repeat(32));
+    expect(config.log).toEqual({ level: "silent", format: "pretty" }); // pretty by default in development
+  });
+
+  describe("bad values stop start-up with a message naming the variable and what was expected", () => {
+    it("PORT=abc", () => {
+      const err = configError({ PORT: "abc" });
+      expect(err.problems).toHaveLength(1);
+      expect(err.problems[0]).toMatch(/^PORT: expected .*port/);
+      expect(err.problems[0]).toContain('got "abc"');
+      expect(err.message).toContain("Invalid configuration");
+      expect(err.message).toContain("PORT");
+    });
+
+    it.each(["70000", "-1", "80.5"])("PORT=%s (out of range / not whole)", (value) => {
+      const err = configError({ PORT: value });
+      expect(err.problems[0]).toMatch(/^PORT: expected /);
+      expect(err.problems[0]).toContain(`got "${value}"`);
+    });
+
+    it("DATABASE_URL=mysql://x", () => {
+      const err = configError({ DATABASE_URL: "mysql://x" });
+      expect(err.problems).toHaveLength(1);
+      expect(err.problems[0]).toMatch(/^DATABASE_URL: expected .*postgres:\/\//);
+      expect(err.problems[0]).toContain("file:");
+      expect(err.problems[0]).toContain('got "mysql://x"');
+    });
+
+    it("AUTH_SECRET too short", () => {
+      const err = configError({ AUTH_SECRET: "short" });
+      expect(err.problems).toHaveLength(1);
+      expect(err.problems[0]).toMatch(/^AUTH_SECRET: expected at least 32 characters/);
+    });
+
+    it("a bad PUBLIC_URL, NODE_ENV and LOG_LEVEL", () => {
+      expect(configError({ PUBLIC_URL: "not a url" }).problems[0]).toMatch(/^PUBLIC_URL: expected an absolute URL/);
+      expect(configError({ NODE_ENV: "staging" }).problems[0]).toMatch(/^NODE_ENV: /);
+      expect(configError({ LOG_LEVEL: "loud" }).problems[0]).toMatch(/^LOG_LEVEL: /);
+    });
+
+    // Known bugs (see the test report): these inputs are accepted silently. it.fails keeps the suite
+    // green while the bug exists and turns red once it is fixed — then change it.fails to it.
+    it.fails("known bug: PUBLIC_URL without a scheme (localhost:3000) is accepted", () => {
+      expect(configError({ PUBLIC_URL: "localhost:3000" }).problems[0]).toMatch(/^PUBLIC_URL: /);
+    });
+
+    it.fails("known bug: a blank PORT (\" \") becomes port 0 (a random port) instead of an error", () => {
+      expect(configError({ PORT: " " }).problems[0]).toMatch(/^PORT: /);
+    });
+
+    it("reports every bad variable at once", () => {
+      const err = configError({ PORT: "abc", DATABASE_URL: "mysql://x", AUTH_SECRET: "short" });
+      const names = err.problems.map((p) => p.split(":")[0]).sort();
+      expect(names).toEqual(["AUTH_SECRET", "DATABASE_URL", "PORT"]);
+    });
+  });
+});
