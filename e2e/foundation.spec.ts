@@ -1,0 +1,186 @@
+import { expect, test, type Page } from "@playwright/test";
+
+// One story, in order: the first visitor sets Argus up, works with projects and prompts, invites a
+// read-only viewer, and the viewer is refused an edit.
+test.describe.configure({ mode: "serial" });
+
+const owner = { name: "Ada Lovelace", email: "ada@example.com", password: "correct-horse-battery" };
+const viewer = { name: "Charles Babbage", email: "charles@example.com", password: "difference-engine-2" };
+let viewerInviteUrl = "";
+
+async function signUp(page: Page, who: typeof owner, button: RegExp) {
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(who.name);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: button }).click();
+}
+
+const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+
+async function defaultBadges(page: Page) {
+  return page.getByRole("list", { name: "Prompts" }).getByRole("listitem").filter({ hasText: "Default" });
+}
+
+test("the first visit creates the owner account", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await expect(page.getByRole("heading", { name: "Set up Argus" })).toBeVisible();
+  await signUp(page, owner, /create owner account/i);
+  await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+
+  // A second visitor without an invite cannot create another account.
+  const other = await page.context().browser()!.newContext();
+  const p2 = await other.newPage();
+  await p2.goto("/sign-up");
+  await expect(p2.getByRole("heading", { name: "Argus is already set up" })).toBeVisible();
+  await other.close();
+});
+
+test("sign out and sign in again; bad password is explained", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(owner.email);
+  await page.getByLabel("Password").fill("wrong-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("That email and password don't match an account.")).toBeVisible();
+  await page.getByLabel("Password").fill(owner.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto("/projects");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fprojects/);
+});
+
+test.describe("signed in as the owner", () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill(owner.email);
+    await page.getByLabel("Password").fill(owner.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+  });
+
+  test("create, rename and keep a project", async ({ page }) => {
+    await nav(page, "Projects");
+    await expect(page.getByText("No projects yet")).toBeVisible();
+    await page.getByRole("button", { name: "New project" }).first().click();
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill("payments-service");
+    await page.getByRole("button", { name: "Create project" }).click();
+    const list = page.getByRole("list", { name: "Projects" });
+    await expect(list.getByRole("link", { name: "payments-service" })).toBeVisible();
+
+    await page.getByRole("button", { name: "Rename payments-service" }).click();
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill("payments-api");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(list.getByRole("link", { name: "payments-api" })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Projects" }).getByRole("link", { name: "payments-api" })).toBeVisible();
+    await page.getByRole("link", { name: "payments-api" }).click();
+    await expect(page.getByRole("heading", { name: "payments-api" })).toBeVisible();
+  });
+
+  test("create a prompt, make it the default, and the single-default invariant holds after reload", async ({ page }) => {
+    await nav(page, "Prompts");
+    // The built-ins were seeded; one of them starts as the default.
+    await expect(page.getByRole("link", { name: "General code review" })).toBeVisible();
+    await expect(await defaultBadges(page)).toHaveCount(1);
+
+    await page.getByRole("button", { name: "New prompt" }).click();
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill("Team conventions");
+    await page.getByLabel("Prompt", { exact: true }).fill("Review against our team's conventions: small functions, no any.");
+    await page.getByLabel("Use as the default for new reviews").check();
+    await page.getByRole("button", { name: "Create prompt" }).click();
+    await expect(page.getByRole("heading", { name: "Team conventions" })).toBeVisible();
+    await expect(page.getByText("Default", { exact: true })).toBeVisible();
+
+    await page.getByRole("link", { name: "← Prompts" }).click();
+    await page.reload();
+    const defaults = await defaultBadges(page);
+    await expect(defaults).toHaveCount(1);
+    await expect(defaults).toContainText("Team conventions");
+
+    // Deleting the default is refused with a reason.
+    await page.getByRole("link", { name: "Team conventions" }).click();
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("button", { name: "Delete prompt" }).click();
+    await expect(page.getByText(/This is the default review prompt/)).toBeVisible();
+
+    // Editing bumps the version.
+    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Prompt", { exact: true }).fill("Review against our conventions. Version two.");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText(/Version 2/)).toBeVisible();
+
+    // Switching the default to a built-in moves the badge; still exactly one after reload.
+    await page.getByRole("link", { name: "← Prompts" }).click();
+    await page.getByRole("link", { name: "Security audit" }).click();
+    await expect(page.getByRole("button", { name: "Edit" })).toHaveCount(0); // built-ins are read-only
+    await page.getByRole("button", { name: "Set as default" }).click();
+    await expect(page.getByRole("button", { name: "Unset default" })).toBeVisible();
+    await page.getByRole("link", { name: "← Prompts" }).click();
+    await page.reload();
+    await expect(await defaultBadges(page)).toHaveCount(1);
+    await expect(await defaultBadges(page)).toContainText("Security audit");
+  });
+
+  test("theme choice survives a reload", async ({ page }) => {
+    await page.getByRole("radio", { name: "Dark" }).first().click();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await page.getByRole("radio", { name: "Light" }).first().click();
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+  });
+
+  test("create a viewer invite link", async ({ page }) => {
+    await nav(page, "Settings");
+    await page.getByLabel("Role").selectOption("viewer");
+    await page.getByRole("button", { name: "Create invite link" }).click();
+    const url = page.getByTestId("invite-url").first();
+    await expect(url).toContainText("/invite/");
+    viewerInviteUrl = (await url.textContent())!.trim();
+  });
+});
+
+test("a viewer joins through the invite and is refused an edit", async ({ browser }) => {
+  expect(viewerInviteUrl).toContain("/invite/");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(viewerInviteUrl);
+  await expect(page.getByText("You are invited as a read-only viewer.")).toBeVisible();
+  await signUp(page, viewer, /create account and join/i);
+  await expect(page.getByRole("heading", { name: "Welcome, Charles" })).toBeVisible();
+  await expect(page.getByText("Read-only")).toBeVisible();
+
+  // The UI offers no edits…
+  await nav(page, "Prompts");
+  await expect(page.getByRole("link", { name: "Team conventions" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "New prompt" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Team conventions" }).click();
+  await expect(page.getByTestId("prompt-content")).toContainText("Version two");
+  await expect(page.getByRole("button", { name: "Edit" })).toHaveCount(0);
+
+  // …and the server refuses one sent anyway, with the viewer's own session.
+  const uid = page.url().split("/").pop()!;
+  const response = await page.evaluate(async (uid) => {
+    const res = await fetch("/api/trpc/prompts.update", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ uid, content: "hijacked" }),
+    });
+    return { status: res.status, body: await res.json() };
+  }, uid);
+  expect(response.status).toBe(403);
+  expect(response.body.error.message).toContain("read-only viewer");
+  await page.reload();
+  await expect(page.getByTestId("prompt-content")).toContainText("Version two");
+
+  // The invite link is spent.
+  const again = await browser.newContext();
+  const p3 = await again.newPage();
+  await p3.goto(viewerInviteUrl);
+  await expect(p3.getByText("This invite can't be used")).toBeVisible();
+  await again.close();
+  await context.close();
+});
