@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const INPUTS = ["app", "public", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.app.json", "package-lock.json", "server"];
+const INPUTS = ["app", "public", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.app.json", "package-lock.json"];
 const STAMP = path.join(".next", "argus-build-stamp");
 
 function hashTree(root: string, rel: string, hash: ReturnType<typeof createHash>) {
