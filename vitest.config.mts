@@ -8,6 +8,9 @@ export default defineConfig({
     exclude: ["node_modules/**", "e2e/**", ".next/**"],
     environment: "node",
     pool: "forks",
+    // One file per core (vitest's default is cores − 1: a single file at a time on a 2-core CI
+    // machine). More than that measured slower: module import is CPU-bound.
+    maxWorkers: "100%",
     testTimeout: 20_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/settings.ts";
 
 const port = z.coerce
   .number({ error: "a port number" })
@@ -30,6 +31,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** pretty = human-readable lines; json = one JSON object per line. Default: pretty in development. */
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
+  /** LLM provider, model and connection settings (declared next to their code in server/llm). */
+  ...llmEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -45,6 +48,7 @@ export interface Config {
   db: { provider: DbProvider; url: string };
   authSecret: string | undefined;
   log: { level: Env["LOG_LEVEL"]; format: "pretty" | "json" };
+  llm: LlmSettings;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +89,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       level: env.LOG_LEVEL,
       format: env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
     },
+    llm: llmSettingsFromEnv(env),
   };
 }
 

@@ -88,4 +88,16 @@ describe("restart", () => {
     await stop(server);
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
   });
+
+  it("refuses to start, naming the migration, when an applied migration was edited", async () => {
+    const other = await createTestConfig();
+    try {
+      const server = await startServer({ config: other.config, ui: false });
+      await server.services.db.$executeRawUnsafe(`UPDATE "_prisma_migrations" SET checksum = 'edited'`);
+      await server.close();
+      await expect(startServer({ config: other.config, ui: false })).rejects.toThrow(/20261129000000_init was changed after it was applied/);
+    } finally {
+      await other.cleanup();
+    }
+  });
 });

@@ -15,6 +15,9 @@ Commands:
   build              Build the web UI now
   db migrate         Apply pending database migrations (SQLite by default; PostgreSQL when DATABASE_URL is postgres://…)
   db seed            Seed the built-in review prompts into every workspace
+  dev scripted-llm --script <file.json> [--port N] [--record <file.jsonl>]
+                     Serve a scripted LLM speaking the Anthropic, OpenAI Responses and Chat
+                     Completions wire formats (for tests and offline runs; see server/llm/README.md)
 
 Options:
   -h, --help         Show this help
@@ -26,7 +29,9 @@ class UsageError extends Error {}
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: "boolean", short: "h" } } });
   const [command, sub] = positionals;
-  if (values.help || !command || command === "help") {
+  // Subcommands with options of their own answer --help themselves.
+  const ownHelp = command === "dev" && sub === "scripted-llm";
+  if ((values.help && !ownHelp) || !command || command === "help") {
     console.log(HELP);
     return command || values.help ? 0 : 2;
   }
@@ -41,6 +46,11 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "dev": {
+      if (sub === "scripted-llm") {
+        const { runScriptedLlmCli } = await import("../llm/scripted/cli.ts");
+        return runScriptedLlmCli(argv.slice(argv.indexOf("scripted-llm") + 1));
+      }
+      if (sub) throw new UsageError(`Unknown dev command "${sub}". Try: argus dev, or argus dev scripted-llm --script file.json`);
       (process.env as Record<string, string>).NODE_ENV = "development";
       const config = getConfig();
       const { startServer } = await import("../main.ts");

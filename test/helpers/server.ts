@@ -120,7 +120,8 @@ export interface TestUser {
 }
 
 let counter = 0;
-export const uniqueEmail = (label = "user") => `${label}-${Date.now().toString(36)}-${counter++}@example.test`;
+export const uniqueEmail = (label = "user") =>
+  `${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${Date.now().toString(36)}-${counter++}@example.test`;
 export const PASSWORD = "correct horse battery";
 
 /** account.signUp; throws unless it succeeded. The returned client carries the session cookie. */
@@ -128,7 +129,7 @@ export async function signUp(
   baseUrl: string,
   opts: { name?: string; email?: string; password?: string; inviteToken?: string } = {},
 ): Promise<TestUser> {
-  const email = opts.email ?? uniqueEmail(opts.name?.toLowerCase() ?? "user");
+  const email = opts.email ?? uniqueEmail(opts.name ?? "user");
   const password = opts.password ?? PASSWORD;
   const anon = new Client(baseUrl);
   const r = await anon.mutate<{ workspaceId: string; role: Role }>("account.signUp", {
@@ -154,7 +155,7 @@ export async function signIn(baseUrl: string, email: string, password: string) {
 }
 
 /** Owner creates an invite (tRPC) and a new user signs up with it. */
-export async function inviteAndSignUp(owner: TestUser, role: Exclude<Role, "owner">, name = role): Promise<TestUser> {
+export async function inviteAndSignUp(owner: TestUser, role: Exclude<Role, "owner">, name: string = role): Promise<TestUser> {
   const invite = await owner.client.ok<{ token: string }>("mutate", "account.createInvite", {
     workspaceId: owner.workspaceId,
     role,

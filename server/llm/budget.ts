@@ -1,0 +1,89 @@
+/**
+ * Token and cost budgets. A Budget is shared by every request of one job; a request may also carry its
+ * own maxCostUsd. Before a call the client checks the estimated prompt against what is left and lowers
+ * max_tokens so the answer cannot overrun: the model then stops with max_tokens, which is a clean stop
+ * the caller already handles, instead of a request killed halfway.
+ */
+import type { Pricing } from "./catalog.ts";
+import type { Message, ToolDefinition, Usage } from "./types.ts";
+
+export interface BudgetLimits {
+  /** Input + output tokens across the job. */
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
+export class Budget {
+  spentTokens = 0;
+  spentUsd = 0;
+  /** True once a request was charged without a price (unknown model): cost limits cannot be trusted. */
+  unpriced = false;
+
+  constructor(readonly limits: BudgetLimits) {}
+
+  remainingTokens(): number {
+    return this.limits.maxTokens === undefined ? Infinity : this.limits.maxTokens - this.spentTokens;
+  }
+
+  remainingUsd(): number {
+    return this.limits.maxCostUsd === undefined ? Infinity : this.limits.maxCostUsd - this.spentUsd;
+  }
+
+  charge(usage: Usage, costUsd: number | undefined): void {
+    this.spentTokens += usage.inputTokens + usage.outputTokens;
+    if (costUsd === undefined) this.unpriced = true;
+    else this.spentUsd += costUsd;
+  }
+}
+
+export const createBudget = (limits: BudgetLimits) => new Budget(limits);
+
+/**
+ * Rough prompt size: about 4 characters per token for English and code. Errs high on purpose, since
+ * it only decides whether a request may start.
+ */
+export function estimateInputTokens(system: string | undefined, messages: Message[], tools: ToolDefinition[]): number {
+  let chars = system?.length ?? 0;
+  for (const m of messages) {
+    for (const b of m.content) {
+      if (b.type === "text") chars += b.text.length;
+      else if (b.type === "tool_use") chars += b.name.length + JSON.stringify(b.input).length;
+      else if (b.type === "tool_result") chars += typeof b.content === "string" ? b.content.length : JSON.stringify(b.content).length;
+      else if (b.type === "reasoning") chars += b.text.length;
+      else chars += 6000; // an image is roughly 1,500 tokens
+    }
+  }
+  for (const t of tools) chars += t.name.length + t.description.length + JSON.stringify(t.inputSchema).length;
+  return Math.ceil(chars / 4);
+}
+
+export type BudgetCheck = { ok: true; maxTokens: number } | { ok: false; reason: string };
+
+/**
+ * Decides whether a request fits and the largest max_tokens it may use. `budgets` are the job budget
+ * (if any) and the request's own cost ceiling.
+ */
+export function fitToBudget(opts: {
+  estimatedInput: number;
+  maxTokens: number;
+  pricing: Pricing | undefined;
+  budget?: Budget;
+  requestMaxUsd?: number;
+}): BudgetCheck {
+  let maxTokens = opts.maxTokens;
+  const tokensLeft = opts.budget?.remainingTokens() ?? Infinity;
+  if (tokensLeft !== Infinity) {
+    const room = tokensLeft - opts.estimatedInput;
+    if (room < 1) return { ok: false, reason: `token budget exhausted (${opts.budget!.spentTokens} of ${opts.budget!.limits.maxTokens} used, prompt ≈ ${opts.estimatedInput})` };
+    maxTokens = Math.min(maxTokens, room);
+  }
+  const usdLeft = Math.min(opts.budget?.remainingUsd() ?? Infinity, opts.requestMaxUsd ?? Infinity);
+  if (usdLeft !== Infinity) {
+    if (!opts.pricing) return { ok: false, reason: "a cost budget is set but this model has no known price" };
+    const inputUsd = (opts.estimatedInput * opts.pricing.inputPerMTok) / 1_000_000;
+    const room = Math.floor(((usdLeft - inputUsd) * 1_000_000) / opts.pricing.outputPerMTok);
+    if (room < 1) return { ok: false, reason: `cost budget exhausted ($${usdLeft.toFixed(4)} left, prompt ≈ $${inputUsd.toFixed(4)})` };
+    maxTokens = Math.min(maxTokens, room);
+  }
+  return { ok: true, maxTokens };
+}

@@ -1,0 +1,249 @@
+/**
+ * The provider-neutral client. stream() yields text_delta / tool_use events as they arrive, then one
+ * usage event and exactly one stop event; provider failures never throw out of it, they end the
+ * stream with stop { reason: "error", error } so a job loop has one place to look. Retries happen
+ * here (only before the first event reached the caller, since a half-shown answer cannot be taken
+ * back), as do timeouts, cancellation, budgets and assembling the assistant turn.
+ */
+import { z } from "zod";
+import { createAnthropicAdapter } from "./anthropic.ts";
+import { type Budget, estimateInputTokens, fitToBudget } from "./budget.ts";
+import { type ModelInfo, PROVIDER_INFO, costUsd, mapReasoningEffort, modelInfo } from "./catalog.ts";
+import { LlmError, StreamCutError, classifyError } from "./errors.ts";
+import { guarded } from "./guard.ts";
+import { createOpenAICompatibleAdapter } from "./openai-compatible.ts";
+import { createOpenAIResponsesAdapter } from "./openai-responses.ts";
+import type { ProviderAdapter, ProviderRequest } from "./provider.ts";
+import { type RetryPolicy, retryDelay, sleep } from "./retry.ts";
+import {
+  type ContentBlock,
+  type StopReason,
+  type StreamEvent,
+  type StreamRequestData,
+  type ToolUseBlock,
+  type Usage,
+  providerSchema,
+  reasoningEffortSchema,
+  streamRequestSchema,
+} from "./types.ts";
+
+export const clientOptionsSchema = z.object({
+  provider: providerSchema,
+  /** Default: the provider's default model from the catalog (openai-compatible has none). */
+  model: z.string().min(1).optional(),
+  apiKey: z.string().min(1).optional(),
+  /** Anthropic: without /v1 (https://api.anthropic.com). OpenAI and compatible: with /v1. */
+  baseURL: z.url().optional(),
+  temperature: z.number().min(0).max(2).default(0),
+  maxTokens: z.number().int().positive().default(16384),
+  reasoningEffort: reasoningEffortSchema.optional(),
+  /** Wait for response headers. */
+  requestTimeoutMs: z.number().int().positive().default(120_000),
+  /** Longest silence inside a stream (and before the first event) before the attempt is abandoned. */
+  idleTimeoutMs: z.number().int().positive().default(300_000),
+  maxRetries: z.number().int().nonnegative().default(4),
+  retryBaseDelayMs: z.number().nonnegative().default(1000),
+  retryMaxDelayMs: z.number().nonnegative().default(30_000),
+  /** A provider asking to wait longer than this gets its error returned instead. */
+  maxRetryAfterMs: z.number().nonnegative().default(120_000),
+  /** openai-compatible only: "json" when the served model has no native tool calling. */
+  toolMode: z.enum(["native", "json"]).default("native"),
+  /** openai-compatible only: ask for usage in the stream (stream_options.include_usage). */
+  streamUsage: z.boolean().default(true),
+  /** Extra headers for gateways (e.g. OpenRouter's HTTP-Referer). */
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type LlmClientOptions = z.input<typeof clientOptionsSchema>;
+
+export type StreamRequest = StreamRequestData & {
+  signal?: AbortSignal;
+  /** The job's budget; charged with this request's usage. */
+  budget?: Budget;
+};
+
+export interface Completion {
+  content: ContentBlock[];
+  text: string;
+  toolUses: ToolUseBlock[];
+  stopReason: Exclude<StopReason, "error">;
+  usage: Usage;
+  costUsd: number | undefined;
+}
+
+export interface LlmClient {
+  readonly provider: z.infer<typeof providerSchema>;
+  readonly model: string;
+  readonly info: ModelInfo;
+  stream(request: StreamRequest): AsyncGenerator<StreamEvent>;
+  /** Collects a whole answer; throws LlmError when the stream stops with an error. */
+  complete(request: StreamRequest): Promise<Completion>;
+}
+
+/** Test seams: a custom adapter, and the randomness of backoff jitter. */
+export interface ClientDeps {
+  adapter?: ProviderAdapter;
+  random?: () => number;
+}
+
+export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}): LlmClient {
+  const o = clientOptionsSchema.parse(options);
+  const configured = o.model ?? PROVIDER_INFO[o.provider].defaultModel;
+  if (!configured) throw new Error(`${o.provider}: no model configured (set LLM_MODEL).`);
+  const model: string = configured;
+  const info = modelInfo(o.provider, model);
+  const adapter = deps.adapter ?? makeAdapter(o, model);
+  const policy: RetryPolicy = { maxRetries: o.maxRetries, baseDelayMs: o.retryBaseDelayMs, maxDelayMs: o.retryMaxDelayMs, maxRetryAfterMs: o.maxRetryAfterMs };
+
+  async function* stream(request: StreamRequest): AsyncGenerator<StreamEvent> {
+    const req = streamRequestSchema.parse(request);
+    const { signal, budget } = request;
+    const tools = req.tools ?? [];
+    const content = new TurnBuilder();
+    const fail = (e: LlmError): StreamEvent => ({ type: "stop", reason: "error", content: content.blocks(), error: e.toInfo() });
+
+    let maxTokens = Math.min(req.maxTokens ?? o.maxTokens, info.maxOutputTokens ?? Infinity);
+    if (budget || req.maxCostUsd !== undefined) {
+      const estimatedInput = estimateInputTokens(req.system, req.messages, tools);
+      const fit = fitToBudget({ estimatedInput, maxTokens, pricing: info.pricing, budget, requestMaxUsd: req.maxCostUsd });
+      if (!fit.ok) {
+        yield fail(new LlmError({ kind: "budget_exceeded", provider: o.provider, model, detail: fit.reason }));
+        return;
+      }
+      maxTokens = fit.maxTokens;
+    }
+    const temperature = req.temperature ?? o.temperature;
+    const providerRequest: ProviderRequest = {
+      model,
+      system: req.system,
+      messages: req.messages,
+      tools,
+      toolChoice: forcedToolChoiceOk(req.toolChoice) ? req.toolChoice : "auto",
+      maxTokens,
+      temperature: info.capabilities.temperature ? temperature : undefined,
+      reasoningEffort: mapReasoningEffort(info, req.reasoningEffort ?? o.reasoningEffort),
+      cacheKey: req.cacheKey,
+    };
+
+    // Used only when a server reports no usage, so budgets still count something.
+    const estimate = () => ({
+      inputTokens: estimateInputTokens(req.system, req.messages, tools),
+      outputTokens: estimateInputTokens(undefined, [{ role: "assistant", content: content.blocks() }], []),
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+
+    for (let attempt = 0; ; attempt++) {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal?.reason);
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const usage: Partial<Usage> = {};
+      let shown = false; // whether the caller has seen any event of this attempt
+      try {
+        for await (const ev of guarded(adapter.stream(providerRequest, controller.signal), controller, o.idleTimeoutMs)) {
+          if (ev.type === "usage") {
+            Object.assign(usage, ev.usage);
+          } else if (ev.type === "stop") {
+            yield usageEvent(usage, budget, estimate);
+            yield { type: "stop", reason: ev.reason, content: content.blocks() };
+            return;
+          } else {
+            shown = true;
+            content.add(ev);
+            yield ev;
+          }
+        }
+        throw new StreamCutError("the adapter ended without a stop");
+      } catch (e) {
+        const err = classifyError(e, o.provider, model, signal?.aborted ?? false);
+        err.attempts = attempt + 1;
+        const delay = shown ? undefined : retryDelay(err, attempt, policy, deps.random);
+        if (delay !== undefined) {
+          try {
+            await sleep(delay, signal);
+            continue;
+          } catch {
+            yield fail(classifyError(signal?.reason, o.provider, model, true));
+            return;
+          }
+        }
+        if (Object.keys(usage).length > 0) yield usageEvent(usage, budget, estimate);
+        yield fail(err);
+        return;
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+      }
+    }
+  }
+
+  /** A model that rejects forced tool use gets "auto" (see catalog): the loop still works, unforced. */
+  function forcedToolChoiceOk(choice: StreamRequestData["toolChoice"]): boolean {
+    return info.capabilities.forcedToolChoice || choice === undefined || choice === "auto" || choice === "none";
+  }
+
+  function usageEvent(partial: Partial<Usage>, budget: Budget | undefined, estimate: () => Usage): StreamEvent {
+    const estimated = Object.keys(partial).length === 0;
+    const usage: Usage = estimated ? estimate() : { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, ...partial };
+    const cost = costUsd(usage, info.pricing);
+    budget?.charge(usage, cost);
+    return { type: "usage", usage, ...(cost === undefined ? {} : { costUsd: cost }), ...(estimated ? { estimated } : {}) };
+  }
+
+  async function complete(request: StreamRequest): Promise<Completion> {
+    let usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    let cost: number | undefined;
+    for await (const ev of stream(request)) {
+      if (ev.type === "usage") {
+        usage = ev.usage;
+        cost = ev.costUsd;
+      } else if (ev.type === "stop") {
+        if (ev.reason === "error") throw LlmError.fromInfo(ev.error!);
+        const text = ev.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+        const toolUses = ev.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+        return { content: ev.content, text, toolUses, stopReason: ev.reason, usage, costUsd: cost };
+      }
+    }
+    throw new Error("unreachable: the stream ended without a stop event");
+  }
+
+  return { provider: o.provider, model, info, stream, complete };
+}
+
+function makeAdapter(o: z.infer<typeof clientOptionsSchema>, model: string): ProviderAdapter {
+  const apiKey = o.apiKey ?? (o.provider === "openai-compatible" ? "not-needed" : undefined);
+  if (!apiKey) {
+    throw new LlmError({ kind: "auth", provider: o.provider, model, detail: `no API key (set ${PROVIDER_INFO[o.provider].env.apiKey})` });
+  }
+  const conn = { apiKey, baseURL: o.baseURL, requestTimeoutMs: o.requestTimeoutMs, headers: o.headers };
+  switch (o.provider) {
+    case "anthropic":
+      return createAnthropicAdapter(conn);
+    case "openai":
+      return createOpenAIResponsesAdapter(conn);
+    case "openai-compatible":
+      return createOpenAICompatibleAdapter(conn, { toolMode: o.toolMode, streamUsage: o.streamUsage });
+  }
+}
+
+/** Assembles the assistant turn from the events the caller saw. */
+class TurnBuilder {
+  private list: ContentBlock[] = [];
+
+  add(ev: Extract<StreamEvent, { type: "text_delta" | "tool_use" | "reasoning" }>) {
+    if (ev.type === "tool_use") {
+      this.list.push({ type: "tool_use", id: ev.id, name: ev.name, input: ev.input });
+      return;
+    }
+    if (ev.type === "reasoning") {
+      this.list.push(ev.block);
+      return;
+    }
+    const last = this.list.at(-1);
+    if (last?.type === "text") last.text += ev.text;
+    else this.list.push({ type: "text", text: ev.text });
+  }
+
+  blocks(): ContentBlock[] {
+    return structuredClone(this.list);
+  }
+}

@@ -1,0 +1,82 @@
+/** The Socket.IO handshake on the real server: the same session check as tRPC. */
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { signIn, signUp, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
+
+let server: TestServer;
+let user: TestUser;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  user = await signUp(server.url, { name: "Sam Socket" });
+});
+afterEach(() => {
+  while (sockets.length) sockets.pop()!.close();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+function open(cookie?: string): Socket {
+  const socket = connect(server.url, {
+    forceNew: true,
+    reconnection: false,
+    transports: ["websocket"],
+    extraHeaders: cookie ? { cookie } : {},
+    timeout: 5000,
+  });
+  sockets.push(socket);
+  return socket;
+}
+
+/** Resolves with the first "ready" payload or rejects with the connect_error. */
+function outcome(socket: Socket): Promise<{ userId: string }> {
+  return new Promise((resolve, reject) => {
+    socket.once("ready", resolve);
+    socket.once("connect_error", reject);
+  });
+}
+
+describe("Socket.IO handshake", () => {
+  it("with a valid session cookie: connects and receives ready with the user id", async () => {
+    const socket = open(user.client.cookie);
+    await expect(outcome(socket)).resolves.toEqual({ userId: user.userId });
+    expect(socket.connected).toBe(true);
+  });
+
+  it("a session from sign-in works too, for the same user", async () => {
+    const { client } = await signIn(server.url, user.email, user.password);
+    await expect(outcome(open(client.cookie))).resolves.toEqual({ userId: user.userId });
+  });
+
+  it("without a cookie: connect_error \"unauthorized\" with the 401 details", async () => {
+    const socket = open();
+    const err = (await outcome(socket).then(
+      () => null,
+      (e: unknown) => e,
+    )) as (Error & { data?: { status: number; message: string } }) | null;
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toBe("unauthorized");
+    expect(err!.data).toEqual({ status: 401, message: "Sign in to continue." });
+    expect(socket.connected).toBe(false);
+  });
+
+  it("with a forged or signed-out session cookie: unauthorized", async () => {
+    await expect(outcome(open("better-auth.session_token=forged.signature"))).rejects.toThrow("unauthorized");
+
+    const { client } = await signIn(server.url, user.email, user.password);
+    const res = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { cookie: client.cookie, origin: server.url, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
+    await expect(outcome(open(client.cookie))).rejects.toThrow("unauthorized");
+  });
+
+  it("many clients at once each get their own ready", async () => {
+    const results = await Promise.all([1, 2, 3, 4, 5].map(() => outcome(open(user.client.cookie))));
+    expect(results).toEqual(Array(5).fill({ userId: user.userId }));
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * The account service directly (no HTTP): first-owner setup under concurrency and failure. These need
+ * a database with no users yet, so each test gets its own.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createTestConfig, testProvider } from "../../test/helpers/db.ts";
+import { PASSWORD, uniqueEmail } from "../../test/helpers/server.ts";
+import { createServices, type Services } from "../context.ts";
+import { migrate } from "../db/migrate.ts";
+import { DomainError } from "../errors.ts";
+import { seedBuiltinPrompts } from "../prompts/builtins.ts";
+
+// Lets a test make seeding fail once; otherwise the real implementation runs.
+vi.mock("../prompts/builtins.ts", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../prompts/builtins.ts")>();
+  return { ...real, seedBuiltinPrompts: vi.fn(real.seedBuiltinPrompts) };
+});
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  vi.mocked(seedBuiltinPrompts).mockClear();
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function freshServices(): Promise<Services> {
+  const t = await createTestConfig();
+  cleanups.push(t.cleanup);
+  await migrate(t.config.db);
+  const services = await createServices(t.config);
+  cleanups.push(() => services.close());
+  return services;
+}
+
+/**
+ * Holds a lock that the first-owner transaction needs (PostgreSQL: the workspace table; SQLite: the
+ * single writer) while `start()` runs, until `blocked` transactions queue behind it, then releases it.
+ */
+async function whileWorkspaceTableLocked<T>(s: Services, blocked: number, start: () => Promise<T>): Promise<T> {
+  let pending!: Promise<T>;
+  await s.db.$transaction(
+    async (tx) => {
+      if (testProvider() === "postgres") await tx.$executeRawUnsafe(`LOCK TABLE "workspace" IN ACCESS EXCLUSIVE MODE`);
+      else await tx.workspace.deleteMany({ where: { id: "-" } });
+      pending = start();
+      pending.catch(() => undefined);
+      if (testProvider() === "sqlite") return void (await sleep(500));
+      for (let i = 0; i < 500; i++) {
+        const [row] = await s.db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (row!.n >= blocked) return;
+        await sleep(20);
+      }
+      throw new Error("the sign-ups did not queue behind the lock");
+    },
+    { timeout: 20_000 },
+  );
+  return pending;
+}
+
+const input = (name: string) => ({ name, email: uniqueEmail(name), password: PASSWORD });
+
+describe("first sign-up", () => {
+  it("creates exactly one workspace, owned by the new user, with the built-ins", async () => {
+    const s = await freshServices();
+    expect(await s.workspaces.needsSetup()).toBe(true);
+    const r = await s.workspaces.signUp(input("First"));
+    expect(r.role).toBe("owner");
+    expect(r.headers.getSetCookie().join(";")).toMatch(/better-auth\.session_token=/);
+    expect(await s.workspaces.needsSetup()).toBe(false);
+    expect(await s.db.workspace.count()).toBe(1);
+    expect(await s.db.membership.findMany({ select: { role: true, workspaceId: true } })).toEqual([{ role: "owner", workspaceId: r.workspaceId }]);
+    expect(await s.db.prompt.count({ where: { workspaceId: r.workspaceId, isBuiltin: true } })).toBeGreaterThan(0);
+  });
+
+  it("several visitors signing up at once: at least one gets in, the others get a clean 403/409", async () => {
+    const s = await freshServices();
+    const results = await Promise.allSettled([input("Alice"), input("Bob"), input("Carol")].map((a) => s.workspaces.signUp(a)));
+    expect(results.some((r) => r.status === "fulfilled")).toBe(true);
+    for (const r of results) {
+      if (r.status === "rejected") {
+        expect(r.reason).toBeInstanceOf(DomainError);
+        expect(["forbidden", "conflict"]).toContain((r.reason as DomainError).kind);
+      }
+    }
+    // (Whether the losers' accounts are really removed depends on timing on SQLite — see the
+    // rollback test in server/db/client.test.ts and the test report.)
+  });
+
+  // Known bug on PostgreSQL (see the test report): the "is there a workspace yet?" count and the
+  // workspace insert run in a READ COMMITTED transaction with nothing serializing them, so visitors
+  // whose transactions overlap all see 0 workspaces and each becomes the owner of a separate one.
+  // The overlap is forced here by holding a lock on the workspace table until all three transactions
+  // wait on it. SQLite runs one transaction at a time, so there is a single owner there.
+  (testProvider() === "postgres" ? it.fails : it)("visitors whose setups overlap: only one becomes the owner", async () => {
+    const s = await freshServices();
+    const settled = await whileWorkspaceTableLocked(s, 3, () =>
+      Promise.allSettled([input("Alice"), input("Bob"), input("Carol")].map((a) => s.workspaces.signUp(a))),
+    );
+    expect(await s.db.workspace.count()).toBe(1);
+    expect(await s.db.membership.count({ where: { role: "owner" } })).toBe(1);
+    expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+  });
+
+  // Known bug (see the test report): signUp's cleanup deletes only the user. When seeding the
+  // built-ins fails after the workspace transaction committed, the workspace is left behind with no
+  // members, needsSetup() is true again, and every later first sign-up is refused with
+  // "Someone else just set Argus up" — the installation can no longer be set up.
+  it.fails("a failure while seeding leaves nothing behind, and setup can be retried", async () => {
+    const s = await freshServices();
+    vi.mocked(seedBuiltinPrompts).mockRejectedValueOnce(new Error("disk full"));
+    await expect(s.workspaces.signUp(input("Unlucky"))).rejects.toThrow("disk full");
+    expect(await s.db.user.count()).toBe(0);
+    expect(await s.db.workspace.count()).toBe(0);
+    await expect(s.workspaces.signUp(input("Retry"))).resolves.toMatchObject({ role: "owner" });
+  });
+
+  it("a failed sign-up (seeding throws) does not leave the user's account behind", async () => {
+    const s = await freshServices();
+    vi.mocked(seedBuiltinPrompts).mockRejectedValueOnce(new Error("disk full"));
+    const attempt = input("Unlucky");
+    await expect(s.workspaces.signUp(attempt)).rejects.toThrow("disk full");
+    expect(await s.db.user.findUnique({ where: { email: attempt.email } })).toBeNull();
+  });
+});
