@@ -17,7 +17,7 @@ const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   /** Public URL the browser uses; cookies, invite links and auth origin checks are derived from it. */
-  PUBLIC_URL: z.url({ error: "an absolute URL such as http://localhost:3000" }).optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: "an http(s) URL such as https://argus.example.com" }).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   /** Unset: embedded SQLite at DATA_DIR/argus.db. postgres://… or postgresql://…: PostgreSQL. */
   DATABASE_URL: z
@@ -60,9 +60,11 @@ export class ConfigError extends Error {
 
 /** Parses the environment (process.env by default). Throws ConfigError naming each bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  // Empty strings in .env files mean "not set".
+  // Empty (or blank) values mean "not set", as in .env files; other values lose stray whitespace.
   const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+    Object.entries(source)
+      .map(([k, v]) => [k, v?.trim()] as const)
+      .filter(([, v]) => v !== undefined && v !== ""),
   );
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {

@@ -16,6 +16,8 @@ const verbs: Record<Role, string> = {
   viewer: "see this workspace",
 };
 
+const withArticle = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+
 export function requireUser(actor: Actor): NonNullable<Actor> {
   if (!actor) throw unauthenticated();
   return actor;
@@ -31,7 +33,7 @@ export async function requireRole(db: Db, actor: Actor, workspaceId: string, nee
   if (!membership) throw forbidden("You are not a member of this workspace.");
   const role = roleSchema.parse(membership.role);
   if (!roleAtLeast(role, needed)) {
-    throw forbidden(`You are a ${roleLabel[role]} in this workspace; only a ${needed} or above can ${verbs[needed]}.`);
+    throw forbidden(`You are ${withArticle(roleLabel[role])} in this workspace; only ${needed === "owner" ? "an owner" : "a member or owner"} can ${verbs[needed]}.`);
   }
   return role;
 }

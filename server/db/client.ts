@@ -32,6 +32,14 @@ export function isUniqueViolation(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
 }
 
+/** The columns of the unique constraint a P2002 violated (e.g. ["uid"]), as both adapters report them. */
+export function uniqueViolationFields(err: unknown): string[] {
+  if (!isUniqueViolation(err)) return [];
+  const meta = (err as { meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: unknown } } } } }).meta;
+  const fields = meta?.driverAdapterError?.cause?.constraint?.fields ?? meta?.target;
+  return Array.isArray(fields) ? fields.map((f) => String(f).replace(/"/g, "")) : [];
+}
+
 export function isNotFound(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2025";
 }

@@ -38,7 +38,8 @@ export function migrationsFor(provider: Config["db"]["provider"]): Migration[] {
 interface MigrationDriver {
   ensureTable(): Promise<void>;
   applied(): Promise<Map<string, { checksum: string; finished: boolean }>>;
-  apply(m: Migration): Promise<void>;
+  /** Applies the migration; false when another process applied it first. */
+  apply(m: Migration): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -68,8 +69,7 @@ export async function migrate(db: Config["db"]): Promise<string[]> {
         }
         continue;
       }
-      await driver.apply(m);
-      appliedNow.push(m.name);
+      if (await driver.apply(m)) appliedNow.push(m.name);
     }
     return appliedNow;
   } finally {
@@ -108,9 +108,9 @@ function sqliteDriver(url: string): MigrationDriver {
     },
     async apply(m) {
       // IMMEDIATE takes the write lock first, so two processes starting together apply it once.
-      conn.transaction(() => {
+      return conn.transaction(() => {
         const exists = conn.prepare(`SELECT 1 FROM _prisma_migrations WHERE migration_name = ?`).get(m.name);
-        if (exists) return;
+        if (exists) return false;
         conn.exec(m.sql);
         const now = Date.now();
         conn
@@ -118,6 +118,7 @@ function sqliteDriver(url: string): MigrationDriver {
             `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)`,
           )
           .run(randomUUID(), m.checksum, now, m.name, now);
+        return true;
       }).immediate();
     },
     async close() {
@@ -150,6 +151,7 @@ async function postgresDriver(url: string): Promise<MigrationDriver> {
           [randomUUID(), m.checksum, m.name],
         );
         await client.query("COMMIT");
+        return true;
       } catch (err) {
         await client.query("ROLLBACK");
         throw new MigrationError(`Migration ${m.name} failed and was rolled back: ${(err as Error).message}`);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { isUniqueViolation, type Db } from "../db/client.ts";
+import { isUniqueViolation, type Db, type Tx } from "../db/client.ts";
 import { uuid5 } from "../lib/uuid5.ts";
 
 const promptsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prompts/review");
@@ -45,8 +45,8 @@ export interface SeedResult {
   updated: number;
 }
 
-/** Seeds one workspace's built-ins. */
-export async function seedBuiltinPrompts(db: Db, workspaceId: string, builtins = loadBuiltinPrompts()): Promise<SeedResult> {
+/** Seeds one workspace's built-ins (with a transaction client when part of a larger change). */
+export async function seedBuiltinPrompts(db: Db | Tx, workspaceId: string, builtins = loadBuiltinPrompts()): Promise<SeedResult> {
   const result: SeedResult = { inserted: 0, updated: 0 };
   const existing = await db.prompt.findMany({
     where: { workspaceId, isBuiltin: true },

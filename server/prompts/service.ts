@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
-import { isUniqueViolation, type Db, type Prompt, type Tx } from "../db/client.ts";
+import { isUniqueViolation, uniqueViolationFields, type Db, type Prompt, type Tx } from "../db/client.ts";
 import { conflict, notFound } from "../errors.ts";
 
 export const promptName = z.string().trim().min(1, "Give the prompt a name.").max(120, "Keep the name under 120 characters.");
@@ -33,6 +33,22 @@ export type PromptView = Omit<Prompt, "workspaceId" | "builtinKey" | "id"> & { w
 function view(p: Prompt): PromptView {
   const { id: _id, builtinKey: _key, ...rest } = p;
   return rest;
+}
+
+/**
+ * Runs a transaction that may make a prompt the default. When two such transactions overlap (on
+ * PostgreSQL both can clear the old default before either commits), the partial unique index lets
+ * one commit and fails the other; re-running it then sees the new default and succeeds. Last one wins.
+ */
+async function retryDefaultRace<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const defaultRace = uniqueViolationFields(err).join() === "workspaceId";
+      if (!defaultRace || attempt >= 5) throw err;
+    }
+  }
 }
 
 const READ_ONLY = "Built-in prompts are read-only. Duplicate it to make an editable copy.";
@@ -67,12 +83,14 @@ export function createPromptService(db: Db) {
     async create(actor: Actor, input: z.infer<typeof createPromptInput>): Promise<PromptView> {
       await requireRole(db, actor, input.workspaceId, "member");
       try {
-        const created = await db.$transaction(async (tx) => {
-          if (input.isDefault) await unsetDefaults(tx, input.workspaceId);
-          return tx.prompt.create({
-            data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name, content: input.content, isDefault: input.isDefault },
-          });
-        });
+        const created = await retryDefaultRace(() =>
+          db.$transaction(async (tx) => {
+            if (input.isDefault) await unsetDefaults(tx, input.workspaceId);
+            return tx.prompt.create({
+              data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name, content: input.content, isDefault: input.isDefault },
+            });
+          }),
+        );
         return view(created);
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict("A prompt with this id already exists; reload the page and try again.");
@@ -100,10 +118,12 @@ export function createPromptService(db: Db) {
     async setDefault(actor: Actor, input: z.infer<typeof setDefaultInput>): Promise<PromptView> {
       const prompt = await load(input.uid);
       await requireRole(db, actor, prompt.workspaceId, "member");
-      const updated = await db.$transaction(async (tx) => {
-        if (input.isDefault) await unsetDefaults(tx, prompt.workspaceId);
-        return tx.prompt.update({ where: { id: prompt.id }, data: { isDefault: input.isDefault } });
-      });
+      const updated = await retryDefaultRace(() =>
+        db.$transaction(async (tx) => {
+          if (input.isDefault) await unsetDefaults(tx, prompt.workspaceId);
+          return tx.prompt.update({ where: { id: prompt.id }, data: { isDefault: input.isDefault } });
+        }),
+      );
       return view(updated);
     },
 

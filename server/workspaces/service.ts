@@ -10,6 +10,7 @@ import { MIN_PASSWORD_LENGTH } from "../auth/auth.ts";
 import { roleSchema, type Role } from "../auth/roles.ts";
 import { isUniqueViolation, type Db, type Invite, type Tx } from "../db/client.ts";
 import { conflict, forbidden, invalid, notFound, type DomainError } from "../errors.ts";
+import { uuid5 } from "../lib/uuid5.ts";
 import { seedBuiltinPrompts } from "../prompts/builtins.ts";
 
 export const signUpInput = z.object({
@@ -24,6 +25,9 @@ export const createInviteInput = z.object({
   expiresInDays: z.number().int().min(1).max(90).default(7),
 });
 export const inviteTokenInput = z.object({ token: z.string().min(1).max(100) });
+
+const SETUP_RACE = "Someone else just set Argus up. Ask them for an invite link.";
+const FIRST_WORKSPACE_ID = uuid5("workspace:first");
 
 export type InviteStatus = "valid" | "used" | "expired" | "revoked";
 
@@ -101,19 +105,19 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       try {
         const placed = await db.$transaction(async (tx) => {
           if (input.inviteToken) return redeemInvite(tx, input.inviteToken, userId);
-          // Two first visitors at once: only one becomes the owner.
-          if ((await tx.workspace.count()) > 0) {
-            throw conflict("Someone else just set Argus up. Ask them for an invite link.");
-          }
-          const ws = await tx.workspace.create({ data: { name: `${input.name.split(/\s+/)[0]}'s workspace` } });
+          if ((await tx.workspace.count()) > 0) throw conflict(SETUP_RACE);
+          // The first workspace has a fixed id: of two first visitors whose transactions overlap,
+          // the second insert hits the primary key, so exactly one becomes the owner.
+          const ws = await tx.workspace.create({ data: { id: FIRST_WORKSPACE_ID, name: `${input.name.split(/\s+/)[0]}'s workspace` } });
           await tx.membership.create({ data: { workspaceId: ws.id, userId, role: "owner" } });
+          // Seeded in the same transaction: a failure leaves no workspace behind, so setup can be retried.
+          await seedBuiltinPrompts(tx, ws.id);
           return { workspaceId: ws.id, role: "owner" as const };
         });
-        if (placed.role === "owner") await seedBuiltinPrompts(db, placed.workspaceId);
         return { headers: created.headers, ...placed };
       } catch (err) {
         await db.user.delete({ where: { id: userId } }).catch(() => undefined);
-        throw err;
+        throw !input.inviteToken && isUniqueViolation(err) ? conflict(SETUP_RACE) : err;
       }
     },
 

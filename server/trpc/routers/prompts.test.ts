@@ -116,9 +116,9 @@ describe("prompts.create", () => {
     expect((await member.client.ok<Prompt>("query", "prompts.get", { uid: before[0]!.uid })).isDefault).toBe(false);
   });
 
-  // Known bug on PostgreSQL (see the test report): the same race as setDefault's; here the P2002 from
-  // the one-default index is reported as "A prompt with this id already exists" (409).
-  (testProvider() === "postgres" ? it.fails : it)("two overlapping creates with isDefault: true both succeed", async () => {
+  // (Was a bug on PostgreSQL: the loser's P2002 from the one-default index came back as
+  // "A prompt with this id already exists" (409).)
+  it("two overlapping creates with isDefault: true both succeed, leaving one default", async () => {
     const results = await whileDefaultRowLocked(
       () => Promise.all([create({ name: "Overlap default 1", isDefault: true }), create({ name: "Overlap default 2", isDefault: true })]),
       2,
@@ -200,10 +200,9 @@ describe("prompts.setDefault", () => {
     expect(mine.map((p) => p.uid)).toContain(after[0]!.uid);
   });
 
-  // Known bug on PostgreSQL (see the test report): two "make default" requests that overlap both
-  // unset the old default, then the second insert of isDefault=true hits the partial unique index;
-  // the P2002 is not handled and the user gets a 500. SQLite serializes writers, so it passes there.
-  (testProvider() === "postgres" ? it.fails : it)("two overlapping setDefault calls both succeed (no 500)", async () => {
+  // (Was a bug on PostgreSQL: both overlapping requests cleared the old default, the second then hit
+  // the partial unique index and the user got a 500.)
+  it("two overlapping setDefault calls both succeed (no 500), leaving one default", async () => {
     const [a, b] = await Promise.all([createOk({ name: "Overlap A" }), createOk({ name: "Overlap B" })]);
     const results = await whileDefaultRowLocked(() => Promise.all([setDefault(a.uid), setDefault(b.uid)]), 2);
     expect(await defaults()).toHaveLength(1);
