@@ -145,6 +145,17 @@ describe("sign-up and sign-in", () => {
     expect(r.error!.data.fieldErrors).toHaveProperty("password");
   });
 
+  it("an oversized request body is refused (413) without creating anything", async () => {
+    const users = await server.services.db.user.count();
+    const res = await fetch(`${server.url}/api/trpc/account.signUp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "x".repeat(3 * 1024 * 1024), email: uniqueEmail("big"), password: "long enough" }),
+    });
+    expect(res.status).toBe(413);
+    expect(await server.services.db.user.count()).toBe(users);
+  });
+
   it("sign-in with the right password returns a working session cookie", async () => {
     const { res, client } = await signIn(server.url, owner.email, owner.password);
     expect(res.status).toBe(200);

@@ -10,6 +10,8 @@ import type { Services } from "./context.ts";
 import { checkHealth } from "./health.ts";
 import { appRouter } from "./trpc/router.ts";
 
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
@@ -22,6 +24,8 @@ export function createRequestHandler(services: Services, next?: Handler): Handle
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
+    // No API input is anywhere near this; a bigger body is refused before it is buffered.
+    maxBodySize: MAX_BODY_BYTES,
     createContext: async ({ req, res }) => ({
       services,
       actor: await actorFromHeaders(services.auth, toHeaders(req.headers)),

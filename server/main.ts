@@ -35,10 +35,10 @@ export interface RunningServer {
 
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = opts.config ?? getConfig();
+  // Migrate before opening the app's connections: a failed migration leaves nothing open.
+  const applied = await migrate(config.db);
   const services = await createServices(config);
   const { log } = services;
-
-  const applied = await migrate(config.db);
   if (applied.length) log.info({ applied }, "applied database migrations");
   const seeded = await seedAllWorkspaces(services.db);
   if (seeded.inserted || seeded.updated) log.info(seeded, "seeded built-in prompts");

@@ -59,20 +59,27 @@ describe("createDb", () => {
     expect(await names("rollback-inside")).toEqual([]);
   });
 
-  // Known bug on SQLite (see the test report): the better-sqlite3 adapter runs every query on one
-  // connection and only serializes *transactions*; a query issued by another request while an
-  // interactive transaction is open runs inside that transaction. When the transaction rolls back
-  // (any 409 thrown inside db.$transaction: used invite, duplicate uid, second first-owner…), the
-  // other request's already-acknowledged write is silently undone.
-  (testProvider() === "sqlite" ? it.fails : it)("a write made outside a transaction survives that transaction's rollback", async () => {
-    await expect(
-      db.$transaction(async (tx) => {
-        await tx.workspace.create({ data: { name: "concurrent-inside" } });
-        // Meanwhile, another request (no transaction) writes and gets its answer.
-        await db.workspace.create({ data: { name: "concurrent-outside" } });
-        throw new Error("conflict");
-      }),
-    ).rejects.toThrow("conflict");
+  // The better-sqlite3 adapter runs every query on one connection; without the gate in
+  // server/db/sqlite-gate.ts, a query from another request would run inside an open transaction
+  // and vanish when it rolls back (any 409 thrown inside db.$transaction).
+  it("a write made by another request while a transaction is open survives that transaction's rollback", async () => {
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const failing = db.$transaction(async (tx) => {
+      await tx.workspace.create({ data: { name: "concurrent-inside" } });
+      opened();
+      await held;
+      throw new Error("conflict");
+    });
+    await isOpen;
+    // Another request, from its own async context (.then starts the lazy Prisma query now).
+    const outside = db.workspace.create({ data: { name: "concurrent-outside" } }).then((w) => w);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await expect(failing).rejects.toThrow("conflict");
+    await outside;
     expect(await names("concurrent-")).toEqual(["concurrent-outside"]);
   });
 });

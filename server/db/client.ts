@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import type { Config } from "../config.ts";
 import { adapterFor } from "./adapters.ts";
+import { gateSqliteClient } from "./sqlite-gate.ts";
 import type { PrismaClient as SqliteClient, Prisma as SqlitePrisma } from "../../prisma/generated/sqlite/index.js";
 
 export type Db = SqliteClient;
@@ -20,11 +21,10 @@ export async function createDb(db: Config["db"]): Promise<Db> {
     PrismaClient: new (opts: object) => Db;
   };
   const client = new PrismaClient({ adapter: adapterFor(db) });
-  if (db.provider === "sqlite") {
-    // WAL lets readers proceed while a writer commits; the setting persists in the file.
-    await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-  }
-  return client;
+  if (db.provider === "postgres") return client;
+  // WAL lets other processes read while this one writes; the setting persists in the file.
+  await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  return gateSqliteClient(client);
 }
 
 /** Prisma's error code for a unique-constraint violation, whichever provider raised it. */

@@ -48,6 +48,11 @@ const inviteProblem: Record<Exclude<InviteStatus, "valid">, string> = {
 async function redeemInvite(tx: Tx, token: string, userId: string): Promise<{ workspaceId: string; role: Role }> {
   const invite = await tx.invite.findUnique({ where: { token } });
   if (!invite) throw notFound("This invite link is not valid. Check that you copied all of it.");
+  const existing = await tx.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId } },
+  });
+  // Someone already in the workspace keeps their role, and the link stays usable for its invitee.
+  if (existing) return { workspaceId: invite.workspaceId, role: roleSchema.parse(existing.role) };
   const status = inviteStatus(invite);
   if (status !== "valid") throw conflict(inviteProblem[status]);
   const claimed = await tx.invite.updateMany({
@@ -56,12 +61,8 @@ async function redeemInvite(tx: Tx, token: string, userId: string): Promise<{ wo
   });
   if (claimed.count !== 1) throw conflict(inviteProblem.used);
   const role = roleSchema.parse(invite.role);
-  const existing = await tx.membership.findUnique({
-    where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId } },
-  });
-  // An invite never downgrades someone who is already a member.
-  if (!existing) await tx.membership.create({ data: { workspaceId: invite.workspaceId, userId, role } });
-  return { workspaceId: invite.workspaceId, role: existing ? roleSchema.parse(existing.role) : role };
+  await tx.membership.create({ data: { workspaceId: invite.workspaceId, userId, role } });
+  return { workspaceId: invite.workspaceId, role };
 }
 
 /** Maps better-auth's API errors to Argus's domain errors. */
@@ -179,6 +180,7 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       const invite = await db.invite.findUnique({ where: { id } });
       if (!invite) throw notFound("No such invite.");
       await requireRole(db, actor, invite.workspaceId, "owner");
+      if (invite.usedAt) throw conflict("This invite was already used; revoking it would not remove the person who joined with it.");
       await db.invite.update({ where: { id }, data: { revokedAt: invite.revokedAt ?? new Date() } });
     },
 

@@ -259,6 +259,19 @@ describe("invite links", () => {
     expect(r.data.role).toBe("member");
     const members = await owner.client.ok<{ userId: string; role: string }[]>("query", "account.members", { workspaceId: owner.workspaceId });
     expect(members.find((m) => m.userId === member.userId)?.role).toBe("member");
+    // The link was not spent on someone already inside: its invitee can still use it.
+    const info = await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token });
+    expect(info.status).toBe("valid");
+  });
+
+  it("revoking a link that was already used → 409 saying it would not remove the member", async () => {
+    const invite = (await createInvite(owner, "member")).data;
+    const r = await stranger.client.mutate<{ role: string }>("account.acceptInvite", { token: invite.token });
+    expect(r.status).toBe(200);
+    const revoke = await owner.client.mutate("account.revokeInvite", { id: invite.id });
+    expect(revoke.status).toBe(409);
+    expect(revoke.error?.message).toMatch(/already used/);
+    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe("used");
   });
 
   it("the invited user can sign in later with their password", async () => {
