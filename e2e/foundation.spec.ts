@@ -1,4 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
+import os from "node:os";
+import path from "node:path";
+import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
 
 // One story, in order: the first visitor sets Argus up, works with projects and prompts, invites a
 // read-only viewer, and the viewer is refused an edit.
@@ -7,6 +10,9 @@ test.describe.configure({ mode: "serial" });
 const owner = { name: "Ada Lovelace", email: "ada@example.com", password: "correct-horse-battery" };
 const viewer = { name: "Charles Babbage", email: "charles@example.com", password: "difference-engine-2" };
 let viewerInviteUrl = "";
+// The owner's session, saved at sign-up and reused: signing in before every test would trip the
+// sign-in rate limit (a few attempts per 10 s in production mode), as it should.
+const ownerState = path.join(os.tmpdir(), `argus-e2e-owner-${process.pid}.json`);
 
 async function signUp(page: Page, who: typeof owner, button: RegExp) {
   await page.getByRole("textbox", { name: "Name", exact: true }).fill(who.name);
@@ -16,6 +22,11 @@ async function signUp(page: Page, who: typeof owner, button: RegExp) {
 }
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+
+async function backToPrompts(page: Page) {
+  await page.getByRole("link", { name: "← Prompts" }).click();
+  await expect(page).toHaveURL(/\/prompts$/);
+}
 
 async function defaultBadges(page: Page) {
   return page.getByRole("list", { name: "Prompts" }).getByRole("listitem").filter({ hasText: "Default" });
@@ -27,6 +38,7 @@ test("the first visit creates the owner account", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Set up Argus" })).toBeVisible();
   await signUp(page, owner, /create owner account/i);
   await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+  await page.context().storageState({ path: ownerState });
 
   // A second visitor without an invite cannot create another account.
   const other = await page.context().browser()!.newContext();
@@ -52,11 +64,9 @@ test("sign out and sign in again; bad password is explained", async ({ page }) =
 });
 
 test.describe("signed in as the owner", () => {
+  test.use({ storageState: ownerState });
   test.beforeEach(async ({ page }) => {
-    await page.goto("/sign-in");
-    await page.getByLabel("Email").fill(owner.email);
-    await page.getByLabel("Password").fill(owner.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.goto("/");
     await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
   });
 
@@ -94,7 +104,7 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByRole("heading", { name: "Team conventions" })).toBeVisible();
     await expect(page.getByText("Default", { exact: true })).toBeVisible();
 
-    await page.getByRole("link", { name: "← Prompts" }).click();
+    await backToPrompts(page);
     await page.reload();
     const defaults = await defaultBadges(page);
     await expect(defaults).toHaveCount(1);
@@ -113,12 +123,12 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByText(/Version 2/)).toBeVisible();
 
     // Switching the default to a built-in moves the badge; still exactly one after reload.
-    await page.getByRole("link", { name: "← Prompts" }).click();
+    await backToPrompts(page);
     await page.getByRole("link", { name: "Security audit" }).click();
     await expect(page.getByRole("button", { name: "Edit" })).toHaveCount(0); // built-ins are read-only
     await page.getByRole("button", { name: "Set as default" }).click();
     await expect(page.getByRole("button", { name: "Unset default" })).toBeVisible();
-    await page.getByRole("link", { name: "← Prompts" }).click();
+    await backToPrompts(page);
     await page.reload();
     await expect(await defaultBadges(page)).toHaveCount(1);
     await expect(await defaultBadges(page)).toContainText("Security audit");
@@ -131,6 +141,30 @@ test.describe("signed in as the owner", () => {
     await expect(page.locator("html")).toHaveClass(/dark/);
     await page.getByRole("radio", { name: "Light" }).first().click();
     await expect(page.locator("html")).not.toHaveClass(/dark/);
+  });
+
+  test("add a model provider, test the connection, and the key is never shown again", async ({ page }) => {
+    const llm: ScriptedServer = await startScriptedServer({ script: [{ match: "Reply with the single word OK", text: "OK" }] });
+    try {
+      await nav(page, "Settings");
+      await page.getByRole("button", { name: "Add provider" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
+      await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("Local scripted");
+      await dialog.getByLabel("Base URL").fill(llm.openaiBaseURL);
+      await dialog.getByLabel("Model").fill("qwen3:8b");
+      await dialog.getByLabel("API key").fill("sk-local-secret-1234");
+      await dialog.getByRole("button", { name: "Test connection" }).click();
+      await expect(dialog.getByRole("status")).toContainText("Connected to qwen3:8b");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      const row = page.getByRole("list", { name: "Model providers" }).getByRole("listitem").filter({ hasText: "Local scripted" });
+      await expect(row).toContainText("key …1234");
+      await page.reload();
+      await expect(page.getByRole("list", { name: "Model providers" })).toContainText("Local scripted");
+      expect(await page.content()).not.toContain("sk-local-secret");
+    } finally {
+      await llm.close();
+    }
   });
 
   test("create a viewer invite link", async ({ page }) => {

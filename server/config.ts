@@ -31,6 +31,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** pretty = human-readable lines; json = one JSON object per line. Default: pretty in development. */
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
+  /** Where Argus looks for a local Ollama to offer its models in Settings. */
+  OLLAMA_URL: z.url({ protocol: /^https?$/, error: "an http(s) URL such as http://localhost:11434" }).default("http://localhost:11434"),
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
 });
@@ -49,6 +51,7 @@ export interface Config {
   authSecret: string | undefined;
   log: { level: Env["LOG_LEVEL"]; format: "pretty" | "json" };
   llm: LlmSettings;
+  ollamaUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +95,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       format: env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
     },
     llm: llmSettingsFromEnv(env),
+    ollamaUrl: env.OLLAMA_URL.replace(/\/$/, ""),
   };
 }
 

@@ -10,6 +10,7 @@ import { createDb, type Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createProjectService } from "./projects/service.ts";
 import { createPromptService } from "./prompts/service.ts";
+import { createProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
 
 export interface Services {
@@ -20,13 +21,15 @@ export interface Services {
   workspaces: ReturnType<typeof createWorkspaceService>;
   projects: ReturnType<typeof createProjectService>;
   prompts: ReturnType<typeof createPromptService>;
+  providers: ReturnType<typeof createProviderService>;
   close(): Promise<void>;
 }
 
 export async function createServices(config: Config, log = createLogger(config.log)): Promise<Services> {
   mkdirSync(config.dataDir, { recursive: true });
   const db = await createDb(config.db);
-  const auth = createAuth({ config, db, secret: resolveAuthSecret(config) });
+  const authSecret = resolveAuthSecret(config);
+  const auth = createAuth({ config, db, secret: authSecret });
   return {
     config,
     log,
@@ -35,6 +38,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     workspaces: createWorkspaceService(db, auth),
     projects: createProjectService(db),
     prompts: createPromptService(db),
+    providers: createProviderService(db, config, authSecret),
     async close() {
       await db.$disconnect();
     },

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Copy, Link2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import { ProvidersSettings } from "@/app/_components/providers-settings.tsx";
 import { ThemeToggle } from "@/app/_components/theme-toggle.tsx";
 import { Badge, Button, Card, DelayedSkeleton, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
@@ -123,6 +124,7 @@ export default function SettingsPage() {
           </ul>
         </Card>
         {workspace.role === "owner" && <Invites workspaceId={workspace.id} />}
+        <ProvidersSettings />
       </div>
     </>
   );

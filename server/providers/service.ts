@@ -1,0 +1,191 @@
+/**
+ * Model providers a workspace can use: the one configured by environment (read-only here) plus
+ * connections added in Settings, whose API keys are encrypted at rest and never leave the server.
+ * "Test connection" sends one tiny request and reports the provider's answer or error verbatim.
+ */
+import { z } from "zod";
+import { requireRole, type Actor } from "../auth/access.ts";
+import type { Config } from "../config.ts";
+import { isUniqueViolation, type Db, type ProviderConnection } from "../db/client.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { createSecretBox } from "../lib/secret-box.ts";
+import { COMPATIBLE_PRESETS, MODELS, PROVIDER_INFO, PROVIDERS, clientOptionsFromSettings, createLlmClient, userText, type LlmClientOptions, type ProviderId } from "../llm/index.ts";
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. http://localhost:11434/v1" });
+
+export const connectionFields = z.object({
+  name: z.string().trim().min(1, "Give the connection a name.").max(60, "Keep the name under 60 characters."),
+  provider: z.enum(PROVIDERS),
+  baseUrl: z.union([httpUrl, z.literal("")]).optional(),
+  model: z.string().trim().max(200).optional(),
+  /** Omitted when editing: the stored key stays. */
+  apiKey: z.string().trim().min(1).max(1000).optional(),
+});
+
+export const saveConnectionInput = connectionFields
+  .extend({ workspaceId: z.string().min(1), uid: z.uuid("uid must be a UUID"), clearKey: z.boolean().optional() })
+  .refine((c) => c.provider !== "openai-compatible" || !!c.baseUrl, { path: ["baseUrl"], message: "An OpenAI-compatible server needs its base URL." })
+  .refine((c) => c.provider !== "openai-compatible" || !!c.model, { path: ["model"], message: "Name the model to use on that server." });
+
+export const testConnectionInput = z.union([
+  z.object({ uid: z.uuid() }),
+  z.object({ environment: z.literal(true), workspaceId: z.string().min(1) }),
+  connectionFields.extend({ workspaceId: z.string().min(1), uid: z.uuid().optional() }),
+]);
+
+export interface ConnectionView {
+  uid: string | null;
+  source: "environment" | "workspace";
+  name: string;
+  provider: ProviderId;
+  baseUrl: string | null;
+  model: string | null;
+  hasKey: boolean;
+  apiKeyHint: string | null;
+}
+
+export type TestResult = { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: string; latencyMs: number };
+
+const TEST_TIMEOUT_MS = 20_000;
+
+export function createProviderService(db: Db, config: Config, authSecret: string, fetchImpl: typeof fetch = fetch) {
+  const keys = createSecretBox(authSecret, "provider-keys");
+
+  function view(c: ProviderConnection): ConnectionView {
+    return {
+      uid: c.uid,
+      source: "workspace",
+      name: c.name,
+      provider: c.provider as ProviderId,
+      baseUrl: c.baseUrl,
+      model: c.model,
+      hasKey: !!c.apiKeyCipher,
+      apiKeyHint: c.apiKeyHint,
+    };
+  }
+
+  function environmentView(): ConnectionView {
+    const opts = clientOptionsFromSettings(config.llm);
+    return {
+      uid: null,
+      source: "environment",
+      name: "Server default (environment)",
+      provider: opts.provider,
+      baseUrl: opts.baseURL ?? null,
+      model: opts.model ?? PROVIDER_INFO[opts.provider].defaultModel ?? null,
+      hasKey: !!opts.apiKey,
+      apiKeyHint: null,
+    };
+  }
+
+  async function load(uid: string): Promise<ProviderConnection> {
+    const c = await db.providerConnection.findUnique({ where: { uid } });
+    if (!c) throw notFound(`No provider connection with id ${uid}. It may have been deleted.`);
+    return c;
+  }
+
+  /** Client options for a stored connection (decrypting its key), for tests here and jobs later. */
+  function optionsFor(c: Pick<ProviderConnection, "provider" | "baseUrl" | "model" | "apiKeyCipher">): LlmClientOptions {
+    return {
+      provider: c.provider as ProviderId,
+      baseURL: c.baseUrl || undefined,
+      model: c.model || undefined,
+      apiKey: c.apiKeyCipher ? keys.open(c.apiKeyCipher) : undefined,
+    };
+  }
+
+  async function runTest(options: LlmClientOptions): Promise<TestResult> {
+    const started = Date.now();
+    try {
+      const client = createLlmClient({ ...options, maxRetries: 0, requestTimeoutMs: TEST_TIMEOUT_MS, idleTimeoutMs: TEST_TIMEOUT_MS, maxTokens: 16 });
+      const answer = await client.complete({ messages: [userText("Reply with the single word OK.")], signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+      return { ok: true, model: client.model, latencyMs: Date.now() - started, reply: answer.text.slice(0, 200) };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err), latencyMs: Date.now() - started };
+    }
+  }
+
+  return {
+    catalog() {
+      return {
+        providers: PROVIDERS.map((id) => ({ ...PROVIDER_INFO[id], models: MODELS.filter((m) => m.provider === id) })),
+        compatiblePresets: COMPATIBLE_PRESETS,
+      };
+    },
+
+    async list(actor: Actor, workspaceId: string): Promise<ConnectionView[]> {
+      await requireRole(db, actor, workspaceId, "viewer");
+      const rows = await db.providerConnection.findMany({ where: { workspaceId }, orderBy: { name: "asc" } });
+      return [environmentView(), ...rows.map(view)];
+    },
+
+    async save(actor: Actor, input: z.infer<typeof saveConnectionInput>): Promise<ConnectionView> {
+      await requireRole(db, actor, input.workspaceId, "owner");
+      const data = {
+        name: input.name,
+        provider: input.provider,
+        baseUrl: input.baseUrl || null,
+        model: input.model || null,
+        ...(input.apiKey ? { apiKeyCipher: keys.seal(input.apiKey), apiKeyHint: input.apiKey.slice(-4) } : {}),
+        ...(input.clearKey && !input.apiKey ? { apiKeyCipher: null, apiKeyHint: null } : {}),
+      };
+      try {
+        const existing = await db.providerConnection.findUnique({ where: { uid: input.uid } });
+        if (existing && existing.workspaceId !== input.workspaceId) throw notFound(`No provider connection with id ${input.uid}.`);
+        const saved = existing
+          ? await db.providerConnection.update({ where: { id: existing.id }, data })
+          : await db.providerConnection.create({ data: { ...data, uid: input.uid, workspaceId: input.workspaceId } });
+        return view(saved);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`A connection named "${input.name}" already exists in this workspace. Pick another name.`);
+        throw err;
+      }
+    },
+
+    async remove(actor: Actor, uid: string): Promise<void> {
+      const c = await load(uid);
+      await requireRole(db, actor, c.workspaceId, "owner");
+      await db.providerConnection.delete({ where: { id: c.id } });
+    },
+
+    /** Tests a saved connection, the environment's, or a draft from the form (its key, or the saved one's). */
+    async test(actor: Actor, input: z.infer<typeof testConnectionInput>): Promise<TestResult> {
+      if ("environment" in input) {
+        await requireRole(db, actor, input.workspaceId, "owner");
+        return runTest(clientOptionsFromSettings(config.llm));
+      }
+      if (!("provider" in input)) {
+        const c = await load(input.uid);
+        await requireRole(db, actor, c.workspaceId, "owner");
+        return runTest(optionsFor(c));
+      }
+      await requireRole(db, actor, input.workspaceId, "owner");
+      let apiKeyCipher: string | null = null;
+      if (!input.apiKey && input.uid) {
+        const saved = await db.providerConnection.findUnique({ where: { uid: input.uid } });
+        if (saved && saved.workspaceId !== input.workspaceId) throw invalid("That connection belongs to another workspace.");
+        apiKeyCipher = saved?.apiKeyCipher ?? null;
+      }
+      const options = optionsFor({ provider: input.provider, baseUrl: input.baseUrl ?? null, model: input.model ?? null, apiKeyCipher });
+      return runTest(input.apiKey ? { ...options, apiKey: input.apiKey } : options);
+    },
+
+    /** A local Ollama, when one answers at OLLAMA_URL: its models, ready to pick. */
+    async detectOllama(actor: Actor, workspaceId: string): Promise<{ reachable: boolean; baseUrl: string; models: string[] }> {
+      await requireRole(db, actor, workspaceId, "viewer");
+      const baseUrl = `${config.ollamaUrl}/v1`;
+      try {
+        const res = await fetchImpl(`${config.ollamaUrl}/api/tags`, { signal: AbortSignal.timeout(1500) });
+        if (!res.ok) return { reachable: false, baseUrl, models: [] };
+        const body = z.object({ models: z.array(z.object({ name: z.string() })).default([]) }).safeParse(await res.json());
+        return { reachable: true, baseUrl, models: body.success ? body.data.models.map((m) => m.name).slice(0, 200) : [] };
+      } catch {
+        return { reachable: false, baseUrl, models: [] };
+      }
+    },
+
+    optionsFor,
+  };
+}
+
+export type ProviderService = ReturnType<typeof createProviderService>;
