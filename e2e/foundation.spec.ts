@@ -88,6 +88,21 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByRole("list", { name: "Projects" }).getByRole("link", { name: "payments-api" })).toBeVisible();
     await page.getByRole("link", { name: "payments-api" }).click();
     await expect(page.getByRole("heading", { name: "payments-api" })).toBeVisible();
+
+    // Import two files; the snapshot gets indexed and its code can be browsed by file and line.
+    await page.getByLabel("Files", { exact: true }).setInputFiles([
+      { name: "app.ts", mimeType: "text/plain", buffer: Buffer.from("export function greet(name: string) {\n  return `hi ${name}`;\n}\n") },
+      { name: "util.py", mimeType: "text/plain", buffer: Buffer.from("def add(a, b):\n    return a + b\n") },
+    ]);
+    const files = page.getByRole("list", { name: "Files" });
+    await expect(files.getByRole("link", { name: "util.py" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByLabel("Language mix")).toContainText("2 files");
+    await files.getByRole("link", { name: "app.ts" }).click();
+    await expect(page.getByRole("list", { name: "Outline" })).toContainText("greet");
+    await page.getByRole("list", { name: "Outline" }).getByRole("link").first().click();
+    await expect(page).toHaveURL(/file=app.ts&line=1#L1$/);
+    await page.reload();
+    await expect(page.locator("#L1")).toContainText("export function greet");
   });
 
   test("create a prompt, make it the default, and the single-default invariant holds after reload", async ({ page }) => {

@@ -33,6 +33,14 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   /** Where Argus looks for a local Ollama to offer its models in Settings. */
   OLLAMA_URL: z.url({ protocol: /^https?$/, error: "an http(s) URL such as http://localhost:11434" }).default("http://localhost:11434"),
+  /** Ingest caps (server/codebase/ingest/limits.ts); each refusal message names the variable to raise. */
+  INGEST_MAX_TOTAL_MB: z.coerce.number({ error: "a number of megabytes" }).positive("a positive number of megabytes").optional(),
+  INGEST_MAX_FILES: z.coerce.number({ error: "a whole number" }).int("a whole number").positive("a positive number").optional(),
+  INGEST_MAX_FILE_MB: z.coerce.number({ error: "a number of megabytes" }).positive("a positive number of megabytes").optional(),
+  INGEST_MAX_COMPRESSION_RATIO: z.coerce.number({ error: "a number" }).min(1, "at least 1").optional(),
+  INGEST_MAX_ARCHIVE_ENTRIES: z.coerce.number({ error: "a whole number" }).int("a whole number").positive("a positive number").optional(),
+  INDEX_MAX_FILE_KB: z.coerce.number({ error: "a number of kilobytes" }).positive("a positive number of kilobytes").optional(),
+  INGEST_GIT_TIMEOUT_SECONDS: z.coerce.number({ error: "a number of seconds" }).positive("a positive number of seconds").optional(),
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
 });
@@ -52,6 +60,8 @@ export interface Config {
   log: { level: Env["LOG_LEVEL"]; format: "pretty" | "json" };
   llm: LlmSettings;
   ollamaUrl: string;
+  /** Overrides of the ingest caps (unset keys keep their defaults). */
+  ingestLimits: Partial<Record<"maxTotalBytes" | "maxFiles" | "maxFileBytes" | "maxCompressionRatio" | "maxArchiveEntries" | "indexMaxFileBytes" | "gitTimeoutMs", number>>;
 }
 
 export class ConfigError extends Error {
@@ -96,7 +106,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     llm: llmSettingsFromEnv(env),
     ollamaUrl: env.OLLAMA_URL.replace(/\/$/, ""),
+    ingestLimits: dropUndefined({
+      maxTotalBytes: env.INGEST_MAX_TOTAL_MB && Math.round(env.INGEST_MAX_TOTAL_MB * MiB),
+      maxFiles: env.INGEST_MAX_FILES,
+      maxFileBytes: env.INGEST_MAX_FILE_MB && Math.round(env.INGEST_MAX_FILE_MB * MiB),
+      maxCompressionRatio: env.INGEST_MAX_COMPRESSION_RATIO,
+      maxArchiveEntries: env.INGEST_MAX_ARCHIVE_ENTRIES,
+      indexMaxFileBytes: env.INDEX_MAX_FILE_KB && Math.round(env.INDEX_MAX_FILE_KB * 1024),
+      gitTimeoutMs: env.INGEST_GIT_TIMEOUT_SECONDS && Math.round(env.INGEST_GIT_TIMEOUT_SECONDS * 1000),
+    }),
   };
+}
+
+const MiB = 1024 * 1024;
+
+function dropUndefined<T extends Record<string, number | undefined>>(o: T): { [K in keyof T]?: number } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: number };
 }
 
 /** The process's configuration, parsed once. */

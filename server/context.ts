@@ -12,6 +12,9 @@ import { createProjectService } from "./projects/service.ts";
 import { createPromptService } from "./prompts/service.ts";
 import { createProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
+import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
+import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
+import { createSnapshotService } from "./snapshots/service.ts";
 
 export interface Services {
   config: Config;
@@ -22,6 +25,8 @@ export interface Services {
   projects: ReturnType<typeof createProjectService>;
   prompts: ReturnType<typeof createPromptService>;
   providers: ReturnType<typeof createProviderService>;
+  snapshots: ReturnType<typeof createSnapshotService>;
+  queue: JobQueue;
   close(): Promise<void>;
 }
 
@@ -30,16 +35,23 @@ export async function createServices(config: Config, log = createLogger(config.l
   const db = await createDb(config.db);
   const authSecret = resolveAuthSecret(config);
   const auth = createAuth({ config, db, secret: authSecret });
+  // Imports are CPU-heavy (parsing); one at a time leaves the other core to the web server.
+  const queue = createInProcessQueue({ concurrency: 1, log });
+  const snapshots = createSnapshotService({ db, config, queue, log, authSecret });
+  queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   return {
     config,
     log,
     db,
     auth,
+    queue,
+    snapshots,
     workspaces: createWorkspaceService(db, auth),
     projects: createProjectService(db),
     prompts: createPromptService(db),
     providers: createProviderService(db, config, authSecret),
     async close() {
+      await queue.close();
       await db.$disconnect();
     },
   };

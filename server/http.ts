@@ -9,6 +9,7 @@ import { actorFromHeaders, toHeaders } from "./auth/auth.ts";
 import type { Services } from "./context.ts";
 import { checkHealth } from "./health.ts";
 import { appRouter } from "./trpc/router.ts";
+import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -49,6 +50,8 @@ export function createRequestHandler(services: Services, next?: Handler): Handle
         return await auth(req, res);
       }
       if (path.startsWith("/api/trpc/")) return await trpc(req, res);
+      const upload = UPLOAD_ROUTE.exec(path);
+      if (upload) return await handleUpload(services, req, res, upload[1]!);
       if (next) return await next(req, res);
       sendJson(res, 404, { message: `Nothing at ${path}.` });
     } catch (err) {

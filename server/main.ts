@@ -40,6 +40,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const services = await createServices(config);
   const { log } = services;
   if (applied.length) log.info({ applied }, "applied database migrations");
+  const interrupted = await services.snapshots.recoverInterrupted();
+  if (interrupted) log.warn({ interrupted }, "marked imports cut off by the last shutdown as failed");
   const seeded = await seedAllWorkspaces(services.db);
   if (seeded.inserted || seeded.updated) log.info(seeded, "seeded built-in prompts");
   setServices(services);

@@ -13,6 +13,9 @@ Commands:
   start              Build the web UI if needed, apply migrations, seed, and serve on PORT (default 3000)
   dev                Serve with hot reload (Next.js development mode)
   build              Build the web UI now
+  ingest <folder|zip|git-url> [--ref r] [--json]
+                     Import code as the web app does and print its summary (files, languages,
+                     symbols, static findings by severity)
   db migrate         Apply pending database migrations (SQLite by default; PostgreSQL when DATABASE_URL is postgres://…)
   db seed            Seed the built-in review prompts into every workspace
   dev scripted-llm --script <file.json> [--port N] [--record <file.jsonl>]
@@ -30,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: "boolean", short: "h" } } });
   const [command, sub] = positionals;
   // Subcommands with options of their own answer --help themselves.
-  const ownHelp = command === "dev" && sub === "scripted-llm";
+  const ownHelp = (command === "dev" && sub === "scripted-llm") || command === "ingest";
   if ((values.help && !ownHelp) || !command || command === "help") {
     console.log(HELP);
     return command || values.help ? 0 : 2;
@@ -62,6 +65,10 @@ async function main(argv: string[]): Promise<number> {
       const { repoRoot } = await import("../main.ts");
       if (!buildIfNeeded(repoRoot, (m) => console.log(m))) console.log("The web UI build is up to date.");
       return 0;
+    }
+    case "ingest": {
+      const { runIngestCli } = await import("./ingest.ts");
+      return runIngestCli(argv.slice(argv.indexOf("ingest") + 1));
     }
     case "db": {
       const config = getConfig();

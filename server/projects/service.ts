@@ -13,11 +13,12 @@ export const createProjectInput = z.object({
 });
 export const renameProjectInput = z.object({ uid: z.uuid(), name: projectName });
 
-export type ProjectView = Omit<Project, "id">;
+/** What the API shows of a project: never internal ids, never the sealed git token. */
+export type ProjectView = Omit<Project, "id" | "gitTokenCipher" | "currentSnapshotId"> & { hasGitToken: boolean };
 
 function view(p: Project): ProjectView {
-  const { id: _id, ...rest } = p;
-  return rest;
+  const { id: _id, gitTokenCipher, currentSnapshotId: _current, ...rest } = p;
+  return { ...rest, hasGitToken: gitTokenCipher !== null };
 }
 
 export function createProjectService(db: Db) {

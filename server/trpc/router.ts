@@ -3,12 +3,14 @@ import { accountRouter } from "./routers/account.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
 import { providersRouter } from "./routers/providers.ts";
+import { snapshotsRouter } from "./routers/snapshots.ts";
 
 export const appRouter = router({
   account: accountRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,
+  snapshots: snapshotsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,15 +1,56 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
-import { FileUp } from "lucide-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useParams } from "next/navigation";
-import { Badge, DelayedSkeleton, EmptyState, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { useParams, useRouter, useSearchParams } from "next/navigation";
+import { Suspense, useEffect } from "react";
+import { ImportPanel } from "@/app/_components/import-panel.tsx";
+import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
+import { Badge, Card, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
-export default function ProjectPage() {
-  const { uid } = useParams<{ uid: string }>();
+const DONE = ["ready", "failed"];
+
+function SnapshotStatus({ snapshotUid }: { snapshotUid: string }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const snap = useQuery({
+    ...trpc.snapshots.get.queryOptions({ snapshotUid }),
+    // Poll while the import runs; every viewer of the page sees the same bar.
+    refetchInterval: (q) => (q.state.data && DONE.includes(q.state.data.status) ? false : 1000),
+  });
+  const status = snap.data?.status;
+  useEffect(() => {
+    if (status && DONE.includes(status)) void queryClient.invalidateQueries({ queryKey: trpc.snapshots.pathKey() });
+  }, [status, queryClient, trpc]);
+  if (!snap.data || DONE.includes(snap.data.status)) return null;
+  const pct = Math.round(snap.data.progress * 100);
+  return (
+    <Card className="mb-6 p-4">
+      <p className="text-sm font-medium">Importing {snap.data.sourceLabel}…</p>
+      <div className="mt-2 h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Import progress" aria-valuenow={pct}>
+        <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${pct}%` }} />
+      </div>
+      <p className="mt-1 text-xs text-zinc-500">
+        {snap.data.status} · {pct}% {snap.data.message ? `· ${snap.data.message}` : ""}
+      </p>
+    </Card>
+  );
+}
+
+function ProjectView() {
+  const { uid } = useParams<{ uid: string }>();
+  const params = useSearchParams();
+  const router = useRouter();
+  const trpc = useTRPC();
+  const { canEdit } = useWorkspace();
   const project = useQuery(trpc.projects.get.queryOptions({ uid }));
+  const snapshots = useQuery(trpc.snapshots.list.queryOptions({ projectUid: uid }));
+  const latest = snapshots.data?.[0];
+  const ready = snapshots.data?.find((s) => s.status === "ready");
+  const selected = snapshots.data?.find((s) => s.uid === params.get("snapshot")) ?? ready;
+  const lineParam = Number(params.get("line"));
+
   if (project.isError) {
     return (
       <>
@@ -22,7 +63,9 @@ export default function ProjectPage() {
       </>
     );
   }
-  if (!project.data) return <DelayedSkeleton />;
+  if (!project.data || !snapshots.data) return <DelayedSkeleton />;
+  const summary = selected?.summary;
+
   return (
     <>
       <p className="mb-2 text-sm">
@@ -30,10 +73,59 @@ export default function ProjectPage() {
           ← Projects
         </Link>
       </p>
-      <PageHeader title={project.data.name} description={`Created ${new Date(project.data.createdAt).toLocaleString()}`} actions={<Badge>{project.data.status}</Badge>} />
-      <EmptyState icon={<FileUp className="size-8" />} title="No code imported yet">
-        Importing a codebase (zip, files, folder or git URL) comes with the codebase layer. Reviews and chat over the code follow.
-      </EmptyState>
+      <PageHeader
+        title={project.data.name}
+        description={selected ? `${selected.sourceLabel}${selected.commit ? ` @ ${selected.commit.slice(0, 10)}` : ""} · imported ${new Date(selected.createdAt).toLocaleString()}` : "No code imported yet"}
+        actions={<Badge tone={project.data.status === "ready" ? "green" : "zinc"}>{project.data.status}</Badge>}
+      />
+      {latest && !["ready", "failed"].includes(latest.status) && <SnapshotStatus snapshotUid={latest.uid} />}
+      {latest?.status === "failed" && (
+        <div className="mb-6">
+          <ErrorNotice message={`The last import failed: ${latest.message ?? "unknown reason"}`} />
+        </div>
+      )}
+      {summary && (
+        <div className="mb-6 flex flex-wrap gap-2 text-sm" aria-label="Language mix">
+          <Badge tone="brand">{summary.files} files</Badge>
+          <Badge>{summary.lines.toLocaleString()} lines</Badge>
+          <Badge>{summary.symbols.toLocaleString()} symbols</Badge>
+          {Object.entries(summary.languages)
+            .sort((a, b) => b[1].lines - a[1].lines)
+            .slice(0, 8)
+            .map(([lang, s]) => (
+              <Badge key={lang}>
+                {lang} {s.files}
+              </Badge>
+            ))}
+          {Object.entries(summary.findingsBySeverity).map(([sev, n]) => (
+            <Badge key={sev} tone="amber">
+              {n} {sev}
+            </Badge>
+          ))}
+        </div>
+      )}
+      {selected && (
+        <SnapshotBrowser
+          projectUid={uid}
+          snapshotUid={selected.uid}
+          file={params.get("file") ?? undefined}
+          line={Number.isFinite(lineParam) && lineParam > 0 ? lineParam : undefined}
+          tab={params.get("tab") === "findings" ? "findings" : "files"}
+        />
+      )}
+      {canEdit && (
+        <div className="mt-8 max-w-2xl">
+          <ImportPanel projectUid={uid} onStarted={() => void snapshots.refetch().then(() => router.replace(`/projects/${uid}`))} />
+        </div>
+      )}
     </>
+  );
+}
+
+export default function ProjectPage() {
+  return (
+    <Suspense>
+      <ProjectView />
+    </Suspense>
   );
 }

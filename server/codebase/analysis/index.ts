@@ -1,0 +1,72 @@
+/**
+ * The static-analysis pre-pass of a snapshot: Argus's own rules (usually already computed by the
+ * symbol index's pass, which parses each file once for both), ESLint on JS/TS, ruff and bandit on
+ * Python when installed. Best-effort by contract: it never throws; each tool's outcome is a ToolRun.
+ */
+import { runFilePass } from "../symbols/pass.ts";
+import type { SourceFile } from "../symbols/types.ts";
+import { runEslint, type EslintOptions } from "./eslint/index.ts";
+import { runExternalTools } from "./external.ts";
+import type { Finding, ToolRun } from "./types.ts";
+
+export type { Finding, Severity, ToolRun } from "./types.ts";
+export { SEVERITIES } from "./types.ts";
+
+export interface AnalysisOptions {
+  root: string;
+  files: SourceFile[];
+  /** Findings of buildSymbolIndex (rules: true). When absent, Argus's rules run here (a second parse). */
+  argusFindings?: Finding[];
+  /** false skips ESLint; an object tunes it (see EslintOptions: useProjectConfig runs project code). */
+  eslint?: false | Omit<EslintOptions, "root" | "files">;
+  /** false skips ruff/bandit. */
+  external?: false | { timeoutMs?: number; envPath?: string };
+}
+
+export interface AnalysisResult {
+  /** Every finding, most severe first: the array to persist. */
+  findings: Finding[];
+  runs: ToolRun[];
+}
+
+const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as const;
+
+export async function runStaticAnalysis(options: AnalysisOptions): Promise<AnalysisResult> {
+  const findings: Finding[] = [];
+  const runs: ToolRun[] = [];
+  const paths = options.files.map((f) => f.path);
+
+  const started = performance.now();
+  try {
+    let argus = options.argusFindings;
+    if (!argus) {
+      argus = [];
+      for (const file of options.files) argus.push(...(await runFilePass(file, { root: options.root, rules: true })).findings);
+    }
+    findings.push(...argus);
+    runs.push({ tool: "argus", status: "ran", detail: options.argusFindings ? "rules ran in the symbol index pass" : "rules ran on their own parse", files: options.files.length, findings: argus.length, durationMs: Math.round(performance.now() - started) });
+  } catch (err) {
+    runs.push({ tool: "argus", status: "failed", detail: err instanceof Error ? err.message : String(err), files: 0, findings: 0, durationMs: Math.round(performance.now() - started) });
+  }
+
+  if (options.eslint === false) runs.push({ tool: "eslint", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 });
+  else {
+    const eslint = await runEslint({ ...(options.eslint ?? {}), root: options.root, files: paths });
+    findings.push(...eslint.findings);
+    runs.push(eslint.run);
+  }
+
+  if (options.external === false) runs.push({ tool: "ruff", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 }, { tool: "bandit", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 });
+  else {
+    try {
+      const external = await runExternalTools({ root: options.root, files: paths, ...(options.external ?? {}) });
+      findings.push(...external.findings);
+      runs.push(...external.runs);
+    } catch (err) {
+      runs.push({ tool: "ruff/bandit", status: "failed", detail: err instanceof Error ? err.message : String(err), files: 0, findings: 0, durationMs: 0 });
+    }
+  }
+
+  findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+  return { findings, runs };
+}

@@ -1,0 +1,129 @@
+/**
+ * Test scaffolding for the ingest tests: a sandbox directory per test with a snapshot destination,
+ * an "outside" folder that hostile input aims at, and a full listing to prove nothing else changed.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "vitest";
+import { IngestError, type IngestErrorCode } from "./errors.ts";
+
+export interface Sandbox {
+  dir: string;
+  /** Where the snapshot should land (absent until a successful ingest). */
+  dest: string;
+  /** A sibling folder with a sentinel file, the target of escape attempts. */
+  outside: string;
+  /** Unique names in os.tmpdir() that hostile archives try to create. */
+  escapeTargets: string[];
+  /** Every path under dir, with type and size (symlinks with their target). */
+  listing(): Promise<string[]>;
+  cleanup(): Promise<void>;
+}
+
+async function list(root: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(path.join(root, rel), { withFileTypes: true })) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    const st = await lstat(path.join(root, p));
+    if (st.isSymbolicLink()) out.push(`${p} -> ${await readlink(path.join(root, p))}`);
+    else if (st.isDirectory()) out.push(`${p}/`, ...(await list(root, p)));
+    else out.push(`${p} (${st.size})`);
+  }
+  return out.sort();
+}
+
+export async function sandbox(): Promise<Sandbox> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "argus-ingest-test-"));
+  const outside = path.join(dir, "outside");
+  await mkdir(outside);
+  await writeFile(path.join(outside, "sentinel.txt"), "untouched\n");
+  await mkdir(path.join(dir, "snapshots"));
+  await mkdir(path.join(dir, "inputs"));
+  const tag = randomBytes(6).toString("hex");
+  return {
+    dir,
+    dest: path.join(dir, "snapshots", "snap-1"),
+    outside,
+    escapeTargets: [path.join(os.tmpdir(), `argus-escape-${tag}.txt`), path.join(os.tmpdir(), `argus-escape-${tag}`)],
+    listing: () => list(dir),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Runs fn, expects an IngestError with the code (and message pattern), and that nothing under dir changed. */
+export async function expectRefusal(
+  sb: Sandbox,
+  fn: () => Promise<unknown>,
+  code: IngestErrorCode,
+  message?: RegExp,
+): Promise<IngestError> {
+  const before = await sb.listing();
+  let caught: unknown;
+  try {
+    await fn();
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught, "expected a refusal").toBeInstanceOf(IngestError);
+  const err = caught as IngestError;
+  expect(err.code, err.message).toBe(code);
+  expect(err.kind).toBe("invalid");
+  if (message) expect(err.message).toMatch(message);
+  // No snapshot, no staging leftovers, nothing new anywhere in the sandbox or at the escape targets.
+  expect(await sb.listing()).toEqual(before);
+  expect(await readdir(path.join(sb.dir, "snapshots"))).toEqual([]);
+  for (const t of sb.escapeTargets) await expect(lstat(t)).rejects.toThrow();
+  return err;
+}
+
+export interface FixtureRepo {
+  dir: string;
+  /** c1 (tag v1) → c2 (main); dev branches off c2 with c3. */
+  c1: string;
+  c2: string;
+  c3: string;
+}
+
+/** A small repository with history, a tag, a branch, a committed symlink and committed node_modules. */
+export function makeFixtureRepo(dir: string): FixtureRepo {
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "Ada",
+    GIT_AUTHOR_EMAIL: "ada@example.com",
+    GIT_COMMITTER_NAME: "Ada",
+    GIT_COMMITTER_EMAIL: "ada@example.com",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+  };
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" }).trim();
+  const put = (rel: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  };
+  mkdirSync(dir, { recursive: true });
+  git("init", "-q", "--initial-branch=main");
+  put("src/index.ts", "export const version = 1;\n");
+  put("README.md", "# App\n");
+  put("node_modules/dep/index.js", "module.exports = 1;\n");
+  symlinkSync("/etc/passwd", path.join(dir, "passwd-link"));
+  git("add", "-A");
+  git("commit", "-q", "-m", "first");
+  git("tag", "-a", "v1", "-m", "release 1");
+  const c1 = git("rev-parse", "HEAD");
+  put("src/index.ts", "export const version = 2;\nexport const name = \"app\";\n");
+  put("docs/guide.md", "# Guide\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "second: guide");
+  const c2 = git("rev-parse", "HEAD");
+  git("checkout", "-q", "-b", "dev");
+  put("dev.ts", "export const dev = true;\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "dev work");
+  const c3 = git("rev-parse", "HEAD");
+  git("checkout", "-q", "main");
+  return { dir, c1, c2, c3 };
+}

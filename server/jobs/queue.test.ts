@@ -1,0 +1,41 @@
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { createInProcessQueue } from "./queue.ts";
+
+const log = pino({ level: "silent" });
+
+describe("in-process job queue", () => {
+  it("runs jobs in order with bounded concurrency and survives a failing job", async () => {
+    const q = createInProcessQueue({ concurrency: 2, log });
+    let active = 0;
+    let peak = 0;
+    const done: number[] = [];
+    q.register<number>("work", async (n) => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((r) => setTimeout(r, 10));
+      active--;
+      if (n === 2) throw new Error("boom");
+      done.push(n);
+    });
+    for (let i = 0; i < 6; i++) q.enqueue("work", i);
+    await q.idle();
+    expect(peak).toBe(2);
+    expect(done.sort()).toEqual([0, 1, 3, 4, 5]);
+  });
+
+  it("close() waits for the running job and drops the waiting ones", async () => {
+    const q = createInProcessQueue({ concurrency: 1, log });
+    const ran: number[] = [];
+    q.register<number>("work", async (n) => {
+      await new Promise((r) => setTimeout(r, 20));
+      ran.push(n);
+    });
+    q.enqueue("work", 1);
+    q.enqueue("work", 2);
+    await new Promise((r) => setTimeout(r, 5));
+    await q.close();
+    expect(ran).toEqual([1]);
+    expect(() => q.enqueue("work", 3)).toThrow(/shut down/);
+  });
+});

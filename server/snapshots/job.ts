@@ -1,0 +1,84 @@
+/**
+ * The import job: runs `runImport` for a snapshot record (uploads arrive already materialised by
+ * the upload route), persists findings and the summary, then makes the snapshot the project's
+ * current one. Progress goes to the snapshot row (throttled, in order) so every viewer sees it.
+ */
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { DomainError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { createSecretBox } from "../lib/secret-box.ts";
+import type { IngestSummary } from "../codebase/ingest/index.ts";
+import { runImport, type ImportSource } from "./import.ts";
+import { snapshotDirs } from "./storage.ts";
+
+export const INGEST_JOB = "snapshot.ingest";
+
+/** What is queued: never a plaintext token (the sealed one is opened when the job runs). */
+export type QueuedSource = { kind: "git"; url: string; ref?: string; tokenCipher?: string } | { kind: "path"; path: string } | { kind: "uploaded"; summary: IngestSummary };
+
+export interface IngestJob {
+  snapshotId: string;
+  source: QueuedSource;
+}
+
+const PROGRESS_EVERY_MS = 500;
+
+export function createIngestJob(deps: { db: Db; config: Config; log: Logger; authSecret: string; fail: (snapshotId: string, message: string) => Promise<void> }) {
+  const { db, config, log } = deps;
+  const tokens = createSecretBox(deps.authSecret, "git-tokens");
+
+  /** Throttled progress writes, kept in order; settle() waits for them and stops further writes. */
+  function progressWriter(snapshotId: string) {
+    let last = 0;
+    let chain: Promise<unknown> = Promise.resolve();
+    let stopped = false;
+    const report = (status: string, progress: number, message: string, force = false) => {
+      const now = Date.now();
+      if (stopped || (!force && now - last < PROGRESS_EVERY_MS)) return;
+      last = now;
+      chain = chain
+        .then(() => db.snapshot.update({ where: { id: snapshotId }, data: { status, progress, message } }))
+        .catch((err: unknown) => log.warn({ err }, "snapshot progress update failed"));
+    };
+    report.settle = async () => {
+      stopped = true;
+      await chain;
+    };
+    return report;
+  }
+
+  function toImportSource(src: QueuedSource): ImportSource {
+    if (src.kind !== "git") return src;
+    return { kind: "git", url: src.url, ref: src.ref, accessToken: src.tokenCipher ? tokens.open(src.tokenCipher) : undefined };
+  }
+
+  return async function runIngestJob(job: IngestJob): Promise<void> {
+    const snapshot = await db.snapshot.findUnique({ where: { id: job.snapshotId } });
+    if (!snapshot) return;
+    const dirs = snapshotDirs(config.dataDir, snapshot.projectId, snapshot.id);
+    const report = progressWriter(snapshot.id);
+    const started = Date.now();
+    try {
+      const { ingest, summary, findings } = await runImport(toImportSource(job.source), dirs, (stage, fraction, message) => report(stage, fraction, message), config.ingestLimits);
+      report("analyzing", 0.96, "Saving findings", true);
+      await report.settle();
+      await db.$transaction(async (tx) => {
+        for (let i = 0; i < findings.length; i += 500) {
+          await tx.staticFinding.createMany({ data: findings.slice(i, i + 500).map((f) => ({ ...f, snapshotId: snapshot.id })) });
+        }
+        await tx.snapshot.update({
+          where: { id: snapshot.id },
+          data: { status: "ready", progress: 1, message: null, summary: JSON.stringify(summary), commit: ingest.git?.commit ?? null, finishedAt: new Date() },
+        });
+        await tx.project.update({ where: { id: snapshot.projectId }, data: { status: "ready", currentSnapshotId: snapshot.id } });
+      });
+      log.info({ snapshot: snapshot.uid, files: summary.files, ms: Date.now() - started }, "snapshot ready");
+    } catch (err) {
+      await report.settle();
+      const message = err instanceof DomainError ? err.message : "The import failed unexpectedly. It has been logged; try again.";
+      if (!(err instanceof DomainError)) log.error({ err, snapshot: snapshot.uid }, "snapshot import failed");
+      await deps.fail(snapshot.id, message);
+    }
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * Snapshots of a project's code: start an import (upload, git, server path), follow its progress,
+ * and read what it produced (file tree, file contents, outline, static findings). The heavy work —
+ * ingest, symbol index, static rules — runs in server/codebase; this service keeps the records.
+ */
+import { open, realpath, rm } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { requireRole, type Actor } from "../auth/access.ts";
+import type { Config } from "../config.ts";
+import type { Db, Project, Snapshot } from "../db/client.ts";
+import { invalid, notFound } from "../errors.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Logger } from "../logger.ts";
+import { createSecretBox } from "../lib/secret-box.ts";
+import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { parseGitUrl } from "../codebase/ingest/index.ts";
+import type { SnapshotSummary } from "./import.ts";
+import { snapshotDirs } from "./storage.ts";
+import { INGEST_JOB, type IngestJob } from "./job.ts";
+
+/** The URL as people may see it: any credentials in it removed. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = "";
+    u.password = "";
+    return u.toString();
+  } catch {
+    return url; // scp-like ssh (git@host:org/repo.git) carries no secret
+  }
+}
+
+export const SNAPSHOT_DONE = ["ready", "failed"] as const;
+const MAX_FILE_VIEW_BYTES = 1024 * 1024;
+
+export const importGitInput = z.object({
+  projectUid: z.uuid(),
+  url: z.string().trim().min(1, "Enter the repository URL.").max(2000),
+  ref: z.string().trim().max(250).optional(),
+  /** An access token for a private https repository; stored encrypted for refreshes. */
+  token: z.string().trim().min(1).max(1000).optional(),
+});
+export const importPathInput = z.object({ projectUid: z.uuid(), path: z.string().trim().min(1, "Enter a folder path on the server.").max(4096) });
+export const findingsInput = z.object({
+  snapshotUid: z.uuid(),
+  severity: z.enum(["critical", "high", "medium", "low", "info"]).optional(),
+  file: z.string().max(4096).optional(),
+  tool: z.string().max(50).optional(),
+  limit: z.number().int().min(1).max(1000).default(500),
+});
+
+export type SnapshotView = Omit<Snapshot, "id" | "projectId" | "summary" | "createdById"> & { summary: SnapshotSummary | null; projectUid: string };
+
+export function createSnapshotService(deps: { db: Db; config: Config; queue: JobQueue; log: Logger; authSecret: string }) {
+  const { db, config, queue } = deps;
+  const tokens = createSecretBox(deps.authSecret, "git-tokens");
+
+  const view = (s: Snapshot, projectUid: string): SnapshotView => {
+    const { id: _id, projectId: _p, summary, createdById: _c, ...rest } = s;
+    return { ...rest, projectUid, summary: summary ? (JSON.parse(summary) as SnapshotSummary) : null };
+  };
+
+  async function loadProject(uid: string): Promise<Project> {
+    const project = await db.project.findUnique({ where: { uid } });
+    if (!project) throw notFound(`No project with id ${uid}. It may have been deleted.`);
+    return project;
+  }
+
+  async function loadSnapshot(actor: Actor, uid: string) {
+    const snapshot = await db.snapshot.findUnique({ where: { uid }, include: { project: true } });
+    if (!snapshot) throw notFound(`No snapshot with id ${uid}.`);
+    await requireRole(db, actor, snapshot.project.workspaceId, "viewer");
+    return snapshot;
+  }
+
+  /** Creates the snapshot record and marks the project as importing. */
+  async function begin(project: Project, actor: NonNullable<Actor>, sourceKind: string, sourceLabel: string): Promise<Snapshot> {
+    const snapshot = await db.snapshot.create({
+      data: { uid: crypto.randomUUID(), projectId: project.id, sourceKind, sourceLabel, status: "ingesting", createdById: actor.userId },
+    });
+    await db.project.update({ where: { id: project.id }, data: { status: "ingesting", sourceKind } });
+    return snapshot;
+  }
+
+  return {
+    begin,
+
+    /** For the upload route: the project, after checking the actor may import into it. */
+    async projectForImport(actor: Actor, projectUid: string): Promise<{ project: Project; actor: NonNullable<Actor> }> {
+      const project = await loadProject(projectUid);
+      await requireRole(db, actor, project.workspaceId, "member");
+      return { project, actor: actor! };
+    },
+
+    async importGit(actor: Actor, input: z.infer<typeof importGitInput>): Promise<SnapshotView> {
+      const project = await loadProject(input.projectUid);
+      await requireRole(db, actor, project.workspaceId, "member");
+      const parsed = parseGitUrl(input.url); // refuses file:, ext::, "-…" before anything runs
+      const ref = input.ref || undefined;
+      const tokenCipher = input.token ? tokens.seal(input.token) : project.gitTokenCipher;
+      await db.project.update({ where: { id: project.id }, data: { gitUrl: displayUrl(parsed.url), gitRef: ref ?? null, gitTokenCipher: tokenCipher } });
+      const snapshot = await begin(project, actor!, "git", ref ? `${displayUrl(parsed.url)} @ ${ref}` : displayUrl(parsed.url));
+      queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "git", url: input.url, ref, tokenCipher: tokenCipher ?? undefined } });
+      return view(snapshot, project.uid);
+    },
+
+    async importPath(actor: Actor, input: z.infer<typeof importPathInput>): Promise<SnapshotView> {
+      const project = await loadProject(input.projectUid);
+      // Reading the server's own disk is for the people who run it.
+      await requireRole(db, actor, project.workspaceId, "owner");
+      if (!path.isAbsolute(input.path)) throw invalid(`Give an absolute path on the server (starting with /), not "${input.path}".`);
+      const snapshot = await begin(project, actor!, "path", input.path);
+      queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "path", path: input.path } });
+      return view(snapshot, project.uid);
+    },
+
+    async list(actor: Actor, projectUid: string): Promise<SnapshotView[]> {
+      const project = await loadProject(projectUid);
+      await requireRole(db, actor, project.workspaceId, "viewer");
+      const rows = await db.snapshot.findMany({ where: { projectId: project.id }, orderBy: { createdAt: "desc" }, take: 50 });
+      return rows.map((s) => view(s, project.uid));
+    },
+
+    async get(actor: Actor, uid: string): Promise<SnapshotView> {
+      const s = await loadSnapshot(actor, uid);
+      return view(s, s.project.uid);
+    },
+
+    async tree(actor: Actor, uid: string) {
+      const s = await loadSnapshot(actor, uid);
+      if (s.status !== "ready") return [];
+      const index = openSymbolIndex(snapshotDirs(config.dataDir, s.projectId, s.id).symbols);
+      try {
+        return index.files().map((f) => ({ path: f.path, language: f.language, lines: f.lines, status: f.status }));
+      } finally {
+        index.close();
+      }
+    },
+
+    async outline(actor: Actor, uid: string, file: string) {
+      const s = await loadSnapshot(actor, uid);
+      const index = openSymbolIndex(snapshotDirs(config.dataDir, s.projectId, s.id).symbols);
+      try {
+        return index.listSymbols({ file, limit: 2000 });
+      } finally {
+        index.close();
+      }
+    },
+
+    /** A file's text, read through the snapshot root (no escapes via .. or symlinks), capped at 1 MB. */
+    async file(actor: Actor, uid: string, rel: string): Promise<{ path: string; content: string; truncated: boolean; size: number }> {
+      const s = await loadSnapshot(actor, uid);
+      const root = await realpath(snapshotDirs(config.dataDir, s.projectId, s.id).src).catch(() => {
+        throw notFound("This snapshot's files are not available (the import did not finish).");
+      });
+      const normalized = path.posix.normalize(rel.replace(/\\/g, "/"));
+      if (path.posix.isAbsolute(normalized) || normalized.startsWith("..") || normalized.includes("\0")) throw invalid(`"${rel}" is not a path inside the project.`);
+      const real = await realpath(path.join(root, normalized)).catch(() => {
+        throw notFound(`There is no file "${rel}" in this snapshot.`);
+      });
+      if (real !== root && !real.startsWith(root + path.sep)) throw invalid(`"${rel}" is not a path inside the project.`);
+      const handle = await open(real, "r");
+      try {
+        const { size } = await handle.stat();
+        const buffer = Buffer.alloc(Math.min(size, MAX_FILE_VIEW_BYTES));
+        await handle.read(buffer, 0, buffer.length, 0);
+        return { path: normalized, content: buffer.toString("utf8"), truncated: size > MAX_FILE_VIEW_BYTES, size };
+      } finally {
+        await handle.close();
+      }
+    },
+
+    async findings(actor: Actor, input: z.infer<typeof findingsInput>) {
+      const s = await loadSnapshot(actor, input.snapshotUid);
+      const rows = await db.staticFinding.findMany({
+        where: { snapshotId: s.id, severity: input.severity, file: input.file, tool: input.tool },
+        orderBy: [{ file: "asc" }, { startLine: "asc" }],
+        take: input.limit,
+      });
+      return rows.map(({ id: _id, snapshotId: _s, ...f }) => f);
+    },
+
+    /** Marks an import failed (files removed); the previous snapshot, if any, stays current. */
+    async fail(snapshotId: string, message: string): Promise<void> {
+      const s = await db.snapshot.update({ where: { id: snapshotId }, data: { status: "failed", message, finishedAt: new Date() } });
+      await rm(snapshotDirs(config.dataDir, s.projectId, s.id).base, { recursive: true, force: true });
+      const project = await db.project.findUniqueOrThrow({ where: { id: s.projectId } });
+      await db.project.update({ where: { id: project.id }, data: { status: project.currentSnapshotId ? "ready" : "failed" } });
+    },
+
+    /** On start: imports cut off by a restart are marked failed and their partial files removed. */
+    async recoverInterrupted(): Promise<number> {
+      const stuck = await db.snapshot.findMany({ where: { status: { notIn: [...SNAPSHOT_DONE] } } });
+      for (const s of stuck) {
+        await rm(snapshotDirs(config.dataDir, s.projectId, s.id).base, { recursive: true, force: true });
+        await db.snapshot.update({ where: { id: s.id }, data: { status: "failed", message: "Interrupted by a server restart. Import the code again.", finishedAt: new Date() } });
+        await db.project.update({ where: { id: s.projectId }, data: { status: "failed" } });
+      }
+      return stuck.length;
+    },
+
+  };
+}
+
+export type SnapshotService = ReturnType<typeof createSnapshotService>;

@@ -1,0 +1,7 @@
+/** Where a snapshot lives on disk: DATA_DIR/projects/<projectId>/snapshots/<snapshotId>/{src,index}. */
+import path from "node:path";
+
+export function snapshotDirs(dataDir: string, projectId: string, snapshotId: string) {
+  const base = path.join(dataDir, "projects", projectId, "snapshots", snapshotId);
+  return { base, src: path.join(base, "src"), index: path.join(base, "index"), symbols: path.join(base, "index", "symbols.sqlite") };
+}
