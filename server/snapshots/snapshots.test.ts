@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inviteAndSignUp, signUp, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import { buildZip } from "../../test/helpers/zip.ts";
+import { makeFixtureRepo, startGitDaemon, type GitDaemon } from "../codebase/ingest/test-support.ts";
 
 let server: TestServer;
 let owner: TestUser;
@@ -120,6 +121,27 @@ describe("importing code", () => {
     expect(failed.message).toMatch(/no folder/i);
     // The failed re-import leaves the earlier snapshot in charge.
     expect((await owner.client.ok<{ status: string }>("query", "projects.get", { uid: projectUid })).status).toBe("ready");
+  });
+
+  it("a git repository imports at a branch; a refresh makes a new snapshot of the same repository", async () => {
+    let daemon: GitDaemon | undefined;
+    try {
+      daemon = await startGitDaemon();
+      const repo = makeFixtureRepo(path.join(daemon.base, "app"));
+      const projectUid = await newProject(member);
+      const first = await member.client.ok<Snapshot & { commit: string }>("mutate", "snapshots.importGit", { projectUid, url: `${daemon.url}/app`, ref: "dev" });
+      const snap = (await settled(member, first.uid)) as Snapshot & { commit: string };
+      expect(snap.status).toBe("ready");
+      expect(snap.commit).toBe(repo.c3);
+      const project = await member.client.ok<{ gitUrl: string; gitRef: string; hasGitToken: boolean }>("query", "projects.get", { uid: projectUid });
+      expect(project).toMatchObject({ gitUrl: `${daemon.url}/app`, gitRef: "dev", hasGitToken: false });
+      const again = await member.client.ok<Snapshot>("mutate", "snapshots.importGit", { projectUid, url: project.gitUrl, ref: project.gitRef });
+      await settled(member, again.uid);
+      const list = await member.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid });
+      expect(list.map((s) => s.status)).toEqual(["ready", "ready"]);
+    } finally {
+      await daemon?.stop();
+    }
   });
 
   it("dangerous git URLs are refused before anything runs", async () => {

@@ -2,60 +2,29 @@
  * The git source against a real `git daemon` on 127.0.0.1 (git:// is an allowed transport), and
  * against a fake `git` on PATH to see exactly what argv and environment a token-carrying clone gets.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { gitDiff, gitHead, gitLog, gitRefs } from "../git-meta.ts";
 import { IngestError } from "./errors.ts";
 import { ingestGit } from "./git.ts";
-import { expectRefusal, makeFixtureRepo, sandbox, type FixtureRepo, type Sandbox } from "./test-support.ts";
+import { expectRefusal, freePort, makeFixtureRepo, sandbox, startGitDaemon, type FixtureRepo, type GitDaemon, type Sandbox } from "./test-support.ts";
 
-let base: string;
-let daemon: ChildProcess;
+let daemon: GitDaemon;
 let repoUrl: string;
 let port: number;
 let repo: FixtureRepo;
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const p = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return p;
-}
-
-async function waitForPort(p: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(p, "127.0.0.1", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("git daemon did not start");
-}
-
 beforeAll(async () => {
-  base = await mkdtemp(path.join(os.tmpdir(), "argus-git-daemon-"));
-  repo = makeFixtureRepo(path.join(base, "app"));
-  port = await freePort();
-  daemon = spawn("git", ["daemon", "--reuseaddr", "--export-all", `--base-path=${base}`, "--listen=127.0.0.1", `--port=${port}`, base], {
-    stdio: "ignore",
-  });
-  await waitForPort(port);
-  repoUrl = `git://127.0.0.1:${port}/app`;
+  daemon = await startGitDaemon();
+  repo = makeFixtureRepo(path.join(daemon.base, "app"));
+  port = daemon.port;
+  repoUrl = `${daemon.url}/app`;
 });
 
 afterAll(async () => {
-  daemon?.kill();
-  await rm(base, { recursive: true, force: true });
+  await daemon?.stop();
 });
 
 let sb: Sandbox;
@@ -158,7 +127,7 @@ describe("ingestGit with an access token (fake git on PATH)", () => {
 
   beforeEach(async () => {
     bin = path.join(sb.dir, "bin");
-    record = path.join(base, `git-call-${path.basename(sb.dir)}.txt`); // outside the sandbox, which must stay unchanged
+    record = path.join(daemon.base, `git-call-${path.basename(sb.dir)}.txt`); // outside the sandbox, which must stay unchanged
     await mkdir(bin);
     // Records argv and the environment, then fails the way an https remote refusing the token does —
     // echoing the token, as a misbehaving server or proxy might.

@@ -2,10 +2,11 @@
  * Test scaffolding for the ingest tests: a sandbox directory per test with a snapshot destination,
  * an "outside" folder that hostile input aims at, and a full listing to prove nothing else changed.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { lstat, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
@@ -126,4 +127,52 @@ export function makeFixtureRepo(dir: string): FixtureRepo {
   const c3 = git("rev-parse", "HEAD");
   git("checkout", "-q", "main");
   return { dir, c1, c2, c3 };
+}
+
+export interface GitDaemon {
+  /** Repositories created under base are served at url/<name>. */
+  base: string;
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const p = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return p;
+}
+
+async function waitForPort(p: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(p, "127.0.0.1", () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("git daemon did not start");
+}
+
+/** A real `git daemon` on 127.0.0.1 (git:// is an allowed transport) serving a temp folder. */
+export async function startGitDaemon(): Promise<GitDaemon> {
+  const base = await mkdtemp(path.join(os.tmpdir(), "argus-git-daemon-"));
+  const port = await freePort();
+  const daemon = spawn("git", ["daemon", "--reuseaddr", "--export-all", `--base-path=${base}`, "--listen=127.0.0.1", `--port=${port}`, base], { stdio: "ignore" });
+  await waitForPort(port);
+  return {
+    base,
+    port,
+    url: `git://127.0.0.1:${port}`,
+    async stop() {
+      daemon.kill();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,11 +1,12 @@
 "use client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useEffect } from "react";
 import { ImportPanel } from "@/app/_components/import-panel.tsx";
 import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
-import { Badge, Card, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { toast } from "sonner";
+import { Badge, Button, Card, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -50,6 +51,12 @@ function ProjectView() {
   const ready = snapshots.data?.find((s) => s.status === "ready");
   const selected = snapshots.data?.find((s) => s.uid === params.get("snapshot")) ?? ready;
   const lineParam = Number(params.get("line"));
+  const refresh = useMutation(
+    trpc.snapshots.importGit.mutationOptions({
+      onSuccess: () => void snapshots.refetch(),
+      onError: (err) => toast.error(errorInfo(err).message),
+    }),
+  );
 
   if (project.isError) {
     return (
@@ -76,7 +83,16 @@ function ProjectView() {
       <PageHeader
         title={project.data.name}
         description={selected ? `${selected.sourceLabel}${selected.commit ? ` @ ${selected.commit.slice(0, 10)}` : ""} · imported ${new Date(selected.createdAt).toLocaleString()}` : "No code imported yet"}
-        actions={<Badge tone={project.data.status === "ready" ? "green" : "zinc"}>{project.data.status}</Badge>}
+        actions={
+          <>
+            {canEdit && project.data.gitUrl && (
+              <Button variant="secondary" busy={refresh.isPending} onClick={() => refresh.mutate({ projectUid: uid, url: project.data.gitUrl!, ref: project.data.gitRef ?? undefined })}>
+                Refresh from git
+              </Button>
+            )}
+            <Badge tone={project.data.status === "ready" ? "green" : "zinc"}>{project.data.status}</Badge>
+          </>
+        }
       />
       {latest && !["ready", "failed"].includes(latest.status) && <SnapshotStatus snapshotUid={latest.uid} />}
       {latest?.status === "failed" && (
