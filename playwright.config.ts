@@ -31,7 +31,7 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
-    stdout: "ignore",
+    stdout: "pipe",
     stderr: "pipe",
     env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" },
   },

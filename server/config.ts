@@ -41,6 +41,8 @@ const envSchema = z.object({
   INGEST_MAX_ARCHIVE_ENTRIES: z.coerce.number({ error: "a whole number" }).int("a whole number").positive("a positive number").optional(),
   INDEX_MAX_FILE_KB: z.coerce.number({ error: "a number of kilobytes" }).positive("a positive number of kilobytes").optional(),
   INGEST_GIT_TIMEOUT_SECONDS: z.coerce.number({ error: "a number of seconds" }).positive("a positive number of seconds").optional(),
+  /** true: ESLint uses a project's own flat config (runs the project's JavaScript on the server). */
+  ESLINT_USE_PROJECT_CONFIG: z.enum(["true", "false"], { error: "true or false" }).default("false"),
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
 });
@@ -61,6 +63,7 @@ export interface Config {
   llm: LlmSettings;
   ollamaUrl: string;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
+  projectEslintConfig: boolean;
   ingestLimits: Partial<Record<"maxTotalBytes" | "maxFiles" | "maxFileBytes" | "maxCompressionRatio" | "maxArchiveEntries" | "indexMaxFileBytes" | "gitTimeoutMs", number>>;
 }
 
@@ -106,6 +109,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     llm: llmSettingsFromEnv(env),
     ollamaUrl: env.OLLAMA_URL.replace(/\/$/, ""),
+    projectEslintConfig: env.ESLINT_USE_PROJECT_CONFIG === "true",
     ingestLimits: dropUndefined({
       maxTotalBytes: env.INGEST_MAX_TOTAL_MB && Math.round(env.INGEST_MAX_TOTAL_MB * MiB),
       maxFiles: env.INGEST_MAX_FILES,

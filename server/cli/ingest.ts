@@ -41,7 +41,10 @@ export async function runIngestCli(argv: string[]): Promise<number> {
   const started = Date.now();
   try {
     const progress = values.json ? () => {} : (stage: string, fraction: number) => process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
-    const { summary, findings, ingest } = await runImport(await sourceFor(target, values.ref), dirs, progress, getConfig().ingestLimits);
+    const { summary, findings, ingest } = await runImport(await sourceFor(target, values.ref), dirs, progress, {
+      limits: getConfig().ingestLimits,
+      projectEslintConfig: getConfig().projectEslintConfig,
+    });
     const seconds = (Date.now() - started) / 1000;
     if (values.json) {
       console.log(JSON.stringify({ source: ingest.source, commit: ingest.git?.commit, ...summary, seconds, snapshot: values.keep ? dirs.base : undefined, findings }));

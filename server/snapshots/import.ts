@@ -6,6 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import { ingestGit, ingestPath, ingestZip, resolveLimits, type IngestLimits, type IngestLimitsInput, type IngestProgress, type IngestSummary } from "../codebase/ingest/index.ts";
 import { buildSymbolIndex } from "../codebase/symbols/index.ts";
+import { runStaticAnalysis } from "../codebase/analysis/index.ts";
 import type { Finding } from "../codebase/analysis/types.ts";
 import type { snapshotDirs } from "./storage.ts";
 
@@ -26,7 +27,16 @@ export interface SnapshotSummary {
   tools: { tool: string; status: string; detail: string }[];
 }
 
-export type ImportStage = "ingesting" | "indexing";
+export type ImportStage = "ingesting" | "indexing" | "analyzing";
+
+export interface ImportOptions {
+  limits?: IngestLimitsInput;
+  /**
+   * Run ESLint with the project's own config when it has one. Off by default: a flat config is
+   * JavaScript, so this runs uploaded code on the server (contained in a worker with a timeout).
+   */
+  projectEslintConfig?: boolean;
+}
 
 const FULL_COMMIT = /^[0-9a-f]{40}$/i;
 
@@ -60,9 +70,9 @@ export async function runImport(
   source: ImportSource,
   dirs: ReturnType<typeof snapshotDirs>,
   report: (stage: ImportStage, fraction: number, message: string) => void = () => {},
-  limitsInput: IngestLimitsInput = {},
+  options: ImportOptions = {},
 ): Promise<{ ingest: IngestSummary; summary: SnapshotSummary; findings: Finding[] }> {
-  const limits = resolveLimits(limitsInput);
+  const limits = resolveLimits(options.limits ?? {});
   const ingest = await materialise(source, dirs.src, limits, (p) => report("ingesting", ingestFraction(p), `${p.phase.replace("_", " ")}: ${p.files} files`));
   report("indexing", 0.4, `Indexing ${ingest.walk.files.length} files`);
   await mkdir(dirs.index, { recursive: true });
@@ -72,10 +82,20 @@ export async function runImport(
     indexPath: dirs.symbols,
     rules: true,
     maxParseBytes: limits.indexMaxFileBytes,
-    onProgress: ({ done, total }) => report("indexing", 0.4 + 0.55 * (total ? done / total : 1), `Indexing: ${done} of ${total} files`),
+    // Parsing runs in worker threads when the tree is big: the web server's event loop stays free.
+    mainThread: false,
+    onProgress: ({ done, total }) => report("indexing", 0.4 + 0.45 * (total ? done / total : 1), `Indexing: ${done} of ${total} files`),
   });
+  report("analyzing", 0.86, "Static analysis (ESLint, ruff, bandit when available)");
+  const analysis = await runStaticAnalysis({
+    root: dirs.src,
+    files: ingest.walk.files.map((f) => ({ path: f.path, language: f.language })),
+    argusFindings: index.findings,
+    eslint: { useProjectConfig: options.projectEslintConfig ?? false },
+  });
+  const findings = analysis.findings;
   const findingsBySeverity: Record<string, number> = {};
-  for (const f of index.findings) findingsBySeverity[f.severity] = (findingsBySeverity[f.severity] ?? 0) + 1;
+  for (const f of findings) findingsBySeverity[f.severity] = (findingsBySeverity[f.severity] ?? 0) + 1;
   const summary: SnapshotSummary = {
     files: ingest.walk.files.length,
     lines: index.lines,
@@ -84,7 +104,7 @@ export async function runImport(
     findingsBySeverity,
     skipped: Object.values(ingest.walk.skippedCounts).reduce((a, b) => a + (b ?? 0), 0),
     dropped: ingest.droppedCount,
-    tools: [{ tool: "argus", status: "ran", detail: `${index.findings.length} findings from Argus's rules` }],
+    tools: analysis.runs.map((r) => ({ tool: r.tool, status: r.status, detail: r.detail })),
   };
-  return { ingest, summary, findings: index.findings };
+  return { ingest, summary, findings };
 }

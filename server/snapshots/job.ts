@@ -60,7 +60,10 @@ export function createIngestJob(deps: { db: Db; config: Config; log: Logger; aut
     const report = progressWriter(snapshot.id);
     const started = Date.now();
     try {
-      const { ingest, summary, findings } = await runImport(toImportSource(job.source), dirs, (stage, fraction, message) => report(stage, fraction, message), config.ingestLimits);
+      const { ingest, summary, findings } = await runImport(toImportSource(job.source), dirs, (stage, fraction, message) => report(stage, fraction, message), {
+        limits: config.ingestLimits,
+        projectEslintConfig: config.projectEslintConfig,
+      });
       report("analyzing", 0.96, "Saving findings", true);
       await report.settle();
       await db.$transaction(async (tx) => {

@@ -12,7 +12,14 @@ let member: TestUser;
 let viewer: TestUser;
 let sourceDir: string;
 
-type Snapshot = { uid: string; status: string; progress: number; message: string | null; sourceKind: string; summary: { files: number; languages: Record<string, { files: number }>; symbols: number; findingsBySeverity: Record<string, number> } | null };
+type Snapshot = {
+  uid: string;
+  status: string;
+  progress: number;
+  message: string | null;
+  sourceKind: string;
+  summary: { files: number; languages: Record<string, { files: number }>; symbols: number; findingsBySeverity: Record<string, number>; tools: { tool: string; status: string }[] } | null;
+};
 
 const APP_TS = `export function greet(name: string): string {\n  return "hello " + name;\n}\n\nexport class Greeter {\n  hi() {\n    return greet("x");\n  }\n}\n`;
 const CONFIG_JS = `const awsKey = "AKIAIOSFODNN7EXAMPLQ";\nmodule.exports = { awsKey };\n`;
@@ -62,6 +69,8 @@ describe("importing code", () => {
     expect(snap.summary!.files).toBe(2);
     expect(snap.summary!.languages).toHaveProperty("typescript");
     expect(snap.summary!.symbols).toBeGreaterThanOrEqual(3);
+    // The pre-pass ran Argus's rules and ESLint (built-in security config); missing ruff/bandit are recorded, not fatal.
+    expect(snap.summary!.tools).toEqual(expect.arrayContaining([expect.objectContaining({ tool: "argus", status: "ran" }), expect.objectContaining({ tool: "eslint", status: "ran" })]));
 
     const tree = await viewer.client.ok<{ path: string }[]>("query", "snapshots.tree", { snapshotUid });
     expect(tree.map((f) => f.path).sort()).toEqual(["config.js", "src/app.ts"]);

@@ -77,6 +77,7 @@ function run(bin: string, args: string[], input: string, timeoutMs: number): Pro
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+    child.stdin.on("error", () => {}); // a child that exits without reading must not crash us with EPIPE
     child.stdin.end(input);
   });
 }

@@ -1,6 +1,6 @@
 /** Argus sink rules for Go. */
 import { byFlow, FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
-import { SQL_WORDS } from "./javascript.ts";
+import { SQL_WORDS } from "./sql.ts";
 
 const SHELLS = /^"(?:\/bin\/|\/usr\/bin\/)?(?:sh|bash|zsh|dash|ksh|cmd|cmd\.exe|powershell|pwsh)"$/;
 

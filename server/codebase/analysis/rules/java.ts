@@ -1,6 +1,6 @@
 /** Argus sink rules for Java. */
 import { byFlow, FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
-import { SQL_WORDS } from "./javascript.ts";
+import { sqlInjectionRule } from "./sql.ts";
 
 export const JAVA_RULES: SinkRule[] = [
   {
@@ -29,21 +29,7 @@ export const JAVA_RULES: SinkRule[] = [
       return report(hit, "injection/command", verdict, `Runtime.exec() runs a command built from ${FLOW_WORDS[flow]}`);
     },
   },
-  {
-    id: "injection/sql",
-    anchor: /\.\s*(executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|query|update|batchUpdate)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      const sql = call?.args[0];
-      if (!call || !sql) return null;
-      const resolved = await hit.flow.resolveIdentifier(sql);
-      if (!SQL_WORDS.test(resolved.text.slice(0, 2000))) return null;
-      const flow = await hit.flow.classify(sql);
-      const built = await hit.flow.isBuiltString(sql);
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: built ? ["critical", 0.85] : ["high", 0.7], dynamic: built ? ["high", 0.65] : null });
-      return report(hit, "injection/sql", verdict, `SQL passed to ${call.callee}() is built from ${FLOW_WORDS[flow]}; use PreparedStatement parameters`);
-    },
-  },
+  sqlInjectionRule({ anchor: /\.\s*(executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|query|update|batchUpdate)\s*\(/dg, advice: "; use PreparedStatement parameters", dynamicConfidence: 0.65 }),
   {
     id: "deserialization/unsafe",
     anchor: /\bnew\s+(ObjectInputStream|XMLDecoder)\s*\(|\.\s*(enableDefaultTyping|activateDefaultTyping)\s*\(/dg,

@@ -1,8 +1,8 @@
 /** Argus sink rules for JavaScript / TypeScript / TSX. */
 import { byFlow, FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
+import { sqlInjectionRule } from "./sql.ts";
 
 const importsChildProcess = (src: string) => /child_process|execa|shelljs/.test(src);
-export const SQL_WORDS = /\b(?:select|insert|update|delete|from|where|into|values|drop|create|alter|union|order\s+by|group\s+by)\b/i;
 
 export const JS_RULES: SinkRule[] = [
   {
@@ -48,21 +48,7 @@ export const JS_RULES: SinkRule[] = [
       return report(hit, "injection/code", verdict, `${call.callee}() evaluates ${FLOW_WORDS[flow]} as code`);
     },
   },
-  {
-    id: "injection/sql",
-    anchor: /\.\s*(query|execute|exec|raw|prepare|run|all|get|\$queryRawUnsafe|\$executeRawUnsafe|unsafe|sql)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      const sql = call?.args[0];
-      if (!call || !sql) return null;
-      const resolved = await hit.flow.resolveIdentifier(sql);
-      if (!SQL_WORDS.test(resolved.text.slice(0, 2000))) return null;
-      const flow = await hit.flow.classify(sql);
-      const built = await hit.flow.isBuiltString(sql);
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: built || flow === "source" ? ["critical", 0.85] : ["high", 0.7], dynamic: built ? ["high", 0.6] : null });
-      return report(hit, "injection/sql", verdict, `SQL passed to ${call.callee}() is built from ${FLOW_WORDS[flow]}; use parameters`);
-    },
-  },
+  sqlInjectionRule({ anchor: /\.\s*(query|execute|exec|raw|prepare|run|all|get|\$queryRawUnsafe|\$executeRawUnsafe|unsafe|sql)\s*\(/dg, advice: "; use parameters", dynamicConfidence: 0.6 }),
   {
     id: "injection/template",
     anchor: /\b(render|renderString|renderFile|compile|template|compileTemplate)\s*\(/dg,

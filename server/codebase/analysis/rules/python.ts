@@ -1,6 +1,6 @@
 /** Argus sink rules for Python. */
 import { byFlow, FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
-import { SQL_WORDS } from "./javascript.ts";
+import { sqlInjectionRule } from "./sql.ts";
 
 const SAFE_YAML_LOADERS = /\b(?:SafeLoader|CSafeLoader|BaseLoader)\b/;
 
@@ -32,21 +32,7 @@ export const PYTHON_RULES: SinkRule[] = [
       return report(hit, "injection/command", byFlow(flow, { source: ["high", 0.8], tainted: ["high", 0.7] }), `${call.callee}() runs a program chosen by ${FLOW_WORDS[flow]}`);
     },
   },
-  {
-    id: "injection/sql",
-    anchor: /\.\s*(execute|executemany|executescript|raw|extra|text|exec_driver_sql)\s*\(|\b(text)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      const sql = call?.args[0];
-      if (!call || !sql) return null;
-      const resolved = await hit.flow.resolveIdentifier(sql);
-      if (!SQL_WORDS.test(resolved.text.slice(0, 2000))) return null;
-      const flow = await hit.flow.classify(sql);
-      const built = await hit.flow.isBuiltString(sql);
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: built ? ["critical", 0.85] : ["high", 0.7], dynamic: built ? ["high", 0.65] : null });
-      return report(hit, "injection/sql", verdict, `SQL passed to ${call.callee}() is built from ${FLOW_WORDS[flow]} (f-string, % or +); pass parameters instead`);
-    },
-  },
+  sqlInjectionRule({ anchor: /\.\s*(execute|executemany|executescript|raw|extra|text|exec_driver_sql)\s*\(|\b(text)\s*\(/dg, advice: " (f-string, % or +); pass parameters instead", dynamicConfidence: 0.65 }),
   {
     id: "injection/template",
     anchor: /\b(render_template_string|Template|from_string)\s*\(/dg,

@@ -1,6 +1,6 @@
 /** Argus sink rules for Rust: the few patterns that are common and clear-cut. */
 import { inSecretContext, report, type SinkRule } from "./engine.ts";
-import { SQL_WORDS } from "./javascript.ts";
+import { SQL_WORDS } from "./sql.ts";
 
 export const RUST_RULES: SinkRule[] = [
   {
