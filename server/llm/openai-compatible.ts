@@ -4,7 +4,7 @@
  * tools / tool_calls fields; "json" describes the tools in the prompt and parses <tool_call> blocks
  * out of the text, for models served without tool-calling support.
  */
-import OpenAI from "openai";
+import { createOpenAIClient } from "./openai-client.ts";
 import type {
   ChatCompletionChunk,
   ChatCompletionContentPart,
@@ -80,15 +80,7 @@ function toolChoice(c: ToolChoice): ChatCompletionToolChoiceOption {
 
 export function createOpenAICompatibleAdapter(conn: ConnectionOptions, opts: CompatibleOptions): ProviderAdapter {
   if (!conn.baseURL) throw new Error("openai-compatible needs a base URL (for example http://localhost:11434/v1 for Ollama).");
-  const client = new OpenAI({
-    apiKey: conn.apiKey,
-    baseURL: conn.baseURL,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: conn.requestTimeoutMs,
-    ...(conn.headers ? { defaultHeaders: conn.headers } : {}),
-  });
+  const client = createOpenAIClient(conn, conn.baseURL);
   return {
     provider: "openai-compatible",
     async *stream(req, signal) {

@@ -3,7 +3,7 @@
  * self-hosted reviewer should not leave customer code in the provider's conversation store, and the
  * history stays ours to translate. Reasoning items are therefore not replayed between turns.
  */
-import OpenAI from "openai";
+import { createOpenAIClient } from "./openai-client.ts";
 import type {
   FunctionTool,
   ResponseCreateParamsStreaming,
@@ -43,16 +43,7 @@ function toolChoice(c: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
 }
 
 export function createOpenAIResponsesAdapter(conn: ConnectionOptions): ProviderAdapter {
-  const client = new OpenAI({
-    apiKey: conn.apiKey,
-    baseURL: conn.baseURL ?? PROVIDER_INFO.openai.defaultBaseURL,
-    // Explicit nulls so the SDK does not pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment.
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: conn.requestTimeoutMs,
-    ...(conn.headers ? { defaultHeaders: conn.headers } : {}),
-  });
+  const client = createOpenAIClient(conn, conn.baseURL ?? PROVIDER_INFO.openai.defaultBaseURL);
   return {
     provider: "openai",
     async *stream(req, signal) {
