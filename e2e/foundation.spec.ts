@@ -103,6 +103,14 @@ test.describe("signed in as the owner", () => {
     await expect(page).toHaveURL(/file=app.ts&line=1#L1$/);
     await page.reload();
     await expect(page.locator("#L1")).toContainText("export function greet");
+
+    // Search the code and follow a hit to its file and line.
+    await page.getByLabel("Search the code").fill("add");
+    const hit = page.getByRole("list", { name: "Search results" }).getByRole("link").first();
+    await expect(hit).toContainText("util.py:1");
+    await hit.click();
+    await expect(page).toHaveURL(/file=util.py&line=1#L1$/);
+    await expect(page.locator("#L1")).toContainText("def add");
   });
 
   test("create a prompt, make it the default, and the single-default invariant holds after reload", async ({ page }) => {

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { useTRPC } from "@/app/_lib/trpc.ts";
+import { CodeSearch } from "./code-search.tsx";
 import { CodeViewer } from "./code-viewer.tsx";
 import { Badge, Card, DelayedSkeleton, EmptyState, Input, cx } from "./ui.tsx";
 
@@ -28,6 +29,7 @@ export function SnapshotBrowser({ projectUid, snapshotUid, file, line, tab }: { 
 
   return (
     <div>
+      <CodeSearch snapshotUid={snapshotUid} hrefFor={(f, l) => href({ file: f, line: l })} />
       <div role="tablist" aria-label="Snapshot" className="mb-4 flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {(["files", "findings"] as const).map((t) => (
           <Link key={t} href={href({ tab: t })} role="tab" aria-selected={tab === t} className={cx("-mb-px border-b-2 px-3 py-1.5 text-sm capitalize", tab === t ? "border-brand-600 font-medium" : "border-transparent text-zinc-500")}>

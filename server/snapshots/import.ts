@@ -8,6 +8,8 @@ import { ingestGit, ingestPath, ingestZip, resolveLimits, type IngestLimits, typ
 import { buildSymbolIndex } from "../codebase/symbols/index.ts";
 import { runStaticAnalysis } from "../codebase/analysis/index.ts";
 import type { Finding } from "../codebase/analysis/types.ts";
+import { connect } from "../retrieval/store/connect.ts";
+import { indexSnapshot } from "../retrieval/index-snapshot.ts";
 import type { snapshotDirs } from "./storage.ts";
 
 export type ImportSource =
@@ -31,6 +33,8 @@ export type ImportStage = "ingesting" | "indexing" | "analyzing";
 
 export interface ImportOptions {
   limits?: IngestLimitsInput;
+  /** Where to build the code-search index (LanceDB directory + index name); omitted: no search index. */
+  search?: { uri: string; name: string };
   /**
    * Run ESLint with the project's own config when it has one. Off by default: a flat config is
    * JavaScript, so this runs uploaded code on the server (contained in a worker with a timeout).
@@ -86,6 +90,15 @@ export async function runImport(
     mainThread: false,
     onProgress: ({ done, total }) => report("indexing", 0.4 + 0.45 * (total ? done / total : 1), `Indexing: ${done} of ${total} files`),
   });
+  if (options.search) {
+    report("indexing", 0.8, "Building the code search index");
+    const store = await connect(options.search.uri);
+    try {
+      await indexSnapshot(store, options.search.name, dirs.src, ingest.walk.files.map((f) => ({ path: f.path, language: f.language })));
+    } finally {
+      store.close();
+    }
+  }
   report("analyzing", 0.86, "Static analysis (ESLint, ruff, bandit when available)");
   const analysis = await runStaticAnalysis({
     root: dirs.src,

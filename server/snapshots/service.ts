@@ -16,7 +16,11 @@ import { createSecretBox } from "../lib/secret-box.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
 import { parseGitUrl } from "../codebase/ingest/index.ts";
 import type { SnapshotSummary } from "./import.ts";
-import { snapshotDirs } from "./storage.ts";
+import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
+import { connect } from "../retrieval/store/connect.ts";
+import { dropIndex } from "../retrieval/store/write.ts";
+import { openChunkIndex } from "../retrieval/store/chunk-index.ts";
+import { search as searchIndex, type SearchResult } from "../retrieval/search.ts";
 import { INGEST_JOB, type IngestJob } from "./job.ts";
 
 /** The URL as people may see it: any credentials in it removed. */
@@ -42,6 +46,16 @@ export const importGitInput = z.object({
   token: z.string().trim().min(1).max(1000).optional(),
 });
 export const importPathInput = z.object({ projectUid: z.uuid(), path: z.string().trim().min(1, "Enter a folder path on the server.").max(4096) });
+export const searchInput = z.object({
+  snapshotUid: z.uuid(),
+  query: z.string().max(8192, "Keep the query under 8,192 characters."),
+  mode: z.enum(["hybrid", "fulltext", "vector"]).default("hybrid"),
+  k: z.number().int().min(1).max(100).default(20),
+  pathGlob: z.string().max(500).optional(),
+  language: z.string().max(50).optional(),
+  symbolKind: z.string().max(50).optional(),
+});
+
 export const findingsInput = z.object({
   snapshotUid: z.uuid(),
   severity: z.enum(["critical", "high", "medium", "low", "info"]).optional(),
@@ -55,6 +69,19 @@ export type SnapshotView = Omit<Snapshot, "id" | "projectId" | "summary" | "crea
 export function createSnapshotService(deps: { db: Db; config: Config; queue: JobQueue; log: Logger; authSecret: string }) {
   const { db, config, queue } = deps;
   const tokens = createSecretBox(deps.authSecret, "git-tokens");
+
+  /** Best effort: a half-built search index of a failed import is removed. */
+  async function dropSearchIndex(snapshotId: string): Promise<void> {
+    const store = await connect(searchStoreUri(config.dataDir)).catch(() => null);
+    if (!store) return;
+    try {
+      await dropIndex(store, searchIndexName(snapshotId));
+    } catch (err) {
+      deps.log.warn({ err }, "could not drop a failed import's search index");
+    } finally {
+      store.close();
+    }
+  }
 
   const view = (s: Snapshot, projectUid: string): SnapshotView => {
     const { id: _id, projectId: _p, summary, createdById: _c, ...rest } = s;
@@ -181,10 +208,25 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
       return rows.map(({ id: _id, snapshotId: _s, ...f }) => f);
     },
 
+    /** Code search over a ready snapshot (hybrid by default); hits carry file and line range for deep links. */
+    async search(actor: Actor, input: z.infer<typeof searchInput>): Promise<SearchResult[]> {
+      const s = await loadSnapshot(actor, input.snapshotUid);
+      if (s.status !== "ready") throw invalid("This snapshot is still being imported; search once it is ready.");
+      const store = await connect(searchStoreUri(config.dataDir));
+      try {
+        const index = await openChunkIndex(store, searchIndexName(s.id));
+        if (!index) throw notFound("This snapshot has no search index (it was imported before code search existed). Import the code again.");
+        return await searchIndex(index, input.query, { mode: input.mode, k: input.k, filters: { pathGlob: input.pathGlob, language: input.language, symbolKind: input.symbolKind } });
+      } finally {
+        store.close();
+      }
+    },
+
     /** Marks an import failed (files removed); the previous snapshot, if any, stays current. */
     async fail(snapshotId: string, message: string): Promise<void> {
       const s = await db.snapshot.update({ where: { id: snapshotId }, data: { status: "failed", message, finishedAt: new Date() } });
       await rm(snapshotDirs(config.dataDir, s.projectId, s.id).base, { recursive: true, force: true });
+      await dropSearchIndex(s.id);
       const project = await db.project.findUniqueOrThrow({ where: { id: s.projectId } });
       await db.project.update({ where: { id: project.id }, data: { status: project.currentSnapshotId ? "ready" : "failed" } });
     },

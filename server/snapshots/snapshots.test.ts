@@ -83,6 +83,14 @@ describe("importing code", () => {
 
     const project = await viewer.client.ok<{ status: string; sourceKind: string }>("query", "projects.get", { uid: projectUid });
     expect(project).toMatchObject({ status: "ready", sourceKind: "files" });
+
+    // Code search: hybrid by default, full text finds the split identifier, hits carry line ranges.
+    const hits = await viewer.client.ok<{ file: string; startLine: number; endLine: number; symbolPath: string | null }[]>("query", "snapshots.search", { snapshotUid, query: "greet" });
+    expect(hits[0]).toMatchObject({ file: "src/app.ts", startLine: 1 });
+    const ft = await viewer.client.ok<{ file: string }[]>("query", "snapshots.search", { snapshotUid, query: "aws key", mode: "fulltext" });
+    expect(ft[0]?.file).toBe("config.js");
+    const empty = await viewer.client.query("snapshots.search", { snapshotUid, query: "   " });
+    expect(empty.status).toBe(400);
   });
 
   it("a zip upload with a single top folder is unpacked without it", async () => {

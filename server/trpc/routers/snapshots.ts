@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { findingsInput, importGitInput, importPathInput } from "../../snapshots/service.ts";
+import { findingsInput, importGitInput, importPathInput, searchInput } from "../../snapshots/service.ts";
 import { protectedProcedure, router } from "../init.ts";
 
 const snapshotInput = z.object({ snapshotUid: z.uuid() });
@@ -13,5 +13,6 @@ export const snapshotsRouter = router({
   tree: protectedProcedure.input(snapshotInput).query(({ ctx, input }) => ctx.services.snapshots.tree(ctx.actor, input.snapshotUid)),
   file: protectedProcedure.input(fileInput).query(({ ctx, input }) => ctx.services.snapshots.file(ctx.actor, input.snapshotUid, input.path)),
   outline: protectedProcedure.input(fileInput).query(({ ctx, input }) => ctx.services.snapshots.outline(ctx.actor, input.snapshotUid, input.path)),
+  search: protectedProcedure.input(searchInput).query(({ ctx, input }) => ctx.services.snapshots.search(ctx.actor, input)),
   findings: protectedProcedure.input(findingsInput).query(({ ctx, input }) => ctx.services.snapshots.findings(ctx.actor, input)),
 });

@@ -1,0 +1,195 @@
+import { mkdtempSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect as lanceConnect } from "@lancedb/lancedb";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { HashEmbedder } from "./embed/hash.ts";
+import { indexSnapshot, type SnapshotFile } from "./index-snapshot.ts";
+import { search } from "./search.ts";
+import { connect, openChunkIndex, replaceIndex, updateIndex, type Store } from "./store/index.ts";
+
+let dir: string;
+let store: Store;
+let n = 0;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "argus-index-"));
+  store = await connect(path.join(dir, "lancedb"));
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** A fresh source tree: name → TypeScript source. */
+function tree(files: Record<string, string>): { root: string; list: () => SnapshotFile[]; write: (f: string, s: string) => void; remove: (f: string) => void } {
+  const root = path.join(dir, `root-${n++}`);
+  const paths = new Set<string>();
+  const write = (f: string, s: string) => {
+    mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    writeFileSync(path.join(root, f), s);
+    paths.add(f);
+  };
+  const remove = (f: string) => {
+    unlinkSync(path.join(root, f));
+    paths.delete(f);
+  };
+  for (const [f, s] of Object.entries(files)) write(f, s);
+  return { root, list: () => [...paths].sort().map((p) => ({ path: p, language: "typescript" })), write, remove };
+}
+
+const fn = (name: string, body = "return 1;") => `export function ${name}(): number {\n  ${body}\n}\n`;
+
+/** Texts passed to HashEmbedder.embed, per call. */
+function countEmbeds() {
+  const calls: string[][] = [];
+  const original = HashEmbedder.prototype.embed;
+  vi.spyOn(HashEmbedder.prototype, "embed").mockImplementation(async function (this: HashEmbedder, batch: string[]) {
+    calls.push(batch);
+    return original.call(this, batch);
+  });
+  return { texts: () => calls.flat(), calls };
+}
+
+describe("indexSnapshot", () => {
+  it("re-embeds only changed files and removes deleted ones", async () => {
+    const t = tree({ "a.ts": fn("alphaHandler"), "b.ts": fn("betaHandler"), "c.ts": fn("gammaHandler") });
+    const first = await indexSnapshot(store, "inc", t.root, t.list());
+    expect(first).toMatchObject({ full: true, files: 3, changedFiles: 3, removedFiles: 0 });
+    expect(first.rows).toBe(first.chunksEmbedded);
+
+    const embeds = countEmbeds();
+    const same = await indexSnapshot(store, "inc", t.root, t.list());
+    expect(same).toMatchObject({ full: false, changedFiles: 0, unchangedFiles: 3, chunksEmbedded: 0, rows: first.rows });
+    expect(embeds.texts()).toEqual([]);
+
+    t.write("b.ts", fn("betaHandlerRenamed"));
+    t.remove("c.ts");
+    t.write("d.ts", fn("deltaHandler"));
+    const second = await indexSnapshot(store, "inc", t.root, t.list());
+    expect(second).toMatchObject({ full: false, changedFiles: 2, removedFiles: 1, unchangedFiles: 1 });
+    const embedded = embeds.texts();
+    expect(embedded.some((s) => s.includes("betaHandlerRenamed"))).toBe(true);
+    expect(embedded.some((s) => s.includes("deltaHandler"))).toBe(true);
+    expect(embedded.some((s) => s.includes("alphaHandler") || s.includes("gammaHandler"))).toBe(false);
+
+    const index = (await openChunkIndex(store, "inc"))!;
+    try {
+      expect([...(await index.fileHashes()).keys()].sort()).toEqual(["a.ts", "b.ts", "d.ts"]);
+      expect(await search(index, "gamma", { mode: "fulltext" })).toEqual([]);
+      expect((await search(index, "renamed", { mode: "hybrid" }))[0]!.file).toBe("b.ts");
+      // The old version of b.ts is gone, not duplicated.
+      expect((await search(index, "beta", { mode: "fulltext" })).map((h) => h.file)).toEqual(["b.ts"]);
+    } finally {
+      index.close();
+    }
+  });
+
+  it("a rebuild that throws midway leaves the previous index searchable", async () => {
+    const t = tree({ "a.ts": fn("stableWidget"), "b.ts": fn("flakyWidget") });
+    await indexSnapshot(store, "fail", t.root, t.list());
+    t.write("b.ts", fn("brokenWidget"));
+    t.write("c.ts", fn("newWidget"));
+
+    // Embedding fails (incremental path): nothing was written.
+    vi.spyOn(HashEmbedder.prototype, "embed").mockRejectedValueOnce(new Error("embedder crashed"));
+    await expect(indexSnapshot(store, "fail", t.root, t.list())).rejects.toThrow(/embedder crashed/);
+    // A full rebuild fails after the new table already holds a batch of rows (the second batch has a
+    // row LanceDB rejects): the catalog still points at the old table, and the new one is dropped.
+    const old = (await openChunkIndex(store, "fail"))!;
+    const row = { id: "r", file: "z.ts", language: "typescript", startLine: 1, endLine: 1, symbolPath: null, symbolKinds: [], text: "z", searchText: "z", contentHash: "h", vector: new Float32Array(old.embedder.dims) };
+    const rows = Array.from({ length: 2_001 }, (_, i) => ({ ...row, id: `r${i}` }));
+    rows[2_000] = { ...row, id: null as unknown as string };
+    await expect(replaceIndex(store, "fail", { embedder: old.embedder, embedderState: old.embedderState, rows })).rejects.toThrow();
+    old.close();
+    expect((await store.db.tableNames()).filter((x) => x.startsWith("fail--"))).toHaveLength(1);
+
+    const index = (await openChunkIndex(store, "fail"))!;
+    try {
+      expect((await search(index, "flaky widget", { mode: "hybrid" }))[0]!.file).toBe("b.ts");
+      expect(await search(index, "broken", { mode: "fulltext" })).toEqual([]);
+      expect([...(await index.fileHashes()).keys()].sort()).toEqual(["a.ts", "b.ts"]);
+    } finally {
+      index.close();
+    }
+    // No orphan tables are left behind once a rebuild succeeds.
+    await indexSnapshot(store, "fail", t.root, t.list(), { full: true });
+    const tables = (await store.db.tableNames()).filter((x) => x.startsWith("fail--"));
+    expect(tables).toHaveLength(1);
+  });
+
+  it("a store write that fails after deleting rows is rolled back", async () => {
+    const t = tree({ "a.ts": fn("keptFunction"), "b.ts": fn("otherFunction") });
+    await indexSnapshot(store, "rollback", t.root, t.list());
+    const before = (await openChunkIndex(store, "rollback"))!;
+    const record = before.embedder;
+    before.close();
+    // Deleting a.ts's rows succeeds, then the add fails (a wrong-sized vector reaches LanceDB).
+    const bad = { id: "x", file: "a.ts", language: "typescript", startLine: 1, endLine: 1, symbolPath: null, symbolKinds: [], text: "x", searchText: "x", contentHash: "h", vector: new Float32Array(record.dims) };
+    await expect(updateIndex(store, "rollback", { embedder: record, removeFiles: ["a.ts"], rows: [bad, { ...bad, id: "y", vector: new Float32Array(3) }] })).rejects.toThrow(/3-dim vector/);
+    const index = (await openChunkIndex(store, "rollback"))!;
+    try {
+      expect((await search(index, "kept", { mode: "fulltext" }))[0]!.file).toBe("a.ts");
+    } finally {
+      index.close();
+    }
+  });
+
+  it("readers stay on the last complete version when a writer died midway", async () => {
+    const t = tree({ "a.ts": fn("survivorFunction"), "b.ts": fn("bystanderFunction") });
+    await indexSnapshot(store, "crash", t.root, t.list());
+    // Simulate a crash: rows deleted from the physical table, catalog never moved.
+    const raw = await lanceConnect(path.join(dir, "lancedb"));
+    const physical = (await raw.tableNames()).find((x) => x.startsWith("crash--"))!;
+    const table = await raw.openTable(physical);
+    await table.delete("file = 'a.ts'");
+    table.close();
+    raw.close();
+
+    const index = (await openChunkIndex(store, "crash"))!;
+    try {
+      expect((await search(index, "survivor", { mode: "fulltext" }))[0]!.file).toBe("a.ts");
+    } finally {
+      index.close();
+    }
+    // The next incremental write rolls the table back first, so nothing is lost.
+    t.write("b.ts", fn("bystanderChanged"));
+    const r = await indexSnapshot(store, "crash", t.root, t.list());
+    expect(r).toMatchObject({ full: false, changedFiles: 1 });
+    const after = (await openChunkIndex(store, "crash"))!;
+    try {
+      expect((await search(after, "survivor", { mode: "fulltext" }))[0]!.file).toBe("a.ts");
+    } finally {
+      after.close();
+    }
+  });
+
+  it("a change of dimensions rebuilds in full and skips unreadable files with a reason", async () => {
+    const t = tree({ "a.ts": fn("dimsFunction") });
+    await indexSnapshot(store, "dims", t.root, t.list());
+    const r = await indexSnapshot(store, "dims", t.root, [...t.list(), { path: "missing.ts", language: "typescript" }], { dims: 512 });
+    expect(r).toMatchObject({ full: true, skipped: [{ path: "missing.ts", reason: "ENOENT" }] });
+    const index = (await openChunkIndex(store, "dims"))!;
+    try {
+      expect(index.embedder.dims).toBe(512);
+      expect((await search(index, "dims", { mode: "vector" }))[0]!.file).toBe("a.ts");
+    } finally {
+      index.close();
+    }
+  });
+
+  it("builds an ANN vector index above the size threshold, and search still finds the right chunk", async () => {
+    const t = tree(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}.ts`, fn(`handler${i}Name`, `return ${i};`)])));
+    const small = await indexSnapshot(store, "ann", t.root, t.list());
+    expect(small.plan.vector).toBe("exact");
+    const big = await indexSnapshot(store, "ann", t.root, t.list(), { full: true, annThreshold: 16 });
+    expect(big.plan.vector).toBe("ivf_flat");
+    const index = (await openChunkIndex(store, "ann"))!;
+    try {
+      expect((await search(index, "handler17Name", { mode: "vector", k: 3 }))[0]!.file).toBe("f17.ts");
+    } finally {
+      index.close();
+    }
+  });
+});

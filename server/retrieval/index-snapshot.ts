@@ -1,0 +1,182 @@
+/**
+ * Build or update the chunk index of a project snapshot (or any set of files under a root).
+ *
+ * Incremental by content hash: a file whose hash matches the index keeps its rows untouched (not
+ * re-read into chunks, not re-embedded); changed files are re-chunked and their rows replaced;
+ * files gone from the list are removed. The hash embedder's IDF stays the one fitted at the last full
+ * build, so old and new vectors share a space — a full rebuild (first build, other dims, `full`)
+ * refits it. All chunking and embedding happens before the store is touched, and the store's writes
+ * are all-or-nothing (store/write.ts): a failure leaves the previous index searchable.
+ */
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { chunkCode } from "./chunk/code.ts";
+import { chunkText, optionsFromUltrarag, type TextChunkOptions } from "./chunk/text.ts";
+import { embedderForIndex } from "./embed/from-record.ts";
+import { DEFAULT_HASH_DIMS, HashEmbedder } from "./embed/hash.ts";
+import type { Embedder } from "./embed/types.ts";
+import { splitIdentifiersInText } from "./split-identifiers.ts";
+import { openChunkIndex, replaceIndex, updateIndex, type ChunkRow, type IndexPlan, type Store } from "./store/index.ts";
+
+/** Bumped when chunking or row contents change: every file then counts as changed. */
+export const CHUNKING_VERSION = 1;
+/** Prose is chunked as text, everything else along definitions (or line windows without a grammar). */
+const PROSE = new Set(["markdown", "text"]);
+const DEFAULT_TEXT_OPTIONS: TextChunkOptions = optionsFromUltrarag({ chunk_backend: "recursive", tokenizer_or_token_counter: "word", chunk_size: 256 });
+const EMBED_BATCH = 256;
+
+export interface SnapshotFile {
+  /** Relative to the root, `/`-separated: what results show. */
+  path: string;
+  language: string;
+}
+
+export interface IndexSnapshotOptions {
+  /** Hash embedder dimensions (a change forces a full rebuild). */
+  dims?: number;
+  /** Rebuild everything and refit the IDF, even if nothing changed. */
+  full?: boolean;
+  /** Files larger than this are skipped (generated bundles, data dumps). */
+  maxFileBytes?: number;
+  textOptions?: TextChunkOptions;
+  annThreshold?: number;
+}
+
+export interface IndexSnapshotResult {
+  full: boolean;
+  files: number;
+  /** Files (re-)chunked and embedded. */
+  changedFiles: number;
+  removedFiles: number;
+  unchangedFiles: number;
+  /** Files that could not be read or were too large, with the reason. */
+  skipped: { path: string; reason: string }[];
+  chunksEmbedded: number;
+  rows: number;
+  plan: IndexPlan;
+  ms: number;
+}
+
+interface Prepared {
+  file: SnapshotFile;
+  hash: string;
+  chunks: Omit<ChunkRow, "vector">[];
+}
+
+export async function indexSnapshot(store: Store, name: string, root: string, files: SnapshotFile[], options: IndexSnapshotOptions = {}): Promise<IndexSnapshotResult> {
+  const started = performance.now();
+  const dims = options.dims ?? DEFAULT_HASH_DIMS;
+  const maxBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
+  const existing = await openChunkIndex(store, name);
+  const full = !!options.full || !existing || existing.embedder.name !== "hash" || existing.embedder.dims !== dims;
+  const known = existing && !full ? await existing.fileHashes() : new Map<string, string>();
+  const existingRecord = existing?.embedder;
+  const existingState = existing?.embedderState;
+  existing?.close();
+
+  const skipped: IndexSnapshotResult["skipped"] = [];
+  const changed: Prepared[] = [];
+  const listed = new Set<string>();
+  let unchangedFiles = 0;
+  for (const file of files) {
+    listed.add(file.path);
+    let source: Buffer;
+    try {
+      const abs = path.resolve(root, file.path);
+      if ((await stat(abs)).size > maxBytes) {
+        skipped.push({ path: file.path, reason: `larger than ${maxBytes} bytes` });
+        continue;
+      }
+      source = await readFile(abs);
+    } catch (error) {
+      skipped.push({ path: file.path, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+      continue;
+    }
+    const hash = createHash("sha256").update(`argus-chunks-v${CHUNKING_VERSION}\0${file.language}\0`).update(source).digest("hex");
+    if (known.get(file.path) === hash) {
+      unchangedFiles++;
+      continue;
+    }
+    changed.push({ file, hash, chunks: await chunkFile(file, source.toString("utf8"), hash, options.textOptions ?? DEFAULT_TEXT_OPTIONS) });
+  }
+  // Only files gone from the list are removed: a listed file that could not be read now keeps its old
+  // rows (a transient read error must not look like a deletion).
+  const removed = [...known.keys()].filter((f) => !listed.has(f));
+  const replacedFiles = changed.filter((p) => known.has(p.file.path)).map((p) => p.file.path);
+
+  const pending = changed.flatMap((p) => p.chunks);
+  const ann = options.annThreshold ? { annThreshold: options.annThreshold } : {};
+  let write;
+  let embedded: number;
+  if (full) {
+    const embedder = new HashEmbedder({ dims }).fit(pending.map(embeddingText));
+    const rows = await embedAll(embedder, pending);
+    embedded = rows.length;
+    write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: embedder.idfState(), rows, ...ann });
+  } else {
+    const embedder: Embedder = embedderForIndex(existingRecord!, existingState);
+    const rows = await embedAll(embedder, pending);
+    embedded = rows.length;
+    write = await updateIndex(store, name, { embedder: embedder.record(), removeFiles: [...removed, ...replacedFiles], rows, ...ann });
+  }
+  return {
+    full,
+    files: files.length,
+    changedFiles: changed.length,
+    removedFiles: removed.length,
+    unchangedFiles,
+    skipped,
+    chunksEmbedded: embedded,
+    rows: write.rows,
+    plan: write.plan,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** What the embedder sees: where the chunk lives, then the chunk (path words are strong evidence). */
+function embeddingText(c: Pick<ChunkRow, "file" | "symbolPath" | "text">): string {
+  return `${c.file}\n${c.symbolPath ?? ""}\n${c.text}`;
+}
+
+async function embedAll(embedder: Embedder, chunks: Omit<ChunkRow, "vector">[]): Promise<ChunkRow[]> {
+  const out: ChunkRow[] = [];
+  for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+    const batch = chunks.slice(i, i + EMBED_BATCH);
+    const vectors = await embedder.embed(batch.map(embeddingText));
+    batch.forEach((c, j) => out.push({ ...c, vector: vectors[j]! }));
+  }
+  return out;
+}
+
+async function chunkFile(file: SnapshotFile, source: string, contentHash: string, textOptions: TextChunkOptions): Promise<Omit<ChunkRow, "vector">[]> {
+  const row = (i: number, c: { startLine: number; endLine: number; symbolPath: string | null; symbolKinds: string[]; text: string }) => ({
+    id: `${file.path}#${i}:${c.startLine}-${c.endLine}`,
+    file: file.path,
+    language: file.language,
+    ...c,
+    // The path and symbol path are searchable words too (a hit on `config` in `config/loader.ts`).
+    searchText: splitIdentifiersInText(`${file.path} ${c.symbolPath ?? ""} ${c.text}`, { keepOriginal: true }),
+    contentHash,
+  });
+  if (PROSE.has(file.language)) {
+    // Text chunks carry character offsets; results want lines.
+    const lineStarts = [0];
+    for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) lineStarts.push(i + 1);
+    const lineOf = (offset: number) => {
+      let lo = 0;
+      let hi = lineStarts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (lineStarts[mid]! <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo + 1;
+    };
+    return chunkText(source, textOptions)
+      .filter((c) => c.text.trim())
+      .map((c, i) => row(i, { startLine: lineOf(c.startIndex), endLine: lineOf(Math.max(c.startIndex, c.endIndex - 1)), symbolPath: null, symbolKinds: [], text: c.text }));
+  }
+  const chunks = await chunkCode({ path: file.path, language: file.language, source });
+  return chunks.map((c, i) => row(i, { startLine: c.startLine, endLine: c.endLine, symbolPath: c.symbolPath, symbolKinds: [...new Set(c.symbols.map((s) => s.kind))], text: c.text }));
+}

@@ -1,0 +1,113 @@
+/**
+ * Search over one chunk index: vector (the index's embedder), full text (BM25 over identifier-split
+ * text) or hybrid (both, fused by reciprocal rank). Input is validated here with messages a user can
+ * act on; the store only ever sees escaped filters and split query words.
+ */
+import { z } from "zod";
+import { invalid } from "../errors.ts";
+import { embedderForIndex } from "./embed/from-record.ts";
+import type { Embedder } from "./embed/types.ts";
+import { reciprocalRankFusion } from "./rrf.ts";
+import { splitIdentifiersInText } from "./split-identifiers.ts";
+import { globToRegex, sqlString, type ChunkIndex, type StoredHit } from "./store/index.ts";
+
+/** Longer queries are refused, not truncated: silently searching for a prefix would return results
+ * that look authoritative for a question nobody asked. 8k characters holds any real code snippet. */
+export const MAX_QUERY_CHARS = 8_192;
+export const MAX_K = 1_000;
+/** Each mode contributes this many candidates (at least) to the fusion. */
+const HYBRID_CANDIDATES = 100;
+
+export const searchOptionsSchema = z.object({
+  mode: z.enum(["vector", "fulltext", "hybrid"]).default("hybrid"),
+  k: z.number().int().min(1).max(MAX_K).default(10),
+  filters: z
+    .object({
+      pathGlob: z.string().optional(),
+      language: z.string().min(1).optional(),
+      symbolKind: z.string().min(1).optional(),
+    })
+    .default({}),
+});
+export type SearchOptions = z.input<typeof searchOptionsSchema> & {
+  /** The embedder for vector/hybrid queries; default: rebuilt from the index (hash). */
+  embedder?: Embedder;
+};
+
+export interface SearchResult {
+  file: string;
+  startLine: number;
+  endLine: number;
+  symbolPath: string | null;
+  language: string;
+  snippet: string;
+  /** The ranking score of the mode: cosine (vector), BM25 (fulltext), RRF (hybrid). */
+  score: number;
+  scores: { vector?: number; fulltext?: number };
+}
+
+export async function search(index: ChunkIndex, query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+  const parsed = searchOptionsSchema.safeParse(options);
+  if (!parsed.success) throw invalid(`Invalid search options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`);
+  const { mode, k, filters } = parsed.data;
+  const words = checkQuery(query);
+  const where = whereClause(filters);
+
+  const wantVector = mode !== "fulltext";
+  const wantText = mode !== "vector";
+  const pool = mode === "hybrid" ? Math.max(k, HYBRID_CANDIDATES) : k;
+  // Built before any query runs: a mismatched embedder is refused even if full text would answer.
+  const embedder = wantVector ? embedderForIndex(index.embedder, index.embedderState, options.embedder) : null;
+  const [vectorHits, textHits] = await Promise.all([
+    embedder ? embedder.embed([query]).then(([v]) => index.vectorSearch(v!, pool, where)) : Promise.resolve([] as StoredHit[]),
+    wantText ? index.fullTextSearch(words, pool, where) : Promise.resolve([] as StoredHit[]),
+  ]);
+
+  if (mode === "vector") return vectorHits.map((h) => toResult(h, h.score, { vector: h.score }, words));
+  if (mode === "fulltext") return textHits.map((h) => toResult(h, h.score, { fulltext: h.score }, words));
+  const byId = new Map<string, StoredHit>();
+  for (const h of [...vectorHits, ...textHits]) byId.set(h.id, h);
+  const vScore = new Map(vectorHits.map((h) => [h.id, h.score]));
+  const tScore = new Map(textHits.map((h) => [h.id, h.score]));
+  return reciprocalRankFusion([vectorHits.map((h) => h.id), textHits.map((h) => h.id)])
+    .slice(0, k)
+    .map((f) => {
+      const scores: SearchResult["scores"] = {};
+      if (vScore.has(f.id)) scores.vector = vScore.get(f.id)!;
+      if (tScore.has(f.id)) scores.fulltext = tScore.get(f.id)!;
+      return toResult(byId.get(f.id)!, f.score, scores, words);
+    });
+}
+
+/** The query's words for BM25 (identifiers split, the compound kept too), or a clear refusal. */
+function checkQuery(query: string): string {
+  if (typeof query !== "string" || !query.trim()) throw invalid("The search query is empty.");
+  if (query.length > MAX_QUERY_CHARS) throw invalid(`The search query is ${query.length.toLocaleString("en")} characters long; the limit is ${MAX_QUERY_CHARS.toLocaleString("en")}. Search for a distinctive part of it.`);
+  const words = splitIdentifiersInText(query, { keepOriginal: true });
+  if (!words) throw invalid("The search query has no letters or digits to search for.");
+  return words;
+}
+
+function whereClause(filters: { pathGlob?: string | undefined; language?: string | undefined; symbolKind?: string | undefined }): string | undefined {
+  const parts: string[] = [];
+  if (filters.pathGlob !== undefined) parts.push(`regexp_like(file, ${sqlString(globToRegex(filters.pathGlob))})`);
+  if (filters.language !== undefined) parts.push(`language = ${sqlString(filters.language)}`);
+  if (filters.symbolKind !== undefined) parts.push(`array_has(symbol_kinds, ${sqlString(filters.symbolKind)})`);
+  return parts.length ? parts.join(" AND ") : undefined;
+}
+
+const SNIPPET_LINES = 6;
+
+/** A few lines of the chunk, starting at the first one that contains a query word (else the top). */
+function snippetOf(text: string, words: string): string {
+  const lines = text.split("\n");
+  const terms = new Set(words.split(" ").filter((w) => w.length > 1));
+  let at = lines.findIndex((l) => splitIdentifiersInText(l, { keepOriginal: true }).split(" ").some((w) => terms.has(w)));
+  if (at < 0) at = 0;
+  const from = Math.max(0, at - 1);
+  return lines.slice(from, from + SNIPPET_LINES).join("\n");
+}
+
+function toResult(h: StoredHit, score: number, scores: SearchResult["scores"], words: string): SearchResult {
+  return { file: h.file, startLine: h.startLine, endLine: h.endLine, symbolPath: h.symbolPath, language: h.language, snippet: snippetOf(h.text, words), score, scores };
+}

@@ -1,0 +1,7 @@
+/** The retrieval store: the only module that knows LanceDB. */
+export { connect, type Store } from "./connect.ts";
+export { openChunkIndex, type ChunkIndex } from "./chunk-index.ts";
+export { replaceIndex, updateIndex, dropIndex, type WriteResult, type ReplaceInput, type UpdateInput } from "./write.ts";
+export { DEFAULT_ANN_THRESHOLD, planIndexes, type IndexPlan } from "./indexes.ts";
+export { globToRegex, sqlIn, sqlString } from "./sql.ts";
+export type { ChunkRow, StoredHit } from "./schema.ts";

@@ -1,0 +1,124 @@
+/**
+ * Writing a logical index, so that a failure at any point leaves the previous one searchable:
+ *  - `replaceIndex` (first build, new embedder, forced rebuild) fills a fresh physical table and only
+ *    then points the catalog at it;
+ *  - `updateIndex` (incremental re-index) deletes and appends on the current table, then moves the
+ *    catalog's version; on an error it restores the version it started from.
+ * One writer per index at a time (the indexing job queue guarantees it); readers never block.
+ */
+import { randomBytes } from "node:crypto";
+import type { Table } from "@lancedb/lancedb";
+import { assertSameEmbedder, type EmbedderRecord } from "../embed/types.ts";
+import { deleteEntry, readEntry, writeEntry } from "./catalog.ts";
+import { assertIndexName, type Store } from "./connect.ts";
+import { DEFAULT_ANN_THRESHOLD, ensureIndexes, type IndexPlan } from "./indexes.ts";
+import { chunkSchema, toRecord, type ChunkRow } from "./schema.ts";
+import { sqlIn } from "./sql.ts";
+
+/** Rows per `add` (one Arrow batch each): bounded memory without a commit per row. */
+const ADD_BATCH = 2_000;
+/** Files per `delete` predicate: keeps the SQL text of one statement reasonable. */
+const DELETE_BATCH = 500;
+
+export interface WriteResult {
+  table: string;
+  version: number;
+  rows: number;
+  plan: IndexPlan;
+}
+
+export interface ReplaceInput {
+  embedder: EmbedderRecord;
+  embedderState: unknown;
+  rows: ChunkRow[];
+  annThreshold?: number;
+}
+
+export async function replaceIndex(store: Store, name: string, input: ReplaceInput): Promise<WriteResult> {
+  assertIndexName(name);
+  checkDims(input.rows, input.embedder.dims);
+  const previous = await readEntry(store.db, name);
+  const physical = `${name}--${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  const table = await store.db.createEmptyTable(physical, chunkSchema(input.embedder.dims));
+  let result: WriteResult;
+  try {
+    await addRows(table, input.rows);
+    const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
+    const version = await table.version();
+    await writeEntry(store.db, { name, table: physical, version, embedder: input.embedder, embedderState: input.embedderState });
+    result = { table: physical, version, rows: await table.countRows(), plan };
+  } catch (error) {
+    table.close();
+    await store.db.dropTable(physical).catch(() => undefined);
+    throw error;
+  }
+  table.close();
+  // The old generation (and any left by a crashed rebuild) is unreachable now.
+  await dropOrphans(store, name, physical, previous?.table);
+  return result;
+}
+
+export interface UpdateInput {
+  /** Must be the index's embedder (same vector space) — else use replaceIndex. */
+  embedder: EmbedderRecord;
+  /** Files whose rows are removed first (changed and deleted files). */
+  removeFiles: string[];
+  /** New rows (for changed and added files). */
+  rows: ChunkRow[];
+  annThreshold?: number;
+}
+
+export async function updateIndex(store: Store, name: string, input: UpdateInput): Promise<WriteResult> {
+  assertIndexName(name);
+  const entry = await readEntry(store.db, name);
+  if (!entry) throw new Error(`Index "${name}" does not exist yet: build it in full first.`);
+  assertSameEmbedder(entry.embedder, input.embedder);
+  checkDims(input.rows, entry.embedder.dims);
+  const table = await store.db.openTable(entry.table);
+  try {
+    // An earlier writer died after committing part of its change: start from the last complete version.
+    if ((await table.version()) !== entry.version) await rollback(table, entry.version);
+    const start = await table.version();
+    try {
+      for (let i = 0; i < input.removeFiles.length; i += DELETE_BATCH) await table.delete(sqlIn("file", input.removeFiles.slice(i, i + DELETE_BATCH)));
+      await addRows(table, input.rows);
+      const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
+      const version = await table.version();
+      await writeEntry(store.db, { ...entry, version });
+      return { table: entry.table, version, rows: await table.countRows(), plan };
+    } catch (error) {
+      await rollback(table, start).catch(() => undefined); // readers are still on `start` anyway
+      throw error;
+    }
+  } finally {
+    table.close();
+  }
+}
+
+/** Remove an index and its tables. */
+export async function dropIndex(store: Store, name: string): Promise<void> {
+  assertIndexName(name);
+  await deleteEntry(store.db, name);
+  await dropOrphans(store, name, null, undefined);
+}
+
+async function rollback(table: Table, version: number): Promise<void> {
+  await table.checkout(version);
+  await table.restore(); // a new version with the old content; the table is writable again
+}
+
+async function addRows(table: Table, rows: ChunkRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ADD_BATCH) await table.add(rows.slice(i, i + ADD_BATCH).map(toRecord));
+}
+
+function checkDims(rows: ChunkRow[], dims: number): void {
+  const bad = rows.find((r) => r.vector.length !== dims);
+  if (bad) throw new Error(`Chunk ${bad.id} has a ${bad.vector.length}-dim vector; the index's embedder has ${dims} dims.`);
+}
+
+async function dropOrphans(store: Store, name: string, keep: string | null, previous: string | undefined): Promise<void> {
+  const names = await store.db.tableNames();
+  for (const t of names) {
+    if (t !== keep && (t === previous || t.startsWith(`${name}--`))) await store.db.dropTable(t).catch(() => undefined);
+  }
+}
