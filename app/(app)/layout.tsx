@@ -19,7 +19,9 @@ export default function AppLayout({ children }: { children: ReactNode }) {
   const setup = useQuery({ ...trpc.account.setupState.queryOptions(), enabled: me.isError });
   const [selected, setSelected] = useState<string | null>(null);
 
-  useEffect(() => setSelected(localStorage.getItem(WORKSPACE_KEY)), []);
+  useEffect(() => {
+    setSelected(localStorage.getItem(WORKSPACE_KEY));
+  }, []);
 
   const unauthenticated = me.isError && errorInfo(me.error).status === 401;
   useEffect(() => {

@@ -14,7 +14,11 @@ export function CodeViewer({ content, language, line, linkFor }: { content: stri
     const lang = hljsLanguage[language];
     return content.split("\n").map((text) => (lang && hljs.getLanguage(lang) ? hljs.highlight(text, { language: lang, ignoreIllegals: true }).value : escapeHtml(text)));
   }, [content, language]);
-  useEffect(() => target.current?.scrollIntoView({ block: "center" }), [line, content]);
+  useEffect(() => {
+    // A block body on purpose: Chromium's scrollIntoView now returns a Promise, and an effect that
+    // returns a non-function crashes React on unmount ("destroy is not a function").
+    void target.current?.scrollIntoView({ block: "center" });
+  }, [line, content]);
 
   return (
     <div className="overflow-auto rounded-md border border-zinc-200 bg-white text-[13px] leading-5 dark:border-zinc-800 dark:bg-zinc-50">

@@ -22,7 +22,8 @@ export function SnapshotBrowser({ projectUid, snapshotUid, file, line, tab }: { 
   const findings = useQuery({ ...trpc.snapshots.findings.queryOptions({ snapshotUid, severity: severity || undefined }), enabled: tab === "findings" });
   const href = (params: { file?: string; line?: number; tab?: string }) => {
     const q = new URLSearchParams({ snapshot: snapshotUid, ...(params.tab ? { tab: params.tab } : {}), ...(params.file ? { file: params.file } : {}), ...(params.line ? { line: String(params.line) } : {}) });
-    return `/projects/${projectUid}?${q.toString()}${params.line ? `#L${params.line}` : ""}`;
+    // No #L fragment: the viewer scrolls to ?line= itself (Next 16's router failed on hash + query navigations).
+    return `/projects/${projectUid}?${q.toString()}`;
   };
   const visible = useMemo(() => (tree.data ?? []).filter((f) => f.path.toLowerCase().includes(filter.toLowerCase())), [tree.data, filter]);
   const language = tree.data?.find((f) => f.path === current)?.language ?? "";

@@ -14,7 +14,9 @@ const options = [
 export function ThemeToggle() {
   const { theme, setTheme } = useTheme();
   const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  useEffect(() => {
+    setMounted(true);
+  }, []);
   return (
     <div role="radiogroup" aria-label="Theme" className="flex rounded-md border border-zinc-200 p-0.5 dark:border-zinc-800">
       {options.map(({ value, label, Icon }) => {

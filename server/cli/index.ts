@@ -16,6 +16,8 @@ Commands:
   ingest <folder|zip|git-url> [--ref r] [--json]
                      Import code as the web app does and print its summary (files, languages,
                      symbols, static findings by severity)
+  search <folder|project-uid> (--query "…" | --queries f.jsonl) [--mode m] [-k n] [--json]
+                     Search code (hybrid, full text or vector); batch mode prints one JSON line per query
   db migrate         Apply pending database migrations (SQLite by default; PostgreSQL when DATABASE_URL is postgres://…)
   db seed            Seed the built-in review prompts into every workspace
   dev scripted-llm --script <file.json> [--port N] [--record <file.jsonl>]
@@ -33,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: "boolean", short: "h" } } });
   const [command, sub] = positionals;
   // Subcommands with options of their own answer --help themselves.
-  const ownHelp = (command === "dev" && sub === "scripted-llm") || command === "ingest";
+  const ownHelp = (command === "dev" && sub === "scripted-llm") || command === "ingest" || command === "search";
   if ((values.help && !ownHelp) || !command || command === "help") {
     console.log(HELP);
     return command || values.help ? 0 : 2;
@@ -69,6 +71,10 @@ async function main(argv: string[]): Promise<number> {
     case "ingest": {
       const { runIngestCli } = await import("./ingest.ts");
       return runIngestCli(argv.slice(argv.indexOf("ingest") + 1));
+    }
+    case "search": {
+      const { runSearchCli } = await import("./search.ts");
+      return runSearchCli(argv.slice(argv.indexOf("search") + 1));
     }
     case "db": {
       const config = getConfig();

@@ -33,6 +33,8 @@ export type ImportStage = "ingesting" | "indexing" | "analyzing";
 
 export interface ImportOptions {
   limits?: IngestLimitsInput;
+  /** Run the static pre-pass (ESLint, ruff, bandit; default true). Argus's own rules run with the index regardless. */
+  analysis?: boolean;
   /** Where to build the code-search index (LanceDB directory + index name); omitted: no search index. */
   search?: { uri: string; name: string };
   /**
@@ -104,7 +106,8 @@ export async function runImport(
     root: dirs.src,
     files: ingest.walk.files.map((f) => ({ path: f.path, language: f.language })),
     argusFindings: index.findings,
-    eslint: { useProjectConfig: options.projectEslintConfig ?? false },
+    eslint: options.analysis === false ? false : { useProjectConfig: options.projectEslintConfig ?? false },
+    external: options.analysis === false ? false : undefined,
   });
   const findings = analysis.findings;
   const findingsBySeverity: Record<string, number> = {};
