@@ -1,20 +1,17 @@
 /** The Prisma client as the app builds it (createDb), on the provider under test. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestConfig, testProvider, type TestConfig } from "../../test/helpers/db.ts";
-import { createDb, isNotFound, isUniqueViolation, type Db } from "./client.ts";
-import { migrate } from "./migrate.ts";
+import { openMigratedDb, testProvider, type TestConfig } from "../../test/helpers/db.ts";
+import { isNotFound, isUniqueViolation, type Db } from "./client.ts";
 
 let t: TestConfig;
 let db: Db;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  t = await createTestConfig();
-  await migrate(t.config.db);
-  db = await createDb(t.config.db);
+  ({ t, db, close } = await openMigratedDb());
 });
 afterAll(async () => {
-  await db?.$disconnect();
-  await t?.cleanup();
+  await close?.();
 });
 
 const names = async (prefix: string) =>

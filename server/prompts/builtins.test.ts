@@ -2,9 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestConfig, type TestConfig } from "../../test/helpers/db.ts";
-import { createDb, type Db } from "../db/client.ts";
-import { migrate } from "../db/migrate.ts";
+import { openMigratedDb, type TestConfig } from "../../test/helpers/db.ts";
+import type { Db } from "../db/client.ts";
 import { uuid5 } from "../lib/uuid5.ts";
 import { builtinUid, loadBuiltinPrompts, seedAllWorkspaces, seedBuiltinPrompts } from "./builtins.ts";
 
@@ -16,16 +15,13 @@ const defaultKey = manifest.prompts.find((p) => p.default)!.key;
 
 let t: TestConfig;
 let db: Db;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  t = await createTestConfig();
-  await migrate(t.config.db);
-  db = await createDb(t.config.db);
+  ({ t, db, close } = await openMigratedDb());
 });
-
 afterAll(async () => {
-  await db?.$disconnect();
-  await t?.cleanup();
+  await close?.();
 });
 
 let n = 0;

@@ -13,6 +13,8 @@ import path from "node:path";
 import pg from "pg";
 import { loadConfig, type Config } from "../../server/config.ts";
 import { pgPoolConfig } from "../../server/db/adapters.ts";
+import { createDb, type Db } from "../../server/db/client.ts";
+import { migrate } from "../../server/db/migrate.ts";
 
 export interface TestConfig {
   config: Config;
@@ -100,6 +102,21 @@ export async function createTestConfig(extraEnv: Record<string, string> = {}): P
       } finally {
         removeDir();
       }
+    },
+  };
+}
+
+/** A migrated database of its own for a test file, with the app's client; close() disconnects and drops it. */
+export async function openMigratedDb(): Promise<{ t: TestConfig; db: Db; close(): Promise<void> }> {
+  const t = await createTestConfig();
+  await migrate(t.config.db);
+  const db = await createDb(t.config.db);
+  return {
+    t,
+    db,
+    async close() {
+      await db.$disconnect();
+      await t.cleanup();
     },
   };
 }
