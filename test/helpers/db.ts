@@ -70,18 +70,19 @@ export async function createTestConfig(extraEnv: Record<string, string> = {}): P
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "argus-test-"));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
 
+  // cleanup() runs once, whatever calls it twice (afterAll plus an error path).
+  const once = (fn: () => Promise<void> | void) => {
+    let done = false;
+    return async () => {
+      if (done) return;
+      done = true;
+      await fn();
+    };
+  };
+
   if (testProvider() === "sqlite") {
     const env = baseEnv(dataDir, extraEnv);
-    let done = false;
-    return {
-      config: loadConfig(env),
-      env,
-      async cleanup() {
-        if (done) return;
-        done = true;
-        removeDir();
-      },
-    };
+    return { config: loadConfig(env), env, cleanup: once(removeDir) };
   }
 
   const serverUrl = process.env.DATABASE_URL!;
@@ -90,19 +91,16 @@ export async function createTestConfig(extraEnv: Record<string, string> = {}): P
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const env = baseEnv(dataDir, { ...extraEnv, DATABASE_URL: url.toString() });
-  let done = false;
   return {
     config: loadConfig(env),
     env,
-    async cleanup() {
-      if (done) return;
-      done = true;
+    cleanup: once(async () => {
       try {
         await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {
         removeDir();
       }
-    },
+    }),
   };
 }
 

@@ -7,7 +7,7 @@ import { notFound } from "../../errors.ts";
 import type { ModuleConfig } from "./modules/config.ts";
 import { ModuleResolver } from "./modules/resolve.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
-import type { FileStatus, ImportKind, ModuleResolution, ReferenceHit, ReferenceKind, SymbolHit, SymbolKind } from "./types.ts";
+import type { FileStatus, FileSymbols, ImportKind, ModuleResolution, ReferenceHit, ReferenceKind, SymbolHit, SymbolKind } from "./types.ts";
 
 export interface ListSymbolsOptions {
   file?: string;
@@ -18,15 +18,8 @@ export interface ListSymbolsOptions {
   offset?: number;
 }
 
-export interface IndexedFile {
-  path: string;
-  language: string;
-  status: FileStatus;
-  note: string | null;
-  lines: number;
-  bytes: number;
-  parseErrors: boolean;
-}
+/** A file as the index lists it: what the pass recorded, without its symbols. */
+export type IndexedFile = Omit<FileSymbols, "definitions" | "references" | "imports">;
 
 export interface ImportEdge {
   file: string;
