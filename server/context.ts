@@ -15,6 +15,7 @@ import { createWorkspaceService } from "./workspaces/service.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
 import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
+import { createEventBus, type EventBus } from "./events/bus.ts";
 
 export interface Services {
   config: Config;
@@ -27,6 +28,7 @@ export interface Services {
   providers: ReturnType<typeof createProviderService>;
   snapshots: ReturnType<typeof createSnapshotService>;
   queue: JobQueue;
+  events: EventBus;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const auth = createAuth({ config, db, secret: authSecret });
   // Imports are CPU-heavy (parsing); one at a time leaves the other core to the web server.
   const queue = createInProcessQueue({ concurrency: 1, log });
+  const events = createEventBus({ db, log });
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   return {
@@ -45,6 +48,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     db,
     auth,
     queue,
+    events,
     snapshots,
     workspaces: createWorkspaceService(db, auth),
     projects: createProjectService(db),
@@ -52,6 +56,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     providers: createProviderService(db, config, authSecret),
     async close() {
       await queue.close();
+      await events.flush();
       await db.$disconnect();
     },
   };

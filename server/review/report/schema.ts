@@ -1,0 +1,142 @@
+/**
+ * The review report: what the agent must emit after `REPORT:`, what the static engine produces, what
+ * is stored (review.report) and what the exports render. The zod schemas are the TypeScript types.
+ *
+ * `modelReportSchema` is the contract shown to the model (lenient where models are sloppy: numbers
+ * as strings are coerced, unknown keys ignored); `reportSchema` is the stored, checked report with the
+ * fields Argus adds (fingerprint, verification, per-file rollup, stage counts).
+ */
+import { z } from "zod";
+
+export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+export const severitySchema = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof severitySchema>;
+/** critical = 0 … info = 4; lower is worse. */
+export const severityRank = (s: Severity) => SEVERITIES.indexOf(s);
+export const atLeast = (s: Severity, floor: Severity) => severityRank(s) <= severityRank(floor);
+
+export const CATEGORIES = ["security", "correctness", "reliability", "performance", "maintainability", "style", "testing", "documentation"] as const;
+export const categorySchema = z.enum(CATEGORIES);
+export type Category = z.infer<typeof categorySchema>;
+
+const score = z.coerce.number().min(0).max(100);
+const line = z.coerce.number().int().positive();
+
+export const modelFindingSchema = z
+  .object({
+    title: z.string().trim().min(1).max(300),
+    severity: severitySchema,
+    confidence: z.coerce.number().min(0).max(1),
+    category: categorySchema,
+    file: z.string().trim().min(1).max(1024),
+    start_line: line,
+    end_line: line,
+    /** Lines quoted verbatim from the file; checked against the snapshot. */
+    evidence: z.string().max(4000),
+    explanation: z.string().trim().min(1).max(8000),
+    suggested_fix: z.string().max(8000).optional(),
+    /** Optional unified diff implementing the fix. */
+    diff: z.string().max(20000).optional(),
+  })
+  .refine((f) => f.end_line >= f.start_line, { message: "end_line must be ≥ start_line", path: ["end_line"] });
+export type ModelFinding = z.infer<typeof modelFindingSchema>;
+
+export const modelReportSchema = z.object({
+  summary: z.string().trim().min(1).max(20000),
+  /** 0–100, higher is better. */
+  overall_score: score,
+  category_scores: z.partialRecord(categorySchema, score).default({}),
+  findings: z.array(modelFindingSchema).max(2000),
+});
+export type ModelReport = z.infer<typeof modelReportSchema>;
+
+export const VERIFICATION = ["confirmed", "unverified", "not_run"] as const;
+export const verificationSchema = z.enum(VERIFICATION);
+
+export const findingSchema = z.object({
+  fingerprint: z.string().min(1),
+  title: z.string(),
+  severity: severitySchema,
+  confidence: z.number().min(0).max(1),
+  category: categorySchema,
+  file: z.string(),
+  startLine: z.number().int().positive(),
+  endLine: z.number().int().positive(),
+  evidence: z.string(),
+  explanation: z.string(),
+  suggestedFix: z.string().optional(),
+  diff: z.string().optional(),
+  verification: verificationSchema,
+  /** "static" for findings of the static engine / pre-pass (tool + rule in ruleId). */
+  source: z.enum(["agent", "static"]),
+  ruleId: z.string().optional(),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+export const fileRollupSchema = z.object({
+  path: z.string(),
+  /** 0–100, higher is better. */
+  score: z.number(),
+  counts: z.record(severitySchema, z.number().int().nonnegative()),
+});
+export type FileRollup = z.infer<typeof fileRollupSchema>;
+
+/** How many findings each noise-control stage removed, so the report can say so. */
+export const stageCountsSchema = z.object({
+  proposed: z.number().int().nonnegative(),
+  droppedUnlocatable: z.number().int().nonnegative(),
+  repairedLocation: z.number().int().nonnegative(),
+  droppedDuplicate: z.number().int().nonnegative(),
+  droppedDismissed: z.number().int().nonnegative(),
+  droppedUnverified: z.number().int().nonnegative(),
+  droppedBelowConfidence: z.number().int().nonnegative(),
+  droppedBelowSeverity: z.number().int().nonnegative(),
+  kept: z.number().int().nonnegative(),
+});
+export type StageCounts = z.infer<typeof stageCountsSchema>;
+
+export const reportSchema = z.object({
+  engine: z.enum(["static", "agent"]),
+  /** Shown on the report, e.g. "static analysis — no LLM" or "anthropic / claude-sonnet-4-5". */
+  engineLabel: z.string(),
+  summary: z.string(),
+  overallScore: z.number(),
+  categoryScores: z.partialRecord(categorySchema, z.number()),
+  findings: z.array(findingSchema),
+  files: z.array(fileRollupSchema),
+  stages: stageCountsSchema,
+  /** Set when the report came from a forced final pass or a repair, etc. */
+  notes: z.array(z.string()).default([]),
+});
+export type Report = z.infer<typeof reportSchema>;
+
+// ---- scope, budget and settings a review is started with ----------------------------------------
+
+export const reviewScopeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("project") }),
+  z.object({ kind: z.literal("paths"), paths: z.array(z.string().trim().min(1).max(1024)).min(1).max(200) }),
+  z.object({
+    kind: z.literal("diff"),
+    base: z.string().trim().min(1).max(250),
+    head: z.string().trim().min(1).max(250),
+  }),
+]);
+export type ReviewScope = z.infer<typeof reviewScopeSchema>;
+
+export const reviewBudgetSchema = z.object({
+  maxIterations: z.number().int().min(1).max(500).default(100),
+  maxTokens: z.number().int().positive().optional(),
+  maxCostUsd: z.number().positive().optional(),
+});
+export type ReviewBudget = z.infer<typeof reviewBudgetSchema>;
+
+export const reviewSettingsSchema = z.object({
+  verify: z.boolean().default(true),
+  /** What happens to findings the verification pass did not confirm. */
+  unverified: z.enum(["drop", "keep"]).default("keep"),
+  minConfidence: z.number().min(0).max(1).default(0),
+  minSeverity: severitySchema.default("info"),
+  /** Optional different model for the verification pass. */
+  verifyModel: z.string().optional(),
+});
+export type ReviewSettings = z.infer<typeof reviewSettingsSchema>;
