@@ -1,0 +1,34 @@
+/**
+ * The one contract between the pipeline engine and a server, whoever implements it: Argus's built-in
+ * TypeScript servers (in-process), an external MCP server over stdio or Streamable HTTP, or a
+ * test-only server. The engine, `pipeline build` and `argus mcp serve` speak only this.
+ *
+ * A server describes itself the way UltraRAG's `server.yaml` does (spec §3.1): per tool / prompt,
+ * `input` maps each function parameter to a pool variable or a `$parameter`, `output` lists the keys
+ * the call returns; `parameters` are its `parameter.yaml` defaults.
+ */
+import type { ServerSignature } from "../dsl/schema.ts";
+
+export type { ServerSignature };
+
+export interface CallContext {
+  signal?: AbortSignal;
+  /** Streaming text (generation in demo mode): forwarded as `token` events of the running step. */
+  onToken?: (text: string) => void;
+  /** Demo mode (`--demo`, UltraRAG's is_demo). */
+  demo?: boolean;
+  /** Directory relative paths in arguments resolve against (UltraRAG: the current directory). */
+  cwd: string;
+}
+
+export interface PipelineServer {
+  /** The server's name as in `servers/<name>` (e.g. "retriever"). */
+  readonly name: string;
+  signature(): Promise<ServerSignature>;
+  /**
+   * Runs a tool (or, for kind "prompt", renders a prompt) with arguments keyed by the function's
+   * parameter names, and returns a record keyed by the signature's output names.
+   */
+  call(kind: "tool" | "prompt", name: string, args: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
