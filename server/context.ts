@@ -15,7 +15,9 @@ import { createWorkspaceService } from "./workspaces/service.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
 import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
+import { dropProjectStorage } from "./snapshots/storage.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
+import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/service.ts";
 
 export interface Services {
   config: Config;
@@ -29,6 +31,7 @@ export interface Services {
   snapshots: ReturnType<typeof createSnapshotService>;
   queue: JobQueue;
   events: EventBus;
+  reviews: ReviewService;
   close(): Promise<void>;
 }
 
@@ -37,9 +40,12 @@ export async function createServices(config: Config, log = createLogger(config.l
   const db = await createDb(config.db);
   const authSecret = resolveAuthSecret(config);
   const auth = createAuth({ config, db, secret: authSecret });
-  // Imports are CPU-heavy (parsing); one at a time leaves the other core to the web server.
-  const queue = createInProcessQueue({ concurrency: 1, log });
+  // Imports are CPU-heavy (parsing): one at a time leaves the other core to the web server. Reviews
+  // mostly wait on the model, so two run beside an import.
+  const queue = createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
   const events = createEventBus({ db, log });
+  const providers = createProviderService(db, config, authSecret);
+  const reviews = createReviewService({ db, queue, events, log, providers });
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   return {
@@ -51,9 +57,15 @@ export async function createServices(config: Config, log = createLogger(config.l
     events,
     snapshots,
     workspaces: createWorkspaceService(db, auth),
-    projects: createProjectService(db),
+    projects: createProjectService(db, {
+      dropStorage: (projectId, snapshotIds) => dropProjectStorage(config.dataDir, projectId, snapshotIds, log),
+      dropRooms: async (rooms) => {
+        for (const room of rooms) await events.deleteRoom(room);
+      },
+    }),
+    reviews,
     prompts: createPromptService(db),
-    providers: createProviderService(db, config, authSecret),
+    providers,
     async close() {
       await queue.close();
       await events.flush();

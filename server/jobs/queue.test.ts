@@ -39,3 +39,30 @@ describe("in-process job queue", () => {
     expect(() => q.enqueue("work", 3)).toThrow(/shut down/);
   });
 });
+
+describe("per-kind limits", () => {
+  it("runs at most perKind[kind] jobs of a kind while other kinds use the remaining slots", async () => {
+    const q = createInProcessQueue({ concurrency: 3, perKind: { heavy: 1 }, log });
+    const active = { heavy: 0, light: 0 };
+    const peak = { heavy: 0, light: 0 };
+    const order: string[] = [];
+    for (const kind of ["heavy", "light"] as const) {
+      q.register<number>(kind, async (n) => {
+        active[kind]++;
+        peak[kind] = Math.max(peak[kind], active[kind]);
+        await new Promise((r) => setTimeout(r, 15));
+        order.push(`${kind}${n}`);
+        active[kind]--;
+      });
+    }
+    q.enqueue("heavy", 1);
+    q.enqueue("heavy", 2);
+    q.enqueue("light", 1);
+    q.enqueue("light", 2);
+    await q.idle();
+    expect(peak).toEqual({ heavy: 1, light: 2 });
+    // The light jobs did not wait behind the second heavy one.
+    expect(order.indexOf("light2")).toBeLessThan(order.indexOf("heavy2"));
+    await q.close();
+  });
+});

@@ -15,26 +15,35 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
-export function createInProcessQueue(opts: { concurrency: number; log: Logger }): JobQueue {
+/**
+ * `concurrency` bounds all jobs; `perKind` bounds some kinds further (CPU-heavy imports one at a
+ * time, while model-bound reviews, which mostly wait on the network, run beside them).
+ */
+export function createInProcessQueue(opts: { concurrency: number; perKind?: Record<string, number>; log: Logger }): JobQueue {
   const handlers = new Map<string, JobHandler<unknown>>();
   const waiting: { kind: string; payload: unknown }[] = [];
+  const runningByKind = new Map<string, number>();
   let running = 0;
   let closed = false;
   let idleWaiters: (() => void)[] = [];
 
   function pump() {
-    while (!closed && running < opts.concurrency && waiting.length > 0) {
-      const job = waiting.shift()!;
+    while (!closed && running < opts.concurrency) {
+      const at = waiting.findIndex((j) => (runningByKind.get(j.kind) ?? 0) < (opts.perKind?.[j.kind] ?? Infinity));
+      if (at < 0) break;
+      const [job] = waiting.splice(at, 1) as [{ kind: string; payload: unknown }];
       const handler = handlers.get(job.kind);
       if (!handler) {
         opts.log.error({ kind: job.kind }, "no handler registered for job kind");
         continue;
       }
       running++;
+      runningByKind.set(job.kind, (runningByKind.get(job.kind) ?? 0) + 1);
       handler(job.payload)
         .catch((err: unknown) => opts.log.error({ err, kind: job.kind }, "job failed"))
         .finally(() => {
           running--;
+          runningByKind.set(job.kind, runningByKind.get(job.kind)! - 1);
           pump();
         });
     }

@@ -21,7 +21,14 @@ function view(p: Project): ProjectView {
   return { ...rest, hasGitToken: gitTokenCipher !== null };
 }
 
-export function createProjectService(db: Db) {
+export interface ProjectServiceDeps {
+  /** Removes a deleted project's files and search indexes (snapshots' storage lives elsewhere). */
+  dropStorage(projectId: string, snapshotIds: string[]): Promise<void>;
+  /** Deletes the event rooms of the project's reviews. */
+  dropRooms(rooms: string[]): Promise<void>;
+}
+
+export function createProjectService(db: Db, deps: ProjectServiceDeps) {
   async function load(uid: string): Promise<Project> {
     const project = await db.project.findUnique({ where: { uid } });
     if (!project) throw notFound(`No project with id ${uid}. It may have been deleted.`);
@@ -60,7 +67,16 @@ export function createProjectService(db: Db) {
     async remove(actor: Actor, uid: string): Promise<void> {
       const project = await load(uid);
       await requireRole(db, actor, project.workspaceId, "member");
-      await db.project.delete({ where: { id: project.id } });
+      const busy = await db.review.count({ where: { projectId: project.id, status: { in: ["pending", "queued", "running"] } } });
+      if (busy > 0) throw conflict(`A review of this project is still running. Cancel it (or wait for it to finish), then delete the project.`);
+      if (project.status === "ingesting") throw conflict("This project's code is being imported. Wait for the import to finish, then delete the project.");
+      const [snapshots, reviews] = await Promise.all([
+        db.snapshot.findMany({ where: { projectId: project.id }, select: { id: true } }),
+        db.review.findMany({ where: { projectId: project.id }, select: { uid: true } }),
+      ]);
+      await db.project.delete({ where: { id: project.id } }); // snapshots, reviews, findings, dismissals cascade
+      await deps.dropRooms(reviews.map((r) => `review:${r.uid}`));
+      await deps.dropStorage(project.id, snapshots.map((s) => s.id));
     },
   };
 }

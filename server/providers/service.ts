@@ -105,7 +105,32 @@ export function createProviderService(db: Db, config: Config, authSecret: string
     }
   }
 
+  /**
+   * What a background job (a review, a chat turn) runs with: a workspace connection, or the server's
+   * environment default when `connectionUid` is null. Refuses up front what could never work, so a
+   * review does not queue just to fail on a missing key.
+   */
+  async function resolveForJob(workspaceId: string, connectionUid: string | null, model?: string): Promise<{ provider: ProviderId; model: string; options: LlmClientOptions }> {
+    let options: LlmClientOptions;
+    if (connectionUid) {
+      const c = await load(connectionUid);
+      if (c.workspaceId !== workspaceId) throw notFound("That provider connection does not exist in this workspace.");
+      options = { ...clientOptionsFromSettings(config.llm, c.provider as ProviderId), ...optionsFor(c) };
+    } else {
+      options = clientOptionsFromSettings(config.llm);
+      if (!options.apiKey && options.provider !== "openai-compatible") {
+        throw invalid(`No API key is configured for ${PROVIDER_INFO[options.provider].label}. Add a model provider in Settings → Model providers, or run the static engine (no LLM).`);
+      }
+    }
+    if (model) options.model = model;
+    const resolvedModel = options.model ?? PROVIDER_INFO[options.provider].defaultModel;
+    if (!resolvedModel) throw invalid("Choose a model for this provider connection (it has no default model).");
+    return { provider: options.provider, model: resolvedModel, options: { ...options, model: resolvedModel } };
+  }
+
   return {
+    resolveForJob,
+
     catalog() {
       return {
         providers: PROVIDERS.map((id) => ({ ...PROVIDER_INFO[id], models: MODELS.filter((m) => m.provider === id) })),

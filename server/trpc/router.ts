@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
 import { providersRouter } from "./routers/providers.ts";
+import { reviewsRouter } from "./routers/reviews.ts";
 import { snapshotsRouter } from "./routers/snapshots.ts";
 
 export const appRouter = router({
@@ -10,6 +11,7 @@ export const appRouter = router({
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,
+  reviews: reviewsRouter,
   snapshots: snapshotsRouter,
 });
 

@@ -1,0 +1,360 @@
+/**
+ * Reviews: start (snapshotting prompt, provider, model, scope, budget and noise settings), list, read,
+ * cancel, re-run, delete, dismiss findings as false positives, and the per-project trend. Running a
+ * review is the job's business (job.ts); this service only records intent and hands it over.
+ *
+ * Restart policy (decided): a review that was queued but never started is queued again on start;
+ * one that was running is failed as "interrupted" (its partial model conversation cannot be resumed
+ * faithfully, and re-running it silently would spend the user's budget twice).
+ */
+import { z } from "zod";
+import { requireRole, requireUser, type Actor } from "../auth/access.ts";
+import type { Db, Review } from "../db/client.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Logger } from "../logger.ts";
+import type { ProviderService } from "../providers/service.ts";
+import {
+  CATEGORIES,
+  SEVERITIES,
+  reportSchema,
+  reviewBudgetSchema,
+  reviewScopeSchema,
+  reviewSettingsSchema,
+  severityRank,
+  type Report,
+  type ReviewBudget,
+  type ReviewScope,
+  type ReviewSettings,
+  type Severity,
+} from "./report/schema.ts";
+
+export const REVIEW_JOB = "review";
+export type ReviewJob = { reviewId: string };
+
+export const REVIEW_STATUSES = ["pending", "queued", "running", "completed", "failed", "cancelled"] as const;
+export const ACTIVE_STATUSES = ["pending", "queued", "running"] as const;
+export const reviewRoom = (uid: string) => `review:${uid}`;
+
+export const startReviewInput = z.object({
+  projectUid: z.uuid(),
+  engine: z.enum(["static", "agent"]),
+  scope: reviewScopeSchema.default({ kind: "project" }),
+  /** A workspace prompt; the workspace default when omitted. Ignored by the static engine. */
+  promptUid: z.uuid().optional(),
+  /** A workspace provider connection; the server's environment default when null/omitted. */
+  connectionUid: z.uuid().nullable().optional(),
+  model: z.string().trim().min(1).max(200).optional(),
+  budget: reviewBudgetSchema.partial().optional(),
+  settings: reviewSettingsSchema.partial().optional(),
+});
+
+export const listReviewsInput = z.object({
+  workspaceId: z.string().min(1),
+  projectUid: z.uuid().optional(),
+  status: z.enum(REVIEW_STATUSES).optional(),
+  limit: z.number().int().min(1).max(100).default(20),
+  /** The uid of the last review of the previous page. */
+  cursor: z.uuid().optional(),
+});
+
+export const findingsInput = z.object({
+  reviewUid: z.uuid(),
+  severity: z.enum(SEVERITIES).optional(),
+  category: z.enum(CATEGORIES).optional(),
+  file: z.string().max(4096).optional(),
+  minConfidence: z.number().min(0).max(1).optional(),
+  sort: z.enum(["severity", "file", "confidence", "category"]).default("severity"),
+  limit: z.number().int().min(1).max(5000).default(5000),
+});
+
+export const dismissInput = z.object({ reviewUid: z.uuid(), fingerprint: z.string().min(1).max(200), reason: z.string().trim().max(500).optional() });
+
+export interface ReviewView {
+  uid: string;
+  projectUid: string;
+  projectName: string;
+  snapshotUid: string | null;
+  engine: "static" | "agent";
+  status: (typeof REVIEW_STATUSES)[number];
+  statusReason: string | null;
+  scope: ReviewScope;
+  promptName: string | null;
+  provider: string | null;
+  model: string | null;
+  budget: ReviewBudget;
+  settings: ReviewSettings;
+  progress: number;
+  scoreOverall: number | null;
+  findingsCount: number;
+  usage: { inputTokens: number; outputTokens: number; costUsd?: number; iterations?: number } | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+type ReviewRow = Review & { project: { uid: string; name: string } };
+
+export function createReviewService(deps: { db: Db; queue: JobQueue; events: EventBus; log: Logger; providers: ProviderService }) {
+  const { db, queue, events } = deps;
+  /** Running reviews' cancel switches (this process only; see job.ts). */
+  const running = new Map<string, AbortController>();
+
+  async function snapshotUid(id: string): Promise<string | null> {
+    return (await db.snapshot.findUnique({ where: { id }, select: { uid: true } }))?.uid ?? null;
+  }
+
+  async function view(r: ReviewRow): Promise<ReviewView> {
+    return {
+      uid: r.uid,
+      projectUid: r.project.uid,
+      projectName: r.project.name,
+      snapshotUid: await snapshotUid(r.snapshotId),
+      engine: r.engine as ReviewView["engine"],
+      status: r.status as ReviewView["status"],
+      statusReason: r.statusReason,
+      scope: JSON.parse(r.scope) as ReviewScope,
+      promptName: r.promptName,
+      provider: r.provider,
+      model: r.model,
+      budget: JSON.parse(r.budget) as ReviewBudget,
+      settings: JSON.parse(r.settings) as ReviewSettings,
+      progress: r.progress,
+      scoreOverall: r.scoreOverall,
+      findingsCount: r.findingsCount,
+      usage: r.usage ? (JSON.parse(r.usage) as ReviewView["usage"]) : null,
+      createdAt: r.createdAt,
+      startedAt: r.startedAt,
+      finishedAt: r.finishedAt,
+    };
+  }
+
+  async function load(uid: string): Promise<ReviewRow> {
+    const r = await db.review.findUnique({ where: { uid }, include: { project: { select: { uid: true, name: true } } } });
+    if (!r) throw notFound(`No review with id ${uid}. It may have been deleted.`);
+    return r;
+  }
+
+  async function loadFor(actor: Actor, uid: string, role: "viewer" | "member") {
+    const r = await load(uid);
+    await requireRole(db, actor, r.workspaceId, role);
+    return r;
+  }
+
+  async function publishStatus(r: Pick<Review, "uid" | "status" | "statusReason">) {
+    await events.publish(reviewRoom(r.uid), "status", { status: r.status, reason: r.statusReason });
+  }
+
+  /** Resolves what the review will run with, refusing early what could never run. */
+  async function resolveModel(workspaceId: string, input: z.infer<typeof startReviewInput>) {
+    if (input.engine === "static") return { provider: null, model: null, connectionUid: null };
+    const resolved = await deps.providers.resolveForJob(workspaceId, input.connectionUid ?? null, input.model);
+    return { provider: resolved.provider, model: resolved.model, connectionUid: input.connectionUid ?? null };
+  }
+
+  async function create(actor: NonNullable<Actor>, input: z.infer<typeof startReviewInput>): Promise<ReviewView> {
+    const project = await db.project.findUnique({ where: { uid: input.projectUid } });
+    if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
+    await requireRole(db, actor, project.workspaceId, "member");
+    if (!project.currentSnapshotId) throw invalid("This project has no imported code yet. Import a folder, a zip or a git repository first.");
+    const snapshot = await db.snapshot.findUnique({ where: { id: project.currentSnapshotId } });
+    if (snapshot?.status !== "ready") throw invalid("The project's code is still being imported; start the review once the import is ready.");
+
+    let promptName: string | null = null;
+    let promptContent: string | null = null;
+    if (input.engine === "agent") {
+      const prompt = input.promptUid
+        ? await db.prompt.findUnique({ where: { uid: input.promptUid } })
+        : await db.prompt.findFirst({ where: { workspaceId: project.workspaceId, isDefault: true } });
+      if (input.promptUid && (!prompt || prompt.workspaceId !== project.workspaceId)) throw notFound("That review prompt does not exist in this workspace.");
+      if (!prompt) throw invalid("This workspace has no default review prompt. Pick a prompt, or mark one as the default on the Prompts page.");
+      promptName = prompt.name;
+      promptContent = prompt.content;
+    }
+    const { provider, model, connectionUid } = await resolveModel(project.workspaceId, input);
+    const budget = reviewBudgetSchema.parse(input.budget ?? {});
+    const settings = reviewSettingsSchema.parse(input.settings ?? {});
+
+    const review = await db.review.create({
+      data: {
+        uid: crypto.randomUUID(),
+        workspaceId: project.workspaceId,
+        projectId: project.id,
+        snapshotId: snapshot.id,
+        createdById: actor.userId,
+        engine: input.engine,
+        status: "queued",
+        scope: JSON.stringify(input.scope),
+        promptName,
+        promptContent,
+        provider,
+        model,
+        connectionUid,
+        budget: JSON.stringify(budget),
+        settings: JSON.stringify(settings),
+      },
+      include: { project: { select: { uid: true, name: true } } },
+    });
+    await publishStatus(review);
+    queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: review.id });
+    return view(review);
+  }
+
+  return {
+    running,
+    view,
+
+    start(actor: Actor, input: z.infer<typeof startReviewInput>) {
+      return create(requireUser(actor), input);
+    },
+
+    async list(actor: Actor, input: z.infer<typeof listReviewsInput>): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
+      await requireRole(db, actor, input.workspaceId, "viewer");
+      let projectId: string | undefined;
+      if (input.projectUid) {
+        const p = await db.project.findUnique({ where: { uid: input.projectUid }, select: { id: true, workspaceId: true } });
+        if (!p || p.workspaceId !== input.workspaceId) throw notFound(`No project with id ${input.projectUid} in this workspace.`);
+        projectId = p.id;
+      }
+      const rows = await db.review.findMany({
+        where: { workspaceId: input.workspaceId, projectId, status: input.status },
+        include: { project: { select: { uid: true, name: true } } },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: input.limit + 1,
+        ...(input.cursor ? { cursor: { uid: input.cursor }, skip: 1 } : {}),
+      });
+      const page = rows.slice(0, input.limit);
+      return { items: await Promise.all(page.map(view)), nextCursor: rows.length > input.limit ? page[page.length - 1]!.uid : null };
+    },
+
+    async get(actor: Actor, uid: string): Promise<ReviewView & { report: Omit<Report, "findings"> | null; files: { path: string; score: number; counts: Record<Severity, number> }[] }> {
+      const r = await loadFor(actor, uid, "viewer");
+      const report = r.report ? reportSchema.parse(JSON.parse(r.report)) : null;
+      const files = await db.reviewFile.findMany({ where: { reviewId: r.id }, orderBy: [{ score: "asc" }, { path: "asc" }] });
+      const { findings: _f, ...reportRest } = report ?? ({ findings: [] } as unknown as Report);
+      return {
+        ...(await view(r)),
+        report: report ? reportRest : null,
+        files: files.map((f) => ({ path: f.path, score: f.score, counts: { critical: f.critical, high: f.high, medium: f.medium, low: f.low, info: f.info } })),
+      };
+    },
+
+    async findings(actor: Actor, input: z.infer<typeof findingsInput>) {
+      const r = await loadFor(actor, input.reviewUid, "viewer");
+      const [rows, dismissed] = await Promise.all([
+        db.reviewFinding.findMany({
+          where: { reviewId: r.id, severity: input.severity, category: input.category, file: input.file, confidence: input.minConfidence === undefined ? undefined : { gte: input.minConfidence } },
+          take: input.limit,
+        }),
+        db.findingDismissal.findMany({ where: { projectId: r.projectId }, select: { fingerprint: true } }),
+      ]);
+      const gone = new Set(dismissed.map((d) => d.fingerprint));
+      const order: Record<typeof input.sort, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
+        severity: (a, b) => severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine,
+        file: (a, b) => a.file.localeCompare(b.file) || a.startLine - b.startLine,
+        confidence: (a, b) => b.confidence - a.confidence || severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
+        category: (a, b) => a.category.localeCompare(b.category) || severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
+      };
+      return rows.sort(order[input.sort]).map(({ id: _id, reviewId: _r, projectId: _p, ...f }) => ({ ...f, dismissed: gone.has(f.fingerprint) }));
+    },
+
+    async cancel(actor: Actor, uid: string): Promise<ReviewView> {
+      const r = await loadFor(actor, uid, "member");
+      if (!(ACTIVE_STATUSES as readonly string[]).includes(r.status)) throw conflict(`This review already ${r.status === "completed" ? "completed" : `is ${r.status}`}; there is nothing to cancel.`);
+      const controller = running.get(r.id);
+      if (controller) {
+        controller.abort(new Error("Cancelled by a user."));
+      } else {
+        // Queued, not started: the job sees the status and skips it.
+        await db.review.updateMany({ where: { id: r.id, status: { in: [...ACTIVE_STATUSES] } }, data: { status: "cancelled", statusReason: "Cancelled before it started.", finishedAt: new Date() } });
+        await publishStatus({ uid: r.uid, status: "cancelled", statusReason: "Cancelled before it started." });
+      }
+      return view(await load(uid));
+    },
+
+    async rerun(actor: Actor, uid: string): Promise<ReviewView> {
+      const r = await loadFor(actor, uid, "member");
+      const scope = JSON.parse(r.scope) as ReviewScope;
+      const input = startReviewInput.parse({
+        projectUid: r.project.uid,
+        engine: r.engine,
+        scope,
+        connectionUid: r.connectionUid,
+        model: r.model ?? undefined,
+        budget: JSON.parse(r.budget),
+        settings: JSON.parse(r.settings),
+      });
+      const created = await create(actor!, input);
+      // Keep the original prompt text even if the prompt was edited or deleted since.
+      if (r.engine === "agent") await db.review.update({ where: { uid: created.uid }, data: { promptName: r.promptName, promptContent: r.promptContent } });
+      return { ...created, promptName: r.promptName };
+    },
+
+    async remove(actor: Actor, uid: string): Promise<void> {
+      const r = await loadFor(actor, uid, "member");
+      if ((ACTIVE_STATUSES as readonly string[]).includes(r.status)) throw conflict("This review is still running. Cancel it first, then delete it.");
+      await db.review.delete({ where: { id: r.id } }); // files and findings cascade
+      await events.deleteRoom(reviewRoom(r.uid));
+    },
+
+    async dismiss(actor: Actor, input: z.infer<typeof dismissInput>): Promise<void> {
+      const r = await loadFor(actor, input.reviewUid, "member");
+      const finding = await db.reviewFinding.findUnique({ where: { reviewId_fingerprint: { reviewId: r.id, fingerprint: input.fingerprint } } });
+      if (!finding) throw notFound("That finding is not part of this review.");
+      await db.findingDismissal.upsert({
+        where: { projectId_fingerprint: { projectId: r.projectId, fingerprint: input.fingerprint } },
+        create: { projectId: r.projectId, fingerprint: input.fingerprint, title: finding.title, reason: input.reason ?? null, createdById: actor!.userId },
+        update: { reason: input.reason ?? null },
+      });
+      await events.publish(reviewRoom(r.uid), "finding_dismissed", { fingerprint: input.fingerprint });
+    },
+
+    async undismiss(actor: Actor, input: z.infer<typeof dismissInput>): Promise<void> {
+      const r = await loadFor(actor, input.reviewUid, "member");
+      await db.findingDismissal.deleteMany({ where: { projectId: r.projectId, fingerprint: input.fingerprint } });
+      await events.publish(reviewRoom(r.uid), "finding_restored", { fingerprint: input.fingerprint });
+    },
+
+    /** Findings by severity across the project's completed reviews, oldest first (the trend chart). */
+    async trend(actor: Actor, projectUid: string) {
+      const project = await db.project.findUnique({ where: { uid: projectUid } });
+      if (!project) throw notFound(`No project with id ${projectUid}.`);
+      await requireRole(db, actor, project.workspaceId, "viewer");
+      const reviews = await db.review.findMany({ where: { projectId: project.id, status: "completed" }, orderBy: { finishedAt: "asc" }, take: 200, select: { id: true, uid: true, engine: true, finishedAt: true, scoreOverall: true } });
+      const counts = await db.reviewFinding.groupBy({ by: ["reviewId", "severity"], where: { reviewId: { in: reviews.map((r) => r.id) } }, _count: { _all: true } });
+      return reviews.map((r) => {
+        const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+        for (const c of counts) if (c.reviewId === r.id) bySeverity[c.severity as Severity] = c._count._all;
+        return { uid: r.uid, engine: r.engine, finishedAt: r.finishedAt, score: r.scoreOverall, ...bySeverity };
+      });
+    },
+
+    async events(actor: Actor, uid: string, afterSeq = 0) {
+      const r = await loadFor(actor, uid, "viewer");
+      return events.history(reviewRoom(r.uid), afterSeq);
+    },
+
+    /** On start: see the restart policy at the top of this file. */
+    async recoverInterrupted(): Promise<{ failed: number; requeued: number }> {
+      const stuck = await db.review.findMany({ where: { status: { in: [...ACTIVE_STATUSES] } }, orderBy: { createdAt: "asc" } });
+      let failed = 0;
+      let requeued = 0;
+      for (const r of stuck) {
+        if (r.status === "running") {
+          const statusReason = "Interrupted by a server restart. Re-run the review.";
+          await db.review.update({ where: { id: r.id }, data: { status: "failed", statusReason, finishedAt: new Date() } });
+          await publishStatus({ uid: r.uid, status: "failed", statusReason });
+          failed++;
+        } else {
+          await db.review.update({ where: { id: r.id }, data: { status: "queued" } });
+          queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
+          requeued++;
+        }
+      }
+      return { failed, requeued };
+    },
+  };
+}
+
+export type ReviewService = ReturnType<typeof createReviewService>;
