@@ -5,6 +5,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/settings.ts";
+import { embedderEnvShape, embedderSettingsFromEnv, type EmbedderSettings } from "./retrieval/embed/settings.ts";
 
 const port = z.coerce
   .number({ error: "a port number" })
@@ -45,6 +46,7 @@ const envSchema = z.object({
   ESLINT_USE_PROJECT_CONFIG: z.enum(["true", "false"], { error: "true or false" }).default("false"),
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
+  ...embedderEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -61,6 +63,8 @@ export interface Config {
   authSecret: string | undefined;
   log: { level: Env["LOG_LEVEL"]; format: "pretty" | "json" };
   llm: LlmSettings;
+  /** Which embedder new search indexes use (hash by default) and its settings. */
+  embeddings: EmbedderSettings;
   ollamaUrl: string;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
   projectEslintConfig: boolean;
@@ -108,6 +112,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       format: env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
     },
     llm: llmSettingsFromEnv(env),
+    embeddings: embedderSettingsFromEnv(env, dataDir),
     ollamaUrl: env.OLLAMA_URL.replace(/\/$/, ""),
     projectEslintConfig: env.ESLINT_USE_PROJECT_CONFIG === "true",
     ingestLimits: dropUndefined({

@@ -17,7 +17,10 @@ import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts"
 import { createSnapshotService } from "./snapshots/service.ts";
 import { dropProjectStorage } from "./snapshots/storage.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
+import { createKnowledgeService, type KnowledgeService } from "./knowledge/service.ts";
 import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/service.ts";
+import { createDemoService, type DemoService } from "./review/demo.ts";
+import { createReviewJob } from "./review/job.ts";
 
 export interface Services {
   config: Config;
@@ -31,7 +34,9 @@ export interface Services {
   snapshots: ReturnType<typeof createSnapshotService>;
   queue: JobQueue;
   events: EventBus;
+  knowledge: KnowledgeService;
   reviews: ReviewService;
+  demo: DemoService;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const reviews = createReviewService({ db, queue, events, log, providers });
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
+  queue.register(REVIEW_JOB, createReviewJob({ db, config, events, log, providers, running: reviews.running }));
   return {
     config,
     log,
@@ -55,6 +61,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     auth,
     queue,
     events,
+    knowledge: createKnowledgeService({ db, config, queue, events, log }),
     snapshots,
     workspaces: createWorkspaceService(db, auth),
     projects: createProjectService(db, {
@@ -64,6 +71,7 @@ export async function createServices(config: Config, log = createLogger(config.l
       },
     }),
     reviews,
+    demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
     async close() {

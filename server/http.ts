@@ -10,6 +10,8 @@ import type { Services } from "./context.ts";
 import { checkHealth } from "./health.ts";
 import { appRouter } from "./trpc/router.ts";
 import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
+import { EXPORT_ROUTE, handleExport } from "./review/export/route.ts";
+import { routeKnowledgeUpload } from "./knowledge/upload.ts";
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -52,6 +54,8 @@ export function createRequestHandler(services: Services, next?: Handler): Handle
       if (path.startsWith("/api/trpc/")) return await trpc(req, res);
       const upload = UPLOAD_ROUTE.exec(path);
       if (upload) return await handleUpload(services, req, res, upload[1]!);
+      if (EXPORT_ROUTE.test(path)) return await handleExport(services, req, res, path);
+      if (await routeKnowledgeUpload(services, req, res, path)) return;
       if (next) return await next(req, res);
       sendJson(res, 404, { message: `Nothing at ${path}.` });
     } catch (err) {

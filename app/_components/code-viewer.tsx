@@ -1,5 +1,5 @@
 "use client";
-/** A file's code with line numbers and syntax highlighting (highlight.js); the target line is marked and scrolled to. */
+/** A file's code with line numbers and syntax highlighting (highlight.js); the target line (or line range, with `endLine`) is marked and scrolled to. */
 import hljs from "highlight.js/lib/common";
 import "highlight.js/styles/github.css";
 import { useEffect, useMemo, useRef } from "react";
@@ -7,7 +7,9 @@ import { cx } from "./ui.tsx";
 
 const hljsLanguage: Record<string, string> = { typescript: "typescript", tsx: "typescript", javascript: "javascript", python: "python", go: "go", rust: "rust", java: "java", c: "c", cpp: "cpp", csharp: "csharp", ruby: "ruby", php: "php", kotlin: "kotlin", swift: "swift", shell: "bash", sql: "sql", yaml: "yaml", json: "json", markdown: "markdown", html: "xml", css: "css" };
 
-export function CodeViewer({ content, language, line, linkFor }: { content: string; language: string; line?: number; linkFor: (line: number) => string }) {
+export function CodeViewer({ content, language, line, endLine, linkFor }: { content: string; language: string; line?: number; endLine?: number; linkFor: (line: number) => string }) {
+  const last = line !== undefined && endLine !== undefined && endLine > line ? endLine : line;
+  const marked = (n: number) => line !== undefined && n >= line && n <= last!;
   const target = useRef<HTMLTableRowElement>(null);
   // Highlight line by line so numbering and anchors stay aligned (multi-line tokens lose a little colour).
   const lines = useMemo(() => {
@@ -27,7 +29,7 @@ export function CodeViewer({ content, language, line, linkFor }: { content: stri
           {lines.map((html, i) => {
             const n = i + 1;
             return (
-              <tr key={n} id={`L${n}`} ref={n === line ? target : undefined} className={cx(n === line && "bg-amber-100")}>
+              <tr key={n} id={`L${n}`} ref={n === line ? target : undefined} data-marked={marked(n) || undefined} className={cx(marked(n) && "bg-amber-100")}>
                 <td className="w-12 select-none border-r border-zinc-200 pr-2 text-right align-top text-zinc-400">
                   <a href={linkFor(n)} className="hover:text-zinc-700">
                     {n}

@@ -11,7 +11,7 @@ import { Badge, Card, DelayedSkeleton, EmptyState, Input, cx } from "./ui.tsx";
 const severities = ["critical", "high", "medium", "low", "info"] as const;
 const severityTone = { critical: "amber", high: "amber", medium: "zinc", low: "zinc", info: "zinc" } as const;
 
-export function SnapshotBrowser({ projectUid, snapshotUid, file, line, tab }: { projectUid: string; snapshotUid: string; file?: string; line?: number; tab: "files" | "findings" }) {
+export function SnapshotBrowser({ projectUid, snapshotUid, file, line, endLine, tab }: { projectUid: string; snapshotUid: string; file?: string; line?: number; endLine?: number; tab: "files" | "findings" }) {
   const trpc = useTRPC();
   const tree = useQuery(trpc.snapshots.tree.queryOptions({ snapshotUid }));
   const [filter, setFilter] = useState("");
@@ -59,7 +59,7 @@ export function SnapshotBrowser({ projectUid, snapshotUid, file, line, tab }: { 
             {fileQuery.data && (
               <>
                 {fileQuery.data.truncated && <p className="mb-2 text-xs text-amber-700">Showing the first 1 MB of {Math.round(fileQuery.data.size / 1024)} KB.</p>}
-                <CodeViewer content={fileQuery.data.content} language={language} line={line} linkFor={(n) => href({ file: current, line: n })} />
+                <CodeViewer content={fileQuery.data.content} language={language} line={line} endLine={endLine} linkFor={(n) => href({ file: current, line: n })} />
               </>
             )}
             {tree.data?.length === 0 && <EmptyState title="No indexable files">Everything in this snapshot was skipped (binary, generated or ignored).</EmptyState>}

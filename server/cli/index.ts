@@ -16,8 +16,18 @@ Commands:
   ingest <folder|zip|git-url> [--ref r] [--json]
                      Import code as the web app does and print its summary (files, languages,
                      symbols, static findings by severity)
+  review <folder|zip|git-url> [--engine static|agent] [--diff base..head] [--format md|sarif|json] [--out f] [--fail-on high]
+                     Review code for CI (exit 1 when findings at or above --fail-on exist); --help for all options
   search <folder|project-uid> (--query "…" | --queries f.jsonl) [--mode m] [-k n] [--json]
                      Search code (hybrid, full text or vector); batch mode prints one JSON line per query
+  pipeline build|run <file.yaml> [--param f] [--log-level l] [--demo] [--record]
+                     Build or run an UltraRAG pipeline (paths resolve against the current directory)
+  pipeline list [dir]
+                     List the pipelines under ./pipelines (or dir)
+  show case <memory.json> [--case n] [--json]
+                     Show a run's memory file one case per item, step by step
+  mcp serve <server> [--http port] [--host addr]
+                     Expose a built-in pipeline server to MCP clients over stdio (default) or Streamable HTTP
   db migrate         Apply pending database migrations (SQLite by default; PostgreSQL when DATABASE_URL is postgres://…)
   db seed            Seed the built-in review prompts into every workspace
   dev scripted-llm --script <file.json> [--port N] [--record <file.jsonl>]
@@ -35,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: "boolean", short: "h" } } });
   const [command, sub] = positionals;
   // Subcommands with options of their own answer --help themselves.
-  const ownHelp = (command === "dev" && sub === "scripted-llm") || command === "ingest" || command === "search";
+  const ownHelp = (command === "dev" && sub === "scripted-llm") || command === "ingest" || command === "search" || command === "review" || command === "pipeline" || command === "show" || command === "mcp";
   if ((values.help && !ownHelp) || !command || command === "help") {
     console.log(HELP);
     return command || values.help ? 0 : 2;
@@ -72,9 +82,25 @@ async function main(argv: string[]): Promise<number> {
       const { runIngestCli } = await import("./ingest.ts");
       return runIngestCli(argv.slice(argv.indexOf("ingest") + 1));
     }
+    case "review": {
+      const { runReviewCli } = await import("./review.ts");
+      return runReviewCli(argv.slice(argv.indexOf("review") + 1));
+    }
     case "search": {
       const { runSearchCli } = await import("./search.ts");
       return runSearchCli(argv.slice(argv.indexOf("search") + 1));
+    }
+    case "pipeline": {
+      const { runPipelineCli } = await import("./pipeline.ts");
+      return runPipelineCli(argv.slice(argv.indexOf("pipeline") + 1));
+    }
+    case "show": {
+      const { runShowCli } = await import("./show.ts");
+      return runShowCli(argv.slice(argv.indexOf("show") + 1));
+    }
+    case "mcp": {
+      const { runMcpCli } = await import("./mcp.ts");
+      return runMcpCli(argv.slice(argv.indexOf("mcp") + 1));
     }
     case "db": {
       const config = getConfig();

@@ -4,6 +4,7 @@
  * ESLint pass); a project uid searches that project's latest ready snapshot in DATA_DIR.
  * Batch mode prints one JSON line per query with its ranked file:line hits.
  */
+import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -96,10 +97,11 @@ export async function runSearchCli(argv: string[]): Promise<number> {
     const batch = values.queries ? await readQueries(values.queries) : [{ query: values.query! }];
     const { store, index } = await openTarget(positionals[0]!, cleanup, !!values.json || !!values.queries);
     cleanup.unshift(async () => store.close());
+    const embedder = await queryEmbedderFor(index, getConfig().embeddings);
     for (const q of batch) {
       let hits: SearchResult[];
       try {
-        hits = await search(index, q.query, { mode: mode.data, k });
+        hits = await search(index, q.query, { mode: mode.data, k, embedder });
       } catch (err) {
         if (!(err instanceof DomainError) || !values.queries) throw err;
         console.log(JSON.stringify({ id: q.id, query: q.query, error: err.message }));

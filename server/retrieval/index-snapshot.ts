@@ -13,6 +13,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { chunkCode } from "./chunk/code.ts";
 import { chunkText, optionsFromUltrarag, type TextChunkOptions } from "./chunk/text.ts";
+import { embedderChanged, embedderForFullBuild } from "./embed/for-build.ts";
 import { embedderForIndex } from "./embed/from-record.ts";
 import { DEFAULT_HASH_DIMS, HashEmbedder } from "./embed/hash.ts";
 import type { Embedder } from "./embed/types.ts";
@@ -33,8 +34,11 @@ export interface SnapshotFile {
 }
 
 export interface IndexSnapshotOptions {
-  /** Hash embedder dimensions (a change forces a full rebuild). */
+  /** Hash embedder dimensions (a change forces a full rebuild); ignored when `embedder` is given. */
   dims?: number;
+  /** The configured embedder (createEmbedderFromSettings); default the hash embedder. A different
+   * embedder than the index's (family, dims, model, weights) forces a full rebuild. */
+  embedder?: Embedder;
   /** Rebuild everything and refit the IDF, even if nothing changed. */
   full?: boolean;
   /** Files larger than this are skipped (generated bundles, data dumps). */
@@ -69,7 +73,8 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
   const dims = options.dims ?? DEFAULT_HASH_DIMS;
   const maxBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
   const existing = await openChunkIndex(store, name);
-  const full = !!options.full || !existing || existing.embedder.name !== "hash" || existing.embedder.dims !== dims;
+  const configured = options.embedder ?? new HashEmbedder({ dims });
+  const full = !!options.full || !existing || embedderChanged(existing.embedder, configured);
   const known = existing && !full ? await existing.fileHashes() : new Map<string, string>();
   const existingRecord = existing?.embedder;
   const existingState = existing?.embedderState;
@@ -110,12 +115,13 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
   let write;
   let embedded: number;
   if (full) {
-    const embedder = new HashEmbedder({ dims }).fit(pending.map(embeddingText));
+    const { embedder, state } = embedderForFullBuild(configured, pending.map(embeddingText));
     const rows = await embedAll(embedder, pending);
     embedded = rows.length;
-    write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: embedder.idfState(), rows, ...ann });
+    write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: state, rows, ...ann });
   } else {
-    const embedder: Embedder = embedderForIndex(existingRecord!, existingState);
+    // Hash: the index's own fitted IDF; others: the configured instance, checked against the record.
+    const embedder: Embedder = embedderForIndex(existingRecord!, existingState, configured.name === "hash" ? undefined : configured);
     const rows = await embedAll(embedder, pending);
     embedded = rows.length;
     write = await updateIndex(store, name, { embedder: embedder.record(), removeFiles: [...removed, ...replacedFiles], rows, ...ann });

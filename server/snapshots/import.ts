@@ -10,10 +10,11 @@ import { runStaticAnalysis } from "../codebase/analysis/index.ts";
 import type { Finding } from "../codebase/analysis/types.ts";
 import { connect } from "../retrieval/store/connect.ts";
 import { indexSnapshot } from "../retrieval/index-snapshot.ts";
+import type { Embedder } from "../retrieval/embed/types.ts";
 import type { snapshotDirs } from "./storage.ts";
 
 export type ImportSource =
-  | { kind: "git"; url: string; ref?: string; accessToken?: string }
+  | { kind: "git"; url: string; ref?: string; accessToken?: string; depth?: number }
   | { kind: "path"; path: string }
   | { kind: "zip"; zipPath: string }
   | { kind: "uploaded"; summary: IngestSummary };
@@ -36,7 +37,7 @@ export interface ImportOptions {
   /** Run the static pre-pass (ESLint, ruff, bandit; default true). Argus's own rules run with the index regardless. */
   analysis?: boolean;
   /** Where to build the code-search index (LanceDB directory + index name); omitted: no search index. */
-  search?: { uri: string; name: string };
+  search?: { uri: string; name: string; embedder?: Embedder };
   /**
    * Run ESLint with the project's own config when it has one. Off by default: a flat config is
    * JavaScript, so this runs uploaded code on the server (contained in a worker with a timeout).
@@ -67,6 +68,7 @@ function materialise(source: ImportSource, dest: string, limits: IngestLimits, o
         limits,
         onProgress,
         accessToken: source.accessToken,
+        ...(source.depth ? { depth: source.depth } : {}),
         ...(source.ref ? (FULL_COMMIT.test(source.ref) ? { commit: source.ref } : { branch: source.ref }) : {}),
       });
   }
@@ -96,7 +98,7 @@ export async function runImport(
     report("indexing", 0.8, "Building the code search index");
     const store = await connect(options.search.uri);
     try {
-      await indexSnapshot(store, options.search.name, dirs.src, ingest.walk.files.map((f) => ({ path: f.path, language: f.language })));
+      await indexSnapshot(store, options.search.name, dirs.src, ingest.walk.files.map((f) => ({ path: f.path, language: f.language })), { embedder: options.search.embedder });
     } finally {
       store.close();
     }

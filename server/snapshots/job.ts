@@ -10,6 +10,7 @@ import type { Logger } from "../logger.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
 import type { IngestSummary } from "../codebase/ingest/index.ts";
 import { runImport, type ImportSource } from "./import.ts";
+import { createEmbedderFromSettings } from "../retrieval/embed/settings.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 
 export const INGEST_JOB = "snapshot.ingest";
@@ -63,7 +64,7 @@ export function createIngestJob(deps: { db: Db; config: Config; log: Logger; aut
       const { ingest, summary, findings } = await runImport(toImportSource(job.source), dirs, (stage, fraction, message) => report(stage, fraction, message), {
         limits: config.ingestLimits,
         projectEslintConfig: config.projectEslintConfig,
-        search: { uri: searchStoreUri(config.dataDir), name: searchIndexName(snapshot.id) },
+        search: { uri: searchStoreUri(config.dataDir), name: searchIndexName(snapshot.id), embedder: await createEmbedderFromSettings(config.embeddings) },
       });
       report("analyzing", 0.96, "Saving findings", true);
       await report.settle();

@@ -3,7 +3,7 @@
  * and read what it produced (file tree, file contents, outline, static findings). The heavy work —
  * ingest, symbol index, static rules — runs in server/codebase; this service keeps the records.
  */
-import { open, realpath, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
@@ -16,6 +16,8 @@ import { createSecretBox } from "../lib/secret-box.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
 import { parseGitUrl } from "../codebase/ingest/index.ts";
 import type { SnapshotSummary } from "./import.ts";
+import { Sandbox, SandboxError } from "../review/sandbox.ts";
+import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 import { connect } from "../retrieval/store/connect.ts";
 import { dropIndex } from "../retrieval/store/write.ts";
@@ -175,26 +177,21 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
       }
     },
 
-    /** A file's text, read through the snapshot root (no escapes via .. or symlinks), capped at 1 MB. */
+    /** A file's text, read through the same Sandbox as the review agent (no escapes, ignore rules), capped at 1 MB. */
     async file(actor: Actor, uid: string, rel: string): Promise<{ path: string; content: string; truncated: boolean; size: number }> {
       const s = await loadSnapshot(actor, uid);
-      const root = await realpath(snapshotDirs(config.dataDir, s.projectId, s.id).src).catch(() => {
-        throw notFound("This snapshot's files are not available (the import did not finish).");
-      });
-      const normalized = path.posix.normalize(rel.replace(/\\/g, "/"));
-      if (path.posix.isAbsolute(normalized) || normalized.startsWith("..") || normalized.includes("\0")) throw invalid(`"${rel}" is not a path inside the project.`);
-      const real = await realpath(path.join(root, normalized)).catch(() => {
-        throw notFound(`There is no file "${rel}" in this snapshot.`);
-      });
-      if (real !== root && !real.startsWith(root + path.sep)) throw invalid(`"${rel}" is not a path inside the project.`);
-      const handle = await open(real, "r");
+      let sandbox: Sandbox;
       try {
-        const { size } = await handle.stat();
-        const buffer = Buffer.alloc(Math.min(size, MAX_FILE_VIEW_BYTES));
-        await handle.read(buffer, 0, buffer.length, 0);
-        return { path: normalized, content: buffer.toString("utf8"), truncated: size > MAX_FILE_VIEW_BYTES, size };
-      } finally {
-        await handle.close();
+        sandbox = new Sandbox(snapshotDirs(config.dataDir, s.projectId, s.id).src);
+      } catch {
+        throw notFound("This snapshot's files are not available (the import did not finish).");
+      }
+      try {
+        const read = sandbox.readFile(rel, { maxBytes: MAX_FILE_VIEW_BYTES });
+        return { path: read.path, content: read.content, truncated: read.truncated, size: read.size };
+      } catch (err) {
+        if (!(err instanceof SandboxError)) throw err;
+        throw err.code === "not_found" ? notFound(`There is no file "${rel}" in this snapshot.`) : invalid(err.message);
       }
     },
 
@@ -216,7 +213,7 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
       try {
         const index = await openChunkIndex(store, searchIndexName(s.id));
         if (!index) throw notFound("This snapshot has no search index (it was imported before code search existed). Import the code again.");
-        return await searchIndex(index, input.query, { mode: input.mode, k: input.k, filters: { pathGlob: input.pathGlob, language: input.language, symbolKind: input.symbolKind } });
+        return await searchIndex(index, input.query, { mode: input.mode, k: input.k, embedder: await queryEmbedderFor(index, config.embeddings), filters: { pathGlob: input.pathGlob, language: input.language, symbolKind: input.symbolKind } });
       } finally {
         store.close();
       }

@@ -1,5 +1,6 @@
 import { router } from "./init.ts";
 import { accountRouter } from "./routers/account.ts";
+import { knowledgeRouter } from "./routers/knowledge.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
 import { providersRouter } from "./routers/providers.ts";
@@ -8,6 +9,7 @@ import { snapshotsRouter } from "./routers/snapshots.ts";
 
 export const appRouter = router({
   account: accountRouter,
+  knowledge: knowledgeRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,

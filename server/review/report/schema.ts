@@ -67,6 +67,8 @@ export const findingSchema = z.object({
   suggestedFix: z.string().optional(),
   diff: z.string().optional(),
   verification: verificationSchema,
+  /** What the verification pass said: the confirming evidence, or why it did not confirm. */
+  verificationNote: z.string().optional(),
   /** "static" for findings of the static engine / pre-pass (tool + rule in ruleId). */
   source: z.enum(["agent", "static"]),
   ruleId: z.string().optional(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createProjectInput, renameProjectInput } from "../../projects/service.ts";
+import { startDemoInput } from "../../review/demo.ts";
 import { protectedProcedure, router } from "../init.ts";
 
 const uidInput = z.object({ uid: z.uuid("uid must be a UUID") });
@@ -10,5 +11,7 @@ export const projectsRouter = router({
   get: protectedProcedure.input(uidInput).query(({ ctx, input }) => ctx.services.projects.get(ctx.actor, input.uid)),
   create: protectedProcedure.input(createProjectInput).mutation(({ ctx, input }) => ctx.services.projects.create(ctx.actor, input)),
   rename: protectedProcedure.input(renameProjectInput).mutation(({ ctx, input }) => ctx.services.projects.rename(ctx.actor, input)),
+  /** One click on first run: import the demo project and start a review of it. */
+  startDemo: protectedProcedure.input(startDemoInput).mutation(({ ctx, input }) => ctx.services.demo.start(ctx.actor, input)),
   delete: protectedProcedure.input(uidInput).mutation(({ ctx, input }) => ctx.services.projects.remove(ctx.actor, input.uid)),
 });

@@ -2,8 +2,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
-import { Suspense, useEffect } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { ImportPanel } from "@/app/_components/import-panel.tsx";
+import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
+import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
 import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
 import { toast } from "sonner";
 import { Badge, Button, Card, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
@@ -51,6 +53,8 @@ function ProjectView() {
   const ready = snapshots.data?.find((s) => s.status === "ready");
   const selected = snapshots.data?.find((s) => s.uid === params.get("snapshot")) ?? ready;
   const lineParam = Number(params.get("line"));
+  const endParam = Number(params.get("end"));
+  const [startingReview, setStartingReview] = useState(false);
   const refresh = useMutation(
     trpc.snapshots.importGit.mutationOptions({
       onSuccess: () => void snapshots.refetch(),
@@ -90,6 +94,7 @@ function ProjectView() {
                 Refresh from git
               </Button>
             )}
+            {canEdit && ready && <Button onClick={() => setStartingReview(true)}>Start review</Button>}
             <Badge tone={project.data.status === "ready" ? "green" : "zinc"}>{project.data.status}</Badge>
           </>
         }
@@ -126,9 +131,12 @@ function ProjectView() {
           snapshotUid={selected.uid}
           file={params.get("file") ?? undefined}
           line={Number.isFinite(lineParam) && lineParam > 0 ? lineParam : undefined}
+          endLine={Number.isFinite(endParam) && endParam > lineParam ? endParam : undefined}
           tab={params.get("tab") === "findings" ? "findings" : "files"}
         />
       )}
+      <ProjectReviews projectUid={uid} />
+      <StartReviewDialog open={startingReview} onClose={() => setStartingReview(false)} projectUid={uid} />
       {canEdit && (
         <div className="mt-8 max-w-2xl">
           <ImportPanel projectUid={uid} onStarted={() => void snapshots.refetch().then(() => router.replace(`/projects/${uid}`))} />

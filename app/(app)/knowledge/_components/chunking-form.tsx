@@ -1,0 +1,173 @@
+"use client";
+/**
+ * Chunking settings in UltraRAG's corpus-server names (chunk_backend, tokenizer_or_token_counter,
+ * chunk_size, chunk_overlap, min_sentences_per_chunk, delim, min_characters_per_chunk, use_title).
+ * Saving re-chunks every document (no re-upload). The server validates; its messages show per field.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
+import { toast } from "sonner";
+import { Button, Card, Field, Input } from "@/app/_components/ui.tsx";
+import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+
+type Backend = "token" | "sentence" | "recursive";
+export interface Chunking {
+  chunk_backend: Backend;
+  tokenizer_or_token_counter: "word" | "character";
+  chunk_size: number;
+  use_title: boolean;
+  chunk_backend_configs: {
+    token: { chunk_overlap: number };
+    sentence: { chunk_overlap: number; min_sentences_per_chunk: number; delim: string[] | string };
+    recursive: { min_characters_per_chunk: number };
+  };
+}
+
+/** A delimiter list as UltraRAG's parameter files write it: ['.', '!', '\n']. */
+function pythonList(delim: string[] | string): string {
+  if (typeof delim === "string") return delim;
+  const esc = (s: string) => s.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
+  return `[${delim.map((d) => `'${esc(d)}'`).join(", ")}]`;
+}
+
+interface FormState {
+  backend: Backend;
+  tokenizer: "word" | "character";
+  size: string;
+  overlap: string;
+  minSentences: string;
+  delim: string;
+  minChars: string;
+  useTitle: boolean;
+}
+
+function toForm(c: Chunking): FormState {
+  return {
+    backend: c.chunk_backend,
+    tokenizer: c.tokenizer_or_token_counter,
+    size: String(c.chunk_size),
+    overlap: String(c.chunk_backend === "token" ? c.chunk_backend_configs.token.chunk_overlap : c.chunk_backend_configs.sentence.chunk_overlap),
+    minSentences: String(c.chunk_backend_configs.sentence.min_sentences_per_chunk),
+    delim: pythonList(c.chunk_backend_configs.sentence.delim),
+    minChars: String(c.chunk_backend_configs.recursive.min_characters_per_chunk),
+    useTitle: c.use_title,
+  };
+}
+
+const num = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
+
+export function ChunkingForm({ baseUid, chunking, canEdit }: { baseUid: string; chunking: Chunking; canEdit: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<FormState>(() => toForm(chunking));
+  const saved = JSON.stringify(chunking);
+  useEffect(() => setForm(toForm(JSON.parse(saved) as Chunking)), [saved]);
+  const save = useMutation(
+    trpc.knowledge.setChunking.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.knowledge.pathKey() });
+        toast.success("Chunking saved; re-chunking the documents");
+      },
+    }),
+  );
+  const err = save.error ? errorInfo(save.error) : null;
+  /** The first server message about a field (zod issue paths under chunking.*). */
+  const fieldError = (...keys: string[]) => {
+    if (!err) return undefined;
+    const lines = err.message.split("\n");
+    return lines.find((l) => keys.some((k) => l.startsWith(`chunking.${k}:`)))?.replace(/^[^:]+:\s*/, "");
+  };
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const overlap = num(form.overlap);
+    save.mutate({
+      uid: baseUid,
+      chunking: {
+        chunk_backend: form.backend,
+        tokenizer_or_token_counter: form.tokenizer,
+        chunk_size: num(form.size),
+        use_title: form.useTitle,
+        chunk_backend_configs: {
+          token: { chunk_overlap: form.backend === "token" ? overlap : chunking.chunk_backend_configs.token.chunk_overlap },
+          sentence: {
+            chunk_overlap: form.backend === "sentence" ? overlap : chunking.chunk_backend_configs.sentence.chunk_overlap,
+            min_sentences_per_chunk: num(form.minSentences),
+            delim: form.delim,
+          },
+          recursive: { min_characters_per_chunk: num(form.minChars) },
+        },
+      },
+    });
+  }
+
+  const unit = form.tokenizer === "word" ? "words" : "characters";
+  const select = "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+  const otherError = err && !/^chunking\./m.test(err.message) ? err.message : undefined;
+  return (
+    <Card className="p-5">
+      <h2 className="font-medium">Chunking</h2>
+      <p className="mt-1 text-xs text-zinc-500">UltraRAG corpus parameters. Saving re-chunks and re-indexes every document; nothing is uploaded again.</p>
+      <form onSubmit={submit} className="mt-4 space-y-4" aria-label="Chunking settings">
+        <fieldset disabled={!canEdit} className="grid gap-4 sm:grid-cols-2">
+          <Field label="chunk_backend" htmlFor="kb-backend">
+            <select id="kb-backend" className={select} value={form.backend} onChange={(e) => set("backend", e.target.value as Backend)}>
+              <option value="sentence">sentence</option>
+              <option value="token">token</option>
+              <option value="recursive">recursive</option>
+            </select>
+          </Field>
+          <Field label="tokenizer_or_token_counter" htmlFor="kb-tokenizer" error={fieldError("tokenizer_or_token_counter")}>
+            <select id="kb-tokenizer" className={select} value={form.tokenizer} onChange={(e) => set("tokenizer", e.target.value as "word" | "character")}>
+              <option value="character">character</option>
+              <option value="word">word</option>
+            </select>
+          </Field>
+          <Field label="chunk_size" htmlFor="kb-size" hint={`In ${unit}.`} error={fieldError("chunk_size")}>
+            <Input id="kb-size" inputMode="numeric" value={form.size} onChange={(e) => set("size", e.target.value)} invalid={!!fieldError("chunk_size")} />
+          </Field>
+          {form.backend !== "recursive" && (
+            <Field label="chunk_overlap" htmlFor="kb-overlap" hint={`In ${unit}; smaller than chunk_size.`} error={fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)}>
+              <Input id="kb-overlap" inputMode="numeric" value={form.overlap} onChange={(e) => set("overlap", e.target.value)} invalid={!!fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)} />
+            </Field>
+          )}
+          {form.backend === "sentence" && (
+            <>
+              <Field label="min_sentences_per_chunk" htmlFor="kb-min-sentences" error={fieldError("chunk_backend_configs.sentence.min_sentences_per_chunk")}>
+                <Input id="kb-min-sentences" inputMode="numeric" value={form.minSentences} onChange={(e) => set("minSentences", e.target.value)} />
+              </Field>
+              <Field label="delim" htmlFor="kb-delim" hint="A Python list, as in UltraRAG parameter files." error={fieldError("chunk_backend_configs.sentence.delim")}>
+                <Input id="kb-delim" className="font-mono" value={form.delim} onChange={(e) => set("delim", e.target.value)} invalid={!!fieldError("chunk_backend_configs.sentence.delim")} />
+              </Field>
+            </>
+          )}
+          {form.backend === "recursive" && (
+            <Field label="min_characters_per_chunk" htmlFor="kb-min-chars" error={fieldError("chunk_backend_configs.recursive.min_characters_per_chunk")}>
+              <Input id="kb-min-chars" inputMode="numeric" value={form.minChars} onChange={(e) => set("minChars", e.target.value)} />
+            </Field>
+          )}
+          <label className="flex items-center gap-2 text-sm sm:col-span-2">
+            <input type="checkbox" checked={form.useTitle} onChange={(e) => set("useTitle", e.target.checked)} className="size-4 rounded border-zinc-300" />
+            use_title — prefix each chunk with its document's title
+          </label>
+        </fieldset>
+        {otherError && (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {otherError}
+          </p>
+        )}
+        {canEdit && (
+          <div className="flex gap-2">
+            <Button type="submit" busy={save.isPending}>
+              Save and re-chunk
+            </Button>
+            <Button variant="secondary" onClick={() => setForm(toForm(chunking))}>
+              Reset
+            </Button>
+          </div>
+        )}
+      </form>
+    </Card>
+  );
+}

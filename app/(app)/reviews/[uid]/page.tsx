@@ -1,0 +1,273 @@
+"use client";
+/**
+ * One review: header (project, engine, status, timings, usage, actions, exports), live activity while
+ * it runs, then summary, scores, noise-control stage counts, findings and files at risk.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { useParams, useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
+import { ScoreChip, StatusPill } from "@/app/_components/review/badges.tsx";
+import { FilesAtRisk } from "@/app/_components/review/files-at-risk.tsx";
+import { FindingsList } from "@/app/_components/review/findings-list.tsx";
+import { describeStages, engineLabel, formatCost, formatDate, formatDuration, formatTokens, scopeLabel } from "@/app/_components/review/format.ts";
+import { Markdown } from "@/app/_components/review/markdown.tsx";
+import { isActive, type ReviewDetail, type ReviewFindingRow } from "@/app/_components/review/types.ts";
+import { Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { useWorkspace } from "@/app/_lib/workspace.tsx";
+
+const POLL_MS = 2000;
+
+function Meta({ review }: { review: ReviewDetail }) {
+  const started = review.startedAt ? new Date(review.startedAt).getTime() : null;
+  const finished = review.finishedAt ? new Date(review.finishedAt).getTime() : null;
+  const u = review.usage;
+  const items: [string, string][] = [
+    ["Engine", review.report?.engineLabel ?? engineLabel(review)],
+    ["Scope", scopeLabel(review.scope)],
+    ...(review.promptName ? ([["Prompt", review.promptName]] as [string, string][]) : []),
+    ["Created", formatDate(review.createdAt)],
+    ["Duration", started ? formatDuration((finished ?? Date.now()) - started) + (finished ? "" : " so far") : "not started"],
+    ...(u ? ([["Usage", `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out${u.iterations ? ` · ${u.iterations} iterations` : ""}${formatCost(u.costUsd) ? ` · ${formatCost(u.costUsd)}` : ""}`]] as [string, string][]) : []),
+  ];
+  return (
+    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
+      {items.map(([k, v]) => (
+        <div key={k}>
+          <dt className="text-xs text-zinc-500">{k}</dt>
+          <dd className="truncate" title={v}>
+            {v}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Scores({ report }: { report: NonNullable<ReviewDetail["report"]> }) {
+  const categories = Object.entries(report.categoryScores).sort((a, b) => (a[1] ?? 0) - (b[1] ?? 0));
+  return (
+    <Card className="flex flex-wrap items-center gap-6 p-4" aria-label="Scores">
+      <div className="text-center">
+        <p className="text-3xl">
+          <ScoreChip score={report.overallScore} label="Overall score (0–100, higher is better)" />
+        </p>
+        <p className="text-xs text-zinc-500">overall</p>
+      </div>
+      <ul className="flex flex-1 flex-wrap gap-x-6 gap-y-2">
+        {categories.map(([c, s]) => (
+          <li key={c} className="min-w-28">
+            <p className="text-xs capitalize text-zinc-500">{c}</p>
+            <div className="flex items-center gap-2">
+              <div className="h-1.5 w-20 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800">
+                <div className="h-full bg-brand-600" style={{ width: `${Math.max(0, Math.min(100, s ?? 0))}%` }} />
+              </div>
+              <ScoreChip score={s} />
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export default function ReviewPage() {
+  const { uid } = useParams<{ uid: string }>();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const { canEdit } = useWorkspace();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [pendingFp, setPendingFp] = useState<string | null>(null);
+
+  const review = useQuery({
+    ...trpc.reviews.get.queryOptions({ uid }),
+    refetchInterval: (q) => (q.state.data && isActive(q.state.data.status) ? POLL_MS : false),
+  });
+  const status = review.data?.status;
+  const live = !!status && isActive(status);
+  const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
+  const findings = useQuery({ ...trpc.reviews.findings.queryOptions({ reviewUid: uid }), enabled: status === "completed" });
+
+  useEffect(() => {
+    // The review just finished: load its findings and refresh lists that show it.
+    if (status && !isActive(status)) void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
+  }, [status, queryClient, trpc]);
+
+  const onError = (err: unknown) => toast.error(errorInfo(err).message);
+  const cancel = useMutation(trpc.reviews.cancel.mutationOptions({ onSuccess: () => void review.refetch(), onError }));
+  const rerun = useMutation(
+    trpc.reviews.rerun.mutationOptions({
+      onSuccess: (r) => {
+        toast.success("Review started again");
+        router.push(`/reviews/${r.uid}`);
+      },
+      onError,
+    }),
+  );
+  const remove = useMutation(
+    trpc.reviews.remove.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
+        toast.success("Review deleted");
+        router.replace("/reviews");
+      },
+      onError: (err) => {
+        setConfirmDelete(false);
+        onError(err);
+      },
+    }),
+  );
+  const setDismissed = (f: ReviewFindingRow, dismissed: boolean) => queryClient.setQueryData<ReviewFindingRow[]>(findingsKey, (rows) => rows?.map((r) => (r.fingerprint === f.fingerprint ? { ...r, dismissed } : r)));
+  const dismiss = useMutation(trpc.reviews.dismiss.mutationOptions());
+  const undismiss = useMutation(trpc.reviews.undismiss.mutationOptions());
+  async function toggleDismiss(f: ReviewFindingRow, dismissed: boolean) {
+    setPendingFp(f.fingerprint);
+    try {
+      await (dismissed ? dismiss : undismiss).mutateAsync({ reviewUid: uid, fingerprint: f.fingerprint });
+      setDismissed(f, dismissed);
+      toast.success(dismissed ? "Marked as false positive — later reviews of this project will not raise it again" : "Finding restored");
+    } catch (err) {
+      onError(err);
+    } finally {
+      setPendingFp(null);
+    }
+  }
+
+  const back = (
+    <p className="mb-2 text-sm">
+      <Link href="/reviews" className="text-brand-600 hover:underline">
+        ← Reviews
+      </Link>
+    </p>
+  );
+  if (review.isError) {
+    return (
+      <>
+        {back}
+        <ErrorNotice message={errorInfo(review.error).message} onRetry={errorInfo(review.error).status === 404 ? undefined : () => review.refetch()} />
+      </>
+    );
+  }
+  if (!review.data) return <DelayedSkeleton rows={4} />;
+  const r = review.data;
+  const report = r.report;
+  const exportHref = (format: string) => `/api/reviews/${r.uid}/export?format=${format}`;
+
+  return (
+    <>
+      {back}
+      <PageHeader
+        title={`Review of ${r.projectName}`}
+        description={`${engineLabel(r)} · ${scopeLabel(r.scope)}`}
+        actions={
+          <>
+            <StatusPill status={r.status} progress={r.progress} />
+            {canEdit && live && (
+              <Button variant="secondary" busy={cancel.isPending} onClick={() => cancel.mutate({ uid: r.uid })}>
+                <Square className="size-3.5" aria-hidden /> Cancel
+              </Button>
+            )}
+            {canEdit && !live && (
+              <Button variant="secondary" busy={rerun.isPending} onClick={() => rerun.mutate({ uid: r.uid })}>
+                <RotateCcw className="size-3.5" aria-hidden /> Re-run
+              </Button>
+            )}
+            {canEdit && !live && (
+              <Button variant="ghost" aria-label="Delete review" onClick={() => setConfirmDelete(true)}>
+                <Trash2 className="size-4" aria-hidden />
+              </Button>
+            )}
+          </>
+        }
+      />
+      <p className="-mt-4 mb-5 text-sm">
+        <Link href={`/projects/${r.projectUid}`} className="text-brand-600 hover:underline">
+          {r.projectName}
+        </Link>
+      </p>
+      <Card className="mb-6 p-4">
+        <Meta review={r} />
+        {r.status === "running" && (
+          <div className="mt-3 h-1.5 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Review progress" aria-valuenow={Math.round(r.progress * 100)}>
+            <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${Math.round(r.progress * 100)}%` }} />
+          </div>
+        )}
+        {r.statusReason && (r.status === "failed" || r.status === "cancelled") && <p className={r.status === "failed" ? "mt-3 text-sm text-red-700 dark:text-red-400" : "mt-3 text-sm text-zinc-500"}>{r.statusReason}</p>}
+      </Card>
+
+      {(live || r.engine === "agent") && (
+        <div className="mb-6">
+          <ActivityPanel reviewUid={r.uid} live={live} />
+        </div>
+      )}
+
+      {report && (
+        <>
+          <div className="mb-6 flex flex-wrap items-center gap-2" aria-label="Export">
+            <span className="text-sm text-zinc-500">Export</span>
+            {[
+              ["md", "Markdown"],
+              ["sarif", "SARIF"],
+              ["json", "JSON"],
+            ].map(([format, label]) => (
+              <a key={format} href={exportHref(format!)} download className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800">
+                <Download className="size-3.5" aria-hidden /> {label}
+              </a>
+            ))}
+          </div>
+          <section className="mb-6" aria-labelledby="summary-heading">
+            <h2 id="summary-heading" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+              Summary
+            </h2>
+            <Card className="px-4 py-2">
+              <Markdown>{report.summary}</Markdown>
+              {report.notes.length > 0 && (
+                <ul className="mb-2 list-disc pl-5 text-xs text-zinc-500">
+                  {report.notes.map((n, i) => (
+                    <li key={i}>{n}</li>
+                  ))}
+                </ul>
+              )}
+            </Card>
+          </section>
+          <section className="mb-6">
+            <Scores report={report} />
+            <p className="mt-2 text-xs text-zinc-500" aria-label="Noise control">
+              Noise control: {describeStages(report.stages)}
+            </p>
+          </section>
+          <section className="mb-8" aria-labelledby="findings-heading">
+            <h2 id="findings-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+              Findings
+            </h2>
+            {findings.isPending && <DelayedSkeleton rows={4} />}
+            {findings.isError && <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => findings.refetch()} />}
+            {findings.data && <FindingsList findings={findings.data} projectUid={r.projectUid} snapshotUid={r.snapshotUid} canEdit={canEdit} pending={pendingFp} onDismiss={(f, d) => void toggleDismiss(f, d)} />}
+          </section>
+          <section className="mb-8" aria-labelledby="files-heading">
+            <h2 id="files-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+              Files at risk
+            </h2>
+            <FilesAtRisk files={r.files.length ? r.files : report.files} projectUid={r.projectUid} snapshotUid={r.snapshotUid} />
+          </section>
+        </>
+      )}
+      {!report && r.status === "completed" && <ErrorNotice message="This review completed without a stored report." />}
+
+      <ConfirmDialog
+        open={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        onConfirm={() => remove.mutate({ uid: r.uid })}
+        busy={remove.isPending}
+        title="Delete this review?"
+        body="Its report, findings and activity log are deleted. False-positive marks stay with the project."
+        confirmLabel="Delete review"
+      />
+    </>
+  );
+}

@@ -1,0 +1,161 @@
+"use client";
+/**
+ * What a running review is doing, from its persisted event log (`reviews.events`, polled every 2 s
+ * with afterSeq — the rooms issue replaces polling with Socket.IO). Events are de-duplicated by seq.
+ * Shows status changes, tool calls and results, usage and the model's streamed text.
+ */
+import { useEffect, useRef, useState } from "react";
+import { useTRPCClient } from "@/app/_lib/trpc.ts";
+import { Card, cx } from "../ui.tsx";
+import { formatCost, formatTokens } from "./format.ts";
+import type { ReviewEvent } from "./types.ts";
+
+const POLL_MS = 2000;
+const MAX_LINES = 400;
+const STREAM_TAIL = 1500;
+
+type Payload = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+const num = (v: unknown) => (typeof v === "number" ? v : 0);
+
+/** One short line per tool argument set: `read_file src/app.ts 1-80`. */
+function summarizeInput(input: unknown): string {
+  if (!input || typeof input !== "object") return "";
+  const parts = Object.entries(input as Payload).map(([k, v]) => (typeof v === "string" ? (k === "path" || k === "pattern" || k === "query" ? v : `${k}=${v}`) : `${k}=${JSON.stringify(v)}`));
+  const text = parts.join(" ");
+  return text.length > 140 ? `${text.slice(0, 137)}…` : text;
+}
+
+export function useReviewEvents(reviewUid: string, live: boolean) {
+  const client = useTRPCClient();
+  const [events, setEvents] = useState<ReviewEvent[]>([]);
+  const lastSeq = useRef(0);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    async function poll() {
+      try {
+        const batch = await client.reviews.events.query({ uid: reviewUid, afterSeq: lastSeq.current });
+        if (stopped) return;
+        const fresh = batch.filter((e) => e.seq > lastSeq.current);
+        if (fresh.length) {
+          lastSeq.current = fresh[fresh.length - 1]!.seq;
+          setEvents((prev) => [...prev, ...fresh].slice(-MAX_LINES * 2));
+        }
+        setError(null);
+      } catch (err) {
+        if (!stopped) setError((err as Error).message);
+      }
+      // One last read after the review ends picks up its final events.
+      if (!stopped && live) timer = setTimeout(() => void poll(), POLL_MS);
+    }
+    void poll();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [client, reviewUid, live]);
+
+  return { events, error };
+}
+
+interface Line {
+  seq: number;
+  kind: "status" | "tool" | "result" | "error" | "done" | "info";
+  text: string;
+  detail?: string;
+}
+
+function toLines(events: ReviewEvent[]): { lines: Line[]; stream: string; usage: { input: number; output: number; cost?: number; requests: number } | null } {
+  const lines: Line[] = [];
+  let stream = "";
+  let usage: { input: number; output: number; cost?: number; requests: number } | null = null;
+  for (const e of events) {
+    const p = (e.payload ?? {}) as Payload;
+    switch (e.type) {
+      case "status":
+        // The review service's status (queued/running/…) or the agent's phase message.
+        lines.push({ seq: e.seq, kind: "status", text: str(p.message) || `Review ${str(p.status)}${p.reason ? ` — ${str(p.reason)}` : ""}` });
+        stream = "";
+        break;
+      case "token":
+        stream = (stream + str(p.text)).slice(-STREAM_TAIL);
+        break;
+      case "tool_call":
+        lines.push({ seq: e.seq, kind: "tool", text: `${str(p.name)} ${summarizeInput(p.input)}` });
+        stream = "";
+        break;
+      case "tool_result":
+        lines.push({ seq: e.seq, kind: p.isError ? "error" : "result", text: `${str(p.name)} → ${p.isError ? "error" : `${num(p.chars).toLocaleString()} chars`} in ${Math.round(num(p.durationMs))} ms`, detail: str(p.preview) });
+        break;
+      case "usage": {
+        const u = (p.usage ?? {}) as Payload;
+        usage = { input: num(u.inputTokens), output: num(u.outputTokens), cost: typeof p.costUsd === "number" ? p.costUsd : undefined, requests: num(p.requests) };
+        break;
+      }
+      case "finding":
+        lines.push({ seq: e.seq, kind: "info", text: `finding: ${str((p.finding as Payload | undefined)?.title)}` });
+        break;
+      case "report":
+        lines.push({ seq: e.seq, kind: "info", text: `report: ${num(p.findings)} findings, score ${Math.round(num(p.overallScore))}` });
+        break;
+      case "error":
+        lines.push({ seq: e.seq, kind: "error", text: str(p.message) });
+        break;
+      case "done":
+        lines.push({ seq: e.seq, kind: "done", text: `done (${str(p.stopReason)}) after ${num(p.iterations)} iterations` });
+        break;
+      case "finding_dismissed":
+      case "finding_restored":
+        break;
+      default:
+        lines.push({ seq: e.seq, kind: "info", text: e.type });
+    }
+  }
+  return { lines: lines.slice(-MAX_LINES), stream, usage };
+}
+
+const kindClass: Record<Line["kind"], string> = {
+  status: "text-brand-700 dark:text-brand-100 font-medium",
+  tool: "text-zinc-800 dark:text-zinc-200",
+  result: "text-zinc-500",
+  error: "text-red-700 dark:text-red-400",
+  done: "text-green-700 dark:text-green-400 font-medium",
+  info: "text-zinc-600 dark:text-zinc-400",
+};
+
+export function ActivityPanel({ reviewUid, live }: { reviewUid: string; live: boolean }) {
+  const { events, error } = useReviewEvents(reviewUid, live);
+  const { lines, stream, usage } = toLines(events);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Follow the log only when the reader is already at the bottom. Block body: see docs/architecture.md.
+    const el = box.current;
+    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight;
+  }, [lines.length, stream]);
+
+  return (
+    <Card className="p-4">
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold">Activity</h2>
+        {usage && (
+          <p className="text-xs tabular-nums text-zinc-500" aria-label="Usage so far">
+            {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests{usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
+          </p>
+        )}
+      </div>
+      <div ref={box} className="max-h-80 overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900" aria-live="polite" aria-label="Review activity">
+        {lines.length === 0 && !stream && <p className="text-zinc-500">{live ? "Waiting for the review to start…" : "No activity was recorded."}</p>}
+        {lines.map((l) => (
+          <div key={l.seq} className={cx("break-words", kindClass[l.kind])} title={l.detail || undefined}>
+            {l.text}
+          </div>
+        ))}
+        {stream && <div className="mt-1 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{stream}</div>}
+      </div>
+      {error && <p className="mt-2 text-xs text-red-600">Could not load the activity: {error}</p>}
+    </Card>
+  );
+}

@@ -1,0 +1,73 @@
+/** Words and numbers shown on review pages (kept in one place so every page says it the same way). */
+import type { ReviewListItem, Severity } from "./types.ts";
+
+export const severityRank = (s: string) => ["critical", "high", "medium", "low", "info"].indexOf(s);
+
+/** "static analysis — no LLM", or "anthropic / claude-sonnet-4-6". */
+export function engineLabel(r: Pick<ReviewListItem, "engine" | "provider" | "model">): string {
+  if (r.engine === "static") return "static analysis — no LLM";
+  return [r.provider, r.model].filter(Boolean).join(" / ") || "agent";
+}
+
+export function scopeLabel(scope: ReviewListItem["scope"]): string {
+  if (scope.kind === "project") return "whole project";
+  if (scope.kind === "paths") return scope.paths.length === 1 ? scope.paths[0]! : `${scope.paths.length} paths`;
+  return `diff ${scope.base}..${scope.head}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+export const formatDate = (d: string | Date | null | undefined) => (d ? new Date(d).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" }) : "—");
+
+export function formatTokens(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : n.toLocaleString();
+}
+
+export function formatCost(usd: number | undefined): string | null {
+  if (usd === undefined) return null;
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+interface Stages {
+  proposed: number;
+  droppedUnlocatable: number;
+  repairedLocation: number;
+  droppedDuplicate: number;
+  droppedDismissed: number;
+  droppedUnverified: number;
+  droppedBelowConfidence: number;
+  droppedBelowSeverity: number;
+  kept: number;
+}
+
+/** "12 proposed · 2 dropped (location) · 1 unverified removed · 9 kept" (zero stages left out). */
+export function describeStages(s: Stages): string {
+  const parts = [`${s.proposed} proposed`];
+  const add = (n: number, text: string) => {
+    if (n > 0) parts.push(`${n} ${text}`);
+  };
+  add(s.repairedLocation, "location repaired");
+  add(s.droppedUnlocatable, "dropped (location)");
+  add(s.droppedDuplicate, "duplicates merged");
+  add(s.droppedDismissed, "dropped (marked false positive)");
+  add(s.droppedBelowConfidence, "below the confidence threshold");
+  add(s.droppedBelowSeverity, "below the severity floor");
+  add(s.droppedUnverified, "unverified removed");
+  parts.push(`${s.kept} kept`);
+  return parts.join(" · ");
+}
+
+/** Where "Open in code" goes: the project's code viewer with the lines highlighted. */
+export function codeHref(projectUid: string, snapshotUid: string | null, file: string, startLine: number, endLine?: number): string {
+  const q = new URLSearchParams({ ...(snapshotUid ? { snapshot: snapshotUid } : {}), file, line: String(startLine) });
+  if (endLine && endLine > startLine) q.set("end", String(endLine));
+  return `/projects/${projectUid}?${q.toString()}`;
+}
+
+export const SEVERITY_COLOR: Record<Severity, string> = { critical: "#b91c1c", high: "#ea580c", medium: "#d97706", low: "#2563eb", info: "#71717a" };

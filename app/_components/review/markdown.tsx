@@ -1,0 +1,35 @@
+"use client";
+/**
+ * Model-written Markdown, rendered safely: react-markdown builds React elements (no innerHTML), raw
+ * HTML in the source is dropped (skipHtml), and its default URL filter removes javascript: and other
+ * unsafe link targets. Links open in a new tab without an opener.
+ */
+import ReactMarkdown, { type Components } from "react-markdown";
+
+const components: Components = {
+  h1: ({ children }) => <h3 className="mt-3 text-base font-semibold">{children}</h3>,
+  h2: ({ children }) => <h3 className="mt-3 text-base font-semibold">{children}</h3>,
+  h3: ({ children }) => <h4 className="mt-3 text-sm font-semibold">{children}</h4>,
+  p: ({ children }) => <p className="my-2 leading-relaxed">{children}</p>,
+  ul: ({ children }) => <ul className="my-2 list-disc space-y-1 pl-5">{children}</ul>,
+  ol: ({ children }) => <ol className="my-2 list-decimal space-y-1 pl-5">{children}</ol>,
+  a: ({ children, href }) => (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-brand-600 underline">
+      {children}
+    </a>
+  ),
+  code: ({ children, className }) => <code className={className ? `${className} font-mono text-[13px]` : "rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] dark:bg-zinc-800"}>{children}</code>,
+  pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded-md bg-zinc-50 p-3 text-[13px] dark:bg-zinc-900 [&_code]:bg-transparent [&_code]:p-0">{children}</pre>,
+  blockquote: ({ children }) => <blockquote className="my-2 border-l-2 border-zinc-300 pl-3 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">{children}</blockquote>,
+  img: ({ alt }) => <span className="text-zinc-500">[image: {alt}]</span>,
+};
+
+export function Markdown({ children, className }: { children: string; className?: string }) {
+  return (
+    <div className={className ?? "text-sm"}>
+      <ReactMarkdown skipHtml components={components}>
+        {children}
+      </ReactMarkdown>
+    </div>
+  );
+}

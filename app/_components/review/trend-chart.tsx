@@ -1,0 +1,52 @@
+"use client";
+/** Findings by severity across a project's completed reviews (stacked bars) with the overall score (line). */
+import { useQuery } from "@tanstack/react-query";
+import { TrendingUp } from "lucide-react";
+import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { DelayedSkeleton, EmptyState, ErrorNotice } from "../ui.tsx";
+import { SEVERITY_COLOR } from "./format.ts";
+import { SEVERITIES } from "./types.ts";
+
+const LEGEND_ORDER: string[] = [...SEVERITIES, "score"];
+
+export function TrendChart({ projectUid }: { projectUid: string }) {
+  const trpc = useTRPC();
+  const trend = useQuery(trpc.reviews.trend.queryOptions({ projectUid }));
+  if (trend.isPending) return <DelayedSkeleton rows={2} />;
+  if (trend.isError) return <ErrorNotice message={errorInfo(trend.error).message} onRetry={() => trend.refetch()} />;
+  if (trend.data.length === 0) {
+    return (
+      <EmptyState icon={<TrendingUp className="size-8" />} title="No completed reviews yet">
+        The trend shows findings by severity and the score across this project&apos;s completed reviews.
+      </EmptyState>
+    );
+  }
+  const data = trend.data.map((p) => ({
+    ...p,
+    label: p.finishedAt ? new Date(p.finishedAt).toLocaleDateString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : "",
+    score: p.score === null ? null : Math.round(p.score),
+  }));
+  return (
+    <figure aria-label="Findings trend" className="h-72 w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} maxBarSize={48}>
+          <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.1} />
+          <XAxis dataKey="label" tick={{ fontSize: 11 }} />
+          <YAxis yAxisId="count" allowDecimals={false} tick={{ fontSize: 11 }} />
+          <YAxis yAxisId="score" orientation="right" domain={[0, 100]} tick={{ fontSize: 11 }} />
+          <Tooltip contentStyle={{ fontSize: 12 }} />
+          {/* Severities worst first (the default sorts alphabetically), the score last. */}
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={(item) => LEGEND_ORDER.indexOf(String(item.dataKey))} />
+          {SEVERITIES.map((s) => (
+            <Bar key={s} yAxisId="count" dataKey={s} stackId="findings" fill={SEVERITY_COLOR[s]} name={s} isAnimationActive={false} />
+          ))}
+          <Line yAxisId="score" type="monotone" dataKey="score" name="score" stroke="#4f46e5" strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
+        </ComposedChart>
+      </ResponsiveContainer>
+      <figcaption className="sr-only">
+        {data.length} completed review{data.length === 1 ? "" : "s"}; latest score {data[data.length - 1]!.score ?? "—"}.
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * Building a knowledge base's search index from its documents' extracted text: chunk each text with
+ * the base's settings, embed with the hash embedder (IDF refitted on this base's chunks), and write
+ * the whole index as a new generation (`replaceIndex`): readers keep the previous index until the new
+ * one is complete, and a failure at any point leaves it untouched.
+ *
+ * Always a full rebuild: the IDF is fitted per base, so every added document shifts every vector's
+ * weights a little; at the hash embedder's 2–3k chunks/s a base of 10k chunks takes a few seconds.
+ */
+import { chunkText } from "../retrieval/chunk/text.ts";
+import { DEFAULT_HASH_DIMS, HashEmbedder } from "../retrieval/embed/hash.ts";
+import { splitIdentifiersInText } from "../retrieval/split-identifiers.ts";
+import { replaceIndex, type ChunkRow, type Store, type WriteResult } from "../retrieval/store/index.ts";
+import { ultraragContents } from "../retrieval/chunk/text.ts";
+import { chunkOptions, type ChunkingSettings } from "./chunking.ts";
+
+/** A base bigger than this is refused with the fix (a larger chunk_size, or split the base). */
+export const MAX_CHUNKS_PER_BASE = 500_000;
+const EMBED_BATCH = 256;
+
+export interface SourceText {
+  documentUid: string;
+  name: string;
+  kind: string;
+  sha256: string;
+  title: string | null;
+  text: string;
+}
+
+export type ChunkDraft = Omit<ChunkRow, "vector">;
+
+export class TooManyChunksError extends Error {}
+
+/** Chunk rows of one document. `file` is the document's uid (results map it back to the name). */
+export function chunkDocument(doc: SourceText, settings: ChunkingSettings): ChunkDraft[] {
+  const lineStarts = [0];
+  for (let i = 0; i < doc.text.length; i++) if (doc.text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const lineOf = (offset: number) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const title = doc.title ?? doc.name.replace(/\.[^.]+$/, "");
+  return chunkText(doc.text, chunkOptions(settings))
+    .filter((c) => c.text.trim())
+    .map((c, i) => {
+      const text = ultraragContents(c.text, title, settings.use_title);
+      return {
+        id: `${doc.documentUid}#${i}`,
+        file: doc.documentUid,
+        language: doc.kind,
+        startLine: lineOf(c.startIndex),
+        endLine: lineOf(Math.max(c.startIndex, c.endIndex - 1)),
+        symbolPath: doc.title,
+        symbolKinds: [],
+        text,
+        // The document's name and title are searchable words of every chunk (a hit on "deploy" in
+        // deploy-guide.md), identifiers split (parseConfigFile → parse config file).
+        searchText: splitIdentifiersInText(`${doc.name} ${doc.title ?? ""} ${text}`, { keepOriginal: true }),
+        contentHash: doc.sha256,
+      };
+    });
+}
+
+export interface BuildProgress {
+  (fraction: number, message: string): void;
+}
+
+export interface BuildResult {
+  chunksByDocument: Map<string, number>;
+  rows: number;
+  write: WriteResult;
+}
+
+/** Chunk → embed → write. `documents` are read lazily, one at a time, to bound memory to one text. */
+export async function buildBaseIndex(
+  store: Store,
+  indexName: string,
+  documents: { uid: string; load: () => Promise<SourceText> }[],
+  settings: ChunkingSettings,
+  onProgress: BuildProgress = () => undefined,
+): Promise<BuildResult> {
+  const drafts: ChunkDraft[] = [];
+  const chunksByDocument = new Map<string, number>();
+  for (const [i, d] of documents.entries()) {
+    const chunks = chunkDocument(await d.load(), settings);
+    chunksByDocument.set(d.uid, chunks.length);
+    drafts.push(...chunks);
+    if (drafts.length > MAX_CHUNKS_PER_BASE) {
+      throw new TooManyChunksError(
+        `These settings cut the documents into more than ${MAX_CHUNKS_PER_BASE.toLocaleString("en")} chunks. Use a larger chunk_size, or split the documents over several knowledge bases.`,
+      );
+    }
+    onProgress((0.3 * (i + 1)) / documents.length, `Chunked ${i + 1} of ${documents.length} documents`);
+    await yieldToEventLoop();
+  }
+
+  const embeddingText = (c: ChunkDraft) => c.text;
+  const embedder = new HashEmbedder({ dims: DEFAULT_HASH_DIMS }).fit(drafts.map(embeddingText));
+  const rows: ChunkRow[] = [];
+  for (let i = 0; i < drafts.length; i += EMBED_BATCH) {
+    const batch = drafts.slice(i, i + EMBED_BATCH);
+    const vectors = await embedder.embed(batch.map(embeddingText));
+    batch.forEach((c, j) => rows.push({ ...c, vector: vectors[j]! }));
+    onProgress(0.3 + (0.6 * Math.min(drafts.length, i + EMBED_BATCH)) / drafts.length, `Embedded ${Math.min(drafts.length, i + EMBED_BATCH).toLocaleString("en")} of ${drafts.length.toLocaleString("en")} chunks`);
+    // Embedding is synchronous CPU work: let requests in between batches.
+    await yieldToEventLoop();
+  }
+  onProgress(0.92, "Writing the index");
+  const write = await replaceIndex(store, indexName, { embedder: embedder.record(), embedderState: embedder.idfState(), rows });
+  return { chunksByDocument, rows: rows.length, write };
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,189 @@
+/**
+ * POST /api/knowledge/<uid>/upload — documents for a knowledge base, as multipart/form-data (any
+ * field name, one part per file). Each file streams to the base's incoming/ folder while its SHA-256
+ * is computed; nothing is held in memory. Caps (per file, per upload, files per upload) are checked
+ * as the bytes arrive. Answers:
+ *   201 {documents, rejected}  when at least one file was added (unsupported types are added as
+ *                              skipped documents, with the reason);
+ *   409 {message, rejected}    when every file was already in the base;
+ *   400 / 401 / 403 / 404      with a message naming what was wrong.
+ * Parsing and indexing continue in the base's queued job.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import busboy from "busboy";
+import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
+import type { Services } from "../context.ts";
+import { DomainError, invalid } from "../errors.ts";
+import type { KnowledgeService, ReceivedFile } from "./service.ts";
+import { baseDirs } from "./storage.ts";
+
+export const KNOWLEDGE_UPLOAD_ROUTE = /^\/api\/knowledge\/([0-9a-f-]{36})\/upload$/i;
+
+export interface UploadLimits {
+  maxFileBytes: number;
+  maxUploadBytes: number;
+  maxFiles: number;
+}
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxFileBytes: 50 * 1024 * 1024, maxUploadBytes: 500 * 1024 * 1024, maxFiles: 100 };
+
+const statusFor: Record<DomainError["kind"], number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+
+/** The route, for server/http.ts: true when the path was ours (and answered). */
+export async function routeKnowledgeUpload(services: Services & { knowledge: KnowledgeService }, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+  const m = KNOWLEDGE_UPLOAD_ROUTE.exec(pathname);
+  if (!m) return false;
+  await handleKnowledgeUpload(services, req, res, m[1]!);
+  return true;
+}
+
+export async function handleKnowledgeUpload(
+  services: Pick<Services, "auth" | "config" | "log"> & { knowledge: KnowledgeService },
+  req: IncomingMessage,
+  res: ServerResponse,
+  baseUid: string,
+  limits: UploadLimits = DEFAULT_UPLOAD_LIMITS,
+): Promise<void> {
+  const send = (status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+    res.end(JSON.stringify(body));
+  };
+  try {
+    if (req.method !== "POST") return send(405, { message: "Use POST to upload documents." });
+    if (!/^multipart\/form-data/i.test(req.headers["content-type"] ?? "")) throw invalid("Send the documents as multipart/form-data, one part per file.");
+    const actor = await actorFromHeaders(services.auth, toHeaders(req.headers));
+    const base = await services.knowledge.baseForUpload(actor, baseUid);
+    const incoming = baseDirs(services.config.dataDir, base.id).incoming;
+    await mkdir(incoming, { recursive: true });
+    const { files, tooLarge } = await receive(req, incoming, limits);
+    if (files.length + tooLarge.length === 0) throw invalid("The upload contained no files. Choose .txt, .md, .html, .pdf or .docx documents.");
+    const outcome = await services.knowledge.addDocuments(base, files, tooLarge);
+    if (outcome.documents.length > 0) return send(201, outcome);
+    const allDuplicates = outcome.rejected.every((r) => r.reason === "duplicate");
+    send(allDuplicates ? 409 : 400, { message: outcome.rejected.map((r) => r.message).join("\n"), ...outcome });
+  } catch (err) {
+    req.unpipe();
+    req.resume(); // drain what the client is still sending so it gets the answer
+    const message = err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
+    if (!(err instanceof DomainError)) services.log.error({ err }, "knowledge upload failed");
+    send(err instanceof DomainError ? statusFor[err.kind] : 500, { message });
+  }
+}
+
+interface Received {
+  files: ReceivedFile[];
+  tooLarge: { name: string; message: string }[];
+}
+
+/** Streams every file part to `dir`; on any error, removes what it wrote and rejects. */
+function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promise<Received> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: "utf8",
+        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: limits.maxFiles + 20 },
+      });
+    } catch (err) {
+      reject(invalid(`The upload could not be read: ${(err as Error).message}.`));
+      return;
+    }
+    const writes: Promise<(ReceivedFile & { truncated: boolean }) | null>[] = [];
+    const written: string[] = [];
+    let total = 0;
+    let failure: DomainError | null = null;
+    const fail = (err: DomainError) => {
+      if (failure) return;
+      failure = err;
+      req.unpipe(parser);
+      req.resume();
+      finish();
+    };
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      void Promise.allSettled(writes).then(async (results) => {
+        if (failure) {
+          await Promise.all(written.map((p) => rm(p, { force: true })));
+          reject(failure);
+          return;
+        }
+        const out: Received = { files: [], tooLarge: [] };
+        for (const r of results) {
+          if (r.status === "rejected") {
+            await Promise.all(written.map((p) => rm(p, { force: true })));
+            reject(invalid(`The upload was interrupted (${(r.reason as Error).message}). Try again.`));
+            return;
+          }
+          const f = r.value;
+          if (!f) continue;
+          if (f.truncated) {
+            await rm(f.path, { force: true });
+            out.tooLarge.push({ name: f.name, message: `${f.name} is larger than ${mb(limits.maxFileBytes)}, the limit for one document. Split it, or keep only the text.` });
+          } else out.files.push({ name: f.name, path: f.path, bytes: f.bytes, sha256: f.sha256 });
+        }
+        resolve(out);
+      });
+    };
+
+    parser.on("file", (_field, stream, info) => {
+      if (failure) {
+        stream.resume();
+        return;
+      }
+      const name = cleanName(info.filename);
+      const target = path.join(dir, randomUUID());
+      written.push(target);
+      const hash = createHash("sha256");
+      let bytes = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          bytes += chunk.length;
+          total += chunk.length;
+          if (total > limits.maxUploadBytes) {
+            fail(invalid(`This upload is larger than ${mb(limits.maxUploadBytes)}, the limit for one upload. Upload the documents in several batches.`));
+            done(new Error("upload too large"));
+            return;
+          }
+          done(null, chunk);
+        },
+      });
+      writes.push(
+        pipeline(stream, counter, createWriteStream(target)).then(
+          () => ({ name, path: target, bytes, sha256: hash.digest("hex"), truncated: stream.truncated === true }),
+          (err: unknown) => {
+            if (failure) return null;
+            throw err;
+          },
+        ),
+      );
+    });
+    parser.on("filesLimit", () => fail(invalid(`At most ${limits.maxFiles} files can be uploaded at once. Upload the rest in another batch.`)));
+    parser.on("partsLimit", () => fail(invalid("The upload has too many parts. Send only the files.")));
+    parser.on("error", (err: Error) => fail(invalid(`The upload could not be read: ${err.message}. Try again.`)));
+    parser.on("close", finish);
+    req.on("aborted", () => fail(invalid("The upload was cancelled before it finished.")));
+    req.pipe(parser);
+  });
+}
+
+/** The name shown for a document: the base name only, control characters out, at most 200 characters. */
+export function cleanName(raw: string | undefined): string {
+  const base = (raw ?? "").split(/[\\/]/).pop() ?? "";
+  let cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  if (cleaned.length > 200) {
+    // Keep the extension: it decides the parser.
+    const ext = /\.[A-Za-z0-9]{1,10}$/.exec(cleaned)?.[0] ?? "";
+    cleaned = cleaned.slice(0, 200 - ext.length) + ext;
+  }
+  return cleaned || "document";
+}

@@ -1,0 +1,78 @@
+/**
+ * The `build` tool of a server served by `argus mcp serve`, as UltraRAG's servers have it (spec §3.1):
+ * `build(parameter_file)` writes `<dir(parameter_file)>/server.yaml` — `path`, `parameter`, `tools`,
+ * `prompts` — so UltraRAG's `ultrarag build` (and Argus's MCP client) can consume the server. Unlike
+ * UltraRAG's it also writes the parameter file: the server's defaults, keeping every value already in
+ * the file (a user's edits win).
+ *
+ * The path comes from a remote client, so it is confined: it must be a `.yaml`/`.yml` file inside the
+ * served directory or the system temp directory, and nothing else is written.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import type { ServerSignature } from "../dsl/schema.ts";
+
+export class BuildRefused extends Error {}
+
+export interface BuildOptions {
+  /** The directory relative paths resolve against and writes are allowed under. */
+  cwd: string;
+  /** What `path:` says when the parameter file has none: how to reach this server. */
+  advertisedPath: string;
+}
+
+export interface BuildOutput {
+  server_yaml: string;
+  parameter_file: string;
+}
+
+async function within(dir: string, roots: string[]): Promise<boolean> {
+  const real = await realpath(dir);
+  for (const root of roots) {
+    const r = await realpath(root).catch(() => undefined);
+    if (r && (real === r || real.startsWith(r + path.sep))) return true;
+  }
+  return false;
+}
+
+export async function writeBuildFiles(signature: ServerSignature, parameterFile: unknown, options: BuildOptions): Promise<BuildOutput> {
+  if (typeof parameterFile !== "string" || parameterFile.trim() === "") throw new BuildRefused("build needs `parameter_file`, the path of the server's parameter.yaml (e.g. servers/retriever/parameter.yaml)");
+  if (!/\.ya?ml$/i.test(parameterFile)) throw new BuildRefused(`build: \`${parameterFile}\` is not a .yaml file`);
+  const file = path.resolve(options.cwd, parameterFile);
+  const dir = path.dirname(file);
+  // Check the nearest existing ancestor before creating anything, then the directory itself.
+  let ancestor = dir;
+  while (!existsSync(ancestor)) ancestor = path.dirname(ancestor);
+  const roots = [options.cwd, os.tmpdir()];
+  const refused = () => new BuildRefused(`build: \`${parameterFile}\` is outside the directory this server was started in (${options.cwd}); pass a path inside it`);
+  if (!(await within(ancestor, roots))) throw refused();
+  await mkdir(dir, { recursive: true });
+  if (!(await within(dir, roots))) throw refused();
+
+  let existing: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    let doc: unknown;
+    try {
+      doc = parseYaml(await readFile(file, "utf8"), { maxAliasCount: 100 });
+    } catch (err) {
+      throw new BuildRefused(`build: \`${parameterFile}\` is not valid YAML: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (doc !== null && doc !== undefined && (typeof doc !== "object" || Array.isArray(doc))) throw new BuildRefused(`build: \`${parameterFile}\` must be a mapping of parameter names to values`);
+    existing = (doc ?? {}) as Record<string, unknown>;
+  }
+  const parameters = { ...structuredClone(signature.parameters), ...existing };
+  if (!existsSync(file) || Object.keys(parameters).length !== Object.keys(existing).length) await writeFile(file, stringifyYaml(parameters));
+
+  const serverYaml = path.join(dir, "server.yaml");
+  const doc = {
+    path: typeof existing.path === "string" ? existing.path : options.advertisedPath,
+    parameter: parameterFile,
+    tools: signature.tools,
+    prompts: signature.prompts,
+  };
+  await writeFile(serverYaml, stringifyYaml(doc));
+  return { server_yaml: serverYaml, parameter_file: file };
+}

@@ -1,0 +1,174 @@
+/**
+ * Pipeline runs as records: a `pipeline_run` row per run (who, pipeline and its version hash,
+ * parameters, status, timings, result summary, memory file) and the run's events published to room
+ * `run:<uid>` on the event bus, so a run can be watched live and replayed later (`bus.history`).
+ *
+ * Bus payloads are the spec §4.4 events as they are, except `token`: `{text, step, is_final}` (the
+ * bus merges consecutive deltas by `text`; spec's `content` is that text).
+ */
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { Db } from "../db/client.ts";
+import { notFound } from "../errors.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { AliasParameters } from "./dsl/params.ts";
+import type { PipelineEvent } from "./engine/events.ts";
+import { RunCancelledError } from "./engine/execute.ts";
+import { runPipeline, type RunOptions, type RunResult } from "./engine/run.ts";
+import { summarizeStep } from "./engine/summary.ts";
+
+export const runRoom = (uid: string) => `run:${uid}`;
+
+export type RunStatus = "running" | "completed" | "failed" | "cancelled";
+
+export interface StartRunInput {
+  file: string;
+  cwd: string;
+  param?: string;
+  demo?: boolean;
+  overrides?: AliasParameters;
+  workspaceId?: string;
+  createdById?: string;
+}
+
+export interface RunRecord {
+  uid: string;
+  status: RunStatus;
+  pipelineName: string;
+  pipelinePath: string;
+  pipelineHash: string;
+  params: unknown;
+  outputs: unknown;
+  error: string | null;
+  memoryFile: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface RunServiceDeps {
+  db: Db;
+  events: EventBus;
+  /** Passed through to the engine (external MCP servers, extra built-ins). */
+  engine?: Pick<RunOptions, "external" | "builtins" | "log">;
+}
+
+type Row = Awaited<ReturnType<Db["pipelineRun"]["findUniqueOrThrow"]>>;
+
+const toRecord = (r: Row): RunRecord => ({
+  uid: r.uid,
+  status: r.status as RunStatus,
+  pipelineName: r.pipelineName,
+  pipelinePath: r.pipelinePath,
+  pipelineHash: r.pipelineHash,
+  params: JSON.parse(r.params) as unknown,
+  outputs: r.outputs === null ? null : (JSON.parse(r.outputs) as unknown),
+  error: r.error,
+  memoryFile: r.memoryFile,
+  createdAt: r.createdAt,
+  finishedAt: r.finishedAt,
+});
+
+/** The result summary stored with a completed run. */
+function outputsOf(r: RunResult) {
+  const last = r.snapshots[r.snapshots.length - 1];
+  const tool = last?.step.split(".")[1] ?? "";
+  return {
+    steps: r.snapshots.length,
+    lastStep: last?.step ?? null,
+    summary: r.result ? summarizeStep(tool, r.result, last?.step.startsWith("prompt.") ?? false) : null,
+    answer: r.answer,
+  };
+}
+
+export function createRunService(deps: RunServiceDeps) {
+  const { db, events } = deps;
+  const running = new Map<string, AbortController>();
+
+  /** Starts a run; resolves once its row exists. `done` settles with the final record (never rejects). */
+  async function start(input: StartRunInput): Promise<{ uid: string; done: Promise<RunRecord> }> {
+    const uid = randomUUID();
+    await db.pipelineRun.create({
+      data: {
+        uid,
+        pipelineName: path.basename(input.file).replace(/\.[^.]*$/, ""),
+        pipelinePath: input.file,
+        pipelineHash: "",
+        params: "{}",
+        ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+        ...(input.createdById ? { createdById: input.createdById } : {}),
+      },
+    });
+    const controller = new AbortController();
+    running.set(uid, controller);
+    // Events are published in order, one after another; the run waits for them before finishing.
+    let published: Promise<unknown> = Promise.resolve();
+    const publish = (e: PipelineEvent) => {
+      const payload = e.type === "token" ? { text: e.content, step: e.step, is_final: e.is_final } : e;
+      published = published.then(() => events.publish(runRoom(uid), e.type, payload)).catch(() => undefined);
+    };
+    const done = (async (): Promise<RunRecord> => {
+      let status: RunStatus = "completed";
+      let error: string | null = null;
+      let result: RunResult | undefined;
+      try {
+        result = await runPipeline(input.file, {
+          ...deps.engine,
+          cwd: input.cwd,
+          ...(input.param !== undefined ? { param: input.param } : {}),
+          ...(input.demo ? { demo: true } : {}),
+          ...(input.overrides ? { overrides: input.overrides } : {}),
+          signal: controller.signal,
+          onEvent: publish,
+          onContext: async (ctx, parameters) => {
+            await db.pipelineRun.update({ where: { uid }, data: { pipelineHash: ctx.hash, pipelinePath: path.relative(ctx.cwd, ctx.file) || ctx.file, params: JSON.stringify(parameters) } });
+          },
+        });
+      } catch (err) {
+        status = err instanceof RunCancelledError || controller.signal.aborted ? "cancelled" : "failed";
+        error = err instanceof Error ? err.message : String(err);
+      } finally {
+        running.delete(uid);
+      }
+      await published;
+      await events.flush();
+      const row = await db.pipelineRun.update({
+        where: { uid },
+        data: {
+          status,
+          error,
+          finishedAt: new Date(),
+          ...(result ? { outputs: JSON.stringify(outputsOf(result)), memoryFile: result.memoryFile } : {}),
+        },
+      });
+      return toRecord(row);
+    })();
+    return { uid, done };
+  }
+
+  return {
+    start,
+    /** Starts a run and waits for it (the CLI's `--record`). */
+    async run(input: StartRunInput): Promise<RunRecord> {
+      return (await start(input)).done;
+    },
+    async get(uid: string): Promise<RunRecord> {
+      const row = await db.pipelineRun.findUnique({ where: { uid } });
+      if (!row) throw notFound(`No pipeline run ${uid}.`);
+      return toRecord(row);
+    },
+    async list(filter: { workspaceId?: string; limit?: number } = {}): Promise<RunRecord[]> {
+      const rows = await db.pipelineRun.findMany({ where: filter.workspaceId ? { workspaceId: filter.workspaceId } : {}, orderBy: { createdAt: "desc" }, take: filter.limit ?? 50 });
+      return rows.map(toRecord);
+    },
+    /** Asks a running run to stop at the next step; false when it is not running here. */
+    cancel(uid: string): boolean {
+      const c = running.get(uid);
+      c?.abort();
+      return c !== undefined;
+    },
+    /** The run's events so far (replay), oldest first. */
+    history: (uid: string, afterSeq?: number) => events.history(runRoom(uid), afterSeq),
+  };
+}
+
+export type RunService = ReturnType<typeof createRunService>;

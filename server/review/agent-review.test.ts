@@ -1,0 +1,106 @@
+/**
+ * Whole agent reviews through the web app's API and job, against the scripted LLM server in the
+ * Anthropic and the OpenAI (Responses) wire formats: a workspace provider connection, tool calls over
+ * the real snapshot (a path escape refused), a REPORT checked against the code, verification, the
+ * findings stored, and the usage recorded. The loop's edge cases are in agent/*.test.ts.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUp, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
+import type { ScriptedServer } from "../llm/scripted/server.ts";
+import { startServer as startScripted } from "../llm/test-support.ts";
+import { modelFinding, reportText } from "./agent/test-support.ts";
+
+let app: TestServer;
+let llm: ScriptedServer;
+let owner: TestUser;
+let projectUid: string;
+
+const SQL_EVIDENCE = `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`;
+const report = reportText([
+  modelFinding({ title: "SQL injection in find_items", file: "src/api.py", start_line: 19, end_line: 19, evidence: SQL_EVIDENCE, severity: "critical", category: "security" }),
+  // Wrong lines: repaired from the evidence.
+  modelFinding({ title: "Off-by-one in basketTotal", file: "src/pricing.js", start_line: 2, end_line: 2, evidence: "for (let i = 0; i <= lines.length; i++) {", severity: "high", category: "correctness" }),
+  // Invented code: dropped.
+  modelFinding({ title: "Hard-coded admin password", file: "src/server.js", start_line: 3, end_line: 3, evidence: 'const ADMIN_PASSWORD = "hunter2";', severity: "critical", category: "security" }),
+]);
+
+beforeAll(async () => {
+  // First matching rule wins (by the last user message), so the most specific come first.
+  llm = await startScripted([
+    { match: "Verify this finding", text: 'VERDICT: {"verdict": "confirmed", "evidence": "src/api.py:19 builds SQL from request input"}' },
+    { match: "review it critically", text: report },
+    { match: "Review scope", toolCalls: [{ name: "read_file", input: { path: "../../../../auth-secret" } }, { name: "grep", input: { pattern: "execute\\(", literal: false } }] },
+    { match: "cursor.execute", text: `I have what I need.\n${report}` },
+  ]);
+  app = await startTestServer();
+  owner = await signUp(app.url, { name: "Owner" });
+  const demo = await owner.client.ok<{ projectUid: string }>("mutate", "projects.startDemo", { workspaceId: owner.workspaceId });
+  projectUid = demo.projectUid;
+  await app.services.queue.idle();
+}, 180_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await llm?.close();
+});
+
+async function connection(provider: "anthropic" | "openai"): Promise<string> {
+  const uid = crypto.randomUUID();
+  const baseUrl = provider === "anthropic" ? llm.url : `${llm.url}/v1`;
+  await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, name: `scripted ${provider}`, provider, baseUrl, model: provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-5", apiKey: "sk-test" });
+  return uid;
+}
+
+describe.each(["anthropic", "openai"] as const)("an agent review over the %s wire format", (provider) => {
+  it("uses the tools on the snapshot, refuses a path escape, checks and verifies the report, and stores it", async () => {
+    const before = llm.requests.length;
+    const review = await owner.client.ok<{ uid: string; status: string; provider: string; model: string; promptName: string }>("mutate", "reviews.start", {
+      projectUid,
+      engine: "agent",
+      connectionUid: await connection(provider),
+      budget: { maxIterations: 10 },
+    });
+    expect(review).toMatchObject({ status: "queued", provider, promptName: "General code review" });
+    await app.services.queue.idle();
+
+    const done = await owner.client.ok<{ status: string; statusReason: string | null; usage: { inputTokens: number; iterations: number }; report: { engineLabel: string; stages: Record<string, number> } }>("query", "reviews.get", { uid: review.uid });
+    expect(done.statusReason).toBeNull();
+    expect(done.status).toBe("completed");
+    expect(done.report.engineLabel).toContain(provider);
+    expect(done.report.stages).toMatchObject({ proposed: 3, droppedUnlocatable: 1, repairedLocation: 1, kept: 2 });
+    expect(done.usage.inputTokens).toBeGreaterThan(0);
+
+    const findings = await owner.client.ok<{ title: string; file: string; startLine: number; verification: string; source: string }[]>("query", "reviews.findings", { reviewUid: review.uid });
+    expect(findings.map((f) => [f.title, f.file, f.startLine, f.verification])).toEqual([
+      ["SQL injection in find_items", "src/api.py", 19, "confirmed"],
+      ["Off-by-one in basketTotal", "src/pricing.js", 6, "confirmed"],
+    ]);
+
+    // The prompt is the workspace's review prompt; the escape was refused and nothing outside was sent.
+    const bodies = llm.requests.slice(before).map((r) => JSON.stringify(r.body));
+    expect(bodies[0]).toContain("Review scope");
+    const secret = readFileSync(path.join(app.services.config.dataDir, "auth-secret"), "utf8").trim();
+    expect(secret.length).toBeGreaterThan(16);
+    expect(bodies.join("\n")).not.toContain(secret);
+    const events = await owner.client.ok<{ type: string; payload: { name?: string; isError?: boolean } }[]>("query", "reviews.events", { uid: review.uid });
+    const toolResults = events.filter((e) => e.type === "tool_result").map((e) => [e.payload.name, e.payload.isError]);
+    expect(toolResults).toContainEqual(["read_file", true]);
+    expect(toolResults).toContainEqual(["grep", false]);
+    expect(events.map((e) => e.type)).toContain("tool_call");
+  });
+});
+
+describe("a failing model", () => {
+  it("fails the review with the provider's message and keeps nothing half-written", async () => {
+    const uid = crypto.randomUUID();
+    await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, name: "dead end", provider: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", model: "nothing", apiKey: "x" });
+    const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", { projectUid, engine: "agent", connectionUid: uid, budget: { maxIterations: 3 } });
+    await app.services.queue.idle();
+    const done = await owner.client.ok<{ status: string; statusReason: string; findingsCount: number }>("query", "reviews.get", { uid: review.uid });
+    expect(done.status).toBe("failed");
+    expect(done.statusReason).toMatch(/openai-compatible|connect|ECONNREFUSED|network/i);
+    expect(done.findingsCount).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,200 @@
+/**
+ * What the review job and the chat service call. `reviewWithAgent` composes: the first message →
+ * the agent loop (REPORT, repairs, self-critique, forced final pass) → location checks, fingerprints,
+ * dedupe, dismissed, thresholds (report/build.ts) → the verification pass → the stored Report. Events
+ * go to `onEvent` throughout; `done` comes once, last. When no report can be produced (cancelled, the
+ * provider failed, the budget ran out first, the REPORT stayed invalid) it throws ReviewAgentError
+ * carrying the stop reason and the usage spent, so the job can fail or cancel the review with a reason.
+ */
+import { type Budget, createBudget } from "../../llm/budget.ts";
+import type { LlmClient } from "../../llm/client.ts";
+import type { Message, Usage } from "../../llm/types.ts";
+import { type ReadFile, buildReport } from "../report/build.ts";
+import { type Report, type ReviewBudget, type ReviewSettings, reviewBudgetSchema, reviewSettingsSchema } from "../report/schema.ts";
+import type { ReviewTool } from "../tools/types.ts";
+import type { AgentEvent, AgentStopReason, EventSink } from "./events.ts";
+import { type FirstMessageInput, buildFirstMessage } from "./first-message.ts";
+import { runAgent } from "./loop.ts";
+import type { RunToolCall } from "./tool-runner.ts";
+import { verifyFindings } from "./verify.ts";
+
+/** Share of the budget the exploring loop leaves for verification when verification is on. */
+const VERIFY_SHARE = 0.2;
+
+export interface AgentRunSummary {
+  stopReason: AgentStopReason;
+  iterations: number;
+  usage: Usage;
+  costUsd: number | undefined;
+  notes: string[];
+}
+
+export class ReviewAgentError extends Error {
+  constructor(
+    message: string,
+    readonly summary: AgentRunSummary,
+  ) {
+    super(message);
+    this.name = "ReviewAgentError";
+  }
+}
+
+export interface ReviewWithAgentOptions {
+  llm: LlmClient;
+  /** A different model for the verification pass (settings.verifyModel); default: llm. */
+  verifyLlm?: LlmClient;
+  /** The review's snapshotted prompt. */
+  system: string;
+  context: FirstMessageInput;
+  tools: readonly ReviewTool[];
+  /** The Sandbox's read: used to check every finding's lines. */
+  readFile: ReadFile;
+  budget?: Partial<ReviewBudget>;
+  settings?: Partial<ReviewSettings>;
+  /** Fingerprints of the project's findings marked false positive. */
+  dismissed?: Iterable<string>;
+  /** Default "<provider> / <model>". */
+  engineLabel?: string;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  runToolCall?: RunToolCall;
+  critiqueRounds?: number;
+}
+
+export interface ReviewWithAgentResult extends AgentRunSummary {
+  report: Report;
+}
+
+export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<ReviewWithAgentResult> {
+  const limits = reviewBudgetSchema.parse(o.budget ?? {});
+  const settings = reviewSettingsSchema.parse(o.settings ?? {});
+  const budget = createBudget({ maxTokens: limits.maxTokens, maxCostUsd: limits.maxCostUsd });
+  const verifying = settings.verify;
+  const emit = (e: AgentEvent) => {
+    try {
+      o.onEvent?.(e);
+    } catch {
+      // see loop.ts: a failing listener does not end the review
+    }
+  };
+  const inner: EventSink = (e) => e.type !== "done" && emit(e);
+
+  const agent = await runAgent({
+    llm: o.llm,
+    mode: "review",
+    system: o.system,
+    firstMessage: buildFirstMessage(o.context),
+    tools: o.tools,
+    budget,
+    maxIterations: limits.maxIterations,
+    signal: o.signal,
+    onEvent: inner,
+    ...(o.runToolCall ? { runToolCall: o.runToolCall } : {}),
+    ...(o.critiqueRounds !== undefined ? { critiqueRounds: o.critiqueRounds } : {}),
+    ...(verifying ? { reserve: reserveFor(budget) } : {}),
+  });
+  const summary: AgentRunSummary = { stopReason: agent.stopReason, iterations: agent.iterations, usage: agent.usage, costUsd: agent.costUsd, notes: [...agent.notes] };
+  if (!agent.report) {
+    emit({ type: "done", stopReason: agent.stopReason, iterations: agent.iterations, notes: summary.notes });
+    throw new ReviewAgentError(agent.stopReason === "cancelled" ? "The review was cancelled." : (agent.error ?? `The agent stopped (${agent.stopReason}) without a report.`), summary);
+  }
+
+  emit({ type: "status", phase: "finalizing", message: "checking findings against the code", iteration: agent.iterations });
+  const report = await buildReport({
+    model: agent.report,
+    readFile: o.readFile,
+    settings,
+    ...(o.dismissed ? { dismissed: o.dismissed } : {}),
+    engineLabel: o.engineLabel ?? `${o.llm.provider} / ${o.llm.model}`,
+    notes: summary.notes,
+    verify: async (findings) => {
+      const v = await verifyFindings({
+        llm: o.verifyLlm ?? o.llm,
+        tools: o.tools,
+        findings,
+        budget,
+        signal: o.signal,
+        onEvent: inner,
+        ...(o.runToolCall ? { runToolCall: o.runToolCall } : {}),
+      });
+      add(summary, v.usage, v.costUsd, v.requests);
+      return { results: v.results, notes: v.notes };
+    },
+  });
+  summary.notes = report.notes;
+  if (o.signal?.aborted) {
+    summary.stopReason = "cancelled";
+    emit({ type: "done", stopReason: "cancelled", iterations: summary.iterations, notes: summary.notes });
+    throw new ReviewAgentError("The review was cancelled.", summary);
+  }
+
+  for (const finding of report.findings) emit({ type: "finding", finding });
+  emit({ type: "report", overallScore: report.overallScore, findings: report.findings.length, stages: report.stages, notes: report.notes });
+  emit({ type: "usage", usage: summary.usage, ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }), requests: summary.iterations });
+  emit({ type: "done", stopReason: summary.stopReason, iterations: summary.iterations, notes: summary.notes });
+  return { ...summary, report };
+}
+
+function reserveFor(budget: Budget): { tokens?: number; usd?: number } {
+  return {
+    ...(budget.limits.maxTokens !== undefined ? { tokens: Math.floor(budget.limits.maxTokens * VERIFY_SHARE) } : {}),
+    ...(budget.limits.maxCostUsd !== undefined ? { usd: budget.limits.maxCostUsd * VERIFY_SHARE } : {}),
+  };
+}
+
+function add(s: AgentRunSummary, usage: Usage, cost: number | undefined, requests: number) {
+  for (const k of Object.keys(usage) as Array<keyof Usage>) s.usage[k] += usage[k];
+  s.costUsd = s.costUsd === undefined || cost === undefined ? undefined : s.costUsd + cost;
+  s.iterations += requests;
+}
+
+// ---- chat -----------------------------------------------------------------------------------------
+
+export interface ChatWithAgentOptions {
+  llm: LlmClient;
+  system: string;
+  /** Earlier turns of this chat (as returned in `messages` last time). */
+  history?: Message[];
+  question: string;
+  tools: readonly ReviewTool[];
+  budget?: { maxTokens?: number; maxCostUsd?: number } | Budget;
+  maxIterations?: number;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  runToolCall?: RunToolCall;
+}
+
+export interface ChatWithAgentResult extends AgentRunSummary {
+  answer: string;
+  /** The whole conversation including this turn, to pass as `history` next time. */
+  messages: Message[];
+  error?: string;
+}
+
+/** One chat turn: the same loop without the REPORT contract; never ends without an answer unless it failed. */
+export async function chatWithAgent(o: ChatWithAgentOptions): Promise<ChatWithAgentResult> {
+  const budget = o.budget === undefined ? undefined : "charge" in o.budget ? o.budget : createBudget(o.budget);
+  const out = await runAgent({
+    llm: o.llm,
+    mode: "chat",
+    system: o.system,
+    firstMessage: o.question,
+    tools: o.tools,
+    ...(o.history ? { history: structuredClone(o.history) } : {}),
+    ...(budget ? { budget } : {}),
+    ...(o.maxIterations ? { maxIterations: o.maxIterations } : {}),
+    signal: o.signal,
+    ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    ...(o.runToolCall ? { runToolCall: o.runToolCall } : {}),
+  });
+  return {
+    answer: out.answer ?? "",
+    messages: out.messages,
+    stopReason: out.stopReason,
+    iterations: out.iterations,
+    usage: out.usage,
+    costUsd: out.costUsd,
+    notes: out.notes,
+    ...(out.error ? { error: out.error } : {}),
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * SARIF 2.1.0 export (what GitHub code scanning, Azure DevOps and IDE viewers read).
+ *
+ *   - one run; tool.driver "Argus" with one rule per distinct rule: a static finding's own ruleId
+ *     (e.g. "secrets/aws-access-key"), otherwise the finding's category ("argus/security")
+ *   - level from severity: critical/high → error, medium → warning, low/info → note
+ *   - location: the snapshot-relative path as a relative URI under %SRCROOT%, region start/end line
+ *     and the quoted evidence as snippet
+ *   - partialFingerprints carry Argus's finding fingerprint, so tools track a finding across reviews
+ *   - a finding the project marked false positive is kept with an accepted external suppression
+ *   - confidence, verification, category and Argus's severity in each result's properties
+ *
+ * Validated against the official SARIF 2.1.0 JSON schema in sarif.test.ts.
+ */
+import type { Log, ReportingDescriptor, Result, Run } from "sarif";
+import { severityRank, type Finding, type Severity } from "../report/schema.ts";
+import type { ExportInput } from "./types.ts";
+
+export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
+export const FINGERPRINT_KEY = "argusFingerprint/v1";
+const SRCROOT = "SRCROOT";
+
+export function sarifLevel(severity: Severity): Result.level {
+  return severity === "critical" || severity === "high" ? "error" : severity === "medium" ? "warning" : "note";
+}
+
+/** GitHub's security-severity scale (0–10) for security rules. */
+const SECURITY_SEVERITY: Record<Severity, string> = { critical: "9.5", high: "8.0", medium: "5.5", low: "3.0", info: "1.0" };
+
+export function ruleIdOf(f: Pick<Finding, "ruleId" | "category" | "source">): string {
+  return f.source === "static" && f.ruleId ? f.ruleId : `argus/${f.category}`;
+}
+
+/** A relative path as a relative URI reference: each segment percent-encoded, "/" kept. */
+export function relativeUri(file: string): string {
+  return file
+    .replace(/\\/g, "/")
+    .replace(/^\.?\/+/, "")
+    .split("/")
+    .map((segment) => encodeURIComponent(segment))
+    .join("/");
+}
+
+const ruleName = (id: string) =>
+  id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
+
+function buildRules(findings: readonly Finding[]): { rules: ReportingDescriptor[]; index: Map<string, number> } {
+  const byId = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const id = ruleIdOf(f);
+    byId.set(id, [...(byId.get(id) ?? []), f]);
+  }
+  const rules: ReportingDescriptor[] = [];
+  const index = new Map<string, number>();
+  for (const [id, group] of [...byId].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const worst = group.reduce((w, f) => (severityRank(f.severity) < severityRank(w.severity) ? f : w));
+    const isCategoryRule = id === `argus/${worst.category}`;
+    index.set(id, rules.length);
+    rules.push({
+      id,
+      name: ruleName(id),
+      shortDescription: { text: isCategoryRule ? `${worst.category[0]!.toUpperCase()}${worst.category.slice(1)} issue found by the Argus review agent` : worst.title },
+      ...(isCategoryRule ? {} : { fullDescription: { text: worst.explanation } }),
+      defaultConfiguration: { level: sarifLevel(worst.severity) },
+      properties: {
+        tags: [worst.category, ...(worst.source === "static" ? ["static-analysis"] : ["ai-review"])],
+        ...(worst.category === "security" ? { "security-severity": SECURITY_SEVERITY[worst.severity] } : {}),
+      },
+    });
+  }
+  return { rules, index };
+}
+
+function message(f: Finding): Result["message"] {
+  const text = [f.title, f.explanation, f.suggestedFix ? `Suggested fix: ${f.suggestedFix}` : ""].filter(Boolean).join("\n\n");
+  return { text };
+}
+
+function toResult(f: Finding, ruleIndex: number, dismissed: boolean): Result {
+  return {
+    ruleId: ruleIdOf(f),
+    ruleIndex,
+    level: sarifLevel(f.severity),
+    message: message(f),
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: relativeUri(f.file), uriBaseId: SRCROOT },
+          region: { startLine: f.startLine, endLine: Math.max(f.startLine, f.endLine), ...(f.evidence ? { snippet: { text: f.evidence } } : {}) },
+        },
+      },
+    ],
+    partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
+    ...(dismissed ? { suppressions: [{ kind: "external" as const, status: "accepted" as const, justification: "Marked as a false positive in Argus." }] } : {}),
+    properties: {
+      severity: f.severity,
+      confidence: f.confidence,
+      category: f.category,
+      verification: f.verification,
+      ...(f.verificationNote ? { verificationNote: f.verificationNote } : {}),
+      source: f.source,
+      ...(f.suggestedFix ? { suggestedFix: f.suggestedFix } : {}),
+      ...(f.diff ? { diff: f.diff } : {}),
+    },
+  };
+}
+
+const isoOrUndefined = (d: Date | string | null) => (d ? new Date(d).toISOString() : undefined);
+
+export function toSarif({ review, report, dismissed }: ExportInput): Log {
+  const { rules, index } = buildRules(report.findings);
+  const run: Run = {
+    tool: { driver: { name: "Argus", fullName: "Argus code review", rules } },
+    automationDetails: { id: `argus/${review.projectUid}/${review.uid}` },
+    originalUriBaseIds: { [SRCROOT]: { description: { text: `The root of the reviewed code of ${review.projectName} (snapshot ${review.snapshotUid ?? "unknown"}).` } } },
+    invocations: [
+      {
+        executionSuccessful: review.status === "completed",
+        startTimeUtc: isoOrUndefined(review.startedAt ?? review.createdAt),
+        endTimeUtc: isoOrUndefined(review.finishedAt),
+        ...(review.statusReason ? { exitCodeDescription: review.statusReason } : {}),
+      },
+    ],
+    results: report.findings.map((f) => toResult(f, index.get(ruleIdOf(f))!, dismissed.has(f.fingerprint))),
+    properties: {
+      reviewUid: review.uid,
+      project: review.projectName,
+      projectUid: review.projectUid,
+      snapshotUid: review.snapshotUid,
+      engine: review.engine,
+      engineLabel: report.engineLabel,
+      overallScore: report.overallScore,
+      categoryScores: report.categoryScores,
+      stages: report.stages,
+      ...(report.notes.length ? { notes: report.notes } : {}),
+    },
+  };
+  return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run] };
+}

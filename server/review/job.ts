@@ -1,0 +1,164 @@
+/**
+ * The review job: loads what the review was started with, runs it (run.ts), and records the outcome
+ * — report, findings, per-file rollup — in one transaction, so a review is either completed with
+ * everything or failed/cancelled with nothing half-written. Every step is an event in the review's room.
+ */
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Logger } from "../logger.ts";
+import type { ProviderService } from "../providers/service.ts";
+import { connect, openChunkIndex } from "../retrieval/store/index.ts";
+import { search } from "../retrieval/search.ts";
+import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
+import type { SnapshotSummary } from "../snapshots/import.ts";
+import { searchIndexName, searchStoreUri, snapshotDirs } from "../snapshots/storage.ts";
+import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
+import { executeReview } from "./run.ts";
+import { ACTIVE_STATUSES, reviewRoom, type ReviewJob } from "./service.ts";
+import type { ToolContext } from "./tools/types.ts";
+
+export interface ReviewJobDeps {
+  db: Db;
+  config: Config;
+  events: EventBus;
+  log: Logger;
+  providers: ProviderService;
+  /** The service's map of running reviews' cancel switches. */
+  running: Map<string, AbortController>;
+}
+
+export function createReviewJob(deps: ReviewJobDeps) {
+  const { db, events, log } = deps;
+
+  return async function runReviewJob({ reviewId }: ReviewJob): Promise<void> {
+    const review = await db.review.findUnique({ where: { id: reviewId } });
+    if (!review || !(ACTIVE_STATUSES as readonly string[]).includes(review.status)) return; // cancelled or deleted while queued
+    const room = reviewRoom(review.uid);
+    const controller = new AbortController();
+    deps.running.set(review.id, controller);
+    const started = await db.review.updateMany({ where: { id: review.id, status: { in: ["pending", "queued"] } }, data: { status: "running", startedAt: new Date(), progress: 0.05 } });
+    if (started.count === 0) return;
+    await events.publish(room, "status", { status: "running" });
+
+    const closers: (() => void)[] = [];
+    try {
+      const snapshot = await db.snapshot.findUniqueOrThrow({ where: { id: review.snapshotId } });
+      const dirs = snapshotDirs(deps.config.dataDir, snapshot.projectId, snapshot.id);
+      const summary = snapshot.summary ? (JSON.parse(snapshot.summary) as SnapshotSummary) : null;
+      const symbols = openSymbolIndex(dirs.symbols);
+      const files = symbols.files().filter((f) => f.status !== "skipped").map((f) => f.path);
+      symbols.close();
+      const [staticFindings, dismissals] = await Promise.all([
+        db.staticFinding.findMany({ where: { snapshotId: snapshot.id } }),
+        db.findingDismissal.findMany({ where: { projectId: review.projectId }, select: { fingerprint: true } }),
+      ]);
+      const agent =
+        review.engine === "agent"
+          ? {
+              llm: (await deps.providers.resolveForJob(review.workspaceId, review.connectionUid, review.model ?? undefined)).options,
+              prompt: review.promptContent ?? "",
+            }
+          : undefined;
+
+      let lastProgress = 0;
+      const result = await executeReview({
+        engine: review.engine === "agent" ? "agent" : "static",
+        root: dirs.src,
+        files,
+        languages: summary?.languages ?? {},
+        symbolsPath: dirs.symbols,
+        staticFindings,
+        scope: reviewScopeSchema.parse(JSON.parse(review.scope)),
+        settings: reviewSettingsSchema.parse(JSON.parse(review.settings)),
+        budget: reviewBudgetSchema.parse(JSON.parse(review.budget)),
+        dismissed: dismissals.map((d) => d.fingerprint),
+        agent,
+        searchCode: await codeSearchFor(deps.config, snapshot.id, closers),
+        signal: controller.signal,
+        emit: (event) => {
+          if (event.type === "progress") {
+            if (event.fraction - lastProgress < 0.02) return;
+            lastProgress = event.fraction;
+            void db.review.update({ where: { id: review.id }, data: { progress: event.fraction } }).catch(() => undefined);
+          }
+          void events.publish(room, event.type, event);
+        },
+      });
+      if (controller.signal.aborted) throw controller.signal.reason;
+      await saveReport(review.id, review.projectId, result.report, result.usage);
+      await events.publish(room, "report", { overallScore: result.report.overallScore, findings: result.report.findings.length, stages: result.report.stages });
+      await events.publish(room, "status", { status: "completed" });
+      await events.publish(room, "done", {});
+    } catch (err) {
+      const cancelled = controller.signal.aborted;
+      const reason = cancelled ? "Cancelled by a user." : err instanceof Error ? err.message : String(err);
+      if (!cancelled) log.warn({ err, reviewId: review.id }, "review failed");
+      await db.review.update({ where: { id: review.id }, data: { status: cancelled ? "cancelled" : "failed", statusReason: reason.slice(0, 2000), finishedAt: new Date() } });
+      if (!cancelled) await events.publish(room, "error", { message: reason });
+      await events.publish(room, "status", { status: cancelled ? "cancelled" : "failed", reason });
+    } finally {
+      deps.running.delete(review.id);
+      for (const close of closers) close();
+    }
+  };
+
+  async function saveReport(reviewId: string, projectId: string, report: Report, usage: unknown): Promise<void> {
+    await db.$transaction(async (tx) => {
+      await tx.reviewFinding.deleteMany({ where: { reviewId } });
+      await tx.reviewFile.deleteMany({ where: { reviewId } });
+      if (report.findings.length) {
+        await tx.reviewFinding.createMany({
+          data: report.findings.map((f) => ({
+            reviewId,
+            projectId,
+            fingerprint: f.fingerprint,
+            title: f.title,
+            severity: f.severity,
+            confidence: f.confidence,
+            category: f.category,
+            file: f.file,
+            startLine: f.startLine,
+            endLine: f.endLine,
+            evidence: f.evidence,
+            explanation: f.explanation,
+            suggestedFix: f.suggestedFix ?? null,
+            diff: f.diff ?? null,
+            verification: f.verification,
+            source: f.source,
+          })),
+        });
+      }
+      if (report.files.length) {
+        await tx.reviewFile.createMany({ data: report.files.map((f) => ({ reviewId, path: f.path, score: f.score, ...f.counts })) });
+      }
+      await tx.review.update({
+        where: { id: reviewId },
+        data: {
+          status: "completed",
+          progress: 1,
+          report: JSON.stringify(report),
+          scoreOverall: report.overallScore,
+          findingsCount: report.findings.length,
+          usage: usage ? JSON.stringify(usage) : null,
+          finishedAt: new Date(),
+        },
+      });
+    });
+  }
+}
+
+/** The snapshot's code search for the search_code tool; undefined when it has no index. */
+async function codeSearchFor(config: Config, snapshotId: string, closers: (() => void)[]): Promise<ToolContext["searchCode"]> {
+  const store = await connect(searchStoreUri(config.dataDir)).catch(() => null);
+  if (!store) return undefined;
+  closers.push(() => store.close());
+  const index = await openChunkIndex(store, searchIndexName(snapshotId)).catch(() => null);
+  if (!index) return undefined;
+  const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
+  return async (query, opts) => {
+    const hits = await search(index, query, { mode: embedder || index.embedder.name === "hash" ? opts.mode : "fulltext", k: opts.k, embedder, filters: { pathGlob: opts.pathGlob, language: opts.language } });
+    return hits.map((h) => ({ file: h.file, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet, score: h.score, symbolPath: h.symbolPath ?? undefined }));
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * From the model's REPORT to the stored Report, through the noise-control stages in this order (each
+ * counted in `stages`, so the report can say what every stage removed):
+ *
+ *   1. location: file and lines checked against the snapshot (locate.ts) — repaired or dropped
+ *   2. fingerprint (fingerprint.ts) and dedupe: same fingerprint → one finding (worst severity,
+ *      highest confidence, the union of their line ranges)
+ *   3. dismissed: fingerprints the project marked false positive
+ *   4. confidence threshold, 5. severity floor (settings of the review)
+ *   6. verification (optional, the costly step last so it runs only on survivors): confirmed → kept as
+ *      "confirmed"; not confirmed → dropped or kept as "unverified" per settings.unverified; not run
+ *      (budget spent, cancelled, provider error) → kept as "not_run", never silently dropped.
+ *
+ * Findings are sorted worst first; the per-file rollup is rollup.ts.
+ */
+import { fingerprint, normalisePath } from "./fingerprint.ts";
+import { locateEvidence } from "./locate.ts";
+import { rollupByFile } from "./rollup.ts";
+import {
+  type Finding,
+  type ModelReport,
+  type Report,
+  type ReviewSettings,
+  type StageCounts,
+  atLeast,
+  reviewSettingsSchema,
+  severityRank,
+} from "./schema.ts";
+
+/** Reads a snapshot file (the Sandbox); null when it does not exist or may not be read. */
+export type ReadFile = (path: string) => Promise<string | null>;
+
+export interface VerificationResult {
+  verdict: "confirmed" | "rejected" | "not_run";
+  note?: string;
+}
+/** Verdicts by fingerprint, plus notes for the report (e.g. "verification stopped: the budget is spent"). */
+export type Verifier = (findings: Finding[]) => Promise<{ results: Map<string, VerificationResult>; notes?: string[] }>;
+
+export interface BuildReportInput {
+  model: ModelReport;
+  readFile: ReadFile;
+  settings?: Partial<ReviewSettings>;
+  /** Fingerprints the project marked false positive. */
+  dismissed?: Iterable<string>;
+  engineLabel: string;
+  notes?: string[];
+  /** Runs when settings.verify is on and findings survive the cheaper stages. */
+  verify?: Verifier;
+}
+
+export async function buildReport(input: BuildReportInput): Promise<Report> {
+  const settings = reviewSettingsSchema.parse(input.settings ?? {});
+  const notes = [...(input.notes ?? [])];
+  const stages: StageCounts = {
+    proposed: input.model.findings.length,
+    droppedUnlocatable: 0,
+    repairedLocation: 0,
+    droppedDuplicate: 0,
+    droppedDismissed: 0,
+    droppedUnverified: 0,
+    droppedBelowConfidence: 0,
+    droppedBelowSeverity: 0,
+    kept: 0,
+  };
+
+  // 1. location
+  const files = new Map<string, Promise<string | null>>();
+  const read = (p: string) => {
+    if (!files.has(p)) files.set(p, input.readFile(p).catch(() => null));
+    return files.get(p)!;
+  };
+  let located: Finding[] = [];
+  for (const m of input.model.findings) {
+    const file = normalisePath(m.file);
+    const content = file && !file.split("/").includes("..") ? await read(file) : null;
+    const where = content === null ? ({ status: "dropped" } as const) : locateEvidence(content, { startLine: m.start_line, endLine: m.end_line, evidence: m.evidence });
+    if (where.status === "dropped") {
+      stages.droppedUnlocatable++;
+      continue;
+    }
+    if (where.status === "repaired") stages.repairedLocation++;
+    const finding: Finding = {
+      fingerprint: "",
+      title: m.title,
+      severity: m.severity,
+      confidence: m.confidence,
+      category: m.category,
+      file,
+      startLine: where.startLine,
+      endLine: where.endLine,
+      evidence: where.evidence,
+      explanation: m.explanation,
+      ...(m.suggested_fix ? { suggestedFix: m.suggested_fix } : {}),
+      ...(m.diff ? { diff: m.diff } : {}),
+      verification: "not_run",
+      source: "agent",
+    };
+    finding.fingerprint = fingerprint(finding);
+    located.push(finding);
+  }
+
+  // 2. dedupe
+  const byPrint = new Map<string, Finding>();
+  for (const f of located) {
+    const seen = byPrint.get(f.fingerprint);
+    if (!seen) {
+      byPrint.set(f.fingerprint, f);
+      continue;
+    }
+    stages.droppedDuplicate++;
+    const worse = severityRank(f.severity) < severityRank(seen.severity) ? f : seen;
+    byPrint.set(f.fingerprint, { ...worse, confidence: Math.max(f.confidence, seen.confidence), startLine: Math.min(f.startLine, seen.startLine), endLine: Math.max(f.endLine, seen.endLine) });
+  }
+  located = [...byPrint.values()];
+
+  // 3–5. dismissed, confidence, severity
+  const dismissed = new Set(input.dismissed ?? []);
+  let kept = located.filter((f) => {
+    if (dismissed.has(f.fingerprint)) stages.droppedDismissed++;
+    else if (f.confidence < settings.minConfidence) stages.droppedBelowConfidence++;
+    else if (!atLeast(f.severity, settings.minSeverity)) stages.droppedBelowSeverity++;
+    else return true;
+    return false;
+  });
+
+  // 6. verification
+  if (settings.verify && input.verify && kept.length > 0) {
+    const { results: verdicts, notes: verifyNotes = [] } = await input.verify(kept);
+    notes.push(...verifyNotes);
+    let notRun = 0;
+    kept = kept.flatMap((f): Finding[] => {
+      const v = verdicts.get(f.fingerprint) ?? { verdict: "not_run" as const };
+      const noted = v.note ? { verificationNote: v.note } : {};
+      if (v.verdict === "confirmed") return [{ ...f, ...noted, verification: "confirmed" }];
+      if (v.verdict === "not_run") {
+        notRun++;
+        return [{ ...f, ...noted, verification: "not_run" }];
+      }
+      if (settings.unverified === "drop") {
+        stages.droppedUnverified++;
+        return [];
+      }
+      return [{ ...f, ...noted, verification: "unverified" }];
+    });
+    if (notRun > 0) notes.push(`verification did not run for ${notRun} finding(s); they are kept and marked "not_run"`);
+  }
+
+  kept.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+  stages.kept = kept.length;
+  return {
+    engine: "agent",
+    engineLabel: input.engineLabel,
+    summary: input.model.summary,
+    overallScore: input.model.overall_score,
+    categoryScores: input.model.category_scores,
+    findings: kept,
+    files: rollupByFile(kept),
+    stages,
+    notes,
+  };
+}
+
+/** One sentence per stage that removed or repaired something, for the report page and exports. */
+export function describeStages(s: StageCounts): string[] {
+  const out: string[] = [];
+  const add = (n: number, text: string) => n > 0 && out.push(`${n} ${n === 1 ? "finding" : "findings"} ${text}`);
+  add(s.droppedUnlocatable, "dropped: the file or lines did not contain the quoted evidence");
+  add(s.repairedLocation, "moved to the lines where the quoted evidence actually is");
+  add(s.droppedDuplicate, "merged into duplicates");
+  add(s.droppedDismissed, "not raised again: marked false positive earlier");
+  add(s.droppedBelowConfidence, "below the confidence threshold");
+  add(s.droppedBelowSeverity, "below the severity floor");
+  add(s.droppedUnverified, "dropped: the verification pass did not confirm them");
+  return out;
+}

@@ -1,0 +1,148 @@
+/**
+ * Runs one review over an imported snapshot and returns its report — without the database, so the
+ * web app's job (job.ts) and `argus review` (cli/review.ts) share every step: scope, engine, the
+ * report checks and noise control. Every file read goes through the Sandbox.
+ */
+import type { LlmClientOptions } from "../llm/index.ts";
+import type { AgentEvent } from "./agent/events.ts";
+import { buildReport } from "./report/build.ts";
+import { createLlmClient } from "../llm/index.ts";
+import type { StaticSummary } from "./agent/first-message.ts";
+import { reviewWithAgent } from "./agent/review.ts";
+import { rollupByFile, SEVERITY_WEIGHT } from "./report/rollup.ts";
+import { CATEGORIES, severityRank, type Category, type Report, type ReviewBudget, type ReviewScope, type ReviewSettings, type Severity } from "./report/schema.ts";
+import { createReviewTools, runToolCall } from "./tools/index.ts";
+import { Sandbox } from "./sandbox.ts";
+import { inScope, resolveScope, type ResolvedScope } from "./scope.ts";
+import { STATIC_ENGINE_LABEL, staticFindingsToReport, type StaticInput } from "./static-engine.ts";
+import type { ToolContext } from "./tools/types.ts";
+
+export interface ExecuteReviewInput {
+  engine: "static" | "agent";
+  /** The snapshot's src/ directory. */
+  root: string;
+  /** Indexed files of the snapshot (relative paths), i.e. what the review may look at. */
+  files: string[];
+  languages: Record<string, { files: number; lines: number }>;
+  symbolsPath?: string;
+  staticFindings: StaticInput[];
+  scope: ReviewScope;
+  settings: ReviewSettings;
+  budget: ReviewBudget;
+  /** Fingerprints the project marked false positive. */
+  dismissed: Iterable<string>;
+  agent?: { llm: LlmClientOptions; prompt: string; verifyLlm?: LlmClientOptions };
+  searchCode?: ToolContext["searchCode"];
+  emit: (event: AgentEvent | { type: "progress"; fraction: number; stage: string }) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExecuteReviewResult {
+  report: Report;
+  usage: { inputTokens: number; outputTokens: number; costUsd?: number; iterations?: number } | null;
+}
+
+export async function executeReview(input: ExecuteReviewInput): Promise<ExecuteReviewResult> {
+  const sandbox = new Sandbox(input.root);
+  const readFile = async (file: string) => {
+    try {
+      return sandbox.readFile(file).content;
+    } catch {
+      return null;
+    }
+  };
+  const scope = await resolveScope(input.scope, { root: input.root, files: input.files });
+  const scopedStatic = inScopeStatic(input.staticFindings, scope);
+  if (input.engine === "static") return { report: await staticReview(input, scope, scopedStatic, readFile), usage: null };
+  return agentReview(input, scope, scopedStatic, readFile);
+}
+
+async function agentReview(input: ExecuteReviewInput, scope: ResolvedScope, findings: StaticInput[], readFile: (f: string) => Promise<string | null>): Promise<ExecuteReviewResult> {
+  if (!input.agent) throw new Error("The agent engine needs a model: pick a provider connection, or run the static engine.");
+  const tools = createReviewTools({
+    root: input.root,
+    symbolsPath: input.symbolsPath,
+    staticFindings: async () => input.staticFindings,
+    searchCode: input.searchCode,
+  });
+  try {
+    const llm = createLlmClient(input.agent.llm);
+    const result = await reviewWithAgent({
+      llm,
+      verifyLlm: input.agent.verifyLlm ? createLlmClient(input.agent.verifyLlm) : undefined,
+      system: input.agent.prompt,
+      context: {
+        scope: input.scope,
+        files: scope.files,
+        languages: Object.fromEntries(Object.entries(input.languages).map(([lang, s]) => [lang, s.files])),
+        staticSummary: staticSummary(findings),
+        diffFiles: scope.hunks ? [...scope.hunks].map(([path, ranges]) => ({ path, hunks: ranges.map(([start, end]) => ({ start, end })) })) : undefined,
+      },
+      tools,
+      runToolCall,
+      readFile,
+      budget: input.budget,
+      settings: input.settings,
+      dismissed: input.dismissed,
+      engineLabel: `${input.agent.llm.provider} / ${llm.model}`,
+      signal: input.signal,
+      onEvent: input.emit,
+    });
+    // The agent may read any file for context, but a diff or path review reports on its scope only.
+    const files = new Set(scope.files);
+    const kept = result.report.findings.filter((f) => inScope(scope, f, files));
+    const report = kept.length === result.report.findings.length ? result.report : { ...result.report, findings: kept, files: rollupByFile(kept), notes: [...result.report.notes, `${result.report.findings.length - kept.length} finding(s) outside the review's scope were left out.`] };
+    return { report, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd, iterations: result.iterations } };
+  } finally {
+    tools.close();
+  }
+}
+
+function staticSummary(findings: StaticInput[]): StaticSummary {
+  const byTool: Record<string, number> = {};
+  const bySeverity: Partial<Record<Severity, number>> = {};
+  for (const f of findings) {
+    byTool[f.tool] = (byTool[f.tool] ?? 0) + 1;
+    bySeverity[f.severity as Severity] = (bySeverity[f.severity as Severity] ?? 0) + 1;
+  }
+  const top = [...findings]
+    .sort((a, b) => severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || b.confidence - a.confidence)
+    .slice(0, 15)
+    .map((f) => ({ file: f.file, line: f.startLine, severity: f.severity, ruleId: f.ruleId, message: f.message }));
+  return { byTool, bySeverity, top };
+}
+
+function inScopeStatic(findings: StaticInput[], scope: ResolvedScope): StaticInput[] {
+  const files = new Set(scope.files);
+  return findings.filter((f) => inScope(scope, f, files));
+}
+
+async function staticReview(input: ExecuteReviewInput, scope: ResolvedScope, findings: StaticInput[], readFile: (f: string) => Promise<string | null>): Promise<Report> {
+  input.emit({ type: "progress", fraction: 0.2, stage: "checking static findings" });
+  const mapped = await staticFindingsToReport(findings, async (file) => (await readFile(file))?.split(/\r?\n/) ?? null);
+  const report = await buildReport({
+    model: { summary: `${mapped.summary} Scope: ${scope.description}.`, overall_score: 100, category_scores: {}, findings: mapped.findings },
+    readFile,
+    settings: { ...input.settings, verify: false },
+    dismissed: input.dismissed,
+    engineLabel: STATIC_ENGINE_LABEL,
+  });
+  const byKey = new Map(findings.map((f) => [`${f.file}:${f.startLine}`, f]));
+  const withSource = report.findings.map((f) => ({ ...f, source: "static" as const, ruleId: byKey.get(`${f.file}:${f.startLine}`)?.ruleId }));
+  return { ...report, engine: "static", findings: withSource, ...scores(withSource) };
+}
+
+/**
+ * Scores for the static engine (the agent's come from the model): 100 minus severity weights
+ * (rollup.ts), damped so a large project with many findings does not read 0 for everything:
+ * score = 100 · e^(−Σ weight / 100).
+ */
+function scores(findings: { severity: keyof typeof SEVERITY_WEIGHT; category: Category }[]) {
+  const score = (list: typeof findings) => Math.round(100 * Math.exp(-list.reduce((s, f) => s + SEVERITY_WEIGHT[f.severity], 0) / 100));
+  const categoryScores: Partial<Record<Category, number>> = {};
+  for (const c of CATEGORIES) {
+    const inCategory = findings.filter((f) => f.category === c);
+    if (inCategory.length) categoryScores[c] = score(inCategory);
+  }
+  return { overallScore: score(findings), categoryScores };
+}
