@@ -1,5 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { buildZip } from "../test/helpers/zip.ts";
 
 // One story in the browser: import a small project with two planted flaws, start a static review from
@@ -29,7 +32,16 @@ const zip = buildZip([
   },
 ]);
 
+// Sign-in is rate limited (a few per 10 s): sign in once, then reuse the session in every test.
+const ownerState = path.join(os.tmpdir(), `argus-e2e-reviews-${process.pid}.json`);
+
 async function signIn(page: Page) {
+  if (existsSync(ownerState)) {
+    await page.context().addCookies(JSON.parse(await readFile(ownerState, "utf8")).cookies);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+    return;
+  }
   await page.goto("/sign-up");
   const setUp = page.getByRole("heading", { name: "Set up Argus" });
   const alreadySetUp = page.getByRole("heading", { name: "Argus is already set up" });
@@ -46,6 +58,7 @@ async function signIn(page: Page) {
     await page.getByRole("button", { name: "Sign in" }).click();
   }
   await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+  await page.context().storageState({ path: ownerState });
 }
 
 let reviewUrl = "";
