@@ -13,6 +13,7 @@ import { splitIdentifiersInText } from "../retrieval/split-identifiers.ts";
 import { replaceIndex, type ChunkRow, type Store, type WriteResult } from "../retrieval/store/index.ts";
 import { ultraragContents } from "../retrieval/chunk/text.ts";
 import { chunkOptions, type ChunkingSettings } from "./chunking.ts";
+import { lineLocator } from "../retrieval/chunk/line-locator.ts";
 
 /** A base bigger than this is refused with the fix (a larger chunk_size, or split the base). */
 export const MAX_CHUNKS_PER_BASE = 500_000;
@@ -33,18 +34,7 @@ export class TooManyChunksError extends Error {}
 
 /** Chunk rows of one document. `file` is the document's uid (results map it back to the name). */
 export function chunkDocument(doc: SourceText, settings: ChunkingSettings): ChunkDraft[] {
-  const lineStarts = [0];
-  for (let i = 0; i < doc.text.length; i++) if (doc.text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-  const lineOf = (offset: number) => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const lineOf = lineLocator(doc.text);
   const title = doc.title ?? doc.name.replace(/\.[^.]+$/, "");
   return chunkText(doc.text, chunkOptions(settings))
     .filter((c) => c.text.trim())

@@ -19,6 +19,7 @@ import { DEFAULT_HASH_DIMS, HashEmbedder } from "./embed/hash.ts";
 import type { Embedder } from "./embed/types.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
 import { openChunkIndex, replaceIndex, updateIndex, type ChunkRow, type IndexPlan, type Store } from "./store/index.ts";
+import { lineLocator } from "./chunk/line-locator.ts";
 
 /** Bumped when chunking or row contents change: every file then counts as changed. */
 export const CHUNKING_VERSION = 1;
@@ -166,19 +167,7 @@ async function chunkFile(file: SnapshotFile, source: string, contentHash: string
     contentHash,
   });
   if (PROSE.has(file.language)) {
-    // Text chunks carry character offsets; results want lines.
-    const lineStarts = [0];
-    for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) lineStarts.push(i + 1);
-    const lineOf = (offset: number) => {
-      let lo = 0;
-      let hi = lineStarts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (lineStarts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo + 1;
-    };
+    const lineOf = lineLocator(source);
     return chunkText(source, textOptions)
       .filter((c) => c.text.trim())
       .map((c, i) => row(i, { startLine: lineOf(c.startIndex), endLine: lineOf(Math.max(c.startIndex, c.endIndex - 1)), symbolPath: null, symbolKinds: [], text: c.text }));
