@@ -1,13 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
+import { signUpOrSignIn } from "./support/owner.ts";
 
 // A knowledge base from the owner's side: create it, upload documents, watch them get indexed,
 // search them. Runs alone or after foundation.spec.ts (same server): the owner is created if Argus
 // is not set up yet, else signed in with the same account foundation.spec.ts creates.
 test.describe.configure({ mode: "serial" });
 
-const owner = { name: "Ada Lovelace", email: "ada@example.com", password: "correct-horse-battery" };
 const ownerState = path.join(os.tmpdir(), `argus-e2e-knowledge-${process.pid}.json`);
 
 const LIGHTHOUSE_MD = "# Lighthouse maintenance\n\nThe **lighthouse** lamp is cleaned every Tuesday.\n\nSee [the schedule](https://example.com/schedule).\n";
@@ -16,22 +16,7 @@ const BUDGET_TXT = "Budget notes.\nThe harbour budget covers new mooring ropes a
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
 
 test("the owner is signed in", async ({ page }) => {
-  await page.goto("/sign-up");
-  const setUp = page.getByRole("heading", { name: "Set up Argus" });
-  const already = page.getByRole("heading", { name: "Argus is already set up" });
-  await expect(setUp.or(already)).toBeVisible();
-  if (await setUp.isVisible()) {
-    await page.getByRole("textbox", { name: "Name", exact: true }).fill(owner.name);
-    await page.getByLabel("Email").fill(owner.email);
-    await page.getByLabel("Password").fill(owner.password);
-    await page.getByRole("button", { name: /create owner account/i }).click();
-  } else {
-    await page.goto("/sign-in");
-    await page.getByLabel("Email").fill(owner.email);
-    await page.getByLabel("Password").fill(owner.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-  }
-  await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+  await signUpOrSignIn(page);
   await page.context().storageState({ path: ownerState });
 });
 

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buildZip } from "../test/helpers/zip.ts";
+import { signUpOrSignIn } from "./support/owner.ts";
 
 // One story in the browser: import a small project with two planted flaws, start a static review from
 // the project page, watch it complete, read a finding with its file:line, mark one false positive,
@@ -12,7 +13,6 @@ test.describe.configure({ mode: "serial" });
 
 // The same owner as foundation.spec.ts: when both files run against one server, that spec has already
 // set Argus up and this one signs in; run alone, this one sets it up.
-const owner = { name: "Ada Lovelace", email: "ada@example.com", password: "correct-horse-battery" };
 const projectName = `shop-review-${Date.now().toString(36)}`;
 
 const zip = buildZip([
@@ -42,22 +42,7 @@ async function signIn(page: Page) {
     await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
     return;
   }
-  await page.goto("/sign-up");
-  const setUp = page.getByRole("heading", { name: "Set up Argus" });
-  const alreadySetUp = page.getByRole("heading", { name: "Argus is already set up" });
-  await expect(setUp.or(alreadySetUp)).toBeVisible();
-  if (await setUp.isVisible()) {
-    await page.getByRole("textbox", { name: "Name", exact: true }).fill(owner.name);
-    await page.getByLabel("Email").fill(owner.email);
-    await page.getByLabel("Password").fill(owner.password);
-    await page.getByRole("button", { name: /create owner account/i }).click();
-  } else {
-    await page.goto("/sign-in");
-    await page.getByLabel("Email").fill(owner.email);
-    await page.getByLabel("Password").fill(owner.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-  }
-  await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
+  await signUpOrSignIn(page);
   await page.context().storageState({ path: ownerState });
 }
 
