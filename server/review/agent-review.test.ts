@@ -89,7 +89,38 @@ describe.each(["anthropic", "openai"] as const)("an agent review over the %s wir
     expect(toolResults).toContainEqual(["read_file", true]);
     expect(toolResults).toContainEqual(["grep", false]);
     expect(events.map((e) => e.type)).toContain("tool_call");
+    expect(events.filter((e) => e.type === "done")).toHaveLength(1);
+    expect(events.at(-1)!.type).toBe("done");
   });
+});
+
+describe("cancelling a running agent review", () => {
+  it("stops the model mid-request and records the review as cancelled, with nothing half-written", async () => {
+    const slow = await startScripted([{ match: "Review scope", delayMs: 30_000, text: "too late" }]);
+    try {
+      const uid = crypto.randomUUID();
+      await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, name: "slow", provider: "anthropic", baseUrl: slow.url, model: "claude-sonnet-4-5", apiKey: "sk-test" });
+      const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", { projectUid, engine: "agent", connectionUid: uid });
+      const started = Date.now();
+      for (;;) {
+        const r = await owner.client.ok<{ status: string }>("query", "reviews.get", { uid: review.uid });
+        if (r.status === "running" && slow.requests.length > 0) break;
+        if (Date.now() - started > 20_000) throw new Error(`the review did not start: ${r.status}`);
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      const cancelled = Date.now();
+      await owner.client.ok("mutate", "reviews.cancel", { uid: review.uid });
+      await app.services.queue.idle();
+      expect(Date.now() - cancelled).toBeLessThan(10_000);
+      const done = await owner.client.ok<{ status: string; statusReason: string; findingsCount: number }>("query", "reviews.get", { uid: review.uid });
+      expect(done).toMatchObject({ status: "cancelled", statusReason: "Cancelled by a user.", findingsCount: 0 });
+      const events = await owner.client.ok<{ type: string; payload: { status?: string } }[]>("query", "reviews.events", { uid: review.uid });
+      // Lifecycle statuses (the agent's own "status" events carry a phase and a message instead).
+      expect(events.filter((e) => e.type === "status" && e.payload.status).map((e) => e.payload.status)).toEqual(["queued", "running", "cancelled"]);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
 });
 
 describe("a failing model", () => {

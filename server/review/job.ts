@@ -78,6 +78,8 @@ export function createReviewJob(deps: ReviewJobDeps) {
         searchCode: await codeSearchFor(deps.config, snapshot.id, closers),
         signal: controller.signal,
         emit: (event) => {
+          // The loop's own "done" ends the model conversation; the review's "done" comes after saving.
+          if (event.type === "done") return;
           if (event.type === "progress") {
             if (event.fraction - lastProgress < 0.02) return;
             lastProgress = event.fraction;
