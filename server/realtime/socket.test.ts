@@ -1,7 +1,7 @@
 /** The Socket.IO handshake on the real server: the same session check as tRPC. */
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signIn, signUp, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
+import { signIn, signUp, signUpInNewWorkspace, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 
 let server: TestServer;
 let user: TestUser;
@@ -78,5 +78,66 @@ describe("Socket.IO handshake", () => {
   it("many clients at once each get their own ready", async () => {
     const results = await Promise.all([1, 2, 3, 4, 5].map(() => outcome(open(user.client.cookie))));
     expect(results).toEqual(Array(5).fill({ userId: user.userId }));
+  });
+});
+
+describe("rooms", () => {
+  type Joined = { ok: true; events: { seq: number; type: string; payload: unknown }[] } | { ok: false; error: string };
+  const join = (socket: Socket, room: string, afterSeq = 0) => new Promise<Joined>((resolve) => socket.emit("join", room, afterSeq, resolve));
+
+  async function knowledgeRoom(): Promise<string> {
+    const uid = crypto.randomUUID();
+    await server.services.db.knowledgeBase.create({ data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" } });
+    return `kb:${uid}`;
+  }
+
+  it("a member joins, gets the log after afterSeq, then every new event live", async () => {
+    const room = await knowledgeRoom();
+    await server.services.events.publish(room, "status", { status: "indexing" });
+    await server.services.events.publish(room, "progress", { fraction: 0.5 });
+    const socket = open(user.client.cookie);
+    await outcome(socket);
+    const joined = await join(socket, room);
+    expect(joined.ok && joined.events.map((e) => [e.seq, e.type])).toEqual([
+      [1, "status"],
+      [2, "progress"],
+    ]);
+    const later = await join(socket, room, 1);
+    expect(later.ok && later.events.map((e) => e.seq)).toEqual([2]);
+
+    const live: { seq: number; type: string; payload: unknown }[] = [];
+    socket.on("event", (e) => live.push(e));
+    await server.services.events.publish(room, "token", { text: "Hel" });
+    await server.services.events.publish(room, "token", { text: "lo" });
+    await server.services.events.publish(room, "done", {});
+    await expect.poll(() => live.length).toBe(3);
+    expect(live.map((e) => [e.seq, e.type, e.payload])).toEqual([
+      [3, "token", { text: "Hel" }],
+      [3, "token", { text: "lo" }],
+      [4, "done", {}],
+    ]);
+
+    // After leaving, nothing more arrives.
+    socket.emit("leave", room);
+    await new Promise((r) => setTimeout(r, 100));
+    await server.services.events.publish(room, "status", { status: "ready" });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(live).toHaveLength(3);
+  });
+
+  it("refuses rooms of other workspaces, unknown rooms and malformed names — and sends them nothing", async () => {
+    const room = await knowledgeRoom();
+    const stranger = await signUpInNewWorkspace(server, "Stranger");
+    const socket = open(stranger.client.cookie);
+    await outcome(socket);
+    const live: unknown[] = [];
+    socket.on("event", (e) => live.push(e));
+    const refused = await join(socket, room);
+    expect(refused).toEqual({ ok: false, error: "You are not a member of this workspace." });
+    expect(await join(socket, `review:${crypto.randomUUID()}`)).toMatchObject({ ok: false, error: expect.stringMatching(/does not exist/) });
+    expect(await join(socket, "../../etc")).toEqual({ ok: false, error: "That is not a room you can join." });
+    await server.services.events.publish(room, "status", { status: "secret" });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(live).toEqual([]);
   });
 });

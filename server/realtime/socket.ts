@@ -1,12 +1,17 @@
 /**
  * Socket.IO on the app's HTTP server. The handshake runs the same session check as tRPC: no valid
- * session cookie → the connection is refused with "unauthorized" (rooms arrive with later work).
+ * session cookie → the connection is refused with "unauthorized". A client then joins rooms
+ * (rooms.ts decides who may): the join answers with the room's persisted events after `afterSeq`,
+ * and every event published on the bus afterwards arrives live as "event".
  */
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import type { Actor } from "../auth/access.ts";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import type { RoomEvent } from "../events/bus.ts";
+import { authorizeRoom } from "./rooms.ts";
 
 export interface SocketData {
   actor: NonNullable<Actor>;
@@ -14,9 +19,18 @@ export interface SocketData {
 
 export interface ServerToClientEvents {
   ready: (info: { userId: string }) => void;
+  /** A live event of a joined room. */
+  event: (event: RoomEvent) => void;
 }
 
-export type ArgusSocketServer = Server<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
+export type JoinReply = { ok: true; events: RoomEvent[] } | { ok: false; error: string };
+
+export interface ClientToServerEvents {
+  join: (room: string, afterSeq: number, reply: (r: JoinReply) => void) => void;
+  leave: (room: string) => void;
+}
+
+export type ArgusSocketServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 export function attachSocketServer(httpServer: HttpServer, services: Services): ArgusSocketServer {
   const io: ArgusSocketServer = new Server(httpServer, { serveClient: false });
@@ -31,7 +45,32 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
       next(new Error("handshake failed"));
     }
   });
+  // One bus subscription per room with watchers in this process, dropped when the last one leaves.
+  const bridges = new Map<string, () => void>();
+  io.of("/").adapter.on("delete-room", (room: string) => {
+    bridges.get(room)?.();
+    bridges.delete(room);
+  });
+
   io.on("connection", (socket) => {
+    socket.on("join", async (room, afterSeq, reply) => {
+      if (typeof reply !== "function") return;
+      try {
+        await authorizeRoom(services.db, socket.data.actor, String(room));
+        // Join before reading the log, so nothing published in between is missed (the client drops
+        // live events it already has by seq).
+        await socket.join(room);
+        if (!bridges.has(room)) bridges.set(room, services.events.subscribe(room, (e) => io.to(room).emit("event", e)));
+        const after = Number.isInteger(afterSeq) && afterSeq > 0 ? afterSeq : 0;
+        reply({ ok: true, events: await services.events.history(room, after) });
+      } catch (err) {
+        if (!(err instanceof DomainError) && !(err instanceof Error && err.name === "ZodError")) services.log.error({ err, room }, "room join failed");
+        reply({ ok: false, error: err instanceof DomainError ? err.message : "That is not a room you can join." });
+      }
+    });
+    socket.on("leave", (room) => {
+      void socket.leave(String(room));
+    });
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;

@@ -63,6 +63,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
           : undefined;
 
       let lastProgress = 0;
+      let agentDone: object = {};
       const result = await executeReview({
         engine: review.engine === "agent" ? "agent" : "static",
         root: dirs.src,
@@ -78,8 +79,13 @@ export function createReviewJob(deps: ReviewJobDeps) {
         searchCode: await codeSearchFor(deps.config, snapshot.id, closers),
         signal: controller.signal,
         emit: (event) => {
-          // The loop's own "done" ends the model conversation; the review's "done" comes after saving.
-          if (event.type === "done") return;
+          // The loop's own "report" and "done" end the model conversation; the review's come after
+          // the checks and the save (below), carrying the loop's stop reason.
+          if (event.type === "done") {
+            agentDone = event;
+            return;
+          }
+          if (event.type === "report") return;
           if (event.type === "progress") {
             if (event.fraction - lastProgress < 0.02) return;
             lastProgress = event.fraction;
@@ -92,7 +98,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
       await saveReport(review.id, review.projectId, result.report, result.usage);
       await events.publish(room, "report", { overallScore: result.report.overallScore, findings: result.report.findings.length, stages: result.report.stages });
       await events.publish(room, "status", { status: "completed" });
-      await events.publish(room, "done", {});
+      await events.publish(room, "done", { ...agentDone, type: undefined, status: "completed" });
     } catch (err) {
       const cancelled = controller.signal.aborted;
       const reason = cancelled ? "Cancelled by a user." : err instanceof Error ? err.message : String(err);

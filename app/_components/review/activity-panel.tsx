@@ -1,10 +1,11 @@
 "use client";
 /**
- * What a running review is doing, from its persisted event log (`reviews.events`, polled every 2 s
- * with afterSeq — the rooms issue replaces polling with Socket.IO). Events are de-duplicated by seq.
+ * What a running review is doing: its room's events, live over Socket.IO (polling the persisted log
+ * when the socket cannot connect). Events are de-duplicated by seq.
  * Shows status changes, tool calls and results, usage and the model's streamed text.
  */
 import { useEffect, useRef, useState } from "react";
+import { useRoom } from "@/app/_lib/room.ts";
 import { useTRPCClient } from "@/app/_lib/trpc.ts";
 import { Card, cx } from "../ui.tsx";
 import { formatCost, formatTokens } from "./format.ts";
@@ -26,13 +27,20 @@ function summarizeInput(input: unknown): string {
   return text.length > 140 ? `${text.slice(0, 137)}…` : text;
 }
 
+/**
+ * The review's events: live over its Socket.IO room when the socket connects, else by polling the
+ * persisted log (`reviews.events` with afterSeq every 2 s) — the same events either way.
+ */
 export function useReviewEvents(reviewUid: string, live: boolean) {
   const client = useTRPCClient();
-  const [events, setEvents] = useState<ReviewEvent[]>([]);
+  const room = useRoom(`review:${reviewUid}`);
+  const [polled, setPolled] = useState<ReviewEvent[]>([]);
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
+  const polling = !room.connected;
 
   useEffect(() => {
+    if (!polling) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     async function poll() {
@@ -42,7 +50,7 @@ export function useReviewEvents(reviewUid: string, live: boolean) {
         const fresh = batch.filter((e) => e.seq > lastSeq.current);
         if (fresh.length) {
           lastSeq.current = fresh[fresh.length - 1]!.seq;
-          setEvents((prev) => [...prev, ...fresh].slice(-MAX_LINES * 2));
+          setPolled((prev) => [...prev, ...fresh].slice(-MAX_LINES * 2));
         }
         setError(null);
       } catch (err) {
@@ -56,9 +64,10 @@ export function useReviewEvents(reviewUid: string, live: boolean) {
       stopped = true;
       if (timer) clearTimeout(timer);
     };
-  }, [client, reviewUid, live]);
+  }, [client, reviewUid, live, polling]);
 
-  return { events, error };
+  if (room.connected) return { events: room.events as unknown as ReviewEvent[], error: room.error, live: true };
+  return { events: polled, error, live: false };
 }
 
 interface Line {
@@ -127,7 +136,7 @@ const kindClass: Record<Line["kind"], string> = {
 };
 
 export function ActivityPanel({ reviewUid, live }: { reviewUid: string; live: boolean }) {
-  const { events, error } = useReviewEvents(reviewUid, live);
+  const { events, error, live: streaming } = useReviewEvents(reviewUid, live);
   const { lines, stream, usage } = toLines(events);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -139,7 +148,14 @@ export function ActivityPanel({ reviewUid, live }: { reviewUid: string; live: bo
   return (
     <Card className="p-4">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-sm font-semibold">Activity</h2>
+        <h2 className="flex items-center gap-2 text-sm font-semibold">
+          Activity
+          {streaming && live && (
+            <span className="inline-flex items-center gap-1 text-xs font-normal text-green-700 dark:text-green-400" title="Events arrive as they happen">
+              <span className="h-1.5 w-1.5 rounded-full bg-green-600" aria-hidden /> live
+            </span>
+          )}
+        </h2>
         {usage && (
           <p className="text-xs tabular-nums text-zinc-500" aria-label="Usage so far">
             {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests{usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
