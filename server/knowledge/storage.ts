@@ -32,7 +32,12 @@ export function knowledgeIndexName(baseId: string): string {
 
 /** Best effort, after the rows are gone: the base's files and its search index. */
 export async function dropBaseStorage(dataDir: string, baseId: string, log: Logger): Promise<void> {
-  await rm(baseDirs(dataDir, baseId).root, { recursive: true, force: true });
+  // An indexing run may still be writing text files into the folder (ENOTEMPTY while rm walks it):
+  // retry a little, then leave the rest to that run, which removes everything when it sees the base
+  // is gone (job.ts, removedMeanwhile). Deleting the base must not fail on it.
+  await rm(baseDirs(dataDir, baseId).root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch((err: unknown) => {
+    log.warn({ err, baseId }, "could not remove all of a deleted knowledge base's files yet");
+  });
   const store = await connect(searchStoreUri(dataDir)).catch(() => null);
   if (!store) return;
   try {
