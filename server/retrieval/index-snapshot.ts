@@ -18,7 +18,7 @@ import { embedderForIndex } from "./embed/from-record.ts";
 import { DEFAULT_HASH_DIMS, HashEmbedder } from "./embed/hash.ts";
 import type { Embedder } from "./embed/types.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
-import { openChunkIndex, replaceIndex, updateIndex, type ChunkRow, type IndexPlan, type Store } from "./store/index.ts";
+import { openChunkIndex, optimizeIndex, replaceIndex, updateIndex, type ChunkRow, type IndexPlan, type Store } from "./store/index.ts";
 import { lineLocator } from "./chunk/line-locator.ts";
 
 /** Bumped when chunking or row contents change: every file then counts as changed. */
@@ -126,6 +126,9 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
     const rows = await embedAll(embedder, pending);
     embedded = rows.length;
     write = await updateIndex(store, name, { embedder: embedder.record(), removeFiles: [...removed, ...replacedFiles], rows, ...ann });
+    // Many small appends slow every query (fragments, rows outside the ANN index): compact and
+    // re-index now, while this update is the one paying for it.
+    if (write.maintenanceDue) await optimizeIndex(store, name);
   }
   return {
     full,

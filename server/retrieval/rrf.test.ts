@@ -31,3 +31,19 @@ describe("reciprocalRankFusion", () => {
     expect(f!.score).toBeCloseTo(1 / 61, 12);
   });
 });
+
+describe("weighted reciprocalRankFusion", () => {
+  it("scales each list's contribution by its weight", () => {
+    // Equal weights: a = 1/61 + 1/62 = b. With the second list at 0.5, a (first in the first list) wins.
+    const lists = [
+      ["a", "b"],
+      ["b", "a"],
+    ];
+    const fused = reciprocalRankFusion(lists, 60, [1, 0.5]);
+    expect(fused.map((f) => f.id)).toEqual(["a", "b"]);
+    expect(fused[0]!.score).toBeCloseTo(1 / 61 + 0.5 / 62, 12);
+    expect(fused[1]!.score).toBeCloseTo(1 / 62 + 0.5 / 61, 12);
+    // A document only the weak list found still enters the ranking, below what both agree on.
+    expect(reciprocalRankFusion([["a"], ["c", "a"]], 60, [1, 0.5]).map((f) => f.id)).toEqual(["a", "c"]);
+  });
+});

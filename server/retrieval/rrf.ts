@@ -2,7 +2,8 @@
  * Reciprocal rank fusion (Cormack et al. 2009): score(d) = Σ over rankings of 1 / (k + rank(d)), rank
  * 1-based. Done here rather than with LanceDB's RRFReranker so the result is deterministic (ties are
  * broken explicitly) and the arithmetic is testable by hand. Only ranks matter: BM25 scores and
- * cosines live on incomparable scales, which is why fusing ranks beats adding scores.
+ * cosines live on incomparable scales, which is why fusing ranks beats adding scores. Weights let a
+ * weaker ranker break ties and rescue misses of a stronger one without outvoting it.
  */
 export const RRF_K = 60;
 
@@ -13,7 +14,8 @@ export interface Fused {
   ranks: (number | null)[];
 }
 
-export function reciprocalRankFusion(rankings: readonly (readonly string[])[], k = RRF_K): Fused[] {
+/** `weights[i]` scales list i's contributions (default 1 each): weighted RRF. */
+export function reciprocalRankFusion(rankings: readonly (readonly string[])[], k = RRF_K, weights: readonly number[] = []): Fused[] {
   const byId = new Map<string, Fused>();
   rankings.forEach((list, li) => {
     list.forEach((id, i) => {
@@ -25,7 +27,7 @@ export function reciprocalRankFusion(rankings: readonly (readonly string[])[], k
       // A duplicate within one list counts once, at its best rank.
       if (f.ranks[li] !== null) return;
       f.ranks[li] = i + 1;
-      f.score += 1 / (k + i + 1);
+      f.score += (weights[li] ?? 1) / (k + i + 1);
     });
   });
   const best = (f: Fused) => Math.min(...f.ranks.map((r) => r ?? Infinity));

@@ -87,6 +87,32 @@ export async function writeEntry(db: Connection, entry: Omit<CatalogEntry, "upda
   }
 }
 
+/**
+ * Move the entry to `version` only if it still names `table` at `expectedVersion` (compare-and-set):
+ * maintenance must not overwrite a writer that committed meanwhile. Returns whether it moved.
+ */
+export async function advanceEntry(db: Connection, entry: CatalogEntry, expectedVersion: number, version: number): Promise<boolean> {
+  const t = await catalogTable(db);
+  try {
+    const result = await t
+      .mergeInsert("name")
+      .whenMatchedUpdateAll({ where: `target.\`table\` = ${sqlString(entry.table)} AND target.version = ${Math.trunc(expectedVersion)}` })
+      .execute([
+        {
+          name: entry.name,
+          table: entry.table,
+          version,
+          embedder: JSON.stringify(entry.embedder),
+          embedder_state: JSON.stringify(entry.embedderState ?? null),
+          updated_at: new Date().toISOString(),
+        },
+      ]);
+    return result.numUpdatedRows > 0;
+  } finally {
+    t.close();
+  }
+}
+
 export async function deleteEntry(db: Connection, name: string): Promise<void> {
   if (!(await db.tableNames()).includes(CATALOG_TABLE)) return;
   const t = await db.openTable(CATALOG_TABLE);

@@ -7,7 +7,7 @@ import type { Table } from "@lancedb/lancedb";
 import type { EmbedderRecord } from "../embed/types.ts";
 import { readEntry } from "./catalog.ts";
 import { assertIndexName, type Store } from "./connect.ts";
-import { DISTANCE, ivfPartitions, ivfProbes } from "./indexes.ts";
+import { efFor, EXACT_SEARCH, vectorIndexRows, vectorSearchSettings, type VectorSearchSettings } from "./indexes.ts";
 import { fromRecord, HIT_COLUMNS, type StoredHit } from "./schema.ts";
 
 export interface ChunkIndex {
@@ -16,10 +16,14 @@ export interface ChunkIndex {
   /** The embedder's fitted state as stored (the hash embedder's IDF), or null. */
   readonly embedderState: unknown;
   readonly version: number;
+  /** How vector queries run: an exact scan, or the ANN index (see indexes.ts). */
+  readonly vectorIndex: "exact" | "ivf_hnsw_sq";
   rowCount(): Promise<number>;
   /** file → content hash of every indexed file. */
   fileHashes(): Promise<Map<string, string>>;
-  vectorSearch(vector: Float32Array, k: number, where?: string): Promise<StoredHit[]>;
+  /** Nearest chunks by the index's distance. `exact` scans every row even when an ANN index exists
+   * (the reference for measuring the ANN index's recall). */
+  vectorSearch(vector: Float32Array, k: number, where?: string, options?: { exact?: boolean }): Promise<StoredHit[]>;
   fullTextSearch(text: string, k: number, where?: string): Promise<StoredHit[]>;
   close(): void;
 }
@@ -33,14 +37,11 @@ export async function openChunkIndex(store: Store, name: string): Promise<ChunkI
   // A writer that died after committing rows but before moving the catalog left newer versions:
   // read the last complete one (a read-only time-travel view).
   if ((await table.version()) !== entry.version) await table.checkout(entry.version);
-  const indices = await table.listIndices();
-  const vectorIndexed = indices.some((i) => i.columns.includes("vector"));
-  const rows = await table.countRows();
-  const probes = vectorIndexed ? ivfProbes(ivfPartitions(rows)) : 0;
-  return makeIndex(name, entry.embedder, entry.embedderState, entry.version, table, probes);
+  const settings = vectorSearchSettings(await vectorIndexRows(table));
+  return makeIndex(name, entry.embedder, entry.embedderState, entry.version, table, settings);
 }
 
-function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknown, version: number, table: Table, probes: number): ChunkIndex {
+function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknown, version: number, table: Table, settings: VectorSearchSettings): ChunkIndex {
   return {
     name,
     embedder,
@@ -57,13 +58,16 @@ function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknow
       }
       return out;
     },
-    async vectorSearch(vector, k, where) {
-      let q = table.vectorSearch(vector).distanceType(DISTANCE).limit(k);
-      if (probes) q = q.nprobes(probes);
+    vectorIndex: settings.ann ? "ivf_hnsw_sq" : "exact",
+    async vectorSearch(vector, k, where, options) {
+      const s = options?.exact ? EXACT_SEARCH : settings;
+      let q = table.vectorSearch(vector).distanceType(s.distance).limit(k);
+      if (options?.exact) q = q.bypassVectorIndex();
+      if (s.ann) q = q.nprobes(s.ann.nprobes).ef(efFor(s.ann, k)).refineFactor(s.ann.refineFactor);
       if (where) q = q.where(where);
       // Selecting `_distance` explicitly also silences LanceDB's per-query deprecation warning.
       const rows = (await q.select([...HIT_COLUMNS, "_distance"]).toArray()) as Record<string, unknown>[];
-      // Dot distance is 1 − dot: back to a similarity, higher is better.
+      // Dot and cosine distances are both 1 − cosine for unit vectors: back to a similarity.
       return rows.map((r) => fromRecord(r, 1 - Number(r._distance)));
     },
     async fullTextSearch(text, k, where) {

@@ -12,7 +12,8 @@ import { assertSameEmbedder, type EmbedderRecord } from "../embed/types.ts";
 import { deleteEntry, readEntry, writeEntry } from "./catalog.ts";
 import { assertIndexName, type Store } from "./connect.ts";
 import { DEFAULT_ANN_THRESHOLD, ensureIndexes, type IndexPlan } from "./indexes.ts";
-import { chunkSchema, toRecord, type ChunkRow } from "./schema.ts";
+import { maintenanceState } from "./maintenance.ts";
+import { chunkSchema, toArrowTable, type ChunkRow } from "./schema.ts";
 import { sqlIn } from "./sql.ts";
 
 /** Rows per `add` (one Arrow batch each): bounded memory without a commit per row. */
@@ -25,6 +26,10 @@ export interface WriteResult {
   version: number;
   rows: number;
   plan: IndexPlan;
+  /** Where the write's time went: appending rows, building indexes (ms). */
+  timings: { addMs: number; indexMs: number };
+  /** Fragments or unindexed rows have piled up: schedule `optimizeIndex` (store/maintenance.ts). */
+  maintenanceDue: boolean;
 }
 
 export interface ReplaceInput {
@@ -42,11 +47,14 @@ export async function replaceIndex(store: Store, name: string, input: ReplaceInp
   const table = await store.db.createEmptyTable(physical, chunkSchema(input.embedder.dims));
   let result: WriteResult;
   try {
-    await addRows(table, input.rows);
+    const t0 = performance.now();
+    await addRows(table, input.rows, input.embedder.dims);
+    const t1 = performance.now();
     const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
+    const timings = { addMs: Math.round(t1 - t0), indexMs: Math.round(performance.now() - t1) };
     const version = await table.version();
     await writeEntry(store.db, { name, table: physical, version, embedder: input.embedder, embedderState: input.embedderState });
-    result = { table: physical, version, rows: await table.countRows(), plan };
+    result = { table: physical, version, rows: await table.countRows(), plan, timings, maintenanceDue: false };
   } catch (error) {
     table.close();
     await store.db.dropTable(physical).catch(() => undefined);
@@ -80,12 +88,16 @@ export async function updateIndex(store: Store, name: string, input: UpdateInput
     if ((await table.version()) !== entry.version) await rollback(table, entry.version);
     const start = await table.version();
     try {
+      const t0 = performance.now();
       for (let i = 0; i < input.removeFiles.length; i += DELETE_BATCH) await table.delete(sqlIn("file", input.removeFiles.slice(i, i + DELETE_BATCH)));
-      await addRows(table, input.rows);
+      await addRows(table, input.rows, entry.embedder.dims);
+      const t1 = performance.now();
       const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
+      const timings = { addMs: Math.round(t1 - t0), indexMs: Math.round(performance.now() - t1) };
       const version = await table.version();
       await writeEntry(store.db, { ...entry, version });
-      return { table: entry.table, version, rows: await table.countRows(), plan };
+      const { due } = await maintenanceState(table);
+      return { table: entry.table, version, rows: await table.countRows(), plan, timings, maintenanceDue: due };
     } catch (error) {
       await rollback(table, start).catch(() => undefined); // readers are still on `start` anyway
       throw error;
@@ -107,8 +119,8 @@ async function rollback(table: Table, version: number): Promise<void> {
   await table.restore(); // a new version with the old content; the table is writable again
 }
 
-async function addRows(table: Table, rows: ChunkRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ADD_BATCH) await table.add(rows.slice(i, i + ADD_BATCH).map(toRecord));
+async function addRows(table: Table, rows: ChunkRow[], dims: number): Promise<void> {
+  for (let i = 0; i < rows.length; i += ADD_BATCH) await table.add(toArrowTable(rows.slice(i, i + ADD_BATCH), dims));
 }
 
 function checkDims(rows: ChunkRow[], dims: number): void {
