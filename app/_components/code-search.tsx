@@ -3,29 +3,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { Search } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { highlightTerms, useDebouncedQuery } from "./search-helpers.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { Card, DelayedSkeleton, Input, cx } from "./ui.tsx";
 
 type Mode = "hybrid" | "fulltext" | "vector";
 
-/** Wraps the query's words in <mark> (escaped text only: snippets are user code). */
-function highlight(snippet: string, query: string) {
-  const words = query.split(/\W+/).filter((w) => w.length > 1).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  if (words.length === 0) return snippet;
-  const parts = snippet.split(new RegExp(`(${words.join("|")})`, "gi"));
-  return parts.map((p, i) => (i % 2 === 1 ? <mark key={i} className="rounded bg-amber-200 px-0.5 dark:bg-amber-700/60">{p}</mark> : p));
-}
 
 export function CodeSearch({ snapshotUid, hrefFor }: { snapshotUid: string; hrefFor: (file: string, line: number) => string }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
-  const [query, setQuery] = useState("");
   const [mode, setMode] = useState<Mode>("hybrid");
-  useEffect(() => {
-    const t = setTimeout(() => setQuery(text.trim()), 250);
-    return () => clearTimeout(t);
-  }, [text]);
+  const query = useDebouncedQuery(text);
   const results = useQuery({ ...trpc.snapshots.search.queryOptions({ snapshotUid, query, mode, k: 20 }), enabled: query.length > 0 });
 
   return (
@@ -53,7 +43,7 @@ export function CodeSearch({ snapshotUid, hrefFor }: { snapshotUid: string; href
                   <p className="font-mono text-xs text-brand-600">
                     {r.file}:{r.startLine}–{r.endLine} {r.symbolPath && <span className="text-zinc-500">· {r.symbolPath}</span>}
                   </p>
-                  <pre className="mt-1 line-clamp-3 whitespace-pre-wrap font-mono text-xs text-zinc-700 dark:text-zinc-300">{highlight(r.snippet, query)}</pre>
+                  <pre className="mt-1 line-clamp-3 whitespace-pre-wrap font-mono text-xs text-zinc-700 dark:text-zinc-300">{highlightTerms(r.snippet, query)}</pre>
                 </Link>
               </li>
             ))}

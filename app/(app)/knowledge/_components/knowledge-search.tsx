@@ -2,32 +2,19 @@
 /** Search one knowledge base: hybrid (default), full-text or semantic; hits name the document and lines, terms highlighted. */
 import { useQuery } from "@tanstack/react-query";
 import { Search } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { highlightTerms, useDebouncedQuery } from "@/app/_components/search-helpers.tsx";
 import { Card, DelayedSkeleton, Input } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 
 type Mode = "hybrid" | "fulltext" | "vector";
 
-/** Wraps the query's words in <mark>; React escapes the rest (snippets are user documents). */
-function highlight(snippet: string, query: string) {
-  const words = query
-    .split(/[^\p{L}\p{N}_]+/u)
-    .filter((w) => w.length > 1)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  if (words.length === 0) return snippet;
-  const parts = snippet.split(new RegExp(`(${words.join("|")})`, "giu"));
-  return parts.map((p, i) => (i % 2 === 1 ? <mark key={i} className="rounded bg-amber-200 px-0.5 dark:bg-amber-700/60">{p}</mark> : p));
-}
 
 export function KnowledgeSearch({ baseUid, disabled }: { baseUid: string; disabled?: string }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
-  const [query, setQuery] = useState("");
   const [mode, setMode] = useState<Mode>("hybrid");
-  useEffect(() => {
-    const t = setTimeout(() => setQuery(text.trim()), 250);
-    return () => clearTimeout(t);
-  }, [text]);
+  const query = useDebouncedQuery(text);
   const results = useQuery({ ...trpc.knowledge.search.queryOptions({ uid: baseUid, query, mode, k: 20 }), enabled: query.length > 0 && !disabled, retry: false });
 
   return (
@@ -70,7 +57,7 @@ export function KnowledgeSearch({ baseUid, disabled }: { baseUid: string; disabl
                     {r.title && r.title !== r.documentName ? ` · ${r.title}` : ""}
                   </span>
                 </p>
-                <p className="mt-1 line-clamp-4 whitespace-pre-wrap text-sm text-zinc-700 dark:text-zinc-300">{highlight(r.snippet, query)}</p>
+                <p className="mt-1 line-clamp-4 whitespace-pre-wrap text-sm text-zinc-700 dark:text-zinc-300">{highlightTerms(r.snippet, query)}</p>
               </li>
             ))}
           </ul>
