@@ -72,7 +72,8 @@ describe.each(["anthropic", "openai"] as const)("an agent review over the %s wir
     expect(done.report.stages).toMatchObject({ proposed: 3, droppedUnlocatable: 1, repairedLocation: 1, kept: 2 });
     expect(done.usage.inputTokens).toBeGreaterThan(0);
 
-    const findings = await owner.client.ok<{ title: string; file: string; startLine: number; verification: string; source: string }[]>("query", "reviews.findings", { reviewUid: review.uid });
+    const findings = await owner.client.ok<{ title: string; file: string; startLine: number; verification: string; verificationNote: string | null; source: string }[]>("query", "reviews.findings", { reviewUid: review.uid });
+    expect(findings[0]!.verificationNote).toContain("builds SQL from request input");
     expect(findings.map((f) => [f.title, f.file, f.startLine, f.verification])).toEqual([
       ["SQL injection in find_items", "src/api.py", 19, "confirmed"],
       ["Off-by-one in basketTotal", "src/pricing.js", 6, "confirmed"],

@@ -134,7 +134,9 @@ export function createReviewJob(deps: ReviewJobDeps) {
             suggestedFix: f.suggestedFix ?? null,
             diff: f.diff ?? null,
             verification: f.verification,
+            verificationNote: f.verificationNote ?? null,
             source: f.source,
+            ruleId: f.ruleId ?? null,
           })),
         });
       }

@@ -205,6 +205,12 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
                       </div>
                     )}
                     {f.diff && <DiffView diff={f.diff} />}
+                    {f.verificationNote && (
+                      <div>
+                        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">{f.verification === "confirmed" ? "Verification" : "Verification note"}</p>
+                        <p className="whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{f.verificationNote}</p>
+                      </div>
+                    )}
                     <div className="flex flex-wrap items-center gap-2">
                       <Link href={codeHref(projectUid, snapshotUid, f.file, f.startLine, f.endLine)} className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800">
                         <ExternalLink className="size-3.5" aria-hidden /> Open in code
@@ -219,7 +225,15 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
                             Mark false positive
                           </Button>
                         ))}
-                      <span className="text-xs text-zinc-500">{f.source === "static" ? "static analysis" : "review agent"}</span>
+                      <span className="text-xs text-zinc-500">
+                        {f.source === "static" ? "static analysis" : "review agent"}
+                        {f.ruleId && (
+                          <>
+                            {" · rule "}
+                            <code className="font-mono">{f.ruleId}</code>
+                          </>
+                        )}
+                      </span>
                     </div>
                   </div>
                 )}

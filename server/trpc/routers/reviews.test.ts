@@ -15,7 +15,7 @@ type ReviewDetail = ReviewView & {
   report: { engineLabel: string; summary: string; overallScore: number; stages: Record<string, number> } | null;
   files: { path: string; score: number; counts: Record<string, number> }[];
 };
-type Finding = { fingerprint: string; title: string; severity: string; category: string; file: string; startLine: number; endLine: number; evidence: string; dismissed: boolean; source: string };
+type Finding = { fingerprint: string; title: string; severity: string; category: string; file: string; startLine: number; endLine: number; evidence: string; dismissed: boolean; source: string; ruleId: string | null };
 
 let demo: { projectUid: string; review: ReviewView };
 
@@ -43,7 +43,7 @@ describe("a static review of the demo project", () => {
     const all = await findings(demo.review.uid);
     expect(all.length).toBe(review.findingsCount);
     const sqli = all.find((f) => f.file === "src/api.py" && /SQL/i.test(f.title));
-    expect(sqli).toMatchObject({ severity: "critical", category: "security", startLine: 19, source: "static" });
+    expect(sqli).toMatchObject({ severity: "critical", category: "security", startLine: 19, source: "static", ruleId: "injection/sql" });
     expect(sqli!.evidence).toContain("SELECT id, name, stock FROM items");
     expect(all.some((f) => f.file === "src/settings.py" && f.severity === "critical")).toBe(true);
     // The eslint and Argus findings on the same exec() line are one finding, not two.

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "review_finding" ADD COLUMN "ruleId" TEXT;
+ALTER TABLE "review_finding" ADD COLUMN "verificationNote" TEXT;
