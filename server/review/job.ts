@@ -36,10 +36,10 @@ export function createReviewJob(deps: ReviewJobDeps) {
     const review = await db.review.findUnique({ where: { id: reviewId } });
     if (!review || !(ACTIVE_STATUSES as readonly string[]).includes(review.status)) return; // cancelled or deleted while queued
     const room = reviewRoom(review.uid);
+    const started = await db.review.updateMany({ where: { id: review.id, status: { in: ["pending", "queued"] } }, data: { status: "running", startedAt: new Date(), progress: 0.05 } });
+    if (started.count === 0) return; // cancelled between the read and now
     const controller = new AbortController();
     deps.running.set(review.id, controller);
-    const started = await db.review.updateMany({ where: { id: review.id, status: { in: ["pending", "queued"] } }, data: { status: "running", startedAt: new Date(), progress: 0.05 } });
-    if (started.count === 0) return;
     await events.publish(room, "status", { status: "running" });
 
     const closers: (() => void)[] = [];
