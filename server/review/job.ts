@@ -103,7 +103,11 @@ export function createReviewJob(deps: ReviewJobDeps) {
       const cancelled = controller.signal.aborted;
       const reason = cancelled ? "Cancelled by a user." : err instanceof Error ? err.message : String(err);
       if (!cancelled) log.warn({ err, reviewId: review.id }, "review failed");
-      await db.review.update({ where: { id: review.id }, data: { status: cancelled ? "cancelled" : "failed", statusReason: reason.slice(0, 2000), finishedAt: new Date() } });
+      const { count } = await db.review.updateMany({
+        where: { id: review.id, status: "running" },
+        data: { status: cancelled ? "cancelled" : "failed", statusReason: reason.slice(0, 2000), finishedAt: new Date() },
+      });
+      if (count === 0) return; // already cancelled (and announced) by the service
       if (!cancelled) await events.publish(room, "error", { message: reason });
       await events.publish(room, "status", { status: cancelled ? "cancelled" : "failed", reason });
     } finally {
@@ -143,8 +147,10 @@ export function createReviewJob(deps: ReviewJobDeps) {
       if (report.files.length) {
         await tx.reviewFile.createMany({ data: report.files.map((f) => ({ reviewId, path: f.path, score: f.score, ...f.counts })) });
       }
-      await tx.review.update({
-        where: { id: reviewId },
+      // Only a review still running completes: one cancelled meanwhile keeps its status, and the
+      // findings written above roll back with this transaction.
+      const { count } = await tx.review.updateMany({
+        where: { id: reviewId, status: "running" },
         data: {
           status: "completed",
           progress: 1,
@@ -155,6 +161,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
           finishedAt: new Date(),
         },
       });
+      if (count === 0) throw new Error("Cancelled by a user.");
     });
   }
 }
