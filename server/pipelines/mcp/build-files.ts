@@ -6,10 +6,13 @@
  * the file (a user's edits win).
  *
  * The path comes from a remote client, so it is confined: it must be a `.yaml`/`.yml` file inside the
- * served directory or the system temp directory, and nothing else is written.
+ * served directory or the system temp directory, and nothing else is written. Both files are
+ * refused if they are symlinks and are replaced by rename, never written through: in a shared temp
+ * directory another user could otherwise point `server.yaml` at one of our files.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
@@ -38,6 +41,23 @@ async function within(dir: string, roots: string[]): Promise<boolean> {
   return false;
 }
 
+async function refuseSymlink(file: string, shown: string): Promise<void> {
+  const info = await lstat(file).catch(() => null);
+  if (info?.isSymbolicLink()) throw new BuildRefused(`build: \`${shown}\` is a symbolic link; give the path of a regular file`);
+}
+
+/** Writes a new file beside the target (O_EXCL) and renames it over the target. */
+async function replaceFile(file: string, content: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(temp, content, { flag: "wx" });
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
 export async function writeBuildFiles(signature: ServerSignature, parameterFile: unknown, options: BuildOptions): Promise<BuildOutput> {
   if (typeof parameterFile !== "string" || parameterFile.trim() === "") throw new BuildRefused("build needs `parameter_file`, the path of the server's parameter.yaml (e.g. servers/retriever/parameter.yaml)");
   if (!/\.ya?ml$/i.test(parameterFile)) throw new BuildRefused(`build: \`${parameterFile}\` is not a .yaml file`);
@@ -52,6 +72,10 @@ export async function writeBuildFiles(signature: ServerSignature, parameterFile:
   await mkdir(dir, { recursive: true });
   if (!(await within(dir, roots))) throw refused();
 
+  const serverYaml = path.join(dir, "server.yaml");
+  await refuseSymlink(file, parameterFile);
+  await refuseSymlink(serverYaml, path.join(path.dirname(parameterFile), "server.yaml"));
+
   let existing: Record<string, unknown> = {};
   if (existsSync(file)) {
     let doc: unknown;
@@ -64,15 +88,14 @@ export async function writeBuildFiles(signature: ServerSignature, parameterFile:
     existing = (doc ?? {}) as Record<string, unknown>;
   }
   const parameters = { ...structuredClone(signature.parameters), ...existing };
-  if (!existsSync(file) || Object.keys(parameters).length !== Object.keys(existing).length) await writeFile(file, stringifyYaml(parameters));
+  if (!existsSync(file) || Object.keys(parameters).length !== Object.keys(existing).length) await replaceFile(file, stringifyYaml(parameters));
 
-  const serverYaml = path.join(dir, "server.yaml");
   const doc = {
     path: typeof existing.path === "string" ? existing.path : options.advertisedPath,
     parameter: parameterFile,
     tools: signature.tools,
     prompts: signature.prompts,
   };
-  await writeFile(serverYaml, stringifyYaml(doc));
+  await replaceFile(serverYaml, stringifyYaml(doc));
   return { server_yaml: serverYaml, parameter_file: file };
 }

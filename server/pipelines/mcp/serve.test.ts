@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink, writeFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -82,6 +82,21 @@ describe("serveMcp, as any MCP client sees it", () => {
     await client.callTool({ name: "build", arguments: { parameter_file: "servers/edited/parameter.yaml" } });
     expect(parseYaml(await readFile(path.join(cwd, "servers/edited/parameter.yaml"), "utf8"))).toEqual({ ...TEST_PARAMETERS, name: "Edited", path: "https://mine/mcp" });
     expect(parseYaml(await readFile(path.join(cwd, "servers/edited/server.yaml"), "utf8")).path).toBe("https://mine/mcp");
+  });
+
+  it("build never writes through a symlink planted as server.yaml or parameter.yaml", async () => {
+    const victim = path.join(cwd, "victim.txt");
+    await writeFile(victim, "precious\n");
+    await mkdir(path.join(cwd, "servers/trap"), { recursive: true });
+    await writeFile(path.join(cwd, "servers/trap/parameter.yaml"), "path: \"x\\ntouch /tmp/pwned\\n\"\n");
+    await symlink(victim, path.join(cwd, "servers/trap/server.yaml"));
+    const r = await client.callTool({ name: "build", arguments: { parameter_file: "servers/trap/parameter.yaml" } });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/is a symbolic link/);
+    await mkdir(path.join(cwd, "servers/trap2"), { recursive: true });
+    await symlink(victim, path.join(cwd, "servers/trap2/parameter.yaml"));
+    expect(text(await client.callTool({ name: "build", arguments: { parameter_file: "servers/trap2/parameter.yaml" } }))).toMatch(/is a symbolic link/);
+    expect(await readFile(victim, "utf8")).toBe("precious\n");
   });
 
   it("build refuses paths outside its directory, non-YAML files and broken YAML, writing nothing", async () => {
