@@ -51,6 +51,13 @@ describe("grep", () => {
     expect(r.text).toBe('No matches for pattern "SECRET".');
   });
 
+  it("a file name with a newline cannot smuggle an ignored file's lines in under another name", async () => {
+    // rg prints "notes\nsrc\0" + "1:…": read line by line, the match would be credited to "src".
+    writeFileSync(path.join(f.root, "notes\nsrc"), "SMUGGLED_TOKEN=abc\n");
+    const r = await call("grep", { pattern: "SMUGGLED_TOKEN" });
+    expect(r.text).toBe('No matches for pattern "SMUGGLED_TOKEN".');
+  });
+
   it("skips binary files and files over the walker's size cap", async () => {
     expect((await call("grep", { pattern: "BINARYMARK" })).text).toBe('No matches for pattern "BINARYMARK".');
     expect((await call("grep", { pattern: "needle-at" })).text).toBe('No matches for pattern "needle-at".');
@@ -119,7 +126,7 @@ describe("grep", () => {
     expect(r.text).toBe('No matches for pattern "--files".');
     const pre = await call("grep", { pattern: "x", glob: "--pre=/bin/sh" });
     expect(pre.isError).toBeUndefined();
-    expect(ripgrepArgs({ pattern: "-e", globs: ["--pre=sh"], target: "src" }).slice(-4)).toEqual(["--glob=--pre=sh", "--regexp=-e", "--", "src"]);
+    expect(ripgrepArgs({ pattern: "-e", globs: ["--pre=sh"], target: "src" }).slice(-5)).toEqual(["--glob=--pre=sh", "--glob=!*[\u0001-\u001f]*", "--regexp=-e", "--", "src"]);
   });
 
   it("refuses escaping or ignored paths before rg runs", async () => {

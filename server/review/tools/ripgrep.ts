@@ -101,6 +101,9 @@ export function ripgrepArgs(q: RgQuery): string[] {
   args.push(q.caseMode === "insensitive" ? "--ignore-case" : q.caseMode === "smart" ? "--smart-case" : "--case-sensitive");
   if (q.context) args.push(`--context=${q.context}`);
   for (const g of q.globs ?? []) args.push(`--glob=${g}`);
+  // Output is parsed line by line: a file name with a newline would let its matches be read as
+  // another file's (and escape the ignore check). Such files are never searched; the last glob wins.
+  args.push("--glob=!*[\u0001-\u001f]*");
   args.push(`--regexp=${q.pattern}`, "--", q.target ? q.target : ".");
   return args;
 }
