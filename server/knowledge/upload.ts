@@ -97,6 +97,9 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
     }
     const writes: Promise<(ReceivedFile & { truncated: boolean }) | null>[] = [];
     const written: string[] = [];
+    // Files still being received: a failure (e.g. the client hung up) must end them, or their
+    // writes never settle and the partial files are never removed.
+    const inFlight = new Set<NodeJS.ReadableStream & { destroy(err?: Error): void }>();
     let total = 0;
     let failure: DomainError | null = null;
     const fail = (err: DomainError) => {
@@ -104,6 +107,7 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
       failure = err;
       req.unpipe(parser);
       req.resume();
+      for (const stream of inFlight) stream.destroy(new Error(err.message));
       finish();
     };
     let finished = false;
@@ -142,6 +146,7 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
       const name = cleanName(info.filename);
       const target = path.join(dir, randomUUID());
       written.push(target);
+      inFlight.add(stream);
       const hash = createHash("sha256");
       let bytes = 0;
       const counter = new Transform({
@@ -158,7 +163,9 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
         },
       });
       writes.push(
-        pipeline(stream, counter, createWriteStream(target)).then(
+        pipeline(stream, counter, createWriteStream(target))
+          .finally(() => inFlight.delete(stream))
+          .then(
           () => ({ name, path: target, bytes, sha256: hash.digest("hex"), truncated: stream.truncated === true }),
           (err: unknown) => {
             if (failure) return null;

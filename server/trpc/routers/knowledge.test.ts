@@ -1,5 +1,6 @@
 /** Knowledge bases over tRPC and the upload route, against the real server (SQLite or PostgreSQL). */
 import { readFile, stat, writeFile, readdir } from "node:fs/promises";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocx, buildPdf } from "../../knowledge/parse/test-support.ts";
@@ -370,5 +371,24 @@ describe("bad input", () => {
     expect(await readdir(baseDirs(server.services.config.dataDir, row.id).incoming)).toEqual([]);
     expect((await settled(base.uid)).docs.map((d) => d.name)).toEqual(["small.txt"]);
     expect(await readFile(path.join(baseDirs(server.services.config.dataDir, row.id).docs, (await readdir(baseDirs(server.services.config.dataDir, row.id).docs))[0]!), "utf8")).toBe("a small file");
+  });
+
+  it("a client that hangs up mid-upload leaves no partial file behind", async () => {
+    const base = await createBase();
+    const row = await server.services.db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } });
+    const url = new URL(server.url);
+    const socket = net.connect(Number(url.port), url.hostname);
+    await new Promise((r) => socket.once("connect", r));
+    const b = "XyZ";
+    socket.write(
+      `POST /api/knowledge/${base.uid}/upload HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${member.client.cookie}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${b}\r\nContent-Length: 10000000\r\n\r\n` +
+        `--${b}\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n` +
+        "A".repeat(200_000),
+    );
+    const incoming = baseDirs(server.services.config.dataDir, row.id).incoming;
+    await expect.poll(async () => (await readdir(incoming).catch(() => [])).length, { timeout: 5000 }).toBe(1);
+    socket.destroy();
+    await expect.poll(async () => readdir(incoming).catch(() => []), { timeout: 5000 }).toEqual([]);
   });
 });
