@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -114,6 +115,26 @@ describe("importing code", () => {
     const [snap] = await owner.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid });
     expect(snap).toMatchObject({ status: "failed" });
     expect(snap!.message).toMatch(/\.\./);
+  });
+
+  it("a client that hangs up mid-upload fails the import instead of leaving the project importing", async () => {
+    const projectUid = await newProject();
+    const url = new URL(server.url);
+    const socket = net.connect(Number(url.port), url.hostname);
+    await new Promise((r) => socket.once("connect", r));
+    const b = "XyZ";
+    socket.write(
+      `POST /api/projects/${projectUid}/upload?kind=files HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${owner.client.cookie}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${b}\r\nContent-Length: 10000000\r\n\r\n` +
+        `--${b}\r\nContent-Disposition: form-data; name="files"; filename="src/a.ts"\r\nContent-Type: text/plain\r\n\r\n` +
+        "export const a = 1;\n".repeat(5000),
+    );
+    const snapshots = () => owner.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid });
+    await expect.poll(async () => (await snapshots()).length, { timeout: 5000 }).toBe(1);
+    socket.destroy();
+    await expect.poll(async () => (await snapshots())[0]!.status, { timeout: 10_000 }).toBe("failed");
+    const project = await owner.client.ok<{ status: string }>("query", "projects.get", { uid: projectUid });
+    expect(project.status).not.toBe("ingesting");
   });
 
   it("a viewer may not upload (403) and an anonymous upload is 401", async () => {

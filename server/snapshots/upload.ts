@@ -34,14 +34,24 @@ function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
     queue.push(item);
     wake?.();
   };
+  const inFlight = new Set<PassThrough>();
   parser.on("file", (_field, stream, info) => {
     // The browser sends the relative path (webkitRelativePath) as the file name with preservePath.
     const body = new PassThrough();
+    inFlight.add(body);
+    body.on("close", () => inFlight.delete(body));
     stream.pipe(body);
     push({ relativePath: info.filename ?? "", content: body });
   });
   parser.on("error", (err) => push(err instanceof Error ? err : new Error(String(err))));
   parser.on("close", () => push(null));
+  // A client that hangs up mid-upload never ends the parser: end the file being read and the
+  // sequence with an error, so the ingest fails (and cleans up) instead of waiting forever.
+  req.on("aborted", () => {
+    const err = new Error("the connection closed before the upload finished");
+    for (const body of inFlight) body.destroy(err);
+    push(err);
+  });
   req.pipe(parser);
   return {
     async *[Symbol.asyncIterator]() {
