@@ -72,7 +72,8 @@ async function gitDir(root: string): Promise<string> {
 }
 
 async function git(root: string, args: string[], o: GitMetaOptions, maxStdoutBytes?: number): Promise<GitRunResult> {
-  const r = await runGit([`--git-dir=${await gitDir(root)}`, ...args], {
+  // core.quotePath=false: non-ASCII paths in patches and listings as they are, not C-quoted octal.
+  const r = await runGit(["-c", "core.quotePath=false", `--git-dir=${await gitDir(root)}`, ...args], {
     env: safeGitEnv({ GIT_LITERAL_PATHSPECS: "1", GIT_NO_REPLACE_OBJECTS: "1" }),
     timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     signal: o.signal,
