@@ -49,10 +49,12 @@ async function sourceFor(target: string, ref: string | undefined, depth: number 
   throw new UsageError(`"${target}" is not a folder, a zip file or a git URL.`);
 }
 
-function number(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+function number(value: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`${flag} must be a number from ${min} to ${max}, not "${value}".`);
+  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`${flag} must be a ${integer ? "whole number" : "number"} from ${min} to ${max}, not "${value}".`);
+  }
   return n;
 }
 
@@ -111,7 +113,7 @@ export async function runReviewCli(argv: string[]): Promise<number> {
     const failOn = values["fail-on"] === undefined ? undefined : severitySchema.safeParse(values["fail-on"]);
     if (failOn && !failOn.success) throw new UsageError(`--fail-on is one of critical, high, medium, low, info — not "${values["fail-on"]}".`);
     const scope = scopeFrom(values.diff, values.paths);
-    const budget = reviewBudgetSchema.parse({ maxIterations: number(values["max-iterations"], "--max-iterations", 1, 500) ?? 100, maxCostUsd: number(values["max-cost"], "--max-cost", 0.0001, 10_000) });
+    const budget = reviewBudgetSchema.parse({ maxIterations: number(values["max-iterations"], "--max-iterations", 1, 500, true) ?? 100, maxCostUsd: number(values["max-cost"], "--max-cost", 0.0001, 10_000) });
     const settings = reviewSettingsSchema.parse({ verify: !values["no-verify"], minConfidence: number(values["min-confidence"], "--min-confidence", 0, 1) ?? 0 });
 
     const config = getConfig();
@@ -133,7 +135,7 @@ export async function runReviewCli(argv: string[]): Promise<number> {
     base = await mkdtemp(path.join(os.tmpdir(), "argus-review-"));
     const dirs = snapshotDirs(base, "cli", "snapshot");
     const progress = (stage: string, fraction: number) => process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
-    const imported = await runImport(await sourceFor(target, values.ref, number(values.depth, "--depth", 1, 10_000)), dirs, progress, {
+    const imported = await runImport(await sourceFor(target, values.ref, number(values.depth, "--depth", 1, 10_000, true)), dirs, progress, {
       limits: config.ingestLimits,
       projectEslintConfig: config.projectEslintConfig,
     }).catch((err: unknown) => {
@@ -196,7 +198,9 @@ export async function runReviewCli(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) {
+    // A scope that matches nothing or a ref that does not exist is the caller's to fix: usage (2).
+    if (base) process.stderr.write("\n"); // end the progress line
+    if (err instanceof UsageError || (err instanceof DomainError && err.kind === "invalid")) {
       console.error(`argus review: ${err.message}\n\nRun argus review --help for the options.`);
       return 2;
     }
