@@ -136,6 +136,7 @@ describe("rooms", () => {
     expect(refused).toEqual({ ok: false, error: "You are not a member of this workspace." });
     expect(await join(socket, `review:${crypto.randomUUID()}`)).toMatchObject({ ok: false, error: expect.stringMatching(/does not exist/) });
     expect(await join(socket, "../../etc")).toEqual({ ok: false, error: "That is not a room you can join." });
+    expect(await join(socket, [room] as unknown as string)).toEqual({ ok: false, error: "That is not a room you can join." });
     await server.services.events.publish(room, "status", { status: "secret" });
     await new Promise((r) => setTimeout(r, 150));
     expect(live).toEqual([]);

@@ -56,7 +56,9 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     socket.on("join", async (room, afterSeq, reply) => {
       if (typeof reply !== "function") return;
       try {
-        await authorizeRoom(services.db, socket.data.actor, String(room));
+        // Only a string names a room (an array would pass String() and then join something else).
+        if (typeof room !== "string") throw new DomainError("invalid", "That is not a room you can join.");
+        await authorizeRoom(services.db, socket.data.actor, room);
         // Join before reading the log, so nothing published in between is missed (the client drops
         // live events it already has by seq).
         await socket.join(room);
@@ -69,7 +71,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
       }
     });
     socket.on("leave", (room) => {
-      void socket.leave(String(room));
+      if (typeof room === "string") void socket.leave(room);
     });
     socket.emit("ready", { userId: socket.data.actor.userId });
   });

@@ -36,10 +36,15 @@ export function createReviewJob(deps: ReviewJobDeps) {
     const review = await db.review.findUnique({ where: { id: reviewId } });
     if (!review || !(ACTIVE_STATUSES as readonly string[]).includes(review.status)) return; // cancelled or deleted while queued
     const room = reviewRoom(review.uid);
-    const started = await db.review.updateMany({ where: { id: review.id, status: { in: ["pending", "queued"] } }, data: { status: "running", startedAt: new Date(), progress: 0.05 } });
-    if (started.count === 0) return; // cancelled between the read and now
+    // The cancel switch exists before the review shows as running, so a cancel never finds a
+    // running review without one (it would only flip the status while the model kept working).
     const controller = new AbortController();
     deps.running.set(review.id, controller);
+    const started = await db.review.updateMany({ where: { id: review.id, status: { in: ["pending", "queued"] } }, data: { status: "running", startedAt: new Date(), progress: 0.05 } });
+    if (started.count === 0) {
+      deps.running.delete(review.id); // cancelled between the read and now
+      return;
+    }
     await events.publish(room, "status", { status: "running" });
 
     const closers: (() => void)[] = [];
