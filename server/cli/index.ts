@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, getConfig } from "../config.ts";
 import { migrate } from "../db/migrate.ts";
 import { buildIfNeeded } from "./build.ts";
+import { UsageError } from "./usage.ts";
 
 const HELP = `Usage: argus <command> [options]
 
@@ -39,7 +40,6 @@ Options:
 
 Configuration comes from environment variables; see .env.example.`;
 
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: "boolean", short: "h" } } });

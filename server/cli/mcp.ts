@@ -12,6 +12,7 @@ import { serveMcpHttp } from "../pipelines/mcp/http.ts";
 import { serveMcp } from "../pipelines/mcp/serve.ts";
 import { ServerRegistry } from "../pipelines/registry.ts";
 import type { PipelineServer } from "../pipelines/servers/contract.ts";
+import { runCommand, UsageError } from "./usage.ts";
 
 export const MCP_HELP = `Usage: argus mcp serve <server> [--http <port>] [--host <addr>]
 
@@ -30,7 +31,6 @@ export interface McpCliIo {
   untilStopped: (mode: "stdio" | "http") => Promise<void>;
 }
 
-class Usage extends Error {}
 
 function waitForStop(mode: "stdio" | "http"): Promise<void> {
   return new Promise((resolve) => {
@@ -44,16 +44,7 @@ function waitForStop(mode: "stdio" | "http"): Promise<void> {
 const defaultIo = (): McpCliIo => ({ cwd: process.cwd(), err: (s) => process.stderr.write(s), untilStopped: waitForStop });
 
 export async function runMcpCli(argv: string[], io: McpCliIo = defaultIo()): Promise<number> {
-  try {
-    return await dispatch(argv, io);
-  } catch (err) {
-    if (err instanceof Usage) {
-      io.err(`argus mcp: ${err.message}\n\n${MCP_HELP}\n`);
-      return 2;
-    }
-    io.err(`argus mcp: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
+  return runCommand("argus mcp", MCP_HELP, io.err, () => dispatch(argv, io));
 }
 
 /** Opens a built-in server by name or `servers/<name>` path; an external entry is refused (it already speaks MCP). */
@@ -61,8 +52,8 @@ export async function openBuiltin(name: string, cwd: string): Promise<PipelineSe
   const registry = new ServerRegistry({ cwd });
   const serverPath = /[/:]/.test(name) ? name : `servers/${name}`;
   const target = registry.resolve(serverPath);
-  if (!target) throw new Usage(`\`${name}\` is not a built-in server; built-ins: ${registry.builtinNames().join(", ")}`);
-  if (target.kind !== "builtin") throw new Usage(`\`${name}\` resolves to an external MCP server (${target.label}); clients can connect to it directly`);
+  if (!target) throw new UsageError(`\`${name}\` is not a built-in server; built-ins: ${registry.builtinNames().join(", ")}`);
+  if (target.kind !== "builtin") throw new UsageError(`\`${name}\` resolves to an external MCP server (${target.label}); clients can connect to it directly`);
   return (await registry.open(name, serverPath)).server;
 }
 
@@ -76,7 +67,7 @@ async function dispatch(argv: string[], io: McpCliIo): Promise<number> {
       options: { http: { type: "string" }, host: { type: "string" }, help: { type: "boolean", short: "h" } },
     });
   } catch (err) {
-    throw new Usage(err instanceof Error ? err.message : String(err));
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const { positionals, values } = parsed;
   if (values.help) {
@@ -84,14 +75,14 @@ async function dispatch(argv: string[], io: McpCliIo): Promise<number> {
     return 0;
   }
   const [sub, name, ...extra] = positionals;
-  if (sub !== "serve") throw new Usage(sub ? `Unknown mcp command "${sub}"` : "Missing mcp command");
-  if (!name) throw new Usage("Name the server to serve, e.g. `argus mcp serve retriever`");
-  if (extra.length) throw new Usage(`Unexpected argument "${extra[0]}"`);
-  if (values.host !== undefined && values.http === undefined) throw new Usage("--host only applies with --http");
+  if (sub !== "serve") throw new UsageError(sub ? `Unknown mcp command "${sub}"` : "Missing mcp command");
+  if (!name) throw new UsageError("Name the server to serve, e.g. `argus mcp serve retriever`");
+  if (extra.length) throw new UsageError(`Unexpected argument "${extra[0]}"`);
+  if (values.host !== undefined && values.http === undefined) throw new UsageError("--host only applies with --http");
   let port: number | undefined;
   if (values.http !== undefined) {
     port = Number(values.http);
-    if (!/^\d+$/.test(values.http) || port > 65535) throw new Usage(`--http wants a port number (0–65535), got "${values.http}"`);
+    if (!/^\d+$/.test(values.http) || port > 65535) throw new UsageError(`--http wants a port number (0–65535), got "${values.http}"`);
   }
 
   const server = await openBuiltin(name, io.cwd);

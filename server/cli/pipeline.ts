@@ -15,6 +15,7 @@ import { buildPipeline } from "../pipelines/build.ts";
 import type { PipelineEvent } from "../pipelines/engine/events.ts";
 import { runPipeline, type LogLevel } from "../pipelines/engine/run.ts";
 import { mcpExternalResolver } from "../pipelines/mcp/index.ts";
+import { runCommand, UsageError } from "./usage.ts";
 
 export const PIPELINE_HELP = `Usage: argus pipeline build <file.yaml>
        argus pipeline run <file.yaml> [--param <file>] [--log-level debug|info|warn|error] [--demo] [--record]
@@ -37,19 +38,8 @@ export interface CliIo {
 const defaultIo = (): CliIo => ({ cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-class Usage extends Error {}
-
 export async function runPipelineCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  try {
-    return await dispatch(argv, io);
-  } catch (err) {
-    if (err instanceof Usage) {
-      io.err(`argus pipeline: ${err.message}\n\n${PIPELINE_HELP}\n`);
-      return 2;
-    }
-    io.err(`argus pipeline: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
+  return runCommand("argus pipeline", PIPELINE_HELP, io.err, () => dispatch(argv, io));
 }
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
@@ -62,7 +52,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       options: { param: { type: "string" }, "log-level": { type: "string" }, log_level: { type: "string" }, demo: { type: "boolean" }, is_demo: { type: "boolean" }, record: { type: "boolean" }, help: { type: "boolean", short: "h" } },
     });
   } catch (err) {
-    throw new Usage(err instanceof Error ? err.message : String(err));
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const { values, positionals } = parsed;
   const [sub, file, ...extra] = positionals;
@@ -70,20 +60,20 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     io.out(`${PIPELINE_HELP}\n`);
     return 0;
   }
-  if (!sub) throw new Usage("missing subcommand");
-  if (extra.length) throw new Usage(`unexpected argument "${extra[0]}"`);
+  if (!sub) throw new UsageError("missing subcommand");
+  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
   if (sub === "list") return list(file, io);
-  if (sub !== "build" && sub !== "run") throw new Usage(`unknown subcommand "${sub}"`);
-  if (!file) throw new Usage(`missing pipeline file: argus pipeline ${sub} <file.yaml>`);
+  if (sub !== "build" && sub !== "run") throw new UsageError(`unknown subcommand "${sub}"`);
+  if (!file) throw new UsageError(`missing pipeline file: argus pipeline ${sub} <file.yaml>`);
 
   const level = (values["log-level"] ?? values.log_level ?? "info") as string;
-  if (!(level in LEVELS)) throw new Usage(`--log-level must be debug, info, warn or error, not "${level}"`);
+  if (!(level in LEVELS)) throw new UsageError(`--log-level must be debug, info, warn or error, not "${level}"`);
   const log = (l: LogLevel, message: string) => {
     if (LEVELS[l] >= LEVELS[level as LogLevel]) io.err(`[${new Date().toTimeString().slice(0, 8)}] ${l.toUpperCase()} ${message}\n`);
   };
 
   if (sub === "build") {
-    if (values.param || values.demo || values.record) throw new Usage("build takes only the pipeline file");
+    if (values.param || values.demo || values.record) throw new UsageError("build takes only the pipeline file");
     const r = await buildPipeline(file, { cwd: io.cwd, external: mcpExternalResolver() });
     const rel = (p: string) => path.relative(io.cwd, p) || p;
     io.out(`wrote ${rel(r.serverFile)}\nwrote ${rel(r.parameterFile)}\n`);
@@ -143,7 +133,7 @@ const SKIP_DIRS = new Set(["node_modules", ".git", "output", "parameter", "serve
 function list(dirArg: string | undefined, io: CliIo): number {
   const fromPipelines = path.join(io.cwd, "pipelines");
   const root = dirArg ? path.resolve(io.cwd, dirArg) : statSync(fromPipelines, { throwIfNoEntry: false })?.isDirectory() ? fromPipelines : io.cwd;
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new Usage(`${dirArg} is not a directory`);
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dirArg} is not a directory`);
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {

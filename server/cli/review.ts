@@ -21,6 +21,7 @@ import type { StaticInput } from "../review/static-engine.ts";
 import { runImport, type ImportSource } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { UsageError } from "./usage.ts";
 
 export const REVIEW_HELP = `Usage: argus review <folder | archive.zip | git-url> [options]
 
@@ -39,7 +40,6 @@ Reviews code the way the web app does and writes the report.
   --no-verify               skip the agent's verification pass
 Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 the review failed.`;
 
-class UsageError extends Error {}
 
 async function sourceFor(target: string, ref: string | undefined, depth: number | undefined): Promise<ImportSource> {
   const info = await stat(target).catch(() => null);
