@@ -162,9 +162,16 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
           done(null, chunk);
         },
       });
+      const out = createWriteStream(target);
+      const closed = new Promise<void>((resolve) => out.once("close", () => resolve()));
       writes.push(
-        pipeline(stream, counter, createWriteStream(target))
-          .finally(() => inFlight.delete(stream))
+        pipeline(stream, counter, out)
+          .finally(async () => {
+            inFlight.delete(stream);
+            // A write stream destroyed while still opening creates its file afterwards: wait for
+            // it to close, so the cleanup below removes a file that exists.
+            await closed;
+          })
           .then(
           () => ({ name, path: target, bytes, sha256: hash.digest("hex"), truncated: stream.truncated === true }),
           (err: unknown) => {
