@@ -1,5 +1,6 @@
 "use client";
 /** Small styled building blocks shared by every page (Tailwind on plain elements / Headless UI). */
+import Link from "next/link";
 import { Dialog as HDialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useEffect, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 
@@ -74,6 +75,17 @@ export function Badge({ children, tone = "zinc" }: { children: ReactNode; tone?:
     green: "bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-200",
   };
   return <span className={cx("inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium", tones[tone])}>{children}</span>;
+}
+
+/** "← Projects" above a detail page: the way back to its list. */
+export function BackLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <p className="mb-2 text-sm">
+      <Link href={href} className="text-brand-600 hover:underline">
+        ← {children}
+      </Link>
+    </p>
+  );
 }
 
 export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {

@@ -1,11 +1,10 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pencil, RefreshCw, Trash2 } from "lucide-react";
-import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { BaseDialog } from "../_components/base-dialog.tsx";
@@ -49,11 +48,7 @@ export default function KnowledgeBasePage() {
   );
 
   const back = (
-    <p className="mb-2 text-sm">
-      <Link href="/knowledge" className="text-brand-600 hover:underline">
-        ← Knowledge
-      </Link>
-    </p>
+    <BackLink href="/knowledge">Knowledge</BackLink>
   );
   if (base.isError) {
     return (

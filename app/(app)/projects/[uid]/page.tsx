@@ -1,6 +1,5 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useState } from "react";
 import { ImportPanel } from "@/app/_components/import-panel.tsx";
@@ -8,7 +7,7 @@ import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
 import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
 import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
 import { toast } from "sonner";
-import { Badge, Button, Card, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Badge, Button, Card, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -65,11 +64,7 @@ function ProjectView() {
   if (project.isError) {
     return (
       <>
-        <p className="mb-4 text-sm">
-          <Link href="/projects" className="text-brand-600 hover:underline">
-            ← Projects
-          </Link>
-        </p>
+        <BackLink href="/projects">Projects</BackLink>
         <ErrorNotice message={errorInfo(project.error).message} />
       </>
     );
@@ -79,11 +74,7 @@ function ProjectView() {
 
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link href="/projects" className="text-brand-600 hover:underline">
-          ← Projects
-        </Link>
-      </p>
+      <BackLink href="/projects">Projects</BackLink>
       <PageHeader
         title={project.data.name}
         description={selected ? `${selected.sourceLabel}${selected.commit ? ` @ ${selected.commit.slice(0, 10)}` : ""} · imported ${new Date(selected.createdAt).toLocaleString()}` : "No code imported yet"}

@@ -1,12 +1,11 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Pencil, Star, Trash2 } from "lucide-react";
-import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { PromptForm } from "@/app/_components/prompt-form.tsx";
-import { Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -65,11 +64,7 @@ export default function PromptPage() {
   );
 
   const back = (
-    <p className="mb-2 text-sm">
-      <Link href="/prompts" className="text-brand-600 hover:underline">
-        ← Prompts
-      </Link>
-    </p>
+    <BackLink href="/prompts">Prompts</BackLink>
   );
   if (prompt.isError) {
     return (

@@ -16,7 +16,7 @@ import { FindingsList } from "@/app/_components/review/findings-list.tsx";
 import { describeStages, engineLabel, formatCost, formatDate, formatDuration, formatTokens, scopeLabel } from "@/app/_components/review/format.ts";
 import { Markdown } from "@/app/_components/review/markdown.tsx";
 import { isActive, type ReviewDetail, type ReviewFindingRow } from "@/app/_components/review/types.ts";
-import { Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -139,11 +139,7 @@ export default function ReviewPage() {
   }
 
   const back = (
-    <p className="mb-2 text-sm">
-      <Link href="/reviews" className="text-brand-600 hover:underline">
-        ← Reviews
-      </Link>
-    </p>
+    <BackLink href="/reviews">Reviews</BackLink>
   );
   if (review.isError) {
     return (
