@@ -180,14 +180,17 @@ describe("indexSnapshot", () => {
   });
 
   it("builds an ANN vector index above the size threshold, and search still finds the right chunk", async () => {
-    const t = tree(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}.ts`, fn(`handler${i}Name`, `return ${i};`)])));
+    // Forty files that differ in real words, not only in a number: names like handler4Name and
+    // handler17Name embed almost alike, and 8-bit quantization may then rank either first.
+    const words = "apple birch cobalt dune ember fjord granite harbor iris juniper kelp lantern meadow nectar onyx pepper quartz raven saffron tundra umber velvet walnut xenon yarrow zephyr anchor bramble cinder delta falcon glacier hollow indigo jasper kestrel lotus marble nimbus orchid".split(" ");
+    const t = tree(Object.fromEntries(words.map((w, i) => [`f${i}.ts`, fn(`${w}Handler`, `return "${w} ${w}";`)])));
     const small = await indexSnapshot(store, "ann", t.root, t.list());
     expect(small.plan.vector).toBe("exact");
     const big = await indexSnapshot(store, "ann", t.root, t.list(), { full: true, annThreshold: 16 });
     expect(big.plan.vector).toBe("ivf_hnsw_sq");
     const index = (await openChunkIndex(store, "ann"))!;
     try {
-      expect((await search(index, "handler17Name", { mode: "vector", k: 3 }))[0]!.file).toBe("f17.ts");
+      expect((await search(index, "ravenHandler raven", { mode: "vector", k: 3 }))[0]!.file).toBe("f17.ts");
     } finally {
       index.close();
     }
