@@ -187,7 +187,7 @@ describe("indexSnapshot", () => {
     const small = await indexSnapshot(store, "ann", t.root, t.list());
     expect(small.plan.vector).toBe("exact");
     const big = await indexSnapshot(store, "ann", t.root, t.list(), { full: true, annThreshold: 16 });
-    expect(big.plan.vector).toBe("ivf_hnsw_sq");
+    expect(big.plan.vector).toBe("ivf_rq");
     const index = (await openChunkIndex(store, "ann"))!;
     try {
       expect((await search(index, "ravenHandler raven", { mode: "vector", k: 3 }))[0]!.file).toBe("f17.ts");

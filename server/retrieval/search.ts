@@ -9,7 +9,7 @@ import { embedderForIndex } from "./embed/from-record.ts";
 import type { Embedder } from "./embed/types.ts";
 import { reciprocalRankFusion } from "./rrf.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
-import { globToRegex, sqlString, type ChunkIndex, type StoredHit } from "./store/index.ts";
+import { globToRegex, sqlString, type ChunkIndex, type RankedRow, type StoredHit } from "./store/index.ts";
 
 /** Longer queries are refused, not truncated: silently searching for a prefix would return results
  * that look authoritative for a question nobody asked. 8k characters holds any real code snippet. */
@@ -68,31 +68,31 @@ export async function search(index: ChunkIndex, query: string, options: SearchOp
   const words = checkQuery(query);
   const where = whereClause(filters);
 
-  const wantVector = mode !== "fulltext";
-  const wantText = mode !== "vector";
-  const textDepth = mode === "hybrid" ? Math.max(k, HYBRID_TEXT_CANDIDATES) : k;
-  const vectorDepth = mode === "hybrid" ? HYBRID_VECTOR_DEPTH : k;
   // Built before any query runs: a mismatched embedder is refused even if full text would answer.
-  const embedder = wantVector ? queryEmbedder(index, options.embedder) : null;
-  const [vectorHits, textHits] = await Promise.all([
-    embedder ? embedder.embed([query]).then(([v]) => index.vectorSearch(v!, vectorDepth, where)) : Promise.resolve([] as StoredHit[]),
-    wantText ? index.fullTextSearch(words, textDepth, where) : Promise.resolve([] as StoredHit[]),
-  ]);
+  const embedder = mode !== "fulltext" ? queryEmbedder(index, options.embedder) : null;
+  const embed = async () => (await embedder!.embed([query]))[0]!;
+  if (mode === "vector") return (await index.vectorSearch(await embed(), k, where)).map((h) => toResult(h, h.score, { vector: h.score }, words));
+  if (mode === "fulltext") return (await index.fullTextSearch(words, k, where)).map((h) => toResult(h, h.score, { fulltext: h.score }, words));
 
-  if (mode === "vector") return vectorHits.map((h) => toResult(h, h.score, { vector: h.score }, words));
-  if (mode === "fulltext") return textHits.map((h) => toResult(h, h.score, { fulltext: h.score }, words));
-  const byId = new Map<string, StoredHit>();
-  for (const h of [...vectorHits, ...textHits]) byId.set(h.id, h);
-  const vScore = new Map(vectorHits.map((h) => [h.id, h.score]));
-  const tScore = new Map(textHits.map((h) => [h.id, h.score]));
-  return reciprocalRankFusion([vectorHits.map((h) => h.id), textHits.map((h) => h.id)], HYBRID_RRF_K, [HYBRID_WEIGHTS.vector, HYBRID_WEIGHTS.fulltext])
-    .slice(0, k)
-    .map((f) => {
-      const scores: SearchResult["scores"] = {};
-      if (vScore.has(f.id)) scores.vector = vScore.get(f.id)!;
-      if (tScore.has(f.id)) scores.fulltext = tScore.get(f.id)!;
-      return toResult(byId.get(f.id)!, f.score, scores, words);
-    });
+  // Hybrid: both rankings without their columns, fused; only the final page's rows are read.
+  const [vectorRanks, textRanks] = await Promise.all([
+    embed().then((v) => index.rankVector(v, HYBRID_VECTOR_DEPTH, where)),
+    index.rankFullText(words, Math.max(k, HYBRID_TEXT_CANDIDATES), where),
+  ]);
+  const key = (r: RankedRow) => String(r.rowId);
+  const ranked = new Map<string, RankedRow>();
+  for (const r of [...vectorRanks, ...textRanks]) ranked.set(key(r), r);
+  const vScore = new Map(vectorRanks.map((r) => [key(r), r.score]));
+  const tScore = new Map(textRanks.map((r) => [key(r), r.score]));
+  const fused = reciprocalRankFusion([vectorRanks.map(key), textRanks.map(key)], HYBRID_RRF_K, [HYBRID_WEIGHTS.vector, HYBRID_WEIGHTS.fulltext]).slice(0, k);
+  const hits = await index.fetchHits(fused.map((f) => ({ rowId: ranked.get(f.id)!.rowId, score: f.score })));
+  return hits.map((h, i) => {
+    const id = fused[i]!.id;
+    const scores: SearchResult["scores"] = {};
+    if (vScore.has(id)) scores.vector = vScore.get(id)!;
+    if (tScore.has(id)) scores.fulltext = tScore.get(id)!;
+    return toResult(h, h.score, scores, words);
+  });
 }
 
 /** Rebuilding the hash embedder from the stored IDF (zod parse, a Map of every feature, a hash

@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbedder } from "../embed/hash.ts";
-import { search } from "../search.ts";
+import { reciprocalRankFusion } from "../rrf.ts";
+import { HYBRID_RRF_K, HYBRID_TEXT_CANDIDATES, HYBRID_VECTOR_DEPTH, HYBRID_WEIGHTS, search } from "../search.ts";
 import { splitIdentifiersInText } from "../split-identifiers.ts";
+import { readEntry } from "./catalog.ts";
 import { connect, openChunkIndex, optimizeIndex, replaceIndex, updateIndex, type ChunkIndex, type ChunkRow, type Store } from "./index.ts";
 
 /** Distinct, realistic-looking chunks: each combines words of a small vocabulary differently. */
@@ -56,7 +58,7 @@ afterAll(() => {
 
 async function build(name: string, annThreshold: number): Promise<ChunkIndex> {
   const write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: embedder.idfState(), rows: rows(embedder, 0, ROWS), annThreshold });
-  expect(write.plan.vector).toBe(annThreshold <= ROWS ? "ivf_hnsw_sq" : "exact");
+  expect(write.plan.vector).toBe(annThreshold <= ROWS ? "ivf_rq" : "exact");
   return (await openChunkIndex(store, name))!;
 }
 
@@ -74,7 +76,7 @@ describe("vector index by table size", () => {
 
   it("uses an exact scan below the threshold and the ANN index above it", () => {
     expect(exact.vectorIndex).toBe("exact");
-    expect(ann.vectorIndex).toBe("ivf_hnsw_sq");
+    expect(ann.vectorIndex).toBe("ivf_rq");
   });
 
   it("the ANN index returns what the exact scan returns (recall@10 ≥ 0.95) with the same scores", async () => {
@@ -116,6 +118,42 @@ describe("vector index by table size", () => {
     expect(byKind.map((h) => h.file)).not.toContain("src/typescript/f9.x");
     expect((await search(ann, chunkText(9), { mode: "vector", k: 1 }))[0]!.file).toBe("src/typescript/f9.x");
     expect(await search(ann, chunkText(9), { mode: "vector", filters: { language: "cobol" } })).toEqual([]);
+  });
+
+  it("hybrid reads only its final page yet ranks exactly as fusing the two complete searches", async () => {
+    for (const [query, filters] of [["retry backoff session token", {}], [chunkText(11), {}], ["cache evict handler", { language: "go" }]] as const) {
+      const words = splitIdentifiersInText(query, { keepOriginal: true });
+      const where = "language" in filters ? `language = '${filters.language}'` : undefined;
+      const vector = await ann.vectorSearch(embedder.embedOne(query), HYBRID_VECTOR_DEPTH, where);
+      const text = await ann.fullTextSearch(words, HYBRID_TEXT_CANDIDATES, where);
+      const expected = reciprocalRankFusion([vector.map((h) => h.id), text.map((h) => h.id)], HYBRID_RRF_K, [HYBRID_WEIGHTS.vector, HYBRID_WEIGHTS.fulltext]).slice(0, 10);
+      const byId = new Map([...vector, ...text].map((h) => [h.id, h]));
+      const got = await search(ann, query, { mode: "hybrid", filters });
+      expect(got.map((h) => `${h.file}:${h.startLine}`)).toEqual(expected.map((f) => `${byId.get(f.id)!.file}:${byId.get(f.id)!.startLine}`));
+      expect(got.map((h) => h.score)).toEqual(expected.map((f) => f.score));
+      expect(got[0]!.snippet).toContain(byId.get(expected[0]!.id)!.text.split("\n")[0]!.slice(0, 20));
+    }
+  });
+});
+
+describe("layout", () => {
+  it("a full build larger than one write batch is stored as one fragment (every hit read touches one file)", async () => {
+    const big = new HashEmbedder({ dims: 512 }).fit(Array.from({ length: 2_500 }, (_, i) => chunkText(i)));
+    await replaceIndex(store, "batches", { embedder: big.record(), embedderState: big.idfState(), rows: rows(big, 0, 2_500), annThreshold: 100_000 });
+    const entry = (await readEntry(store.db, "batches"))!;
+    const table = await store.db.openTable(entry.table);
+    try {
+      expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+      expect(await table.countRows()).toBe(2_500);
+    } finally {
+      table.close();
+    }
+    const index = (await openChunkIndex(store, "batches"))!;
+    try {
+      expect((await search(index, chunkText(2_222), { mode: "hybrid", k: 1 }))[0]!.file).toBe("src/go/f2222.x");
+    } finally {
+      index.close();
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import type { Table } from "@lancedb/lancedb";
 import type { EmbedderRecord } from "../embed/types.ts";
 import { readEntry } from "./catalog.ts";
 import { assertIndexName, type Store } from "./connect.ts";
-import { efFor, EXACT_SEARCH, vectorIndexRows, vectorSearchSettings, type VectorSearchSettings } from "./indexes.ts";
+import { EXACT_SEARCH, vectorIndexRows, vectorSearchSettings, type VectorSearchSettings } from "./indexes.ts";
 import { fromRecord, HIT_COLUMNS, type StoredHit } from "./schema.ts";
 
 export interface ChunkIndex {
@@ -17,7 +17,7 @@ export interface ChunkIndex {
   readonly embedderState: unknown;
   readonly version: number;
   /** How vector queries run: an exact scan, or the ANN index (see indexes.ts). */
-  readonly vectorIndex: "exact" | "ivf_hnsw_sq";
+  readonly vectorIndex: "exact" | "ivf_rq";
   rowCount(): Promise<number>;
   /** file → content hash of every indexed file. */
   fileHashes(): Promise<Map<string, string>>;
@@ -25,7 +25,19 @@ export interface ChunkIndex {
    * (the reference for measuring the ANN index's recall). */
   vectorSearch(vector: Float32Array, k: number, where?: string, options?: { exact?: boolean }): Promise<StoredHit[]>;
   fullTextSearch(text: string, k: number, where?: string): Promise<StoredHit[]>;
+  /** The same two searches without reading any column: where each hit is and its score. Fusing
+   * deep rankings then reads only the rows that make the final page (`fetchHits`). */
+  rankVector(vector: Float32Array, k: number, where?: string): Promise<RankedRow[]>;
+  rankFullText(text: string, k: number, where?: string): Promise<RankedRow[]>;
+  /** The rows at these addresses (from this index's rankings), in the order given. */
+  fetchHits(rows: readonly RankedRow[]): Promise<StoredHit[]>;
   close(): void;
+}
+
+/** A hit before its columns are read: the row's address in the pinned version, and its score. */
+export interface RankedRow {
+  rowId: bigint;
+  score: number;
 }
 
 /** The index named `name`, or null when it was never built. */
@@ -42,6 +54,17 @@ export async function openChunkIndex(store: Store, name: string): Promise<ChunkI
 }
 
 function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknown, version: number, table: Table, settings: VectorSearchSettings): ChunkIndex {
+  const vectorQuery = (vector: Float32Array, k: number, where: string | undefined, exact = false) => {
+    const s = exact ? EXACT_SEARCH : settings;
+    let q = table.vectorSearch(vector).distanceType(s.distance).limit(k);
+    if (exact) q = q.bypassVectorIndex();
+    if (s.ann) q = q.nprobes(s.ann.nprobes).refineFactor(s.ann.refineFactor);
+    return where ? q.where(where) : q;
+  };
+  const textQuery = (text: string, k: number, where: string | undefined) => {
+    const q = table.query().fullTextSearch(text, { columns: ["search_text"] }).limit(k);
+    return where ? q.where(where) : q;
+  };
   return {
     name,
     embedder,
@@ -58,24 +81,39 @@ function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknow
       }
       return out;
     },
-    vectorIndex: settings.ann ? "ivf_hnsw_sq" : "exact",
+    vectorIndex: settings.ann ? "ivf_rq" : "exact",
     async vectorSearch(vector, k, where, options) {
-      const s = options?.exact ? EXACT_SEARCH : settings;
-      let q = table.vectorSearch(vector).distanceType(s.distance).limit(k);
-      if (options?.exact) q = q.bypassVectorIndex();
-      if (s.ann) q = q.nprobes(s.ann.nprobes).ef(efFor(s.ann, k)).refineFactor(s.ann.refineFactor);
-      if (where) q = q.where(where);
       // Selecting `_distance` explicitly also silences LanceDB's per-query deprecation warning.
-      const rows = (await q.select([...HIT_COLUMNS, "_distance"]).toArray()) as Record<string, unknown>[];
-      // Dot and cosine distances are both 1 − cosine for unit vectors: back to a similarity.
-      return rows.map((r) => fromRecord(r, 1 - Number(r._distance)));
+      const rows = (await vectorQuery(vector, k, where, options?.exact).select([...HIT_COLUMNS, "_distance"]).toArray()) as Record<string, unknown>[];
+      return rows.map((r) => fromRecord(r, similarity(r)));
     },
     async fullTextSearch(text, k, where) {
-      let q = table.query().fullTextSearch(text, { columns: ["search_text"] }).limit(k);
-      if (where) q = q.where(where);
-      const rows = (await q.select([...HIT_COLUMNS, "_score"]).toArray()) as Record<string, unknown>[];
+      const rows = (await textQuery(text, k, where).select([...HIT_COLUMNS, "_score"]).toArray()) as Record<string, unknown>[];
       return rows.map((r) => fromRecord(r, Number(r._score)));
+    },
+    async rankVector(vector, k, where) {
+      const rows = (await vectorQuery(vector, k, where).withRowId().select(["_distance"]).toArray()) as Record<string, unknown>[];
+      return rows.map((r) => ({ rowId: r._rowid as bigint, score: similarity(r) }));
+    },
+    async rankFullText(text, k, where) {
+      const rows = (await textQuery(text, k, where).withRowId().select(["_score"]).toArray()) as Record<string, unknown>[];
+      return rows.map((r) => ({ rowId: r._rowid as bigint, score: Number(r._score) }));
+    },
+    async fetchHits(ranked) {
+      if (!ranked.length) return [];
+      const rows = (await table.takeRowIds(ranked.map((r) => r.rowId)).withRowId().select([...HIT_COLUMNS]).toArray()) as Record<string, unknown>[];
+      const byRowId = new Map(rows.map((r) => [r._rowid as bigint, r]));
+      return ranked.map((r) => {
+        const row = byRowId.get(r.rowId);
+        if (!row) throw new Error(`Index "${name}": row ${r.rowId} is not in version ${version}.`);
+        return fromRecord(row, r.score);
+      });
     },
     close: () => table.close(),
   };
+}
+
+/** Dot and cosine distances are both 1 − cosine for unit vectors: back to a similarity. */
+function similarity(row: Record<string, unknown>): number {
+  return 1 - Number(row._distance);
 }

@@ -3,7 +3,7 @@
  * deletion files), and rows appended after the ANN index was built are searched by a flat scan beside
  * it: both make queries slower over time, never wrong. `optimize()` compacts fragments and folds new
  * rows into the indexes (an incremental index update, not a rebuild) — it can take a while on a large
- * HNSW-indexed table, so updates only report that it is due and the caller schedules `optimizeIndex`
+ * table, so updates only report that it is due and the caller schedules `optimizeIndex`
  * (a background job), never inside a request.
  */
 import type { Table } from "@lancedb/lancedb";

@@ -49,6 +49,10 @@ export async function replaceIndex(store: Store, name: string, input: ReplaceInp
   try {
     const t0 = performance.now();
     await addRows(table, input.rows, input.embedder.dims);
+    // One fragment per batch was added: merge them before indexing (the indexes are then built on
+    // the final layout). Every hit is a random read per fragment it lives in; at 250k rows, 125
+    // fragments made fetching ten hits cost 7.6 ms, one fragment 2.8 ms.
+    if (input.rows.length > ADD_BATCH) await table.optimize();
     const t1 = performance.now();
     const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
     const timings = { addMs: Math.round(t1 - t0), indexMs: Math.round(performance.now() - t1) };
