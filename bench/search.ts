@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { chunkCode } from "../server/retrieval/chunk/code.ts";
 import { HashEmbedder } from "../server/retrieval/embed/hash.ts";
 import { indexSnapshot } from "../server/retrieval/index-snapshot.ts";
-import { HYBRID_RRF_K, HYBRID_TEXT_CANDIDATES, HYBRID_VECTOR_DEPTH, HYBRID_WEIGHTS, search, type SearchOptions } from "../server/retrieval/search.ts";
+import { HYBRID_RRF_K, HYBRID_TEXT_CANDIDATES, HYBRID_VECTOR_DEPTH, HYBRID_WEIGHTS, hybridTextDepth, search, type SearchOptions } from "../server/retrieval/search.ts";
 import { splitIdentifiersInText } from "../server/retrieval/split-identifiers.ts";
 import { connect, openChunkIndex, replaceIndex, type ChunkIndex, type ChunkRow, type Store } from "../server/retrieval/store/index.ts";
 import { summarize } from "./_stats.ts";
@@ -229,7 +229,7 @@ export default async function searchBench() {
     return {
       // Latencies depend on what else runs: 1/5/15-minute load averages on this 2-core machine.
       loadAverage: { start: loadAtStart, end: loadavg().map((l) => Math.round(l * 10) / 10) },
-      hybridFusion: { rrfK: HYBRID_RRF_K, weights: HYBRID_WEIGHTS, textCandidates: HYBRID_TEXT_CANDIDATES, vectorDepth: HYBRID_VECTOR_DEPTH },
+      hybridFusion: { rrfK: HYBRID_RRF_K, weights: HYBRID_WEIGHTS, textCandidates: HYBRID_TEXT_CANDIDATES, textDepthAtK10: hybridTextDepth(10), vectorDepth: HYBRID_VECTOR_DEPTH },
       cranfield: { documents: cran.docs.size, queries: cran.queries.length, relevance: "grades 1-4 relevant; nDCG gain 5 - grade; MAP over the top 100", ...cranfield },
       codeSearch: {
         documents: set.docs.length,

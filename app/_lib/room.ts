@@ -72,7 +72,15 @@ export function useRoom(room: string, enabled = true): { events: RoomEvent[]; co
       });
     };
     const onDisconnect = () => setConnected(false);
+    // The server re-checks rights while connected: access lost → the room was left for us.
+    const onRevoked = (r: string, reason: string) => {
+      if (r !== room) return;
+      joined = false;
+      setConnected(false);
+      setError(reason);
+    };
     s.on("event", onEvent);
+    s.on("revoked", onRevoked);
     s.on("connect", join);
     s.on("disconnect", onDisconnect);
     if (s.connected) join();
@@ -80,6 +88,7 @@ export function useRoom(room: string, enabled = true): { events: RoomEvent[]; co
       s.off("event", onEvent);
       s.off("connect", join);
       s.off("disconnect", onDisconnect);
+      s.off("revoked", onRevoked);
       if (s.connected) s.emit("leave", room);
     };
   }, [room, enabled]);

@@ -1,6 +1,7 @@
 /** The Socket.IO handshake on the real server: the same session check as tRPC. */
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { recheckSockets } from "./socket.ts";
 import { signIn, signUp, signUpInNewWorkspace, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 
 let server: TestServer;
@@ -140,5 +141,53 @@ describe("rooms", () => {
     await server.services.events.publish(room, "status", { status: "secret" });
     await new Promise((r) => setTimeout(r, 150));
     expect(live).toEqual([]);
+  });
+});
+
+describe("rights are checked again while connected", () => {
+  const join = (socket: Socket, room: string) => new Promise<{ ok: boolean }>((resolve) => socket.emit("join", room, 0, resolve));
+
+  it("a signed-out session is disconnected; a room its user may no longer watch is left with the reason", async () => {
+    const member = await signUpInNewWorkspace(server, "Soon Gone");
+    const uid = crypto.randomUUID();
+    await server.services.db.knowledgeBase.create({ data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" } });
+    const room = `kb:${uid}`;
+    // The member joins the owner's workspace, watches the room, then loses the membership.
+    await server.services.db.membership.create({ data: { workspaceId: user.workspaceId, userId: member.userId, role: "viewer" } });
+    const watcher = open(member.client.cookie);
+    await outcome(watcher);
+    expect(await join(watcher, room)).toMatchObject({ ok: true });
+    const owner = open(user.client.cookie);
+    await outcome(owner);
+    expect(await join(owner, room)).toMatchObject({ ok: true });
+
+    const seen: string[] = [];
+    watcher.on("event", (e: { type: string }) => seen.push(e.type));
+    const revoked: [string, string][] = [];
+    watcher.on("revoked", (r: string, reason: string) => revoked.push([r, reason]));
+    await server.services.events.publish(room, "status", { status: "before" });
+    await expect.poll(() => seen).toEqual(["status"]);
+
+    // Nothing changed: the check leaves everyone alone.
+    expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 0, revoked: 0 });
+
+    await server.services.db.membership.delete({ where: { workspaceId_userId: { workspaceId: user.workspaceId, userId: member.userId } } });
+    expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 0, revoked: 1 });
+    await expect.poll(() => revoked).toEqual([[room, "You are not a member of this workspace."]]);
+    await server.services.events.publish(room, "status", { status: "after" });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen).toEqual(["status"]);
+    expect(owner.connected).toBe(true);
+
+    // Signing out ends the session: the socket opened with it is disconnected.
+    const res = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { cookie: member.client.cookie, origin: server.url, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
+    expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 1, revoked: 0 });
+    await expect.poll(() => watcher.connected).toBe(false);
+    expect(owner.connected).toBe(true);
   });
 });

@@ -2,7 +2,9 @@
  * Socket.IO on the app's HTTP server. The handshake runs the same session check as tRPC: no valid
  * session cookie → the connection is refused with "unauthorized". A client then joins rooms
  * (rooms.ts decides who may): the join answers with the room's persisted events after `afterSeq`,
- * and every event published on the bus afterwards arrives live as "event".
+ * and every event published on the bus afterwards arrives live as "event". Rights are checked again
+ * every RECHECK_MS (`recheckSockets`): a signed-out session is disconnected, and a room its user may no
+ * longer watch is left with a "revoked" message — a long-lived socket keeps no rights it lost.
  */
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
@@ -21,6 +23,8 @@ export interface ServerToClientEvents {
   ready: (info: { userId: string }) => void;
   /** A live event of a joined room. */
   event: (event: RoomEvent) => void;
+  /** The user may no longer watch this room (it was deleted, or their access was): it was left. */
+  revoked: (room: string, reason: string) => void;
 }
 
 export type JoinReply = { ok: true; events: RoomEvent[] } | { ok: false; error: string };
@@ -31,6 +35,9 @@ export interface ClientToServerEvents {
 }
 
 export type ArgusSocketServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** How often live sockets' rights are checked again: the longest a revoked right keeps working. */
+export const RECHECK_MS = 30_000;
 
 export function attachSocketServer(httpServer: HttpServer, services: Services): ArgusSocketServer {
   const io: ArgusSocketServer = new Server(httpServer, { serveClient: false });
@@ -75,6 +82,37 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     });
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
+  const recheck = setInterval(() => void recheckSockets(io, services).catch((err: unknown) => services.log.error({ err }, "socket recheck failed")), RECHECK_MS);
+  recheck.unref();
+  httpServer.once("close", () => clearInterval(recheck));
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;
+}
+
+/** Check every connected socket's session and joined rooms again (see the file comment). */
+export async function recheckSockets(io: ArgusSocketServer, services: Services): Promise<{ disconnected: number; revoked: number }> {
+  let disconnected = 0;
+  let revoked = 0;
+  // This process's sockets (with several nodes, each checks its own).
+  for (const local of [...io.sockets.sockets.values()]) {
+    const actor = await actorFromHeaders(services.auth, toHeaders(local.request.headers)).catch(() => undefined);
+    if (actor === undefined) continue; // the check itself failed: try again next time
+    if (!actor || actor.userId !== local.data.actor.userId) {
+      local.disconnect(true);
+      disconnected++;
+      continue;
+    }
+    for (const room of local.rooms) {
+      if (room === local.id) continue;
+      try {
+        await authorizeRoom(services.db, actor, room);
+      } catch (err) {
+        if (!(err instanceof DomainError)) continue; // not a verdict (e.g. the database hiccuped)
+        await local.leave(room);
+        local.emit("revoked", room, err.message);
+        revoked++;
+      }
+    }
+  }
+  return { disconnected, revoked };
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbedder } from "./embed/hash.ts";
 import { EmbedderMismatchError } from "./embed/types.ts";
 import { indexSnapshot, type SnapshotFile } from "./index-snapshot.ts";
-import { HYBRID_RRF_K, HYBRID_WEIGHTS, search, type SearchOptions } from "./search.ts";
+import { HYBRID_RRF_K, HYBRID_TEXT_CANDIDATES, HYBRID_WEIGHTS, hybridTextDepth, search, type SearchOptions } from "./search.ts";
 import { connect, openChunkIndex, type ChunkIndex, type Store } from "./store/index.ts";
 
 const FILES: Record<string, string> = {
@@ -122,6 +122,20 @@ describe("search", () => {
     const [v, t, h] = [await mrr("vector"), await mrr("fulltext"), await mrr("hybrid")];
     expect(h).toBeGreaterThanOrEqual(Math.max(v, t));
     expect(h).toBeGreaterThan(0.8);
+  });
+
+  it("hybrid reads full text only as deep as can change the fused top k, never deeper than before", () => {
+    const K = HYBRID_RRF_K;
+    const { fulltext: wt, vector: wv } = HYBRID_WEIGHTS;
+    expect(hybridTextDepth(10)).toBe(19);
+    for (let k = 1; k <= 300; k++) {
+      const depth = hybridTextDepth(k);
+      expect(depth).toBeGreaterThanOrEqual(k);
+      expect(depth).toBeLessThanOrEqual(Math.max(k, HYBRID_TEXT_CANDIDATES));
+      // Below the cap the depth is enough: the best chunk beyond it (with the vector's best vote)
+      // scores under the worst of the top k full-text hits.
+      if (depth < Math.max(k, HYBRID_TEXT_CANDIDATES)) expect(wt / (K + depth + 1) + wv / (K + 1)).toBeLessThan(wt / (K + k));
+    }
   });
 
   it("hybrid results carry both scores and the RRF score", async () => {

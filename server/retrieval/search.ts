@@ -26,12 +26,30 @@ export const MAX_K = 1_000;
  * sets (no held-out data): the gains over full text are small (nDCG@10 +0.003, MRR@10 +0.012), so
  * re-check with `npm run bench -- search` when the embedder changes — a stronger one (openai,
  * transformers) deserves a larger weight. It also keeps the vector query small (the ANN index's cost
- * grows with k × refineFactor).
+ * grows with k × refineFactor). The full-text depth actually read is `hybridTextDepth(k)`.
  */
 export const HYBRID_TEXT_CANDIDATES = 100;
 export const HYBRID_VECTOR_DEPTH = 10;
 export const HYBRID_RRF_K = 20;
 export const HYBRID_WEIGHTS = { fulltext: 1, vector: 0.15 } as const;
+
+/**
+ * How deep the full-text ranking must go for the fused top k to be exactly what fusing the whole
+ * ranking gives. The k best full-text hits each score at least wt/(K+k); a chunk ranked below depth D
+ * in full text scores under wt/(K+D+1) + wv/(K+1) (the vector's best vote), so once that is below
+ * wt/(K+k) nothing deeper can enter. For k = 10 that is depth 19 instead of 100 — the full-text leg
+ * is then ~1.5 ms faster at 250k chunks. The depth never exceeds max(k, HYBRID_TEXT_CANDIDATES): near
+ * k = 120 the exact bound explodes (beyond it, vector-only hits may enter the top k and no depth
+ * suffices), and there the fusion stays the approximation it was.
+ */
+export function hybridTextDepth(k: number): number {
+  const K = HYBRID_RRF_K;
+  const { fulltext: wt, vector: wv } = HYBRID_WEIGHTS;
+  const cap = Math.max(k, HYBRID_TEXT_CANDIDATES);
+  const room = wt / (K + k) - wv / (K + 1);
+  if (room <= 0) return cap;
+  return Math.min(cap, Math.max(k, Math.ceil(wt / room - K)));
+}
 
 export const searchOptionsSchema = z.object({
   mode: z.enum(["vector", "fulltext", "hybrid"]).default("hybrid"),
@@ -77,7 +95,7 @@ export async function search(index: ChunkIndex, query: string, options: SearchOp
   // Hybrid: both rankings without their columns, fused; only the final page's rows are read.
   const [vectorRanks, textRanks] = await Promise.all([
     embed().then((v) => index.rankVector(v, HYBRID_VECTOR_DEPTH, where)),
-    index.rankFullText(words, Math.max(k, HYBRID_TEXT_CANDIDATES), where),
+    index.rankFullText(words, hybridTextDepth(k), where),
   ]);
   const key = (r: RankedRow) => String(r.rowId);
   const ranked = new Map<string, RankedRow>();
