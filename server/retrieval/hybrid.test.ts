@@ -1,7 +1,7 @@
 /**
  * Hybrid search against a scripted index with complete, tie-free rankings: whatever depth the
  * full-text leg is asked for, the fused page must be exactly the fusion of the complete rankings,
- * and the rows read must be only that page's.
+ * and the only rows read afterwards are vector-only hits that made the page.
  */
 import { describe, expect, it } from "vitest";
 import { HashEmbedder } from "./embed/hash.ts";
@@ -24,11 +24,14 @@ function permutation(n: number, seed: number): number[] {
   return order;
 }
 
+/** Row addresses unlike the chunk numbers, so a mix-up of the two shows. */
+const rowId = (i: number) => BigInt(i) * 7n + 3n;
+
 function scriptedIndex(textOrder: number[], vectorOrder: number[]) {
   const reads: { textDepths: number[]; vectorDepths: number[]; fetched: bigint[][] } = { textDepths: [], vectorDepths: [], fetched: [] };
-  const row = (i: number, score: number): StoredHit => ({ id: `c${i}`, file: `f${i}.ts`, language: "typescript", startLine: i + 1, endLine: i + 2, symbolPath: null, text: `chunk ${i}`, score });
+  const row = (i: number, score: number): StoredHit => ({ id: `c${i}`, rowId: rowId(i), file: `f${i}.ts`, language: "typescript", startLine: i + 1, endLine: i + 2, symbolPath: null, text: `chunk ${i}`, score });
   // Strictly decreasing scores: no ties, so the complete ranking is well defined.
-  const ranked = (order: number[], k: number): RankedRow[] => order.slice(0, k).map((i, r) => ({ rowId: BigInt(i) * 7n + 3n, score: 100 - r }));
+  const ranked = (order: number[], k: number): RankedRow[] => order.slice(0, k).map((i, r) => ({ rowId: rowId(i), score: 100 - r }));
   const index: ChunkIndex = {
     name: "scripted",
     embedder: embedder.record(),
@@ -38,9 +41,8 @@ function scriptedIndex(textOrder: number[], vectorOrder: number[]) {
     rowCount: async () => ROWS,
     fileHashes: async () => new Map(),
     vectorSearch: async (_v, k) => vectorOrder.slice(0, k).map((i, r) => row(i, 100 - r)),
-    fullTextSearch: async (_t, k) => textOrder.slice(0, k).map((i, r) => row(i, 100 - r)),
+    fullTextSearch: async (_t, k) => (reads.textDepths.push(k), textOrder.slice(0, k).map((i, r) => row(i, 100 - r))),
     rankVector: async (_v, k) => (reads.vectorDepths.push(k), ranked(vectorOrder, k)),
-    rankFullText: async (_t, k) => (reads.textDepths.push(k), ranked(textOrder, k)),
     fetchHits: async (rows) => {
       reads.fetched.push(rows.map((r) => r.rowId));
       return rows.map((r) => row(Number((r.rowId - 3n) / 7n), r.score));
@@ -51,7 +53,7 @@ function scriptedIndex(textOrder: number[], vectorOrder: number[]) {
 }
 
 describe("hybrid search", () => {
-  it.each([1, 3, 10, 25, 40])("k = %i: the page is the fusion of the complete rankings, and only its rows are read", async (k) => {
+  it.each([1, 3, 10, 25, 40])("k = %i: the page is the fusion of the complete rankings; rows are read once", async (k) => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const textOrder = permutation(ROWS, seed);
       // The vector ranking agrees with full text in places (shared hits) and not in others.
@@ -72,7 +74,9 @@ describe("hybrid search", () => {
         expect(h.scores.vector).toBe(v < HYBRID_VECTOR_DEPTH ? 100 - v : undefined);
       }
       expect(reads.vectorDepths).toEqual([HYBRID_VECTOR_DEPTH]);
-      expect(reads.fetched).toEqual([got.map((h) => BigInt(Number(h.file.slice(1, -3))) * 7n + 3n)]);
+      // Full text read its rows already; only vector-only hits on the page are read afterwards.
+      const vectorOnly = got.map((h) => Number(h.file.slice(1, -3))).filter((i) => textOrder.indexOf(i) >= reads.textDepths[0]!);
+      expect(reads.fetched).toEqual([vectorOnly.map(rowId)]);
       if (k <= 10) expect(reads.textDepths[0]).toBeLessThan(100);
     }
   });
@@ -82,5 +86,16 @@ describe("hybrid search", () => {
     await search(index, "anything", { mode: "hybrid", k: 60 });
     await search(index, "anything", { mode: "hybrid", k: 300 });
     expect(reads.textDepths).toEqual([100, 300]);
+  });
+
+  it("when full text finds fewer than k, vector-only hits fill the page and are read by address", async () => {
+    const textOrder = [5, 9, 2];
+    const vectorOrder = [9, 400, 7, 5, 123, ...permutation(ROWS, 11).filter((i) => ![9, 400, 7, 5, 123].includes(i))];
+    const { index, reads } = scriptedIndex(textOrder, vectorOrder);
+    const got = await search(index, "anything", { mode: "hybrid", k: 6 });
+    expect(got.map((h) => h.file)).toEqual(["f5.ts", "f9.ts", "f2.ts", "f400.ts", "f7.ts", "f123.ts"]);
+    expect(got.map((h) => h.snippet)).toEqual(["chunk 5", "chunk 9", "chunk 2", "chunk 400", "chunk 7", "chunk 123"]);
+    expect(got[3]!.scores).toEqual({ vector: 99 });
+    expect(reads.fetched).toEqual([[rowId(400), rowId(7), rowId(123)]]);
   });
 });

@@ -25,11 +25,10 @@ export interface ChunkIndex {
    * (the reference for measuring the ANN index's recall). */
   vectorSearch(vector: Float32Array, k: number, where?: string, options?: { exact?: boolean }): Promise<StoredHit[]>;
   fullTextSearch(text: string, k: number, where?: string): Promise<StoredHit[]>;
-  /** The same two searches without reading any column: where each hit is and its score. Fusing
-   * deep rankings then reads only the rows that make the final page (`fetchHits`). */
+  /** Vector search without reading any column: where each hit is and its score (hybrid search reads
+   * only the rows that make its final page; see `fetchHits`). */
   rankVector(vector: Float32Array, k: number, where?: string): Promise<RankedRow[]>;
-  rankFullText(text: string, k: number, where?: string): Promise<RankedRow[]>;
-  /** The rows at these addresses (from this index's rankings), in the order given. */
+  /** The rows at these addresses (from this index's searches), in the order given. */
   fetchHits(rows: readonly RankedRow[]): Promise<StoredHit[]>;
   close(): void;
 }
@@ -84,20 +83,16 @@ function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknow
     vectorIndex: settings.ann ? "ivf_rq" : "exact",
     async vectorSearch(vector, k, where, options) {
       // Selecting `_distance` explicitly also silences LanceDB's per-query deprecation warning.
-      const rows = (await vectorQuery(vector, k, where, options?.exact).select([...HIT_COLUMNS, "_distance"]).toArray()) as Record<string, unknown>[];
+      const rows = (await vectorQuery(vector, k, where, options?.exact).withRowId().select([...HIT_COLUMNS, "_distance"]).toArray()) as Record<string, unknown>[];
       return rows.map((r) => fromRecord(r, similarity(r)));
     },
     async fullTextSearch(text, k, where) {
-      const rows = (await textQuery(text, k, where).select([...HIT_COLUMNS, "_score"]).toArray()) as Record<string, unknown>[];
+      const rows = (await textQuery(text, k, where).withRowId().select([...HIT_COLUMNS, "_score"]).toArray()) as Record<string, unknown>[];
       return rows.map((r) => fromRecord(r, Number(r._score)));
     },
     async rankVector(vector, k, where) {
       const rows = (await vectorQuery(vector, k, where).withRowId().select(["_distance"]).toArray()) as Record<string, unknown>[];
       return rows.map((r) => ({ rowId: r._rowid as bigint, score: similarity(r) }));
-    },
-    async rankFullText(text, k, where) {
-      const rows = (await textQuery(text, k, where).withRowId().select(["_score"]).toArray()) as Record<string, unknown>[];
-      return rows.map((r) => ({ rowId: r._rowid as bigint, score: Number(r._score) }));
     },
     async fetchHits(ranked) {
       if (!ranked.length) return [];

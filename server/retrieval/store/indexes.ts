@@ -9,19 +9,22 @@
  *    every centroid, so its neighbours lie in many partitions;
  *  - HNSW_SQ (cosine; "dot" recalled 0.001 in 0.31): 0.922 / 0.946 / 0.960 at ef 300 / 500 / 800 in 4
  *    partitions, p50 18–26 ms, build 72–178 s; one 250k graph: 0.926 at ef 1400, 12 ms;
- *  - IVF_RQ (RaBitQ, 1 bit a dimension: 128 bytes a row) in ONE partition, i.e. a scan of the
- *    compact codes, re-ranked on the stored vectors: recall 0.919 / 0.974 / 0.991 / 1.000 at refine
- *    factor 5 / 10 / 20 / 50, p50 8.6 / 9.3 / 12.5 / 18.4 ms at 250k; build 4.3 s.
- * So: exact below DEFAULT_ANN_THRESHOLD rows, IVF_RQ (cosine) above it in partitions of up to
- * ROWS_PER_PARTITION rows, all of them probed (a query's neighbours are in any), refine factor 15.
+ *  - IVF_RQ (RaBitQ codes) in ONE partition, i.e. a scan of compact codes re-ranked on the stored
+ *    vectors. 1 bit a dimension: recall 0.919 / 0.974 / 0.991 at refine factor 5 / 10 / 20, p50
+ *    8.6 / 9.3 / 12.5 ms, build 4 s; 2 bits: 0.982 / 0.993 at refine 3 / 5, 9.3 / 11.4 ms, build 9 s;
+ *    4 bits: 0.934 unrefined (6.2 ms), 0.996 / 0.997 at refine 2 / 3 (9.4 / 9.8 ms), build 17–20 s.
+ *    On the bench's own vectors (path + symbol + text, which 1 bit ranks worse: 0.946 at refine 10)
+ *    4 bits recall 0.994 / 0.999 / 1.000 at refine 2 / 3 / 5, p50 6.4 / 6.8 / 7.6 ms.
+ * So: exact below DEFAULT_ANN_THRESHOLD rows, IVF_RQ (cosine, 4 bits) above it in partitions of up to
+ * ROWS_PER_PARTITION rows, all of them probed (a query's neighbours are in any), refine factor 3.
  * Rows added after the index was built are still searched (exactly) until `optimize()` folds them
  * in (store/maintenance.ts), so results stay complete between re-indexes.
  */
 import { Index, type Table } from "@lancedb/lancedb";
 
 /** Rows from which the ANN index pays off: an exact scan costs ~0.8 µs a row at 1024 dims (2–3 µs on
- * a busy machine), ~10–25 ms at 10k rows, while the quantized scan costs a tenth of that and the
- * index builds in well under a second. */
+ * a busy machine), ~10–25 ms at 10k rows, while the quantized scan costs a fraction of that and the
+ * index builds in about a second. */
 export const DEFAULT_ANN_THRESHOLD = 10_000;
 
 /** Exact search: vectors are L2-normalised, so the dot product is the cosine, and unlike "cosine" it
@@ -34,10 +37,10 @@ export const ANN_DISTANCE = "cosine" as const;
 /** Rows per IVF partition. Partitions only split the scan (every one is probed), so one partition up
  * to a million rows; beyond that, several keep each partition's training and scan bounded. */
 const ROWS_PER_PARTITION = 1_000_000;
-/** Candidates re-ranked on the stored vectors per result. At 250k with the bench's vectors (path +
- * symbol + text): recall@10 0.946 / 0.959 / 0.969 / 0.980 and p50 7.3 / 8.2 / 9.0 / 10.1 ms at
- * 10 / 12 / 15 / 20 (measure-ann.ts, text-only vectors: 0.974 at 10). */
-const REFINE_FACTOR = 15;
+/** Bits per dimension of the RaBitQ codes, and candidates re-ranked on the stored vectors per
+ * result: see the file comment. */
+const RQ_BITS = 4;
+const REFINE_FACTOR = 3;
 
 export type VectorIndexKind = "exact" | "ivf_rq";
 
@@ -91,7 +94,7 @@ export async function ensureIndexes(table: Table, annThreshold = DEFAULT_ANN_THR
   let partitions: number | null = null;
   if (plan.vector === "ivf_rq") {
     partitions = annPartitions(rows);
-    if (!has("vector")) await table.createIndex("vector", { config: Index.ivfRq({ numPartitions: partitions, distanceType: ANN_DISTANCE }) });
+    if (!has("vector")) await table.createIndex("vector", { config: Index.ivfRq({ numPartitions: partitions, numBits: RQ_BITS, distanceType: ANN_DISTANCE }) });
   }
   return { plan, partitions };
 }

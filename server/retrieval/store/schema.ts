@@ -86,6 +86,8 @@ export function toArrowTable(rows: readonly ChunkRow[], dims: number): ArrowTabl
 /** One search hit as the store returns it, before fusion. */
 export interface StoredHit {
   id: string;
+  /** The row's address in the version the index pinned (for `fetchHits` and fusion keys). */
+  rowId: bigint;
   file: string;
   language: string;
   startLine: number;
@@ -99,6 +101,7 @@ export interface StoredHit {
 export function fromRecord(r: Record<string, unknown>, score: number): StoredHit {
   return {
     id: String(r.id),
+    rowId: r._rowid as bigint,
     file: String(r.file),
     language: String(r.language),
     startLine: Number(r.start_line),
