@@ -20,7 +20,15 @@ type JoinReply = { ok: true; events: RoomEvent[] } | { ok: false; error: string 
 
 let shared: Socket | null = null;
 function socket(): Socket {
-  shared ??= io({ transports: ["websocket"], withCredentials: true });
+  if (!shared) {
+    const s = io({ transports: ["websocket"], withCredentials: true });
+    // The server hung up on purpose (the session ended): that socket never reconnects, so the next
+    // room opens a fresh one (with the new session's cookie after signing in again).
+    s.on("disconnect", (reason) => {
+      if (reason === "io server disconnect" && shared === s) shared = null;
+    });
+    shared = s;
+  }
   return shared;
 }
 

@@ -82,7 +82,15 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     });
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
-  const recheck = setInterval(() => void recheckSockets(io, services).catch((err: unknown) => services.log.error({ err }, "socket recheck failed")), RECHECK_MS);
+  // One check at a time: a slow database must not pile runs on top of each other.
+  let checking = false;
+  const recheck = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    recheckSockets(io, services)
+      .catch((err: unknown) => services.log.error({ err }, "socket recheck failed"))
+      .finally(() => (checking = false));
+  }, RECHECK_MS);
   recheck.unref();
   httpServer.once("close", () => clearInterval(recheck));
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
@@ -93,10 +101,20 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
 export async function recheckSockets(io: ArgusSocketServer, services: Services): Promise<{ disconnected: number; revoked: number }> {
   let disconnected = 0;
   let revoked = 0;
-  // This process's sockets (with several nodes, each checks its own).
+  // This process's sockets (with several nodes, each checks its own); one session lookup per cookie.
+  const sessions = new Map<string, Promise<Actor | undefined>>();
   for (const local of [...io.sockets.sockets.values()]) {
-    const actor = await actorFromHeaders(services.auth, toHeaders(local.request.headers)).catch(() => undefined);
-    if (actor === undefined) continue; // the check itself failed: try again next time
+    const cookie = String(local.request.headers.cookie ?? "");
+    let lookup = sessions.get(cookie);
+    if (!lookup) {
+      lookup = actorFromHeaders(services.auth, toHeaders(local.request.headers), { refresh: false }).catch((err: unknown) => {
+        services.log.warn({ err }, "socket recheck: session lookup failed; trying again next time");
+        return undefined;
+      });
+      sessions.set(cookie, lookup);
+    }
+    const actor = await lookup;
+    if (actor === undefined) continue;
     if (!actor || actor.userId !== local.data.actor.userId) {
       local.disconnect(true);
       disconnected++;
@@ -107,7 +125,11 @@ export async function recheckSockets(io: ArgusSocketServer, services: Services):
       try {
         await authorizeRoom(services.db, actor, room);
       } catch (err) {
-        if (!(err instanceof DomainError)) continue; // not a verdict (e.g. the database hiccuped)
+        if (!(err instanceof DomainError)) {
+          // Not a verdict (e.g. the database hiccuped): keep the room, check again next time.
+          services.log.warn({ err, room }, "socket recheck: room check failed");
+          continue;
+        }
         await local.leave(room);
         local.emit("revoked", room, err.message);
         revoked++;

@@ -16,8 +16,8 @@ import { globToRegex, sqlString, type ChunkIndex, type StoredHit } from "./store
 export const MAX_QUERY_CHARS = 8_192;
 export const MAX_K = 1_000;
 /**
- * Hybrid fusion: weighted reciprocal rank fusion of the full-text ranking (BM25, depth max(k, 100))
- * and the top HYBRID_VECTOR_DEPTH of the vector ranking, with RRF constant HYBRID_RRF_K. With the hash
+ * Hybrid fusion: weighted reciprocal rank fusion of the full-text ranking (BM25, as deep as
+ * `hybridTextDepth(k)`, at most max(k, 100)) and the top HYBRID_VECTOR_DEPTH of the vector ranking, with RRF constant HYBRID_RRF_K. With the hash
  * embedder the vector ranking is much weaker than BM25 (Cranfield nDCG@10 0.16 vs 0.33; code MRR@10
  * 0.30 vs 0.43), and equal-weight RRF (k 60, 100 candidates each) made hybrid worse than full text on
  * both sets (0.28 and 0.42). A small vector vote on its first page only lets it break BM25's ties and
@@ -38,9 +38,9 @@ export const HYBRID_WEIGHTS = { fulltext: 1, vector: 0.15 } as const;
  * ranking gives. The k best full-text hits each score at least wt/(K+k); a chunk ranked below depth D
  * in full text scores under wt/(K+D+1) + wv/(K+1) (the vector's best vote), so once that is below
  * wt/(K+k) nothing deeper can enter. For k = 10 that is depth 19 instead of 100 — the full-text leg
- * is then ~1.5 ms faster at 250k chunks. The depth never exceeds max(k, HYBRID_TEXT_CANDIDATES): near
- * k = 120 the exact bound explodes (beyond it, vector-only hits may enter the top k and no depth
- * suffices), and there the fusion stays the approximation it was.
+ * is then ~1.5 ms faster at 250k chunks. The depth never exceeds max(k, HYBRID_TEXT_CANDIDATES): the
+ * exact bound passes 100 from k = 45 and explodes towards k = 120 (beyond which vector-only hits may
+ * enter the top k and no depth suffices); for k ≥ 45 the fusion stays the approximation it was.
  */
 export function hybridTextDepth(k: number): number {
   const K = HYBRID_RRF_K;

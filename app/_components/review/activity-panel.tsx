@@ -37,7 +37,8 @@ export function useReviewEvents(reviewUid: string, live: boolean) {
   const [polled, setPolled] = useState<ReviewEvent[]>([]);
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
-  const polling = !room.connected;
+  // A room refused or revoked for lack of rights: polling the same events would be refused too.
+  const polling = !room.connected && !room.error;
 
   useEffect(() => {
     if (!polling) return;
@@ -67,7 +68,7 @@ export function useReviewEvents(reviewUid: string, live: boolean) {
   }, [client, reviewUid, live, polling]);
 
   if (room.connected) return { events: room.events as unknown as ReviewEvent[], error: room.error, live: true };
-  return { events: polled, error, live: false };
+  return { events: polled, error: room.error ?? error, live: false };
 }
 
 interface Line {

@@ -45,9 +45,11 @@ export async function openChunkIndex(store: Store, name: string): Promise<ChunkI
   const entry = await readEntry(store.db, name);
   if (!entry) return null;
   const table = await store.db.openTable(entry.table);
-  // A writer that died after committing rows but before moving the catalog left newer versions:
-  // read the last complete one (a read-only time-travel view).
-  if ((await table.version()) !== entry.version) await table.checkout(entry.version);
+  // Read the catalog's version, always as a read-only time-travel view: a writer that died after
+  // committing rows but before moving the catalog left newer versions, and a pinned view keeps the
+  // row addresses hybrid search fuses on valid for the life of this index (whatever a writer or a
+  // compaction does meanwhile).
+  await table.checkout(entry.version);
   const settings = vectorSearchSettings(await vectorIndexRows(table));
   return makeIndex(name, entry.embedder, entry.embedderState, entry.version, table, settings);
 }

@@ -40,6 +40,7 @@ const ROWS_PER_PARTITION = 1_000_000;
 /** Bits per dimension of the RaBitQ codes, and candidates re-ranked on the stored vectors per
  * result: see the file comment. */
 const RQ_BITS = 4;
+const PROBE_EVERY_PARTITION = 4_096;
 const REFINE_FACTOR = 3;
 
 export type VectorIndexKind = "exact" | "ivf_rq";
@@ -68,8 +69,10 @@ export const EXACT_SEARCH: VectorSearchSettings = { distance: DISTANCE, ann: nul
 /** Settings for a table whose vector index covers `indexedRows` rows (null: it has none). */
 export function vectorSearchSettings(indexedRows: number | null): VectorSearchSettings {
   if (indexedRows === null) return EXACT_SEARCH;
-  // Every partition, since IVF's choice of partitions is what loses recall here.
-  return { distance: ANN_DISTANCE, ann: { nprobes: annPartitions(indexedRows), refineFactor: REFINE_FACTOR } };
+  // Every partition, since IVF's choice of partitions is what loses recall here. Not counted from
+  // the indexed rows (deletes shrink that count below what the partitions were built for): LanceDB
+  // probes at most the partitions there are, so ask for more than any table has.
+  return { distance: ANN_DISTANCE, ann: { nprobes: PROBE_EVERY_PARTITION, refineFactor: REFINE_FACTOR } };
 }
 
 /** The vector index's row count, or null when the table has none. */
