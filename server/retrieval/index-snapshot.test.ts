@@ -54,21 +54,22 @@ function countEmbeds() {
 
 describe("indexSnapshot", () => {
   it("re-embeds only changed files and removes deleted ones", async () => {
-    const t = tree({ "a.ts": fn("alphaHandler"), "b.ts": fn("betaHandler"), "c.ts": fn("gammaHandler") });
+    const stable = Object.fromEntries(["ledger", "quota", "vault", "sprocket"].map((w) => [`keep/${w}.ts`, fn(`${w}Keeper`)]));
+    const t = tree({ "a.ts": fn("alphaHandler"), "b.ts": fn("betaHandler"), "c.ts": fn("gammaHandler"), ...stable });
     const first = await indexSnapshot(store, "inc", t.root, t.list());
-    expect(first).toMatchObject({ full: true, files: 3, changedFiles: 3, removedFiles: 0 });
+    expect(first).toMatchObject({ full: true, files: 7, changedFiles: 7, removedFiles: 0 });
     expect(first.rows).toBe(first.chunksEmbedded);
 
     const embeds = countEmbeds();
     const same = await indexSnapshot(store, "inc", t.root, t.list());
-    expect(same).toMatchObject({ full: false, changedFiles: 0, unchangedFiles: 3, chunksEmbedded: 0, rows: first.rows });
+    expect(same).toMatchObject({ full: false, changedFiles: 0, unchangedFiles: 7, chunksEmbedded: 0, rows: first.rows });
     expect(embeds.texts()).toEqual([]);
 
     t.write("b.ts", fn("betaHandlerRenamed"));
     t.remove("c.ts");
     t.write("d.ts", fn("deltaHandler"));
     const second = await indexSnapshot(store, "inc", t.root, t.list());
-    expect(second).toMatchObject({ full: false, changedFiles: 2, removedFiles: 1, unchangedFiles: 1 });
+    expect(second).toMatchObject({ full: false, changedFiles: 2, removedFiles: 1, unchangedFiles: 5 });
     const embedded = embeds.texts();
     expect(embedded.some((s) => s.includes("betaHandlerRenamed"))).toBe(true);
     expect(embedded.some((s) => s.includes("deltaHandler"))).toBe(true);
@@ -76,13 +77,39 @@ describe("indexSnapshot", () => {
 
     const index = (await openChunkIndex(store, "inc"))!;
     try {
-      expect([...(await index.fileHashes()).keys()].sort()).toEqual(["a.ts", "b.ts", "d.ts"]);
+      expect([...(await index.fileHashes()).keys()].sort()).toEqual(["a.ts", "b.ts", "d.ts", ...Object.keys(stable).sort()]);
       expect(await search(index, "gamma", { mode: "fulltext" })).toEqual([]);
       expect((await search(index, "renamed", { mode: "hybrid" }))[0]!.file).toBe("b.ts");
       // The old version of b.ts is gone, not duplicated.
       expect((await search(index, "beta", { mode: "fulltext" })).map((h) => h.file)).toEqual(["b.ts"]);
     } finally {
       index.close();
+    }
+  });
+
+  it("refits the IDF in a full rebuild when most of the corpus changed", async () => {
+    const t = tree({ "a.ts": fn("alphaHandler"), "b.ts": fn("betaHandler"), "c.ts": fn("gammaHandler"), "d.ts": fn("deltaHandler") });
+    await indexSnapshot(store, "drift", t.root, t.list());
+    const before = (await openChunkIndex(store, "drift"))!;
+    const stateBefore = JSON.stringify(before.embedderState);
+    before.close();
+
+    t.write("a.ts", fn("alphaHandlerV2"));
+    expect(await indexSnapshot(store, "drift", t.root, t.list())).toMatchObject({ full: false, changedFiles: 1 });
+
+    // Three of five files (old and new) changed, added or gone: over half, so everything is refitted.
+    t.write("b.ts", fn("betaRewritten"));
+    t.remove("c.ts");
+    t.write("e.ts", fn("epsilonAdded"));
+    const r = await indexSnapshot(store, "drift", t.root, t.list());
+    expect(r).toMatchObject({ full: true, files: 4, changedFiles: 4 });
+    const after = (await openChunkIndex(store, "drift"))!;
+    try {
+      expect(JSON.stringify(after.embedderState)).not.toBe(stateBefore);
+      expect([...(await after.fileHashes()).keys()].sort()).toEqual(["a.ts", "b.ts", "d.ts", "e.ts"]);
+      expect((await search(after, "epsilon added", { mode: "hybrid" }))[0]!.file).toBe("e.ts");
+    } finally {
+      after.close();
     }
   });
 

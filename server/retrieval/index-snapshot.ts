@@ -4,8 +4,9 @@
  * Incremental by content hash: a file whose hash matches the index keeps its rows untouched (not
  * re-read into chunks, not re-embedded); changed files are re-chunked and their rows replaced;
  * files gone from the list are removed. The hash embedder's IDF stays the one fitted at the last full
- * build, so old and new vectors share a space — a full rebuild (first build, other dims, `full`)
- * refits it. All chunking and embedding happens before the store is touched, and the store's writes
+ * build, so old and new vectors share a space — a full rebuild (first build, other dims, `full`, or
+ * more than REFIT_SHARE of the files old and new changed, added or gone, when the old IDF no longer
+ * describes the corpus) refits it. All chunking and embedding happens before the store is touched, and the store's writes
  * are all-or-nothing (store/write.ts): a failure leaves the previous index searchable.
  */
 import { createHash } from "node:crypto";
@@ -69,6 +70,10 @@ interface Prepared {
   chunks: Omit<ChunkRow, "vector">[];
 }
 
+/** Share of the files (old and new) changed, added or removed above which an update refits the
+ * hash IDF instead. */
+export const REFIT_SHARE = 0.5;
+
 export async function indexSnapshot(store: Store, name: string, root: string, files: SnapshotFile[], options: IndexSnapshotOptions = {}): Promise<IndexSnapshotResult> {
   const started = performance.now();
   const dims = options.dims ?? DEFAULT_HASH_DIMS;
@@ -110,6 +115,13 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
   // rows (a transient read error must not look like a deletion).
   const removed = [...known.keys()].filter((f) => !listed.has(f));
   const replacedFiles = changed.filter((p) => known.has(p.file.path)).map((p) => p.file.path);
+
+  // Most of the corpus is new: term weights fitted on the old one would misrank it. Start over (the
+  // files are read again; only a hash embedder has fitted state to renew).
+  const added = changed.length - replacedFiles.length;
+  if (!full && configured.name === "hash" && known.size && (changed.length + removed.length) / (known.size + added) > REFIT_SHARE) {
+    return indexSnapshot(store, name, root, files, { ...options, full: true });
+  }
 
   const pending = changed.flatMap((p) => p.chunks);
   const ann = options.annThreshold ? { annThreshold: options.annThreshold } : {};
