@@ -192,6 +192,31 @@ describe("indexSnapshot", () => {
     }
   });
 
+  it("an open index keeps reading its own version by row address while a writer deletes and compacts", async () => {
+    const names: Record<string, string> = { "a.ts": "survivorFunction", "b.ts": "harborLantern", "c.ts": "meadowQuartz", "d.ts": "velvetCinder" };
+    const t = tree(Object.fromEntries(Object.entries(names).map(([f, n]) => [f, fn(n)])));
+    await indexSnapshot(store, "pinned", t.root, t.list());
+    const index = (await openChunkIndex(store, "pinned"))!;
+    try {
+      const raw = await lanceConnect(path.join(dir, "lancedb"));
+      const table = await raw.openTable((await raw.tableNames()).find((x) => x.startsWith("pinned--"))!);
+      await table.delete("file = 'a.ts' OR file = 'b.ts'");
+      await table.optimize(); // rewrites the remaining rows: their addresses in the new version move
+      table.close();
+      raw.close();
+
+      // Full text matches one chunk, so vector-only hits fill the page and are read by address.
+      const hits = await search(index, "survivor", { mode: "hybrid", k: 4 });
+      expect(hits[0]!.file).toBe("a.ts");
+      expect(hits.length).toBe(4);
+      expect(hits.slice(1).every((h) => h.scores.fulltext === undefined && h.scores.vector !== undefined)).toBe(true);
+      // Every row read is the one its address named in the pinned version.
+      for (const h of hits) expect(h.snippet).toContain(names[h.file]!);
+    } finally {
+      index.close();
+    }
+  });
+
   it("a change of dimensions rebuilds in full and skips unreadable files with a reason", async () => {
     const t = tree({ "a.ts": fn("dimsFunction") });
     await indexSnapshot(store, "dims", t.root, t.list());
