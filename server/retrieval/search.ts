@@ -17,16 +17,16 @@ export const MAX_QUERY_CHARS = 8_192;
 export const MAX_K = 1_000;
 /**
  * Hybrid fusion: weighted reciprocal rank fusion of the full-text ranking (BM25, as deep as
- * `hybridTextDepth(k)`, at most max(k, 100)) and the top HYBRID_VECTOR_DEPTH of the vector ranking, with RRF constant HYBRID_RRF_K. With the hash
- * embedder the vector ranking is much weaker than BM25 (Cranfield nDCG@10 0.16 vs 0.33; code MRR@10
- * 0.30 vs 0.43), and equal-weight RRF (k 60, 100 candidates each) made hybrid worse than full text on
- * both sets (0.28 and 0.42). A small vector vote on its first page only lets it break BM25's ties and
- * lift what BM25 ranked low, without displacing BM25's deep results. One setting for both quality
- * sets, picked by a sweep of k ∈ {5…60}, weight ∈ {0.15…1}, vector depth ∈ {10…all} on those same
- * sets (no held-out data): the gains over full text are small (nDCG@10 +0.003, MRR@10 +0.012), so
- * re-check with `npm run bench -- search` when the embedder changes — a stronger one (openai,
- * transformers) deserves a larger weight. It also keeps the vector query small (the ANN index's cost
- * grows with k × refineFactor). The full-text depth actually read is `hybridTextDepth(k)`.
+ * `hybridTextDepth(k)`, at most max(k, 100)) and the top HYBRID_VECTOR_DEPTH of the vector ranking,
+ * with RRF constant HYBRID_RRF_K. With the hash embedder the vector ranking is much weaker than BM25
+ * (Cranfield nDCG@10 0.16 vs 0.33; code MRR@10 0.30 vs 0.43), and equal-weight RRF (k 60, 100
+ * candidates each) made hybrid worse than full text on both sets (0.28 and 0.42). A small vector vote
+ * on its first page only lets it break BM25's ties and lift what BM25 ranked low, without displacing
+ * BM25's deep results. One setting for both quality sets, picked by a sweep of k ∈ {5…60}, weight ∈
+ * {0.15…1}, vector depth ∈ {10…all} on those same sets (no held-out data): the gains over full text
+ * are small (nDCG@10 +0.003, MRR@10 +0.012), so re-check with `npm run bench -- search` when the
+ * embedder changes — a stronger one (openai, transformers) deserves a larger weight. It also keeps the
+ * vector query small (the ANN index's cost grows with k × refineFactor).
  */
 export const HYBRID_TEXT_CANDIDATES = 100;
 export const HYBRID_VECTOR_DEPTH = 10;
