@@ -15,7 +15,8 @@ import { createWorkspaceService } from "./workspaces/service.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
 import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
-import { dropProjectStorage } from "./snapshots/storage.ts";
+import { dropProjectStorage, searchStoreUri } from "./snapshots/storage.ts";
+import { createIndexCache } from "./retrieval/store/index.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createKnowledgeService, type KnowledgeService } from "./knowledge/service.ts";
 import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/service.ts";
@@ -51,7 +52,9 @@ export async function createServices(config: Config, log = createLogger(config.l
   const events = createEventBus({ db, log });
   const providers = createProviderService(db, config, authSecret);
   const reviews = createReviewService({ db, queue, events, log, providers });
-  const snapshots = createSnapshotService({ db, config, queue, log, authSecret });
+  // Search indexes stay open between requests (opening one costs far more than searching it).
+  const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
+  const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(REVIEW_JOB, createReviewJob({ db, config, events, log, providers, running: reviews.running }));
   return {
@@ -61,7 +64,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     auth,
     queue,
     events,
-    knowledge: createKnowledgeService({ db, config, queue, events, log }),
+    knowledge: createKnowledgeService({ db, config, queue, events, log, searchIndexes }),
     snapshots,
     workspaces: createWorkspaceService(db, auth),
     projects: createProjectService(db, {
@@ -76,6 +79,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     providers,
     async close() {
       await queue.close();
+      await searchIndexes.close();
       await events.flush();
       await db.$disconnect();
     },

@@ -15,11 +15,11 @@ import type { EventBus } from "../events/bus.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import { search as searchIndex } from "../retrieval/search.ts";
-import { connect, openChunkIndex } from "../retrieval/store/index.ts";
+import type { IndexCache } from "../retrieval/store/index.ts";
 import { chunkingSchema, DEFAULT_CHUNKING, readChunking, type ChunkingSettings } from "./chunking.ts";
 import { createKnowledgeIndexer, kbRoom } from "./job.ts";
 import { kindOf, MIME, unsupportedMessage } from "./parse/index.ts";
-import { dropBaseStorage, documentPaths, knowledgeIndexName, searchStoreUri } from "./storage.ts";
+import { dropBaseStorage, documentPaths, knowledgeIndexName } from "./storage.ts";
 
 export const MAX_DOCUMENTS_PER_BASE = 10_000;
 
@@ -89,7 +89,7 @@ export interface UploadOutcome {
 
 const documentView = ({ id: _id, knowledgeBaseId: _b, ...rest }: KnowledgeDocument): DocumentView => rest;
 
-export function createKnowledgeService(deps: { db: Db; config: Config; queue: JobQueue; events: EventBus; log: Logger }) {
+export function createKnowledgeService(deps: { db: Db; config: Config; queue: JobQueue; events: EventBus; log: Logger; searchIndexes: IndexCache }) {
   const { db, config, log } = deps;
   const indexer = createKnowledgeIndexer(deps);
   // Bases whose indexing a restart cut off are indexed again (everything they need is on disk).
@@ -217,28 +217,20 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
 
     async search(actor: Actor, input: z.infer<typeof searchInput>): Promise<KnowledgeHit[]> {
       const base = await loadFor(actor, input.uid, "viewer");
-      const store = await connect(searchStoreUri(config.dataDir));
-      try {
-        const index = await openChunkIndex(store, knowledgeIndexName(base.id));
+      return deps.searchIndexes.use(knowledgeIndexName(base.id), async (index) => {
         if (!index) {
           if (base.status === "indexing") throw invalid("This knowledge base is being indexed for the first time; search once it is ready.");
           throw invalid("This knowledge base has no searchable documents yet. Upload .txt, .md, .html, .pdf or .docx files first.");
         }
-        try {
-          // Ask for a few more than k: chunks of documents deleted since the last build are dropped.
-          const results = await searchIndex(index, input.query, { mode: input.mode, k: Math.min(input.k + 20, 1000) });
-          const docs = await db.knowledgeDocument.findMany({ where: { knowledgeBaseId: base.id, uid: { in: [...new Set(results.map((r) => r.file))] } }, select: { uid: true, name: true } });
-          const names = new Map(docs.map((d) => [d.uid, d.name]));
-          return results
-            .filter((r) => names.has(r.file))
-            .slice(0, input.k)
-            .map((r) => ({ documentUid: r.file, documentName: names.get(r.file)!, title: r.symbolPath, startLine: r.startLine, endLine: r.endLine, snippet: r.snippet, score: r.score, scores: r.scores }));
-        } finally {
-          index.close();
-        }
-      } finally {
-        store.close();
-      }
+        // Ask for a few more than k: chunks of documents deleted since the last build are dropped.
+        const results = await searchIndex(index, input.query, { mode: input.mode, k: Math.min(input.k + 20, 1000) });
+        const docs = await db.knowledgeDocument.findMany({ where: { knowledgeBaseId: base.id, uid: { in: [...new Set(results.map((r) => r.file))] } }, select: { uid: true, name: true } });
+        const names = new Map(docs.map((d) => [d.uid, d.name]));
+        return results
+          .filter((r) => names.has(r.file))
+          .slice(0, input.k)
+          .map((r) => ({ documentUid: r.file, documentName: names.get(r.file)!, title: r.symbolPath, startLine: r.startLine, endLine: r.endLine, snippet: r.snippet, score: r.score, scores: r.scores }));
+      });
     },
 
     /** For the upload route: the base, after checking the actor may add documents to it. */

@@ -37,6 +37,7 @@ function scriptedIndex(textOrder: number[], vectorOrder: number[]) {
     embedder: embedder.record(),
     embedderState: embedder.idfState(),
     version: 1,
+    table: "scripted--1",
     vectorIndex: "exact",
     rowCount: async () => ROWS,
     fileHashes: async () => new Map(),

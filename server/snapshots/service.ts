@@ -21,7 +21,7 @@ import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 import { connect } from "../retrieval/store/connect.ts";
 import { dropIndex } from "../retrieval/store/write.ts";
-import { openChunkIndex } from "../retrieval/store/chunk-index.ts";
+import type { IndexCache } from "../retrieval/store/index-cache.ts";
 import { search as searchIndex, type SearchResult } from "../retrieval/search.ts";
 import { INGEST_JOB, type IngestJob } from "./job.ts";
 
@@ -68,7 +68,7 @@ export const findingsInput = z.object({
 
 export type SnapshotView = Omit<Snapshot, "id" | "projectId" | "summary" | "createdById"> & { summary: SnapshotSummary | null; projectUid: string };
 
-export function createSnapshotService(deps: { db: Db; config: Config; queue: JobQueue; log: Logger; authSecret: string }) {
+export function createSnapshotService(deps: { db: Db; config: Config; queue: JobQueue; log: Logger; authSecret: string; searchIndexes: IndexCache }) {
   const { db, config, queue } = deps;
   const tokens = createSecretBox(deps.authSecret, "git-tokens");
 
@@ -209,14 +209,10 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
     async search(actor: Actor, input: z.infer<typeof searchInput>): Promise<SearchResult[]> {
       const s = await loadSnapshot(actor, input.snapshotUid);
       if (s.status !== "ready") throw invalid("This snapshot is still being imported; search once it is ready.");
-      const store = await connect(searchStoreUri(config.dataDir));
-      try {
-        const index = await openChunkIndex(store, searchIndexName(s.id));
+      return deps.searchIndexes.use(searchIndexName(s.id), async (index) => {
         if (!index) throw notFound("This snapshot has no search index (it was imported before code search existed). Import the code again.");
-        return await searchIndex(index, input.query, { mode: input.mode, k: input.k, embedder: await queryEmbedderFor(index, config.embeddings), filters: { pathGlob: input.pathGlob, language: input.language, symbolKind: input.symbolKind } });
-      } finally {
-        store.close();
-      }
+        return searchIndex(index, input.query, { mode: input.mode, k: input.k, embedder: await queryEmbedderFor(index, config.embeddings), filters: { pathGlob: input.pathGlob, language: input.language, symbolKind: input.symbolKind } });
+      });
     },
 
     /** Marks an import failed (files removed); the previous snapshot, if any, stays current. */

@@ -64,6 +64,19 @@ export async function readEntry(db: Connection, name: string): Promise<CatalogEn
   }
 }
 
+/** Only where an index's current version lives (cheap: the embedder state can be megabytes). */
+export async function readEntryVersion(db: Connection, name: string): Promise<{ table: string; version: number } | null> {
+  const names = await db.tableNames();
+  if (!names.includes(CATALOG_TABLE)) return null;
+  const t = await db.openTable(CATALOG_TABLE);
+  try {
+    const rows = (await t.query().where(`name = ${sqlString(name)}`).select(["table", "version"]).limit(1).toArray()) as Record<string, unknown>[];
+    return rows[0] ? { table: String(rows[0].table), version: Number(rows[0].version) } : null;
+  } finally {
+    t.close();
+  }
+}
+
 /** Insert or replace the entry: a single commit, so readers see the old entry or the new one. */
 export async function writeEntry(db: Connection, entry: Omit<CatalogEntry, "updatedAt">): Promise<void> {
   const t = await catalogTable(db);

@@ -16,6 +16,8 @@ export interface ChunkIndex {
   /** The embedder's fitted state as stored (the hash embedder's IDF), or null. */
   readonly embedderState: unknown;
   readonly version: number;
+  /** The physical table behind it (a full rebuild makes a new one, whose versions start over). */
+  readonly table: string;
   /** How vector queries run: an exact scan, or the ANN index (see indexes.ts). */
   readonly vectorIndex: "exact" | "ivf_rq";
   rowCount(): Promise<number>;
@@ -51,10 +53,10 @@ export async function openChunkIndex(store: Store, name: string): Promise<ChunkI
   // compaction does meanwhile).
   await table.checkout(entry.version);
   const settings = vectorSearchSettings(await vectorIndexRows(table));
-  return makeIndex(name, entry.embedder, entry.embedderState, entry.version, table, settings);
+  return makeIndex(name, entry.embedder, entry.embedderState, entry.version, entry.table, table, settings);
 }
 
-function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknown, version: number, table: Table, settings: VectorSearchSettings): ChunkIndex {
+function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknown, version: number, physical: string, table: Table, settings: VectorSearchSettings): ChunkIndex {
   const vectorQuery = (vector: Float32Array, k: number, where: string | undefined, exact = false) => {
     const s = exact ? EXACT_SEARCH : settings;
     let q = table.vectorSearch(vector).distanceType(s.distance).limit(k);
@@ -71,6 +73,7 @@ function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknow
     embedder,
     embedderState,
     version,
+    table: physical,
     rowCount: () => table.countRows(),
     async fileHashes() {
       const out = new Map<string, string>();

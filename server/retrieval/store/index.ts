@@ -4,5 +4,6 @@ export { openChunkIndex, type ChunkIndex, type RankedRow } from "./chunk-index.t
 export { replaceIndex, updateIndex, dropIndex, type WriteResult, type ReplaceInput, type UpdateInput } from "./write.ts";
 export { DEFAULT_ANN_THRESHOLD, planIndexes, type IndexPlan, type VectorIndexKind } from "./indexes.ts";
 export { optimizeIndex, type OptimizeResult } from "./maintenance.ts";
+export { createIndexCache, type IndexCache } from "./index-cache.ts";
 export { globToRegex, sqlIn, sqlString } from "./sql.ts";
 export type { ChunkRow, StoredHit } from "./schema.ts";
