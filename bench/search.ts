@@ -19,7 +19,7 @@ import { HashEmbedder } from "../server/retrieval/embed/hash.ts";
 import { indexSnapshot } from "../server/retrieval/index-snapshot.ts";
 import { HYBRID_RRF_K, HYBRID_TEXT_CANDIDATES, HYBRID_VECTOR_DEPTH, HYBRID_WEIGHTS, hybridTextDepth, search, type SearchOptions } from "../server/retrieval/search.ts";
 import { splitIdentifiersInText } from "../server/retrieval/split-identifiers.ts";
-import { connect, openChunkIndex, replaceIndex, type ChunkIndex, type ChunkRow, type Store } from "../server/retrieval/store/index.ts";
+import { connect, createIndexCache, openChunkIndex, replaceIndex, type ChunkIndex, type ChunkRow, type Store } from "../server/retrieval/store/index.ts";
 import { summarize } from "./_stats.ts";
 import { buildCodeSet, type CodeSet } from "./search/code-set.ts";
 import { loadCranfield, type Cranfield } from "./search/cranfield.ts";
@@ -157,8 +157,24 @@ async function largeTable(store: Store, set: CodeSet) {
   const write = await replaceIndex(store, "large", { embedder: embedder.record(), embedderState: embedder.idfState(), rows });
   const buildMs = Math.round(performance.now() - t);
   progress(`large table: built in ${(buildMs / 1000).toFixed(1)} s (vector index: ${write.plan.vector}); timing queries`);
-  const index = (await openChunkIndex(store, "large"))!;
   const queries = set.queries.map((q) => q.query);
+  // What the app's search box pays: the first request opens the index (catalog, table, stats) and
+  // rebuilds the query embedder from the stored IDF; later ones reuse it through the index cache,
+  // which still checks the catalog's version on every request.
+  const cache = createIndexCache(store.uri);
+  let t0 = performance.now();
+  await cache.use("large", (i) => search(i!, queries[0]!, { mode: "hybrid" }));
+  const coldFirstRequestMs = Math.round(performance.now() - t0);
+  const cached: number[] = [];
+  for (const q of queries.slice(0, LATENCY_QUERIES)) {
+    t0 = performance.now();
+    await cache.use("large", (i) => search(i!, q, { mode: "hybrid" }));
+    cached.push(performance.now() - t0);
+  }
+  await cache.close();
+  const appPath = { coldFirstRequestMs, cachedHybridMs: summarize(cached) };
+
+  const index = (await openChunkIndex(store, "large"))!;
   const lat = await latency(index, queries.slice(0, LATENCY_QUERIES));
 
   // ANN recall@10 against exact search of the same table. A returned row counts when its true score
@@ -185,6 +201,7 @@ async function largeTable(store: Store, set: CodeSet) {
     buildMs,
     buildTimings: write.timings,
     latencyMs: lat,
+    appPath,
     exactVectorLatencyMs: summarize(exactMs),
     annRecall10: r4(mean(recalls)),
     annRecallQueries: recalls.length,
