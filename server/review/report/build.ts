@@ -160,17 +160,3 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
     notes,
   };
 }
-
-/** One sentence per stage that removed or repaired something, for the report page and exports. */
-export function describeStages(s: StageCounts): string[] {
-  const out: string[] = [];
-  const add = (n: number, text: string) => n > 0 && out.push(`${n} ${n === 1 ? "finding" : "findings"} ${text}`);
-  add(s.droppedUnlocatable, "dropped: the file or lines did not contain the quoted evidence");
-  add(s.repairedLocation, "moved to the lines where the quoted evidence actually is");
-  add(s.droppedDuplicate, "merged into duplicates");
-  add(s.droppedDismissed, "not raised again: marked false positive earlier");
-  add(s.droppedBelowConfidence, "below the confidence threshold");
-  add(s.droppedBelowSeverity, "below the severity floor");
-  add(s.droppedUnverified, "dropped: the verification pass did not confirm them");
-  return out;
-}
