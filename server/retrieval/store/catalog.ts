@@ -44,34 +44,31 @@ async function catalogTable(db: Connection): Promise<Table> {
 }
 
 export async function readEntry(db: Connection, name: string): Promise<CatalogEntry | null> {
-  const names = await db.tableNames();
-  if (!names.includes(CATALOG_TABLE)) return null;
-  const t = await db.openTable(CATALOG_TABLE);
-  try {
-    const rows = await t.query().where(`name = ${sqlString(name)}`).limit(1).toArray();
-    const r = rows[0] as Record<string, unknown> | undefined;
-    if (!r) return null;
-    return {
-      name: String(r.name),
-      table: String(r.table),
-      version: Number(r.version),
-      embedder: embedderRecordSchema.parse(JSON.parse(String(r.embedder))),
-      embedderState: JSON.parse(String(r.embedder_state)) as unknown,
-      updatedAt: String(r.updated_at),
-    };
-  } finally {
-    t.close();
-  }
+  const r = await readRow(db, name);
+  if (!r) return null;
+  return {
+    name: String(r.name),
+    table: String(r.table),
+    version: Number(r.version),
+    embedder: embedderRecordSchema.parse(JSON.parse(String(r.embedder))),
+    embedderState: JSON.parse(String(r.embedder_state)) as unknown,
+    updatedAt: String(r.updated_at),
+  };
 }
 
 /** Only where an index's current version lives (cheap: the embedder state can be megabytes). */
 export async function readEntryVersion(db: Connection, name: string): Promise<{ table: string; version: number } | null> {
-  const names = await db.tableNames();
-  if (!names.includes(CATALOG_TABLE)) return null;
+  const r = await readRow(db, name, ["table", "version"]);
+  return r ? { table: String(r.table), version: Number(r.version) } : null;
+}
+
+async function readRow(db: Connection, name: string, columns?: string[]): Promise<Record<string, unknown> | null> {
+  if (!(await db.tableNames()).includes(CATALOG_TABLE)) return null;
   const t = await db.openTable(CATALOG_TABLE);
   try {
-    const rows = (await t.query().where(`name = ${sqlString(name)}`).select(["table", "version"]).limit(1).toArray()) as Record<string, unknown>[];
-    return rows[0] ? { table: String(rows[0].table), version: Number(rows[0].version) } : null;
+    let q = t.query().where(`name = ${sqlString(name)}`).limit(1);
+    if (columns) q = q.select(columns);
+    return ((await q.toArray()) as Record<string, unknown>[])[0] ?? null;
   } finally {
     t.close();
   }
