@@ -6,8 +6,9 @@
  * files gone from the list are removed. The hash embedder's IDF stays the one fitted at the last full
  * build, so old and new vectors share a space — a full rebuild (first build, other dims, `full`, or
  * more than REFIT_SHARE of the files old and new changed, added or gone, when the old IDF no longer
- * describes the corpus) refits it. All chunking and embedding happens before the store is touched, and the store's writes
- * are all-or-nothing (store/write.ts): a failure leaves the previous index searchable.
+ * describes the corpus) refits it. All chunking and embedding happens before the store is touched,
+ * and the store's writes are all-or-nothing (store/write.ts): a failure leaves the previous index
+ * searchable.
  */
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
