@@ -71,12 +71,8 @@ export function ChunkingForm({ baseUid, chunking, canEdit }: { baseUid: string; 
     }),
   );
   const err = save.error ? errorInfo(save.error) : null;
-  /** The first server message about a field (zod issue paths under chunking.*). */
-  const fieldError = (...keys: string[]) => {
-    if (!err) return undefined;
-    const lines = err.message.split("\n");
-    return lines.find((l) => keys.some((k) => l.startsWith(`chunking.${k}:`)))?.replace(/^[^:]+:\s*/, "");
-  };
+  /** The first server message about a field (issues under `chunking`, by their full path). */
+  const fieldError = (...keys: string[]) => err?.issues?.find((i) => i.path[0] === "chunking" && keys.includes(i.path.slice(1).join(".")))?.message;
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   function submit(e: FormEvent) {
@@ -104,7 +100,7 @@ export function ChunkingForm({ baseUid, chunking, canEdit }: { baseUid: string; 
 
   const unit = form.tokenizer === "word" ? "words" : "characters";
   const select = "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
-  const otherError = err && !/^chunking\./m.test(err.message) ? err.message : undefined;
+  const otherError = err && !err.issues?.some((i) => i.path[0] === "chunking") ? err.message : undefined;
   return (
     <Card className="p-5">
       <h2 className="font-medium">Chunking</h2>
