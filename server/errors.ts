@@ -19,3 +19,6 @@ export const unauthenticated = (message = "Sign in to continue.") => new DomainE
 export const forbidden = (message: string) => new DomainError("forbidden", message);
 export const notFound = (message: string) => new DomainError("not_found", message);
 export const conflict = (message: string) => new DomainError("conflict", message);
+
+/** The HTTP status of each kind, for the plain HTTP routes (tRPC maps the same kinds to its codes). */
+export const HTTP_STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };

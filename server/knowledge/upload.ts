@@ -19,7 +19,7 @@ import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
-import { DomainError, invalid } from "../errors.ts";
+import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
 import type { KnowledgeService, ReceivedFile } from "./service.ts";
 import { baseDirs } from "./storage.ts";
 
@@ -32,7 +32,6 @@ export interface UploadLimits {
 }
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxFileBytes: 50 * 1024 * 1024, maxUploadBytes: 500 * 1024 * 1024, maxFiles: 100 };
 
-const statusFor: Record<DomainError["kind"], number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
 /** The route, for server/http.ts: true when the path was ours (and answered). */
@@ -72,7 +71,7 @@ export async function handleKnowledgeUpload(
     req.resume(); // drain what the client is still sending so it gets the answer
     const message = err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
     if (!(err instanceof DomainError)) services.log.error({ err }, "knowledge upload failed");
-    send(err instanceof DomainError ? statusFor[err.kind] : 500, { message });
+    send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });
   }
 }
 

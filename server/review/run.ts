@@ -125,11 +125,10 @@ async function staticReview(input: ExecuteReviewInput, scope: ResolvedScope, fin
     readFile,
     settings: { ...input.settings, verify: false },
     dismissed: input.dismissed,
+    engine: "static",
     engineLabel: STATIC_ENGINE_LABEL,
   });
-  const byKey = new Map(findings.map((f) => [`${f.file}:${f.startLine}`, f]));
-  const withSource = report.findings.map((f) => ({ ...f, source: "static" as const, ruleId: byKey.get(`${f.file}:${f.startLine}`)?.ruleId }));
-  return { ...report, engine: "static", findings: withSource, ...scores(withSource) };
+  return { ...report, ...scores(report.findings) };
 }
 
 /**

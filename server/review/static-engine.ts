@@ -4,7 +4,8 @@
  * report the agent writes, so a new user with no API key still gets a real review. Findings go
  * through the same checks as the agent's (location, fingerprint, dismissals, thresholds).
  */
-import type { Category, ModelFinding, Severity } from "./report/schema.ts";
+import type { Category, Severity } from "./report/schema.ts";
+import type { ProposedFinding } from "./report/build.ts";
 
 export const STATIC_ENGINE_LABEL = "static analysis — no LLM";
 
@@ -55,9 +56,9 @@ function titleOf(f: StaticInput): string {
  * returns the file's lines (through the review's Sandbox) or null when the file cannot be read, in
  * which case the finding is kept without evidence and the location check decides.
  */
-export async function staticFindingsToReport(findings: StaticInput[], lines: (file: string) => Promise<string[] | null>): Promise<{ summary: string; findings: ModelFinding[] }> {
+export async function staticFindingsToReport(findings: StaticInput[], lines: (file: string) => Promise<string[] | null>): Promise<{ summary: string; findings: ProposedFinding[] }> {
   const cache = new Map<string, Promise<string[] | null>>();
-  const out: ModelFinding[] = [];
+  const out: ProposedFinding[] = [];
   for (const f of findings) {
     if (!cache.has(f.file)) cache.set(f.file, lines(f.file));
     const text = await cache.get(f.file)!;
@@ -76,6 +77,7 @@ export async function staticFindingsToReport(findings: StaticInput[], lines: (fi
       evidence,
       explanation: `${f.message} (${f.tool} ${f.ruleId})`,
       suggested_fix: fix,
+      ruleId: f.ruleId,
     });
   }
   return { summary: summarize(findings), findings: out };

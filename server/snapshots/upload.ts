@@ -14,7 +14,7 @@ import { PassThrough } from "node:stream";
 import busboy from "busboy";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
-import { DomainError, invalid } from "../errors.ts";
+import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
 import { ingestFiles, ingestFolder, ingestZip, resolveLimits, type IngestSummary, type UploadedFile } from "../codebase/ingest/index.ts";
 import { INGEST_JOB, type IngestJob } from "./job.ts";
 import { snapshotDirs } from "./storage.ts";
@@ -23,7 +23,6 @@ export const UPLOAD_ROUTE = /^\/api\/projects\/([0-9a-f-]{36})\/upload$/i;
 const KINDS = ["zip", "files", "folder"] as const;
 type Kind = (typeof KINDS)[number];
 
-const statusFor: Record<DomainError["kind"], number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };
 
 /** Multipart files as an async sequence, one at a time, each consumed before the next is parsed. */
 function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
@@ -107,6 +106,6 @@ export async function handleUpload(services: Services, req: IncomingMessage, res
     const message = err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
     if (!(err instanceof DomainError)) services.log.error({ err }, "upload failed");
     if (snapshotId) await services.snapshots.fail(snapshotId, message);
-    send(err instanceof DomainError ? statusFor[err.kind] : 500, { message });
+    send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });
   }
 }

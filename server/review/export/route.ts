@@ -6,13 +6,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { actorFromHeaders, toHeaders } from "../../auth/auth.ts";
 import type { Services } from "../../context.ts";
-import { DomainError, invalid } from "../../errors.ts";
+import { DomainError, invalid, HTTP_STATUS } from "../../errors.ts";
 import { isExportFormat, renderExport } from "./index.ts";
 import { loadExportInput } from "./load.ts";
 
 export const EXPORT_ROUTE = /^\/api\/reviews\/([0-9a-f-]{36})\/export$/i;
 
-const statusFor: Record<DomainError["kind"], number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };
 
 /** RFC 6266: an ASCII fallback plus the UTF-8 name (ours are ASCII already; kept correct anyway). */
 function contentDisposition(filename: string): string {
@@ -44,6 +43,6 @@ export async function handleExport(services: Services, req: IncomingMessage, res
     res.end(req.method === "HEAD" ? undefined : out.body);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err; // the request handler logs it and answers 500
-    send(statusFor[err.kind], { message: err.message });
+    send(HTTP_STATUS[err.kind], { message: err.message });
   }
 }

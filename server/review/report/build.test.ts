@@ -60,6 +60,23 @@ describe("buildReport", () => {
     expect(dismissed.stages.droppedDismissed).toBe(1);
   });
 
+  it("static findings of two rules on the same lines stay two findings, each with its rule", async () => {
+    const base = modelReportSchema.parse({ summary: "s", overall_score: 100, findings: [sql] }).findings[0]!;
+    const report = await buildReport({
+      model: { summary: "s", overall_score: 100, category_scores: {}, findings: [{ ...base, ruleId: "sql-template" }, { ...base, ruleId: "no-unsafe-query" }, { ...base, ruleId: "sql-template" }] },
+      readFile: readFrom(tree),
+      settings: { verify: false },
+      engine: "static",
+      engineLabel: "static",
+    });
+    expect(report.engine).toBe("static");
+    expect(report.findings.map((f) => [f.source, f.ruleId]).sort()).toEqual([
+      ["static", "no-unsafe-query"],
+      ["static", "sql-template"],
+    ]);
+    expect(report.stages.droppedDuplicate).toBe(1);
+  });
+
   it("merges duplicates (worst severity, highest confidence) and applies the thresholds", async () => {
     const dup = { ...sql, title: "Same thing, worded differently", severity: "high", confidence: 0.99 };
     const low = modelFinding({ title: "Sleep helper undocumented", file: "src/util.ts", start_line: 1, evidence: "export const sleep", severity: "info", category: "documentation", confidence: 0.9 });

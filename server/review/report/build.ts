@@ -37,8 +37,14 @@ export interface VerificationResult {
 /** Verdicts by fingerprint, plus notes for the report (e.g. "verification stopped: the budget is spent"). */
 export type Verifier = (findings: Finding[]) => Promise<{ results: Map<string, VerificationResult>; notes?: string[] }>;
 
+/** A proposed finding; the static engine's carry the rule that raised them (part of the fingerprint,
+ * so two rules on the same lines stay two findings). */
+export type ProposedFinding = ModelReport["findings"][number] & { ruleId?: string };
+
 export interface BuildReportInput {
-  model: ModelReport;
+  model: Omit<ModelReport, "findings"> & { findings: ProposedFinding[] };
+  /** Who proposed the findings (default: the agent). */
+  engine?: "agent" | "static";
   readFile: ReadFile;
   settings?: Partial<ReviewSettings>;
   /** Fingerprints the project marked false positive. */
@@ -94,7 +100,8 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
       ...(m.suggested_fix ? { suggestedFix: m.suggested_fix } : {}),
       ...(m.diff ? { diff: m.diff } : {}),
       verification: "not_run",
-      source: "agent",
+      source: input.engine ?? "agent",
+      ...(m.ruleId ? { ruleId: m.ruleId } : {}),
     };
     finding.fingerprint = fingerprint(finding);
     located.push(finding);
@@ -149,7 +156,7 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
   kept.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
   stages.kept = kept.length;
   return {
-    engine: "agent",
+    engine: input.engine ?? "agent",
     engineLabel: input.engineLabel,
     summary: input.model.summary,
     overallScore: input.model.overall_score,
