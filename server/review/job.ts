@@ -8,11 +8,12 @@ import type { Db } from "../db/client.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
-import { connect, openChunkIndex } from "../retrieval/store/index.ts";
+import type { IndexCache } from "../retrieval/store/index.ts";
+import { invalid } from "../errors.ts";
 import { search } from "../retrieval/search.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import type { SnapshotSummary } from "../snapshots/import.ts";
-import { searchIndexName, searchStoreUri, snapshotDirs } from "../snapshots/storage.ts";
+import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
@@ -27,6 +28,8 @@ export interface ReviewJobDeps {
   providers: ProviderService;
   /** The service's map of running reviews' cancel switches. */
   running: Map<string, AbortController>;
+  /** Open search indexes shared with the search boxes. */
+  searchIndexes: IndexCache;
 }
 
 export function createReviewJob(deps: ReviewJobDeps) {
@@ -47,7 +50,6 @@ export function createReviewJob(deps: ReviewJobDeps) {
     }
     await events.publish(room, "status", { status: "running" });
 
-    const closers: (() => void)[] = [];
     try {
       const snapshot = await db.snapshot.findUniqueOrThrow({ where: { id: review.snapshotId } });
       const dirs = snapshotDirs(deps.config.dataDir, snapshot.projectId, snapshot.id);
@@ -81,7 +83,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
         budget: reviewBudgetSchema.parse(JSON.parse(review.budget)),
         dismissed: dismissals.map((d) => d.fingerprint),
         agent,
-        searchCode: await codeSearchFor(deps.config, snapshot.id, closers),
+        searchCode: codeSearchFor(deps.config, deps.searchIndexes, snapshot.id),
         signal: controller.signal,
         emit: (event) => {
           // The loop's own "report" and "done" end the model conversation; the review's come after
@@ -117,7 +119,6 @@ export function createReviewJob(deps: ReviewJobDeps) {
       await events.publish(room, "status", { status: cancelled ? "cancelled" : "failed", reason });
     } finally {
       deps.running.delete(review.id);
-      for (const close of closers) close();
     }
   };
 
@@ -171,16 +172,14 @@ export function createReviewJob(deps: ReviewJobDeps) {
   }
 }
 
-/** The snapshot's code search for the search_code tool; undefined when it has no index. */
-async function codeSearchFor(config: Config, snapshotId: string, closers: (() => void)[]): Promise<ToolContext["searchCode"]> {
-  const store = await connect(searchStoreUri(config.dataDir)).catch(() => null);
-  if (!store) return undefined;
-  closers.push(() => store.close());
-  const index = await openChunkIndex(store, searchIndexName(snapshotId)).catch(() => null);
-  if (!index) return undefined;
-  const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
-  return async (query, opts) => {
-    const hits = await search(index, query, { mode: embedder || index.embedder.name === "hash" ? opts.mode : "fulltext", k: opts.k, embedder, filters: { pathGlob: opts.pathGlob, language: opts.language } });
-    return hits.map((h) => ({ file: h.file, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet, score: h.score, symbolPath: h.symbolPath ?? undefined }));
-  };
+/** The snapshot's code search for the search_code tool, through the shared open indexes. */
+function codeSearchFor(config: Config, searchIndexes: IndexCache, snapshotId: string): ToolContext["searchCode"] {
+  return (query, opts) =>
+    searchIndexes.use(searchIndexName(snapshotId), async (index) => {
+      if (!index) throw invalid("This snapshot has no code-search index, so search_code can't answer. Use grep for text, find_definition for symbols, list_dir to explore.");
+      const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
+      const mode = embedder || index.embedder.name === "hash" ? opts.mode : "fulltext";
+      const hits = await search(index, query, { mode, k: opts.k, embedder, filters: { pathGlob: opts.pathGlob, language: opts.language } });
+      return hits.map((h) => ({ file: h.file, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet, score: h.score, symbolPath: h.symbolPath ?? undefined }));
+    });
 }

@@ -37,8 +37,8 @@ export interface VerificationResult {
 /** Verdicts by fingerprint, plus notes for the report (e.g. "verification stopped: the budget is spent"). */
 export type Verifier = (findings: Finding[]) => Promise<{ results: Map<string, VerificationResult>; notes?: string[] }>;
 
-/** A proposed finding; the static engine's carry the rule that raised them (part of the fingerprint,
- * so two rules on the same lines stay two findings). */
+/** A proposed finding; the static engine's carry the rule that raised them (kept on the finding;
+ * not part of its identity: two tools flagging the same lines for the same reason are one finding). */
 export type ProposedFinding = ModelReport["findings"][number] & { ruleId?: string };
 
 export interface BuildReportInput {

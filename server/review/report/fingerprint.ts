@@ -2,7 +2,7 @@
  * A finding's stable identity, so a repeated review of the same code does not raise it twice and a
  * finding marked "false positive" stays dismissed for the project (finding_dismissal.fingerprint).
  *
- *   sha256("v1" \n path \n ruleId-or-category \n anchor), first 32 hex characters
+ *   sha256("v1" \n path \n category \n anchor), first 32 hex characters
  *
  * - path: forward slashes, no leading "./" or "/".
  * - anchor: the evidence (after the location check these are the file's own lines), each line trimmed,
@@ -22,13 +22,11 @@ export interface FingerprintInput {
   category: string;
   evidence: string;
   title: string;
-  /** Static findings use their tool/rule id instead of the category. */
-  ruleId?: string;
 }
 
 export function fingerprint(f: FingerprintInput): string {
   const anchor = normaliseEvidence(f.evidence);
-  const key = ["v1", normalisePath(f.file), f.ruleId ?? f.category, anchor ? `evidence:${anchor}` : `title:${normaliseTitle(f.title)}`].join("\n");
+  const key = ["v1", normalisePath(f.file), f.category, anchor ? `evidence:${anchor}` : `title:${normaliseTitle(f.title)}`].join("\n");
   return createHash("sha256").update(key).digest("hex").slice(0, 32);
 }
 
