@@ -8,6 +8,7 @@
  * weights a little; at the hash embedder's 2–3k chunks/s a base of 10k chunks takes a few seconds.
  */
 import { chunkText } from "../retrieval/chunk/text.ts";
+import { embedRows } from "../retrieval/embed/embed-rows.ts";
 import { DEFAULT_HASH_DIMS, HashEmbedder } from "../retrieval/embed/hash.ts";
 import { splitIdentifiersInText } from "../retrieval/split-identifiers.ts";
 import { replaceIndex, type ChunkRow, type Store, type WriteResult } from "../retrieval/store/index.ts";
@@ -17,7 +18,6 @@ import { lineLocator } from "../retrieval/chunk/line-locator.ts";
 
 /** A base bigger than this is refused with the fix (a larger chunk_size, or split the base). */
 export const MAX_CHUNKS_PER_BASE = 500_000;
-const EMBED_BATCH = 256;
 
 export interface SourceText {
   documentUid: string;
@@ -92,15 +92,7 @@ export async function buildBaseIndex(
 
   const embeddingText = (c: ChunkDraft) => c.text;
   const embedder = new HashEmbedder({ dims: DEFAULT_HASH_DIMS }).fit(drafts.map(embeddingText));
-  const rows: ChunkRow[] = [];
-  for (let i = 0; i < drafts.length; i += EMBED_BATCH) {
-    const batch = drafts.slice(i, i + EMBED_BATCH);
-    const vectors = await embedder.embed(batch.map(embeddingText));
-    batch.forEach((c, j) => rows.push({ ...c, vector: vectors[j]! }));
-    onProgress(0.3 + (0.6 * Math.min(drafts.length, i + EMBED_BATCH)) / drafts.length, `Embedded ${Math.min(drafts.length, i + EMBED_BATCH).toLocaleString("en")} of ${drafts.length.toLocaleString("en")} chunks`);
-    // Embedding is synchronous CPU work: let requests in between batches.
-    await yieldToEventLoop();
-  }
+  const rows = await embedRows(embedder, drafts, embeddingText, (done, total) => onProgress(0.3 + (0.6 * done) / total, `Embedded ${done.toLocaleString("en")} of ${total.toLocaleString("en")} chunks`));
   onProgress(0.92, "Writing the index");
   const write = await replaceIndex(store, indexName, { embedder: embedder.record(), embedderState: embedder.idfState(), rows });
   return { chunksByDocument, rows: rows.length, write };

@@ -16,6 +16,7 @@ import path from "node:path";
 import { chunkCode } from "./chunk/code.ts";
 import { chunkText, optionsFromUltrarag, type TextChunkOptions } from "./chunk/text.ts";
 import { embedderChanged, embedderForFullBuild } from "./embed/for-build.ts";
+import { embedRows } from "./embed/embed-rows.ts";
 import { embedderForIndex } from "./embed/from-record.ts";
 import { DEFAULT_HASH_DIMS, HashEmbedder } from "./embed/hash.ts";
 import type { Embedder } from "./embed/types.ts";
@@ -28,7 +29,6 @@ export const CHUNKING_VERSION = 1;
 /** Prose is chunked as text, everything else along definitions (or line windows without a grammar). */
 const PROSE = new Set(["markdown", "text"]);
 const DEFAULT_TEXT_OPTIONS: TextChunkOptions = optionsFromUltrarag({ chunk_backend: "recursive", tokenizer_or_token_counter: "word", chunk_size: 256 });
-const EMBED_BATCH = 256;
 
 export interface SnapshotFile {
   /** Relative to the root, `/`-separated: what results show. */
@@ -130,13 +130,13 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
   let embedded: number;
   if (full) {
     const { embedder, state } = embedderForFullBuild(configured, pending.map(embeddingText));
-    const rows = await embedAll(embedder, pending);
+    const rows = await embedRows(embedder, pending, embeddingText);
     embedded = rows.length;
     write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: state, rows, ...ann });
   } else {
     // Hash: the index's own fitted IDF; others: the configured instance, checked against the record.
     const embedder: Embedder = embedderForIndex(existingRecord!, existingState, configured.name === "hash" ? undefined : configured);
-    const rows = await embedAll(embedder, pending);
+    const rows = await embedRows(embedder, pending, embeddingText);
     embedded = rows.length;
     write = await updateIndex(store, name, { embedder: embedder.record(), removeFiles: [...removed, ...replacedFiles], rows, ...ann });
     // Many small appends slow every query (fragments, rows outside the ANN index): compact and
@@ -160,16 +160,6 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
 /** What the embedder sees: where the chunk lives, then the chunk (path words are strong evidence). */
 function embeddingText(c: Pick<ChunkRow, "file" | "symbolPath" | "text">): string {
   return `${c.file}\n${c.symbolPath ?? ""}\n${c.text}`;
-}
-
-async function embedAll(embedder: Embedder, chunks: Omit<ChunkRow, "vector">[]): Promise<ChunkRow[]> {
-  const out: ChunkRow[] = [];
-  for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-    const batch = chunks.slice(i, i + EMBED_BATCH);
-    const vectors = await embedder.embed(batch.map(embeddingText));
-    batch.forEach((c, j) => out.push({ ...c, vector: vectors[j]! }));
-  }
-  return out;
 }
 
 async function chunkFile(file: SnapshotFile, source: string, contentHash: string, textOptions: TextChunkOptions): Promise<Omit<ChunkRow, "vector">[]> {
