@@ -21,6 +21,7 @@ import type { ServerSignature } from "./dsl/schema.ts";
 import { BUILTIN_SERVERS } from "./servers/builtins.ts";
 import type { PipelineServer } from "./servers/contract.ts";
 import type { BuiltinFactory } from "./servers/define.ts";
+import { McpSpecError, splitCommandLine, STDIO_PREFIX } from "./mcp/spec.ts";
 
 export type ExternalTransport = { transport: "http"; url: string } | { transport: "stdio"; command: string; args: string[] };
 
@@ -65,10 +66,13 @@ const MAX_PARAMETER_BYTES = 1024 * 1024;
 /** `builtin:` label written to `path:` by build, e.g. `argus:servers/sayhello`. */
 export const builtinLabel = (name: string) => `argus:servers/${name}`;
 
-function parseCommand(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]!));
-  return out;
+/** The words of a `stdio:` command line, split as the MCP layer splits them (quotes, escapes). */
+function commandWords(line: string): string[] {
+  try {
+    return splitCommandLine(line);
+  } catch (err) {
+    throw new ServerResolveError(err instanceof McpSpecError ? err.message : String(err));
+  }
 }
 
 /** Reads a server's parameter.yaml; a broken file is an error naming it, never silently `{}`. */
@@ -123,8 +127,8 @@ export class ServerRegistry {
 
   private direct(p: string, parameterFile: string | undefined, parameters: Record<string, unknown>): ServerTarget | undefined {
     if (/^https?:\/\//i.test(p)) return { kind: "external", transport: { transport: "http", url: p }, label: p, ...(parameterFile ? { parameterFile } : {}), parameters };
-    if (p.startsWith("stdio:")) {
-      const [command, ...args] = parseCommand(p.slice(6));
+    if (p.startsWith(STDIO_PREFIX)) {
+      const [command, ...args] = commandWords(p.slice(STDIO_PREFIX.length));
       if (!command) throw new ServerResolveError(`\`${p}\` names no command; write e.g. \`stdio:node my-server.js\``);
       return { kind: "external", transport: { transport: "stdio", command, args }, label: p, ...(parameterFile ? { parameterFile } : {}), parameters };
     }

@@ -12,10 +12,11 @@
  */
 import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { stringify as stringifyYaml } from "yaml";
+import { readParameterFile } from "../registry.ts";
 import type { ServerSignature } from "../dsl/schema.ts";
 
 export class BuildRefused extends Error {}
@@ -78,14 +79,13 @@ export async function writeBuildFiles(signature: ServerSignature, parameterFile:
 
   let existing: Record<string, unknown> = {};
   if (existsSync(file)) {
-    let doc: unknown;
+    // The registry's reader: the same size cap, alias limit and messages as a pipeline run.
     try {
-      doc = parseYaml(await readFile(file, "utf8"), { maxAliasCount: 100 });
+      existing = readParameterFile(file);
     } catch (err) {
-      throw new BuildRefused(`build: \`${parameterFile}\` is not valid YAML: ${err instanceof Error ? err.message : String(err)}`);
+      // Named as the client gave it, not by this machine's absolute path.
+      throw new BuildRefused(`build: ${(err instanceof Error ? err.message : String(err)).replace(file, `\`${parameterFile}\``)}`);
     }
-    if (doc !== null && doc !== undefined && (typeof doc !== "object" || Array.isArray(doc))) throw new BuildRefused(`build: \`${parameterFile}\` must be a mapping of parameter names to values`);
-    existing = (doc ?? {}) as Record<string, unknown>;
   }
   const parameters = { ...structuredClone(signature.parameters), ...existing };
   if (!existsSync(file) || Object.keys(parameters).length !== Object.keys(existing).length) await replaceFile(file, stringifyYaml(parameters));
