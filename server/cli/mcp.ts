@@ -58,17 +58,12 @@ export async function openBuiltin(name: string, cwd: string): Promise<PipelineSe
 }
 
 async function dispatch(argv: string[], io: McpCliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { http: { type: "string" }, host: { type: "string" }, help: { type: "boolean", short: "h" } },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { http: { type: "string" }, host: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
   const { positionals, values } = parsed;
   if (values.help) {
     io.err(`${MCP_HELP}\n`);

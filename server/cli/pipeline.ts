@@ -43,17 +43,12 @@ export async function runPipelineCli(argv: string[], io: CliIo = defaultIo()): P
 }
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { param: { type: "string" }, "log-level": { type: "string" }, log_level: { type: "string" }, demo: { type: "boolean" }, is_demo: { type: "boolean" }, record: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { param: { type: "string" }, "log-level": { type: "string" }, log_level: { type: "string" }, demo: { type: "boolean" }, is_demo: { type: "boolean" }, record: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+  });
   const { values, positionals } = parsed;
   const [sub, file, ...extra] = positionals;
   if (values.help) {
