@@ -63,17 +63,15 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     socket.on("join", async (room, afterSeq, reply) => {
       if (typeof reply !== "function") return;
       try {
-        // Only a string names a room (an array would pass String() and then join something else).
-        if (typeof room !== "string") throw new DomainError("invalid", "That is not a room you can join.");
-        await authorizeRoom(services.db, socket.data.actor, room);
+        const name = await authorizeRoom(services.db, socket.data.actor, room);
         // Join before reading the log, so nothing published in between is missed (the client drops
         // live events it already has by seq).
-        await socket.join(room);
-        if (!bridges.has(room)) bridges.set(room, services.events.subscribe(room, (e) => io.to(room).emit("event", e)));
+        await socket.join(name);
+        if (!bridges.has(name)) bridges.set(name, services.events.subscribe(name, (e) => io.to(name).emit("event", e)));
         const after = Number.isInteger(afterSeq) && afterSeq > 0 ? afterSeq : 0;
-        reply({ ok: true, events: await services.events.history(room, after) });
+        reply({ ok: true, events: await services.events.history(name, after) });
       } catch (err) {
-        if (!(err instanceof DomainError) && !(err instanceof Error && err.name === "ZodError")) services.log.error({ err, room }, "room join failed");
+        if (!(err instanceof DomainError)) services.log.error({ err, room }, "room join failed");
         reply({ ok: false, error: err instanceof DomainError ? err.message : "That is not a room you can join." });
       }
     });

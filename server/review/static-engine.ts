@@ -4,7 +4,7 @@
  * report the agent writes, so a new user with no API key still gets a real review. Findings go
  * through the same checks as the agent's (location, fingerprint, dismissals, thresholds).
  */
-import type { Category, Severity } from "./report/schema.ts";
+import { severitySchema, type Category } from "./report/schema.ts";
 import type { ProposedFinding } from "./report/build.ts";
 
 export const STATIC_ENGINE_LABEL = "static analysis — no LLM";
@@ -42,7 +42,6 @@ function adviceFor(f: StaticInput): { category: Category; fix?: string } {
   return { category: "correctness" };
 }
 
-const SEVERITY_SET = new Set<Severity>(["critical", "high", "medium", "low", "info"]);
 
 /** First sentence of a tool message, as a finding title. */
 function titleOf(f: StaticInput): string {
@@ -68,7 +67,7 @@ export async function staticFindingsToReport(findings: StaticInput[], lines: (fi
     const { category, fix } = adviceFor(f);
     out.push({
       title: titleOf(f),
-      severity: SEVERITY_SET.has(f.severity as Severity) ? (f.severity as Severity) : "info",
+      severity: severitySchema.safeParse(f.severity).data ?? "info",
       confidence: Math.min(1, Math.max(0, f.confidence)),
       category,
       file: f.file,

@@ -2,11 +2,12 @@
 import { z } from "zod";
 import { detectLanguage } from "../../codebase/languages.ts";
 import { DomainError } from "../../errors.ts";
+import { SEVERITIES } from "../report/schema.ts";
 import type { StaticFinding, ToolEnv } from "./env.ts";
 import { clip, cutLine, defineTool, expectedError, humanBytes, ok, plural, splitLines } from "./format.ts";
 import { DEFAULT_STATIC_RESULTS, MAX_STATIC_CHARS, MAX_STATIC_RESULTS, MAX_SUMMARY_CHARS, MAX_SUMMARY_FINDINGS, MAX_SUMMARY_OUTLINE, MAX_READ_FILE_BYTES } from "./limits.ts";
 
-const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+/** The report's severity order; a pre-pass severity outside it ranks last. */
 const rank = (s: string) => {
   const i = (SEVERITIES as readonly string[]).indexOf(s);
   return i < 0 ? SEVERITIES.length : i;
