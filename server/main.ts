@@ -42,6 +42,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   if (applied.length) log.info({ applied }, "applied database migrations");
   const interrupted = await services.snapshots.recoverInterrupted();
   if (interrupted) log.warn({ interrupted }, "marked imports cut off by the last shutdown as failed");
+  const knowledge = await services.knowledge.recoverInterrupted();
+  if (knowledge) log.warn({ knowledge }, "indexing knowledge bases again that the last shutdown cut off");
   const reviews = await services.reviews.recoverInterrupted();
   if (reviews.failed || reviews.requeued) log.warn(reviews, "reviews cut off by the last shutdown: running ones failed, queued ones queued again");
   const seeded = await seedAllWorkspaces(services.db);

@@ -92,13 +92,6 @@ const documentView = ({ id: _id, knowledgeBaseId: _b, ...rest }: KnowledgeDocume
 export function createKnowledgeService(deps: { db: Db; config: Config; queue: JobQueue; events: EventBus; log: Logger; searchIndexes: IndexCache }) {
   const { db, config, log } = deps;
   const indexer = createKnowledgeIndexer(deps);
-  // Bases whose indexing a restart cut off are indexed again (everything they need is on disk).
-  setImmediate(() => {
-    db.knowledgeBase
-      .findMany({ where: { status: "indexing" }, select: { id: true } })
-      .then((stuck) => stuck.forEach((b) => indexer.schedule(b.id)))
-      .catch((err: unknown) => log.warn({ err }, "could not resume interrupted knowledge base indexing"));
-  });
 
   async function view(base: KnowledgeBase): Promise<BaseView> {
     const [all, ready] = await Promise.all([
@@ -131,6 +124,14 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
   const nameTaken = (name: string) => conflict(`A knowledge base named “${name}” already exists in this workspace. Choose another name.`);
 
   return {
+    /** At start-up: bases whose indexing a restart cut off are indexed again (everything they need
+     * is on disk). Returns how many. */
+    async recoverInterrupted(): Promise<number> {
+      const stuck = await db.knowledgeBase.findMany({ where: { status: "indexing" }, select: { id: true } });
+      for (const b of stuck) indexer.schedule(b.id);
+      return stuck.length;
+    },
+
     async list(actor: Actor, workspaceId: string): Promise<BaseView[]> {
       await requireRole(db, actor, workspaceId, "viewer");
       const rows = await db.knowledgeBase.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" } });
