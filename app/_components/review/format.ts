@@ -34,35 +34,6 @@ export function formatCost(usd: number | undefined): string | null {
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
-interface Stages {
-  proposed: number;
-  droppedUnlocatable: number;
-  repairedLocation: number;
-  droppedDuplicate: number;
-  droppedDismissed: number;
-  droppedUnverified: number;
-  droppedBelowConfidence: number;
-  droppedBelowSeverity: number;
-  kept: number;
-}
-
-/** "12 proposed · 2 dropped (location) · 1 unverified removed · 9 kept" (zero stages left out). */
-export function describeStages(s: Stages): string {
-  const parts = [`${s.proposed} proposed`];
-  const add = (n: number, text: string) => {
-    if (n > 0) parts.push(`${n} ${text}`);
-  };
-  add(s.repairedLocation, "location repaired");
-  add(s.droppedUnlocatable, "dropped (location)");
-  add(s.droppedDuplicate, "duplicates merged");
-  add(s.droppedDismissed, "dropped (marked false positive)");
-  add(s.droppedBelowConfidence, "below the confidence threshold");
-  add(s.droppedBelowSeverity, "below the severity floor");
-  add(s.droppedUnverified, "unverified removed");
-  parts.push(`${s.kept} kept`);
-  return parts.join(" · ");
-}
-
 /** Where "Open in code" goes: the project's code viewer with the lines highlighted. */
 export function codeHref(projectUid: string, snapshotUid: string | null, file: string, startLine: number, endLine?: number): string {
   const q = new URLSearchParams({ ...(snapshotUid ? { snapshot: snapshotUid } : {}), file, line: String(startLine) });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeStages, toMarkdown } from "./markdown.ts";
+import { describeStages } from "../report/stages.ts";
+import { toMarkdown } from "./markdown.ts";
 import { sampleFinding, sampleInput } from "./testing.ts";
 
 describe("Markdown export", () => {

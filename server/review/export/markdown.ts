@@ -3,26 +3,12 @@
  * model or the uploaded code wrote is untrusted: quoted code goes in fences that cannot be closed from
  * inside, prose has raw HTML neutralised (see text.ts).
  */
-import { SEVERITIES, severityRank, type Finding, type Severity, type StageCounts } from "../report/schema.ts";
+import { SEVERITIES, severityRank, type Finding, type Severity } from "../report/schema.ts";
+import { describeStages } from "../report/stages.ts";
 import { block, cell, fence, fenceLanguage, inline } from "./text.ts";
 import type { ExportInput, ExportReview } from "./types.ts";
 
 const SEVERITY_LABEL: Record<Severity, string> = { critical: "CRITICAL", high: "HIGH", medium: "MEDIUM", low: "LOW", info: "INFO" };
-
-/** "12 proposed · 2 dropped (location) · 1 unverified removed · 9 kept" — zero stages are left out. */
-export function describeStages(s: StageCounts): string {
-  const parts: string[] = [`${s.proposed} proposed`];
-  const add = (n: number, text: string) => n > 0 && parts.push(`${n} ${text}`);
-  add(s.repairedLocation, "location repaired");
-  add(s.droppedUnlocatable, "dropped (location)");
-  add(s.droppedDuplicate, "duplicates merged");
-  add(s.droppedDismissed, "dropped (marked false positive)");
-  add(s.droppedBelowConfidence, "below the confidence threshold");
-  add(s.droppedBelowSeverity, "below the severity floor");
-  add(s.droppedUnverified, "unverified removed");
-  parts.push(`${s.kept} kept`);
-  return parts.join(" · ");
-}
 
 function engineLine(review: ExportReview, engineLabel: string): string {
   if (engineLabel) return engineLabel;
