@@ -9,15 +9,13 @@
  * Also the grep figures of the review tools (server/review/tools/measure-grep.ts: our grep tool vs
  * `rg` on a 100k-line tree, same run) when that module exists.
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { createBudget } from "../server/llm/budget.ts";
 import type { LlmClient } from "../server/llm/client.ts";
 import { startScriptedServer } from "../server/llm/scripted/server.ts";
 import { clientFor } from "../server/llm/test-support.ts";
 import { runAgent } from "../server/review/agent/loop.ts";
 import { memoryTools, reportText } from "../server/review/agent/test-support.ts";
+import { measureGrep } from "../server/review/tools/measure-grep.ts";
 import { summarize } from "./_stats.ts";
 
 const ITERATIONS = 100;
@@ -89,19 +87,11 @@ async function loopOverhead(provider: "anthropic" | "openai") {
   };
 }
 
-async function grepFigures(): Promise<Record<string, unknown>> {
-  const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../server/review/tools/measure-grep.ts");
-  if (!existsSync(file)) return { todo: "server/review/tools/measure-grep.ts does not exist yet (tools helper); grep vs rg not measured" };
-  const mod = (await import(pathToFileURL(file).href)) as { measureGrep?: () => Promise<Record<string, unknown>> };
-  if (typeof mod.measureGrep !== "function") return { todo: "measure-grep.ts exports no measureGrep()" };
-  return mod.measureGrep();
-}
-
 export default async function agentBench() {
   return {
     unit: "ms",
     anthropic: await loopOverhead("anthropic"),
     openai: await loopOverhead("openai"),
-    grep: await grepFigures(),
+    grep: await measureGrep(),
   };
 }

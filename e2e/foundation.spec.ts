@@ -2,12 +2,13 @@ import { expect, test, type Page } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
 import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
+import { OWNER } from "./support/owner.ts";
 
 // One story, in order: the first visitor sets Argus up, works with projects and prompts, invites a
 // read-only viewer, and the viewer is refused an edit.
 test.describe.configure({ mode: "serial" });
 
-const owner = { name: "Ada Lovelace", email: "ada@example.com", password: "correct-horse-battery" };
+const owner = OWNER;
 const viewer = { name: "Charles Babbage", email: "charles@example.com", password: "difference-engine-2" };
 let viewerInviteUrl = "";
 // The owner's session, saved at sign-up and reused: signing in before every test would trip the

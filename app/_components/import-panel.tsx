@@ -4,25 +4,17 @@ import { useMutation } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { uploadWithProgress } from "@/app/_lib/upload.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { Button, Card, Field, Input, cx } from "./ui.tsx";
+import { Button, Card, Field, Input, ProgressBar, cx } from "./ui.tsx";
 
 type Tab = "upload" | "git" | "path";
 
-function uploadWithProgress(url: string, body: Blob | FormData, headers: Record<string, string>, onProgress: (fraction: number) => void) {
-  return new Promise<{ snapshotUid: string }>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => {
-      const body = JSON.parse(xhr.responseText || "{}") as { snapshotUid?: string; message?: string };
-      if (xhr.status === 201 && body.snapshotUid) resolve({ snapshotUid: body.snapshotUid });
-      else reject(new Error(body.message ?? `Upload failed (${xhr.status}).`));
-    };
-    xhr.onerror = () => reject(new Error("The upload was interrupted. Check the connection and try again."));
-    xhr.send(body);
-  });
+/** The import route's reply: 201 with the new snapshot, else a message. */
+async function uploadCode(url: string, body: Blob | FormData, headers: Record<string, string>, onProgress: (fraction: number) => void): Promise<{ snapshotUid: string }> {
+  const { status, body: reply } = await uploadWithProgress<{ snapshotUid?: string; message?: string }>(url, body, headers, onProgress);
+  if (status === 201 && reply.snapshotUid) return { snapshotUid: reply.snapshotUid };
+  throw new Error(reply.message ?? `Upload failed (${status}).`);
 }
 
 export function ImportPanel({ projectUid, onStarted }: { projectUid: string; onStarted: (snapshotUid: string) => void }) {
@@ -53,7 +45,7 @@ export function ImportPanel({ projectUid, onStarted }: { projectUid: string; onS
     }
     setUploading(0);
     try {
-      const { snapshotUid } = await uploadWithProgress(url, body, headers, setUploading);
+      const { snapshotUid } = await uploadCode(url, body, headers, setUploading);
       onStarted(snapshotUid);
     } catch (err) {
       toast.error((err as Error).message);
@@ -103,9 +95,7 @@ export function ImportPanel({ projectUid, onStarted }: { projectUid: string; onS
             <input ref={folderInput} type="file" hidden aria-label="Folder" {...{ webkitdirectory: "", directory: "" }} onChange={(e) => void send("folder", e.target.files)} />
             {uploading !== null && (
               <div>
-                <div className="h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Upload" aria-valuenow={Math.round(uploading * 100)}>
-                  <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${Math.round(uploading * 100)}%` }} />
-                </div>
+                <ProgressBar fraction={uploading} label="Upload" />
                 <p className="mt-1 text-xs text-zinc-500">Uploading… {Math.round(uploading * 100)}%</p>
               </div>
             )}

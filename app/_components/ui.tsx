@@ -63,6 +63,16 @@ export function TextArea({ className, invalid, ...props }: TextareaHTMLAttribute
   return <textarea {...props} aria-invalid={invalid || undefined} className={cx(fieldClass, "font-mono", className)} />;
 }
 
+/** A determinate progress bar: `fraction` 0–1, announced with `label`. */
+export function ProgressBar({ fraction, label, className }: { fraction: number; label: string; className?: string }) {
+  const pct = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
+  return (
+    <div className={cx("h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800", className)} role="progressbar" aria-label={label} aria-valuenow={pct}>
+      <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
+
 export function Card({ className, children }: { className?: string; children: ReactNode }) {
   return <div className={cx("rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900", className)}>{children}</div>;
 }

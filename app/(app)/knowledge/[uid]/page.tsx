@@ -4,7 +4,7 @@ import { Pencil, RefreshCw, Trash2 } from "lucide-react";
 import { useParams, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { BackLink, Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { BaseDialog } from "../_components/base-dialog.tsx";
@@ -94,9 +94,7 @@ export default function KnowledgeBasePage() {
       {indexing && (
         <Card className="mb-6 p-4">
           <p className="text-sm font-medium">Indexing…</p>
-          <div className="mt-2 h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Indexing progress" aria-valuenow={pct}>
-            <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${pct}%` }} />
-          </div>
+          <ProgressBar className="mt-2" fraction={pct / 100} label="Indexing progress" />
           <p className="mt-1 text-xs text-zinc-500">
             {pct}% {b.message ? `· ${b.message}` : ""}
           </p>

@@ -3,7 +3,8 @@
 import { Upload } from "lucide-react";
 import { useRef, useState, type DragEvent } from "react";
 import { toast } from "sonner";
-import { Button, cx } from "@/app/_components/ui.tsx";
+import { Button, ProgressBar, cx } from "@/app/_components/ui.tsx";
+import { uploadWithProgress } from "@/app/_lib/upload.ts";
 
 const ACCEPT = ".txt,.text,.md,.markdown,.mdx,.html,.htm,.xhtml,.pdf,.docx";
 
@@ -11,25 +12,6 @@ interface UploadReply {
   message?: string;
   documents?: { name: string; status: string; message: string | null }[];
   rejected?: { name: string; message: string }[];
-}
-
-function post(url: string, form: FormData, onProgress: (fraction: number) => void): Promise<{ status: number; body: UploadReply }> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => {
-      let body: UploadReply = {};
-      try {
-        body = JSON.parse(xhr.responseText || "{}") as UploadReply;
-      } catch {
-        body = { message: `Upload failed (${xhr.status}).` };
-      }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => reject(new Error("The upload was interrupted. Check the connection and try again."));
-    xhr.send(form);
-  });
 }
 
 export function UploadZone({ baseUid, onUploaded }: { baseUid: string; onUploaded: () => void }) {
@@ -43,7 +25,7 @@ export function UploadZone({ baseUid, onUploaded }: { baseUid: string; onUploade
     for (const f of files) form.append("file", f, f.name);
     setProgress(0);
     try {
-      const { status, body } = await post(`/api/knowledge/${baseUid}/upload`, form, setProgress);
+      const { status, body } = await uploadWithProgress<UploadReply>(`/api/knowledge/${baseUid}/upload`, form, {}, setProgress);
       if (status === 201) {
         const added = body.documents ?? [];
         const skipped = added.filter((d) => d.status === "skipped");
@@ -90,9 +72,7 @@ export function UploadZone({ baseUid, onUploaded }: { baseUid: string; onUploade
       <input ref={input} type="file" multiple accept={ACCEPT} hidden aria-label="Documents to upload" onChange={(e) => void send(Array.from(e.target.files ?? []))} />
       {progress !== null && (
         <div className="mx-auto mt-3 max-w-sm">
-          <div className="h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Upload" aria-valuenow={pct}>
-            <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${pct}%` }} />
-          </div>
+          <ProgressBar fraction={pct / 100} label="Upload" />
           <p className="mt-1 text-xs text-zinc-500">Uploading… {pct}%</p>
         </div>
       )}

@@ -7,7 +7,7 @@ import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
 import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
 import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
 import { toast } from "sonner";
-import { BackLink, Badge, Button, Card, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Badge, Button, Card, DelayedSkeleton, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -30,9 +30,7 @@ function SnapshotStatus({ snapshotUid }: { snapshotUid: string }) {
   return (
     <Card className="mb-6 p-4">
       <p className="text-sm font-medium">Importing {snap.data.sourceLabel}…</p>
-      <div className="mt-2 h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Import progress" aria-valuenow={pct}>
-        <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar className="mt-2" fraction={pct / 100} label="Import progress" />
       <p className="mt-1 text-xs text-zinc-500">
         {snap.data.status} · {pct}% {snap.data.message ? `· ${snap.data.message}` : ""}
       </p>

@@ -17,7 +17,7 @@ import { engineLabel, formatCost, formatDate, formatDuration, formatTokens, scop
 import { describeStages } from "@/server/review/report/stages.ts";
 import { Markdown } from "@/app/_components/review/markdown.tsx";
 import { isActive, type ReviewDetail, type ReviewFindingRow } from "@/app/_components/review/types.ts";
-import { BackLink, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -190,9 +190,7 @@ export default function ReviewPage() {
       <Card className="mb-6 p-4">
         <Meta review={r} />
         {r.status === "running" && (
-          <div className="mt-3 h-1.5 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800" role="progressbar" aria-label="Review progress" aria-valuenow={Math.round(r.progress * 100)}>
-            <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${Math.round(r.progress * 100)}%` }} />
-          </div>
+          <ProgressBar className="mt-3" fraction={r.progress} label="Review progress" />
         )}
         {r.statusReason && (r.status === "failed" || r.status === "cancelled") && <p className={r.status === "failed" ? "mt-3 text-sm text-red-700 dark:text-red-400" : "mt-3 text-sm text-zinc-500"}>{r.statusReason}</p>}
       </Card>
