@@ -13,6 +13,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { throttledProgress } from "../jobs/throttled-progress.ts";
 import type { Config } from "../config.ts";
 import type { Db, KnowledgeBase, KnowledgeDocument } from "../db/client.ts";
 import { DomainError } from "../errors.ts";
@@ -68,28 +69,18 @@ export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logg
     }
   });
 
-  /** Throttled progress: row update + event, kept in order; settle() waits and stops further writes. */
+  /** Progress: the row and an event, throttled (server/jobs/throttled-progress.ts). */
   function progressWriter(base: KnowledgeBase) {
-    let last = 0;
-    let chain: Promise<unknown> = Promise.resolve();
-    let stopped = false;
-    const report = (progress: number, message: string, force = false) => {
-      const now = Date.now();
-      if (stopped || (!force && now - last < PROGRESS_EVERY_MS)) return;
-      last = now;
-      const p = Math.max(0, Math.min(1, progress));
-      chain = chain
-        .then(async () => {
-          await db.knowledgeBase.updateMany({ where: { id: base.id }, data: { status: "indexing", progress: p, message } });
-          await events.publish(kbRoom(base.uid), "kb.progress", { status: "indexing", progress: p, message });
-        })
-        .catch((err: unknown) => log.warn({ err }, "knowledge base progress update failed"));
-    };
-    report.settle = async () => {
-      stopped = true;
-      await chain;
-    };
-    return report;
+    const report = throttledProgress(
+      async ({ progress, message }: { progress: number; message: string }) => {
+        const p = Math.max(0, Math.min(1, progress));
+        await db.knowledgeBase.updateMany({ where: { id: base.id }, data: { status: "indexing", progress: p, message } });
+        await events.publish(kbRoom(base.uid), "kb.progress", { status: "indexing", progress: p, message });
+      },
+      (err) => log.warn({ err }, "knowledge base progress update failed"),
+      PROGRESS_EVERY_MS,
+    );
+    return Object.assign((progress: number, message: string, force = false) => report({ progress, message }, force), { settle: report.settle });
   }
 
   async function documentEvent(base: KnowledgeBase, doc: Pick<KnowledgeDocument, "uid" | "name" | "status" | "message" | "chunkCount">) {

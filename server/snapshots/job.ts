@@ -4,6 +4,7 @@
  * current one. Progress goes to the snapshot row (throttled, in order) so every viewer sees it.
  */
 import type { Config } from "../config.ts";
+import { throttledProgress } from "../jobs/throttled-progress.ts";
 import type { Db } from "../db/client.ts";
 import { DomainError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -29,24 +30,12 @@ export function createIngestJob(deps: { db: Db; config: Config; log: Logger; aut
   const { db, config, log } = deps;
   const tokens = createSecretBox(deps.authSecret, "git-tokens");
 
-  /** Throttled progress writes, kept in order; settle() waits for them and stops further writes. */
   function progressWriter(snapshotId: string) {
-    let last = 0;
-    let chain: Promise<unknown> = Promise.resolve();
-    let stopped = false;
-    const report = (status: string, progress: number, message: string, force = false) => {
-      const now = Date.now();
-      if (stopped || (!force && now - last < PROGRESS_EVERY_MS)) return;
-      last = now;
-      chain = chain
-        .then(() => db.snapshot.update({ where: { id: snapshotId }, data: { status, progress, message } }))
-        .catch((err: unknown) => log.warn({ err }, "snapshot progress update failed"));
-    };
-    report.settle = async () => {
-      stopped = true;
-      await chain;
-    };
-    return report;
+    return throttledProgress(
+      (p: { status: string; progress: number; message: string }) => db.snapshot.update({ where: { id: snapshotId }, data: p }),
+      (err) => log.warn({ err }, "snapshot progress update failed"),
+      PROGRESS_EVERY_MS,
+    );
   }
 
   function toImportSource(src: QueuedSource): ImportSource {
@@ -61,12 +50,12 @@ export function createIngestJob(deps: { db: Db; config: Config; log: Logger; aut
     const report = progressWriter(snapshot.id);
     const started = Date.now();
     try {
-      const { ingest, summary, findings } = await runImport(toImportSource(job.source), dirs, (stage, fraction, message) => report(stage, fraction, message), {
+      const { ingest, summary, findings } = await runImport(toImportSource(job.source), dirs, (stage, fraction, message) => report({ status: stage, progress: fraction, message }), {
         limits: config.ingestLimits,
         projectEslintConfig: config.projectEslintConfig,
         search: { uri: searchStoreUri(config.dataDir), name: searchIndexName(snapshot.id), embedder: await createEmbedderFromSettings(config.embeddings) },
       });
-      report("analyzing", 0.96, "Saving findings", true);
+      report({ status: "analyzing", progress: 0.96, message: "Saving findings" }, true);
       await report.settle();
       await db.$transaction(async (tx) => {
         for (let i = 0; i < findings.length; i += 500) {
