@@ -10,6 +10,7 @@ import { getConfig } from "../config.ts";
 import { DomainError } from "../errors.ts";
 import { runImport, type ImportSource } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
+import { UsageError } from "./usage.ts";
 
 export const INGEST_HELP = `Usage: argus ingest <folder | archive.zip | git-url> [--ref <branch|tag|commit>] [--json] [--keep]
 
@@ -18,11 +19,13 @@ the snapshot summary: files, languages, symbols and static findings by severity.
   --json   one JSON object on stdout
   --keep   keep the snapshot directory (printed) instead of deleting it`;
 
-async function sourceFor(target: string, ref: string | undefined): Promise<ImportSource> {
+/** A command-line target as an import source: a folder, a zip file or a git URL (else a usage error). */
+export async function sourceFor(target: string, git: { ref?: string; depth?: number } = {}): Promise<ImportSource> {
   const info = await stat(target).catch(() => null);
   if (info?.isDirectory()) return { kind: "path", path: path.resolve(target) };
   if (info?.isFile()) return { kind: "zip", zipPath: path.resolve(target) };
-  return { kind: "git", url: target, ref };
+  if (/^(https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/.test(target)) return { kind: "git", url: target, ...git };
+  throw new UsageError(`"${target}" is not a folder, a zip file or a git URL.`);
 }
 
 export async function runIngestCli(argv: string[]): Promise<number> {
@@ -41,7 +44,7 @@ export async function runIngestCli(argv: string[]): Promise<number> {
   const started = Date.now();
   try {
     const progress = values.json ? () => {} : (stage: string, fraction: number) => process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
-    const { summary, findings, ingest } = await runImport(await sourceFor(target, values.ref), dirs, progress, {
+    const { summary, findings, ingest } = await runImport(await sourceFor(target, { ref: values.ref }), dirs, progress, {
       limits: getConfig().ingestLimits,
       projectEslintConfig: getConfig().projectEslintConfig,
     });
@@ -60,7 +63,7 @@ export async function runIngestCli(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     console.error(`argus ingest: ${err instanceof Error ? err.message : String(err)}`);
-    return err instanceof DomainError ? 2 : 1;
+    return err instanceof DomainError || err instanceof UsageError ? 2 : 1;
   } finally {
     if (!values.keep) await rm(base, { recursive: true, force: true });
   }

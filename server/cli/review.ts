@@ -6,7 +6,7 @@
  * 2 usage errors (bad flags, unreadable prompt file, code that cannot be imported); 3 the review
  * itself failed (model errors, budget spent before any report) — so a CI can tell them apart.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -18,9 +18,10 @@ import { renderExport, isExportFormat } from "../review/export/index.ts";
 import { atLeast, reviewBudgetSchema, reviewSettingsSchema, severitySchema, type ReviewScope } from "../review/report/schema.ts";
 import { executeReview } from "../review/run.ts";
 import type { StaticInput } from "../review/static-engine.ts";
-import { runImport, type ImportSource } from "../snapshots/import.ts";
+import { runImport } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { sourceFor } from "./ingest.ts";
 import { UsageError } from "./usage.ts";
 
 export const REVIEW_HELP = `Usage: argus review <folder | archive.zip | git-url> [options]
@@ -41,13 +42,6 @@ Reviews code the way the web app does and writes the report.
 Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 the review failed.`;
 
 
-async function sourceFor(target: string, ref: string | undefined, depth: number | undefined): Promise<ImportSource> {
-  const info = await stat(target).catch(() => null);
-  if (info?.isDirectory()) return { kind: "path", path: path.resolve(target) };
-  if (info?.isFile()) return { kind: "zip", zipPath: path.resolve(target) };
-  if (/^(https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/.test(target)) return { kind: "git", url: target, ref, depth };
-  throw new UsageError(`"${target}" is not a folder, a zip file or a git URL.`);
-}
 
 function number(value: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
   if (value === undefined) return undefined;
@@ -135,7 +129,7 @@ export async function runReviewCli(argv: string[]): Promise<number> {
     base = await mkdtemp(path.join(os.tmpdir(), "argus-review-"));
     const dirs = snapshotDirs(base, "cli", "snapshot");
     const progress = (stage: string, fraction: number) => process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
-    const imported = await runImport(await sourceFor(target, values.ref, number(values.depth, "--depth", 1, 10_000, true)), dirs, progress, {
+    const imported = await runImport(await sourceFor(target, { ref: values.ref, depth: number(values.depth, "--depth", 1, 10_000, true) }), dirs, progress, {
       limits: config.ingestLimits,
       projectEslintConfig: config.projectEslintConfig,
     }).catch((err: unknown) => {
