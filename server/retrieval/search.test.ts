@@ -146,6 +146,9 @@ describe("search", () => {
     // First in both lists: the full-text vote plus the vector's smaller one.
     expect(top!.score).toBeCloseTo((HYBRID_WEIGHTS.fulltext + HYBRID_WEIGHTS.vector) / (HYBRID_RRF_K + 1), 10);
     expect(top).toMatchObject({ startLine: expect.any(Number), endLine: expect.any(Number) });
+    // The snippet is cut around the best line; snippetStartLine says where it starts in the file.
+    expect(FILES["src/config/loader.ts"]!.split("\n")[top!.snippetStartLine - 1]).toBe(top!.snippet.split("\n")[0]);
+    expect(top!.snippet).toContain("parseConfigFile");
   });
 
   describe("filters", () => {

@@ -74,6 +74,8 @@ export interface SearchResult {
   symbolPath: string | null;
   language: string;
   snippet: string;
+  /** The file line the snippet starts at (it is cut around the best-matching line of the chunk). */
+  snippetStartLine: number;
   /** The ranking score of the mode: cosine (vector), BM25 (fulltext), weighted RRF (hybrid). */
   score: number;
   scores: { vector?: number; fulltext?: number };
@@ -150,15 +152,16 @@ function whereClause(filters: { pathGlob?: string | undefined; language?: string
 const SNIPPET_LINES = 6;
 
 /** A few lines of the chunk, starting at the first one that contains a query word (else the top). */
-function snippetOf(text: string, words: string): string {
+function snippetOf(text: string, words: string): { snippet: string; offset: number } {
   const lines = text.split("\n");
   const terms = new Set(words.split(" ").filter((w) => w.length > 1));
   let at = lines.findIndex((l) => splitIdentifiersInText(l, { keepOriginal: true }).split(" ").some((w) => terms.has(w)));
   if (at < 0) at = 0;
   const from = Math.max(0, at - 1);
-  return lines.slice(from, from + SNIPPET_LINES).join("\n");
+  return { snippet: lines.slice(from, from + SNIPPET_LINES).join("\n"), offset: from };
 }
 
 function toResult(h: StoredHit, score: number, scores: SearchResult["scores"], words: string): SearchResult {
-  return { file: h.file, startLine: h.startLine, endLine: h.endLine, symbolPath: h.symbolPath, language: h.language, snippet: snippetOf(h.text, words), score, scores };
+  const { snippet, offset } = snippetOf(h.text, words);
+  return { file: h.file, startLine: h.startLine, endLine: h.endLine, symbolPath: h.symbolPath, language: h.language, snippet, snippetStartLine: h.startLine + offset, score, scores };
 }

@@ -180,6 +180,6 @@ function codeSearchFor(config: Config, searchIndexes: IndexCache, snapshotId: st
       const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
       const mode = embedder || index.embedder.name === "hash" ? opts.mode : "fulltext";
       const hits = await search(index, query, { mode, k: opts.k, embedder, filters: { pathGlob: opts.pathGlob, language: opts.language } });
-      return hits.map((h) => ({ file: h.file, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet, score: h.score, symbolPath: h.symbolPath ?? undefined }));
+      return hits.map((h) => ({ file: h.file, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet, snippetStartLine: h.snippetStartLine, score: h.score, symbolPath: h.symbolPath ?? undefined }));
     });
 }

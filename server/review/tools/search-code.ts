@@ -12,21 +12,6 @@ export const searchCodeInput = z.object({
   language: z.string().max(50).optional().describe('Only files of this language id: "typescript", "python", "go" ….'),
 });
 
-/**
- * The snippet is the part of the chunk around the best-matching line, so it does not start at the
- * chunk's first line: find where it starts in the file (read through the Sandbox) to number it truly.
- */
-function snippetFirstLine(env: ToolEnv, file: string, startLine: number, endLine: number, firstSnippetLine: string | undefined): number | undefined {
-  if (firstSnippetLine === undefined) return undefined;
-  try {
-    const lines = splitLines(env.sandbox.readFile(file).content);
-    for (let n = startLine; n <= Math.min(endLine, lines.length); n++) if (cutLine(lines[n - 1]!, 300) === firstSnippetLine) return n;
-  } catch {
-    // unreadable or gone: show the snippet without numbers
-  }
-  return undefined;
-}
-
 export function searchCodeTool(env: ToolEnv) {
   return defineTool({
     name: "search_code",
@@ -44,8 +29,7 @@ export function searchCodeTool(env: ToolEnv) {
         hits.forEach((h, i) => {
           out.push(`${i + 1}. ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` ${h.symbolPath}` : ""} (score ${h.score.toFixed(3)})`);
           const lines = splitLines(h.snippet).slice(0, MAX_SNIPPET_LINES).map((l) => cutLine(l, 300));
-          const first = snippetFirstLine(env, h.file, h.startLine, h.endLine, lines[0]);
-          out.push(...(first === undefined ? lines : numberLines(lines, first)).map((l) => `   ${l}`));
+          out.push(...numberLines(lines, h.snippetStartLine).map((l) => `   ${l}`));
         });
         return ok(clip(out.join("\n"), MAX_SEARCH_CHARS, () => "[Results cut at the size limit: lower k or narrow with path_glob.]"));
       } catch (err) {

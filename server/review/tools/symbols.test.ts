@@ -135,8 +135,8 @@ describe("search_code", () => {
     expect(opts).toEqual({ mode: "hybrid", k: 10, pathGlob: "src/**", language: undefined });
     expect(query).toBe("string concatenation query");
     return [
-      { file: "src/app.ts", startLine: 12, endLine: 19, snippet: "export function runQuery(db: { query(sql: string): unknown }, id: string) {\n  return db.query(\"SELECT * FROM users WHERE id = '\" + id + \"'\");\n}", score: 0.5, symbolPath: "runQuery" },
-      { file: "node_modules/dep/index.js", startLine: 1, endLine: 1, snippet: f.ignoredSecrets[1]!, score: 0.4 },
+      { file: "src/app.ts", startLine: 12, endLine: 19, snippetStartLine: 17, snippet: "export function runQuery(db: { query(sql: string): unknown }, id: string) {\n  return db.query(\"SELECT * FROM users WHERE id = '\" + id + \"'\");\n}", score: 0.5, symbolPath: "runQuery" },
+      { file: "node_modules/dep/index.js", startLine: 1, endLine: 1, snippetStartLine: 1, snippet: f.ignoredSecrets[1]!, score: 0.4 },
     ];
   };
 
