@@ -83,7 +83,7 @@ async function dispatch(argv: string[], io: McpCliIo): Promise<number> {
   const server = await openBuiltin(name, io.cwd);
   try {
     if (port === undefined) {
-      const serving = await serveMcp(server, new StdioServerTransport(), { cwd: io.cwd, advertisedPath: `stdio:npx argus mcp serve ${server.name}` });
+      const serving = await serveMcp(server, new StdioServerTransport(), { cwd: io.cwd });
       io.err(`argus mcp: serving ${server.name} over stdio\n`);
       await io.untilStopped("stdio");
       await serving.close();

@@ -25,6 +25,7 @@ import type { CallContext, PipelineServer } from "../servers/contract.ts";
 import { BuildRefused, writeBuildFiles } from "./build-files.ts";
 import { decodePromptArgs, toErrorResult, toPromptMessages, toToolResult } from "./results.ts";
 import { BUILD_TOOL, IO_META, PARAMETERS_META } from "./signature.ts";
+import { STDIO_PREFIX } from "./spec.ts";
 
 export interface ServeOptions {
   /** Relative paths in arguments and in `build` resolve here; default the process's directory. */
@@ -103,7 +104,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 
 export async function serveMcp(server: PipelineServer, transport: Transport, options: ServeOptions = {}): Promise<McpServing> {
   const cwd = options.cwd ?? process.cwd();
-  const advertisedPath = options.advertisedPath ?? `mcp+stdio:npx argus mcp serve ${server.name}`;
+  const advertisedPath = options.advertisedPath ?? `${STDIO_PREFIX}npx argus mcp serve ${server.name}`;
   const mcp = new Server({ name: `argus-${server.name}`, version: "0.1.0" }, { capabilities: { tools: {}, prompts: {} } });
   const signature = () => server.signature();
 
