@@ -37,12 +37,17 @@ function timed(llm: LlmClient, spans: Array<{ start: number; end: number }>): Ll
 }
 
 async function loopOverhead(provider: "anthropic" | "openai") {
-  const file = Array.from({ length: 120 }, (_, i) => `export const value${i} = compute(${i}); // line ${i + 1}`).join("\n");
+  const file = Array.from({ length: 120 }, (_, i) => `export const value${i} = compute(${i}); // line ${i + 1}`).join(
+    "\n",
+  );
   const tree = { "src/a.ts": file };
   const server = await startScriptedServer({
     script: [
       { match: "Do not call any more tools", text: reportText([]) },
-      { toolCalls: [{ name: "read_file", input: { path: "src/a.ts", start_line: 1, end_line: 40 } }], usage: { input: 500, output: 20 } },
+      {
+        toolCalls: [{ name: "read_file", input: { path: "src/a.ts", start_line: 1, end_line: 40 } }],
+        usage: { input: 500, output: 20 },
+      },
     ],
   });
   const gaps: number[] = [];
@@ -66,7 +71,8 @@ async function loopOverhead(provider: "anthropic" | "openai") {
         onEvent: (e) => events.push(e),
       });
       const elapsed = performance.now() - t0;
-      if (out.stopReason !== "max_iterations" || !out.report) throw new Error(`bench run ended with ${out.stopReason}: ${out.error ?? ""}`);
+      if (out.stopReason !== "max_iterations" || !out.report)
+        throw new Error(`bench run ended with ${out.stopReason}: ${out.error ?? ""}`);
       if (run === 0) continue; // warm-up: JIT, sockets
       wall += elapsed;
       for (let i = 1; i < spans.length; i++) gaps.push(spans[i]!.start - spans[i - 1]!.end);

@@ -22,13 +22,25 @@ export default async function apiOverhead() {
     });
     const { result } = (await res.json()) as { result: { data: { workspaceId: string } } };
     const workspaceId = result.data.workspaceId;
-    const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     await server.services.db.prompt.createMany({
-      data: Array.from({ length: 200 }, (_, i) => ({ uid: crypto.randomUUID(), workspaceId, name: `Prompt ${i}`, content: "x".repeat(2000) })),
+      data: Array.from({ length: 200 }, (_, i) => ({
+        uid: crypto.randomUUID(),
+        workspaceId,
+        name: `Prompt ${i}`,
+        content: "x".repeat(2000),
+      })),
     });
     const url = `${server.url}/api/trpc/prompts.list?input=${encodeURIComponent(JSON.stringify({ workspaceId }))}`;
     const viaApi = () => fetch(url, { headers: { cookie } }).then((r) => r.json());
-    const direct = () => server.services.db.prompt.findMany({ where: { workspaceId }, orderBy: [{ isDefault: "desc" }, { isBuiltin: "asc" }, { name: "asc" }] });
+    const direct = () =>
+      server.services.db.prompt.findMany({
+        where: { workspaceId },
+        orderBy: [{ isDefault: "desc" }, { isBuiltin: "asc" }, { name: "asc" }],
+      });
     await time(30, viaApi); // warm-up
     await time(30, direct);
     const api = summarize(await time(300, viaApi));

@@ -39,7 +39,8 @@ function walk(root: string): SourceFile[] {
     for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
       const child = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) visit(child);
-      else if (entry.isFile() && /\.(?:ts|js)$/.test(entry.name)) out.push({ path: child, language: entry.name.endsWith(".ts") ? "typescript" : "javascript" });
+      else if (entry.isFile() && /\.(?:ts|js)$/.test(entry.name))
+        out.push({ path: child, language: entry.name.endsWith(".ts") ? "typescript" : "javascript" });
     }
   };
   visit("");
@@ -69,11 +70,23 @@ async function child(mode: string, indexPath: string): Promise<ChildFigures> {
   const t0 = performance.now();
   const files = walk(root);
   const t1 = performance.now();
-  const result = await buildSymbolIndex({ root, files, indexPath, rules: true, workers: mode === "auto" ? "auto" : Number(mode) });
+  const result = await buildSymbolIndex({
+    root,
+    files,
+    indexPath,
+    rules: true,
+    workers: mode === "auto" ? "auto" : Number(mode),
+  });
   const t2 = performance.now();
   const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
   const w0 = performance.now();
-  await buildSymbolIndex({ root, files: walk(root), indexPath: `${indexPath}.warm`, rules: true, workers: mode === "auto" ? "auto" : Number(mode) });
+  await buildSymbolIndex({
+    root,
+    files: walk(root),
+    indexPath: `${indexPath}.warm`,
+    rules: true,
+    workers: mode === "auto" ? "auto" : Number(mode),
+  });
   const warmInProcessMs = Math.round(performance.now() - w0);
   return {
     walkMs: Math.round(t1 - t0),
@@ -97,23 +110,35 @@ const thisFile = fileURLToPath(import.meta.url);
 function runChild(mode: string, indexPath: string): Promise<ChildFigures & { wallMs: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const proc = spawn(process.execPath, ["--import", "tsx", thisFile, "--child", mode, indexPath], { stdio: ["ignore", "pipe", "inherit"], cwd: path.dirname(path.dirname(thisFile)) });
+    const proc = spawn(process.execPath, ["--import", "tsx", thisFile, "--child", mode, indexPath], {
+      stdio: ["ignore", "pipe", "inherit"],
+      cwd: path.dirname(path.dirname(thisFile)),
+    });
     let out = "";
     proc.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     proc.on("error", reject);
     proc.on("close", (code) => {
       if (code !== 0) return reject(new Error(`bench child exited with ${code}`));
-      resolve({ ...(JSON.parse(out.trim().split("\n").pop()!) as ChildFigures), wallMs: Math.round(performance.now() - started) });
+      resolve({
+        ...(JSON.parse(out.trim().split("\n").pop()!) as ChildFigures),
+        wallMs: Math.round(performance.now() - started),
+      });
     });
   });
 }
 
 /** ctags -R on the tree: wall time and, through /usr/bin/time when present, peak RSS. */
-function runCtags(ctags: string, root: string, out: string): { wallMs: number; peakRssMiB: number | null; tags: number } {
+function runCtags(
+  ctags: string,
+  root: string,
+  out: string,
+): { wallMs: number; peakRssMiB: number | null; tags: number } {
   const time = findExecutable("time", "/usr/bin:/bin");
   const args = ["-R", "-f", out, root];
   const started = performance.now();
-  const res = time ? spawnSync(time, ["-f", "%M", ctags, ...args], { encoding: "utf8" }) : spawnSync(ctags, args, { encoding: "utf8" });
+  const res = time
+    ? spawnSync(time, ["-f", "%M", ctags, ...args], { encoding: "utf8" })
+    : spawnSync(ctags, args, { encoding: "utf8" });
   const wallMs = Math.round(performance.now() - started);
   if (res.status !== 0) throw new Error(`ctags failed: ${res.stderr}`);
   const rssKb = time ? Number(res.stderr.trim().split("\n").pop()) : NaN;
@@ -163,13 +188,31 @@ export default async function ingest(): Promise<Record<string, unknown>> {
     let baseline: Record<string, unknown>;
     if (ctags) {
       const ms = median(ctagsRuns.map((r) => r.wallMs));
-      baseline = { tool: spawnSync(ctags, ["--version"], { encoding: "utf8" }).stdout.split("\n")[0], command: "ctags -R -f <tmp>/tags <tree>", seconds: ms / 1000, linesPerSecond: Math.round(mainOnly[0]!.lines / (ms / 1000)), peakRssMiB: ctagsRuns[0]!.peakRssMiB, tags: ctagsRuns[0]!.tags, allRunsSeconds: ctagsRuns.map((r) => r.wallMs / 1000) };
-    } else baseline = { tool: "ctags", absent: true, note: "ctags is not on PATH (apt-get install -y universal-ctags): no baseline this run" };
+      baseline = {
+        tool: spawnSync(ctags, ["--version"], { encoding: "utf8" }).stdout.split("\n")[0],
+        command: "ctags -R -f <tmp>/tags <tree>",
+        seconds: ms / 1000,
+        linesPerSecond: Math.round(mainOnly[0]!.lines / (ms / 1000)),
+        peakRssMiB: ctagsRuns[0]!.peakRssMiB,
+        tags: ctagsRuns[0]!.tags,
+        allRunsSeconds: ctagsRuns.map((r) => r.wallMs / 1000),
+      };
+    } else
+      baseline = {
+        tool: "ctags",
+        absent: true,
+        note: "ctags is not on PATH (apt-get install -y universal-ctags): no baseline this run",
+      };
 
     // ESLint (built-in config) on the same tree: best-effort pre-pass cost, outside the 3× target.
     const { runEslint } = await import("../server/codebase/analysis/eslint/index.ts");
     const eslintStarted = performance.now();
-    const eslint = await runEslint({ root, files: files.map((f) => f.path), useProjectConfig: false, timeoutMs: 600_000 });
+    const eslint = await runEslint({
+      root,
+      files: files.map((f) => f.path),
+      useProjectConfig: false,
+      timeoutMs: 600_000,
+    });
     const eslintSeconds = (performance.now() - eslintStarted) / 1000;
 
     // Query latency on the built index (opened once, as a server keeps it open).
@@ -212,7 +255,13 @@ export default async function ingest(): Promise<Record<string, unknown>> {
           }
         : null,
       target: "≤ 3× ctags",
-      eslintBuiltinConfig: { seconds: Math.round(eslintSeconds * 100) / 100, status: eslint.run.status, detail: eslint.run.detail, findings: eslint.findings.length, note: "separate from the 3× figure: ESLint is best-effort and runs after indexing" },
+      eslintBuiltinConfig: {
+        seconds: Math.round(eslintSeconds * 100) / 100,
+        status: eslint.run.status,
+        detail: eslint.run.detail,
+        findings: eslint.findings.length,
+        note: "separate from the 3× figure: ESLint is best-effort and runs after indexing",
+      },
       queryLatencyOnBuiltIndex: queries,
       loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
     };

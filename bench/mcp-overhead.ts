@@ -33,7 +33,10 @@ async function sample(server: PipelineServer, calls: number) {
 
 async function measureAll(calls: number) {
   const inProcess = await sample(createTestServer(), calls);
-  const stdioServer = createMcpServer({ command: process.execPath, args: ["--import", "tsx", fixture], cwd: repoRoot }, { name: "bench", discovery: "list" });
+  const stdioServer = createMcpServer(
+    { command: process.execPath, args: ["--import", "tsx", fixture], cwd: repoRoot },
+    { name: "bench", discovery: "list" },
+  );
   let stdio;
   try {
     stdio = await sample(stdioServer, calls);

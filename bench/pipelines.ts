@@ -17,12 +17,17 @@ const bench = defineServer({
   name: "bench",
   defaults: { n: 1 },
   tools: {
-    seed: { params: ["n"], output: "n->q_ls", run: ({ n }) => ({ q_ls: Array.from({ length: Number(n) }, (_, i) => `q${i}`) }) },
+    seed: {
+      params: ["n"],
+      output: "n->q_ls",
+      run: ({ n }) => ({ q_ls: Array.from({ length: Number(n) }, (_, i) => `q${i}`) }),
+    },
     bump: { params: ["q_ls"], output: "q_ls->q_ls", run: (a) => ({ q_ls: bump(listArg(a, "q_ls", "bench.bump")) }) },
   },
 });
 
-const pipeline = (steps: number) => `servers:\n  bench: servers/bench\npipeline:\n- bench.seed\n${"- bench.bump\n".repeat(steps)}`;
+const pipeline = (steps: number) =>
+  `servers:\n  bench: servers/bench\npipeline:\n- bench.seed\n${"- bench.bump\n".repeat(steps)}`;
 
 async function timeRun(dir: string, file: string, n: number, writeMemory: boolean): Promise<number> {
   writeFileSync(path.join(dir, "parameter", `${file.replace(".yaml", "")}_parameter.yaml`), `bench: {n: ${n}}\n`);

@@ -11,7 +11,9 @@ export type Benchmark = () => Promise<Record<string, unknown>>;
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const name = process.argv[2];
-const available = readdirSync(benchDir).filter((f) => f.endsWith(".ts") && f !== "run.ts" && !f.startsWith("_")).map((f) => f.replace(/\.ts$/, ""));
+const available = readdirSync(benchDir)
+  .filter((f) => f.endsWith(".ts") && f !== "run.ts" && !f.startsWith("_"))
+  .map((f) => f.replace(/\.ts$/, ""));
 
 if (!name || !available.includes(name)) {
   console.error(`Usage: npm run bench -- <name>\nAvailable: ${available.join(", ") || "(none)"}`);

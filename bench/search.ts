@@ -17,9 +17,25 @@ import { fileURLToPath } from "node:url";
 import { chunkCode } from "../server/retrieval/chunk/code.ts";
 import { HashEmbedder } from "../server/retrieval/embed/hash.ts";
 import { indexSnapshot } from "../server/retrieval/index-snapshot.ts";
-import { HYBRID_RRF_K, HYBRID_TEXT_CANDIDATES, HYBRID_VECTOR_DEPTH, HYBRID_WEIGHTS, hybridTextDepth, search, type SearchOptions } from "../server/retrieval/search.ts";
+import {
+  HYBRID_RRF_K,
+  HYBRID_TEXT_CANDIDATES,
+  HYBRID_VECTOR_DEPTH,
+  HYBRID_WEIGHTS,
+  hybridTextDepth,
+  search,
+  type SearchOptions,
+} from "../server/retrieval/search.ts";
 import { splitIdentifiersInText } from "../server/retrieval/split-identifiers.ts";
-import { connect, createIndexCache, openChunkIndex, replaceIndex, type ChunkIndex, type ChunkRow, type Store } from "../server/retrieval/store/index.ts";
+import {
+  connect,
+  createIndexCache,
+  openChunkIndex,
+  replaceIndex,
+  type ChunkIndex,
+  type ChunkRow,
+  type Store,
+} from "../server/retrieval/store/index.ts";
 import { summarize } from "./_stats.ts";
 import { buildCodeSet, type CodeSet } from "./search/code-set.ts";
 import { loadCranfield, type Cranfield } from "./search/cranfield.ts";
@@ -36,7 +52,8 @@ const MODES = ["fulltext", "vector", "hybrid"] as const;
 type Mode = (typeof MODES)[number];
 
 const started = performance.now();
-const progress = (msg: string) => process.stderr.write(`[search ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`);
+const progress = (msg: string) =>
+  process.stderr.write(`[search ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`);
 const r4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
 function writeTree(root: string, files: { path: string; text: string }[]): void {
@@ -47,7 +64,14 @@ function writeTree(root: string, files: { path: string; text: string }[]): void 
 }
 
 /** Ranked document ids for a query: chunks → their file → the document (first chunk's rank). */
-async function rankDocs(index: ChunkIndex, query: string, mode: Mode, chunks: number, docs: number, docOf: (file: string) => string): Promise<string[]> {
+async function rankDocs(
+  index: ChunkIndex,
+  query: string,
+  mode: Mode,
+  chunks: number,
+  docs: number,
+  docOf: (file: string) => string,
+): Promise<string[]> {
   const hits = await search(index, query, { mode, k: chunks });
   return dedupe(hits.map((h) => docOf(h.file))).slice(0, docs);
 }
@@ -76,7 +100,13 @@ async function cranfieldQuality(store: Store, cran: Cranfield, root: string, dim
 
 async function codeQuality(store: Store, set: CodeSet, root: string, dims: number, modes: readonly Mode[]) {
   const name = `code-${dims}`;
-  const built = await indexSnapshot(store, name, root, set.docs.map((d) => ({ path: d.id, language: "javascript" })), { dims });
+  const built = await indexSnapshot(
+    store,
+    name,
+    root,
+    set.docs.map((d) => ({ path: d.id, language: "javascript" })),
+    { dims },
+  );
   const index = (await openChunkIndex(store, name))!;
   const out: Record<string, unknown> = { chunks: built.rows, buildMs: built.ms };
   for (const mode of modes) {
@@ -101,7 +131,11 @@ function ripgrepQuality(set: CodeSet, root: string) {
     rr.push(reciprocalRankAt(10, ranked, new Set([q.gold])));
     rec.push(recallAt(10, ranked, new Set([q.gold])));
   }
-  return { mrr10: r4(mean(rr)), recall10: r4(mean(rec)), msPerQuery: Math.round(((performance.now() - t) / set.queries.length) * 10) / 10 };
+  return {
+    mrr10: r4(mean(rr)),
+    recall10: r4(mean(rec)),
+    msPerQuery: Math.round(((performance.now() - t) / set.queries.length) * 10) / 10,
+  };
 }
 
 async function latency(index: ChunkIndex, queries: string[], options: SearchOptions = {}) {
@@ -142,7 +176,8 @@ async function baseChunks(set: CodeSet): Promise<BaseChunk[]> {
   return base;
 }
 
-const embeddingText = (c: Pick<ChunkRow, "file" | "symbolPath" | "text">) => `${c.file}\n${c.symbolPath ?? ""}\n${c.text}`;
+const embeddingText = (c: Pick<ChunkRow, "file" | "symbolPath" | "text">) =>
+  `${c.file}\n${c.symbolPath ?? ""}\n${c.text}`;
 
 async function largeTable(store: Store, set: CodeSet) {
   progress(`large table: replicating ${LARGE_ROWS.toLocaleString("en")} chunks`);
@@ -152,11 +187,19 @@ async function largeTable(store: Store, set: CodeSet) {
   const embedder = new HashEmbedder().fit(texts.map(embeddingText));
   const rows: ChunkRow[] = texts.map((c) => ({ ...c, vector: embedder.embedOne(embeddingText(c)) }));
   const prepareMs = Math.round(performance.now() - t);
-  progress(`large table: ${rows.length.toLocaleString("en")} rows embedded in ${(prepareMs / 1000).toFixed(1)} s; writing + indexing`);
+  progress(
+    `large table: ${rows.length.toLocaleString("en")} rows embedded in ${(prepareMs / 1000).toFixed(1)} s; writing + indexing`,
+  );
   t = performance.now();
-  const write = await replaceIndex(store, "large", { embedder: embedder.record(), embedderState: embedder.idfState(), rows });
+  const write = await replaceIndex(store, "large", {
+    embedder: embedder.record(),
+    embedderState: embedder.idfState(),
+    rows,
+  });
   const buildMs = Math.round(performance.now() - t);
-  progress(`large table: built in ${(buildMs / 1000).toFixed(1)} s (vector index: ${write.plan.vector}); timing queries`);
+  progress(
+    `large table: built in ${(buildMs / 1000).toFixed(1)} s (vector index: ${write.plan.vector}); timing queries`,
+  );
   const queries = set.queries.map((q) => q.query);
   // What the app's search box pays: the first request opens the index (catalog, table, stats) and
   // rebuilds the query embedder from the stored IDF; later ones reuse it through the index cache,
@@ -216,11 +259,17 @@ export default async function searchBench() {
     progress("building the code set from node_modules");
     const set = await buildCodeSet(CODE_QUERIES);
     const codeRoot = path.join(dir, "code");
-    writeTree(codeRoot, set.docs.map((d) => ({ path: d.id, text: `${d.text}\n` })));
+    writeTree(
+      codeRoot,
+      set.docs.map((d) => ({ path: d.id, text: `${d.text}\n` })),
+    );
     progress(`code set: ${set.docs.length} documents, ${set.queries.length} queries`);
     const cran = loadCranfield(CRANFIELD_DIR);
     const cranRoot = path.join(dir, "cranfield");
-    writeTree(cranRoot, [...cran.docs].map(([id, text]) => ({ path: `${id}.txt`, text })));
+    writeTree(
+      cranRoot,
+      [...cran.docs].map(([id, text]) => ({ path: `${id}.txt`, text })),
+    );
 
     progress("Cranfield: index and evaluate");
     const cranfield = await cranfieldQuality(store, cran, cranRoot, 1024, MODES);
@@ -240,14 +289,26 @@ export default async function searchBench() {
 
     const large = await largeTable(store, set);
 
-    const best = (f: Record<string, unknown>, metric: string) => Math.max(...(["fulltext", "vector"] as const).map((m) => (f[m] as Record<string, number>)[metric]!));
+    const best = (f: Record<string, unknown>, metric: string) =>
+      Math.max(...(["fulltext", "vector"] as const).map((m) => (f[m] as Record<string, number>)[metric]!));
     const h = (f: Record<string, unknown>, metric: string) => (f.hybrid as Record<string, number>)[metric]!;
     const hybridLatency = (large.latencyMs.hybrid as { p50: number }).p50;
     return {
       // Latencies depend on what else runs: 1/5/15-minute load averages on this 2-core machine.
       loadAverage: { start: loadAtStart, end: loadavg().map((l) => Math.round(l * 10) / 10) },
-      hybridFusion: { rrfK: HYBRID_RRF_K, weights: HYBRID_WEIGHTS, textCandidates: HYBRID_TEXT_CANDIDATES, textDepthAtK10: hybridTextDepth(10), vectorDepth: HYBRID_VECTOR_DEPTH },
-      cranfield: { documents: cran.docs.size, queries: cran.queries.length, relevance: "grades 1-4 relevant; nDCG gain 5 - grade; MAP over the top 100", ...cranfield },
+      hybridFusion: {
+        rrfK: HYBRID_RRF_K,
+        weights: HYBRID_WEIGHTS,
+        textCandidates: HYBRID_TEXT_CANDIDATES,
+        textDepthAtK10: hybridTextDepth(10),
+        vectorDepth: HYBRID_VECTOR_DEPTH,
+      },
+      cranfield: {
+        documents: cran.docs.size,
+        queries: cran.queries.length,
+        relevance: "grades 1-4 relevant; nDCG gain 5 - grade; MAP over the top 100",
+        ...cranfield,
+      },
       codeSearch: {
         documents: set.docs.length,
         queries: set.queries.length,
@@ -259,7 +320,9 @@ export default async function searchBench() {
       large,
       dims512: { cranfield: cran512, codeSearch: code512.figures, latencySmall: small512 },
       targets: {
-        hybridBestOnCranfield: { met: ["ndcg10", "map", "recall100"].every((m) => h(cranfield, m) >= best(cranfield, m)) },
+        hybridBestOnCranfield: {
+          met: ["ndcg10", "map", "recall100"].every((m) => h(cranfield, m) >= best(cranfield, m)),
+        },
         hybridBestOnCode: { met: ["mrr10", "recall10"].every((m) => h(code.figures, m) >= best(code.figures, m)) },
         hybridP50At250k: { ms: hybridLatency, target: 15, met: hybridLatency <= 15 },
         annRecall10: { value: large.annRecall10, target: 0.95, met: large.annRecall10 >= 0.95 },

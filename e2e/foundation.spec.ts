@@ -22,7 +22,8 @@ async function signUp(page: Page, who: typeof owner, button: RegExp) {
   await page.getByRole("button", { name: button }).click();
 }
 
-const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+const nav = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
 
 async function backToPrompts(page: Page) {
   await page.getByRole("link", { name: "← Prompts" }).click();
@@ -86,13 +87,19 @@ test.describe("signed in as the owner", () => {
     await expect(list.getByRole("link", { name: "payments-api" })).toBeVisible();
 
     await page.reload();
-    await expect(page.getByRole("list", { name: "Projects" }).getByRole("link", { name: "payments-api" })).toBeVisible();
+    await expect(
+      page.getByRole("list", { name: "Projects" }).getByRole("link", { name: "payments-api" }),
+    ).toBeVisible();
     await page.getByRole("link", { name: "payments-api" }).click();
     await expect(page.getByRole("heading", { name: "payments-api" })).toBeVisible();
 
     // Import two files; the snapshot gets indexed and its code can be browsed by file and line.
     await page.getByLabel("Files", { exact: true }).setInputFiles([
-      { name: "app.ts", mimeType: "text/plain", buffer: Buffer.from("export function greet(name: string) {\n  return `hi ${name}`;\n}\n") },
+      {
+        name: "app.ts",
+        mimeType: "text/plain",
+        buffer: Buffer.from("export function greet(name: string) {\n  return `hi ${name}`;\n}\n"),
+      },
       { name: "util.py", mimeType: "text/plain", buffer: Buffer.from("def add(a, b):\n    return a + b\n") },
     ]);
     const files = page.getByRole("list", { name: "Files" });
@@ -114,7 +121,9 @@ test.describe("signed in as the owner", () => {
     await expect(page.locator("#L1")).toContainText("def add");
   });
 
-  test("create a prompt, make it the default, and the single-default invariant holds after reload", async ({ page }) => {
+  test("create a prompt, make it the default, and the single-default invariant holds after reload", async ({
+    page,
+  }) => {
     await nav(page, "Prompts");
     // The built-ins were seeded; one of them starts as the default.
     await expect(page.getByRole("link", { name: "General code review" })).toBeVisible();
@@ -122,7 +131,9 @@ test.describe("signed in as the owner", () => {
 
     await page.getByRole("button", { name: "New prompt" }).click();
     await page.getByRole("textbox", { name: "Name", exact: true }).fill("Team conventions");
-    await page.getByLabel("Prompt", { exact: true }).fill("Review against our team's conventions: small functions, no any.");
+    await page
+      .getByLabel("Prompt", { exact: true })
+      .fill("Review against our team's conventions: small functions, no any.");
     await page.getByLabel("Use as the default for new reviews").check();
     await page.getByRole("button", { name: "Create prompt" }).click();
     await expect(page.getByRole("heading", { name: "Team conventions" })).toBeVisible();
@@ -168,7 +179,9 @@ test.describe("signed in as the owner", () => {
   });
 
   test("add a model provider, test the connection, and the key is never shown again", async ({ page }) => {
-    const llm: ScriptedServer = await startScriptedServer({ script: [{ match: "Reply with the single word OK", text: "OK" }] });
+    const llm: ScriptedServer = await startScriptedServer({
+      script: [{ match: "Reply with the single word OK", text: "OK" }],
+    });
     try {
       await nav(page, "Settings");
       await page.getByRole("button", { name: "Add provider" }).click();
@@ -181,7 +194,10 @@ test.describe("signed in as the owner", () => {
       await dialog.getByRole("button", { name: "Test connection" }).click();
       await expect(dialog.getByRole("status")).toContainText("Connected to qwen3:8b");
       await dialog.getByRole("button", { name: "Save" }).click();
-      const row = page.getByRole("list", { name: "Model providers" }).getByRole("listitem").filter({ hasText: "Local scripted" });
+      const row = page
+        .getByRole("list", { name: "Model providers" })
+        .getByRole("listitem")
+        .filter({ hasText: "Local scripted" });
       await expect(row).toContainText("key …1234");
       await page.reload();
       await expect(page.getByRole("list", { name: "Model providers" })).toContainText("Local scripted");

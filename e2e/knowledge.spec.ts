@@ -10,10 +10,12 @@ test.describe.configure({ mode: "serial" });
 
 const ownerState = path.join(os.tmpdir(), `argus-e2e-knowledge-${process.pid}.json`);
 
-const LIGHTHOUSE_MD = "# Lighthouse maintenance\n\nThe **lighthouse** lamp is cleaned every Tuesday.\n\nSee [the schedule](https://example.com/schedule).\n";
+const LIGHTHOUSE_MD =
+  "# Lighthouse maintenance\n\nThe **lighthouse** lamp is cleaned every Tuesday.\n\nSee [the schedule](https://example.com/schedule).\n";
 const BUDGET_TXT = "Budget notes.\nThe harbour budget covers new mooring ropes and a radio.\n";
 
-const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+const nav = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
 
 test("the owner is signed in", async ({ page }) => {
   await signUpOrSignIn(page);

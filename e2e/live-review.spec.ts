@@ -34,7 +34,9 @@ async function trpc<T>(request: APIRequestContext, path: string, input: unknown)
 
 test("the agent's streamed text and tool calls show up live while the review runs", async ({ page }) => {
   test.setTimeout(240_000);
-  const words = "Let me look at the request handlers first, starting with the item search endpoint.".split(" ").map((w) => `${w} `);
+  const words = "Let me look at the request handlers first, starting with the item search endpoint."
+    .split(" ")
+    .map((w) => `${w} `);
   const llm: ScriptedServer = await startScriptedServer({
     script: [
       // First matching rule wins (by the last user message): the most specific first.
@@ -48,9 +50,22 @@ test("the agent's streamed text and tool calls show up live while the review run
     const me = await page.request.get("/api/trpc/account.me");
     const workspaceId = (await me.json()).result.data.workspaces[0].id as string;
     const connectionUid = crypto.randomUUID();
-    await trpc(page.request, "providers.save", { workspaceId, uid: connectionUid, name: `live ${connectionUid.slice(0, 6)}`, provider: "anthropic", baseUrl: llm.url, model: "claude-sonnet-4-5", apiKey: "sk-test" });
+    await trpc(page.request, "providers.save", {
+      workspaceId,
+      uid: connectionUid,
+      name: `live ${connectionUid.slice(0, 6)}`,
+      provider: "anthropic",
+      baseUrl: llm.url,
+      model: "claude-sonnet-4-5",
+      apiKey: "sk-test",
+    });
     const demo = await trpc<{ projectUid: string }>(page.request, "projects.startDemo", { workspaceId });
-    const review = await trpc<{ uid: string }>(page.request, "reviews.start", { projectUid: demo.projectUid, engine: "agent", connectionUid, settings: { verify: false } });
+    const review = await trpc<{ uid: string }>(page.request, "reviews.start", {
+      projectUid: demo.projectUid,
+      engine: "agent",
+      connectionUid,
+      settings: { verify: false },
+    });
 
     await page.goto(`/reviews/${review.uid}`);
     const activity = page.getByRole("log", { name: "Review activity" }).or(page.getByLabel("Review activity"));

@@ -16,7 +16,10 @@ test.describe.configure({ mode: "serial" });
 const projectName = `shop-review-${Date.now().toString(36)}`;
 
 const zip = buildZip([
-  { name: "shop/app/config.py", data: 'DEBUG = False\nAWS_ACCESS_KEY_ID = "AKIAZ7Q3LM2KD9XW4PRT"\nREGION = "eu-west-1"\n' },
+  {
+    name: "shop/app/config.py",
+    data: 'DEBUG = False\nAWS_ACCESS_KEY_ID = "AKIAZ7Q3LM2KD9XW4PRT"\nREGION = "eu-west-1"\n',
+  },
   {
     name: "shop/app/users.py",
     data: [
@@ -60,7 +63,9 @@ test("start a static review in the browser and read its report", async ({ page }
   await page.getByRole("list", { name: "Projects" }).getByRole("link", { name: projectName }).click();
   await expect(page.getByRole("heading", { name: projectName })).toBeVisible();
   await page.getByLabel("Zip archive").setInputFiles({ name: "shop.zip", mimeType: "application/zip", buffer: zip });
-  await expect(page.getByRole("list", { name: "Files" }).getByRole("link", { name: "app/users.py" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("list", { name: "Files" }).getByRole("link", { name: "app/users.py" })).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(page.getByRole("heading", { name: "Trend" })).toBeVisible();
   await expect(page.getByText("No completed reviews yet")).toBeVisible();
 
@@ -102,11 +107,17 @@ test("start a static review in the browser and read its report", async ({ page }
   await expect(sql.getByRole("button", { name: "Restore" })).toBeVisible();
   await expect(sql).toContainText("false positive");
   await page.reload();
-  const sqlAgain = page.getByRole("list", { name: "Findings" }).getByRole("listitem").filter({ hasText: "app/users.py:6" });
+  const sqlAgain = page
+    .getByRole("list", { name: "Findings" })
+    .getByRole("listitem")
+    .filter({ hasText: "app/users.py:6" });
   await expect(sqlAgain).toContainText("false positive");
 
   // Filters: only critical findings → the SQL one (critical) stays, nothing else of lower severity shows.
-  await page.getByRole("group", { name: "Severity filter" }).getByRole("button", { name: /critical/ }).click();
+  await page
+    .getByRole("group", { name: "Severity filter" })
+    .getByRole("button", { name: /critical/ })
+    .click();
   await expect(page.getByText(/\d+ of \d+ shown/)).toBeVisible();
 
   // Download the SARIF export.
@@ -117,8 +128,12 @@ test("start a static review in the browser and read its report", async ({ page }
   const sarif = JSON.parse(await readFile((await download.path())!, "utf8"));
   expect(sarif.version).toBe("2.1.0");
   expect(sarif.runs[0].tool.driver.name).toBe("Argus");
-  const results = sarif.runs[0].results as { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[]; suppressions?: unknown[] }[];
-  const where = (r: (typeof results)[number]) => `${r.locations[0]!.physicalLocation.artifactLocation.uri}:${r.locations[0]!.physicalLocation.region.startLine}`;
+  const results = sarif.runs[0].results as {
+    locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[];
+    suppressions?: unknown[];
+  }[];
+  const where = (r: (typeof results)[number]) =>
+    `${r.locations[0]!.physicalLocation.artifactLocation.uri}:${r.locations[0]!.physicalLocation.region.startLine}`;
   expect(results.map(where)).toEqual(expect.arrayContaining(["app/config.py:2", "app/users.py:6"]));
   expect(results.filter((r) => r.suppressions).map(where)).toEqual(["app/users.py:6"]);
 });
@@ -146,7 +161,9 @@ test("jump from a finding to the highlighted code, and find the review in the li
 
   // The dashboard lists it among the recent reviews.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
-  await expect(page.getByRole("list", { name: "Reviews" }).getByRole("listitem").filter({ hasText: projectName })).toContainText("completed");
+  await expect(
+    page.getByRole("list", { name: "Reviews" }).getByRole("listitem").filter({ hasText: projectName }),
+  ).toContainText("completed");
 });
 
 test("2,000 findings stay responsive: the list is virtualised and filters apply at once", async ({ page }) => {
@@ -172,7 +189,9 @@ test("2,000 findings stay responsive: the list is virtualised and filters apply 
     createdAt: new Date().toISOString(),
     dismissed: false,
   }));
-  await page.route(/\/api\/trpc\/reviews\.findings/, (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ result: { data: many } }) }));
+  await page.route(/\/api\/trpc\/reviews\.findings/, (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ result: { data: many } }) }),
+  );
   await signIn(page);
   await page.goto(reviewUrl);
   await expect(page.getByText("2000 of 2000 shown")).toBeVisible();

@@ -10,10 +10,15 @@ const llm = createLlmClientFromSettings(config.llm);
 console.log(`Asking ${llm.provider} (${llm.model})…`);
 const started = Date.now();
 try {
-  const answer = await llm.complete({ messages: [userText("In one short sentence: what is a code review?")], maxTokens: 200 });
+  const answer = await llm.complete({
+    messages: [userText("In one short sentence: what is a code review?")],
+    maxTokens: 200,
+  });
   console.log(`\n${answer.text.trim()}\n`);
   const cost = answer.costUsd === undefined ? "" : `, ~$${answer.costUsd.toFixed(5)}`;
-  console.log(`OK in ${Date.now() - started} ms — ${answer.usage.inputTokens} input / ${answer.usage.outputTokens} output tokens${cost}.`);
+  console.log(
+    `OK in ${Date.now() - started} ms — ${answer.usage.inputTokens} input / ${answer.usage.outputTokens} output tokens${cost}.`,
+  );
 } catch (err) {
   console.error(`llm:smoke failed: ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;

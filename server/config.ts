@@ -33,15 +33,37 @@ const envSchema = z.object({
   /** pretty = human-readable lines; json = one JSON object per line. Default: pretty in development. */
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   /** Where Argus looks for a local Ollama to offer its models in Settings. */
-  OLLAMA_URL: z.url({ protocol: /^https?$/, error: "an http(s) URL such as http://localhost:11434" }).default("http://localhost:11434"),
+  OLLAMA_URL: z
+    .url({ protocol: /^https?$/, error: "an http(s) URL such as http://localhost:11434" })
+    .default("http://localhost:11434"),
   /** Ingest caps (server/codebase/ingest/limits.ts); each refusal message names the variable to raise. */
-  INGEST_MAX_TOTAL_MB: z.coerce.number({ error: "a number of megabytes" }).positive("a positive number of megabytes").optional(),
-  INGEST_MAX_FILES: z.coerce.number({ error: "a whole number" }).int("a whole number").positive("a positive number").optional(),
-  INGEST_MAX_FILE_MB: z.coerce.number({ error: "a number of megabytes" }).positive("a positive number of megabytes").optional(),
+  INGEST_MAX_TOTAL_MB: z.coerce
+    .number({ error: "a number of megabytes" })
+    .positive("a positive number of megabytes")
+    .optional(),
+  INGEST_MAX_FILES: z.coerce
+    .number({ error: "a whole number" })
+    .int("a whole number")
+    .positive("a positive number")
+    .optional(),
+  INGEST_MAX_FILE_MB: z.coerce
+    .number({ error: "a number of megabytes" })
+    .positive("a positive number of megabytes")
+    .optional(),
   INGEST_MAX_COMPRESSION_RATIO: z.coerce.number({ error: "a number" }).min(1, "at least 1").optional(),
-  INGEST_MAX_ARCHIVE_ENTRIES: z.coerce.number({ error: "a whole number" }).int("a whole number").positive("a positive number").optional(),
-  INDEX_MAX_FILE_KB: z.coerce.number({ error: "a number of kilobytes" }).positive("a positive number of kilobytes").optional(),
-  INGEST_GIT_TIMEOUT_SECONDS: z.coerce.number({ error: "a number of seconds" }).positive("a positive number of seconds").optional(),
+  INGEST_MAX_ARCHIVE_ENTRIES: z.coerce
+    .number({ error: "a whole number" })
+    .int("a whole number")
+    .positive("a positive number")
+    .optional(),
+  INDEX_MAX_FILE_KB: z.coerce
+    .number({ error: "a number of kilobytes" })
+    .positive("a positive number of kilobytes")
+    .optional(),
+  INGEST_GIT_TIMEOUT_SECONDS: z.coerce
+    .number({ error: "a number of seconds" })
+    .positive("a positive number of seconds")
+    .optional(),
   /** true: ESLint uses a project's own flat config (runs the project's JavaScript on the server). */
   ESLINT_USE_PROJECT_CONFIG: z.enum(["true", "false"], { error: "true or false" }).default("false"),
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
@@ -68,7 +90,18 @@ export interface Config {
   ollamaUrl: string;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
   projectEslintConfig: boolean;
-  ingestLimits: Partial<Record<"maxTotalBytes" | "maxFiles" | "maxFileBytes" | "maxCompressionRatio" | "maxArchiveEntries" | "indexMaxFileBytes" | "gitTimeoutMs", number>>;
+  ingestLimits: Partial<
+    Record<
+      | "maxTotalBytes"
+      | "maxFiles"
+      | "maxFileBytes"
+      | "maxCompressionRatio"
+      | "maxArchiveEntries"
+      | "indexMaxFileBytes"
+      | "gitTimeoutMs",
+      number
+    >
+  >;
 }
 
 export class ConfigError extends Error {

@@ -56,7 +56,10 @@ export async function createServices(config: Config, log = createLogger(config.l
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
-  queue.register(REVIEW_JOB, createReviewJob({ db, config, events, log, providers, running: reviews.running, searchIndexes }));
+  queue.register(
+    REVIEW_JOB,
+    createReviewJob({ db, config, events, log, providers, running: reviews.running, searchIndexes }),
+  );
   return {
     config,
     log,

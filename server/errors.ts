@@ -21,4 +21,10 @@ export const notFound = (message: string) => new DomainError("not_found", messag
 export const conflict = (message: string) => new DomainError("conflict", message);
 
 /** The HTTP status of each kind, for the plain HTTP routes (tRPC maps the same kinds to its codes). */
-export const HTTP_STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };
+export const HTTP_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+};

@@ -1,7 +1,17 @@
 /** The HTTP surface in front of tRPC: health, the sign-up gate, better-auth sign-in, unknown routes. */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, cookieFrom, PASSWORD, signIn, signUp, startTestServer, uniqueEmail, type TestServer, type TestUser } from "../test/helpers/server.ts";
+import {
+  Client,
+  cookieFrom,
+  PASSWORD,
+  signIn,
+  signUp,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+  type TestUser,
+} from "../test/helpers/server.ts";
 import { loadBuiltinPrompts } from "./prompts/builtins.ts";
 import { version } from "./version.ts";
 
@@ -15,12 +25,27 @@ afterAll(async () => {
 });
 
 /** A raw request, so the path reaches the server exactly as written (fetch normalizes it). */
-function rawPost(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function rawPost(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const url = new URL(server.url);
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method: "POST", path, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), origin: server.url, ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path,
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(data),
+          origin: server.url,
+          ...headers,
+        },
+      },
       (res) => {
         let text = "";
         res.on("data", (c: Buffer) => (text += c.toString()));
@@ -76,33 +101,47 @@ describe("sign-up and sign-in", () => {
     expect(await server.services.db.user.count()).toBe(0);
   });
 
-  it.each(["/api/auth//sign-up/email", "/api/auth/sign-up/email/", "/api/auth/sign-up/email?x=1", "/api/auth/Sign-Up/email", "/api/auth/%73ign-up/email"])(
-    "no spelling of the sign-up path (%s) creates an account",
-    async (path) => {
-      const r = await rawPost(path, { name: "Sneaky", email: uniqueEmail("sneaky"), password: PASSWORD });
-      expect(r.status).toBeGreaterThanOrEqual(400);
-      expect(await server.services.db.user.count()).toBe(0);
-    },
-  );
+  it.each([
+    "/api/auth//sign-up/email",
+    "/api/auth/sign-up/email/",
+    "/api/auth/sign-up/email?x=1",
+    "/api/auth/Sign-Up/email",
+    "/api/auth/%73ign-up/email",
+  ])("no spelling of the sign-up path (%s) creates an account", async (path) => {
+    const r = await rawPost(path, { name: "Sneaky", email: uniqueEmail("sneaky"), password: PASSWORD });
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(await server.services.db.user.count()).toBe(0);
+  });
 
   it("the first sign-up creates the owner, a workspace and its built-in prompts, and signs in", async () => {
     owner = await signUp(server.url, { name: "Ada Lovelace" });
     expect(owner.role).toBe("owner");
     expect(owner.client.cookie).toMatch(/better-auth\.session_token=/);
 
-    const me = await owner.client.ok<{ user: { email: string; name: string }; workspaces: { id: string; name: string; role: string }[] }>(
-      "query",
-      "account.me",
-    );
+    const me = await owner.client.ok<{
+      user: { email: string; name: string };
+      workspaces: { id: string; name: string; role: string }[];
+    }>("query", "account.me");
     expect(me.user).toMatchObject({ email: owner.email, name: "Ada Lovelace" });
     expect(me.workspaces).toEqual([{ id: owner.workspaceId, name: "Ada's workspace", role: "owner" }]);
 
-    const prompts = await owner.client.ok<{ name: string; isBuiltin: boolean; isDefault: boolean }[]>("query", "prompts.list", {
-      workspaceId: owner.workspaceId,
-    });
+    const prompts = await owner.client.ok<{ name: string; isBuiltin: boolean; isDefault: boolean }[]>(
+      "query",
+      "prompts.list",
+      {
+        workspaceId: owner.workspaceId,
+      },
+    );
     const builtins = loadBuiltinPrompts();
-    expect(prompts.filter((p) => p.isBuiltin).map((p) => p.name).sort()).toEqual(builtins.map((b) => b.name).sort());
-    expect(prompts.filter((p) => p.isDefault).map((p) => p.name)).toEqual(builtins.filter((b) => b.isDefault).map((b) => b.name));
+    expect(
+      prompts
+        .filter((p) => p.isBuiltin)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(builtins.map((b) => b.name).sort());
+    expect(prompts.filter((p) => p.isDefault).map((p) => p.name)).toEqual(
+      builtins.filter((b) => b.isDefault).map((b) => b.name),
+    );
 
     const state = await owner.client.ok("query", "account.setupState");
     expect(state).toEqual({ needsSetup: false, signedIn: true });
@@ -118,24 +157,42 @@ describe("sign-up and sign-in", () => {
   });
 
   it("better-auth's sign-up endpoint stays closed after setup", async () => {
-    const r = await rawPost("/api/auth/sign-up/email", { name: "Sneaky", email: uniqueEmail("sneaky"), password: PASSWORD });
+    const r = await rawPost("/api/auth/sign-up/email", {
+      name: "Sneaky",
+      email: uniqueEmail("sneaky"),
+      password: PASSWORD,
+    });
     expect(r.status).toBe(403);
     expect(await server.services.db.user.count()).toBe(1);
   });
 
   it("signing up again with the owner's email (via an invite) is a 409 that keeps the existing account", async () => {
-    const invite = await owner.client.ok<{ token: string }>("mutate", "account.createInvite", { workspaceId: owner.workspaceId, role: "member" });
-    const r = await new Client(server.url).mutate("account.signUp", { name: "Copy", email: owner.email, password: PASSWORD, inviteToken: invite.token });
+    const invite = await owner.client.ok<{ token: string }>("mutate", "account.createInvite", {
+      workspaceId: owner.workspaceId,
+      role: "member",
+    });
+    const r = await new Client(server.url).mutate("account.signUp", {
+      name: "Copy",
+      email: owner.email,
+      password: PASSWORD,
+      inviteToken: invite.token,
+    });
     expect(r.status).toBe(409);
     expect(r.error?.message).toMatch(/already exists/);
     expect(await server.services.db.user.count()).toBe(1);
     // The invite was not consumed by the failed attempt.
-    const info = await new Client(server.url).ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token });
+    const info = await new Client(server.url).ok<{ status: string }>("query", "account.inviteInfo", {
+      token: invite.token,
+    });
     expect(info.status).toBe("valid");
   });
 
   it("invalid sign-up input is a 400 naming each field", async () => {
-    const r = await new Client(server.url).mutate("account.signUp", { name: " ", email: "not-an-email", password: "short" });
+    const r = await new Client(server.url).mutate("account.signUp", {
+      name: " ",
+      email: "not-an-email",
+      password: "short",
+    });
     expect(r.status).toBe(400);
     const paths = r.error!.data.issues!.map((i) => i.path.join("."));
     expect(paths.sort()).toEqual(["email", "name", "password"]);

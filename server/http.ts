@@ -47,7 +47,9 @@ export function createRequestHandler(services: Services, next?: Handler): Handle
         // Accounts are created through account.signUp (first owner, or with an invite link) —
         // never through better-auth's open sign-up endpoint.
         if (path.startsWith("/api/auth/sign-up")) {
-          return sendJson(res, 403, { message: "Sign up on the sign-up page, with an invite link once Argus is set up." });
+          return sendJson(res, 403, {
+            message: "Sign up on the sign-up page, with an invite link once Argus is set up.",
+          });
         }
         return await auth(req, res);
       }
@@ -60,7 +62,8 @@ export function createRequestHandler(services: Services, next?: Handler): Handle
       sendJson(res, 404, { message: `Nothing at ${path}.` });
     } catch (err) {
       services.log.error({ err, path }, "request failed");
-      if (!res.headersSent) sendJson(res, 500, { message: "Something went wrong on the server. It has been logged; try again." });
+      if (!res.headersSent)
+        sendJson(res, 500, { message: "Something went wrong on the server. It has been logged; try again." });
       else res.end();
     }
   };

@@ -9,7 +9,13 @@ export function createLogger(log: Config["log"]): Logger {
     level: log.level,
     base: { app: "argus" },
     // Secrets must never reach a log line, whatever object a caller passes.
-    redact: { paths: ["password", "*.password", "token", "*.token", "headers.cookie", "*.headers.cookie"], censor: "[redacted]" },
-    transport: log.format === "pretty" ? { target: "pino-pretty", options: { translateTime: "HH:MM:ss", ignore: "pid,hostname,app" } } : undefined,
+    redact: {
+      paths: ["password", "*.password", "token", "*.token", "headers.cookie", "*.headers.cookie"],
+      censor: "[redacted]",
+    },
+    transport:
+      log.format === "pretty"
+        ? { target: "pino-pretty", options: { translateTime: "HH:MM:ss", ignore: "pid,hostname,app" } }
+        : undefined,
   });
 }

@@ -39,9 +39,14 @@ describe("restart", () => {
   let mine: PromptRow;
   const builtins = loadBuiltinPrompts();
 
-  const prompts = (client: Client) => client.ok<PromptRow[]>("query", "prompts.list", { workspaceId: owner.workspaceId });
+  const prompts = (client: Client) =>
+    client.ok<PromptRow[]>("query", "prompts.list", { workspaceId: owner.workspaceId });
   const expectOneOfEach = async (server: RunningServer) => {
-    const rows = await server.services.db.prompt.groupBy({ by: ["builtinKey"], where: { isBuiltin: true }, _count: { _all: true } });
+    const rows = await server.services.db.prompt.groupBy({
+      by: ["builtinKey"],
+      where: { isBuiltin: true },
+      _count: { _all: true },
+    });
     expect(rows.map((r) => [r.builtinKey, r._count._all]).sort()).toEqual(builtins.map((b) => [b.key, 1]).sort());
     expect(await server.services.db.prompt.count({ where: { isDefault: true } })).toBe(1);
   };
@@ -69,7 +74,10 @@ describe("restart", () => {
       const list = await prompts(client);
       expect(list.filter((p) => p.isBuiltin)).toHaveLength(builtins.length);
       expect(list.filter((p) => p.isDefault).map((p) => p.uid)).toEqual([mine.uid]);
-      expect(list.find((p) => p.uid === builtinUid(owner.workspaceId, "general-review"))).toMatchObject({ version: 1, isDefault: false });
+      expect(list.find((p) => p.uid === builtinUid(owner.workspaceId, "general-review"))).toMatchObject({
+        version: 1,
+        isDefault: false,
+      });
       expect(await (await fetch(`${server.url}/api/health`)).json()).toMatchObject({ status: "ok", db: "ok" });
       await stop(server);
     }
@@ -95,7 +103,9 @@ describe("restart", () => {
       const server = await startServer({ config: other.config, ui: false });
       await server.services.db.$executeRawUnsafe(`UPDATE "_prisma_migrations" SET checksum = 'edited'`);
       await server.close();
-      await expect(startServer({ config: other.config, ui: false })).rejects.toThrow(/20261129000000_init was changed after it was applied/);
+      await expect(startServer({ config: other.config, ui: false })).rejects.toThrow(
+        /20261129000000_init was changed after it was applied/,
+      );
     } finally {
       await other.cleanup();
     }

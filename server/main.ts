@@ -45,12 +45,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const knowledge = await services.knowledge.recoverInterrupted();
   if (knowledge) log.warn({ knowledge }, "indexing knowledge bases again that the last shutdown cut off");
   const reviews = await services.reviews.recoverInterrupted();
-  if (reviews.failed || reviews.requeued) log.warn(reviews, "reviews cut off by the last shutdown: running ones failed, queued ones queued again");
+  if (reviews.failed || reviews.requeued)
+    log.warn(reviews, "reviews cut off by the last shutdown: running ones failed, queued ones queued again");
   const seeded = await seedAllWorkspaces(services.db);
   if (seeded.inserted || seeded.updated) log.info(seeded, "seeded built-in prompts");
   setServices(services);
 
-  let nextHandler: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => Promise<void>) | undefined;
+  let nextHandler:
+    ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => Promise<void>) | undefined;
   if (opts.ui ?? true) {
     const { default: next } = await import("next");
     const app = next({ dev: opts.dev ?? false, dir: repoRoot, hostname: "localhost", port: config.port });

@@ -38,7 +38,13 @@ export default function AppLayout({ children }: { children: ReactNode }) {
   const state = useMemo<WorkspaceState | null>(() => {
     if (!me.data || me.data.workspaces.length === 0) return null;
     const workspace = me.data.workspaces.find((w) => w.id === selected) ?? me.data.workspaces[0]!;
-    return { user: me.data.user, workspace, workspaces: me.data.workspaces, selectWorkspace, canEdit: workspace.role !== "viewer" };
+    return {
+      user: me.data.user,
+      workspace,
+      workspaces: me.data.workspaces,
+      selectWorkspace,
+      canEdit: workspace.role !== "viewer",
+    };
   }, [me.data, selected, selectWorkspace]);
 
   if (me.isError && !unauthenticated) {

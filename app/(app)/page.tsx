@@ -12,7 +12,17 @@ import { Button, Card, DelayedSkeleton, PageHeader } from "@/app/_components/ui.
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
-function Stat({ href, label, value, icon }: { href: string; label: string; value: number | undefined; icon: ReactNode }) {
+function Stat({
+  href,
+  label,
+  value,
+  icon,
+}: {
+  href: string;
+  label: string;
+  value: number | undefined;
+  icon: ReactNode;
+}) {
   return (
     <Link href={href} className="block rounded-lg focus-visible:outline-2">
       <Card className="flex items-center gap-4 p-5 transition-colors hover:border-brand-500">
@@ -52,7 +62,10 @@ function FirstRun() {
           <Button busy={demo.isPending} onClick={() => demo.mutate({ workspaceId: workspace.id, engine: "static" })}>
             Review the demo project
           </Button>
-          <Link href="/projects" className="inline-flex items-center rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800">
+          <Link
+            href="/projects"
+            className="inline-flex items-center rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+          >
             Import your code
           </Link>
         </div>
@@ -77,8 +90,18 @@ export default function DashboardPage() {
       <PageHeader title={`Welcome, ${user.name.split(/\s+/)[0]}`} description={workspace.name} />
       {projects.data?.length === 0 && <FirstRun />}
       <div className="grid gap-4 sm:grid-cols-3">
-        <Stat href="/projects" label="Projects" value={projects.data?.length} icon={<FolderGit2 className="size-5" />} />
-        <Stat href="/prompts" label="Review prompts" value={prompts.data?.length} icon={<MessageSquareText className="size-5" />} />
+        <Stat
+          href="/projects"
+          label="Projects"
+          value={projects.data?.length}
+          icon={<FolderGit2 className="size-5" />}
+        />
+        <Stat
+          href="/prompts"
+          label="Review prompts"
+          value={prompts.data?.length}
+          icon={<MessageSquareText className="size-5" />}
+        />
         <Stat href="/settings" label="Members" value={members.data?.length} icon={<Users className="size-5" />} />
       </div>
       <div className="mt-10 grid gap-8 lg:grid-cols-[2fr_1fr]">
@@ -90,7 +113,9 @@ export default function DashboardPage() {
             </Link>
           </div>
           {reviews.isPending && <DelayedSkeleton rows={2} />}
-          {reviews.data?.items.length === 0 && <p className="text-sm text-zinc-500">No reviews yet. Open a project and press “Start review”.</p>}
+          {reviews.data?.items.length === 0 && (
+            <p className="text-sm text-zinc-500">No reviews yet. Open a project and press “Start review”.</p>
+          )}
           {reviews.data && reviews.data.items.length > 0 && <ReviewRows reviews={reviews.data.items} />}
         </section>
         <section>

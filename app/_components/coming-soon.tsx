@@ -2,7 +2,17 @@ import type { ReactNode } from "react";
 import { EmptyState, PageHeader } from "./ui.tsx";
 
 /** Sections whose features land with later work: say what will be here, not a blank page. */
-export function ComingSoon({ title, description, icon, children }: { title: string; description: string; icon: ReactNode; children: ReactNode }) {
+export function ComingSoon({
+  title,
+  description,
+  icon,
+  children,
+}: {
+  title: string;
+  description: string;
+  icon: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <>
       <PageHeader title={title} description={description} />

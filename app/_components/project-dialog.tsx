@@ -7,7 +7,15 @@ import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { Button, Field, Input, Modal } from "./ui.tsx";
 
 /** Create a project (no `project`) or rename one. */
-export function ProjectDialog({ open, onClose, project }: { open: boolean; onClose: () => void; project?: { uid: string; name: string } }) {
+export function ProjectDialog({
+  open,
+  onClose,
+  project,
+}: {
+  open: boolean;
+  onClose: () => void;
+  project?: { uid: string; name: string };
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { workspace } = useWorkspace();
@@ -35,8 +43,19 @@ export function ProjectDialog({ open, onClose, project }: { open: boolean; onClo
   return (
     <Modal open={open} onClose={onClose} title={project ? "Rename project" : "New project"}>
       <form onSubmit={submit} className="space-y-4">
-        <Field label="Name" htmlFor="project-name" error={err?.fields?.name?.[0] ?? (err && !err.fields ? err.message : undefined)}>
-          <Input id="project-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. payments-service" invalid={!!err} />
+        <Field
+          label="Name"
+          htmlFor="project-name"
+          error={err?.fields?.name?.[0] ?? (err && !err.fields ? err.message : undefined)}
+        >
+          <Input
+            id="project-name"
+            autoFocus
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. payments-service"
+            invalid={!!err}
+          />
         </Field>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>

@@ -34,16 +34,42 @@ export function PromptForm({
     onSubmit(values);
   }
   return (
-    <form onSubmit={submit} className="space-y-4" onKeyDown={(e) => e.key === "Enter" && (e.metaKey || e.ctrlKey) && onSubmit(values)}>
+    <form
+      onSubmit={submit}
+      className="space-y-4"
+      onKeyDown={(e) => e.key === "Enter" && (e.metaKey || e.ctrlKey) && onSubmit(values)}
+    >
       <Field label="Name" htmlFor="prompt-name" error={err?.fields?.name?.[0]}>
-        <Input id="prompt-name" autoFocus value={values.name} invalid={!!err?.fields?.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />
+        <Input
+          id="prompt-name"
+          autoFocus
+          value={values.name}
+          invalid={!!err?.fields?.name}
+          onChange={(e) => setValues({ ...values, name: e.target.value })}
+        />
       </Field>
-      <Field label="Prompt" htmlFor="prompt-content" error={err?.fields?.content?.[0]} hint="The system prompt the review agent works from. Ctrl+Enter saves.">
-        <TextArea id="prompt-content" rows={14} value={values.content} invalid={!!err?.fields?.content} onChange={(e) => setValues({ ...values, content: e.target.value })} />
+      <Field
+        label="Prompt"
+        htmlFor="prompt-content"
+        error={err?.fields?.content?.[0]}
+        hint="The system prompt the review agent works from. Ctrl+Enter saves."
+      >
+        <TextArea
+          id="prompt-content"
+          rows={14}
+          value={values.content}
+          invalid={!!err?.fields?.content}
+          onChange={(e) => setValues({ ...values, content: e.target.value })}
+        />
       </Field>
       {showDefault && (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={values.isDefault} onChange={(e) => setValues({ ...values, isDefault: e.target.checked })} className="size-4 accent-brand-600" />
+          <input
+            type="checkbox"
+            checked={values.isDefault}
+            onChange={(e) => setValues({ ...values, isDefault: e.target.checked })}
+            className="size-4 accent-brand-600"
+          />
           Use as the default for new reviews
         </label>
       )}

@@ -18,10 +18,19 @@ export interface ProviderDraft {
   apiKeyHint?: string | null;
 }
 
-const selectClass = "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+const selectClass =
+  "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 /** Add or edit a provider connection; "Test connection" tries the form's values before saving. */
-export function ProviderDialog({ open, onClose, initial }: { open: boolean; onClose: () => void; initial: ProviderDraft }) {
+export function ProviderDialog({
+  open,
+  onClose,
+  initial,
+}: {
+  open: boolean;
+  onClose: () => void;
+  initial: ProviderDraft;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { workspace } = useWorkspace();
@@ -48,14 +57,25 @@ export function ProviderDialog({ open, onClose, initial }: { open: boolean; onCl
   );
   const test = useMutation(
     trpc.providers.test.mutationOptions({
-      onSuccess: (r) => setResult(r.ok ? { ok: true, text: `Connected to ${r.model} in ${r.latencyMs} ms — it replied “${r.reply}”.` } : { ok: false, text: r.error }),
+      onSuccess: (r) =>
+        setResult(
+          r.ok
+            ? { ok: true, text: `Connected to ${r.model} in ${r.latencyMs} ms — it replied “${r.reply}”.` }
+            : { ok: false, text: r.error },
+        ),
       onError: (err) => setResult({ ok: false, text: errorInfo(err).message }),
     }),
   );
   const err = save.error ? errorInfo(save.error) : null;
   const fieldError = (name: string) => err?.fields?.[name]?.[0];
   const provider = catalog.data?.providers.find((p) => p.id === draft.provider);
-  const fields = { workspaceId: workspace.id, name: draft.name, provider: draft.provider, baseUrl: draft.baseUrl, model: draft.model || undefined };
+  const fields = {
+    workspaceId: workspace.id,
+    name: draft.name,
+    provider: draft.provider,
+    baseUrl: draft.baseUrl,
+    model: draft.model || undefined,
+  };
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -66,7 +86,12 @@ export function ProviderDialog({ open, onClose, initial }: { open: boolean; onCl
     <Modal open={open} onClose={onClose} title={draft.uid ? "Edit provider" : "Add a model provider"}>
       <form onSubmit={submit} className="space-y-4">
         <Field label="Provider" htmlFor="provider-kind">
-          <select id="provider-kind" className={selectClass} value={draft.provider} onChange={(e) => setDraft({ ...draft, provider: e.target.value as ProviderId, model: "" })}>
+          <select
+            id="provider-kind"
+            className={selectClass}
+            value={draft.provider}
+            onChange={(e) => setDraft({ ...draft, provider: e.target.value as ProviderId, model: "" })}
+          >
             {catalog.data?.providers.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.label}
@@ -75,7 +100,11 @@ export function ProviderDialog({ open, onClose, initial }: { open: boolean; onCl
           </select>
         </Field>
         {draft.provider === "openai-compatible" && (
-          <Field label="Preset" htmlFor="provider-preset" hint="Fills in the usual base URL of a local or hosted server.">
+          <Field
+            label="Preset"
+            htmlFor="provider-preset"
+            hint="Fills in the usual base URL of a local or hosted server."
+          >
             <select
               id="provider-preset"
               className={selectClass}
@@ -95,13 +124,43 @@ export function ProviderDialog({ open, onClose, initial }: { open: boolean; onCl
           </Field>
         )}
         <Field label="Name" htmlFor="provider-name" error={fieldError("name")}>
-          <Input id="provider-name" value={draft.name} invalid={!!fieldError("name")} onChange={(e) => setDraft({ ...draft, name: e.target.value })} placeholder="e.g. Team Anthropic" />
+          <Input
+            id="provider-name"
+            value={draft.name}
+            invalid={!!fieldError("name")}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            placeholder="e.g. Team Anthropic"
+          />
         </Field>
-        <Field label="Base URL" htmlFor="provider-url" error={fieldError("baseUrl")} hint={provider?.defaultBaseURL ? `Default: ${provider.defaultBaseURL}. Set it for a gateway or proxy.` : undefined}>
-          <Input id="provider-url" value={draft.baseUrl} invalid={!!fieldError("baseUrl")} onChange={(e) => setDraft({ ...draft, baseUrl: e.target.value })} placeholder={provider?.defaultBaseURL ?? "http://localhost:11434/v1"} />
+        <Field
+          label="Base URL"
+          htmlFor="provider-url"
+          error={fieldError("baseUrl")}
+          hint={
+            provider?.defaultBaseURL ? `Default: ${provider.defaultBaseURL}. Set it for a gateway or proxy.` : undefined
+          }
+        >
+          <Input
+            id="provider-url"
+            value={draft.baseUrl}
+            invalid={!!fieldError("baseUrl")}
+            onChange={(e) => setDraft({ ...draft, baseUrl: e.target.value })}
+            placeholder={provider?.defaultBaseURL ?? "http://localhost:11434/v1"}
+          />
         </Field>
-        <Field label="Model" htmlFor="provider-model" error={fieldError("model")} hint={provider?.defaultModel ? `Default: ${provider.defaultModel}` : undefined}>
-          <Input id="provider-model" list="provider-models" value={draft.model} invalid={!!fieldError("model")} onChange={(e) => setDraft({ ...draft, model: e.target.value })} />
+        <Field
+          label="Model"
+          htmlFor="provider-model"
+          error={fieldError("model")}
+          hint={provider?.defaultModel ? `Default: ${provider.defaultModel}` : undefined}
+        >
+          <Input
+            id="provider-model"
+            list="provider-models"
+            value={draft.model}
+            invalid={!!fieldError("model")}
+            onChange={(e) => setDraft({ ...draft, model: e.target.value })}
+          />
           <datalist id="provider-models">
             {provider?.models.map((m) => (
               <option key={m.id} value={m.id}>
@@ -113,12 +172,29 @@ export function ProviderDialog({ open, onClose, initial }: { open: boolean; onCl
         <Field
           label="API key"
           htmlFor="provider-key"
-          hint={draft.hasKey ? `A key ending in ${draft.apiKeyHint ?? "…"} is stored. Leave empty to keep it.` : "Stored encrypted; never shown again."}
+          hint={
+            draft.hasKey
+              ? `A key ending in ${draft.apiKeyHint ?? "…"} is stored. Leave empty to keep it.`
+              : "Stored encrypted; never shown again."
+          }
         >
-          <Input id="provider-key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+          <Input
+            id="provider-key"
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+          />
         </Field>
         {result && (
-          <p role="status" className={result.ok ? "text-sm text-green-700 dark:text-green-400" : "whitespace-pre-wrap break-words text-sm text-red-600 dark:text-red-400"}>
+          <p
+            role="status"
+            className={
+              result.ok
+                ? "text-sm text-green-700 dark:text-green-400"
+                : "whitespace-pre-wrap break-words text-sm text-red-600 dark:text-red-400"
+            }
+          >
             {result.text}
           </p>
         )}
@@ -128,7 +204,11 @@ export function ProviderDialog({ open, onClose, initial }: { open: boolean; onCl
           </p>
         )}
         <div className="flex justify-between gap-2">
-          <Button variant="secondary" busy={test.isPending} onClick={() => test.mutate({ ...fields, uid: draft.uid, apiKey: apiKey || undefined })}>
+          <Button
+            variant="secondary"
+            busy={test.isPending}
+            onClick={() => test.mutate({ ...fields, uid: draft.uid, apiKey: apiKey || undefined })}
+          >
             Test connection
           </Button>
           <div className="flex gap-2">

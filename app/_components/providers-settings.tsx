@@ -17,7 +17,10 @@ export function ProvidersSettings() {
   const { workspace } = useWorkspace();
   const isOwner = workspace.role === "owner";
   const list = useQuery(trpc.providers.list.queryOptions({ workspaceId: workspace.id }));
-  const ollama = useQuery({ ...trpc.providers.detectOllama.queryOptions({ workspaceId: workspace.id }), staleTime: 60_000 });
+  const ollama = useQuery({
+    ...trpc.providers.detectOllama.queryOptions({ workspaceId: workspace.id }),
+    staleTime: 60_000,
+  });
   const [editing, setEditing] = useState<ProviderDraft | null>(null);
   const [results, setResults] = useState<Record<string, { ok: boolean; text: string }>>({});
   const test = useMutation(trpc.providers.test.mutationOptions());
@@ -35,7 +38,10 @@ export function ProvidersSettings() {
     setResults((r) => ({ ...r, [key]: { ok: true, text: "Testing…" } }));
     try {
       const r = await test.mutateAsync(input);
-      setResults((all) => ({ ...all, [key]: r.ok ? { ok: true, text: `OK — ${r.model} replied in ${r.latencyMs} ms` } : { ok: false, text: r.error } }));
+      setResults((all) => ({
+        ...all,
+        [key]: r.ok ? { ok: true, text: `OK — ${r.model} replied in ${r.latencyMs} ms` } : { ok: false, text: r.error },
+      }));
     } catch (err) {
       setResults((all) => ({ ...all, [key]: { ok: false, text: errorInfo(err).message } }));
     }
@@ -46,7 +52,9 @@ export function ProvidersSettings() {
       <div className="flex items-start justify-between gap-4">
         <div>
           <h2 className="font-medium">Model providers</h2>
-          <p className="mt-1 text-sm text-zinc-500">Where reviews, chat and pipelines send their model calls. Keys are stored encrypted and never shown again.</p>
+          <p className="mt-1 text-sm text-zinc-500">
+            Where reviews, chat and pipelines send their model calls. Keys are stored encrypted and never shown again.
+          </p>
         </div>
         {isOwner && (
           <Button variant="secondary" onClick={() => setEditing(blank)}>
@@ -57,10 +65,23 @@ export function ProvidersSettings() {
       {ollama.data?.reachable && isOwner && (
         <div className="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-md bg-brand-50 p-3 text-sm dark:bg-brand-700/20">
           <span>
-            Ollama is running at {ollama.data.baseUrl} with {ollama.data.models.length} model{ollama.data.models.length === 1 ? "" : "s"}
-            {ollama.data.models.length > 0 && `: ${ollama.data.models.slice(0, 3).join(", ")}${ollama.data.models.length > 3 ? "…" : ""}`}.
+            Ollama is running at {ollama.data.baseUrl} with {ollama.data.models.length} model
+            {ollama.data.models.length === 1 ? "" : "s"}
+            {ollama.data.models.length > 0 &&
+              `: ${ollama.data.models.slice(0, 3).join(", ")}${ollama.data.models.length > 3 ? "…" : ""}`}
+            .
           </span>
-          <Button variant="secondary" onClick={() => setEditing({ name: "Ollama", provider: "openai-compatible", baseUrl: ollama.data!.baseUrl, model: ollama.data!.models[0] ?? "" })}>
+          <Button
+            variant="secondary"
+            onClick={() =>
+              setEditing({
+                name: "Ollama",
+                provider: "openai-compatible",
+                baseUrl: ollama.data!.baseUrl,
+                model: ollama.data!.models[0] ?? "",
+              })
+            }
+          >
             Use Ollama
           </Button>
         </div>
@@ -77,16 +98,36 @@ export function ProvidersSettings() {
                 <Badge>{c.provider}</Badge>
                 {c.model && <span className="font-mono text-xs text-zinc-500">{c.model}</span>}
                 {c.source === "environment" && <Badge tone="brand">environment</Badge>}
-                <Badge tone={c.hasKey ? "green" : "zinc"}>{c.hasKey ? (c.apiKeyHint ? `key …${c.apiKeyHint}` : "key set") : "no key"}</Badge>
+                <Badge tone={c.hasKey ? "green" : "zinc"}>
+                  {c.hasKey ? (c.apiKeyHint ? `key …${c.apiKeyHint}` : "key set") : "no key"}
+                </Badge>
                 <span className="flex-1" />
                 {isOwner && (
                   <>
-                    <Button variant="ghost" onClick={() => runTest(key, c.uid ? { uid: c.uid } : { environment: true, workspaceId: workspace.id })}>
+                    <Button
+                      variant="ghost"
+                      onClick={() =>
+                        runTest(key, c.uid ? { uid: c.uid } : { environment: true, workspaceId: workspace.id })
+                      }
+                    >
                       Test
                     </Button>
                     {c.uid && (
                       <>
-                        <Button variant="ghost" onClick={() => setEditing({ uid: c.uid!, name: c.name, provider: c.provider, baseUrl: c.baseUrl ?? "", model: c.model ?? "", hasKey: c.hasKey, apiKeyHint: c.apiKeyHint })}>
+                        <Button
+                          variant="ghost"
+                          onClick={() =>
+                            setEditing({
+                              uid: c.uid!,
+                              name: c.name,
+                              provider: c.provider,
+                              baseUrl: c.baseUrl ?? "",
+                              model: c.model ?? "",
+                              hasKey: c.hasKey,
+                              apiKeyHint: c.apiKeyHint,
+                            })
+                          }
+                        >
                           Edit
                         </Button>
                         <Button variant="ghost" onClick={() => remove.mutate({ uid: c.uid! })}>
@@ -98,7 +139,10 @@ export function ProvidersSettings() {
                 )}
               </div>
               {result && (
-                <p role="status" className={`mt-1 whitespace-pre-wrap break-words text-xs ${result.ok ? "text-green-700 dark:text-green-400" : "text-red-600 dark:text-red-400"}`}>
+                <p
+                  role="status"
+                  className={`mt-1 whitespace-pre-wrap break-words text-xs ${result.ok ? "text-green-700 dark:text-green-400" : "text-red-600 dark:text-red-400"}`}
+                >
                   {result.text}
                 </p>
               )}

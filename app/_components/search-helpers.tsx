@@ -20,5 +20,13 @@ export function highlightTerms(snippet: string, query: string) {
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   if (words.length === 0) return snippet;
   const parts = snippet.split(new RegExp(`(${words.join("|")})`, "giu"));
-  return parts.map((p, i) => (i % 2 === 1 ? <mark key={i} className="rounded bg-amber-200 px-0.5 dark:bg-amber-700/60">{p}</mark> : p));
+  return parts.map((p, i) =>
+    i % 2 === 1 ? (
+      <mark key={i} className="rounded bg-amber-200 px-0.5 dark:bg-amber-700/60">
+        {p}
+      </mark>
+    ) : (
+      p
+    ),
+  );
 }

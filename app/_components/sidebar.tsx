@@ -1,5 +1,14 @@
 "use client";
-import { BookOpen, FolderGit2, LayoutDashboard, LogOut, MessageSquareText, Settings, SearchCheck, Workflow } from "lucide-react";
+import {
+  BookOpen,
+  FolderGit2,
+  LayoutDashboard,
+  LogOut,
+  MessageSquareText,
+  Settings,
+  SearchCheck,
+  Workflow,
+} from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
@@ -71,7 +80,9 @@ export function Sidebar() {
               aria-current={active ? "page" : undefined}
               className={cx(
                 "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm",
-                active ? "bg-zinc-200/80 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-white" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800/60",
+                active
+                  ? "bg-zinc-200/80 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-white"
+                  : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800/60",
               )}
             >
               <Icon className="size-4" aria-hidden />
@@ -87,7 +98,13 @@ export function Sidebar() {
             <p className="truncate text-sm font-medium">{user.name}</p>
             <p className="truncate text-xs text-zinc-500">{user.email}</p>
           </div>
-          <button type="button" onClick={signOut} title="Sign out" aria-label="Sign out" className="rounded p-1.5 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800">
+          <button
+            type="button"
+            onClick={signOut}
+            title="Sign out"
+            aria-label="Sign out"
+            className="rounded p-1.5 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+          >
             <LogOut className="size-4" aria-hidden />
           </button>
         </div>

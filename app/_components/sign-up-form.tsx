@@ -30,13 +30,37 @@ export function SignUpForm({ inviteToken, submitLabel }: { inviteToken?: string;
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       <Field label="Name" htmlFor="name" error={fieldError("name")}>
-        <Input id="name" autoComplete="name" required autoFocus value={form.name} invalid={!!fieldError("name")} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <Input
+          id="name"
+          autoComplete="name"
+          required
+          autoFocus
+          value={form.name}
+          invalid={!!fieldError("name")}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+        />
       </Field>
       <Field label="Email" htmlFor="email" error={fieldError("email")}>
-        <Input id="email" type="email" autoComplete="email" required value={form.email} invalid={!!fieldError("email")} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+        <Input
+          id="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={form.email}
+          invalid={!!fieldError("email")}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+        />
       </Field>
       <Field label="Password" htmlFor="password" error={fieldError("password")} hint="At least 8 characters.">
-        <Input id="password" type="password" autoComplete="new-password" required value={form.password} invalid={!!fieldError("password")} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+        <Input
+          id="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={form.password}
+          invalid={!!fieldError("password")}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+        />
       </Field>
       {err && !err.fields && (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">

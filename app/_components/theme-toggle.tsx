@@ -18,7 +18,11 @@ export function ThemeToggle() {
     setMounted(true);
   }, []);
   return (
-    <div role="radiogroup" aria-label="Theme" className="flex rounded-md border border-zinc-200 p-0.5 dark:border-zinc-800">
+    <div
+      role="radiogroup"
+      aria-label="Theme"
+      className="flex rounded-md border border-zinc-200 p-0.5 dark:border-zinc-800"
+    >
       {options.map(({ value, label, Icon }) => {
         const active = mounted && theme === value;
         return (
@@ -30,7 +34,10 @@ export function ThemeToggle() {
             aria-label={label}
             title={label}
             onClick={() => setTheme(value)}
-            className={cx("flex-1 rounded p-1.5", active ? "bg-zinc-200 dark:bg-zinc-700" : "text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800")}
+            className={cx(
+              "flex-1 rounded p-1.5",
+              active ? "bg-zinc-200 dark:bg-zinc-700" : "text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800",
+            )}
           >
             <Icon className="mx-auto size-4" aria-hidden />
           </button>

@@ -2,7 +2,14 @@
 /** Small styled building blocks shared by every page (Tailwind on plain elements / Headless UI). */
 import Link from "next/link";
 import { Dialog as HDialog, DialogPanel, DialogTitle } from "@headlessui/react";
-import { useEffect, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import {
+  useEffect,
+  useState,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+} from "react";
 
 const cx = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(" ");
 
@@ -15,7 +22,13 @@ const variants: Record<Variant, string> = {
   ghost: "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
 };
 
-export function Button({ variant = "primary", className, busy, children, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean }) {
+export function Button({
+  variant = "primary",
+  className,
+  busy,
+  children,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean }) {
   return (
     <button
       type="button"
@@ -28,7 +41,9 @@ export function Button({ variant = "primary", className, busy, children, ...prop
         className,
       )}
     >
-      {busy && <span className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />}
+      {busy && (
+        <span className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />
+      )}
       {children}
     </button>
   );
@@ -37,7 +52,19 @@ export function Button({ variant = "primary", className, busy, children, ...prop
 const fieldClass =
   "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-xs placeholder:text-zinc-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-900";
 
-export function Field({ label, error, hint, children, htmlFor }: { label: string; error?: string; hint?: string; children: ReactNode; htmlFor: string }) {
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+  htmlFor,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+  htmlFor: string;
+}) {
   return (
     <div className="space-y-1">
       <label htmlFor={htmlFor} className="block text-sm font-medium">
@@ -59,7 +86,11 @@ export function Input({ className, invalid, ...props }: InputHTMLAttributes<HTML
   return <input {...props} aria-invalid={invalid || undefined} className={cx(fieldClass, className)} />;
 }
 
-export function TextArea({ className, invalid, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
+export function TextArea({
+  className,
+  invalid,
+  ...props
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
   return <textarea {...props} aria-invalid={invalid || undefined} className={cx(fieldClass, "font-mono", className)} />;
 }
 
@@ -67,24 +98,43 @@ export function TextArea({ className, invalid, ...props }: TextareaHTMLAttribute
 export function ProgressBar({ fraction, label, className }: { fraction: number; label: string; className?: string }) {
   const pct = Math.round(Math.min(1, Math.max(0, fraction)) * 100);
   return (
-    <div className={cx("h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800", className)} role="progressbar" aria-label={label} aria-valuenow={pct}>
+    <div
+      className={cx("h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800", className)}
+      role="progressbar"
+      aria-label={label}
+      aria-valuenow={pct}
+    >
       <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${pct}%` }} />
     </div>
   );
 }
 
 export function Card({ className, children }: { className?: string; children: ReactNode }) {
-  return <div className={cx("rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900", className)}>{children}</div>;
+  return (
+    <div className={cx("rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900", className)}>
+      {children}
+    </div>
+  );
 }
 
-export function Badge({ children, tone = "zinc" }: { children: ReactNode; tone?: "zinc" | "brand" | "amber" | "green" }) {
+export function Badge({
+  children,
+  tone = "zinc",
+}: {
+  children: ReactNode;
+  tone?: "zinc" | "brand" | "amber" | "green";
+}) {
   const tones = {
     zinc: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
     brand: "bg-brand-100 text-brand-700 dark:bg-brand-700/30 dark:text-brand-100",
     amber: "bg-amber-100 text-amber-800 dark:bg-amber-900/40 dark:text-amber-200",
     green: "bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-200",
   };
-  return <span className={cx("inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium", tones[tone])}>{children}</span>;
+  return (
+    <span className={cx("inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium", tones[tone])}>
+      {children}
+    </span>
+  );
 }
 
 /** "← Projects" above a detail page: the way back to its list. */
@@ -98,7 +148,15 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div>
@@ -110,7 +168,17 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function EmptyState({ icon, title, children, action }: { icon?: ReactNode; title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  children,
+  action,
+}: {
+  icon?: ReactNode;
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="flex flex-col items-center justify-center rounded-lg border border-dashed border-zinc-300 px-6 py-14 text-center dark:border-zinc-700">
       {icon && <div className="mb-3 text-zinc-400">{icon}</div>}
@@ -138,7 +206,17 @@ export function DelayedSkeleton({ rows = 3, delayMs = 250 }: { rows?: number; de
   );
 }
 
-export function Modal({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <HDialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
@@ -186,7 +264,10 @@ export function ConfirmDialog({
 
 export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
-    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200">
+    <div
+      role="alert"
+      className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200"
+    >
       <p>{message}</p>
       {onRetry && (
         <Button variant="secondary" className="mt-3" onClick={onRetry}>

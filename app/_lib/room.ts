@@ -34,7 +34,10 @@ function socket(): Socket {
 
 const MAX_EVENTS = 2000;
 
-export function useRoom(room: string, enabled = true): { events: RoomEvent[]; connected: boolean; error: string | null } {
+export function useRoom(
+  room: string,
+  enabled = true,
+): { events: RoomEvent[]; connected: boolean; error: string | null } {
   const [events, setEvents] = useState<RoomEvent[]>([]);
   const [connected, setConnected] = useState(false);
   const [error, setError] = useState<string | null>(null);

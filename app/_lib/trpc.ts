@@ -18,7 +18,20 @@ export interface InputIssue {
 
 /** The message and HTTP status of a tRPC error, for toasts and inline form errors: `fields` by
  * top-level field, `issues` with their full paths (nested inputs). */
-export function errorInfo(err: unknown): { message: string; status?: number; fields?: Record<string, string[] | undefined>; issues?: InputIssue[] } {
-  const e = err as { message?: string; data?: { httpStatus?: number; fieldErrors?: Record<string, string[] | undefined>; issues?: InputIssue[] } };
-  return { message: e?.message ?? "Something went wrong.", status: e?.data?.httpStatus, fields: e?.data?.fieldErrors, issues: e?.data?.issues };
+export function errorInfo(err: unknown): {
+  message: string;
+  status?: number;
+  fields?: Record<string, string[] | undefined>;
+  issues?: InputIssue[];
+} {
+  const e = err as {
+    message?: string;
+    data?: { httpStatus?: number; fieldErrors?: Record<string, string[] | undefined>; issues?: InputIssue[] };
+  };
+  return {
+    message: e?.message ?? "Something went wrong.",
+    status: e?.data?.httpStatus,
+    fields: e?.data?.fieldErrors,
+    issues: e?.data?.issues,
+  };
 }

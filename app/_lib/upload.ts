@@ -1,6 +1,11 @@
 "use client";
 /** POST a body with upload progress (fetch cannot report it): the status and the parsed JSON reply. */
-export function uploadWithProgress<T extends { message?: string }>(url: string, body: Blob | FormData, headers: Record<string, string>, onProgress: (fraction: number) => void): Promise<{ status: number; body: T }> {
+export function uploadWithProgress<T extends { message?: string }>(
+  url: string,
+  body: Blob | FormData,
+  headers: Record<string, string>,
+  onProgress: (fraction: number) => void,
+): Promise<{ status: number; body: T }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);

@@ -15,7 +15,17 @@ import path from "node:path";
 import { parse, type Node } from "../../server/codebase/treesitter.ts";
 
 /** Packages with many JSDoc-commented functions in plain .js (not bundled or minified). */
-export const CODE_SET_SOURCES = ["eslint/lib", "ws/lib", "engine.io/build", "socket.io/dist", "socket.io-parser/build", "picomatch/lib", "yaml/dist", "esquery/dist", "semver"];
+export const CODE_SET_SOURCES = [
+  "eslint/lib",
+  "ws/lib",
+  "engine.io/build",
+  "socket.io/dist",
+  "socket.io-parser/build",
+  "picomatch/lib",
+  "yaml/dist",
+  "esquery/dist",
+  "semver",
+];
 
 export interface CodeDoc {
   /** Neutral file name (`fn/00012.js`): no method sees the original path. */
@@ -56,7 +66,8 @@ function listJs(dir: string): string[] {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = path.join(d, e.name);
       if (e.isDirectory() && e.name !== "node_modules" && !e.name.startsWith(".")) visit(p);
-      else if (e.isFile() && /\.(c|m)?js$/.test(e.name) && !/\.min\.js$/.test(e.name) && statSync(p).size < 512 * 1024) out.push(p);
+      else if (e.isFile() && /\.(c|m)?js$/.test(e.name) && !/\.min\.js$/.test(e.name) && statSync(p).size < 512 * 1024)
+        out.push(p);
     }
   };
   visit(dir);
@@ -77,7 +88,10 @@ export function firstSentence(comment: string): string | null {
     if (!line.trim() && prose.length) break; // the first paragraph only
     if (line.trim()) prose.push(line.trim());
   }
-  let text = prose.join(" ").replace(/\{@\w+\s+([^}|\s]+)[^}]*\}/g, "$1").replace(/`/g, "");
+  let text = prose
+    .join(" ")
+    .replace(/\{@\w+\s+([^}|\s]+)[^}]*\}/g, "$1")
+    .replace(/`/g, "");
   const end = text.search(/\.(\s|$)/);
   if (end >= 0) text = text.slice(0, end);
   text = text.trim();
@@ -165,7 +179,13 @@ export async function buildCodeSet(queryCount: number, sources = CODE_SET_SOURCE
     } catch {
       continue; // not installed here: the set is smaller, and `packages` says which were used
     }
-    const dir = path.join(pkg.root, spec.split("/").slice(pkg.name.includes("/") ? 2 : 1).join("/"));
+    const dir = path.join(
+      pkg.root,
+      spec
+        .split("/")
+        .slice(pkg.name.includes("/") ? 2 : 1)
+        .join("/"),
+    );
     packages[pkg.name] = pkg.version;
     for (const file of listJs(dir)) {
       const source = readFileSync(file, "utf8");
@@ -173,7 +193,8 @@ export async function buildCodeSet(queryCount: number, sources = CODE_SET_SOURCE
       if (!tree) continue;
       try {
         const rel = `${pkg.name}/${path.relative(pkg.root, file)}`;
-        for (const p of pairsInTree(tree.rootNode, source)) found.push({ origin: `${rel}:${p.line}`, query: p.query, text: p.text });
+        for (const p of pairsInTree(tree.rootNode, source))
+          found.push({ origin: `${rel}:${p.line}`, query: p.query, text: p.text });
       } finally {
         tree.delete();
       }

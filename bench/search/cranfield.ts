@@ -47,7 +47,11 @@ export function loadCranfield(dir: string): Cranfield {
     judged.get(q)!.set(String(Number(d)), 5 - grade);
   }
   const queries = records(read("cran.qry"))
-    .map((r, i) => ({ id: String(i + 1), text: (r.fields.W ?? "").replace(/\s+/g, " ").trim(), relevant: judged.get(String(i + 1)) ?? new Map<string, number>() }))
+    .map((r, i) => ({
+      id: String(i + 1),
+      text: (r.fields.W ?? "").replace(/\s+/g, " ").trim(),
+      relevant: judged.get(String(i + 1)) ?? new Map<string, number>(),
+    }))
     .filter((q) => q.text && q.relevant.size > 0);
   if (docs.size !== 1400) throw new Error(`Cranfield: expected 1,400 documents in ${dir}, found ${docs.size}`);
   return { docs, queries };

@@ -16,7 +16,9 @@ export type BaseChunk = Omit<ChunkRow, "vector">;
 const RENAME_SHARE = 0.3;
 const DROP_LINE_SHARE = 0.1;
 const KEYWORDS = new Set(
-  "break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null return super switch this throw true try typeof undefined var void while with yield async await of static get set".split(" "),
+  "break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null return super switch this throw true try typeof undefined var void while with yield async await of static get set".split(
+    " ",
+  ),
 );
 
 /** mulberry32: a tiny seeded PRNG (quality is ample for choosing words and lines). */
@@ -36,7 +38,8 @@ const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 export function perturb(text: string, vocabulary: readonly string[], random: () => number): string {
   const names = [...new Set(text.match(IDENT) ?? [])].filter((n) => n.length >= 3 && !KEYWORDS.has(n));
   const rename = new Map<string, string>();
-  for (const n of names) if (random() < RENAME_SHARE) rename.set(n, vocabulary[Math.floor(random() * vocabulary.length)]!);
+  for (const n of names)
+    if (random() < RENAME_SHARE) rename.set(n, vocabulary[Math.floor(random() * vocabulary.length)]!);
   const lines = text.split("\n");
   const kept = lines.filter((_, i) => i === 0 || random() >= DROP_LINE_SHARE);
   return kept.join("\n").replace(IDENT, (n) => rename.get(n) ?? n);
@@ -44,7 +47,9 @@ export function perturb(text: string, vocabulary: readonly string[], random: () 
 
 /** `target` rows: the base chunks first, then perturbed copies (copy c lives under `copy-c/`). */
 export function* replicate(base: readonly BaseChunk[], target: number): Generator<BaseChunk> {
-  const vocabulary = [...new Set(base.flatMap((c) => c.text.match(IDENT) ?? []))].filter((n) => n.length >= 3 && !KEYWORDS.has(n)).sort();
+  const vocabulary = [...new Set(base.flatMap((c) => c.text.match(IDENT) ?? []))]
+    .filter((n) => n.length >= 3 && !KEYWORDS.has(n))
+    .sort();
   let made = 0;
   for (let copy = 0; made < target; copy++) {
     for (let i = 0; i < base.length && made < target; i++, made++) {

@@ -26,7 +26,11 @@ export function averagePrecision(ranked: readonly string[], relevant: ReadonlyMa
   return sum / relevant.size;
 }
 
-export function recallAt(k: number, ranked: readonly string[], relevant: ReadonlyMap<string, number> | ReadonlySet<string>): number {
+export function recallAt(
+  k: number,
+  ranked: readonly string[],
+  relevant: ReadonlyMap<string, number> | ReadonlySet<string>,
+): number {
   if (relevant.size === 0) return 0;
   return ranked.slice(0, k).filter((id) => relevant.has(id)).length / relevant.size;
 }

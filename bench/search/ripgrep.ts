@@ -8,7 +8,9 @@ import { spawnSync } from "node:child_process";
 import { rgPath } from "@vscode/ripgrep";
 
 const STOP = new Set(
-  "the and for are but not you all any can her was one our out has had his how its may new now old see two who did get let put say she too use that this with from they will have been were which when where what there their than then them these those into only also some such each more most other over under about after before while whether given given".split(" "),
+  "the and for are but not you all any can her was one our out has had his how its may new now old see two who did get let put say she too use that this with from they will have been were which when where what there their than then them these those into only also some such each more most other over under about after before while whether given given".split(
+    " ",
+  ),
 );
 
 export function queryWords(query: string): string[] {
@@ -19,7 +21,21 @@ export function queryWords(query: string): string[] {
 export function ripgrepRank(dir: string, query: string, k: number): string[] {
   const words = queryWords(query);
   if (!words.length) return [];
-  const r = spawnSync(rgPath, ["-i", "-o", "-F", "--no-heading", "--with-filename", "--no-line-number", "--no-config", ...words.flatMap((w) => ["-e", w]), "."], { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(
+    rgPath,
+    [
+      "-i",
+      "-o",
+      "-F",
+      "--no-heading",
+      "--with-filename",
+      "--no-line-number",
+      "--no-config",
+      ...words.flatMap((w) => ["-e", w]),
+      ".",
+    ],
+    { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
   // rg exits 1 when nothing matched; 2 is a real error.
   if (r.status === 2 || r.error) throw new Error(`ripgrep failed: ${r.error?.message ?? r.stderr}`);
   const perFile = new Map<string, { words: Set<string>; total: number }>();

@@ -33,7 +33,9 @@ export async function requireRole(db: Db, actor: Actor, workspaceId: string, nee
   if (!membership) throw forbidden("You are not a member of this workspace.");
   const role = roleSchema.parse(membership.role);
   if (!roleAtLeast(role, needed)) {
-    throw forbidden(`You are ${withArticle(roleLabel[role])} in this workspace; only ${needed === "owner" ? "an owner" : "a member or owner"} can ${verbs[needed]}.`);
+    throw forbidden(
+      `You are ${withArticle(roleLabel[role])} in this workspace; only ${needed === "owner" ? "an owner" : "a member or owner"} can ${verbs[needed]}.`,
+    );
   }
   return role;
 }

@@ -51,8 +51,14 @@ export function toHeaders(incoming: IncomingHttpHeaders): Headers {
 /** The signed-in user for a request's headers (cookie), or null. `refresh: false` only checks: a
  * request extends the session's life once a day (better-auth's updateAge); a background re-check
  * must not, or an idle open tab would keep its session alive forever. */
-export async function actorFromHeaders(auth: Auth, headers: Headers, options: { refresh?: boolean } = {}): Promise<Actor> {
-  const session = await auth.api.getSession(options.refresh === false ? { headers, query: { disableRefresh: true } } : { headers });
+export async function actorFromHeaders(
+  auth: Auth,
+  headers: Headers,
+  options: { refresh?: boolean } = {},
+): Promise<Actor> {
+  const session = await auth.api.getSession(
+    options.refresh === false ? { headers, query: { disableRefresh: true } } : { headers },
+  );
   if (!session) return null;
   return { userId: session.user.id, email: session.user.email, name: session.user.name };
 }

@@ -7,7 +7,15 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const INPUTS = ["app", "public", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.app.json", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "public",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "tsconfig.app.json",
+  "package-lock.json",
+];
 const STAMP = path.join(".next", "argus-build-stamp");
 
 function hashTree(root: string, rel: string, hash: ReturnType<typeof createHash>) {
@@ -32,7 +40,11 @@ export function buildStamp(root: string): string {
 
 export function buildIsCurrent(root: string): boolean {
   const stampFile = path.join(root, STAMP);
-  return existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === buildStamp(root);
+  return (
+    existsSync(path.join(root, ".next", "BUILD_ID")) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, "utf8") === buildStamp(root)
+  );
 }
 
 /** Runs `next build` when the UI sources changed since the last build. Returns whether it built. */
@@ -41,8 +53,13 @@ export function buildIfNeeded(root: string, log: (msg: string) => void): boolean
   log("Building the web UI (first start or sources changed; takes about a minute)…");
   const stamp = buildStamp(root);
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } });
-  if (result.status !== 0) throw new Error(`next build failed (exit code ${result.status ?? result.signal}). The output above says why.`);
+  const result = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0)
+    throw new Error(`next build failed (exit code ${result.status ?? result.signal}). The output above says why.`);
   writeFileSync(path.join(root, STAMP), stamp);
   return true;
 }

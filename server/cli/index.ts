@@ -40,12 +40,23 @@ Options:
 
 Configuration comes from environment variables; see .env.example.`;
 
-
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { help: { type: "boolean", short: "h" } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { help: { type: "boolean", short: "h" } },
+  });
   const [command, sub] = positionals;
   // Subcommands with options of their own answer --help themselves.
-  const ownHelp = (command === "dev" && sub === "scripted-llm") || command === "ingest" || command === "search" || command === "review" || command === "pipeline" || command === "show" || command === "mcp";
+  const ownHelp =
+    (command === "dev" && sub === "scripted-llm") ||
+    command === "ingest" ||
+    command === "search" ||
+    command === "review" ||
+    command === "pipeline" ||
+    command === "show" ||
+    command === "mcp";
   if ((values.help && !ownHelp) || !command || command === "help") {
     console.log(HELP);
     return command || values.help ? 0 : 2;
@@ -65,7 +76,10 @@ async function main(argv: string[]): Promise<number> {
         const { runScriptedLlmCli } = await import("../llm/scripted/cli.ts");
         return runScriptedLlmCli(argv.slice(argv.indexOf("scripted-llm") + 1));
       }
-      if (sub) throw new UsageError(`Unknown dev command "${sub}". Try: argus dev, or argus dev scripted-llm --script file.json`);
+      if (sub)
+        throw new UsageError(
+          `Unknown dev command "${sub}". Try: argus dev, or argus dev scripted-llm --script file.json`,
+        );
       (process.env as Record<string, string>).NODE_ENV = "development";
       const config = getConfig();
       const { startServer } = await import("../main.ts");
@@ -106,11 +120,18 @@ async function main(argv: string[]): Promise<number> {
       const config = getConfig();
       if (sub === "migrate") {
         const applied = await migrate(config.db);
-        console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "The database is up to date.");
+        console.log(
+          applied.length
+            ? `Applied ${applied.length} migration(s): ${applied.join(", ")}`
+            : "The database is up to date.",
+        );
         return 0;
       }
       if (sub === "seed") {
-        const [{ createDb }, { seedAllWorkspaces }] = await Promise.all([import("../db/client.ts"), import("../prompts/builtins.ts")]);
+        const [{ createDb }, { seedAllWorkspaces }] = await Promise.all([
+          import("../db/client.ts"),
+          import("../prompts/builtins.ts"),
+        ]);
         await migrate(config.db);
         const db = await createDb(config.db);
         const r = await seedAllWorkspaces(db);
@@ -118,7 +139,9 @@ async function main(argv: string[]): Promise<number> {
         console.log(`Built-in prompts: ${r.inserted} inserted, ${r.updated} updated.`);
         return 0;
       }
-      throw new UsageError(sub ? `Unknown db command "${sub}". Try: argus db migrate` : "Missing db command. Try: argus db migrate");
+      throw new UsageError(
+        sub ? `Unknown db command "${sub}". Try: argus db migrate` : "Missing db command. Try: argus db migrate",
+      );
     }
     default:
       throw new UsageError(`Unknown command "${command}".`);

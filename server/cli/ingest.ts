@@ -29,7 +29,16 @@ export async function sourceFor(target: string, git: { ref?: string; depth?: num
 }
 
 export async function runIngestCli(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" }, keep: { type: "boolean" }, ref: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean" },
+      keep: { type: "boolean" },
+      ref: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
   if (values.help) {
     console.log(INGEST_HELP);
     return 0;
@@ -43,21 +52,45 @@ export async function runIngestCli(argv: string[]): Promise<number> {
   const dirs = snapshotDirs(base, "cli", "snapshot");
   const started = Date.now();
   try {
-    const progress = values.json ? () => {} : (stage: string, fraction: number) => process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
-    const { summary, findings, ingest } = await runImport(await sourceFor(target, { ref: values.ref }), dirs, progress, {
-      limits: getConfig().ingestLimits,
-      projectEslintConfig: getConfig().projectEslintConfig,
-    });
+    const progress = values.json
+      ? () => {}
+      : (stage: string, fraction: number) => process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
+    const { summary, findings, ingest } = await runImport(
+      await sourceFor(target, { ref: values.ref }),
+      dirs,
+      progress,
+      {
+        limits: getConfig().ingestLimits,
+        projectEslintConfig: getConfig().projectEslintConfig,
+      },
+    );
     const seconds = (Date.now() - started) / 1000;
     if (values.json) {
-      console.log(JSON.stringify({ source: ingest.source, commit: ingest.git?.commit, ...summary, seconds, snapshot: values.keep ? dirs.base : undefined, findings }));
+      console.log(
+        JSON.stringify({
+          source: ingest.source,
+          commit: ingest.git?.commit,
+          ...summary,
+          seconds,
+          snapshot: values.keep ? dirs.base : undefined,
+          findings,
+        }),
+      );
     } else {
       process.stderr.write("\r");
-      console.log(`${ingest.source} import: ${summary.files} file${summary.files === 1 ? "" : "s"}, ${summary.lines.toLocaleString()} lines, ${summary.symbols.toLocaleString()} symbols in ${seconds.toFixed(1)} s`);
-      for (const [lang, s] of Object.entries(summary.languages).sort((a, b) => b[1].lines - a[1].lines)) console.log(`  ${lang.padEnd(12)} ${String(s.files).padStart(6)} files ${String(s.lines).padStart(9)} lines`);
-      const sev = Object.entries(summary.findingsBySeverity).map(([k, v]) => `${v} ${k}`).join(", ");
+      console.log(
+        `${ingest.source} import: ${summary.files} file${summary.files === 1 ? "" : "s"}, ${summary.lines.toLocaleString()} lines, ${summary.symbols.toLocaleString()} symbols in ${seconds.toFixed(1)} s`,
+      );
+      for (const [lang, s] of Object.entries(summary.languages).sort((a, b) => b[1].lines - a[1].lines))
+        console.log(`  ${lang.padEnd(12)} ${String(s.files).padStart(6)} files ${String(s.lines).padStart(9)} lines`);
+      const sev = Object.entries(summary.findingsBySeverity)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(", ");
       console.log(`static findings: ${sev || "none"}`);
-      if (summary.skipped || summary.dropped) console.log(`left out: ${summary.dropped} ignored or unsafe entries, ${summary.skipped} files not indexed (binary, minified, too large)`);
+      if (summary.skipped || summary.dropped)
+        console.log(
+          `left out: ${summary.dropped} ignored or unsafe entries, ${summary.skipped} files not indexed (binary, minified, too large)`,
+        );
       if (values.keep) console.log(`snapshot kept at ${dirs.base}`);
     }
     return 0;

@@ -30,7 +30,10 @@ function start(argv: string[]) {
 describe("argus mcp serve", () => {
   it("serves a built-in server over Streamable HTTP: its signature and its tools work from an MCP client", async () => {
     const cli = start(["serve", "sayhello", "--http", "0"]);
-    const url = await Promise.race([cli.url, cli.code.then((c) => Promise.reject(new Error(`exited ${c}: ${cli.err.join("")}`)))]);
+    const url = await Promise.race([
+      cli.url,
+      cli.code.then((c) => Promise.reject(new Error(`exited ${c}: ${cli.err.join("")}`))),
+    ]);
     const client = createMcpServer({ url }, { name: "sayhello" });
     try {
       const sig = await client.signature();
@@ -45,7 +48,14 @@ describe("argus mcp serve", () => {
   });
 
   it("serves over stdio as a child process (`node server/cli/index.ts mcp serve sayhello`)", async () => {
-    const client = createMcpServer({ command: process.execPath, args: ["--import", "tsx", "server/cli/index.ts", "mcp", "serve", "sayhello"], cwd: repoRoot }, { name: "sayhello" });
+    const client = createMcpServer(
+      {
+        command: process.execPath,
+        args: ["--import", "tsx", "server/cli/index.ts", "mcp", "serve", "sayhello"],
+        cwd: repoRoot,
+      },
+      { name: "sayhello" },
+    );
     try {
       expect((await client.signature()).tools.greet?.output).toEqual(["msg"]);
       expect(await client.call("tool", "greet", {}, ctx)).toEqual({ msg: "Hello, UltraRAG v3!" });

@@ -31,7 +31,6 @@ export interface McpCliIo {
   untilStopped: (mode: "stdio" | "http") => Promise<void>;
 }
 
-
 function waitForStop(mode: "stdio" | "http"): Promise<void> {
   return new Promise((resolve) => {
     process.once("SIGINT", () => resolve());
@@ -41,7 +40,11 @@ function waitForStop(mode: "stdio" | "http"): Promise<void> {
   });
 }
 
-const defaultIo = (): McpCliIo => ({ cwd: process.cwd(), err: (s) => process.stderr.write(s), untilStopped: waitForStop });
+const defaultIo = (): McpCliIo => ({
+  cwd: process.cwd(),
+  err: (s) => process.stderr.write(s),
+  untilStopped: waitForStop,
+});
 
 export async function runMcpCli(argv: string[], io: McpCliIo = defaultIo()): Promise<number> {
   return runCommand("argus mcp", MCP_HELP, io.err, () => dispatch(argv, io));
@@ -52,8 +55,12 @@ export async function openBuiltin(name: string, cwd: string): Promise<PipelineSe
   const registry = new ServerRegistry({ cwd });
   const serverPath = /[/:]/.test(name) ? name : `servers/${name}`;
   const target = registry.resolve(serverPath);
-  if (!target) throw new UsageError(`\`${name}\` is not a built-in server; built-ins: ${registry.builtinNames().join(", ")}`);
-  if (target.kind !== "builtin") throw new UsageError(`\`${name}\` resolves to an external MCP server (${target.label}); clients can connect to it directly`);
+  if (!target)
+    throw new UsageError(`\`${name}\` is not a built-in server; built-ins: ${registry.builtinNames().join(", ")}`);
+  if (target.kind !== "builtin")
+    throw new UsageError(
+      `\`${name}\` resolves to an external MCP server (${target.label}); clients can connect to it directly`,
+    );
   return (await registry.open(name, serverPath)).server;
 }
 
@@ -77,7 +84,8 @@ async function dispatch(argv: string[], io: McpCliIo): Promise<number> {
   let port: number | undefined;
   if (values.http !== undefined) {
     port = Number(values.http);
-    if (!/^\d+$/.test(values.http) || port > 65535) throw new UsageError(`--http wants a port number (0–65535), got "${values.http}"`);
+    if (!/^\d+$/.test(values.http) || port > 65535)
+      throw new UsageError(`--http wants a port number (0–65535), got "${values.http}"`);
   }
 
   const server = await openBuiltin(name, io.cwd);

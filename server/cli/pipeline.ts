@@ -35,7 +35,11 @@ export interface CliIo {
   err: (s: string) => void;
 }
 
-const defaultIo = (): CliIo => ({ cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+const defaultIo = (): CliIo => ({
+  cwd: process.cwd(),
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+});
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export async function runPipelineCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
@@ -47,7 +51,15 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { param: { type: "string" }, "log-level": { type: "string" }, log_level: { type: "string" }, demo: { type: "boolean" }, is_demo: { type: "boolean" }, record: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: {
+      param: { type: "string" },
+      "log-level": { type: "string" },
+      log_level: { type: "string" },
+      demo: { type: "boolean" },
+      is_demo: { type: "boolean" },
+      record: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const { values, positionals } = parsed;
   const [sub, file, ...extra] = positionals;
@@ -64,7 +76,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const level = (values["log-level"] ?? values.log_level ?? "info") as string;
   if (!(level in LEVELS)) throw new UsageError(`--log-level must be debug, info, warn or error, not "${level}"`);
   const log = (l: LogLevel, message: string) => {
-    if (LEVELS[l] >= LEVELS[level as LogLevel]) io.err(`[${new Date().toTimeString().slice(0, 8)}] ${l.toUpperCase()} ${message}\n`);
+    if (LEVELS[l] >= LEVELS[level as LogLevel])
+      io.err(`[${new Date().toTimeString().slice(0, 8)}] ${l.toUpperCase()} ${message}\n`);
   };
 
   if (sub === "build") {
@@ -86,22 +99,32 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     if (e.type === "token") io.out(e.content);
     else if (e.type === "step_end" && demo && e.name.endsWith(".generate")) io.out("\n");
   };
-  const options = { cwd: io.cwd, ...(values.param !== undefined ? { param: values.param } : {}), ...(demo ? { demo: true } : {}) };
+  const options = {
+    cwd: io.cwd,
+    ...(values.param !== undefined ? { param: values.param } : {}),
+    ...(demo ? { demo: true } : {}),
+  };
   if (values.record) return record(file, options, io, log);
   const r = await runPipeline(file, { ...options, log, onEvent, external: mcpExternalResolver() });
   if (r.memoryFile) io.out(`memory file: ${path.relative(io.cwd, r.memoryFile)}\n`);
   return 0;
 }
 
-async function record(file: string, options: { cwd: string; param?: string; demo?: boolean }, io: CliIo, log: (l: LogLevel, m: string) => void): Promise<number> {
-  const [{ getConfig }, { migrate }, { createDb }, { createEventBus }, { createLogger }, { createRunService }] = await Promise.all([
-    import("../config.ts"),
-    import("../db/migrate.ts"),
-    import("../db/client.ts"),
-    import("../events/bus.ts"),
-    import("../logger.ts"),
-    import("../pipelines/runs.ts"),
-  ]);
+async function record(
+  file: string,
+  options: { cwd: string; param?: string; demo?: boolean },
+  io: CliIo,
+  log: (l: LogLevel, m: string) => void,
+): Promise<number> {
+  const [{ getConfig }, { migrate }, { createDb }, { createEventBus }, { createLogger }, { createRunService }] =
+    await Promise.all([
+      import("../config.ts"),
+      import("../db/migrate.ts"),
+      import("../db/client.ts"),
+      import("../events/bus.ts"),
+      import("../logger.ts"),
+      import("../pipelines/runs.ts"),
+    ]);
   const config = getConfig();
   await migrate(config.db);
   const db = await createDb(config.db);
@@ -122,12 +145,27 @@ async function record(file: string, options: { cwd: string; param?: string; demo
   }
 }
 
-const SKIP_DIRS = new Set(["node_modules", ".git", "output", "parameter", "server", "servers", "logs", "data", "prompt", ".next"]);
+const SKIP_DIRS = new Set([
+  "node_modules",
+  ".git",
+  "output",
+  "parameter",
+  "server",
+  "servers",
+  "logs",
+  "data",
+  "prompt",
+  ".next",
+]);
 
 /** YAML files with top-level `servers:` and `pipeline:`, up to 4 directories deep. */
 function list(dirArg: string | undefined, io: CliIo): number {
   const fromPipelines = path.join(io.cwd, "pipelines");
-  const root = dirArg ? path.resolve(io.cwd, dirArg) : statSync(fromPipelines, { throwIfNoEntry: false })?.isDirectory() ? fromPipelines : io.cwd;
+  const root = dirArg
+    ? path.resolve(io.cwd, dirArg)
+    : statSync(fromPipelines, { throwIfNoEntry: false })?.isDirectory()
+      ? fromPipelines
+      : io.cwd;
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${dirArg} is not a directory`);
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {
@@ -146,7 +184,9 @@ function list(dirArg: string | undefined, io: CliIo): number {
   for (const f of found) {
     const dir = path.dirname(f);
     const stem = path.basename(f).replace(/\.ya?ml$/, "");
-    const built = statSync(path.join(dir, "server", `${stem}_server.yaml`), { throwIfNoEntry: false }) ? "built" : "not built";
+    const built = statSync(path.join(dir, "server", `${stem}_server.yaml`), { throwIfNoEntry: false })
+      ? "built"
+      : "not built";
     io.out(`${path.relative(io.cwd, f)}\t${built}\n`);
   }
   return 0;

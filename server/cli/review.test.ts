@@ -40,10 +40,25 @@ describe("argus review", () => {
 
   it("exits 2 on usage errors, each explained", async () => {
     expect(await run()).toMatchObject({ code: 2, errors: expect.stringMatching(/exactly one folder/) });
-    expect(await run(DEMO_DIR, "--engine", "magic")).toMatchObject({ code: 2, errors: expect.stringMatching(/--engine is static or agent/) });
-    expect(await run(DEMO_DIR, "--fail-on", "severe")).toMatchObject({ code: 2, errors: expect.stringMatching(/--fail-on is one of critical/) });
-    expect(await run(DEMO_DIR, "--max-iterations", "1.5")).toMatchObject({ code: 2, errors: expect.stringMatching(/whole number/) });
-    expect(await run(DEMO_DIR, "--diff", "main")).toMatchObject({ code: 2, errors: expect.stringMatching(/base\.\.head/) });
-    expect(await run(DEMO_DIR, "--paths", "nothere")).toMatchObject({ code: 2, errors: expect.stringMatching(/No file of the project matches "nothere"/) });
+    expect(await run(DEMO_DIR, "--engine", "magic")).toMatchObject({
+      code: 2,
+      errors: expect.stringMatching(/--engine is static or agent/),
+    });
+    expect(await run(DEMO_DIR, "--fail-on", "severe")).toMatchObject({
+      code: 2,
+      errors: expect.stringMatching(/--fail-on is one of critical/),
+    });
+    expect(await run(DEMO_DIR, "--max-iterations", "1.5")).toMatchObject({
+      code: 2,
+      errors: expect.stringMatching(/whole number/),
+    });
+    expect(await run(DEMO_DIR, "--diff", "main")).toMatchObject({
+      code: 2,
+      errors: expect.stringMatching(/base\.\.head/),
+    });
+    expect(await run(DEMO_DIR, "--paths", "nothere")).toMatchObject({
+      code: 2,
+      errors: expect.stringMatching(/No file of the project matches "nothere"/),
+    });
   }, 60_000);
 });

@@ -15,7 +15,13 @@ import { DomainError } from "../errors.ts";
 import { clientOptionsFromSettings, PROVIDER_INFO, providerSchema } from "../llm/index.ts";
 import { loadBuiltinPrompts } from "../prompts/builtins.ts";
 import { renderExport, isExportFormat } from "../review/export/index.ts";
-import { atLeast, reviewBudgetSchema, reviewSettingsSchema, severitySchema, type ReviewScope } from "../review/report/schema.ts";
+import {
+  atLeast,
+  reviewBudgetSchema,
+  reviewSettingsSchema,
+  severitySchema,
+  type ReviewScope,
+} from "../review/report/schema.ts";
 import { executeReview } from "../review/run.ts";
 import type { StaticInput } from "../review/static-engine.ts";
 import { runImport } from "../snapshots/import.ts";
@@ -41,13 +47,19 @@ Reviews code the way the web app does and writes the report.
   --no-verify               skip the agent's verification pass
 Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 the review failed.`;
 
-
-
-function number(value: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
+function number(
+  value: string | undefined,
+  flag: string,
+  min: number,
+  max: number,
+  integer = false,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`${flag} must be a ${integer ? "whole number" : "number"} from ${min} to ${max}, not "${value}".`);
+    throw new UsageError(
+      `${flag} must be a ${integer ? "whole number" : "number"} from ${min} to ${max}, not "${value}".`,
+    );
   }
   return n;
 }
@@ -59,7 +71,14 @@ function scopeFrom(diff: string | undefined, paths: string | undefined): ReviewS
     if (!m) throw new UsageError(`--diff takes base..head (for example main..HEAD), not "${diff}".`);
     return { kind: "diff", base: m[1]!, head: m[2]! };
   }
-  if (paths) return { kind: "paths", paths: paths.split(",").map((p) => p.trim()).filter(Boolean) };
+  if (paths)
+    return {
+      kind: "paths",
+      paths: paths
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    };
   return { kind: "project" };
 }
 
@@ -102,22 +121,35 @@ export async function runReviewCli(argv: string[]): Promise<number> {
   try {
     const target = positionals[0];
     if (!target || positionals.length > 1) throw new UsageError("Give exactly one folder, zip file or git URL.");
-    if (values.engine !== "static" && values.engine !== "agent") throw new UsageError(`--engine is static or agent, not "${values.engine}".`);
-    if (!isExportFormat(values.format ?? null)) throw new UsageError(`--format is md, sarif or json, not "${values.format}".`);
+    if (values.engine !== "static" && values.engine !== "agent")
+      throw new UsageError(`--engine is static or agent, not "${values.engine}".`);
+    if (!isExportFormat(values.format ?? null))
+      throw new UsageError(`--format is md, sarif or json, not "${values.format}".`);
     const failOn = values["fail-on"] === undefined ? undefined : severitySchema.safeParse(values["fail-on"]);
-    if (failOn && !failOn.success) throw new UsageError(`--fail-on is one of critical, high, medium, low, info — not "${values["fail-on"]}".`);
+    if (failOn && !failOn.success)
+      throw new UsageError(`--fail-on is one of critical, high, medium, low, info — not "${values["fail-on"]}".`);
     const scope = scopeFrom(values.diff, values.paths);
-    const budget = reviewBudgetSchema.parse({ maxIterations: number(values["max-iterations"], "--max-iterations", 1, 500, true) ?? 100, maxCostUsd: number(values["max-cost"], "--max-cost", 0.0001, 10_000) });
-    const settings = reviewSettingsSchema.parse({ verify: !values["no-verify"], minConfidence: number(values["min-confidence"], "--min-confidence", 0, 1) ?? 0 });
+    const budget = reviewBudgetSchema.parse({
+      maxIterations: number(values["max-iterations"], "--max-iterations", 1, 500, true) ?? 100,
+      maxCostUsd: number(values["max-cost"], "--max-cost", 0.0001, 10_000),
+    });
+    const settings = reviewSettingsSchema.parse({
+      verify: !values["no-verify"],
+      minConfidence: number(values["min-confidence"], "--min-confidence", 0, 1) ?? 0,
+    });
 
     const config = getConfig();
     let agent: Parameters<typeof executeReview>[0]["agent"];
     if (values.engine === "agent") {
       const provider = values.provider ? providerSchema.safeParse(values.provider) : undefined;
-      if (provider && !provider.success) throw new UsageError(`--provider is anthropic, openai or openai-compatible, not "${values.provider}".`);
+      if (provider && !provider.success)
+        throw new UsageError(`--provider is anthropic, openai or openai-compatible, not "${values.provider}".`);
       const llm = clientOptionsFromSettings(config.llm, provider?.data);
       if (values.model) llm.model = values.model;
-      if (!llm.apiKey && llm.provider !== "openai-compatible") throw new UsageError(`No API key for ${PROVIDER_INFO[llm.provider].label}: set it in the environment (see .env.example), or use --engine static.`);
+      if (!llm.apiKey && llm.provider !== "openai-compatible")
+        throw new UsageError(
+          `No API key for ${PROVIDER_INFO[llm.provider].label}: set it in the environment (see .env.example), or use --engine static.`,
+        );
       const prompt = values.prompt
         ? await readFile(values.prompt, "utf8").catch(() => {
             throw new UsageError(`Cannot read the prompt file "${values.prompt}".`);
@@ -128,16 +160,25 @@ export async function runReviewCli(argv: string[]): Promise<number> {
 
     base = await mkdtemp(path.join(os.tmpdir(), "argus-review-"));
     const dirs = snapshotDirs(base, "cli", "snapshot");
-    const progress = (stage: string, fraction: number) => process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
-    const imported = await runImport(await sourceFor(target, { ref: values.ref, depth: number(values.depth, "--depth", 1, 10_000, true) }), dirs, progress, {
-      limits: config.ingestLimits,
-      projectEslintConfig: config.projectEslintConfig,
-    }).catch((err: unknown) => {
+    const progress = (stage: string, fraction: number) =>
+      process.stderr.write(`\r${stage} ${Math.round(fraction * 100)}%   `);
+    const imported = await runImport(
+      await sourceFor(target, { ref: values.ref, depth: number(values.depth, "--depth", 1, 10_000, true) }),
+      dirs,
+      progress,
+      {
+        limits: config.ingestLimits,
+        projectEslintConfig: config.projectEslintConfig,
+      },
+    ).catch((err: unknown) => {
       throw err instanceof DomainError ? new UsageError(err.message) : err;
     });
     process.stderr.write("\r");
     const symbols = openSymbolIndex(dirs.symbols);
-    const files = symbols.files().filter((f) => f.status !== "skipped").map((f) => f.path);
+    const files = symbols
+      .files()
+      .filter((f) => f.status !== "skipped")
+      .map((f) => f.path);
     symbols.close();
 
     const controller = new AbortController();
@@ -184,8 +225,17 @@ export async function runReviewCli(argv: string[]): Promise<number> {
     });
     if (values.out) await writeFile(values.out, rendered.body);
     else process.stdout.write(rendered.body);
-    const counts = report.findings.reduce<Record<string, number>>((acc, f) => ({ ...acc, [f.severity]: (acc[f.severity] ?? 0) + 1 }), {});
-    process.stderr.write(`${report.findings.length} finding${report.findings.length === 1 ? "" : "s"} (${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(", ") || "none"}), score ${report.overallScore}\n`);
+    const counts = report.findings.reduce<Record<string, number>>(
+      (acc, f) => ({ ...acc, [f.severity]: (acc[f.severity] ?? 0) + 1 }),
+      {},
+    );
+    process.stderr.write(
+      `${report.findings.length} finding${report.findings.length === 1 ? "" : "s"} (${
+        Object.entries(counts)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(", ") || "none"
+      }), score ${report.overallScore}\n`,
+    );
     if (failOn?.success && report.findings.some((f) => atLeast(f.severity, failOn.data))) {
       process.stderr.write(`failing: findings at or above ${failOn.data}\n`);
       return 1;

@@ -9,9 +9,15 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "argus-search-cli-"));
   await mkdir(path.join(dir, "src"));
-  await writeFile(path.join(dir, "src/config.ts"), "export function parseConfigFile(path: string) {\n  return JSON.parse(path);\n}\n");
+  await writeFile(
+    path.join(dir, "src/config.ts"),
+    "export function parseConfigFile(path: string) {\n  return JSON.parse(path);\n}\n",
+  );
   await writeFile(path.join(dir, "src/math.py"), "def add_numbers(a, b):\n    return a + b\n");
-  await writeFile(path.join(dir, "queries.jsonl"), '{"query": "config", "id": "q1"}\n"add numbers"\n{"query": "   ", "id": "blank"}\n');
+  await writeFile(
+    path.join(dir, "queries.jsonl"),
+    '{"query": "config", "id": "q1"}\n"add numbers"\n{"query": "   ", "id": "blank"}\n',
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -31,9 +37,19 @@ async function run(argv: string[]) {
 
 describe("argus search", () => {
   it("batch mode prints one JSON line per query with ranked file:line hits (and the error of a bad one)", async () => {
-    const { code, out } = await run([dir, "--queries", path.join(dir, "queries.jsonl"), "-k", "2", "--mode", "fulltext"]);
+    const { code, out } = await run([
+      dir,
+      "--queries",
+      path.join(dir, "queries.jsonl"),
+      "-k",
+      "2",
+      "--mode",
+      "fulltext",
+    ]);
     expect(code).toBe(0);
-    const lines = out.map((l) => JSON.parse(l) as { id?: string; query: string; hits?: { file: string; line: number }[]; error?: string });
+    const lines = out.map(
+      (l) => JSON.parse(l) as { id?: string; query: string; hits?: { file: string; line: number }[]; error?: string },
+    );
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({ id: "q1", query: "config" });
     expect(lines[0]!.hits![0]).toMatchObject({ file: "src/config.ts", line: 1 });

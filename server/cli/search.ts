@@ -42,28 +42,46 @@ async function readQueries(file: string): Promise<{ id?: unknown; query: string 
 }
 
 /** The index to search: a project's latest ready snapshot, or a folder imported into a temp dir. */
-async function openTarget(target: string, cleanup: (() => Promise<void>)[], quiet: boolean): Promise<{ store: Store; index: ChunkIndex }> {
+async function openTarget(
+  target: string,
+  cleanup: (() => Promise<void>)[],
+  quiet: boolean,
+): Promise<{ store: Store; index: ChunkIndex }> {
   const config = getConfig();
   if (z.uuid().safeParse(target).success) {
     const { createDb } = await import("../db/client.ts");
     const db = await createDb(config.db);
     cleanup.push(() => db.$disconnect());
-    const project = await db.project.findUnique({ where: { uid: target }, include: { snapshots: { where: { status: "ready" }, orderBy: { createdAt: "desc" }, take: 1 } } });
+    const project = await db.project.findUnique({
+      where: { uid: target },
+      include: { snapshots: { where: { status: "ready" }, orderBy: { createdAt: "desc" }, take: 1 } },
+    });
     if (!project) throw new DomainError("not_found", `No project with id ${target} in ${config.dataDir}.`);
     const snapshot = project.snapshots[0];
     if (!snapshot) throw new DomainError("not_found", `Project "${project.name}" has no imported code yet.`);
     const store = await connect(searchStoreUri(config.dataDir));
     const index = await openChunkIndex(store, searchIndexName(snapshot.id));
-    if (!index) throw new DomainError("not_found", `Project "${project.name}"'s snapshot has no search index; import the code again.`);
+    if (!index)
+      throw new DomainError(
+        "not_found",
+        `Project "${project.name}"'s snapshot has no search index; import the code again.`,
+      );
     return { store, index };
   }
-  if (!(await stat(target).catch(() => null))?.isDirectory()) throw new DomainError("invalid", `${target} is neither a folder nor a project id.`);
+  if (!(await stat(target).catch(() => null))?.isDirectory())
+    throw new DomainError("invalid", `${target} is neither a folder nor a project id.`);
   const base = await mkdtemp(path.join(os.tmpdir(), "argus-search-"));
   cleanup.push(() => rm(base, { recursive: true, force: true }));
   const dirs = snapshotDirs(base, "cli", "snapshot");
   const search = { uri: path.join(base, "lancedb"), name: "cli" };
-  const progress = quiet ? () => {} : (stage: string, f: number) => process.stderr.write(`\rindexing ${target}: ${stage} ${Math.round(f * 100)}%   `);
-  await runImport({ kind: "path", path: path.resolve(target) }, dirs, progress, { limits: config.ingestLimits, analysis: false, search });
+  const progress = quiet
+    ? () => {}
+    : (stage: string, f: number) => process.stderr.write(`\rindexing ${target}: ${stage} ${Math.round(f * 100)}%   `);
+  await runImport({ kind: "path", path: path.resolve(target) }, dirs, progress, {
+    limits: config.ingestLimits,
+    analysis: false,
+    search,
+  });
   if (!quiet) process.stderr.write("\r\x1b[K");
   const store = await connect(search.uri);
   const index = await openChunkIndex(store, search.name);
@@ -73,14 +91,24 @@ async function openTarget(target: string, cleanup: (() => Promise<void>)[], quie
 
 function printHuman(query: string, hits: SearchResult[]) {
   console.log(`${hits.length} hit${hits.length === 1 ? "" : "s"} for "${query}":`);
-  for (const h of hits) console.log(`  ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? `  ${h.symbolPath}` : ""}  (${h.score.toFixed(4)})`);
+  for (const h of hits)
+    console.log(
+      `  ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? `  ${h.symbolPath}` : ""}  (${h.score.toFixed(4)})`,
+    );
 }
 
 export async function runSearchCli(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { query: { type: "string" }, queries: { type: "string" }, mode: { type: "string", default: "hybrid" }, k: { type: "string", short: "k", default: "10" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: {
+      query: { type: "string" },
+      queries: { type: "string" },
+      mode: { type: "string", default: "hybrid" },
+      k: { type: "string", short: "k", default: "10" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   if (values.help) {
     console.log(SEARCH_HELP);
@@ -88,8 +116,17 @@ export async function runSearchCli(argv: string[]): Promise<number> {
   }
   const mode = modeSchema.safeParse(values.mode);
   const k = Number(values.k);
-  if (positionals.length !== 1 || !!values.query === !!values.queries || !mode.success || !Number.isInteger(k) || k < 1 || k > 1000) {
-    console.error(`argus search: give one folder or project id, exactly one of --query or --queries, a mode (hybrid, fulltext, vector) and -k between 1 and 1000.\n\n${SEARCH_HELP}`);
+  if (
+    positionals.length !== 1 ||
+    !!values.query === !!values.queries ||
+    !mode.success ||
+    !Number.isInteger(k) ||
+    k < 1 ||
+    k > 1000
+  ) {
+    console.error(
+      `argus search: give one folder or project id, exactly one of --query or --queries, a mode (hybrid, fulltext, vector) and -k between 1 and 1000.\n\n${SEARCH_HELP}`,
+    );
     return 2;
   }
   const cleanup: (() => Promise<void>)[] = [];
@@ -108,7 +145,19 @@ export async function runSearchCli(argv: string[]): Promise<number> {
         continue;
       }
       if (values.json || values.queries) {
-        console.log(JSON.stringify({ id: q.id, query: q.query, hits: hits.map((h) => ({ file: h.file, line: h.startLine, endLine: h.endLine, symbol: h.symbolPath, score: h.score })) }));
+        console.log(
+          JSON.stringify({
+            id: q.id,
+            query: q.query,
+            hits: hits.map((h) => ({
+              file: h.file,
+              line: h.startLine,
+              endLine: h.endLine,
+              symbol: h.symbolPath,
+              score: h.score,
+            })),
+          }),
+        );
       } else printHuman(q.query, hits);
     }
     return 0;

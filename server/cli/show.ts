@@ -35,7 +35,9 @@ export function readSnapshots(file: string): Snapshot[] {
         .filter((l) => l.trim())
         .map((l) => JSON.parse(l) as unknown);
     } catch {
-      throw new Error(`${file} is neither JSON nor JSON lines; pass a memory file written by \`argus pipeline run\` (output/memory_*.json)`);
+      throw new Error(
+        `${file} is neither JSON nor JSON lines; pass a memory file written by \`argus pipeline run\` (output/memory_*.json)`,
+      );
     }
   }
   if (data && typeof data === "object" && !Array.isArray(data)) {
@@ -45,7 +47,8 @@ export function readSnapshots(file: string): Snapshot[] {
   if (!Array.isArray(data)) throw new Error(`${file} must hold a list of {step, memory} snapshots`);
   return data.map((s, i) => {
     const snap = s as Partial<Snapshot> | null;
-    if (!snap || typeof snap.step !== "string" || !snap.memory || typeof snap.memory !== "object") throw new Error(`${file}: entry ${i + 1} is not a {step, memory} snapshot`);
+    if (!snap || typeof snap.step !== "string" || !snap.memory || typeof snap.memory !== "object")
+      throw new Error(`${file}: entry ${i + 1} is not a {step, memory} snapshot`);
     return { step: snap.step, memory: snap.memory };
   });
 }
@@ -57,7 +60,9 @@ export function expandCases(snapshots: readonly Snapshot[]): Case[] {
     index: i + 1,
     steps: snapshots.map((s) => ({
       step: s.step,
-      values: Object.fromEntries(Object.entries(s.memory).flatMap(([k, v]) => (Array.isArray(v) ? (i < v.length ? [[k, v[i]]] : []) : [[k, v]]))),
+      values: Object.fromEntries(
+        Object.entries(s.memory).flatMap(([k, v]) => (Array.isArray(v) ? (i < v.length ? [[k, v[i]]] : []) : [[k, v]])),
+      ),
     })),
   }));
 }
@@ -65,10 +70,23 @@ export function expandCases(snapshots: readonly Snapshot[]): Case[] {
 const render = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 const indent = (s: string, by: string) => s.replace(/\n/g, `\n${by}`);
 
-export async function runShowCli(argv: string[], io: CliIo = { cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) }): Promise<number> {
+export async function runShowCli(
+  argv: string[],
+  io: CliIo = { cwd: process.cwd(), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
+): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { case: { type: "string" }, json: { type: "boolean" }, config_path: { type: "string" }, help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        case: { type: "string" },
+        json: { type: "boolean" },
+        config_path: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
   } catch (err) {
     io.err(`argus show: ${err instanceof Error ? err.message : String(err)}\n\n${SHOW_HELP}\n`);
     return 2;

@@ -5,9 +5,15 @@
 export class UsageError extends Error {}
 
 /** node:util parseArgs's own errors (unknown option, missing value…) are usage errors too. */
-const isParseArgsError = (e: unknown) => typeof (e as { code?: unknown })?.code === "string" && (e as { code: string }).code.startsWith("ERR_PARSE_ARGS_");
+const isParseArgsError = (e: unknown) =>
+  typeof (e as { code?: unknown })?.code === "string" && (e as { code: string }).code.startsWith("ERR_PARSE_ARGS_");
 
-export async function runCommand(label: string, help: string, err: (s: string) => void, body: () => Promise<number>): Promise<number> {
+export async function runCommand(
+  label: string,
+  help: string,
+  err: (s: string) => void,
+  body: () => Promise<number>,
+): Promise<number> {
   try {
     return await body();
   } catch (e) {

@@ -10,16 +10,57 @@ describe("DEFAULT_IGNORES", () => {
   const m = createIgnoreMatcher();
   it("covers deps, build output, caches, editor/VCS dirs, lockfiles, secrets, minified files and binary assets", () => {
     const ignored = [
-      "node_modules/left-pad/index.js", "packages/a/node_modules/", ".venv/lib/x.py", "a/__pycache__/m.pyc", "vendor/github.com/x.go",
-      "dist/app.js", "build/", "target/debug/app", "out/", ".next/cache/x", "coverage/lcov.info", "__snapshots__/a.snap", ".pytest_cache/",
-      ".git/config", ".git", "sub/.git", ".idea/workspace.xml", ".vscode/settings.json", ".DS_Store",
-      "package-lock.json", "web/pnpm-lock.yaml", "yarn.lock", "Cargo.lock", "go.sum", "poetry.lock",
-      ".env", ".env.local", "config/.env.production",
-      "public/app.min.js", "styles.min.css", "app.js.map",
-      "logo.png", "photo.JPG", "font.woff2", "release.zip", "movie.mp4", "doc.pdf", "data.sqlite",
+      "node_modules/left-pad/index.js",
+      "packages/a/node_modules/",
+      ".venv/lib/x.py",
+      "a/__pycache__/m.pyc",
+      "vendor/github.com/x.go",
+      "dist/app.js",
+      "build/",
+      "target/debug/app",
+      "out/",
+      ".next/cache/x",
+      "coverage/lcov.info",
+      "__snapshots__/a.snap",
+      ".pytest_cache/",
+      ".git/config",
+      ".git",
+      "sub/.git",
+      ".idea/workspace.xml",
+      ".vscode/settings.json",
+      ".DS_Store",
+      "package-lock.json",
+      "web/pnpm-lock.yaml",
+      "yarn.lock",
+      "Cargo.lock",
+      "go.sum",
+      "poetry.lock",
+      ".env",
+      ".env.local",
+      "config/.env.production",
+      "public/app.min.js",
+      "styles.min.css",
+      "app.js.map",
+      "logo.png",
+      "photo.JPG",
+      "font.woff2",
+      "release.zip",
+      "movie.mp4",
+      "doc.pdf",
+      "data.sqlite",
     ];
     for (const p of ignored) expect(m.ignores(p), p).toBe(true);
-    const kept = ["src/index.ts", "README.md", ".env.example", "package.json", "src/build.ts", "docs/out.md", "bin/argus.mjs", ".gitignore", "app.js"];
+    const kept = [
+      "src/index.ts",
+      "README.md",
+      ".env.example",
+      "package.json",
+      "src/build.ts",
+      "docs/out.md",
+      "bin/argus.mjs",
+      ".gitignore",
+      "app.js",
+    ];
     for (const p of kept) expect(m.ignores(p), p).toBe(false);
     expect(DEFAULT_IGNORES).toContain("node_modules/");
   });
@@ -44,7 +85,7 @@ describe("nested .gitignore", () => {
     const m = fromMap({
       "": "*.log\n/only-root.txt\nsecret/\n",
       sub: "!keep.log\nlocal/\n/anchored.txt\n",
-      "secret": "!inside.txt\n",
+      secret: "!inside.txt\n",
     });
     expect(m.ignores("a.log")).toBe(true);
     expect(m.ignores("x/y/a.log")).toBe(true);
@@ -75,8 +116,18 @@ describe("nested .gitignore", () => {
 
   it("explains which rule decided", () => {
     const m = fromMap({ src: "gen/\n" });
-    expect(m.explain("src/gen/a.ts")).toEqual({ ignored: true, source: "src/.gitignore", pattern: "gen/", via: "src/gen/" });
-    expect(m.explain("node_modules/a/b.js")).toEqual({ ignored: true, source: "default", pattern: "node_modules/", via: "node_modules/" });
+    expect(m.explain("src/gen/a.ts")).toEqual({
+      ignored: true,
+      source: "src/.gitignore",
+      pattern: "gen/",
+      via: "src/gen/",
+    });
+    expect(m.explain("node_modules/a/b.js")).toEqual({
+      ignored: true,
+      source: "default",
+      pattern: "node_modules/",
+      via: "node_modules/",
+    });
     expect(m.explain("src/a.ts")).toEqual({ ignored: false });
   });
 

@@ -30,7 +30,12 @@ describe("git-meta", () => {
     const head = await gitHead(repo.dir);
     expect(head.branch).toBe("main");
     expect(head.shallow).toBe(false);
-    expect(head.commit).toMatchObject({ sha: repo.c2, parents: [repo.c1], authorEmail: "ada@example.com", subject: "second: guide" });
+    expect(head.commit).toMatchObject({
+      sha: repo.c2,
+      parents: [repo.c1],
+      authorEmail: "ada@example.com",
+      subject: "second: guide",
+    });
     expect(head.commit.authoredAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     const refs = await gitRefs(repo.dir);
     expect(refs.branches).toEqual([
@@ -43,7 +48,9 @@ describe("git-meta", () => {
   it("diffs two refs, optionally for some paths only, and logs a branch or a path", async () => {
     const diff = await gitDiff(repo.dir, { from: "main", to: "dev" });
     expect(diff.files).toEqual([{ path: "dev.ts", status: "A", additions: 1, deletions: 0 }]);
-    expect((await gitDiff(repo.dir, { from: repo.c1, to: "dev", paths: ["src/index.ts"] })).files.map((f) => f.path)).toEqual(["src/index.ts"]);
+    expect(
+      (await gitDiff(repo.dir, { from: repo.c1, to: "dev", paths: ["src/index.ts"] })).files.map((f) => f.path),
+    ).toEqual(["src/index.ts"]);
     // Pathspecs are literal: a glob matches no file.
     expect((await gitDiff(repo.dir, { from: repo.c1, to: "dev", paths: ["*.ts"] })).files).toEqual([]);
     expect((await gitLog(repo.dir, { ref: "dev", limit: 2 })).commits.map((c) => c.sha)).toEqual([repo.c3, repo.c2]);
@@ -54,7 +61,11 @@ describe("git-meta", () => {
     const dir = path.join(tmp, "big");
     await mkdir(dir);
     const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=A", "-c", "user.email=a@b", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } });
+      execFileSync("git", ["-c", "user.name=A", "-c", "user.email=a@b", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" },
+      });
     git("init", "-q");
     await writeFile(path.join(dir, "a.txt"), "start\n");
     git("add", "-A");

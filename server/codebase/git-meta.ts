@@ -67,7 +67,8 @@ async function gitDir(root: string): Promise<string> {
   const dir = path.join(path.resolve(root), ".git");
   const st = await lstat(dir).catch(() => undefined);
   // A symlinked .git could point at any repository on the host.
-  if (!st?.isDirectory()) throw notFound("This snapshot has no git history: only git sources keep it (uploads and local folders don't).");
+  if (!st?.isDirectory())
+    throw notFound("This snapshot has no git history: only git sources keep it (uploads and local folders don't).");
   return dir;
 }
 
@@ -79,7 +80,10 @@ async function git(root: string, args: string[], o: GitMetaOptions, maxStdoutByt
     signal: o.signal,
     maxStdoutBytes,
   });
-  if (r.timedOut) throw invalid(`git ${args[0]} took longer than ${Math.round((o.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s; ask for less (fewer paths, a smaller range).`);
+  if (r.timedOut)
+    throw invalid(
+      `git ${args[0]} took longer than ${Math.round((o.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s; ask for less (fewer paths, a smaller range).`,
+    );
   return r;
 }
 
@@ -110,7 +114,10 @@ async function resolve(root: string, rev: string, o: GitMetaOptions): Promise<st
   const r = await git(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${checkRev(rev)}^{commit}`], o);
   if (r.code !== 0) {
     const shallow = await git(root, ["rev-parse", "--is-shallow-repository"], o);
-    const hint = shallow.stdout.toString().trim() === "true" ? " The snapshot is a shallow clone: re-ingest with more history to reach older commits." : "";
+    const hint =
+      shallow.stdout.toString().trim() === "true"
+        ? " The snapshot is a shallow clone: re-ingest with more history to reach older commits."
+        : "";
     throw notFound(`There is no commit ${JSON.stringify(rev)} in this snapshot.${hint}`);
   }
   return r.stdout.toString().trim();
@@ -122,7 +129,8 @@ function parseCommits(out: string): GitCommitInfo[] {
     .map((r) => r.replace(/^\n/, ""))
     .filter((r) => r !== "")
     .map((r) => {
-      const [sha = "", parents = "", authorName = "", authorEmail = "", authoredAt = "", subject = ""] = r.split("\x1f");
+      const [sha = "", parents = "", authorName = "", authorEmail = "", authoredAt = "", subject = ""] =
+        r.split("\x1f");
       return { sha, parents: parents ? parents.split(" ") : [], authorName, authorEmail, authoredAt, subject };
     });
 }
@@ -135,7 +143,10 @@ export async function isGitCheckout(root: string): Promise<boolean> {
 }
 
 /** The checked-out commit, the branch (null when detached) and whether history is shallow. */
-export async function gitHead(root: string, o: GitMetaOptions = {}): Promise<{ commit: GitCommitInfo; branch: string | null; shallow: boolean }> {
+export async function gitHead(
+  root: string,
+  o: GitMetaOptions = {},
+): Promise<{ commit: GitCommitInfo; branch: string | null; shallow: boolean }> {
   const sha = await resolve(root, "HEAD", o);
   const [log, branch, shallow] = await Promise.all([
     git(root, ["log", "-1", "--no-color", `--format=${COMMIT_FORMAT}`, sha], o),
@@ -144,15 +155,29 @@ export async function gitHead(root: string, o: GitMetaOptions = {}): Promise<{ c
   ]);
   const commit = parseCommits(log.stdout.toString())[0];
   if (!commit) throw notFound("The snapshot's current commit can't be read.");
-  return { commit, branch: branch.code === 0 ? branch.stdout.toString().trim() : null, shallow: shallow.stdout.toString().trim() === "true" };
+  return {
+    commit,
+    branch: branch.code === 0 ? branch.stdout.toString().trim() : null,
+    shallow: shallow.stdout.toString().trim() === "true",
+  };
 }
 
 /** Local and remote-tracking branches, and tags, each with the commit it points to. */
-export async function gitRefs(root: string, o: GitMetaOptions & { limit?: number } = {}): Promise<{ branches: GitRef[]; tags: GitRef[]; truncated: boolean }> {
+export async function gitRefs(
+  root: string,
+  o: GitMetaOptions & { limit?: number } = {},
+): Promise<{ branches: GitRef[]; tags: GitRef[]; truncated: boolean }> {
   const limit = Math.min(Math.max(1, o.limit ?? REFS_MAX), REFS_MAX);
   const r = await git(
     root,
-    ["for-each-ref", `--count=${limit + 1}`, "--format=%(refname)%00%(objectname)%00%(*objectname)", "refs/heads", "refs/remotes", "refs/tags"],
+    [
+      "for-each-ref",
+      `--count=${limit + 1}`,
+      "--format=%(refname)%00%(objectname)%00%(*objectname)",
+      "refs/heads",
+      "refs/remotes",
+      "refs/tags",
+    ],
     o,
   );
   const branches: GitRef[] = [];
@@ -170,7 +195,7 @@ export async function gitRefs(root: string, o: GitMetaOptions & { limit?: number
 function parseNameStatus(out: string): Map<string, { status: string; oldPath?: string }> {
   const fields = out.split("\0");
   const map = new Map<string, { status: string; oldPath?: string }>();
-  for (let i = 0; i < fields.length - 1; ) {
+  for (let i = 0; i < fields.length - 1;) {
     const status = fields[i++]!;
     if (status === "") continue;
     if (status.startsWith("R") || status.startsWith("C")) {
@@ -186,7 +211,7 @@ function parseNameStatus(out: string): Map<string, { status: string; oldPath?: s
 function parseNumstat(out: string): Map<string, { additions: number | null; deletions: number | null }> {
   const fields = out.split("\0");
   const map = new Map<string, { additions: number | null; deletions: number | null }>();
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const head = fields[i++]!;
     if (head === "") continue;
     const [a = "-", d = "-", p = ""] = head.split("\t");
@@ -200,21 +225,39 @@ function parseNumstat(out: string): Map<string, { additions: number | null; dele
 /** The changes from one revision to another (default HEAD), optionally only under some paths. */
 export async function gitDiff(
   root: string,
-  o: GitMetaOptions & { from: string; to?: string; paths?: readonly string[]; maxBytes?: number; contextLines?: number },
+  o: GitMetaOptions & {
+    from: string;
+    to?: string;
+    paths?: readonly string[];
+    maxBytes?: number;
+    contextLines?: number;
+  },
 ): Promise<GitDiff> {
   const paths = checkPaths(o.paths);
   const from = await resolve(root, o.from, o);
   const to = await resolve(root, o.to ?? "HEAD", o);
   const maxBytes = Math.min(Math.max(1024, o.maxBytes ?? 1024 * 1024), 16 * 1024 * 1024);
   const context = Math.min(Math.max(0, Math.trunc(o.contextLines ?? 3)), 50);
-  const base = ["diff", "--no-ext-diff", "--no-textconv", "--no-color", "--find-renames", "--end-of-options", from, to, "--", ...paths];
+  const base = [
+    "diff",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-color",
+    "--find-renames",
+    "--end-of-options",
+    from,
+    to,
+    "--",
+    ...paths,
+  ];
   const withOpt = (opt: string[]) => [base[0]!, ...opt, ...base.slice(1)];
   const [names, nums, patch] = await Promise.all([
     git(root, withOpt(["--name-status", "-z"]), o, 4 * 1024 * 1024),
     git(root, withOpt(["--numstat", "-z"]), o, 4 * 1024 * 1024),
     git(root, withOpt([`-U${context}`]), o, maxBytes),
   ]);
-  for (const r of [names, nums, patch]) if (r.code !== 0 && !r.stdoutTruncated) throw invalid(`git diff failed: ${r.stderr.trim().slice(-300)}`);
+  for (const r of [names, nums, patch])
+    if (r.code !== 0 && !r.stdoutTruncated) throw invalid(`git diff failed: ${r.stderr.trim().slice(-300)}`);
   const stats = parseNumstat(nums.stdout.toString());
   const files = [...parseNameStatus(names.stdout.toString())].map(([p, s]) => ({
     path: p,
@@ -232,7 +275,21 @@ export async function gitLog(
   const limit = Math.min(Math.max(1, Math.trunc(o.limit ?? 50)), LOG_MAX);
   const sha = await resolve(root, o.ref ?? "HEAD", o);
   const paths = o.path !== undefined ? checkPaths([o.path]) : [];
-  const r = await git(root, ["log", "--no-color", `--format=${COMMIT_FORMAT}`, `--max-count=${limit + 1}`, "--end-of-options", sha, "--", ...paths], o, 8 * 1024 * 1024);
+  const r = await git(
+    root,
+    [
+      "log",
+      "--no-color",
+      `--format=${COMMIT_FORMAT}`,
+      `--max-count=${limit + 1}`,
+      "--end-of-options",
+      sha,
+      "--",
+      ...paths,
+    ],
+    o,
+    8 * 1024 * 1024,
+  );
   if (r.code !== 0 && !r.stdoutTruncated) throw invalid(`git log failed: ${r.stderr.trim().slice(-300)}`);
   const commits = parseCommits(r.stdout.toString());
   if (r.stdoutTruncated) commits.pop(); // cut mid-record

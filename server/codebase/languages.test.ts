@@ -4,12 +4,40 @@ import { detectLanguage, isBinary, languageFromPath, languageFromShebang, LANGUA
 describe("language detection", () => {
   it("by extension, for the tree-sitter languages and the rest", () => {
     const cases: [string, string][] = [
-      ["src/a.ts", "typescript"], ["a.d.ts", "typescript"], ["a.mts", "typescript"], ["App.tsx", "tsx"],
-      ["a.js", "javascript"], ["a.jsx", "javascript"], ["a.cjs", "javascript"], ["a.py", "python"], ["a.pyi", "python"],
-      ["main.go", "go"], ["lib.rs", "rust"], ["Main.java", "java"], ["a.c", "c"], ["a.h", "c"], ["a.cpp", "cpp"], ["a.hpp", "cpp"],
-      ["a.cs", "csharp"], ["a.rb", "ruby"], ["a.php", "php"], ["a.kt", "kotlin"], ["a.swift", "swift"], ["a.sh", "shell"],
-      ["a.sql", "sql"], ["a.yml", "yaml"], ["a.YAML", "yaml"], ["a.json", "json"], ["a.md", "markdown"], ["a.html", "html"],
-      ["a.css", "css"], ["a.scss", "scss"], ["a.vue", "vue"], ["main.tf", "hcl"], ["a.proto", "protobuf"], ["notes.txt", "text"],
+      ["src/a.ts", "typescript"],
+      ["a.d.ts", "typescript"],
+      ["a.mts", "typescript"],
+      ["App.tsx", "tsx"],
+      ["a.js", "javascript"],
+      ["a.jsx", "javascript"],
+      ["a.cjs", "javascript"],
+      ["a.py", "python"],
+      ["a.pyi", "python"],
+      ["main.go", "go"],
+      ["lib.rs", "rust"],
+      ["Main.java", "java"],
+      ["a.c", "c"],
+      ["a.h", "c"],
+      ["a.cpp", "cpp"],
+      ["a.hpp", "cpp"],
+      ["a.cs", "csharp"],
+      ["a.rb", "ruby"],
+      ["a.php", "php"],
+      ["a.kt", "kotlin"],
+      ["a.swift", "swift"],
+      ["a.sh", "shell"],
+      ["a.sql", "sql"],
+      ["a.yml", "yaml"],
+      ["a.YAML", "yaml"],
+      ["a.json", "json"],
+      ["a.md", "markdown"],
+      ["a.html", "html"],
+      ["a.css", "css"],
+      ["a.scss", "scss"],
+      ["a.vue", "vue"],
+      ["main.tf", "hcl"],
+      ["a.proto", "protobuf"],
+      ["notes.txt", "text"],
     ];
     for (const [file, lang] of cases) expect(languageFromPath(file), file).toBe(lang);
   });
@@ -53,7 +81,8 @@ describe("language detection", () => {
   });
 
   it("exports the ids the symbol indexer keys on", () => {
-    for (const id of ["typescript", "tsx", "javascript", "python", "go", "rust", "java"]) expect(LANGUAGE_IDS).toContain(id);
+    for (const id of ["typescript", "tsx", "javascript", "python", "go", "rust", "java"])
+      expect(LANGUAGE_IDS).toContain(id);
   });
 
   it("isBinary: a NUL in the first 8 KB", () => {

@@ -86,7 +86,12 @@ export type TraverseEntry =
  * and special files are reported, never followed or opened. Shared by the walker and the local-path
  * ingest. `dir` is internal ("" = root, else "a/b/").
  */
-export async function* traverse(root: string, matcher: IgnoreMatcher, signal?: AbortSignal, dir = ""): AsyncGenerator<TraverseEntry> {
+export async function* traverse(
+  root: string,
+  matcher: IgnoreMatcher,
+  signal?: AbortSignal,
+  dir = "",
+): AsyncGenerator<TraverseEntry> {
   signal?.throwIfAborted();
   let entries: Dirent[];
   try {
@@ -198,7 +203,14 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
   const matcher = options.matcher ?? createIgnoreMatcher({ root });
   const maxFiles = options.maxFiles ?? WALK_DEFAULTS.maxFiles;
   const maxFileBytes = options.maxFileBytes ?? WALK_DEFAULTS.maxFileBytes;
-  const result: WalkResult = { files: [], skipped: [], skippedCounts: {}, ignored: [], ignoredCount: 0, truncated: false };
+  const result: WalkResult = {
+    files: [],
+    skipped: [],
+    skippedCounts: {},
+    ignored: [],
+    ignoredCount: 0,
+    truncated: false,
+  };
   const skip = (s: SkippedFile) => {
     result.skippedCounts[s.reason] = (result.skippedCounts[s.reason] ?? 0) + 1;
     if (result.skipped.length < MAX_REPORTED) result.skipped.push(s);

@@ -15,7 +15,9 @@ afterAll(async () => {
 });
 
 const names = async (prefix: string) =>
-  (await db.workspace.findMany({ where: { name: { startsWith: prefix } }, orderBy: { name: "asc" } })).map((w) => w.name);
+  (await db.workspace.findMany({ where: { name: { startsWith: prefix } }, orderBy: { name: "asc" } })).map(
+    (w) => w.name,
+  );
 
 describe("createDb", () => {
   it("connects to the configured provider and answers queries", async () => {
@@ -28,14 +30,18 @@ describe("createDb", () => {
     const err = await db.workspace.create({ data: { id: ws.id, name: "dup" } }).catch((e: unknown) => e);
     expect(isUniqueViolation(err)).toBe(true);
     expect(isNotFound(err)).toBe(false);
-    const missing = await db.workspace.update({ where: { id: "no-such-id" }, data: { name: "x" } }).catch((e: unknown) => e);
+    const missing = await db.workspace
+      .update({ where: { id: "no-such-id" }, data: { name: "x" } })
+      .catch((e: unknown) => e);
     expect(isNotFound(missing)).toBe(true);
     expect(isUniqueViolation(missing)).toBe(false);
   });
 
   it("the database allows only one default prompt per workspace", async () => {
     const ws = await db.workspace.create({ data: { name: "defaults" } });
-    await db.prompt.create({ data: { uid: crypto.randomUUID(), workspaceId: ws.id, name: "a", content: "a", isDefault: true } });
+    await db.prompt.create({
+      data: { uid: crypto.randomUUID(), workspaceId: ws.id, name: "a", content: "a", isDefault: true },
+    });
     const err = await db.prompt
       .create({ data: { uid: crypto.randomUUID(), workspaceId: ws.id, name: "b", content: "b", isDefault: true } })
       .catch((e: unknown) => e);

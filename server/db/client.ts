@@ -35,7 +35,9 @@ export function isUniqueViolation(err: unknown): boolean {
 /** The columns of the unique constraint a P2002 violated (e.g. ["uid"]), as both adapters report them. */
 export function uniqueViolationFields(err: unknown): string[] {
   if (!isUniqueViolation(err)) return [];
-  const meta = (err as { meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: unknown } } } } }).meta;
+  const meta = (
+    err as { meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: unknown } } } } }
+  ).meta;
   const fields = meta?.driverAdapterError?.cause?.constraint?.fields ?? meta?.target;
   return Array.isArray(fields) ? fields.map((f) => String(f).replace(/"/g, "")) : [];
 }

@@ -27,7 +27,9 @@ interface MigrationRow {
 }
 
 const rows = (db: Db) =>
-  db.$queryRawUnsafe<MigrationRow[]>(`SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name`);
+  db.$queryRawUnsafe<MigrationRow[]>(
+    `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name`,
+  );
 
 describe("migrate", () => {
   it("keeps the SQLite and PostgreSQL migration folders in step", () => {

@@ -96,9 +96,7 @@ function sqliteDriver(url: string): MigrationDriver {
   conn.pragma("busy_timeout = 5000");
   return {
     async ensureTable() {
-      conn.exec(
-        TABLE.replace(/TIMESTAMPTZ/g, "DATETIME").replace("DEFAULT now()", "DEFAULT current_timestamp"),
-      );
+      conn.exec(TABLE.replace(/TIMESTAMPTZ/g, "DATETIME").replace("DEFAULT now()", "DEFAULT current_timestamp"));
     },
     async applied() {
       const rows = conn
@@ -108,18 +106,20 @@ function sqliteDriver(url: string): MigrationDriver {
     },
     async apply(m) {
       // IMMEDIATE takes the write lock first, so two processes starting together apply it once.
-      return conn.transaction(() => {
-        const exists = conn.prepare(`SELECT 1 FROM _prisma_migrations WHERE migration_name = ?`).get(m.name);
-        if (exists) return false;
-        conn.exec(m.sql);
-        const now = Date.now();
-        conn
-          .prepare(
-            `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)`,
-          )
-          .run(randomUUID(), m.checksum, now, m.name, now);
-        return true;
-      }).immediate();
+      return conn
+        .transaction(() => {
+          const exists = conn.prepare(`SELECT 1 FROM _prisma_migrations WHERE migration_name = ?`).get(m.name);
+          if (exists) return false;
+          conn.exec(m.sql);
+          const now = Date.now();
+          conn
+            .prepare(
+              `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)`,
+            )
+            .run(randomUUID(), m.checksum, now, m.name, now);
+          return true;
+        })
+        .immediate();
     },
     async close() {
       conn.close();

@@ -43,7 +43,10 @@ export function gateSqliteClient<C extends Gateable>(client: C): C {
     return lock.run(() =>
       inTransaction.run(true, () =>
         typeof arg === "function"
-          ? transaction((tx: unknown) => inTransaction.run(true, () => (arg as (tx: unknown) => Promise<unknown>)(tx)), ...rest)
+          ? transaction(
+              (tx: unknown) => inTransaction.run(true, () => (arg as (tx: unknown) => Promise<unknown>)(tx)),
+              ...rest,
+            )
           : transaction(arg, ...rest),
       ),
     );

@@ -18,7 +18,10 @@ describe("event bus", () => {
     const bus = createEventBus({ db, log });
     const live: RoomEvent[] = [];
     const off = bus.subscribe("review:a", (e) => live.push(e));
-    await Promise.all([bus.publish("review:a", "status", { status: "running" }), bus.publish("review:b", "status", { status: "queued" })]);
+    await Promise.all([
+      bus.publish("review:a", "status", { status: "running" }),
+      bus.publish("review:b", "status", { status: "queued" }),
+    ]);
     await bus.publish("review:a", "tool_call", { name: "read_file" });
     off();
     await bus.publish("review:a", "done", {});

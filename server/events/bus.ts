@@ -65,7 +65,15 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
 
   function persist(room: string, event: RoomEvent): Promise<void> {
     const write = async () => {
-      await db.roomEvent.create({ data: { room, seq: event.seq, type: event.type, payload: JSON.stringify(event.payload ?? null), createdAt: new Date(event.at) } });
+      await db.roomEvent.create({
+        data: {
+          room,
+          seq: event.seq,
+          type: event.type,
+          payload: JSON.stringify(event.payload ?? null),
+          createdAt: new Date(event.at),
+        },
+      });
     };
     const chained = (chains.get(room) ?? Promise.resolve()).then(write, write).catch((err: unknown) => {
       log.error({ err, room, type: event.type }, "could not persist room event");
@@ -134,8 +142,18 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
 
     async history(room, afterSeq = 0, limit = 5000) {
       await flushRoom(room);
-      const rows = await db.roomEvent.findMany({ where: { room, seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take: limit });
-      return rows.map((r) => ({ room, seq: r.seq, type: r.type, payload: JSON.parse(r.payload) as unknown, at: r.createdAt.toISOString() }));
+      const rows = await db.roomEvent.findMany({
+        where: { room, seq: { gt: afterSeq } },
+        orderBy: { seq: "asc" },
+        take: limit,
+      });
+      return rows.map((r) => ({
+        room,
+        seq: r.seq,
+        type: r.type,
+        payload: JSON.parse(r.payload) as unknown,
+        at: r.createdAt.toISOString(),
+      }));
     },
 
     async deleteRoom(room) {

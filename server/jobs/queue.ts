@@ -19,7 +19,11 @@ export interface JobQueue {
  * `concurrency` bounds all jobs; `perKind` bounds some kinds further (CPU-heavy imports one at a
  * time, while model-bound reviews, which mostly wait on the network, run beside them).
  */
-export function createInProcessQueue(opts: { concurrency: number; perKind?: Record<string, number>; log: Logger }): JobQueue {
+export function createInProcessQueue(opts: {
+  concurrency: number;
+  perKind?: Record<string, number>;
+  log: Logger;
+}): JobQueue {
   const handlers = new Map<string, JobHandler<unknown>>();
   const waiting: { kind: string; payload: unknown }[] = [];
   const runningByKind = new Map<string, number>();

@@ -8,7 +8,11 @@ export interface ThrottledProgress<T> {
   settle(): Promise<void>;
 }
 
-export function throttledProgress<T>(write: (value: T) => Promise<unknown>, onError: (err: unknown) => void, everyMs = 500): ThrottledProgress<T> {
+export function throttledProgress<T>(
+  write: (value: T) => Promise<unknown>,
+  onError: (err: unknown) => void,
+  everyMs = 500,
+): ThrottledProgress<T> {
   let last = 0;
   let chain: Promise<unknown> = Promise.resolve();
   let stopped = false;

@@ -92,9 +92,18 @@ export async function buildBaseIndex(
 
   const embeddingText = (c: ChunkDraft) => c.text;
   const embedder = new HashEmbedder({ dims: DEFAULT_HASH_DIMS }).fit(drafts.map(embeddingText));
-  const rows = await embedRows(embedder, drafts, embeddingText, (done, total) => onProgress(0.3 + (0.6 * done) / total, `Embedded ${done.toLocaleString("en")} of ${total.toLocaleString("en")} chunks`));
+  const rows = await embedRows(embedder, drafts, embeddingText, (done, total) =>
+    onProgress(
+      0.3 + (0.6 * done) / total,
+      `Embedded ${done.toLocaleString("en")} of ${total.toLocaleString("en")} chunks`,
+    ),
+  );
   onProgress(0.92, "Writing the index");
-  const write = await replaceIndex(store, indexName, { embedder: embedder.record(), embedderState: embedder.idfState(), rows });
+  const write = await replaceIndex(store, indexName, {
+    embedder: embedder.record(),
+    embedderState: embedder.idfState(),
+    rows,
+  });
   return { chunksByDocument, rows: rows.length, write };
 }
 

@@ -44,7 +44,13 @@ export interface KnowledgeIndexer {
   busy(baseId: string): boolean;
 }
 
-export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logger; events: EventBus; queue: JobQueue }): KnowledgeIndexer {
+export function createKnowledgeIndexer(deps: {
+  db: Db;
+  config: Config;
+  log: Logger;
+  events: EventBus;
+  queue: JobQueue;
+}): KnowledgeIndexer {
   const { db, config, log, events, queue } = deps;
   const queued = new Set<string>();
   const running = new Set<string>();
@@ -74,23 +80,43 @@ export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logg
     const report = throttledProgress(
       async ({ progress, message }: { progress: number; message: string }) => {
         const p = Math.max(0, Math.min(1, progress));
-        await db.knowledgeBase.updateMany({ where: { id: base.id }, data: { status: "indexing", progress: p, message } });
+        await db.knowledgeBase.updateMany({
+          where: { id: base.id },
+          data: { status: "indexing", progress: p, message },
+        });
         await events.publish(kbRoom(base.uid), "kb.progress", { status: "indexing", progress: p, message });
       },
       (err) => log.warn({ err }, "knowledge base progress update failed"),
       PROGRESS_EVERY_MS,
     );
-    return Object.assign((progress: number, message: string, force = false) => report({ progress, message }, force), { settle: report.settle });
+    return Object.assign((progress: number, message: string, force = false) => report({ progress, message }, force), {
+      settle: report.settle,
+    });
   }
 
-  async function documentEvent(base: KnowledgeBase, doc: Pick<KnowledgeDocument, "uid" | "name" | "status" | "message" | "chunkCount">) {
-    await events.publish(kbRoom(base.uid), "kb.document", { uid: doc.uid, name: doc.name, status: doc.status, message: doc.message, chunkCount: doc.chunkCount });
+  async function documentEvent(
+    base: KnowledgeBase,
+    doc: Pick<KnowledgeDocument, "uid" | "name" | "status" | "message" | "chunkCount">,
+  ) {
+    await events.publish(kbRoom(base.uid), "kb.document", {
+      uid: doc.uid,
+      name: doc.name,
+      status: doc.status,
+      message: doc.message,
+      chunkCount: doc.chunkCount,
+    });
   }
 
   /** Parses a document once; returns false (and records why) when it yields no text. */
   async function ensureText(base: KnowledgeBase, doc: KnowledgeDocument): Promise<boolean> {
     const paths = documentPaths(config.dataDir, base.id, doc.id, doc.name);
-    if (await readFile(paths.text).then(() => true, () => false)) return true;
+    if (
+      await readFile(paths.text).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
     let status: "skipped" | "failed";
     let message: string;
     try {
@@ -120,14 +146,24 @@ export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logg
   }
 
   async function loadText(base: KnowledgeBase, doc: KnowledgeDocument): Promise<SourceText> {
-    const raw = await readFile(documentPaths(config.dataDir, base.id, doc.id, doc.name).text, "utf8").catch((err: NodeJS.ErrnoException) => {
-      // Deleted while this run was going: it contributes nothing (the delete scheduled another run).
-      if (err.code === "ENOENT") return null;
-      throw err;
-    });
-    if (raw === null) return { documentUid: doc.uid, name: doc.name, kind: "text", sha256: doc.sha256, title: null, text: "" };
+    const raw = await readFile(documentPaths(config.dataDir, base.id, doc.id, doc.name).text, "utf8").catch(
+      (err: NodeJS.ErrnoException) => {
+        // Deleted while this run was going: it contributes nothing (the delete scheduled another run).
+        if (err.code === "ENOENT") return null;
+        throw err;
+      },
+    );
+    if (raw === null)
+      return { documentUid: doc.uid, name: doc.name, kind: "text", sha256: doc.sha256, title: null, text: "" };
     const stored = storedTextSchema.parse(JSON.parse(raw));
-    return { documentUid: doc.uid, name: doc.name, kind: stored.kind, sha256: doc.sha256, title: stored.title, text: stored.text };
+    return {
+      documentUid: doc.uid,
+      name: doc.name,
+      kind: stored.kind,
+      sha256: doc.sha256,
+      title: stored.title,
+      text: stored.text,
+    };
   }
 
   /** A base deleted while its run went on: whatever the run wrote (text files, index, events) is removed. */
@@ -146,7 +182,10 @@ export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logg
     const store = await connect(searchStoreUri(config.dataDir));
     try {
       report(0, "Reading documents", true);
-      const docs = await db.knowledgeDocument.findMany({ where: { knowledgeBaseId: base.id, status: { in: ["pending", "ready"] } }, orderBy: { createdAt: "asc" } });
+      const docs = await db.knowledgeDocument.findMany({
+        where: { knowledgeBaseId: base.id, status: { in: ["pending", "ready"] } },
+        orderBy: { createdAt: "asc" },
+      });
       const usable: KnowledgeDocument[] = [];
       for (const [i, doc] of docs.entries()) {
         if (await ensureText(base, doc)) usable.push(doc);
@@ -160,7 +199,13 @@ export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logg
       if (usable.length === 0) {
         await dropIndex(store, name);
       } else {
-        const built = await buildBaseIndex(store, name, usable.map((d) => ({ uid: d.uid, load: () => loadText(base, d) })), settings, (f, message) => report(0.3 + 0.7 * f, message));
+        const built = await buildBaseIndex(
+          store,
+          name,
+          usable.map((d) => ({ uid: d.uid, load: () => loadText(base, d) })),
+          settings,
+          (f, message) => report(0.3 + 0.7 * f, message),
+        );
         chunks = built.rows;
         chunksByDocument = built.chunksByDocument;
       }
@@ -168,13 +213,30 @@ export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logg
       if (await removedMeanwhile(base)) return;
       const finished = usable.map((d) => {
         const chunkCount = chunksByDocument.get(d.uid) ?? 0;
-        return { ...d, status: "ready", chunkCount, message: chunkCount === 0 ? "No text chunks came out of this document." : null };
+        return {
+          ...d,
+          status: "ready",
+          chunkCount,
+          message: chunkCount === 0 ? "No text chunks came out of this document." : null,
+        };
       });
       await db.$transaction(async (tx) => {
-        for (const d of finished) await tx.knowledgeDocument.updateMany({ where: { id: d.id }, data: { status: d.status, chunkCount: d.chunkCount, message: d.message } });
-        await tx.knowledgeBase.updateMany({ where: { id: base.id }, data: { status: usable.length ? "ready" : "empty", progress: usable.length ? 1 : 0, message: null } });
+        for (const d of finished)
+          await tx.knowledgeDocument.updateMany({
+            where: { id: d.id },
+            data: { status: d.status, chunkCount: d.chunkCount, message: d.message },
+          });
+        await tx.knowledgeBase.updateMany({
+          where: { id: base.id },
+          data: { status: usable.length ? "ready" : "empty", progress: usable.length ? 1 : 0, message: null },
+        });
       });
-      for (const d of finished.filter((d) => d.status !== docs.find((o) => o.id === d.id)?.status || d.chunkCount !== docs.find((o) => o.id === d.id)?.chunkCount)) await documentEvent(base, d);
+      for (const d of finished.filter(
+        (d) =>
+          d.status !== docs.find((o) => o.id === d.id)?.status ||
+          d.chunkCount !== docs.find((o) => o.id === d.id)?.chunkCount,
+      ))
+        await documentEvent(base, d);
       const ms = Date.now() - started;
       await events.publish(kbRoom(base.uid), "kb.indexed", { documents: usable.length, chunks, ms });
       log.info({ knowledgeBase: base.uid, documents: usable.length, chunks, ms }, "knowledge base indexed");
@@ -185,8 +247,11 @@ export function createKnowledgeIndexer(deps: { db: Db; config: Config; log: Logg
         err instanceof TooManyChunksError || err instanceof DomainError
           ? err.message
           : "Indexing failed unexpectedly. It has been logged; try again. Search still uses the previous index.";
-      if (!(err instanceof TooManyChunksError || err instanceof DomainError)) log.error({ err, knowledgeBase: base.uid }, "knowledge base indexing failed");
-      await db.knowledgeBase.updateMany({ where: { id: base.id }, data: { status: "failed", message } }).catch(() => undefined);
+      if (!(err instanceof TooManyChunksError || err instanceof DomainError))
+        log.error({ err, knowledgeBase: base.uid }, "knowledge base indexing failed");
+      await db.knowledgeBase
+        .updateMany({ where: { id: base.id }, data: { status: "failed", message } })
+        .catch(() => undefined);
       await events.publish(kbRoom(base.uid), "kb.failed", { message }).catch(() => undefined);
     } finally {
       store.close();

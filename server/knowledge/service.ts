@@ -23,7 +23,11 @@ import { dropBaseStorage, documentPaths, knowledgeIndexName } from "./storage.ts
 
 export const MAX_DOCUMENTS_PER_BASE = 10_000;
 
-const baseName = z.string().trim().min(1, "Give the knowledge base a name.").max(120, "Keep the name under 120 characters.");
+const baseName = z
+  .string()
+  .trim()
+  .min(1, "Give the knowledge base a name.")
+  .max(120, "Keep the name under 120 characters.");
 const description = z.string().trim().max(2000, "Keep the description under 2,000 characters.");
 
 export const createBaseInput = z.object({
@@ -31,9 +35,15 @@ export const createBaseInput = z.object({
   name: baseName,
   description: description.optional(),
   chunking: chunkingSchema.optional(),
-  embedder: z.enum(["hash"], { error: 'Only the built-in "hash" embedder is available for knowledge bases for now.' }).default("hash"),
+  embedder: z
+    .enum(["hash"], { error: 'Only the built-in "hash" embedder is available for knowledge bases for now.' })
+    .default("hash"),
 });
-export const updateBaseInput = z.object({ uid: z.uuid("uid must be a UUID"), name: baseName.optional(), description: description.nullable().optional() });
+export const updateBaseInput = z.object({
+  uid: z.uuid("uid must be a UUID"),
+  name: baseName.optional(),
+  description: description.nullable().optional(),
+});
 export const chunkingInput = z.object({ uid: z.uuid("uid must be a UUID"), chunking: chunkingSchema });
 export const searchInput = z.object({
   uid: z.uuid("uid must be a UUID"),
@@ -89,17 +99,35 @@ export interface UploadOutcome {
 
 const documentView = ({ id: _id, knowledgeBaseId: _b, ...rest }: KnowledgeDocument): DocumentView => rest;
 
-export function createKnowledgeService(deps: { db: Db; config: Config; queue: JobQueue; events: EventBus; log: Logger; searchIndexes: IndexCache }) {
+export function createKnowledgeService(deps: {
+  db: Db;
+  config: Config;
+  queue: JobQueue;
+  events: EventBus;
+  log: Logger;
+  searchIndexes: IndexCache;
+}) {
   const { db, config, log } = deps;
   const indexer = createKnowledgeIndexer(deps);
 
   async function view(base: KnowledgeBase): Promise<BaseView> {
     const [all, ready] = await Promise.all([
       db.knowledgeDocument.aggregate({ where: { knowledgeBaseId: base.id }, _count: true, _sum: { bytes: true } }),
-      db.knowledgeDocument.aggregate({ where: { knowledgeBaseId: base.id, status: "ready" }, _count: true, _sum: { chunkCount: true } }),
+      db.knowledgeDocument.aggregate({
+        where: { knowledgeBaseId: base.id, status: "ready" },
+        _count: true,
+        _sum: { chunkCount: true },
+      }),
     ]);
     const { id: _id, workspaceId: _w, chunking, ...rest } = base;
-    return { ...rest, chunking: readChunking(chunking), documents: all._count, readyDocuments: ready._count, chunks: ready._sum.chunkCount ?? 0, bytes: all._sum.bytes ?? 0 };
+    return {
+      ...rest,
+      chunking: readChunking(chunking),
+      documents: all._count,
+      readyDocuments: ready._count,
+      chunks: ready._sum.chunkCount ?? 0,
+      bytes: all._sum.bytes ?? 0,
+    };
   }
 
   async function load(uid: string): Promise<KnowledgeBase> {
@@ -117,11 +145,13 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
   /** Shows "indexing" at once (the job may wait behind others), then runs the job. */
   async function scheduleIndexing(base: KnowledgeBase, message = "Waiting to index"): Promise<void> {
     // A run already waiting or going keeps its progress bar; the indexer queues one more run.
-    if (!indexer.busy(base.id)) await db.knowledgeBase.update({ where: { id: base.id }, data: { status: "indexing", progress: 0, message } });
+    if (!indexer.busy(base.id))
+      await db.knowledgeBase.update({ where: { id: base.id }, data: { status: "indexing", progress: 0, message } });
     indexer.schedule(base.id);
   }
 
-  const nameTaken = (name: string) => conflict(`A knowledge base named “${name}” already exists in this workspace. Choose another name.`);
+  const nameTaken = (name: string) =>
+    conflict(`A knowledge base named “${name}” already exists in this workspace. Choose another name.`);
 
   return {
     /** At start-up: bases whose indexing a restart cut off are indexed again (everything they need
@@ -185,12 +215,19 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
 
     async documents(actor: Actor, uid: string): Promise<DocumentView[]> {
       const base = await loadFor(actor, uid, "viewer");
-      const rows = await db.knowledgeDocument.findMany({ where: { knowledgeBaseId: base.id }, orderBy: { createdAt: "desc" }, take: MAX_DOCUMENTS_PER_BASE });
+      const rows = await db.knowledgeDocument.findMany({
+        where: { knowledgeBaseId: base.id },
+        orderBy: { createdAt: "desc" },
+        take: MAX_DOCUMENTS_PER_BASE,
+      });
       return rows.map(documentView);
     },
 
     async removeDocument(actor: Actor, documentUid: string): Promise<void> {
-      const doc = await db.knowledgeDocument.findUnique({ where: { uid: documentUid }, include: { knowledgeBase: true } });
+      const doc = await db.knowledgeDocument.findUnique({
+        where: { uid: documentUid },
+        include: { knowledgeBase: true },
+      });
       if (!doc) throw notFound(`No document with id ${documentUid}. It may have been deleted already.`);
       await requireRole(db, actor, doc.knowledgeBase.workspaceId, "member");
       await db.knowledgeDocument.delete({ where: { id: doc.id } });
@@ -199,14 +236,21 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
       await rm(paths.text, { force: true });
       // Only what was indexed (or about to be) needs the index rebuilt; searches skip the deleted
       // document's chunks meanwhile.
-      if (doc.status === "ready" || doc.status === "pending") await scheduleIndexing(doc.knowledgeBase, "Removing a document from the index");
+      if (doc.status === "ready" || doc.status === "pending")
+        await scheduleIndexing(doc.knowledgeBase, "Removing a document from the index");
     },
 
     /** New chunking settings: saved, then every document is re-chunked (not re-parsed). */
     async setChunking(actor: Actor, input: z.infer<typeof chunkingInput>): Promise<BaseView> {
       const base = await loadFor(actor, input.uid, "member");
-      const updated = await db.knowledgeBase.update({ where: { id: base.id }, data: { chunking: JSON.stringify(input.chunking) } });
-      if (await db.knowledgeDocument.count({ where: { knowledgeBaseId: base.id, status: { in: ["pending", "ready"] } } })) await scheduleIndexing(updated, "Waiting to re-chunk");
+      const updated = await db.knowledgeBase.update({
+        where: { id: base.id },
+        data: { chunking: JSON.stringify(input.chunking) },
+      });
+      if (
+        await db.knowledgeDocument.count({ where: { knowledgeBaseId: base.id, status: { in: ["pending", "ready"] } } })
+      )
+        await scheduleIndexing(updated, "Waiting to re-chunk");
       return view(await load(base.uid));
     },
 
@@ -220,17 +264,32 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
       const base = await loadFor(actor, input.uid, "viewer");
       return deps.searchIndexes.use(knowledgeIndexName(base.id), async (index) => {
         if (!index) {
-          if (base.status === "indexing") throw invalid("This knowledge base is being indexed for the first time; search once it is ready.");
-          throw invalid("This knowledge base has no searchable documents yet. Upload .txt, .md, .html, .pdf or .docx files first.");
+          if (base.status === "indexing")
+            throw invalid("This knowledge base is being indexed for the first time; search once it is ready.");
+          throw invalid(
+            "This knowledge base has no searchable documents yet. Upload .txt, .md, .html, .pdf or .docx files first.",
+          );
         }
         // Ask for a few more than k: chunks of documents deleted since the last build are dropped.
         const results = await searchIndex(index, input.query, { mode: input.mode, k: Math.min(input.k + 20, 1000) });
-        const docs = await db.knowledgeDocument.findMany({ where: { knowledgeBaseId: base.id, uid: { in: [...new Set(results.map((r) => r.file))] } }, select: { uid: true, name: true } });
+        const docs = await db.knowledgeDocument.findMany({
+          where: { knowledgeBaseId: base.id, uid: { in: [...new Set(results.map((r) => r.file))] } },
+          select: { uid: true, name: true },
+        });
         const names = new Map(docs.map((d) => [d.uid, d.name]));
         return results
           .filter((r) => names.has(r.file))
           .slice(0, input.k)
-          .map((r) => ({ documentUid: r.file, documentName: names.get(r.file)!, title: r.symbolPath, startLine: r.startLine, endLine: r.endLine, snippet: r.snippet, score: r.score, scores: r.scores }));
+          .map((r) => ({
+            documentUid: r.file,
+            documentName: names.get(r.file)!,
+            title: r.symbolPath,
+            startLine: r.startLine,
+            endLine: r.endLine,
+            snippet: r.snippet,
+            score: r.score,
+            scores: r.scores,
+          }));
       });
     },
 
@@ -244,19 +303,36 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
      * dropped), duplicates (same bytes already in this base) rejected, the rest kept and queued for
      * indexing. Takes ownership of the received files (moved or removed).
      */
-    async addDocuments(base: KnowledgeBase, files: ReceivedFile[], tooLarge: { name: string; message: string }[] = []): Promise<UploadOutcome> {
-      const outcome: UploadOutcome = { documents: [], rejected: tooLarge.map((t) => ({ ...t, reason: "too_large" as const })) };
+    async addDocuments(
+      base: KnowledgeBase,
+      files: ReceivedFile[],
+      tooLarge: { name: string; message: string }[] = [],
+    ): Promise<UploadOutcome> {
+      const outcome: UploadOutcome = {
+        documents: [],
+        rejected: tooLarge.map((t) => ({ ...t, reason: "too_large" as const })),
+      };
       let count = await db.knowledgeDocument.count({ where: { knowledgeBaseId: base.id } });
       let queued = false;
       for (const file of files) {
         try {
           if (count >= MAX_DOCUMENTS_PER_BASE) {
-            outcome.rejected.push({ name: file.name, reason: "limit", message: `${file.name}: this knowledge base already holds ${MAX_DOCUMENTS_PER_BASE.toLocaleString("en")} documents, the limit. Create another base for more.` });
+            outcome.rejected.push({
+              name: file.name,
+              reason: "limit",
+              message: `${file.name}: this knowledge base already holds ${MAX_DOCUMENTS_PER_BASE.toLocaleString("en")} documents, the limit. Create another base for more.`,
+            });
             continue;
           }
-          const existing = await db.knowledgeDocument.findUnique({ where: { knowledgeBaseId_sha256: { knowledgeBaseId: base.id, sha256: file.sha256 } } });
+          const existing = await db.knowledgeDocument.findUnique({
+            where: { knowledgeBaseId_sha256: { knowledgeBaseId: base.id, sha256: file.sha256 } },
+          });
           if (existing) {
-            outcome.rejected.push({ name: file.name, reason: "duplicate", message: duplicateMessage(file.name, existing) });
+            outcome.rejected.push({
+              name: file.name,
+              reason: "duplicate",
+              message: duplicateMessage(file.name, existing),
+            });
             continue;
           }
           const kind = kindOf(file.name);
@@ -277,7 +353,9 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
           } catch (err) {
             // The same bytes arrived in a concurrent upload a moment ago.
             if (!isUniqueViolation(err)) throw err;
-            const twin = await db.knowledgeDocument.findUnique({ where: { knowledgeBaseId_sha256: { knowledgeBaseId: base.id, sha256: file.sha256 } } });
+            const twin = await db.knowledgeDocument.findUnique({
+              where: { knowledgeBaseId_sha256: { knowledgeBaseId: base.id, sha256: file.sha256 } },
+            });
             outcome.rejected.push({ name: file.name, reason: "duplicate", message: duplicateMessage(file.name, twin) });
             continue;
           }
@@ -307,7 +385,10 @@ export function createKnowledgeService(deps: { db: Db; config: Config; queue: Jo
 function duplicateMessage(name: string, existing: { name: string; status: string } | null): string {
   if (!existing) return `${name} is already in this base.`;
   const as = existing.name === name ? "" : ` (as “${existing.name}”)`;
-  const state = existing.status === "skipped" || existing.status === "failed" ? `, marked ${existing.status}; delete it first to upload it again` : "";
+  const state =
+    existing.status === "skipped" || existing.status === "failed"
+      ? `, marked ${existing.status}; delete it first to upload it again`
+      : "";
   return `${name} is already in this base${as}${state}.`;
 }
 

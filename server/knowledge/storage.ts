@@ -23,7 +23,10 @@ export function documentPaths(dataDir: string, baseId: string, documentId: strin
   // Only a known, short extension from the user's file name reaches the disk; the rest is our id.
   const ext = path.extname(name).toLowerCase();
   const safeExt = /^\.[a-z0-9]{1,10}$/.test(ext) ? ext : "";
-  return { original: path.join(dirs.docs, `${documentId}${safeExt}`), text: path.join(dirs.text, `${documentId}.json`) };
+  return {
+    original: path.join(dirs.docs, `${documentId}${safeExt}`),
+    text: path.join(dirs.text, `${documentId}.json`),
+  };
 }
 
 export function knowledgeIndexName(baseId: string): string {
@@ -35,9 +38,11 @@ export async function dropBaseStorage(dataDir: string, baseId: string, log: Logg
   // An indexing run may still be writing text files into the folder (ENOTEMPTY while rm walks it):
   // retry a little, then leave the rest to that run, which removes everything when it sees the base
   // is gone (job.ts, removedMeanwhile). Deleting the base must not fail on it.
-  await rm(baseDirs(dataDir, baseId).root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch((err: unknown) => {
-    log.warn({ err, baseId }, "could not remove all of a deleted knowledge base's files yet");
-  });
+  await rm(baseDirs(dataDir, baseId).root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(
+    (err: unknown) => {
+      log.warn({ err, baseId }, "could not remove all of a deleted knowledge base's files yet");
+    },
+  );
   const store = await connect(searchStoreUri(dataDir)).catch(() => null);
   if (!store) return;
   try {

@@ -30,12 +30,21 @@ export interface UploadLimits {
   maxUploadBytes: number;
   maxFiles: number;
 }
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxFileBytes: 50 * 1024 * 1024, maxUploadBytes: 500 * 1024 * 1024, maxFiles: 100 };
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
+  maxFileBytes: 50 * 1024 * 1024,
+  maxUploadBytes: 500 * 1024 * 1024,
+  maxFiles: 100,
+};
 
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
 /** The route, for server/http.ts: true when the path was ours (and answered). */
-export async function routeKnowledgeUpload(services: Services & { knowledge: KnowledgeService }, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+export async function routeKnowledgeUpload(
+  services: Services & { knowledge: KnowledgeService },
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): Promise<boolean> {
   const m = KNOWLEDGE_UPLOAD_ROUTE.exec(pathname);
   if (!m) return false;
   await handleKnowledgeUpload(services, req, res, m[1]!);
@@ -55,13 +64,15 @@ export async function handleKnowledgeUpload(
   };
   try {
     if (req.method !== "POST") return send(405, { message: "Use POST to upload documents." });
-    if (!/^multipart\/form-data/i.test(req.headers["content-type"] ?? "")) throw invalid("Send the documents as multipart/form-data, one part per file.");
+    if (!/^multipart\/form-data/i.test(req.headers["content-type"] ?? ""))
+      throw invalid("Send the documents as multipart/form-data, one part per file.");
     const actor = await actorFromHeaders(services.auth, toHeaders(req.headers));
     const base = await services.knowledge.baseForUpload(actor, baseUid);
     const incoming = baseDirs(services.config.dataDir, base.id).incoming;
     await mkdir(incoming, { recursive: true });
     const { files, tooLarge } = await receive(req, incoming, limits);
-    if (files.length + tooLarge.length === 0) throw invalid("The upload contained no files. Choose .txt, .md, .html, .pdf or .docx documents.");
+    if (files.length + tooLarge.length === 0)
+      throw invalid("The upload contained no files. Choose .txt, .md, .html, .pdf or .docx documents.");
     const outcome = await services.knowledge.addDocuments(base, files, tooLarge);
     if (outcome.documents.length > 0) return send(201, outcome);
     const allDuplicates = outcome.rejected.every((r) => r.reason === "duplicate");
@@ -69,7 +80,8 @@ export async function handleKnowledgeUpload(
   } catch (err) {
     req.unpipe();
     req.resume(); // drain what the client is still sending so it gets the answer
-    const message = err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
+    const message =
+      err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
     if (!(err instanceof DomainError)) services.log.error({ err }, "knowledge upload failed");
     send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });
   }
@@ -88,7 +100,13 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
       parser = busboy({
         headers: req.headers,
         defParamCharset: "utf8",
-        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: limits.maxFiles + 20 },
+        limits: {
+          fileSize: limits.maxFileBytes,
+          files: limits.maxFiles,
+          fields: 20,
+          fieldSize: 64 * 1024,
+          parts: limits.maxFiles + 20,
+        },
       });
     } catch (err) {
       reject(invalid(`The upload could not be read: ${(err as Error).message}.`));
@@ -130,7 +148,10 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
           if (!f) continue;
           if (f.truncated) {
             await rm(f.path, { force: true });
-            out.tooLarge.push({ name: f.name, message: `${f.name} is larger than ${mb(limits.maxFileBytes)}, the limit for one document. Split it, or keep only the text.` });
+            out.tooLarge.push({
+              name: f.name,
+              message: `${f.name} is larger than ${mb(limits.maxFileBytes)}, the limit for one document. Split it, or keep only the text.`,
+            });
           } else out.files.push({ name: f.name, path: f.path, bytes: f.bytes, sha256: f.sha256 });
         }
         resolve(out);
@@ -154,7 +175,11 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
           bytes += chunk.length;
           total += chunk.length;
           if (total > limits.maxUploadBytes) {
-            fail(invalid(`This upload is larger than ${mb(limits.maxUploadBytes)}, the limit for one upload. Upload the documents in several batches.`));
+            fail(
+              invalid(
+                `This upload is larger than ${mb(limits.maxUploadBytes)}, the limit for one upload. Upload the documents in several batches.`,
+              ),
+            );
             done(new Error("upload too large"));
             return;
           }
@@ -172,15 +197,17 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
             await closed;
           })
           .then(
-          () => ({ name, path: target, bytes, sha256: hash.digest("hex"), truncated: stream.truncated === true }),
-          (err: unknown) => {
-            if (failure) return null;
-            throw err;
-          },
-        ),
+            () => ({ name, path: target, bytes, sha256: hash.digest("hex"), truncated: stream.truncated === true }),
+            (err: unknown) => {
+              if (failure) return null;
+              throw err;
+            },
+          ),
       );
     });
-    parser.on("filesLimit", () => fail(invalid(`At most ${limits.maxFiles} files can be uploaded at once. Upload the rest in another batch.`)));
+    parser.on("filesLimit", () =>
+      fail(invalid(`At most ${limits.maxFiles} files can be uploaded at once. Upload the rest in another batch.`)),
+    );
     parser.on("partsLimit", () => fail(invalid("The upload has too many parts. Send only the files.")));
     parser.on("error", (err: Error) => fail(invalid(`The upload could not be read: ${err.message}. Try again.`)));
     parser.on("close", finish);

@@ -17,11 +17,14 @@ export function createSecretBox(secret: string, purpose: string): SecretBox {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
       const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-      return ["v1", iv, cipher.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+      return ["v1", iv, cipher.getAuthTag(), data]
+        .map((p) => (typeof p === "string" ? p : p.toString("base64url")))
+        .join(".");
     },
     open(sealed) {
       const [version, iv, tag, data] = sealed.split(".");
-      if (version !== "v1" || !iv || !tag || data === undefined) throw new Error("Not a sealed secret (unknown format).");
+      if (version !== "v1" || !iv || !tag || data === undefined)
+        throw new Error("Not a sealed secret (unknown format).");
       const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
       try {

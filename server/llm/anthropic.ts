@@ -38,14 +38,12 @@ export function toAnthropicParams(req: ProviderRequest): AnthropicParams {
   };
   if (req.system) params.system = [{ type: "text", text: req.system, cache_control: EPHEMERAL }];
   if (req.tools.length > 0) {
-    params.tools = req.tools.map(
-      (t, i): Tool => ({
-        name: t.name,
-        description: t.description,
-        input_schema: t.inputSchema as Tool.InputSchema,
-        ...(i === req.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
-      }),
-    );
+    params.tools = req.tools.map((t, i): Tool => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema as Tool.InputSchema,
+      ...(i === req.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    }));
     if (req.toolChoice) params.tool_choice = toolChoice(req.toolChoice);
   }
   if (req.temperature !== undefined) params.temperature = req.temperature;
@@ -55,11 +53,14 @@ export function toAnthropicParams(req: ProviderRequest): AnthropicParams {
 
 export function toAnthropicMessages(messages: Message[], model: string): MessageParam[] {
   const out = messages.map(
-    (m): MessageParam => ({ role: m.role, content: m.content.filter((b) => keep(b, model)).map(toBlock) }) as MessageParam,
+    (m): MessageParam =>
+      ({ role: m.role, content: m.content.filter((b) => keep(b, model)).map(toBlock) }) as MessageParam,
   );
   // Thinking blocks cannot carry cache_control; mark the last block that can.
   const last = out.at(-1)?.content;
-  const target = Array.isArray(last) ? last.findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking") : undefined;
+  const target = Array.isArray(last)
+    ? last.findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking")
+    : undefined;
   if (target) Object.assign(target, { cache_control: EPHEMERAL });
   return out;
 }
@@ -67,7 +68,10 @@ export function toAnthropicMessages(messages: Message[], model: string): Message
 function keep(b: ContentBlock, model: string): boolean {
   if (b.type === "text") return b.text.length > 0; // the API rejects empty text blocks
   // Signatures are bound to the model that wrote them; another model's thinking would be rejected.
-  if (b.type === "reasoning") return b.provider === "anthropic" && b.model === model && (b.signature !== undefined || b.redactedData !== undefined);
+  if (b.type === "reasoning")
+    return (
+      b.provider === "anthropic" && b.model === model && (b.signature !== undefined || b.redactedData !== undefined)
+    );
   return true;
 }
 
@@ -83,7 +87,10 @@ function toBlock(b: ContentBlock): ContentBlockParam {
       return {
         type: "tool_result",
         tool_use_id: b.toolUseId,
-        content: typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? { type: "text" as const, text: c.text } : image(c))),
+        content:
+          typeof b.content === "string"
+            ? b.content
+            : b.content.map((c) => (c.type === "text" ? { type: "text" as const, text: c.text } : image(c))),
         ...(b.isError ? { is_error: true } : {}),
       };
     case "reasoning":
@@ -132,7 +139,10 @@ type OpenBlock =
   | { kind: "redacted"; data: string };
 
 /** Neutral events from raw Messages SSE events, in block order. */
-export async function* fromAnthropicEvents(events: AsyncIterable<RawMessageStreamEvent>, model: string): AsyncGenerator<ProviderEvent> {
+export async function* fromAnthropicEvents(
+  events: AsyncIterable<RawMessageStreamEvent>,
+  model: string,
+): AsyncGenerator<ProviderEvent> {
   const open = new Map<number, OpenBlock>();
   let badToolCall: SyntaxError | undefined;
   let stopReason: string | null = null;
@@ -145,7 +155,8 @@ export async function* fromAnthropicEvents(events: AsyncIterable<RawMessageStrea
       case "content_block_start": {
         const b = ev.content_block;
         if (b.type === "tool_use") open.set(ev.index, { kind: "tool", id: b.id, name: b.name, json: "" });
-        else if (b.type === "thinking") open.set(ev.index, { kind: "thinking", text: b.thinking, signature: b.signature });
+        else if (b.type === "thinking")
+          open.set(ev.index, { kind: "thinking", text: b.thinking, signature: b.signature });
         else if (b.type === "redacted_thinking") open.set(ev.index, { kind: "redacted", data: b.data });
         else if (b.type === "text" && b.text) yield { type: "text_delta", text: b.text };
         break;
@@ -163,9 +174,15 @@ export async function* fromAnthropicEvents(events: AsyncIterable<RawMessageStrea
         const b = open.get(ev.index);
         open.delete(ev.index);
         if (b?.kind === "thinking") {
-          yield { type: "reasoning", block: { type: "reasoning", provider: "anthropic", model, text: b.text, signature: b.signature } };
+          yield {
+            type: "reasoning",
+            block: { type: "reasoning", provider: "anthropic", model, text: b.text, signature: b.signature },
+          };
         } else if (b?.kind === "redacted") {
-          yield { type: "reasoning", block: { type: "reasoning", provider: "anthropic", model, text: "", redactedData: b.data } };
+          yield {
+            type: "reasoning",
+            block: { type: "reasoning", provider: "anthropic", model, text: "", redactedData: b.data },
+          };
         } else if (b?.kind === "tool") {
           try {
             yield { type: "tool_use", id: b.id, name: b.name, input: parseToolArguments(b.name, b.json) };
@@ -179,7 +196,13 @@ export async function* fromAnthropicEvents(events: AsyncIterable<RawMessageStrea
       case "message_delta": {
         stopReason = ev.delta.stop_reason ?? stopReason;
         // Cumulative figures; input ones are optional here and only replace message_start's when present.
-        yield { type: "usage", usage: { outputTokens: ev.usage.output_tokens, ...(ev.usage.input_tokens != null ? inputUsage(ev.usage) : {}) } };
+        yield {
+          type: "usage",
+          usage: {
+            outputTokens: ev.usage.output_tokens,
+            ...(ev.usage.input_tokens != null ? inputUsage(ev.usage) : {}),
+          },
+        };
         break;
       }
       case "message_stop":
@@ -190,13 +213,22 @@ export async function* fromAnthropicEvents(events: AsyncIterable<RawMessageStrea
   const truncated = stopReason === "max_tokens" || stopReason === "model_context_window_exceeded";
   if (badToolCall && !truncated) throw badToolCall;
   if (stopReason === "refusal") {
-    throw new LlmError({ kind: "invalid_response", provider: "anthropic", model, detail: "the model refused to answer (stop_reason refusal)" });
+    throw new LlmError({
+      kind: "invalid_response",
+      provider: "anthropic",
+      model,
+      detail: "the model refused to answer (stop_reason refusal)",
+    });
   }
   yield { type: "stop", reason: truncated ? "max_tokens" : stopReason === "tool_use" ? "tool_use" : "end_turn" };
 }
 
 /** Anthropic counts cached prompt tokens apart from input_tokens; the neutral figure includes them. */
-function inputUsage(u: { input_tokens: number | null; cache_read_input_tokens: number | null; cache_creation_input_tokens: number | null }): Partial<Usage> {
+function inputUsage(u: {
+  input_tokens: number | null;
+  cache_read_input_tokens: number | null;
+  cache_creation_input_tokens: number | null;
+}): Partial<Usage> {
   const read = u.cache_read_input_tokens ?? 0;
   const write = u.cache_creation_input_tokens ?? 0;
   return { inputTokens: (u.input_tokens ?? 0) + read + write, cacheReadTokens: read, cacheWriteTokens: write };

@@ -47,11 +47,16 @@ describe("budgets", () => {
     await collect(clientFor(server, "openai").stream({ messages: [userText("hi")], maxCostUsd: 0.015 }));
     expect(server.requests[0]!.body.max_output_tokens).toBe(999);
 
-    const { stop } = await collect(clientFor(server, "openai-compatible").stream({ messages: [userText("hi")], maxCostUsd: 1 }));
+    const { stop } = await collect(
+      clientFor(server, "openai-compatible").stream({ messages: [userText("hi")], maxCostUsd: 1 }),
+    );
     expect(stop.error?.message).toContain("no known price");
   });
 
   it("fitToBudget leaves max_tokens alone without limits", () => {
-    expect(fitToBudget({ estimatedInput: 10, maxTokens: 500, pricing: undefined })).toEqual({ ok: true, maxTokens: 500 });
+    expect(fitToBudget({ estimatedInput: 10, maxTokens: 500, pricing: undefined })).toEqual({
+      ok: true,
+      maxTokens: 500,
+    });
   });
 });

@@ -48,7 +48,8 @@ export function estimateInputTokens(system: string | undefined, messages: Messag
     for (const b of m.content) {
       if (b.type === "text") chars += b.text.length;
       else if (b.type === "tool_use") chars += b.name.length + JSON.stringify(b.input).length;
-      else if (b.type === "tool_result") chars += typeof b.content === "string" ? b.content.length : JSON.stringify(b.content).length;
+      else if (b.type === "tool_result")
+        chars += typeof b.content === "string" ? b.content.length : JSON.stringify(b.content).length;
       else if (b.type === "reasoning") chars += b.text.length;
       else chars += 6000; // an image is roughly 1,500 tokens
     }
@@ -74,7 +75,11 @@ export function fitToBudget(opts: {
   const tokensLeft = opts.budget?.remainingTokens() ?? Infinity;
   if (tokensLeft !== Infinity) {
     const room = tokensLeft - opts.estimatedInput;
-    if (room < 1) return { ok: false, reason: `token budget exhausted (${opts.budget!.spentTokens} of ${opts.budget!.limits.maxTokens} used, prompt ≈ ${opts.estimatedInput})` };
+    if (room < 1)
+      return {
+        ok: false,
+        reason: `token budget exhausted (${opts.budget!.spentTokens} of ${opts.budget!.limits.maxTokens} used, prompt ≈ ${opts.estimatedInput})`,
+      };
     maxTokens = Math.min(maxTokens, room);
   }
   const usdLeft = Math.min(opts.budget?.remainingUsd() ?? Infinity, opts.requestMaxUsd ?? Infinity);
@@ -82,7 +87,11 @@ export function fitToBudget(opts: {
     if (!opts.pricing) return { ok: false, reason: "a cost budget is set but this model has no known price" };
     const inputUsd = (opts.estimatedInput * opts.pricing.inputPerMTok) / 1_000_000;
     const room = Math.floor(((usdLeft - inputUsd) * 1_000_000) / opts.pricing.outputPerMTok);
-    if (room < 1) return { ok: false, reason: `cost budget exhausted ($${usdLeft.toFixed(4)} left, prompt ≈ $${inputUsd.toFixed(4)})` };
+    if (room < 1)
+      return {
+        ok: false,
+        reason: `cost budget exhausted ($${usdLeft.toFixed(4)} left, prompt ≈ $${inputUsd.toFixed(4)})`,
+      };
     maxTokens = Math.min(maxTokens, room);
   }
   return { ok: true, maxTokens };

@@ -84,18 +84,40 @@ export const COMPATIBLE_PRESETS = [
   { id: "openrouter", label: "OpenRouter", baseURL: "https://openrouter.ai/api/v1", needsKey: true },
 ] as const;
 
-const ALL_CAPS: Capabilities = { tools: true, reasoning: true, caching: true, images: true, temperature: false, forcedToolChoice: true };
+const ALL_CAPS: Capabilities = {
+  tools: true,
+  reasoning: true,
+  caching: true,
+  images: true,
+  temperature: false,
+  forcedToolChoice: true,
+};
 const EFFORTS_CLAUDE = ["low", "medium", "high"];
 const EFFORTS_GPT = ["none", "low", "medium", "high", "xhigh"];
 
 /** Anthropic's standard cache rates: reads 0.1× input, 5-minute writes 1.25× input. */
-const claudePrice = (input: number, output: number, cacheRead = input * 0.1): Pricing => price(input, output, cacheRead, input * 1.25);
+const claudePrice = (input: number, output: number, cacheRead = input * 0.1): Pricing =>
+  price(input, output, cacheRead, input * 1.25);
 
-const claude = (id: string, label: string, ctx: number, maxOut: number, p: Pricing, caps: Partial<Capabilities> = {}, efforts = EFFORTS_CLAUDE) =>
-  model("anthropic", id, label, ctx, maxOut, p, { ...ALL_CAPS, ...caps }, efforts);
+const claude = (
+  id: string,
+  label: string,
+  ctx: number,
+  maxOut: number,
+  p: Pricing,
+  caps: Partial<Capabilities> = {},
+  efforts = EFFORTS_CLAUDE,
+) => model("anthropic", id, label, ctx, maxOut, p, { ...ALL_CAPS, ...caps }, efforts);
 
-const gpt = (id: string, label: string, ctx: number | undefined, maxOut: number | undefined, p: Pricing, caps: Partial<Capabilities> = {}, efforts = EFFORTS_GPT) =>
-  model("openai", id, label, ctx, maxOut, p, { ...ALL_CAPS, ...caps }, efforts);
+const gpt = (
+  id: string,
+  label: string,
+  ctx: number | undefined,
+  maxOut: number | undefined,
+  p: Pricing,
+  caps: Partial<Capabilities> = {},
+  efforts = EFFORTS_GPT,
+) => model("openai", id, label, ctx, maxOut, p, { ...ALL_CAPS, ...caps }, efforts);
 
 /**
  * Sources: platform.claude.com model overviews and pricing page; OpenAI model pages and pricing as
@@ -104,7 +126,9 @@ const gpt = (id: string, label: string, ctx: number | undefined, maxOut: number 
  */
 export const MODELS: readonly ModelInfo[] = [
   // Sonnet 5.5 cache reads were cut from $0.20 to $0.10 on 2026-10-07.
-  claude("claude-sonnet-5-5", "Claude Sonnet 5.5", 1_000_000, 128_000, claudePrice(2, 10, 0.1), { forcedToolChoice: false }),
+  claude("claude-sonnet-5-5", "Claude Sonnet 5.5", 1_000_000, 128_000, claudePrice(2, 10, 0.1), {
+    forcedToolChoice: false,
+  }),
   claude("claude-opus-5-5", "Claude Opus 5.5", 1_000_000, 128_000, claudePrice(4, 20)),
   claude("claude-haiku-5-5", "Claude Haiku 5.5", 1_000_000, 128_000, {
     ...claudePrice(0.1, 0.5),
@@ -118,7 +142,10 @@ export const MODELS: readonly ModelInfo[] = [
   gpt("gpt-5.6-sol", "GPT-5.6 Sol", undefined, undefined, price(5, 30, 0.5), {}, [...EFFORTS_GPT, "max"]),
   gpt("gpt-5.6-terra", "GPT-5.6 Terra", undefined, undefined, price(2.5, 15, 0.25)),
   gpt("gpt-5.6-luna", "GPT-5.6 Luna", undefined, undefined, price(1, 6, 0.1)),
-  gpt("gpt-5.4", "GPT-5.4", 1_050_000, 128_000, { ...price(2.5, 15, 0.25), longPrompt: { thresholdTokens: 272_000, inputMultiplier: 2, outputMultiplier: 1.5 } }),
+  gpt("gpt-5.4", "GPT-5.4", 1_050_000, 128_000, {
+    ...price(2.5, 15, 0.25),
+    longPrompt: { thresholdTokens: 272_000, inputMultiplier: 2, outputMultiplier: 1.5 },
+  }),
   gpt("gpt-5.4-mini", "GPT-5.4 mini", undefined, 128_000, price(0.75, 4.5, 0.075)),
   gpt("gpt-4.1", "GPT-4.1", 1_047_576, 32_768, price(2, 8, 0.5), { reasoning: false, temperature: true }, []),
 ];
@@ -128,7 +155,10 @@ export function modelInfo(provider: ProviderId, id: string): ModelInfo {
   const exact = MODELS.find((m) => m.provider === provider && m.id === id);
   if (exact) return exact;
   // Dated snapshots ("claude-haiku-4-5-20251001", "gpt-4.1-2025-04-14") share their family's entry.
-  const family = MODELS.find((m) => m.provider === provider && id.startsWith(`${m.id}-`) && /^\d{4}-?\d{2}-?\d{2}$/.test(id.slice(m.id.length + 1)));
+  const family = MODELS.find(
+    (m) =>
+      m.provider === provider && id.startsWith(`${m.id}-`) && /^\d{4}-?\d{2}-?\d{2}$/.test(id.slice(m.id.length + 1)),
+  );
   if (family) return { ...family, id };
   return guess(provider, id);
 }
@@ -145,7 +175,17 @@ function guess(provider: ProviderId, id: string): ModelInfo {
     forcedToolChoice: true,
   };
   const efforts = openaiReasoning ? ["low", "medium", "high"] : [];
-  return { provider, id, label: id, contextWindow: undefined, maxOutputTokens: undefined, pricing: undefined, capabilities: caps, reasoningEfforts: efforts, known: false };
+  return {
+    provider,
+    id,
+    label: id,
+    contextWindow: undefined,
+    maxOutputTokens: undefined,
+    pricing: undefined,
+    capabilities: caps,
+    reasoningEfforts: efforts,
+    known: false,
+  };
 }
 
 export function modelsFor(provider: ProviderId): ModelInfo[] {
@@ -162,7 +202,10 @@ export function mapReasoningEffort(info: ModelInfo, effort: ReasoningEffort | un
   let bestDistance = Infinity;
   for (const e of info.reasoningEfforts) {
     const d = Math.abs(EFFORT_ORDER.indexOf(e) - want);
-    if (d < bestDistance || (d === bestDistance && best !== undefined && EFFORT_ORDER.indexOf(e) < EFFORT_ORDER.indexOf(best))) {
+    if (
+      d < bestDistance ||
+      (d === bestDistance && best !== undefined && EFFORT_ORDER.indexOf(e) < EFFORT_ORDER.indexOf(best))
+    ) {
       best = e;
       bestDistance = d;
     }
@@ -173,17 +216,26 @@ export function mapReasoningEffort(info: ModelInfo, effort: ReasoningEffort | un
 /** Dollar cost of a usage figure, or undefined when the model has no known price. */
 export function costUsd(usage: Usage, pricing: Pricing | undefined): number | undefined {
   if (!pricing) return undefined;
-  const long = pricing.longPrompt && usage.inputTokens > pricing.longPrompt.thresholdTokens ? pricing.longPrompt : undefined;
+  const long =
+    pricing.longPrompt && usage.inputTokens > pricing.longPrompt.thresholdTokens ? pricing.longPrompt : undefined;
   const inMul = long?.inputMultiplier ?? 1;
   const uncached = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
   const dollars =
-    (uncached * pricing.inputPerMTok + usage.cacheReadTokens * pricing.cacheReadPerMTok + usage.cacheWriteTokens * pricing.cacheWritePerMTok) * inMul +
+    (uncached * pricing.inputPerMTok +
+      usage.cacheReadTokens * pricing.cacheReadPerMTok +
+      usage.cacheWriteTokens * pricing.cacheWritePerMTok) *
+      inMul +
     usage.outputTokens * pricing.outputPerMTok * (long?.outputMultiplier ?? 1);
   return dollars / 1_000_000;
 }
 
 function price(input: number, output: number, cacheRead: number, cacheWrite = input): Pricing {
-  return { inputPerMTok: input, outputPerMTok: output, cacheReadPerMTok: round(cacheRead), cacheWritePerMTok: round(cacheWrite) };
+  return {
+    inputPerMTok: input,
+    outputPerMTok: output,
+    cacheReadPerMTok: round(cacheRead),
+    cacheWritePerMTok: round(cacheWrite),
+  };
 }
 
 function round(n: number): number {

@@ -92,19 +92,35 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
   const model: string = configured;
   const info = modelInfo(o.provider, model);
   const adapter = deps.adapter ?? makeAdapter(o, model);
-  const policy: RetryPolicy = { maxRetries: o.maxRetries, baseDelayMs: o.retryBaseDelayMs, maxDelayMs: o.retryMaxDelayMs, maxRetryAfterMs: o.maxRetryAfterMs };
+  const policy: RetryPolicy = {
+    maxRetries: o.maxRetries,
+    baseDelayMs: o.retryBaseDelayMs,
+    maxDelayMs: o.retryMaxDelayMs,
+    maxRetryAfterMs: o.maxRetryAfterMs,
+  };
 
   async function* stream(request: StreamRequest): AsyncGenerator<StreamEvent> {
     const req = streamRequestSchema.parse(request);
     const { signal, budget } = request;
     const tools = req.tools ?? [];
     const content = new TurnBuilder();
-    const fail = (e: LlmError): StreamEvent => ({ type: "stop", reason: "error", content: content.blocks(), error: e.toInfo() });
+    const fail = (e: LlmError): StreamEvent => ({
+      type: "stop",
+      reason: "error",
+      content: content.blocks(),
+      error: e.toInfo(),
+    });
 
     let maxTokens = Math.min(req.maxTokens ?? o.maxTokens, info.maxOutputTokens ?? Infinity);
     if (budget || req.maxCostUsd !== undefined) {
       const estimatedInput = estimateInputTokens(req.system, req.messages, tools);
-      const fit = fitToBudget({ estimatedInput, maxTokens, pricing: info.pricing, budget, requestMaxUsd: req.maxCostUsd });
+      const fit = fitToBudget({
+        estimatedInput,
+        maxTokens,
+        pricing: info.pricing,
+        budget,
+        requestMaxUsd: req.maxCostUsd,
+      });
       if (!fit.ok) {
         yield fail(new LlmError({ kind: "budget_exceeded", provider: o.provider, model, detail: fit.reason }));
         return;
@@ -140,7 +156,11 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
       const usage: Partial<Usage> = {};
       let shown = false; // whether the caller has seen any event of this attempt
       try {
-        for await (const ev of guarded(adapter.stream(providerRequest, controller.signal), controller, o.idleTimeoutMs)) {
+        for await (const ev of guarded(
+          adapter.stream(providerRequest, controller.signal),
+          controller,
+          o.idleTimeoutMs,
+        )) {
           if (ev.type === "usage") {
             Object.assign(usage, ev.usage);
           } else if (ev.type === "stop") {
@@ -183,10 +203,17 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
 
   function usageEvent(partial: Partial<Usage>, budget: Budget | undefined, estimate: () => Usage): StreamEvent {
     const estimated = Object.keys(partial).length === 0;
-    const usage: Usage = estimated ? estimate() : { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, ...partial };
+    const usage: Usage = estimated
+      ? estimate()
+      : { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, ...partial };
     const cost = costUsd(usage, info.pricing);
     budget?.charge(usage, cost);
-    return { type: "usage", usage, ...(cost === undefined ? {} : { costUsd: cost }), ...(estimated ? { estimated } : {}) };
+    return {
+      type: "usage",
+      usage,
+      ...(cost === undefined ? {} : { costUsd: cost }),
+      ...(estimated ? { estimated } : {}),
+    };
   }
 
   async function complete(request: StreamRequest): Promise<Completion> {
@@ -212,7 +239,12 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
 function makeAdapter(o: z.infer<typeof clientOptionsSchema>, model: string): ProviderAdapter {
   const apiKey = o.apiKey ?? (o.provider === "openai-compatible" ? "not-needed" : undefined);
   if (!apiKey) {
-    throw new LlmError({ kind: "auth", provider: o.provider, model, detail: `no API key (set ${PROVIDER_INFO[o.provider].env.apiKey})` });
+    throw new LlmError({
+      kind: "auth",
+      provider: o.provider,
+      model,
+      detail: `no API key (set ${PROVIDER_INFO[o.provider].env.apiKey})`,
+    });
   }
   const conn = { apiKey, baseURL: o.baseURL, requestTimeoutMs: o.requestTimeoutMs, headers: o.headers };
   switch (o.provider) {

@@ -83,7 +83,8 @@ type SdkApiError = { status: number | undefined; headers: Headers | undefined; e
 function isSdkApiError(err: unknown): err is SdkApiError {
   return err instanceof Anthropic.APIError || err instanceof OpenAI.APIError;
 }
-const isSdkAbort = (err: unknown) => err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError;
+const isSdkAbort = (err: unknown) =>
+  err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError;
 const isSdkTimeout = (err: unknown) =>
   err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError;
 const isSdkConnection = (err: unknown) =>
@@ -109,7 +110,13 @@ export function classifyError(err: unknown, provider: ProviderId, model: string,
       // An `event: error` inside an otherwise healthy stream (e.g. overloaded_error): transient.
       return new LlmError({ ...base, kind: "server", detail });
     }
-    return new LlmError({ ...base, kind: kindForStatus(status), status, detail, retryAfterMs: retryAfterMs(err.headers) });
+    return new LlmError({
+      ...base,
+      kind: kindForStatus(status),
+      status,
+      detail,
+      retryAfterMs: retryAfterMs(err.headers),
+    });
   }
   if (err instanceof SyntaxError) {
     return new LlmError({ ...base, kind: "invalid_response", detail: `unreadable response: ${err.message}` });

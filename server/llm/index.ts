@@ -2,8 +2,31 @@
  * The LLM module's public surface. Features import from here; adapters and wire details stay inside.
  */
 export * from "./types.ts";
-export { type Completion, type LlmClient, type LlmClientOptions, type StreamRequest, clientOptionsSchema, createLlmClient } from "./client.ts";
-export { type LlmEnv, type LlmSettings, clientOptionsFromSettings, createLlmClientFromSettings, llmEnvShape, llmSettingsFromEnv } from "./settings.ts";
-export { COMPATIBLE_PRESETS, MODELS, PROVIDER_INFO, type ModelInfo, type Pricing, costUsd, modelInfo, modelsFor } from "./catalog.ts";
+export {
+  type Completion,
+  type LlmClient,
+  type LlmClientOptions,
+  type StreamRequest,
+  clientOptionsSchema,
+  createLlmClient,
+} from "./client.ts";
+export {
+  type LlmEnv,
+  type LlmSettings,
+  clientOptionsFromSettings,
+  createLlmClientFromSettings,
+  llmEnvShape,
+  llmSettingsFromEnv,
+} from "./settings.ts";
+export {
+  COMPATIBLE_PRESETS,
+  MODELS,
+  PROVIDER_INFO,
+  type ModelInfo,
+  type Pricing,
+  costUsd,
+  modelInfo,
+  modelsFor,
+} from "./catalog.ts";
 export { Budget, type BudgetLimits, createBudget } from "./budget.ts";
 export { LlmError } from "./errors.ts";

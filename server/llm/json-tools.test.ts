@@ -6,13 +6,21 @@ const tools: ToolDefinition[] = [
   {
     name: "read_file",
     description: "Read",
-    inputSchema: { type: "object", properties: { path: { type: "string" }, mode: { enum: ["head", "all"] } }, required: ["path"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string" }, mode: { enum: ["head", "all"] } },
+      required: ["path"],
+      additionalProperties: false,
+    },
   },
 ];
 
 describe("parseTextToolCalls", () => {
   it("takes several tagged calls and keeps the prose around them", () => {
-    const r = parseTextToolCalls('Both.\n<tool_call>{"name":"read_file","arguments":{"path":"a"}}</tool_call>\n<tool_call>\n```json\n{"name":"read_file","arguments":{"path":"b","mode":"head"}}\n```\n</tool_call>', tools);
+    const r = parseTextToolCalls(
+      'Both.\n<tool_call>{"name":"read_file","arguments":{"path":"a"}}</tool_call>\n<tool_call>\n```json\n{"name":"read_file","arguments":{"path":"b","mode":"head"}}\n```\n</tool_call>',
+      tools,
+    );
     expect(r.errors).toEqual([]);
     expect(r.calls.map((c) => c.input)).toEqual([{ path: "a" }, { path: "b", mode: "head" }]);
     expect(r.text).toBe("Both.\n\n");
@@ -20,17 +28,33 @@ describe("parseTextToolCalls", () => {
   });
 
   it("tolerates a missing closing tag, Llama-style parameters and double-encoded arguments", () => {
-    expect(parseTextToolCalls('<tool_call>{"name":"read_file","parameters":{"path":"x"}}', tools).calls[0]?.input).toEqual({ path: "x" });
-    expect(parseTextToolCalls('{"name":"read_file","arguments":"{\\"path\\":\\"y\\"}"}', tools).calls[0]?.input).toEqual({ path: "y" });
-    expect(parseTextToolCalls('{"tool_calls":[{"name":"read_file","arguments":{"path":"z"}}]}', tools).calls[0]?.input).toEqual({ path: "z" });
+    expect(
+      parseTextToolCalls('<tool_call>{"name":"read_file","parameters":{"path":"x"}}', tools).calls[0]?.input,
+    ).toEqual({ path: "x" });
+    expect(
+      parseTextToolCalls('{"name":"read_file","arguments":"{\\"path\\":\\"y\\"}"}', tools).calls[0]?.input,
+    ).toEqual({ path: "y" });
+    expect(
+      parseTextToolCalls('{"tool_calls":[{"name":"read_file","arguments":{"path":"z"}}]}', tools).calls[0]?.input,
+    ).toEqual({ path: "z" });
   });
 
   it("names what is wrong with a bad call", () => {
     expect(parseTextToolCalls("<tool_call>{nope}</tool_call>", tools).errors[0]).toMatch(/not valid JSON/);
-    expect(parseTextToolCalls('<tool_call>{"arguments":{}}</tool_call>', tools).errors[0]).toMatch(/needs "name" and "arguments"/);
-    expect(parseTextToolCalls('<tool_call>{"name":"read_file","arguments":[1]}</tool_call>', tools).errors[0]).toMatch(/not a JSON object/);
-    expect(parseTextToolCalls('<tool_call>{"name":"read_file","arguments":{"path":"a","mode":"tail"}}</tool_call>', tools).errors[0]).toMatch(/mode/);
-    expect(parseTextToolCalls('<tool_call>{"name":"read_file","arguments":{"path":"a","extra":1}}</tool_call>', tools).errors[0]).toMatch(/extra/);
+    expect(parseTextToolCalls('<tool_call>{"arguments":{}}</tool_call>', tools).errors[0]).toMatch(
+      /needs "name" and "arguments"/,
+    );
+    expect(parseTextToolCalls('<tool_call>{"name":"read_file","arguments":[1]}</tool_call>', tools).errors[0]).toMatch(
+      /not a JSON object/,
+    );
+    expect(
+      parseTextToolCalls('<tool_call>{"name":"read_file","arguments":{"path":"a","mode":"tail"}}</tool_call>', tools)
+        .errors[0],
+    ).toMatch(/mode/);
+    expect(
+      parseTextToolCalls('<tool_call>{"name":"read_file","arguments":{"path":"a","extra":1}}</tool_call>', tools)
+        .errors[0],
+    ).toMatch(/extra/);
   });
 
   it("leaves ordinary text and non-call JSON alone", () => {
@@ -47,7 +71,12 @@ describe("TextToolCallStreamer", () => {
   };
 
   it("holds back a tag split across chunks and everything after it", () => {
-    const { shown, end } = run(["Reading", " now.<", "tool_", 'call>{"name":"read_file","arguments":{"path":"q"}}</tool_call>']);
+    const { shown, end } = run([
+      "Reading",
+      " now.<",
+      "tool_",
+      'call>{"name":"read_file","arguments":{"path":"q"}}</tool_call>',
+    ]);
     expect(shown).toEqual(["Reading", " now.", "", ""]);
     expect(end.rest).toBe("");
     expect(end.calls[0]?.input).toEqual({ path: "q" });

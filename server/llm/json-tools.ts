@@ -40,7 +40,10 @@ export function renderJsonToolHistory(messages: Message[]): Array<{ role: "user"
           return `${OPEN}\n${JSON.stringify({ name: b.name, arguments: b.input })}\n${CLOSE}`;
         }
         if (b.type === "tool_result") {
-          const body = typeof b.content === "string" ? b.content : b.content.map((c) => (c.type === "text" ? c.text : "[image omitted]")).join("");
+          const body =
+            typeof b.content === "string"
+              ? b.content
+              : b.content.map((c) => (c.type === "text" ? c.text : "[image omitted]")).join("");
           const status = b.isError ? ' status="error"' : "";
           return `<tool_result name="${names.get(b.toolUseId) ?? "unknown"}"${status}>\n${body}\n</tool_result>`;
         }
@@ -75,7 +78,10 @@ export function parseTextToolCalls(raw: string, tools: ToolDefinition[]): Parsed
   if (candidates.length === 0) {
     const whole = stripFence(raw);
     const obj = tryJson(whole);
-    if (isCallShape(obj) || (obj && typeof obj === "object" && Array.isArray((obj as { tool_calls?: unknown }).tool_calls))) {
+    if (
+      isCallShape(obj) ||
+      (obj && typeof obj === "object" && Array.isArray((obj as { tool_calls?: unknown }).tool_calls))
+    ) {
       candidates.push({ json: whole });
       text = "";
     }
@@ -88,7 +94,11 @@ export function parseTextToolCalls(raw: string, tools: ToolDefinition[]): Parsed
       errors.push(`a tool call is not valid JSON: ${c.json.slice(0, 200)}`);
       continue;
     }
-    const list = Array.isArray(value) ? value : Array.isArray((value as { tool_calls?: unknown }).tool_calls) ? (value as { tool_calls: unknown[] }).tool_calls : [value];
+    const list = Array.isArray(value)
+      ? value
+      : Array.isArray((value as { tool_calls?: unknown }).tool_calls)
+        ? (value as { tool_calls: unknown[] }).tool_calls
+        : [value];
     for (const item of list) validateCall(item, tools, calls, errors);
   }
   return { text, calls, errors };
@@ -112,10 +122,17 @@ function validateCall(item: unknown, tools: ToolDefinition[], calls: ToolUseBloc
   }
   const result = schemaFor(tool).safeParse(args);
   if (!result.success) {
-    errors.push(`arguments of "${item.name}" do not match its schema: ${z.prettifyError(result.error).replace(/\n/g, "; ")}`);
+    errors.push(
+      `arguments of "${item.name}" do not match its schema: ${z.prettifyError(result.error).replace(/\n/g, "; ")}`,
+    );
     return;
   }
-  calls.push({ type: "tool_use", id: `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`, name: tool.name, input: args as Record<string, unknown> });
+  calls.push({
+    type: "tool_use",
+    id: `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
+    name: tool.name,
+    input: args as Record<string, unknown>,
+  });
 }
 
 const schemas = new WeakMap<ToolDefinition, z.ZodType>();
@@ -134,7 +151,13 @@ function schemaFor(tool: ToolDefinition): z.ZodType {
 
 /** {"name", "arguments"}, or Llama-style {"name", "parameters"}. */
 function isCallShape(v: unknown): v is { name: string; arguments?: unknown; parameters?: unknown } {
-  return !!v && typeof v === "object" && !Array.isArray(v) && typeof (v as { name?: unknown }).name === "string" && ("arguments" in v || "parameters" in v);
+  return (
+    !!v &&
+    typeof v === "object" &&
+    !Array.isArray(v) &&
+    typeof (v as { name?: unknown }).name === "string" &&
+    ("arguments" in v || "parameters" in v)
+  );
 }
 
 function stripFence(s: string): string {

@@ -18,9 +18,17 @@ const tools: ToolDefinition[] = [
   {
     name: "read_file",
     description: "Read a file",
-    inputSchema: { type: "object", properties: { path: { type: "string" }, start: { type: "integer" } }, required: ["path"] },
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string" }, start: { type: "integer" } },
+      required: ["path"],
+    },
   },
-  { name: "grep", description: "Search", inputSchema: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"] } },
+  {
+    name: "grep",
+    description: "Search",
+    inputSchema: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"] },
+  },
 ];
 
 describe("openai-compatible, native tools", () => {
@@ -35,7 +43,9 @@ describe("openai-compatible, native tools", () => {
         usage: { input: 300, output: 40, cacheRead: 100 },
       },
     ]);
-    const { events, stop } = await collect(clientFor(server, "openai-compatible").stream({ system: "sys", messages: [userText("go")], tools }));
+    const { events, stop } = await collect(
+      clientFor(server, "openai-compatible").stream({ system: "sys", messages: [userText("go")], tools }),
+    );
 
     expect(stop).toEqual({
       type: "stop",
@@ -46,25 +56,51 @@ describe("openai-compatible, native tools", () => {
         { type: "tool_use", id: "call_2", name: "grep", input: { pattern: "unsafe \\{" } },
       ],
     });
-    expect(events.find((e) => e.type === "usage")).toMatchObject({ usage: { inputTokens: 300, outputTokens: 40, cacheReadTokens: 100 } });
+    expect(events.find((e) => e.type === "usage")).toMatchObject({
+      usage: { inputTokens: 300, outputTokens: 40, cacheReadTokens: 100 },
+    });
     const body = server.requests[0]!.body;
-    expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_tokens: 16384, temperature: 0 });
-    expect((body.tools as unknown[])[0]).toEqual({ type: "function", function: { name: "read_file", description: "Read a file", parameters: tools[0]!.inputSchema } });
+    expect(body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 16384,
+      temperature: 0,
+    });
+    expect((body.tools as unknown[])[0]).toEqual({
+      type: "function",
+      function: { name: "read_file", description: "Read a file", parameters: tools[0]!.inputSchema },
+    });
   });
 
   it("sends tool results as tool messages right after the assistant's tool_calls", async () => {
     server.setScript([{ match: "42 lines", text: "Fine." }]);
     const history: Message[] = [
       userText("check"),
-      { role: "assistant", content: [{ type: "text", text: "Reading." }, { type: "tool_use", id: "c1", name: "read_file", input: { path: "a" } }] },
-      { role: "user", content: [{ type: "text", text: "(also hurry)" }, { type: "tool_result", toolUseId: "c1", content: "42 lines", isError: false }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Reading." },
+          { type: "tool_use", id: "c1", name: "read_file", input: { path: "a" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "(also hurry)" },
+          { type: "tool_result", toolUseId: "c1", content: "42 lines", isError: false },
+        ],
+      },
     ];
     const { stop } = await collect(clientFor(server, "openai-compatible").stream({ messages: history, tools }));
 
     expect(stop.reason).toBe("end_turn");
     expect(server.requests[0]!.body.messages).toEqual([
       { role: "user", content: "check" },
-      { role: "assistant", content: "Reading.", tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } }] },
+      {
+        role: "assistant",
+        content: "Reading.",
+        tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "42 lines" },
       { role: "user", content: "(also hurry)" },
     ]);
@@ -78,11 +114,19 @@ describe("openai-compatible, native tools", () => {
 
   it("works with servers that send no usage chunk", async () => {
     server.setScript([{ text: "hi" }]);
-    const { events, stop } = await collect(clientFor(server, "openai-compatible", { streamUsage: false }).stream({ messages: [userText("x")] }));
+    const { events, stop } = await collect(
+      clientFor(server, "openai-compatible", { streamUsage: false }).stream({ messages: [userText("x")] }),
+    );
     expect(server.requests[0]!.body).not.toHaveProperty("stream_options");
     expect(stop.reason).toBe("end_turn");
     // Nothing reported: an estimate (~4 characters a token) keeps token budgets meaningful.
-    expect(events.filter((e) => e.type === "usage")).toEqual([{ type: "usage", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, estimated: true }]);
+    expect(events.filter((e) => e.type === "usage")).toEqual([
+      {
+        type: "usage",
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        estimated: true,
+      },
+    ]);
   });
 });
 
@@ -90,8 +134,19 @@ describe("openai-compatible, text-JSON tools", () => {
   const json = (extra = {}) => clientFor(server, "openai-compatible", { toolMode: "json", ...extra });
 
   it("describes tools in the prompt and parses a <tool_call> split across chunks, streaming only the prose", async () => {
-    server.setScript([{ text: ["I'll read it.\n<too", 'l_call>\n{"name": "read_f', 'ile", "arguments": {"path": "a.py"}}\n</tool', "_call>"] }]);
-    const { events, stop } = await collect(json().stream({ system: "You review code.", messages: [userText("go")], tools }));
+    server.setScript([
+      {
+        text: [
+          "I'll read it.\n<too",
+          'l_call>\n{"name": "read_f',
+          'ile", "arguments": {"path": "a.py"}}\n</tool',
+          "_call>",
+        ],
+      },
+    ]);
+    const { events, stop } = await collect(
+      json().stream({ system: "You review code.", messages: [userText("go")], tools }),
+    );
 
     const deltas = events.filter((e) => e.type === "text_delta").map((e) => e.text);
     expect(deltas.join("")).toBe("I'll read it.\n");
@@ -118,7 +173,9 @@ describe("openai-compatible, text-JSON tools", () => {
     const { events, stop } = await collect(json().stream({ messages: history, tools }));
 
     expect(events.filter((e) => e.type === "text_delta")).toEqual([]);
-    expect(stop.content).toEqual([{ type: "tool_use", id: expect.any(String), name: "grep", input: { pattern: "def" } }]);
+    expect(stop.content).toEqual([
+      { type: "tool_use", id: expect.any(String), name: "grep", input: { pattern: "def" } },
+    ]);
     expect((server.requests[0]!.body.messages as unknown[]).slice(1)).toEqual([
       { role: "user", content: "go" },
       { role: "assistant", content: '<tool_call>\n{"name":"read_file","arguments":{"path":"a.py"}}\n</tool_call>' },
@@ -127,9 +184,15 @@ describe("openai-compatible, text-JSON tools", () => {
   });
 
   it("streams a plain final answer as text, even one that is JSON but not a call", async () => {
-    server.setScript([{ match: "prose", text: "All good, no <tool calls> needed." }, { text: ['{"findings": ', "[]}"] }]);
+    server.setScript([
+      { match: "prose", text: "All good, no <tool calls> needed." },
+      { text: ['{"findings": ', "[]}"] },
+    ]);
     const prose = await collect(json().stream({ messages: [userText("prose")], tools }));
-    expect(prose.stop).toMatchObject({ reason: "end_turn", content: [{ type: "text", text: "All good, no <tool calls> needed." }] });
+    expect(prose.stop).toMatchObject({
+      reason: "end_turn",
+      content: [{ type: "text", text: "All good, no <tool calls> needed." }],
+    });
 
     const data = await collect(json().stream({ messages: [userText("data")], tools }));
     expect(data.stop).toMatchObject({ reason: "end_turn", content: [{ type: "text", text: '{"findings": []}' }] });

@@ -31,12 +31,20 @@ export function toChatParams(req: ProviderRequest, opts: CompatibleOptions): Cha
   const messages: ChatCompletionMessageParam[] = system ? [{ role: "system", content: system }] : [];
   if (json) messages.push(...renderJsonToolHistory(req.messages));
   else for (const m of req.messages) messages.push(...toChatMessages(m));
-  const params: ChatCompletionCreateParamsStreaming = { model: req.model, messages, max_tokens: req.maxTokens, stream: true };
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: req.model,
+    messages,
+    max_tokens: req.maxTokens,
+    stream: true,
+  };
   if (opts.streamUsage) params.stream_options = { include_usage: true };
   if (req.temperature !== undefined) params.temperature = req.temperature;
   if (req.reasoningEffort) params.reasoning_effort = req.reasoningEffort as "low";
   if (!json && req.tools.length > 0) {
-    params.tools = req.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+    params.tools = req.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.inputSchema },
+    }));
     if (req.toolChoice) params.tool_choice = toolChoice(req.toolChoice);
   }
   return params;
@@ -48,13 +56,19 @@ export function toChatMessages(m: Message): ChatCompletionMessageParam[] {
     const text = m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     const calls = m.content.filter((b) => b.type === "tool_use");
     const msg: ChatCompletionMessageParam = { role: "assistant", content: text || null };
-    if (calls.length) msg.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } }));
+    if (calls.length)
+      msg.tool_calls = calls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.input) },
+      }));
     return [msg];
   }
   const out: ChatCompletionMessageParam[] = [];
   const parts: ChatCompletionContentPart[] = [];
   for (const b of m.content) {
-    if (b.type === "tool_result") out.push({ role: "tool", tool_call_id: b.toolUseId, content: toolText(b.content, b.isError) });
+    if (b.type === "tool_result")
+      out.push({ role: "tool", tool_call_id: b.toolUseId, content: toolText(b.content, b.isError) });
     else if (b.type === "text") parts.push({ type: "text", text: b.text });
     else if (b.type === "image") parts.push({ type: "image_url", image_url: { url: imageUrl(b) } });
   }
@@ -66,7 +80,10 @@ export function toChatMessages(m: Message): ChatCompletionMessageParam[] {
 }
 
 function toolText(content: Extract<ContentBlock, { type: "tool_result" }>["content"], isError?: boolean): string {
-  const text = typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "[image omitted]")).join("");
+  const text =
+    typeof content === "string"
+      ? content
+      : content.map((c) => (c.type === "text" ? c.text : "[image omitted]")).join("");
   return isError ? `Error: ${text}` : text; // Chat Completions has no error flag on tool messages
 }
 
@@ -79,7 +96,8 @@ function toolChoice(c: ToolChoice): ChatCompletionToolChoiceOption {
 }
 
 export function createOpenAICompatibleAdapter(conn: ConnectionOptions, opts: CompatibleOptions): ProviderAdapter {
-  if (!conn.baseURL) throw new Error("openai-compatible needs a base URL (for example http://localhost:11434/v1 for Ollama).");
+  if (!conn.baseURL)
+    throw new Error("openai-compatible needs a base URL (for example http://localhost:11434/v1 for Ollama).");
   const client = createOpenAIClient(conn, conn.baseURL);
   return {
     provider: "openai-compatible",
@@ -130,7 +148,12 @@ export async function* fromChatChunks(
   // [DONE] is optional on some servers; a finish_reason is not.
   if (finish === null) throw new StreamCutError("no finish_reason in the Chat Completions stream");
   if (finish === "content_filter") {
-    throw new LlmError({ kind: "invalid_response", provider: "openai-compatible", model, detail: "the answer was blocked by the content filter" });
+    throw new LlmError({
+      kind: "invalid_response",
+      provider: "openai-compatible",
+      model,
+      detail: "the answer was blocked by the content filter",
+    });
   }
   const truncated = finish === "length";
   if (streamer) {
@@ -138,12 +161,19 @@ export async function* fromChatChunks(
     return;
   }
   // Some servers omit ids (older Ollama); tool results still need one to refer to.
-  const finished = calls.flatMap((c, i) => (c ? [{ id: c.id || `call_${i}_${Date.now().toString(36)}`, name: c.name, json: c.args }] : []));
+  const finished = calls.flatMap((c, i) =>
+    c ? [{ id: c.id || `call_${i}_${Date.now().toString(36)}`, name: c.name, json: c.args }] : [],
+  );
   yield* toolUses(finished, truncated);
   yield { type: "stop", reason: truncated ? "max_tokens" : finished.length ? "tool_use" : "end_turn" };
 }
 
-function* finishJsonMode(streamer: TextToolCallStreamer, tools: ToolDefinition[], truncated: boolean, model: string): Generator<ProviderEvent> {
+function* finishJsonMode(
+  streamer: TextToolCallStreamer,
+  tools: ToolDefinition[],
+  truncated: boolean,
+  model: string,
+): Generator<ProviderEvent> {
   if (truncated) {
     // A half-written call cannot be parsed; hand back everything as text and say why it stopped.
     const rest = streamer.unsent();

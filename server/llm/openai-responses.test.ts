@@ -14,19 +14,44 @@ afterAll(() => server.close());
 beforeEach(() => server.reset());
 
 const tools: ToolDefinition[] = [
-  { name: "read_file", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+  {
+    name: "read_file",
+    description: "Read a file",
+    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
 ];
 
 describe("openai (Responses)", () => {
   it("streams text and reports usage with cached tokens", async () => {
-    server.setScript([{ text: ["The ", "diff ", "looks ", "fine."], usage: { input: 2000, output: 4, cacheRead: 1500 } }]);
-    const { events, stop } = await collect(clientFor(server, "openai").stream({ system: "Review.", messages: [userText("go")], cacheKey: "job-7" }));
+    server.setScript([
+      { text: ["The ", "diff ", "looks ", "fine."], usage: { input: 2000, output: 4, cacheRead: 1500 } },
+    ]);
+    const { events, stop } = await collect(
+      clientFor(server, "openai").stream({ system: "Review.", messages: [userText("go")], cacheKey: "job-7" }),
+    );
 
-    expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toEqual(["The ", "diff ", "looks ", "fine."]);
-    expect(stop).toEqual({ type: "stop", reason: "end_turn", content: [{ type: "text", text: "The diff looks fine." }] });
-    expect(events.find((e) => e.type === "usage")).toMatchObject({ usage: { inputTokens: 2000, outputTokens: 4, cacheReadTokens: 1500, cacheWriteTokens: 0 } });
+    expect(events.filter((e) => e.type === "text_delta").map((e) => e.text)).toEqual([
+      "The ",
+      "diff ",
+      "looks ",
+      "fine.",
+    ]);
+    expect(stop).toEqual({
+      type: "stop",
+      reason: "end_turn",
+      content: [{ type: "text", text: "The diff looks fine." }],
+    });
+    expect(events.find((e) => e.type === "usage")).toMatchObject({
+      usage: { inputTokens: 2000, outputTokens: 4, cacheReadTokens: 1500, cacheWriteTokens: 0 },
+    });
     const body = server.requests[0]!.body;
-    expect(body).toMatchObject({ instructions: "Review.", store: false, stream: true, prompt_cache_key: "job-7", max_output_tokens: 16384 });
+    expect(body).toMatchObject({
+      instructions: "Review.",
+      store: false,
+      stream: true,
+      prompt_cache_key: "job-7",
+      max_output_tokens: 16384,
+    });
   });
 
   it("assembles parallel tool calls whose arguments arrive across several deltas", async () => {
@@ -34,7 +59,7 @@ describe("openai (Responses)", () => {
       {
         text: "Reading both.",
         toolCalls: [
-          { id: "call_a", name: "read_file", input: { path: "a/\"x\".ts" }, chunks: 6 },
+          { id: "call_a", name: "read_file", input: { path: 'a/"x".ts' }, chunks: 6 },
           { id: "call_b", name: "read_file", input: { path: "b.ts" }, chunks: 4 },
         ],
       },
@@ -51,7 +76,13 @@ describe("openai (Responses)", () => {
       ],
     });
     expect(server.requests[0]!.body.tools).toEqual([
-      { type: "function", name: "read_file", description: "Read a file", parameters: tools[0]!.inputSchema, strict: false },
+      {
+        type: "function",
+        name: "read_file",
+        description: "Read a file",
+        parameters: tools[0]!.inputSchema,
+        strict: false,
+      },
     ]);
   });
 
@@ -69,7 +100,10 @@ describe("openai (Responses)", () => {
       history.push({ role: "assistant", content: stop.content });
       if (stop.reason !== "tool_use") break;
       const call = stop.content.find((b) => b.type === "tool_use")!;
-      history.push({ role: "user", content: [{ type: "tool_result", toolUseId: call.id, content: `r${String(call.input.path)}` }] });
+      history.push({
+        role: "user",
+        content: [{ type: "tool_result", toolUseId: call.id, content: `r${String(call.input.path)}` }],
+      });
     }
 
     expect(server.requests.map((r) => r.rule)).toEqual([0, 1, 2, 3]);
@@ -91,7 +125,12 @@ describe("openai (Responses)", () => {
   it("sends the nearest reasoning effort the model accepts, and temperature only where allowed", async () => {
     server.setScript([{ text: "ok" }]);
     await collect(clientFor(server, "openai").stream({ messages: [userText("x")], reasoningEffort: "minimal" }));
-    await collect(clientFor(server, "openai", { model: "gpt-4.1", temperature: 0.2 }).stream({ messages: [userText("x")], reasoningEffort: "minimal" }));
+    await collect(
+      clientFor(server, "openai", { model: "gpt-4.1", temperature: 0.2 }).stream({
+        messages: [userText("x")],
+        reasoningEffort: "minimal",
+      }),
+    );
 
     const [gpt54, gpt41] = server.requests.map((r) => r.body);
     expect(gpt54!.reasoning).toEqual({ effort: "none" }); // gpt-5.4 has no "minimal"; "none" is nearest and cheapest
@@ -104,7 +143,11 @@ describe("openai (Responses)", () => {
     // A failed response is not scriptable as a rule, so feed the adapter the event stream directly.
     const { fromResponsesEvents } = await import("./openai-responses.ts");
     const events = (async function* () {
-      yield { type: "response.failed", sequence_number: 1, response: { error: { code: "invalid_prompt", message: "bad prompt" } } } as never;
+      yield {
+        type: "response.failed",
+        sequence_number: 1,
+        response: { error: { code: "invalid_prompt", message: "bad prompt" } },
+      } as never;
     })();
     await expect(async () => {
       for await (const _ of fromResponsesEvents(events, "gpt-5.4")) void _;

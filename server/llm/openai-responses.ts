@@ -27,9 +27,13 @@ export function toResponsesParams(req: ProviderRequest): ResponseCreateParamsStr
   };
   if (req.system) params.instructions = req.system;
   if (req.tools.length > 0) {
-    params.tools = req.tools.map(
-      (t): FunctionTool => ({ type: "function", name: t.name, description: t.description, parameters: t.inputSchema, strict: false }),
-    );
+    params.tools = req.tools.map((t): FunctionTool => ({
+      type: "function",
+      name: t.name,
+      description: t.description,
+      parameters: t.inputSchema,
+      strict: false,
+    }));
     if (req.toolChoice) params.tool_choice = toolChoice(req.toolChoice);
   }
   if (req.temperature !== undefined) params.temperature = req.temperature;
@@ -53,11 +57,15 @@ export function createOpenAIResponsesAdapter(conn: ConnectionOptions): ProviderA
   };
 }
 
-export async function* fromResponsesEvents(events: AsyncIterable<ResponseStreamEvent>, model: string): AsyncGenerator<ProviderEvent> {
+export async function* fromResponsesEvents(
+  events: AsyncIterable<ResponseStreamEvent>,
+  model: string,
+): AsyncGenerator<ProviderEvent> {
   const calls = new Map<string, { callId: string; name: string; args: string }>();
   let sawCall = false;
   let badToolCall: SyntaxError | undefined;
-  const fail = (kind: ConstructorParameters<typeof LlmError>[0]["kind"], detail: string) => new LlmError({ kind, provider: "openai", model, detail });
+  const fail = (kind: ConstructorParameters<typeof LlmError>[0]["kind"], detail: string) =>
+    new LlmError({ kind, provider: "openai", model, detail });
   for await (const ev of events) {
     switch (ev.type) {
       case "response.output_text.delta":
@@ -67,7 +75,12 @@ export async function* fromResponsesEvents(events: AsyncIterable<ResponseStreamE
         yield { type: "text_delta", text: ev.delta };
         break;
       case "response.output_item.added":
-        if (ev.item.type === "function_call") calls.set(ev.item.id ?? ev.item.call_id, { callId: ev.item.call_id, name: ev.item.name, args: ev.item.arguments ?? "" });
+        if (ev.item.type === "function_call")
+          calls.set(ev.item.id ?? ev.item.call_id, {
+            callId: ev.item.call_id,
+            name: ev.item.name,
+            args: ev.item.arguments ?? "",
+          });
         break;
       case "response.function_call_arguments.delta": {
         const c = calls.get(ev.item_id);
@@ -81,7 +94,12 @@ export async function* fromResponsesEvents(events: AsyncIterable<ResponseStreamE
           const args = ev.item.arguments || c?.args || "";
           sawCall = true;
           try {
-            yield { type: "tool_use", id: ev.item.call_id, name: ev.item.name, input: parseToolArguments(ev.item.name, args) };
+            yield {
+              type: "tool_use",
+              id: ev.item.call_id,
+              name: ev.item.name,
+              input: parseToolArguments(ev.item.name, args),
+            };
           } catch (e) {
             badToolCall ??= e as SyntaxError; // fatal unless max_output_tokens cut it short
           }
@@ -105,18 +123,28 @@ export async function* fromResponsesEvents(events: AsyncIterable<ResponseStreamE
       }
       case "response.failed": {
         const e = ev.response.error;
-        throw fail(e?.code === "server_error" ? "server" : e?.code === "rate_limit_exceeded" ? "rate_limit" : "invalid_response", `response failed: ${e?.message ?? "no message"}${e?.code ? ` (${e.code})` : ""}`);
+        throw fail(
+          e?.code === "server_error" ? "server" : e?.code === "rate_limit_exceeded" ? "rate_limit" : "invalid_response",
+          `response failed: ${e?.message ?? "no message"}${e?.code ? ` (${e.code})` : ""}`,
+        );
       }
       case "error": {
         const status = Number(ev.code);
-        throw fail(Number.isInteger(status) && status >= 400 ? kindForStatus(status) : "server", `stream error: ${ev.message}${ev.code ? ` (${ev.code})` : ""}`);
+        throw fail(
+          Number.isInteger(status) && status >= 400 ? kindForStatus(status) : "server",
+          `stream error: ${ev.message}${ev.code ? ` (${ev.code})` : ""}`,
+        );
       }
     }
   }
   throw new StreamCutError("no response.completed from the Responses stream");
 }
 
-function usage(u: { input_tokens: number; output_tokens: number; input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null }): Usage {
+function usage(u: {
+  input_tokens: number;
+  output_tokens: number;
+  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+}): Usage {
   return {
     inputTokens: u.input_tokens,
     outputTokens: u.output_tokens,

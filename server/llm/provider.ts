@@ -52,7 +52,10 @@ export function parseToolArguments(name: string, json: string): Record<string, u
  * tool_use events for finished calls. When the answer was truncated, calls whose arguments do not
  * parse are dropped (the max_tokens stop says why); otherwise bad arguments are an error.
  */
-export function* toolUses(calls: Array<{ id: string; name: string; json: string }>, truncated: boolean): Generator<ProviderEvent> {
+export function* toolUses(
+  calls: Array<{ id: string; name: string; json: string }>,
+  truncated: boolean,
+): Generator<ProviderEvent> {
   for (const c of calls) {
     let input: Record<string, unknown>;
     try {

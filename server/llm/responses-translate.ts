@@ -45,11 +45,16 @@ export function toResponsesInput(messages: Message[]): ResponseInputItem[] {
   return items;
 }
 
-function toolOutput(content: string | Array<TextBlock | ImageBlock>, isError?: boolean): string | ResponseFunctionCallOutputItemList {
+function toolOutput(
+  content: string | Array<TextBlock | ImageBlock>,
+  isError?: boolean,
+): string | ResponseFunctionCallOutputItemList {
   const prefix = isError ? TOOL_ERROR_PREFIX : "";
   if (typeof content === "string") return prefix + content;
   // Parts stay parts (the API takes input_text / input_image lists), so the shape survives the round trip.
-  const list: ResponseFunctionCallOutputItemList = content.map((c) => (c.type === "text" ? { type: "input_text" as const, text: c.text } : inputImage(c)));
+  const list: ResponseFunctionCallOutputItemList = content.map((c) =>
+    c.type === "text" ? { type: "input_text" as const, text: c.text } : inputImage(c),
+  );
   if (prefix) list.unshift({ type: "input_text", text: prefix });
   return list;
 }
@@ -92,7 +97,8 @@ function contentBlocks(content: unknown): ContentBlock[] {
   if (!Array.isArray(content)) return [];
   const blocks: ContentBlock[] = [];
   for (const part of content as Array<{ type: string; text?: string; refusal?: string; image_url?: string | null }>) {
-    if ((part.type === "input_text" || part.type === "output_text") && part.text !== undefined) blocks.push({ type: "text", text: part.text });
+    if ((part.type === "input_text" || part.type === "output_text") && part.text !== undefined)
+      blocks.push({ type: "text", text: part.text });
     else if (part.type === "refusal" && part.refusal) blocks.push({ type: "text", text: part.refusal });
     else if (part.type === "input_image" && part.image_url) blocks.push(imageFromUrl(part.image_url));
   }
@@ -102,17 +108,29 @@ function contentBlocks(content: unknown): ContentBlock[] {
 function fromToolOutput(callId: string, output: string | ResponseFunctionCallOutputItemList): ContentBlock {
   if (typeof output === "string") {
     const isError = output.startsWith(TOOL_ERROR_PREFIX);
-    return { type: "tool_result", toolUseId: callId, content: isError ? output.slice(TOOL_ERROR_PREFIX.length) : output, ...(isError ? { isError } : {}) };
+    return {
+      type: "tool_result",
+      toolUseId: callId,
+      content: isError ? output.slice(TOOL_ERROR_PREFIX.length) : output,
+      ...(isError ? { isError } : {}),
+    };
   }
   const parts = contentBlocks(output) as Array<TextBlock | ImageBlock>;
   const first = parts[0];
   const isError = first?.type === "text" && first.text === TOOL_ERROR_PREFIX;
-  return { type: "tool_result", toolUseId: callId, content: isError ? parts.slice(1) : parts, ...(isError ? { isError } : {}) };
+  return {
+    type: "tool_result",
+    toolUseId: callId,
+    content: isError ? parts.slice(1) : parts,
+    ...(isError ? { isError } : {}),
+  };
 }
 
 function imageFromUrl(url: string): ImageBlock {
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  return m ? { type: "image", source: { kind: "base64", mediaType: m[1]!, data: m[2]! } } : { type: "image", source: { kind: "url", url } };
+  return m
+    ? { type: "image", source: { kind: "base64", mediaType: m[1]!, data: m[2]! } }
+    : { type: "image", source: { kind: "url", url } };
 }
 
 function parseArgs(json: string): Record<string, unknown> {

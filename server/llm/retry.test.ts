@@ -3,12 +3,20 @@ import { LlmError, classifyError, retryAfterMs } from "./errors.ts";
 import { DEFAULT_RETRY, retryDelay, sleep } from "./retry.ts";
 
 const err = (kind: ConstructorParameters<typeof LlmError>[0]["kind"], retryAfter?: number) =>
-  new LlmError({ kind, provider: "anthropic", model: "m", detail: "x", ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) });
+  new LlmError({
+    kind,
+    provider: "anthropic",
+    model: "m",
+    detail: "x",
+    ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+  });
 
 describe("retry policy", () => {
   it("retries 429 / 5xx / network / timeout only", () => {
-    for (const kind of ["rate_limit", "server", "network", "timeout"] as const) expect(retryDelay(err(kind), 0, DEFAULT_RETRY)).toBeGreaterThan(0);
-    for (const kind of ["auth", "bad_request", "aborted", "invalid_response", "budget_exceeded"] as const) expect(retryDelay(err(kind), 0, DEFAULT_RETRY)).toBeUndefined();
+    for (const kind of ["rate_limit", "server", "network", "timeout"] as const)
+      expect(retryDelay(err(kind), 0, DEFAULT_RETRY)).toBeGreaterThan(0);
+    for (const kind of ["auth", "bad_request", "aborted", "invalid_response", "budget_exceeded"] as const)
+      expect(retryDelay(err(kind), 0, DEFAULT_RETRY)).toBeUndefined();
   });
 
   it("backs off exponentially with jitter, capped, and stops after maxRetries", () => {

@@ -14,7 +14,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 4,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 120_000,
+};
 
 /** Milliseconds to wait before attempt `attempt + 1`, or undefined when the error must not be retried. */
 export function retryDelay(

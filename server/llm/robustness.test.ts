@@ -28,12 +28,21 @@ describe.each(PROVIDERS)("%s", (provider) => {
 
   it("gives up on a 500 after the configured retries, naming provider, model and status", async () => {
     server.setScript([{ status: 500, message: "upstream exploded" }]);
-    const { events, stop } = await collect(clientFor(server, provider, { maxRetries: 2 }).stream({ messages: [userText("x")] }));
+    const { events, stop } = await collect(
+      clientFor(server, provider, { maxRetries: 2 }).stream({ messages: [userText("x")] }),
+    );
 
     expect(server.requests).toHaveLength(3);
     expect(events).toHaveLength(1); // no usage: nothing was billed
     expect(stop.reason).toBe("error");
-    expect(stop.error).toMatchObject({ kind: "server", status: 500, provider, model: MODEL[provider], retryable: true, attempts: 3 });
+    expect(stop.error).toMatchObject({
+      kind: "server",
+      status: 500,
+      provider,
+      model: MODEL[provider],
+      retryable: true,
+      attempts: 3,
+    });
     expect(stop.error?.message).toBe(`${provider} (${MODEL[provider]}) 500: upstream exploded (after 3 attempts)`);
   });
 
@@ -52,13 +61,21 @@ describe.each(PROVIDERS)("%s", (provider) => {
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     const started = Date.now();
-    for await (const ev of clientFor(server, provider).stream({ messages: [userText("x")], signal: controller.signal })) {
+    for await (const ev of clientFor(server, provider).stream({
+      messages: [userText("x")],
+      signal: controller.signal,
+    })) {
       events.push(ev);
       if (ev.type === "text_delta" && ev.text === "w1 ") controller.abort();
     }
     const stop = events.at(-1);
 
-    expect(stop).toMatchObject({ type: "stop", reason: "error", error: { kind: "aborted", retryable: false }, content: [{ type: "text", text: "w0 w1 " }] });
+    expect(stop).toMatchObject({
+      type: "stop",
+      reason: "error",
+      error: { kind: "aborted", retryable: false },
+      content: [{ type: "text", text: "w0 w1 " }],
+    });
     expect(Date.now() - started).toBeLessThan(2000); // generous: CI machines are slow, the point is not 3 s
     expect(server.requests).toHaveLength(1);
   });
@@ -95,7 +112,9 @@ describe.each(PROVIDERS)("%s", (provider) => {
   it("abandons a stalled stream after the idle timeout", async () => {
     server.setScript([{ text: ["a ", "b ", "c ", "d ", "e "], stallAfter: 5 }]);
     const started = Date.now();
-    const { stop } = await collect(clientFor(server, provider, { idleTimeoutMs: 150 }).stream({ messages: [userText("x")] }));
+    const { stop } = await collect(
+      clientFor(server, provider, { idleTimeoutMs: 150 }).stream({ messages: [userText("x")] }),
+    );
 
     expect(stop.error).toMatchObject({ kind: "timeout" });
     expect(stop.error?.message).toContain("no data from the provider for 150 ms");
@@ -105,7 +124,9 @@ describe.each(PROVIDERS)("%s", (provider) => {
 
 it("times out waiting for response headers and retries", async () => {
   server.setScript([{ times: 1, delayMs: 400, text: "late" }, { text: "on time" }]);
-  const { stop } = await collect(clientFor(server, "anthropic", { requestTimeoutMs: 100 }).stream({ messages: [userText("x")] }));
+  const { stop } = await collect(
+    clientFor(server, "anthropic", { requestTimeoutMs: 100 }).stream({ messages: [userText("x")] }),
+  );
   expect(stop).toMatchObject({ reason: "end_turn", content: [{ type: "text", text: "on time" }] });
   expect(server.requests).toHaveLength(2);
 });

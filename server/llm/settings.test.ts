@@ -45,8 +45,14 @@ describe("settings", () => {
   });
 
   it("refuses to build a client without a key or a model", () => {
-    expect(() => createLlmClientFromSettings(parse({ LLM_PROVIDER: "openai" }))).toThrow("openai (gpt-5.4): no API key (set OPENAI_API_KEY)");
-    expect(() => createLlmClientFromSettings(parse({ LLM_PROVIDER: "openai-compatible" }))).toThrow("no model configured");
-    expect(() => createLlmClientFromSettings(parse({ LLM_PROVIDER: "openai-compatible", LLM_MODEL: "m" }))).toThrow("needs a base URL");
+    expect(() => createLlmClientFromSettings(parse({ LLM_PROVIDER: "openai" }))).toThrow(
+      "openai (gpt-5.4): no API key (set OPENAI_API_KEY)",
+    );
+    expect(() => createLlmClientFromSettings(parse({ LLM_PROVIDER: "openai-compatible" }))).toThrow(
+      "no model configured",
+    );
+    expect(() => createLlmClientFromSettings(parse({ LLM_PROVIDER: "openai-compatible", LLM_MODEL: "m" }))).toThrow(
+      "needs a base URL",
+    );
   });
 });

@@ -16,7 +16,11 @@ export const llmEnvShape = {
   LLM_PROVIDER: z.enum(PROVIDERS).default("anthropic"),
   /** Default: the provider's default model from the catalog (required for openai-compatible). */
   LLM_MODEL: z.string().min(1).optional(),
-  LLM_TEMPERATURE: z.coerce.number({ error: "a number" }).min(0, "between 0 and 2").max(2, "between 0 and 2").default(0),
+  LLM_TEMPERATURE: z.coerce
+    .number({ error: "a number" })
+    .min(0, "between 0 and 2")
+    .max(2, "between 0 and 2")
+    .default(0),
   LLM_MAX_TOKENS: positiveInt.default(16384),
   LLM_REASONING_EFFORT: z.enum(REASONING_EFFORTS).optional(),
   LLM_REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
@@ -66,7 +70,11 @@ export function llmSettingsFromEnv(env: LlmEnv): LlmSettings {
     maxRetries: env.LLM_MAX_RETRIES,
     anthropic: { apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL },
     openai: { apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL },
-    openaiCompatible: { apiKey: env.OPENAI_COMPATIBLE_API_KEY, baseURL: env.OPENAI_COMPATIBLE_BASE_URL, toolMode: env.OPENAI_COMPATIBLE_TOOL_MODE },
+    openaiCompatible: {
+      apiKey: env.OPENAI_COMPATIBLE_API_KEY,
+      baseURL: env.OPENAI_COMPATIBLE_BASE_URL,
+      toolMode: env.OPENAI_COMPATIBLE_TOOL_MODE,
+    },
   };
 }
 

@@ -17,7 +17,11 @@ export function startServer(script: ScriptInput = { rules: [] }): Promise<Script
   return startScriptedServer({ script });
 }
 
-export function clientFor(server: ScriptedServer, provider: ProviderId, extra: Partial<LlmClientOptions> = {}): LlmClient {
+export function clientFor(
+  server: ScriptedServer,
+  provider: ProviderId,
+  extra: Partial<LlmClientOptions> = {},
+): LlmClient {
   return createLlmClient({
     provider,
     model: MODEL[provider],
@@ -32,7 +36,9 @@ export function clientFor(server: ScriptedServer, provider: ProviderId, extra: P
   });
 }
 
-export async function collect(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; stop: StopEvent; text: string }> {
+export async function collect(
+  stream: AsyncIterable<StreamEvent>,
+): Promise<{ events: StreamEvent[]; stop: StopEvent; text: string }> {
   const events: StreamEvent[] = [];
   for await (const ev of stream) events.push(ev);
   const stop = events.at(-1);

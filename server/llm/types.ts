@@ -86,10 +86,7 @@ export const toolDefinitionSchema = z.object({
 });
 export type ToolDefinition = z.infer<typeof toolDefinitionSchema>;
 
-export const toolChoiceSchema = z.union([
-  z.enum(["auto", "none", "required"]),
-  z.object({ name: z.string().min(1) }),
-]);
+export const toolChoiceSchema = z.union([z.enum(["auto", "none", "required"]), z.object({ name: z.string().min(1) })]);
 export type ToolChoice = z.infer<typeof toolChoiceSchema>;
 
 /** Neutral reasoning effort; each model maps it to the nearest level it supports (catalog.ts). */
@@ -189,4 +186,3 @@ export type ProviderEvent =
 // ---- helpers --------------------------------------------------------------------------------------
 
 export const userText = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
-

@@ -22,12 +22,20 @@ export type ToolCall = Record<string, Record<string, ToolFn>> & { close(): Promi
 export class ToolCallError extends Error {}
 
 /** Opens servers by name (`servers/<name>` under `serverRoot`, default the current directory). */
-export async function initialize(servers: readonly string[], options: { serverRoot?: string; external?: ExternalResolver; builtins?: Record<string, BuiltinFactory> } = {}): Promise<ToolCall> {
+export async function initialize(
+  servers: readonly string[],
+  options: { serverRoot?: string; external?: ExternalResolver; builtins?: Record<string, BuiltinFactory> } = {},
+): Promise<ToolCall> {
   const cwd = path.resolve(options.serverRoot ?? process.cwd());
-  const registry = new ServerRegistry({ cwd, ...(options.external ? { external: options.external } : {}), ...(options.builtins ? { builtins: options.builtins } : {}) });
+  const registry = new ServerRegistry({
+    cwd,
+    ...(options.external ? { external: options.external } : {}),
+    ...(options.builtins ? { builtins: options.builtins } : {}),
+  });
   const opened = new Map<string, OpenedServer>();
   try {
-    for (const name of servers) opened.set(name, await registry.open(name, name.includes("/") || name.includes(":") ? name : `servers/${name}`));
+    for (const name of servers)
+      opened.set(name, await registry.open(name, name.includes("/") || name.includes(":") ? name : `servers/${name}`));
   } catch (err) {
     await closeAll(opened);
     throw err;
@@ -35,14 +43,21 @@ export async function initialize(servers: readonly string[], options: { serverRo
   const api: Record<string, unknown> = { close: () => closeAll(opened) };
   for (const [name, o] of opened) {
     const fns: Record<string, ToolFn> = {};
-    const kinds = [...Object.entries(o.signature.tools).map(([t, s]) => [t, "tool", s] as const), ...Object.entries(o.signature.prompts).map(([t, s]) => [t, "prompt", s] as const)];
+    const kinds = [
+      ...Object.entries(o.signature.tools).map(([t, s]) => [t, "tool", s] as const),
+      ...Object.entries(o.signature.prompts).map(([t, s]) => [t, "prompt", s] as const),
+    ];
     for (const [tool, kind, sig] of kinds) {
       fns[tool] ??= async (given = {}) => {
         const args: Record<string, unknown> = {};
         for (const [param, source] of Object.entries(sig.input)) {
           if (Object.hasOwn(given, param)) args[param] = given[param];
-          else if (source.startsWith("$") && Object.hasOwn(o.signature.parameters, source.slice(1))) args[param] = o.signature.parameters[source.slice(1)];
-          else throw new ToolCallError(`toolCall.${name}.${tool}: missing input \`${param}\` (the pipeline would read it from \`${source}\`)`);
+          else if (source.startsWith("$") && Object.hasOwn(o.signature.parameters, source.slice(1)))
+            args[param] = o.signature.parameters[source.slice(1)];
+          else
+            throw new ToolCallError(
+              `toolCall.${name}.${tool}: missing input \`${param}\` (the pipeline would read it from \`${source}\`)`,
+            );
         }
         return o.server.call(kind, tool, args, { cwd });
       };

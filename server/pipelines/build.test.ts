@@ -14,7 +14,8 @@ function project(files: Record<string, string>) {
   cleanup = t.cleanup;
   return t.dir;
 }
-const read = (dir: string, rel: string) => parse(readFileSync(path.join(dir, rel), "utf8")) as Record<string, Record<string, unknown>>;
+const read = (dir: string, rel: string) =>
+  parse(readFileSync(path.join(dir, rel), "utf8")) as Record<string, Record<string, unknown>>;
 
 describe("buildPipeline", () => {
   it("keeps values the user edited, adds new parameters, drops unused ones, and reports it", async () => {
@@ -24,7 +25,12 @@ describe("buildPipeline", () => {
     });
     const r = await buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS });
     expect(read(dir, "parameter/p_parameter.yaml")).toEqual({ toy: { n: 7, prefix: ">" } });
-    expect(r.merge).toEqual({ existed: true, kept: ["toy.n"], added: ["toy.prefix"], dropped: ["toy.stale", "old_alias"] });
+    expect(r.merge).toEqual({
+      existed: true,
+      kept: ["toy.n"],
+      added: ["toy.prefix"],
+      dropped: ["toy.stale", "old_alias"],
+    });
     // Building again changes nothing.
     const again = await buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS });
     expect(again.merge).toEqual({ existed: true, kept: ["toy.n", "toy.prefix"], added: [], dropped: [] });
@@ -40,7 +46,10 @@ describe("buildPipeline", () => {
     const servers = read(dir, "server/p_server.yaml");
     expect(servers.toy).toEqual({
       // Outputs follow the same rule: seed's `q_ls` output now writes back into the parameters.
-      tools: { seed: { input: { n: "$n" }, output: ["$q_ls", "gt_ls"] }, echo: { input: { q_ls: "$q_ls" }, output: ["ans_ls"] } },
+      tools: {
+        seed: { input: { n: "$n" }, output: ["$q_ls", "gt_ls"] },
+        echo: { input: { q_ls: "$q_ls" }, output: ["ans_ls"] },
+      },
       parameter: "servers/toy/parameter.yaml",
       path: "argus:servers/toy",
     });
@@ -50,18 +59,26 @@ describe("buildPipeline", () => {
   it("gives aliases of one server their own sections, and names external servers by their address", async () => {
     const external = async (): Promise<PipelineServer> => ({
       name: "ext",
-      signature: async () => ({ tools: { hello: { input: { who: "$who" }, output: ["msg"] } }, prompts: {}, parameters: { who: "world" } }),
+      signature: async () => ({
+        tools: { hello: { input: { who: "$who" }, output: ["msg"] } },
+        prompts: {},
+        parameters: { who: "world" },
+      }),
       call: async () => ({ msg: "hi" }),
       close: async () => {},
     });
     const dir = project({
-      "p.yaml": "servers:\n  a: servers/toy\n  b: servers/toy\n  ext: http://127.0.0.1:9/mcp\npipeline:\n- a.seed\n- b.echo\n- ext.hello\n",
+      "p.yaml":
+        "servers:\n  a: servers/toy\n  b: servers/toy\n  ext: http://127.0.0.1:9/mcp\npipeline:\n- a.seed\n- b.echo\n- ext.hello\n",
     });
     const r = await buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS, external });
     expect(Object.keys(r.servers)).toEqual(["a", "b", "ext"]);
     expect(r.servers.a!.tools).toHaveProperty("seed");
     expect(r.servers.b!.tools).toHaveProperty("echo");
-    expect(r.servers.ext).toEqual({ tools: { hello: { input: { who: "$who" }, output: ["msg"] } }, path: "http://127.0.0.1:9/mcp" });
+    expect(r.servers.ext).toEqual({
+      tools: { hello: { input: { who: "$who" }, output: ["msg"] } },
+      path: "http://127.0.0.1:9/mcp",
+    });
     expect(r.parameters).toEqual({ a: { n: 3 }, b: {}, ext: { who: "world" } });
   });
 
@@ -69,12 +86,19 @@ describe("buildPipeline", () => {
     const dir = project({ "p.yaml": "servers:\n  toy: servers/toy\npipeline:\n- toy.tag\n" });
     await expect(buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS })).resolves.toBeDefined();
     writeFileSync(path.join(dir, "p.yaml"), "servers:\n  toy: servers/toy\npipeline:\n- toy.nope\n");
-    await expect(buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS })).rejects.toThrow("p.yaml:4:3: Server alias `toy` has no tool `nope`");
+    await expect(buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS })).rejects.toThrow(
+      "p.yaml:4:3: Server alias `toy` has no tool `nope`",
+    );
   });
 
   it("refuses to merge into a parameter file it cannot read", async () => {
-    const dir = project({ "p.yaml": "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n", "parameter/p_parameter.yaml": "toy: [unclosed\n" });
-    await expect(buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS })).rejects.toThrow(/p_parameter\.yaml is not valid YAML/);
+    const dir = project({
+      "p.yaml": "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n",
+      "parameter/p_parameter.yaml": "toy: [unclosed\n",
+    });
+    await expect(buildPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS })).rejects.toThrow(
+      /p_parameter\.yaml is not valid YAML/,
+    );
     expect(readFileSync(path.join(dir, "parameter/p_parameter.yaml"), "utf8")).toBe("toy: [unclosed\n");
   });
 });

@@ -28,7 +28,12 @@ export interface BuildOptions {
 }
 
 type Entry = { input: Record<string, string>; output?: string[] };
-export type ServerFileSection = { tools?: Record<string, Entry>; prompts?: Record<string, Entry>; parameter?: string; path: string };
+export type ServerFileSection = {
+  tools?: Record<string, Entry>;
+  prompts?: Record<string, Entry>;
+  parameter?: string;
+  path: string;
+};
 
 export interface BuildResult {
   serverFile: string;
@@ -55,15 +60,24 @@ function toolSteps(steps: readonly Step[], out: ToolStep[] = []): ToolStep[] {
   return out;
 }
 
-const entry = (sig: ToolSignature): Entry => (sig.output.length ? { input: { ...sig.input }, output: [...sig.output] } : { input: { ...sig.input } });
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const entry = (sig: ToolSignature): Entry =>
+  sig.output.length ? { input: { ...sig.input }, output: [...sig.output] } : { input: { ...sig.input } };
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 export async function buildPipeline(file: string, options: BuildOptions = {}): Promise<BuildResult> {
   const ctx = await loadPipelineContext(file, { cwd: options.cwd ?? process.cwd() });
-  const registry = new ServerRegistry({ cwd: ctx.cwd, ...(options.builtins ? { builtins: options.builtins } : {}), ...(options.external ? { external: options.external } : {}) });
+  const registry = new ServerRegistry({
+    cwd: ctx.cwd,
+    ...(options.builtins ? { builtins: options.builtins } : {}),
+    ...(options.external ? { external: options.external } : {}),
+  });
   const opened = await registry.openAll(ctx.pipeline.servers);
   try {
-    const diagnostics = validatePipeline(ctx.pipeline, { catalog: registry.catalog(opened, ctx.pipeline.servers), parameters: {} });
+    const diagnostics = validatePipeline(ctx.pipeline, {
+      catalog: registry.catalog(opened, ctx.pipeline.servers),
+      parameters: {},
+    });
     const fatal = errorsOf(diagnostics).filter((d) => BUILD_ERRORS.has(d.code));
     if (fatal.length) throw new PipelineInvalidError(fatal);
 
@@ -88,7 +102,11 @@ export async function buildPipeline(file: string, options: BuildOptions = {}): P
       const section: ServerFileSection = alias === "prompt" ? { prompts: tools, path: "" } : { tools, path: "" };
       if (server.target.parameterFile) section.parameter = `${normalizeServerPath(server.path)}/parameter.yaml`;
       section.path = server.target.label;
-      servers[alias] = { ...(section.tools ? { tools: section.tools } : { prompts: section.prompts! }), ...(section.parameter ? { parameter: section.parameter } : {}), path: section.path };
+      servers[alias] = {
+        ...(section.tools ? { tools: section.tools } : { prompts: section.prompts! }),
+        ...(section.parameter ? { parameter: section.parameter } : {}),
+        path: section.path,
+      };
     }
 
     const parameterFile = defaultParameterFile(ctx.dir, ctx.stem);
@@ -106,8 +124,16 @@ export async function buildPipeline(file: string, options: BuildOptions = {}): P
 }
 
 /** Keeps the user's values for parameters still used; adds new ones with defaults; drops the rest. */
-export function mergeParameters(defaults: Record<string, Record<string, unknown>>, existing: Record<string, unknown> | undefined) {
-  const merge = { existed: existing !== undefined, kept: [] as string[], added: [] as string[], dropped: [] as string[] };
+export function mergeParameters(
+  defaults: Record<string, Record<string, unknown>>,
+  existing: Record<string, unknown> | undefined,
+) {
+  const merge = {
+    existed: existing !== undefined,
+    kept: [] as string[],
+    added: [] as string[],
+    dropped: [] as string[],
+  };
   const parameters: Record<string, Record<string, unknown>> = {};
   for (const [alias, values] of Object.entries(defaults)) {
     const old = existing && isMapping(existing[alias]) ? existing[alias] : undefined;
@@ -128,4 +154,5 @@ export function mergeParameters(defaults: Record<string, Record<string, unknown>
 }
 
 /** YAML like Python's safe_dump(sort_keys=False): block style, list items at their key's indentation. */
-const dump = (v: unknown) => (isMapping(v) && Object.keys(v).length === 0 ? "{}\n" : stringify(v, { indentSeq: false, lineWidth: 0 }));
+const dump = (v: unknown) =>
+  isMapping(v) && Object.keys(v).length === 0 ? "{}\n" : stringify(v, { indentSeq: false, lineWidth: 0 });

@@ -32,8 +32,12 @@ describe("P1 — minimal build/run (sayhello)", () => {
     rmSync(path.join(dir, "examples/experiments/parameter"), { recursive: true });
     const r = await cli("build", "examples/experiments/sayhello.yaml");
     expect(r).toMatchObject({ code: 0 });
-    expect(yaml("examples/experiments/server/sayhello_server.yaml")).toEqual({ sayhello: { ...committed.sayhello, path: "argus:servers/sayhello" } });
-    expect(yaml("examples/experiments/parameter/sayhello_parameter.yaml")).toEqual({ sayhello: { name: "UltraRAG v3" } });
+    expect(yaml("examples/experiments/server/sayhello_server.yaml")).toEqual({
+      sayhello: { ...committed.sayhello, path: "argus:servers/sayhello" },
+    });
+    expect(yaml("examples/experiments/parameter/sayhello_parameter.yaml")).toEqual({
+      sayhello: { name: "UltraRAG v3" },
+    });
   });
 
   it("2. run writes exactly one memory__sayhello_<ts>.json with the greeting", async () => {
@@ -43,7 +47,9 @@ describe("P1 — minimal build/run (sayhello)", () => {
     const files = outputs();
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^memory__sayhello_\d{8}_\d{6}\.json$/);
-    expect(readJson(`output/${files[0]}`)).toEqual([{ step: "sayhello.greet", memory: { memory_msg: "Hello, UltraRAG v3!" } }]);
+    expect(readJson(`output/${files[0]}`)).toEqual([
+      { step: "sayhello.greet", memory: { memory_msg: "Hello, UltraRAG v3!" } },
+    ]);
     expect(r.out).toContain(`memory file: output/${files[0]}`);
   });
 
@@ -58,7 +64,9 @@ describe("P1 — minimal build/run (sayhello)", () => {
     } finally {
       rmSync(tmp, { force: true });
     }
-    expect((await cli("run", "examples/experiments/sayhello.yaml", "--param", "parameter/sayhello_parameter.yaml")).code).toBe(0);
+    expect(
+      (await cli("run", "examples/experiments/sayhello.yaml", "--param", "parameter/sayhello_parameter.yaml")).code,
+    ).toBe(0);
     expect(outputs()).toHaveLength(2);
     const missing = await cli("run", "examples/experiments/sayhello.yaml", "--param", "nope.yaml");
     expect(missing.code).toBe(1);
@@ -70,14 +78,24 @@ describe("P1 — minimal build/run (sayhello)", () => {
 describe("P2 — build artefacts and static validation", () => {
   it("1. build vanilla_rag writes exactly the used tools and their parameters", async () => {
     expect((await cli("build", "examples/experiments/vanilla_rag.yaml")).code).toBe(0);
-    const servers = yaml("examples/experiments/server/vanilla_rag_server.yaml") as Record<string, Record<string, unknown>>;
+    const servers = yaml("examples/experiments/server/vanilla_rag_server.yaml") as Record<
+      string,
+      Record<string, unknown>
+    >;
     const $ = (names: string) => Object.fromEntries(names.split(",").map((n) => [n, `$${n}`]));
     const expected: Record<string, Record<string, unknown>> = {
       benchmark: { tools: { get_data: { input: { benchmark: "$benchmark" }, output: ["q_ls", "gt_ls"] } } },
       retriever: {
         tools: {
-          retriever_init: { input: $("model_name_or_path,backend_configs,batch_size,corpus_path,gpu_ids,is_multimodal,backend,index_backend,index_backend_configs,is_demo,collection_name") },
-          retriever_search: { input: { query_list: "q_ls", ...$("top_k,query_instruction,collection_name") }, output: ["ret_psg"] },
+          retriever_init: {
+            input: $(
+              "model_name_or_path,backend_configs,batch_size,corpus_path,gpu_ids,is_multimodal,backend,index_backend,index_backend_configs,is_demo,collection_name",
+            ),
+          },
+          retriever_search: {
+            input: { query_list: "q_ls", ...$("top_k,query_instruction,collection_name") },
+            output: ["ret_psg"],
+          },
         },
       },
       generation: {
@@ -86,18 +104,50 @@ describe("P2 — build artefacts and static validation", () => {
           generate: { input: { prompt_ls: "prompt_ls", system_prompt: "$system_prompt" }, output: ["ans_ls"] },
         },
       },
-      prompt: { prompts: { qa_rag_boxed: { input: { q_ls: "q_ls", ret_psg: "ret_psg", template: "$template" }, output: ["prompt_ls"] } } },
+      prompt: {
+        prompts: {
+          qa_rag_boxed: { input: { q_ls: "q_ls", ret_psg: "ret_psg", template: "$template" }, output: ["prompt_ls"] },
+        },
+      },
       custom: { tools: { output_extract_from_boxed: { input: { ans_ls: "ans_ls" }, output: ["pred_ls"] } } },
-      evaluation: { tools: { evaluate: { input: { pred_ls: "pred_ls", gt_ls: "gt_ls", metrics: "$metrics", save_path: "$save_path" }, output: ["eval_res"] } } },
+      evaluation: {
+        tools: {
+          evaluate: {
+            input: { pred_ls: "pred_ls", gt_ls: "gt_ls", metrics: "$metrics", save_path: "$save_path" },
+            output: ["eval_res"],
+          },
+        },
+      },
     };
     expect(Object.keys(servers)).toEqual(Object.keys(expected));
     for (const [alias, section] of Object.entries(expected)) {
-      expect(servers[alias]).toEqual({ ...section, parameter: `servers/${alias}/parameter.yaml`, path: `argus:servers/${alias}` });
+      expect(servers[alias]).toEqual({
+        ...section,
+        parameter: `servers/${alias}/parameter.yaml`,
+        path: `argus:servers/${alias}`,
+      });
     }
-    const params = yaml("examples/experiments/parameter/vanilla_rag_parameter.yaml") as Record<string, Record<string, unknown>>;
+    const params = yaml("examples/experiments/parameter/vanilla_rag_parameter.yaml") as Record<
+      string,
+      Record<string, unknown>
+    >;
     const keys: Record<string, string[]> = {
       benchmark: ["benchmark"],
-      retriever: ["model_name_or_path", "backend_configs", "batch_size", "corpus_path", "gpu_ids", "is_multimodal", "backend", "index_backend", "index_backend_configs", "is_demo", "collection_name", "top_k", "query_instruction"],
+      retriever: [
+        "model_name_or_path",
+        "backend_configs",
+        "batch_size",
+        "corpus_path",
+        "gpu_ids",
+        "is_multimodal",
+        "backend",
+        "index_backend",
+        "index_backend_configs",
+        "is_demo",
+        "collection_name",
+        "top_k",
+        "query_instruction",
+      ],
       generation: ["backend_configs", "sampling_params", "extra_params", "backend", "system_prompt"],
       prompt: ["template"],
       custom: [],
@@ -141,7 +191,9 @@ describe("argus pipeline CLI", () => {
   it("reports a tool that Argus does not implement yet as a failed run (exit 1) naming the step", async () => {
     const r = await cli("run", "examples/experiments/vanilla_rag.yaml");
     expect(r.code).toBe(1);
-    expect(r.err).toContain("Step retriever.retriever_init failed: retriever.retriever_init is not implemented in Argus yet");
+    expect(r.err).toContain(
+      "Step retriever.retriever_init failed: retriever.retriever_init is not implemented in Argus yet",
+    );
     expect(r.err).toContain("INFO benchmark.get_data");
   });
 

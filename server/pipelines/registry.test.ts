@@ -15,9 +15,22 @@ describe("ServerRegistry", () => {
     const t = tempDir({ "servers/sayhello/parameter.yaml": "name: Ada\n" });
     try {
       const r = new ServerRegistry({ cwd: t.dir });
-      expect(r.resolve("servers/sayhello")).toMatchObject({ kind: "builtin", name: "sayhello", label: "argus:servers/sayhello", parameters: { name: "Ada" } });
-      expect(r.resolve("./servers/router/")).toEqual({ kind: "builtin", name: "router", label: "argus:servers/router" });
-      expect(r.resolve("argus:servers/sayhello")).toMatchObject({ kind: "builtin", name: "sayhello", parameters: { name: "Ada" } });
+      expect(r.resolve("servers/sayhello")).toMatchObject({
+        kind: "builtin",
+        name: "sayhello",
+        label: "argus:servers/sayhello",
+        parameters: { name: "Ada" },
+      });
+      expect(r.resolve("./servers/router/")).toEqual({
+        kind: "builtin",
+        name: "router",
+        label: "argus:servers/router",
+      });
+      expect(r.resolve("argus:servers/sayhello")).toMatchObject({
+        kind: "builtin",
+        name: "sayhello",
+        parameters: { name: "Ada" },
+      });
       expect(r.resolve("servers/nope")).toBeUndefined();
       expect(() => r.resolve("argus:servers/nope")).toThrow("names no built-in server");
     } finally {
@@ -26,13 +39,29 @@ describe("ServerRegistry", () => {
   });
 
   it("recognises external MCP servers: URLs, stdio commands, and a parameter.yaml path", () => {
-    const t = tempDir({ "servers/py/parameter.yaml": "path: servers/py/src/py.py\nk: 1\n", "servers/remote/parameter.yaml": "path: https://example.com/mcp\n" });
+    const t = tempDir({
+      "servers/py/parameter.yaml": "path: servers/py/src/py.py\nk: 1\n",
+      "servers/remote/parameter.yaml": "path: https://example.com/mcp\n",
+    });
     try {
       const r = new ServerRegistry({ cwd: t.dir });
-      expect(r.resolve("http://127.0.0.1:8080/mcp")).toMatchObject({ kind: "external", transport: { transport: "http", url: "http://127.0.0.1:8080/mcp" } });
-      expect(r.resolve(`stdio:node "my server.js" --x`)).toMatchObject({ kind: "external", transport: { transport: "stdio", command: "node", args: ["my server.js", "--x"] } });
-      expect(r.resolve("servers/py")).toMatchObject({ kind: "external", transport: { transport: "stdio", command: "python", args: ["servers/py/src/py.py"] }, parameters: { k: 1 } });
-      expect(r.resolve("servers/remote")).toMatchObject({ kind: "external", transport: { transport: "http", url: "https://example.com/mcp" } });
+      expect(r.resolve("http://127.0.0.1:8080/mcp")).toMatchObject({
+        kind: "external",
+        transport: { transport: "http", url: "http://127.0.0.1:8080/mcp" },
+      });
+      expect(r.resolve(`stdio:node "my server.js" --x`)).toMatchObject({
+        kind: "external",
+        transport: { transport: "stdio", command: "node", args: ["my server.js", "--x"] },
+      });
+      expect(r.resolve("servers/py")).toMatchObject({
+        kind: "external",
+        transport: { transport: "stdio", command: "python", args: ["servers/py/src/py.py"] },
+        parameters: { k: 1 },
+      });
+      expect(r.resolve("servers/remote")).toMatchObject({
+        kind: "external",
+        transport: { transport: "http", url: "https://example.com/mcp" },
+      });
     } finally {
       t.cleanup();
     }
@@ -50,7 +79,17 @@ describe("ServerRegistry", () => {
       ];
       const opened = await r.openAll(entries, new Set(["toy", "used"]));
       expect([...opened.keys()]).toEqual(["toy", "used"]);
-      expect(seen).toEqual([{ transport: "stdio", command: "node", args: ["a.js"], alias: "used", path: "stdio:node a.js", cwd: t.dir, parameters: {} }]);
+      expect(seen).toEqual([
+        {
+          transport: "stdio",
+          command: "node",
+          args: ["a.js"],
+          alias: "used",
+          path: "stdio:node a.js",
+          cwd: t.dir,
+          parameters: {},
+        },
+      ]);
       // The unopened external server still validates (as an empty server) instead of "unknown".
       expect(r.catalog(opened, entries).lookup("http://x/mcp")).toEqual({ tools: {}, prompts: {}, parameters: {} });
     } finally {
@@ -60,13 +99,17 @@ describe("ServerRegistry", () => {
 
   it("without an MCP client, an external server is a clear error", async () => {
     const r = new ServerRegistry({ cwd: "/" });
-    await expect(r.open("x", "http://127.0.0.1:1/mcp")).rejects.toThrow("is an external MCP server, but this run has no MCP client configured");
+    await expect(r.open("x", "http://127.0.0.1:1/mcp")).rejects.toThrow(
+      "is an external MCP server, but this run has no MCP client configured",
+    );
   });
 
   it("reports a broken parameter.yaml by name", () => {
     const t = tempDir({ "servers/sayhello/parameter.yaml": "- a list\n" });
     try {
-      expect(() => new ServerRegistry({ cwd: t.dir }).resolve("servers/sayhello")).toThrow(/servers\/sayhello\/parameter\.yaml must be a mapping/);
+      expect(() => new ServerRegistry({ cwd: t.dir }).resolve("servers/sayhello")).toThrow(
+        /servers\/sayhello\/parameter\.yaml must be a mapping/,
+      );
     } finally {
       t.cleanup();
     }

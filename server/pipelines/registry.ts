@@ -23,7 +23,8 @@ import type { PipelineServer } from "./servers/contract.ts";
 import type { BuiltinFactory } from "./servers/define.ts";
 import { McpSpecError, splitCommandLine, STDIO_PREFIX } from "./mcp/spec.ts";
 
-export type ExternalTransport = { transport: "http"; url: string } | { transport: "stdio"; command: string; args: string[] };
+export type ExternalTransport =
+  { transport: "http"; url: string } | { transport: "stdio"; command: string; args: string[] };
 
 /** Everything an MCP client needs to open one alias's external server. */
 export type ExternalServerSpec = ExternalTransport & {
@@ -41,7 +42,13 @@ export type ExternalResolver = (spec: ExternalServerSpec) => PipelineServer | Pr
 
 export type ServerTarget =
   | { kind: "builtin"; name: string; label: string; parameterFile?: string; parameters?: Record<string, unknown> }
-  | { kind: "external"; transport: ExternalTransport; label: string; parameterFile?: string; parameters: Record<string, unknown> };
+  | {
+      kind: "external";
+      transport: ExternalTransport;
+      label: string;
+      parameterFile?: string;
+      parameters: Record<string, unknown>;
+    };
 
 export interface OpenedServer {
   alias: string;
@@ -78,15 +85,21 @@ function commandWords(line: string): string[] {
 /** Reads a server's parameter.yaml; a broken file is an error naming it, never silently `{}`. */
 export function readParameterFile(file: string): Record<string, unknown> {
   const size = statSync(file).size;
-  if (size > MAX_PARAMETER_BYTES) throw new ServerResolveError(`${file} is ${size} bytes, over the ${MAX_PARAMETER_BYTES}-byte limit for a parameter file`);
+  if (size > MAX_PARAMETER_BYTES)
+    throw new ServerResolveError(
+      `${file} is ${size} bytes, over the ${MAX_PARAMETER_BYTES}-byte limit for a parameter file`,
+    );
   let data: unknown;
   try {
     data = parseYaml(readFileSync(file, "utf8"), { maxAliasCount: 100 });
   } catch (err) {
-    throw new ServerResolveError(`${file} is not valid YAML: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    throw new ServerResolveError(
+      `${file} is not valid YAML: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+    );
   }
   if (data === null || data === undefined) return {};
-  if (typeof data !== "object" || Array.isArray(data)) throw new ServerResolveError(`${file} must be a mapping of parameter names to values`);
+  if (typeof data !== "object" || Array.isArray(data))
+    throw new ServerResolveError(`${file} must be a mapping of parameter names to values`);
   return data as Record<string, unknown>;
 }
 
@@ -117,29 +130,61 @@ export class ServerRegistry {
       const viaPath = this.direct(normalizeServerPath(declared), parameterFile, parameters!);
       if (viaPath) return viaPath;
       if (declared.endsWith(".py")) {
-        return { kind: "external", transport: { transport: "stdio", command: "python", args: [declared] }, label: declared, parameterFile, parameters: parameters! };
+        return {
+          kind: "external",
+          transport: { transport: "stdio", command: "python", args: [declared] },
+          label: declared,
+          parameterFile,
+          parameters: parameters!,
+        };
       }
     }
     const name = path.basename(p);
-    if (this.builtins[name]) return { kind: "builtin", name, label: builtinLabel(name), ...(hasFile ? { parameterFile, parameters: parameters! } : {}) };
+    if (this.builtins[name])
+      return {
+        kind: "builtin",
+        name,
+        label: builtinLabel(name),
+        ...(hasFile ? { parameterFile, parameters: parameters! } : {}),
+      };
     return undefined;
   }
 
-  private direct(p: string, parameterFile: string | undefined, parameters: Record<string, unknown>): ServerTarget | undefined {
-    if (/^https?:\/\//i.test(p)) return { kind: "external", transport: { transport: "http", url: p }, label: p, ...(parameterFile ? { parameterFile } : {}), parameters };
+  private direct(
+    p: string,
+    parameterFile: string | undefined,
+    parameters: Record<string, unknown>,
+  ): ServerTarget | undefined {
+    if (/^https?:\/\//i.test(p))
+      return {
+        kind: "external",
+        transport: { transport: "http", url: p },
+        label: p,
+        ...(parameterFile ? { parameterFile } : {}),
+        parameters,
+      };
     if (p.startsWith(STDIO_PREFIX)) {
       const [command, ...args] = commandWords(p.slice(STDIO_PREFIX.length));
       if (!command) throw new ServerResolveError(`\`${p}\` names no command; write e.g. \`stdio:node my-server.js\``);
-      return { kind: "external", transport: { transport: "stdio", command, args }, label: p, ...(parameterFile ? { parameterFile } : {}), parameters };
+      return {
+        kind: "external",
+        transport: { transport: "stdio", command, args },
+        label: p,
+        ...(parameterFile ? { parameterFile } : {}),
+        parameters,
+      };
     }
     const m = /^argus:(?:servers\/)?([A-Za-z0-9_-]+)$/.exec(p);
     if (m) {
       const name = m[1]!;
-      if (!this.builtins[name]) throw new ServerResolveError(`\`${p}\` names no built-in server; built-ins: ${this.builtinNames().join(", ")}`);
+      if (!this.builtins[name])
+        throw new ServerResolveError(`\`${p}\` names no built-in server; built-ins: ${this.builtinNames().join(", ")}`);
       if (parameterFile) return { kind: "builtin", name, label: builtinLabel(name), parameterFile, parameters };
       // `argus:servers/x` written in a pipeline: the parameters still live in servers/x/parameter.yaml.
       const file = path.join(this.cwd, "servers", name, "parameter.yaml");
-      return existsSync(file) ? { kind: "builtin", name, label: builtinLabel(name), parameterFile: file, parameters: readParameterFile(file) } : { kind: "builtin", name, label: builtinLabel(name) };
+      return existsSync(file)
+        ? { kind: "builtin", name, label: builtinLabel(name), parameterFile: file, parameters: readParameterFile(file) }
+        : { kind: "builtin", name, label: builtinLabel(name) };
     }
     return undefined;
   }
@@ -147,13 +192,27 @@ export class ServerRegistry {
   /** Opens one server instance for an alias (each alias its own instance, as UltraRAG's processes). */
   async open(alias: string, serverPath: string): Promise<OpenedServer> {
     const target = this.resolve(serverPath);
-    if (!target) throw new ServerResolveError(`Unknown server \`${serverPath}\` for alias \`${alias}\`; built-ins: ${this.builtinNames().map((n) => `servers/${n}`).join(", ")}`);
+    if (!target)
+      throw new ServerResolveError(
+        `Unknown server \`${serverPath}\` for alias \`${alias}\`; built-ins: ${this.builtinNames()
+          .map((n) => `servers/${n}`)
+          .join(", ")}`,
+      );
     let server: PipelineServer;
     if (target.kind === "builtin") {
       server = this.builtins[target.name]!(target.parameters ? { parameters: target.parameters } : {});
     } else {
-      if (!this.options.external) throw new ServerResolveError(`Server \`${serverPath}\` for alias \`${alias}\` is an external MCP server, but this run has no MCP client configured`);
-      server = await this.options.external({ ...target.transport, alias, path: serverPath, cwd: this.cwd, parameters: target.parameters });
+      if (!this.options.external)
+        throw new ServerResolveError(
+          `Server \`${serverPath}\` for alias \`${alias}\` is an external MCP server, but this run has no MCP client configured`,
+        );
+      server = await this.options.external({
+        ...target.transport,
+        alias,
+        path: serverPath,
+        cwd: this.cwd,
+        parameters: target.parameters,
+      });
     }
     let signature: ServerSignature;
     try {
@@ -163,7 +222,8 @@ export class ServerRegistry {
       throw err;
     }
     // An external server does not know its parameter.yaml; the directory's file supplies the defaults.
-    if (target.kind === "external" && Object.keys(signature.parameters).length === 0) signature = { ...signature, parameters: target.parameters };
+    if (target.kind === "external" && Object.keys(signature.parameters).length === 0)
+      signature = { ...signature, parameters: target.parameters };
     return { alias, path: serverPath, target, server, signature };
   }
 
@@ -203,7 +263,8 @@ export class ServerRegistry {
       const key = normalizeServerPath(e.path);
       if (byPath.has(key)) continue;
       const target = this.resolve(e.path);
-      if (target?.kind === "external" && this.options.external) byPath.set(key, { tools: {}, prompts: {}, parameters: target.parameters });
+      if (target?.kind === "external" && this.options.external)
+        byPath.set(key, { tools: {}, prompts: {}, parameters: target.parameters });
     }
     return {
       lookup: (p) => byPath.get(normalizeServerPath(p)),

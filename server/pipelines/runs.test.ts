@@ -22,15 +22,33 @@ describe("run service", () => {
       const { uid, done } = await runs.start({ file: "pipes/p.yaml", cwd: t.dir, createdById: "u1" });
       expect((await db.pipelineRun.findUnique({ where: { uid } }))?.status).toBeDefined();
       const record = await done;
-      expect(record).toMatchObject({ uid, status: "completed", pipelineName: "p", pipelinePath: "pipes/p.yaml", error: null });
+      expect(record).toMatchObject({
+        uid,
+        status: "completed",
+        pipelineName: "p",
+        pipelinePath: "pipes/p.yaml",
+        error: null,
+      });
       expect(record.pipelineHash).toMatch(/^[0-9a-f]{64}$/);
       expect(record.params).toEqual({ toy: { n: 3, prefix: ">" } });
-      expect(record.outputs).toEqual({ steps: 2, lastStep: "toy.stream", summary: "Output Keys: ['ans_ls']", answer: "Hello" });
+      expect(record.outputs).toEqual({
+        steps: 2,
+        lastStep: "toy.stream",
+        summary: "Output Keys: ['ans_ls']",
+        answer: "Hello",
+      });
       expect(record.memoryFile).toMatch(/output\/memory__p_\d{8}_\d{6}\.json$/);
       expect(record.finishedAt).toBeInstanceOf(Date);
 
       const history = await runs.history(uid);
-      expect(history.map((e) => e.type)).toEqual(["step_start", "step_end", "step_start", "token", "step_end", "final"]);
+      expect(history.map((e) => e.type)).toEqual([
+        "step_start",
+        "step_end",
+        "step_start",
+        "token",
+        "step_end",
+        "final",
+      ]);
       // Token deltas are merged into one stored event; the spec payloads are kept otherwise.
       expect(history[3]!.payload).toEqual({ text: "Hello", step: "toy.stream", is_final: true });
       expect(history[0]!.payload).toEqual({ type: "step_start", name: "toy.seed", depth: 0 });
@@ -46,16 +64,27 @@ describe("run service", () => {
     try {
       const runs = createRunService({ db, events: createEventBus({ db, log }), engine: { builtins: TEST_BUILTINS } });
       const record = await runs.run({ file: "p.yaml", cwd: t.dir });
-      expect(record).toMatchObject({ status: "failed", error: "Step toy.boom failed: the toy exploded", memoryFile: null, outputs: null });
+      expect(record).toMatchObject({
+        status: "failed",
+        error: "Step toy.boom failed: the toy exploded",
+        memoryFile: null,
+        outputs: null,
+      });
       const history = await runs.history(record.uid);
-      expect(history.at(-1)).toMatchObject({ type: "error", payload: { type: "error", message: "Step toy.boom failed: the toy exploded" } });
+      expect(history.at(-1)).toMatchObject({
+        type: "error",
+        payload: { type: "error", message: "Step toy.boom failed: the toy exploded" },
+      });
     } finally {
       t.cleanup();
     }
   });
 
   it("cancels a running run", async () => {
-    const t = tempDir({ "p.yaml": "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- loop:\n    times: 2000\n    steps:\n    - toy.nap\n" });
+    const t = tempDir({
+      "p.yaml":
+        "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- loop:\n    times: 2000\n    steps:\n    - toy.nap\n",
+    });
     try {
       const events = createEventBus({ db, log });
       const runs = createRunService({ db, events, engine: { builtins: TEST_BUILTINS } });

@@ -120,7 +120,14 @@ export function createRunService(deps: RunServiceDeps) {
           signal: controller.signal,
           onEvent: publish,
           onContext: async (ctx, parameters) => {
-            await db.pipelineRun.update({ where: { uid }, data: { pipelineHash: ctx.hash, pipelinePath: path.relative(ctx.cwd, ctx.file) || ctx.file, params: JSON.stringify(parameters) } });
+            await db.pipelineRun.update({
+              where: { uid },
+              data: {
+                pipelineHash: ctx.hash,
+                pipelinePath: path.relative(ctx.cwd, ctx.file) || ctx.file,
+                params: JSON.stringify(parameters),
+              },
+            });
           },
         });
       } catch (err) {
@@ -157,7 +164,11 @@ export function createRunService(deps: RunServiceDeps) {
       return toRecord(row);
     },
     async list(filter: { workspaceId?: string; limit?: number } = {}): Promise<RunRecord[]> {
-      const rows = await db.pipelineRun.findMany({ where: filter.workspaceId ? { workspaceId: filter.workspaceId } : {}, orderBy: { createdAt: "desc" }, take: filter.limit ?? 50 });
+      const rows = await db.pipelineRun.findMany({
+        where: filter.workspaceId ? { workspaceId: filter.workspaceId } : {},
+        orderBy: { createdAt: "desc" },
+        take: filter.limit ?? 50,
+      });
       return rows.map(toRecord);
     },
     /** Asks a running run to stop at the next step; false when it is not running here. */

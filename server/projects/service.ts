@@ -4,7 +4,11 @@ import { requireRole, type Actor } from "../auth/access.ts";
 import { isUniqueViolation, type Db, type Project } from "../db/client.ts";
 import { conflict, notFound } from "../errors.ts";
 
-export const projectName = z.string().trim().min(1, "Give the project a name.").max(120, "Keep the name under 120 characters.");
+export const projectName = z
+  .string()
+  .trim()
+  .min(1, "Give the project a name.")
+  .max(120, "Keep the name under 120 characters.");
 
 export const createProjectInput = z.object({
   workspaceId: z.string().min(1),
@@ -51,9 +55,12 @@ export function createProjectService(db: Db, deps: ProjectServiceDeps) {
     async create(actor: Actor, input: z.infer<typeof createProjectInput>): Promise<ProjectView> {
       await requireRole(db, actor, input.workspaceId, "member");
       try {
-        return view(await db.project.create({ data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name } }));
+        return view(
+          await db.project.create({ data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name } }),
+        );
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict("A project with this id already exists; reload the page and try again.");
+        if (isUniqueViolation(err))
+          throw conflict("A project with this id already exists; reload the page and try again.");
         throw err;
       }
     },
@@ -67,16 +74,27 @@ export function createProjectService(db: Db, deps: ProjectServiceDeps) {
     async remove(actor: Actor, uid: string): Promise<void> {
       const project = await load(uid);
       await requireRole(db, actor, project.workspaceId, "member");
-      const busy = await db.review.count({ where: { projectId: project.id, status: { in: ["pending", "queued", "running"] } } });
-      if (busy > 0) throw conflict(`A review of this project is still running. Cancel it (or wait for it to finish), then delete the project.`);
-      if (project.status === "ingesting") throw conflict("This project's code is being imported. Wait for the import to finish, then delete the project.");
+      const busy = await db.review.count({
+        where: { projectId: project.id, status: { in: ["pending", "queued", "running"] } },
+      });
+      if (busy > 0)
+        throw conflict(
+          `A review of this project is still running. Cancel it (or wait for it to finish), then delete the project.`,
+        );
+      if (project.status === "ingesting")
+        throw conflict(
+          "This project's code is being imported. Wait for the import to finish, then delete the project.",
+        );
       const [snapshots, reviews] = await Promise.all([
         db.snapshot.findMany({ where: { projectId: project.id }, select: { id: true } }),
         db.review.findMany({ where: { projectId: project.id }, select: { uid: true } }),
       ]);
       await db.project.delete({ where: { id: project.id } }); // snapshots, reviews, findings, dismissals cascade
       await deps.dropRooms(reviews.map((r) => `review:${r.uid}`));
-      await deps.dropStorage(project.id, snapshots.map((s) => s.id));
+      await deps.dropStorage(
+        project.id,
+        snapshots.map((s) => s.id),
+      );
     },
   };
 }

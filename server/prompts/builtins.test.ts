@@ -89,7 +89,11 @@ describe("seedBuiltinPrompts", () => {
 
   it("seeding concurrently (two processes starting together) still leaves one copy of each", async () => {
     const ws = await newWorkspace();
-    const results = await Promise.all([seedBuiltinPrompts(db, ws), seedBuiltinPrompts(db, ws), seedBuiltinPrompts(db, ws)]);
+    const results = await Promise.all([
+      seedBuiltinPrompts(db, ws),
+      seedBuiltinPrompts(db, ws),
+      seedBuiltinPrompts(db, ws),
+    ]);
     expect(results.every((r) => r.updated === 0)).toBe(true);
     expect(await builtinsOf(ws)).toHaveLength(manifest.prompts.length);
     expect(await defaultsOf(ws)).toHaveLength(1);
@@ -124,7 +128,10 @@ describe("seedBuiltinPrompts", () => {
   it("a built-in added to the manifest later is inserted without touching the default", async () => {
     const ws = await newWorkspace();
     await seedBuiltinPrompts(db, ws);
-    const more = [...loadBuiltinPrompts(), { key: "docs-review", name: "Docs review", content: "Check the docs.", isDefault: true }];
+    const more = [
+      ...loadBuiltinPrompts(),
+      { key: "docs-review", name: "Docs review", content: "Check the docs.", isDefault: true },
+    ];
     expect(await seedBuiltinPrompts(db, ws, more)).toEqual({ inserted: 1, updated: 0 });
     expect((await defaultsOf(ws)).map((p) => p.builtinKey)).toEqual([defaultKey]);
   });
@@ -142,7 +149,11 @@ describe("seedAllWorkspaces", () => {
       expect(await defaultsOf(ws)).toHaveLength(1);
     }
     // Across all workspaces of this database: no (workspace, built-in) pair exists twice.
-    const groups = await db.prompt.groupBy({ by: ["workspaceId", "builtinKey"], where: { isBuiltin: true }, _count: { _all: true } });
+    const groups = await db.prompt.groupBy({
+      by: ["workspaceId", "builtinKey"],
+      where: { isBuiltin: true },
+      _count: { _all: true },
+    });
     expect(groups.length).toBeGreaterThanOrEqual((await db.workspace.count()) * manifest.prompts.length);
     expect(groups.filter((g) => g._count._all !== 1)).toEqual([]);
   });

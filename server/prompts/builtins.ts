@@ -15,7 +15,12 @@ const promptsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".
 
 const manifestSchema = z.object({
   prompts: z.array(
-    z.object({ key: z.string().regex(/^[a-z0-9-]+$/), name: z.string().min(1), file: z.string(), default: z.boolean().optional() }),
+    z.object({
+      key: z.string().regex(/^[a-z0-9-]+$/),
+      name: z.string().min(1),
+      file: z.string(),
+      default: z.boolean().optional(),
+    }),
   ),
 });
 
@@ -46,7 +51,11 @@ export interface SeedResult {
 }
 
 /** Seeds one workspace's built-ins (with a transaction client when part of a larger change). */
-export async function seedBuiltinPrompts(db: Db | Tx, workspaceId: string, builtins = loadBuiltinPrompts()): Promise<SeedResult> {
+export async function seedBuiltinPrompts(
+  db: Db | Tx,
+  workspaceId: string,
+  builtins = loadBuiltinPrompts(),
+): Promise<SeedResult> {
   const result: SeedResult = { inserted: 0, updated: 0 };
   const existing = await db.prompt.findMany({
     where: { workspaceId, isBuiltin: true },
@@ -59,7 +68,10 @@ export async function seedBuiltinPrompts(db: Db | Tx, workspaceId: string, built
     const row = byKey.get(b.key);
     if (row) {
       if (row.content !== b.content || row.name !== b.name) {
-        await db.prompt.update({ where: { id: row.id }, data: { name: b.name, content: b.content, version: { increment: 1 } } });
+        await db.prompt.update({
+          where: { id: row.id },
+          data: { name: b.name, content: b.content, version: { increment: 1 } },
+        });
         result.updated++;
       }
       continue;

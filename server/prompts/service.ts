@@ -7,7 +7,11 @@ import { requireRole, type Actor } from "../auth/access.ts";
 import { isUniqueViolation, uniqueViolationFields, type Db, type Prompt, type Tx } from "../db/client.ts";
 import { conflict, notFound } from "../errors.ts";
 
-export const promptName = z.string().trim().min(1, "Give the prompt a name.").max(120, "Keep the name under 120 characters.");
+export const promptName = z
+  .string()
+  .trim()
+  .min(1, "Give the prompt a name.")
+  .max(120, "Keep the name under 120 characters.");
 export const promptContent = z
   .string()
   .refine((s) => s.trim().length > 0, "The prompt text is empty.")
@@ -87,13 +91,20 @@ export function createPromptService(db: Db) {
           db.$transaction(async (tx) => {
             if (input.isDefault) await unsetDefaults(tx, input.workspaceId);
             return tx.prompt.create({
-              data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name, content: input.content, isDefault: input.isDefault },
+              data: {
+                uid: input.uid,
+                workspaceId: input.workspaceId,
+                name: input.name,
+                content: input.content,
+                isDefault: input.isDefault,
+              },
             });
           }),
         );
         return view(created);
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict("A prompt with this id already exists; reload the page and try again.");
+        if (isUniqueViolation(err))
+          throw conflict("A prompt with this id already exists; reload the page and try again.");
         throw err;
       }
     },
@@ -141,7 +152,8 @@ export function createPromptService(db: Db) {
         });
         return view(copy);
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict("A prompt with this id already exists; reload the page and try again.");
+        if (isUniqueViolation(err))
+          throw conflict("A prompt with this id already exists; reload the page and try again.");
         throw err;
       }
     },
@@ -151,7 +163,9 @@ export function createPromptService(db: Db) {
       await requireRole(db, actor, prompt.workspaceId, "member");
       if (prompt.isBuiltin) throw conflict("Built-in prompts can't be deleted. Duplicate one to make your own copy.");
       if (prompt.isDefault) {
-        throw conflict("This is the default review prompt. Make another prompt the default first, then delete this one.");
+        throw conflict(
+          "This is the default review prompt. Make another prompt the default first, then delete this one.",
+        );
       }
       // deleteMany + a re-check inside one statement: a concurrent "set default" cannot slip between.
       const { count } = await db.prompt.deleteMany({ where: { id: prompt.id, isDefault: false } });

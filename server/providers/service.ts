@@ -9,7 +9,17 @@ import type { Config } from "../config.ts";
 import { isUniqueViolation, type Db, type ProviderConnection } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
-import { COMPATIBLE_PRESETS, MODELS, PROVIDER_INFO, PROVIDERS, clientOptionsFromSettings, createLlmClient, userText, type LlmClientOptions, type ProviderId } from "../llm/index.ts";
+import {
+  COMPATIBLE_PRESETS,
+  MODELS,
+  PROVIDER_INFO,
+  PROVIDERS,
+  clientOptionsFromSettings,
+  createLlmClient,
+  userText,
+  type LlmClientOptions,
+  type ProviderId,
+} from "../llm/index.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. http://localhost:11434/v1" });
 
@@ -24,8 +34,14 @@ export const connectionFields = z.object({
 
 export const saveConnectionInput = connectionFields
   .extend({ workspaceId: z.string().min(1), uid: z.uuid("uid must be a UUID"), clearKey: z.boolean().optional() })
-  .refine((c) => c.provider !== "openai-compatible" || !!c.baseUrl, { path: ["baseUrl"], message: "An OpenAI-compatible server needs its base URL." })
-  .refine((c) => c.provider !== "openai-compatible" || !!c.model, { path: ["model"], message: "Name the model to use on that server." });
+  .refine((c) => c.provider !== "openai-compatible" || !!c.baseUrl, {
+    path: ["baseUrl"],
+    message: "An OpenAI-compatible server needs its base URL.",
+  })
+  .refine((c) => c.provider !== "openai-compatible" || !!c.model, {
+    path: ["model"],
+    message: "Name the model to use on that server.",
+  });
 
 export const testConnectionInput = z.union([
   z.object({ uid: z.uuid() }),
@@ -44,7 +60,8 @@ export interface ConnectionView {
   apiKeyHint: string | null;
 }
 
-export type TestResult = { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: string; latencyMs: number };
+export type TestResult =
+  { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: string; latencyMs: number };
 
 const TEST_TIMEOUT_MS = 20_000;
 
@@ -85,7 +102,9 @@ export function createProviderService(db: Db, config: Config, authSecret: string
   }
 
   /** Client options for a stored connection (decrypting its key), for tests here and jobs later. */
-  function optionsFor(c: Pick<ProviderConnection, "provider" | "baseUrl" | "model" | "apiKeyCipher">): LlmClientOptions {
+  function optionsFor(
+    c: Pick<ProviderConnection, "provider" | "baseUrl" | "model" | "apiKeyCipher">,
+  ): LlmClientOptions {
     return {
       provider: c.provider as ProviderId,
       baseURL: c.baseUrl || undefined,
@@ -97,8 +116,17 @@ export function createProviderService(db: Db, config: Config, authSecret: string
   async function runTest(options: LlmClientOptions): Promise<TestResult> {
     const started = Date.now();
     try {
-      const client = createLlmClient({ ...options, maxRetries: 0, requestTimeoutMs: TEST_TIMEOUT_MS, idleTimeoutMs: TEST_TIMEOUT_MS, maxTokens: 16 });
-      const answer = await client.complete({ messages: [userText("Reply with the single word OK.")], signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+      const client = createLlmClient({
+        ...options,
+        maxRetries: 0,
+        requestTimeoutMs: TEST_TIMEOUT_MS,
+        idleTimeoutMs: TEST_TIMEOUT_MS,
+        maxTokens: 16,
+      });
+      const answer = await client.complete({
+        messages: [userText("Reply with the single word OK.")],
+        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+      });
       return { ok: true, model: client.model, latencyMs: Date.now() - started, reply: answer.text.slice(0, 200) };
     } catch (err) {
       return { ok: false, error: err instanceof Error ? err.message : String(err), latencyMs: Date.now() - started };
@@ -110,7 +138,11 @@ export function createProviderService(db: Db, config: Config, authSecret: string
    * environment default when `connectionUid` is null. Refuses up front what could never work, so a
    * review does not queue just to fail on a missing key.
    */
-  async function resolveForJob(workspaceId: string, connectionUid: string | null, model?: string): Promise<{ provider: ProviderId; model: string; options: LlmClientOptions }> {
+  async function resolveForJob(
+    workspaceId: string,
+    connectionUid: string | null,
+    model?: string,
+  ): Promise<{ provider: ProviderId; model: string; options: LlmClientOptions }> {
     let options: LlmClientOptions;
     if (connectionUid) {
       const c = await load(connectionUid);
@@ -119,7 +151,9 @@ export function createProviderService(db: Db, config: Config, authSecret: string
     } else {
       options = clientOptionsFromSettings(config.llm);
       if (!options.apiKey && options.provider !== "openai-compatible") {
-        throw invalid(`No API key is configured for ${PROVIDER_INFO[options.provider].label}. Add a model provider in Settings → Model providers, or run the static engine (no LLM).`);
+        throw invalid(
+          `No API key is configured for ${PROVIDER_INFO[options.provider].label}. Add a model provider in Settings → Model providers, or run the static engine (no LLM).`,
+        );
       }
     }
     if (model) options.model = model;
@@ -156,13 +190,15 @@ export function createProviderService(db: Db, config: Config, authSecret: string
       };
       try {
         const existing = await db.providerConnection.findUnique({ where: { uid: input.uid } });
-        if (existing && existing.workspaceId !== input.workspaceId) throw notFound(`No provider connection with id ${input.uid}.`);
+        if (existing && existing.workspaceId !== input.workspaceId)
+          throw notFound(`No provider connection with id ${input.uid}.`);
         const saved = existing
           ? await db.providerConnection.update({ where: { id: existing.id }, data })
           : await db.providerConnection.create({ data: { ...data, uid: input.uid, workspaceId: input.workspaceId } });
         return view(saved);
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(`A connection named "${input.name}" already exists in this workspace. Pick another name.`);
+        if (isUniqueViolation(err))
+          throw conflict(`A connection named "${input.name}" already exists in this workspace. Pick another name.`);
         throw err;
       }
     },
@@ -188,22 +224,37 @@ export function createProviderService(db: Db, config: Config, authSecret: string
       let apiKeyCipher: string | null = null;
       if (!input.apiKey && input.uid) {
         const saved = await db.providerConnection.findUnique({ where: { uid: input.uid } });
-        if (saved && saved.workspaceId !== input.workspaceId) throw invalid("That connection belongs to another workspace.");
+        if (saved && saved.workspaceId !== input.workspaceId)
+          throw invalid("That connection belongs to another workspace.");
         apiKeyCipher = saved?.apiKeyCipher ?? null;
       }
-      const options = optionsFor({ provider: input.provider, baseUrl: input.baseUrl ?? null, model: input.model ?? null, apiKeyCipher });
+      const options = optionsFor({
+        provider: input.provider,
+        baseUrl: input.baseUrl ?? null,
+        model: input.model ?? null,
+        apiKeyCipher,
+      });
       return runTest(input.apiKey ? { ...options, apiKey: input.apiKey } : options);
     },
 
     /** A local Ollama, when one answers at OLLAMA_URL: its models, ready to pick. */
-    async detectOllama(actor: Actor, workspaceId: string): Promise<{ reachable: boolean; baseUrl: string; models: string[] }> {
+    async detectOllama(
+      actor: Actor,
+      workspaceId: string,
+    ): Promise<{ reachable: boolean; baseUrl: string; models: string[] }> {
       await requireRole(db, actor, workspaceId, "viewer");
       const baseUrl = `${config.ollamaUrl}/v1`;
       try {
         const res = await fetchImpl(`${config.ollamaUrl}/api/tags`, { signal: AbortSignal.timeout(1500) });
         if (!res.ok) return { reachable: false, baseUrl, models: [] };
-        const body = z.object({ models: z.array(z.object({ name: z.string() })).default([]) }).safeParse(await res.json());
-        return { reachable: true, baseUrl, models: body.success ? body.data.models.map((m) => m.name).slice(0, 200) : [] };
+        const body = z
+          .object({ models: z.array(z.object({ name: z.string() })).default([]) })
+          .safeParse(await res.json());
+        return {
+          reachable: true,
+          baseUrl,
+          models: body.success ? body.data.models.map((m) => m.name).slice(0, 200) : [],
+        };
       } catch {
         return { reachable: false, baseUrl, models: [] };
       }

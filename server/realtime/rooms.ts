@@ -7,12 +7,16 @@ import { requireRole, type Actor } from "../auth/access.ts";
 import type { Db } from "../db/client.ts";
 import { invalid, notFound } from "../errors.ts";
 
-export const roomNameSchema = z.string().regex(/^(review|run|kb):[0-9a-f-]{36}$/i, "a room is review:<uid>, run:<uid> or kb:<uid>");
+export const roomNameSchema = z
+  .string()
+  .regex(/^(review|run|kb):[0-9a-f-]{36}$/i, "a room is review:<uid>, run:<uid> or kb:<uid>");
 
 async function workspaceOf(db: Db, room: string): Promise<string | null | undefined> {
   const [kind, uid] = room.split(":") as [string, string];
-  if (kind === "review") return (await db.review.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
-  if (kind === "run") return (await db.pipelineRun.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
+  if (kind === "review")
+    return (await db.review.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
+  if (kind === "run")
+    return (await db.pipelineRun.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
   return (await db.knowledgeBase.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
 }
 

@@ -2,7 +2,14 @@
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recheckSockets } from "./socket.ts";
-import { signIn, signUp, signUpInNewWorkspace, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
+import {
+  signIn,
+  signUp,
+  signUpInNewWorkspace,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from "../../test/helpers/server.ts";
 
 let server: TestServer;
 let user: TestUser;
@@ -51,7 +58,7 @@ describe("Socket.IO handshake", () => {
     await expect(outcome(open(client.cookie))).resolves.toEqual({ userId: user.userId });
   });
 
-  it("without a cookie: connect_error \"unauthorized\" with the 401 details", async () => {
+  it('without a cookie: connect_error "unauthorized" with the 401 details', async () => {
     const socket = open();
     const err = (await outcome(socket).then(
       () => null,
@@ -84,11 +91,14 @@ describe("Socket.IO handshake", () => {
 
 describe("rooms", () => {
   type Joined = { ok: true; events: { seq: number; type: string; payload: unknown }[] } | { ok: false; error: string };
-  const join = (socket: Socket, room: string, afterSeq = 0) => new Promise<Joined>((resolve) => socket.emit("join", room, afterSeq, resolve));
+  const join = (socket: Socket, room: string, afterSeq = 0) =>
+    new Promise<Joined>((resolve) => socket.emit("join", room, afterSeq, resolve));
 
   async function knowledgeRoom(): Promise<string> {
     const uid = crypto.randomUUID();
-    await server.services.db.knowledgeBase.create({ data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" } });
+    await server.services.db.knowledgeBase.create({
+      data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" },
+    });
     return `kb:${uid}`;
   }
 
@@ -135,9 +145,15 @@ describe("rooms", () => {
     socket.on("event", (e) => live.push(e));
     const refused = await join(socket, room);
     expect(refused).toEqual({ ok: false, error: "You are not a member of this workspace." });
-    expect(await join(socket, `review:${crypto.randomUUID()}`)).toMatchObject({ ok: false, error: expect.stringMatching(/does not exist/) });
+    expect(await join(socket, `review:${crypto.randomUUID()}`)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/does not exist/),
+    });
     expect(await join(socket, "../../etc")).toEqual({ ok: false, error: "That is not a room you can join." });
-    expect(await join(socket, [room] as unknown as string)).toEqual({ ok: false, error: "That is not a room you can join." });
+    expect(await join(socket, [room] as unknown as string)).toEqual({
+      ok: false,
+      error: "That is not a room you can join.",
+    });
     await server.services.events.publish(room, "status", { status: "secret" });
     await new Promise((r) => setTimeout(r, 150));
     expect(live).toEqual([]);
@@ -145,15 +161,20 @@ describe("rooms", () => {
 });
 
 describe("rights are checked again while connected", () => {
-  const join = (socket: Socket, room: string) => new Promise<{ ok: boolean }>((resolve) => socket.emit("join", room, 0, resolve));
+  const join = (socket: Socket, room: string) =>
+    new Promise<{ ok: boolean }>((resolve) => socket.emit("join", room, 0, resolve));
 
   it("a signed-out session is disconnected; a room its user may no longer watch is left with the reason", async () => {
     const member = await signUpInNewWorkspace(server, "Soon Gone");
     const uid = crypto.randomUUID();
-    await server.services.db.knowledgeBase.create({ data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" } });
+    await server.services.db.knowledgeBase.create({
+      data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" },
+    });
     const room = `kb:${uid}`;
     // The member joins the owner's workspace, watches the room, then loses the membership.
-    await server.services.db.membership.create({ data: { workspaceId: user.workspaceId, userId: member.userId, role: "viewer" } });
+    await server.services.db.membership.create({
+      data: { workspaceId: user.workspaceId, userId: member.userId, role: "viewer" },
+    });
     const watcher = open(member.client.cookie);
     await outcome(watcher);
     expect(await join(watcher, room)).toMatchObject({ ok: true });
@@ -171,7 +192,9 @@ describe("rights are checked again while connected", () => {
     // Nothing changed: the check leaves everyone alone.
     expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 0, revoked: 0 });
 
-    await server.services.db.membership.delete({ where: { workspaceId_userId: { workspaceId: user.workspaceId, userId: member.userId } } });
+    await server.services.db.membership.delete({
+      where: { workspaceId_userId: { workspaceId: user.workspaceId, userId: member.userId } },
+    });
     expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 0, revoked: 1 });
     await expect.poll(() => revoked).toEqual([[room, "You are not a member of this workspace."]]);
     await server.services.events.publish(room, "status", { status: "after" });

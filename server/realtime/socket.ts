@@ -44,7 +44,10 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   io.use(async (socket, next) => {
     try {
       const actor = await actorFromHeaders(services.auth, toHeaders(socket.request.headers));
-      if (!actor) return next(Object.assign(new Error("unauthorized"), { data: { status: 401, message: "Sign in to continue." } }));
+      if (!actor)
+        return next(
+          Object.assign(new Error("unauthorized"), { data: { status: 401, message: "Sign in to continue." } }),
+        );
       socket.data.actor = actor;
       next();
     } catch (err) {
@@ -67,7 +70,11 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
         // Join before reading the log, so nothing published in between is missed (the client drops
         // live events it already has by seq).
         await socket.join(name);
-        if (!bridges.has(name)) bridges.set(name, services.events.subscribe(name, (e) => io.to(name).emit("event", e)));
+        if (!bridges.has(name))
+          bridges.set(
+            name,
+            services.events.subscribe(name, (e) => io.to(name).emit("event", e)),
+          );
         const after = Number.isInteger(afterSeq) && afterSeq > 0 ? afterSeq : 0;
         reply({ ok: true, events: await services.events.history(name, after) });
       } catch (err) {
@@ -96,7 +103,10 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
 }
 
 /** Check every connected socket's session and joined rooms again (see the file comment). */
-export async function recheckSockets(io: ArgusSocketServer, services: Services): Promise<{ disconnected: number; revoked: number }> {
+export async function recheckSockets(
+  io: ArgusSocketServer,
+  services: Services,
+): Promise<{ disconnected: number; revoked: number }> {
   let disconnected = 0;
   let revoked = 0;
   // This process's sockets (with several nodes, each checks its own); one session lookup per cookie.
@@ -105,10 +115,12 @@ export async function recheckSockets(io: ArgusSocketServer, services: Services):
     const cookie = String(local.request.headers.cookie ?? "");
     let lookup = sessions.get(cookie);
     if (!lookup) {
-      lookup = actorFromHeaders(services.auth, toHeaders(local.request.headers), { refresh: false }).catch((err: unknown) => {
-        services.log.warn({ err }, "socket recheck: session lookup failed; trying again next time");
-        return undefined;
-      });
+      lookup = actorFromHeaders(services.auth, toHeaders(local.request.headers), { refresh: false }).catch(
+        (err: unknown) => {
+          services.log.warn({ err }, "socket recheck: session lookup failed; trying again next time");
+          return undefined;
+        },
+      );
       sessions.set(cookie, lookup);
     }
     const actor = await lookup;

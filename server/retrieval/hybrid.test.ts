@@ -28,10 +28,25 @@ function permutation(n: number, seed: number): number[] {
 const rowId = (i: number) => BigInt(i) * 7n + 3n;
 
 function scriptedIndex(textOrder: number[], vectorOrder: number[]) {
-  const reads: { textDepths: number[]; vectorDepths: number[]; fetched: bigint[][] } = { textDepths: [], vectorDepths: [], fetched: [] };
-  const row = (i: number, score: number): StoredHit => ({ id: `c${i}`, rowId: rowId(i), file: `f${i}.ts`, language: "typescript", startLine: i + 1, endLine: i + 2, symbolPath: null, text: `chunk ${i}`, score });
+  const reads: { textDepths: number[]; vectorDepths: number[]; fetched: bigint[][] } = {
+    textDepths: [],
+    vectorDepths: [],
+    fetched: [],
+  };
+  const row = (i: number, score: number): StoredHit => ({
+    id: `c${i}`,
+    rowId: rowId(i),
+    file: `f${i}.ts`,
+    language: "typescript",
+    startLine: i + 1,
+    endLine: i + 2,
+    symbolPath: null,
+    text: `chunk ${i}`,
+    score,
+  });
   // Strictly decreasing scores: no ties, so the complete ranking is well defined.
-  const ranked = (order: number[], k: number): RankedRow[] => order.slice(0, k).map((i, r) => ({ rowId: rowId(i), score: 100 - r }));
+  const ranked = (order: number[], k: number): RankedRow[] =>
+    order.slice(0, k).map((i, r) => ({ rowId: rowId(i), score: 100 - r }));
   const index: ChunkIndex = {
     name: "scripted",
     embedder: embedder.record(),
@@ -54,33 +69,52 @@ function scriptedIndex(textOrder: number[], vectorOrder: number[]) {
 }
 
 describe("hybrid search", () => {
-  it.each([1, 3, 10, 25, 40])("k = %i: the page is the fusion of the complete rankings; rows are read once", async (k) => {
-    for (const seed of [1, 2, 3, 4, 5]) {
-      const textOrder = permutation(ROWS, seed);
-      // The vector ranking agrees with full text in places (shared hits) and not in others.
-      const vectorOrder = seed % 2 ? permutation(ROWS, seed + 100) : [textOrder[40]!, textOrder[0]!, textOrder[15]!, ...permutation(ROWS, seed + 100).filter((i) => ![textOrder[40], textOrder[0], textOrder[15]].includes(i))];
-      const { index, reads } = scriptedIndex(textOrder, vectorOrder);
-      const got = await search(index, "anything", { mode: "hybrid", k });
+  it.each([1, 3, 10, 25, 40])(
+    "k = %i: the page is the fusion of the complete rankings; rows are read once",
+    async (k) => {
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const textOrder = permutation(ROWS, seed);
+        // The vector ranking agrees with full text in places (shared hits) and not in others.
+        const vectorOrder =
+          seed % 2
+            ? permutation(ROWS, seed + 100)
+            : [
+                textOrder[40]!,
+                textOrder[0]!,
+                textOrder[15]!,
+                ...permutation(ROWS, seed + 100).filter(
+                  (i) => ![textOrder[40], textOrder[0], textOrder[15]].includes(i),
+                ),
+              ];
+        const { index, reads } = scriptedIndex(textOrder, vectorOrder);
+        const got = await search(index, "anything", { mode: "hybrid", k });
 
-      const key = (i: number) => `c${i}`;
-      const complete = reciprocalRankFusion([vectorOrder.slice(0, HYBRID_VECTOR_DEPTH).map(key), textOrder.map(key)], HYBRID_RRF_K, [HYBRID_WEIGHTS.vector, HYBRID_WEIGHTS.fulltext]).slice(0, k);
-      expect(got.map((h) => h.file)).toEqual(complete.map((f) => `f${f.id.slice(1)}.ts`));
-      expect(got.map((h) => h.score)).toEqual(complete.map((f) => f.score));
-      // Each hit carries its own leg scores.
-      for (const h of got) {
-        const i = Number(h.file.slice(1, -3));
-        const t = textOrder.indexOf(i);
-        if (t < reads.textDepths[0]!) expect(h.scores.fulltext).toBe(100 - t);
-        const v = vectorOrder.indexOf(i);
-        expect(h.scores.vector).toBe(v < HYBRID_VECTOR_DEPTH ? 100 - v : undefined);
+        const key = (i: number) => `c${i}`;
+        const complete = reciprocalRankFusion(
+          [vectorOrder.slice(0, HYBRID_VECTOR_DEPTH).map(key), textOrder.map(key)],
+          HYBRID_RRF_K,
+          [HYBRID_WEIGHTS.vector, HYBRID_WEIGHTS.fulltext],
+        ).slice(0, k);
+        expect(got.map((h) => h.file)).toEqual(complete.map((f) => `f${f.id.slice(1)}.ts`));
+        expect(got.map((h) => h.score)).toEqual(complete.map((f) => f.score));
+        // Each hit carries its own leg scores.
+        for (const h of got) {
+          const i = Number(h.file.slice(1, -3));
+          const t = textOrder.indexOf(i);
+          if (t < reads.textDepths[0]!) expect(h.scores.fulltext).toBe(100 - t);
+          const v = vectorOrder.indexOf(i);
+          expect(h.scores.vector).toBe(v < HYBRID_VECTOR_DEPTH ? 100 - v : undefined);
+        }
+        expect(reads.vectorDepths).toEqual([HYBRID_VECTOR_DEPTH]);
+        // Full text read its rows already; only vector-only hits on the page are read afterwards.
+        const vectorOnly = got
+          .map((h) => Number(h.file.slice(1, -3)))
+          .filter((i) => textOrder.indexOf(i) >= reads.textDepths[0]!);
+        expect(reads.fetched).toEqual([vectorOnly.map(rowId)]);
+        if (k <= 10) expect(reads.textDepths[0]).toBeLessThan(100);
       }
-      expect(reads.vectorDepths).toEqual([HYBRID_VECTOR_DEPTH]);
-      // Full text read its rows already; only vector-only hits on the page are read afterwards.
-      const vectorOnly = got.map((h) => Number(h.file.slice(1, -3))).filter((i) => textOrder.indexOf(i) >= reads.textDepths[0]!);
-      expect(reads.fetched).toEqual([vectorOnly.map(rowId)]);
-      if (k <= 10) expect(reads.textDepths[0]).toBeLessThan(100);
-    }
-  });
+    },
+  );
 
   it("for a large k (where no depth is provably enough) full text is read as deep as before: max(k, 100)", async () => {
     const { index, reads } = scriptedIndex(permutation(ROWS, 9), permutation(ROWS, 10));

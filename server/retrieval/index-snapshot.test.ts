@@ -23,7 +23,12 @@ afterAll(() => {
 afterEach(() => vi.restoreAllMocks());
 
 /** A fresh source tree: name → TypeScript source. */
-function tree(files: Record<string, string>): { root: string; list: () => SnapshotFile[]; write: (f: string, s: string) => void; remove: (f: string) => void } {
+function tree(files: Record<string, string>): {
+  root: string;
+  list: () => SnapshotFile[];
+  write: (f: string, s: string) => void;
+  remove: (f: string) => void;
+} {
   const root = path.join(dir, `root-${n++}`);
   const paths = new Set<string>();
   const write = (f: string, s: string) => {
@@ -54,7 +59,9 @@ function countEmbeds() {
 
 describe("indexSnapshot", () => {
   it("re-embeds only changed files and removes deleted ones", async () => {
-    const stable = Object.fromEntries(["ledger", "quota", "vault", "sprocket"].map((w) => [`keep/${w}.ts`, fn(`${w}Keeper`)]));
+    const stable = Object.fromEntries(
+      ["ledger", "quota", "vault", "sprocket"].map((w) => [`keep/${w}.ts`, fn(`${w}Keeper`)]),
+    );
     const t = tree({ "a.ts": fn("alphaHandler"), "b.ts": fn("betaHandler"), "c.ts": fn("gammaHandler"), ...stable });
     const first = await indexSnapshot(store, "inc", t.root, t.list());
     expect(first).toMatchObject({ full: true, files: 7, changedFiles: 7, removedFiles: 0 });
@@ -62,7 +69,13 @@ describe("indexSnapshot", () => {
 
     const embeds = countEmbeds();
     const same = await indexSnapshot(store, "inc", t.root, t.list());
-    expect(same).toMatchObject({ full: false, changedFiles: 0, unchangedFiles: 7, chunksEmbedded: 0, rows: first.rows });
+    expect(same).toMatchObject({
+      full: false,
+      changedFiles: 0,
+      unchangedFiles: 7,
+      chunksEmbedded: 0,
+      rows: first.rows,
+    });
     expect(embeds.texts()).toEqual([]);
 
     t.write("b.ts", fn("betaHandlerRenamed"));
@@ -77,7 +90,12 @@ describe("indexSnapshot", () => {
 
     const index = (await openChunkIndex(store, "inc"))!;
     try {
-      expect([...(await index.fileHashes()).keys()].sort()).toEqual(["a.ts", "b.ts", "d.ts", ...Object.keys(stable).sort()]);
+      expect([...(await index.fileHashes()).keys()].sort()).toEqual([
+        "a.ts",
+        "b.ts",
+        "d.ts",
+        ...Object.keys(stable).sort(),
+      ]);
       expect(await search(index, "gamma", { mode: "fulltext" })).toEqual([]);
       expect((await search(index, "renamed", { mode: "hybrid" }))[0]!.file).toBe("b.ts");
       // The old version of b.ts is gone, not duplicated.
@@ -88,7 +106,12 @@ describe("indexSnapshot", () => {
   });
 
   it("refits the IDF in a full rebuild when most of the corpus changed", async () => {
-    const t = tree({ "a.ts": fn("alphaHandler"), "b.ts": fn("betaHandler"), "c.ts": fn("gammaHandler"), "d.ts": fn("deltaHandler") });
+    const t = tree({
+      "a.ts": fn("alphaHandler"),
+      "b.ts": fn("betaHandler"),
+      "c.ts": fn("gammaHandler"),
+      "d.ts": fn("deltaHandler"),
+    });
     await indexSnapshot(store, "drift", t.root, t.list());
     const before = (await openChunkIndex(store, "drift"))!;
     const stateBefore = JSON.stringify(before.embedderState);
@@ -125,10 +148,24 @@ describe("indexSnapshot", () => {
     // A full rebuild fails after the new table already holds a batch of rows (the second batch has a
     // row LanceDB rejects): the catalog still points at the old table, and the new one is dropped.
     const old = (await openChunkIndex(store, "fail"))!;
-    const row = { id: "r", file: "z.ts", language: "typescript", startLine: 1, endLine: 1, symbolPath: null, symbolKinds: [], text: "z", searchText: "z", contentHash: "h", vector: new Float32Array(old.embedder.dims) };
+    const row = {
+      id: "r",
+      file: "z.ts",
+      language: "typescript",
+      startLine: 1,
+      endLine: 1,
+      symbolPath: null,
+      symbolKinds: [],
+      text: "z",
+      searchText: "z",
+      contentHash: "h",
+      vector: new Float32Array(old.embedder.dims),
+    };
     const rows = Array.from({ length: 2_001 }, (_, i) => ({ ...row, id: `r${i}` }));
     rows[2_000] = { ...row, id: null as unknown as string };
-    await expect(replaceIndex(store, "fail", { embedder: old.embedder, embedderState: old.embedderState, rows })).rejects.toThrow();
+    await expect(
+      replaceIndex(store, "fail", { embedder: old.embedder, embedderState: old.embedderState, rows }),
+    ).rejects.toThrow();
     old.close();
     expect((await store.db.tableNames()).filter((x) => x.startsWith("fail--"))).toHaveLength(1);
 
@@ -153,8 +190,26 @@ describe("indexSnapshot", () => {
     const record = before.embedder;
     before.close();
     // Deleting a.ts's rows succeeds, then the add fails (a wrong-sized vector reaches LanceDB).
-    const bad = { id: "x", file: "a.ts", language: "typescript", startLine: 1, endLine: 1, symbolPath: null, symbolKinds: [], text: "x", searchText: "x", contentHash: "h", vector: new Float32Array(record.dims) };
-    await expect(updateIndex(store, "rollback", { embedder: record, removeFiles: ["a.ts"], rows: [bad, { ...bad, id: "y", vector: new Float32Array(3) }] })).rejects.toThrow(/3-dim vector/);
+    const bad = {
+      id: "x",
+      file: "a.ts",
+      language: "typescript",
+      startLine: 1,
+      endLine: 1,
+      symbolPath: null,
+      symbolKinds: [],
+      text: "x",
+      searchText: "x",
+      contentHash: "h",
+      vector: new Float32Array(record.dims),
+    };
+    await expect(
+      updateIndex(store, "rollback", {
+        embedder: record,
+        removeFiles: ["a.ts"],
+        rows: [bad, { ...bad, id: "y", vector: new Float32Array(3) }],
+      }),
+    ).rejects.toThrow(/3-dim vector/);
     const index = (await openChunkIndex(store, "rollback"))!;
     try {
       expect((await search(index, "kept", { mode: "fulltext" }))[0]!.file).toBe("a.ts");
@@ -193,7 +248,12 @@ describe("indexSnapshot", () => {
   });
 
   it("an open index keeps reading its own version by row address while a writer deletes and compacts", async () => {
-    const names: Record<string, string> = { "a.ts": "survivorFunction", "b.ts": "harborLantern", "c.ts": "meadowQuartz", "d.ts": "velvetCinder" };
+    const names: Record<string, string> = {
+      "a.ts": "survivorFunction",
+      "b.ts": "harborLantern",
+      "c.ts": "meadowQuartz",
+      "d.ts": "velvetCinder",
+    };
     const t = tree(Object.fromEntries(Object.entries(names).map(([f, n]) => [f, fn(n)])));
     await indexSnapshot(store, "pinned", t.root, t.list());
     const index = (await openChunkIndex(store, "pinned"))!;
@@ -220,7 +280,13 @@ describe("indexSnapshot", () => {
   it("a change of dimensions rebuilds in full and skips unreadable files with a reason", async () => {
     const t = tree({ "a.ts": fn("dimsFunction") });
     await indexSnapshot(store, "dims", t.root, t.list());
-    const r = await indexSnapshot(store, "dims", t.root, [...t.list(), { path: "missing.ts", language: "typescript" }], { dims: 512 });
+    const r = await indexSnapshot(
+      store,
+      "dims",
+      t.root,
+      [...t.list(), { path: "missing.ts", language: "typescript" }],
+      { dims: 512 },
+    );
     expect(r).toMatchObject({ full: true, skipped: [{ path: "missing.ts", reason: "ENOENT" }] });
     const index = (await openChunkIndex(store, "dims"))!;
     try {
@@ -234,7 +300,10 @@ describe("indexSnapshot", () => {
   it("builds an ANN vector index above the size threshold, and search still finds the right chunk", async () => {
     // Forty files that differ in real words, not only in a number: names like handler4Name and
     // handler17Name embed almost alike, and 8-bit quantization may then rank either first.
-    const words = "apple birch cobalt dune ember fjord granite harbor iris juniper kelp lantern meadow nectar onyx pepper quartz raven saffron tundra umber velvet walnut xenon yarrow zephyr anchor bramble cinder delta falcon glacier hollow indigo jasper kestrel lotus marble nimbus orchid".split(" ");
+    const words =
+      "apple birch cobalt dune ember fjord granite harbor iris juniper kelp lantern meadow nectar onyx pepper quartz raven saffron tundra umber velvet walnut xenon yarrow zephyr anchor bramble cinder delta falcon glacier hollow indigo jasper kestrel lotus marble nimbus orchid".split(
+        " ",
+      );
     const t = tree(Object.fromEntries(words.map((w, i) => [`f${i}.ts`, fn(`${w}Handler`, `return "${w} ${w}";`)])));
     const small = await indexSnapshot(store, "ann", t.root, t.list());
     expect(small.plan.vector).toBe("exact");

@@ -21,14 +21,26 @@ import { embedderForIndex } from "./embed/from-record.ts";
 import { DEFAULT_HASH_DIMS, HashEmbedder } from "./embed/hash.ts";
 import type { Embedder } from "./embed/types.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
-import { openChunkIndex, optimizeIndex, replaceIndex, updateIndex, type ChunkRow, type IndexPlan, type Store } from "./store/index.ts";
+import {
+  openChunkIndex,
+  optimizeIndex,
+  replaceIndex,
+  updateIndex,
+  type ChunkRow,
+  type IndexPlan,
+  type Store,
+} from "./store/index.ts";
 import { lineLocator } from "./chunk/line-locator.ts";
 
 /** Bumped when chunking or row contents change: every file then counts as changed. */
 export const CHUNKING_VERSION = 1;
 /** Prose is chunked as text, everything else along definitions (or line windows without a grammar). */
 const PROSE = new Set(["markdown", "text"]);
-const DEFAULT_TEXT_OPTIONS: TextChunkOptions = optionsFromUltrarag({ chunk_backend: "recursive", tokenizer_or_token_counter: "word", chunk_size: 256 });
+const DEFAULT_TEXT_OPTIONS: TextChunkOptions = optionsFromUltrarag({
+  chunk_backend: "recursive",
+  tokenizer_or_token_counter: "word",
+  chunk_size: 256,
+});
 
 export interface SnapshotFile {
   /** Relative to the root, `/`-separated: what results show. */
@@ -75,7 +87,13 @@ interface Prepared {
  * hash IDF instead. */
 export const REFIT_SHARE = 0.5;
 
-export async function indexSnapshot(store: Store, name: string, root: string, files: SnapshotFile[], options: IndexSnapshotOptions = {}): Promise<IndexSnapshotResult> {
+export async function indexSnapshot(
+  store: Store,
+  name: string,
+  root: string,
+  files: SnapshotFile[],
+  options: IndexSnapshotOptions = {},
+): Promise<IndexSnapshotResult> {
   const started = performance.now();
   const dims = options.dims ?? DEFAULT_HASH_DIMS;
   const maxBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
@@ -105,12 +123,19 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
       skipped.push({ path: file.path, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
       continue;
     }
-    const hash = createHash("sha256").update(`argus-chunks-v${CHUNKING_VERSION}\0${file.language}\0`).update(source).digest("hex");
+    const hash = createHash("sha256")
+      .update(`argus-chunks-v${CHUNKING_VERSION}\0${file.language}\0`)
+      .update(source)
+      .digest("hex");
     if (known.get(file.path) === hash) {
       unchangedFiles++;
       continue;
     }
-    changed.push({ file, hash, chunks: await chunkFile(file, source.toString("utf8"), hash, options.textOptions ?? DEFAULT_TEXT_OPTIONS) });
+    changed.push({
+      file,
+      hash,
+      chunks: await chunkFile(file, source.toString("utf8"), hash, options.textOptions ?? DEFAULT_TEXT_OPTIONS),
+    });
   }
   // Only files gone from the list are removed: a listed file that could not be read now keeps its old
   // rows (a transient read error must not look like a deletion).
@@ -120,7 +145,12 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
   // Most of the corpus is new: term weights fitted on the old one would misrank it. Start over (the
   // files are read again; only a hash embedder has fitted state to renew).
   const added = changed.length - replacedFiles.length;
-  if (!full && configured.name === "hash" && known.size && (changed.length + removed.length) / (known.size + added) > REFIT_SHARE) {
+  if (
+    !full &&
+    configured.name === "hash" &&
+    known.size &&
+    (changed.length + removed.length) / (known.size + added) > REFIT_SHARE
+  ) {
     return indexSnapshot(store, name, root, files, { ...options, full: true });
   }
 
@@ -135,10 +165,19 @@ export async function indexSnapshot(store: Store, name: string, root: string, fi
     write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: state, rows, ...ann });
   } else {
     // Hash: the index's own fitted IDF; others: the configured instance, checked against the record.
-    const embedder: Embedder = embedderForIndex(existingRecord!, existingState, configured.name === "hash" ? undefined : configured);
+    const embedder: Embedder = embedderForIndex(
+      existingRecord!,
+      existingState,
+      configured.name === "hash" ? undefined : configured,
+    );
     const rows = await embedRows(embedder, pending, embeddingText);
     embedded = rows.length;
-    write = await updateIndex(store, name, { embedder: embedder.record(), removeFiles: [...removed, ...replacedFiles], rows, ...ann });
+    write = await updateIndex(store, name, {
+      embedder: embedder.record(),
+      removeFiles: [...removed, ...replacedFiles],
+      rows,
+      ...ann,
+    });
     // Many small appends slow every query (fragments, rows outside the ANN index): compact and
     // re-index now, while this update is the one paying for it.
     if (write.maintenanceDue) await optimizeIndex(store, name);
@@ -162,8 +201,16 @@ function embeddingText(c: Pick<ChunkRow, "file" | "symbolPath" | "text">): strin
   return `${c.file}\n${c.symbolPath ?? ""}\n${c.text}`;
 }
 
-async function chunkFile(file: SnapshotFile, source: string, contentHash: string, textOptions: TextChunkOptions): Promise<Omit<ChunkRow, "vector">[]> {
-  const row = (i: number, c: { startLine: number; endLine: number; symbolPath: string | null; symbolKinds: string[]; text: string }) => ({
+async function chunkFile(
+  file: SnapshotFile,
+  source: string,
+  contentHash: string,
+  textOptions: TextChunkOptions,
+): Promise<Omit<ChunkRow, "vector">[]> {
+  const row = (
+    i: number,
+    c: { startLine: number; endLine: number; symbolPath: string | null; symbolKinds: string[]; text: string },
+  ) => ({
     id: `${file.path}#${i}:${c.startLine}-${c.endLine}`,
     file: file.path,
     language: file.language,
@@ -176,8 +223,24 @@ async function chunkFile(file: SnapshotFile, source: string, contentHash: string
     const lineOf = lineLocator(source);
     return chunkText(source, textOptions)
       .filter((c) => c.text.trim())
-      .map((c, i) => row(i, { startLine: lineOf(c.startIndex), endLine: lineOf(Math.max(c.startIndex, c.endIndex - 1)), symbolPath: null, symbolKinds: [], text: c.text }));
+      .map((c, i) =>
+        row(i, {
+          startLine: lineOf(c.startIndex),
+          endLine: lineOf(Math.max(c.startIndex, c.endIndex - 1)),
+          symbolPath: null,
+          symbolKinds: [],
+          text: c.text,
+        }),
+      );
   }
   const chunks = await chunkCode({ path: file.path, language: file.language, source });
-  return chunks.map((c, i) => row(i, { startLine: c.startLine, endLine: c.endLine, symbolPath: c.symbolPath, symbolKinds: [...new Set(c.symbols.map((s) => s.kind))], text: c.text }));
+  return chunks.map((c, i) =>
+    row(i, {
+      startLine: c.startLine,
+      endLine: c.endLine,
+      symbolPath: c.symbolPath,
+      symbolKinds: [...new Set(c.symbols.map((s) => s.kind))],
+      text: c.text,
+    }),
+  );
 }

@@ -19,20 +19,36 @@ const walk = (dir: string) => {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") walk(p);
-    else if (e.isFile() && LANG[path.extname(e.name)]) files.push({ path: path.relative(root, p), language: LANG[path.extname(e.name)]! });
+    else if (e.isFile() && LANG[path.extname(e.name)])
+      files.push({ path: path.relative(root, p), language: LANG[path.extname(e.name)]! });
   }
 };
 walk(root);
 // Copies are the same files under other names (root-relative `../` is not needed: a symlink-free
 // trick — the same source read through `./` prefixes the index treats as distinct paths).
-const list = Array.from({ length: copies }, (_, c) => files.map((f) => ({ ...f, path: c ? `./${"./".repeat(c - 1)}${f.path}` : f.path }))).flat();
+const list = Array.from({ length: copies }, (_, c) =>
+  files.map((f) => ({ ...f, path: c ? `./${"./".repeat(c - 1)}${f.path}` : f.path })),
+).flat();
 const dir = mkdtempSync(path.join(tmpdir(), "argus-measure-"));
 const store = await connect(path.join(dir, "db"));
 let t = performance.now();
 const built = await indexSnapshot(store, "measure", root, list);
-console.log(`${list.length} files → ${built.rows} chunks; build ${(performance.now() - t).toFixed(0)} ms (plan: ${built.plan.vector})`);
+console.log(
+  `${list.length} files → ${built.rows} chunks; build ${(performance.now() - t).toFixed(0)} ms (plan: ${built.plan.vector})`,
+);
 const index = (await openChunkIndex(store, "measure"))!;
-const queries = ["parse config file", "retry backoff", "symbol index writer", "session token", "chunk overlap lines", "embed batch", "socket room join", "snapshot storage path", "trpc router", "git commit metadata"];
+const queries = [
+  "parse config file",
+  "retry backoff",
+  "symbol index writer",
+  "session token",
+  "chunk overlap lines",
+  "embed batch",
+  "socket room join",
+  "snapshot storage path",
+  "trpc router",
+  "git commit metadata",
+];
 for (const mode of ["fulltext", "vector", "hybrid"] as const) {
   const times: number[] = [];
   for (let i = 0; i < 50; i++) {

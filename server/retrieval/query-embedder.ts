@@ -8,7 +8,10 @@ import { embedderFromRecord } from "./embed/from-record.ts";
 import type { Embedder } from "./embed/types.ts";
 import type { ChunkIndex } from "./store/index.ts";
 
-export async function queryEmbedderFor(index: ChunkIndex, settings: EmbedderSettingsInput): Promise<Embedder | undefined> {
+export async function queryEmbedderFor(
+  index: ChunkIndex,
+  settings: EmbedderSettingsInput,
+): Promise<Embedder | undefined> {
   if (index.embedder.name === "hash") return undefined;
   return embedderFromRecord(index.embedder, index.embedderState, settings);
 }

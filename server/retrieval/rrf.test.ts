@@ -17,11 +17,7 @@ describe("reciprocalRankFusion", () => {
 
   it("breaks ties by best single rank, then id, deterministically", () => {
     // x and y both score 1/61 + 1/62 and both have a best rank of 1: the id decides.
-    const fused = reciprocalRankFusion([
-      ["y", "x"],
-      ["x", "y"],
-      ["q"],
-    ]);
+    const fused = reciprocalRankFusion([["y", "x"], ["x", "y"], ["q"]]);
     expect(fused.map((f) => f.id)).toEqual(["x", "y", "q"]);
     expect(reciprocalRankFusion([["b"], ["a"]]).map((f) => f.id)).toEqual(["a", "b"]);
   });

@@ -15,7 +15,11 @@ export interface Fused {
 }
 
 /** `weights[i]` scales list i's contributions (default 1 each): weighted RRF. */
-export function reciprocalRankFusion(rankings: readonly (readonly string[])[], k = RRF_K, weights: readonly number[] = []): Fused[] {
+export function reciprocalRankFusion(
+  rankings: readonly (readonly string[])[],
+  k = RRF_K,
+  weights: readonly number[] = [],
+): Fused[] {
   const byId = new Map<string, Fused>();
   rankings.forEach((list, li) => {
     list.forEach((id, i) => {
@@ -32,5 +36,7 @@ export function reciprocalRankFusion(rankings: readonly (readonly string[])[], k
   });
   const best = (f: Fused) => Math.min(...f.ranks.map((r) => r ?? Infinity));
   // Ties: the better single best rank, then the id — the same input always gives the same order.
-  return [...byId.values()].sort((a, b) => b.score - a.score || best(a) - best(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...byId.values()].sort(
+    (a, b) => b.score - a.score || best(a) - best(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }

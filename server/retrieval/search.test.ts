@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbedder } from "./embed/hash.ts";
 import { EmbedderMismatchError } from "./embed/types.ts";
 import { indexSnapshot, type SnapshotFile } from "./index-snapshot.ts";
-import { HYBRID_RRF_K, HYBRID_TEXT_CANDIDATES, HYBRID_WEIGHTS, hybridTextDepth, search, type SearchOptions } from "./search.ts";
+import {
+  HYBRID_RRF_K,
+  HYBRID_TEXT_CANDIDATES,
+  HYBRID_WEIGHTS,
+  hybridTextDepth,
+  search,
+  type SearchOptions,
+} from "./search.ts";
 import { connect, openChunkIndex, type ChunkIndex, type Store } from "./store/index.ts";
 
 const FILES: Record<string, string> = {
@@ -134,7 +141,8 @@ describe("search", () => {
       expect(depth).toBeLessThanOrEqual(Math.max(k, HYBRID_TEXT_CANDIDATES));
       // Below the cap the depth is enough: the best chunk beyond it (with the vector's best vote)
       // scores under the worst of the top k full-text hits.
-      if (depth < Math.max(k, HYBRID_TEXT_CANDIDATES)) expect(wt / (K + depth + 1) + wv / (K + 1)).toBeLessThan(wt / (K + k));
+      if (depth < Math.max(k, HYBRID_TEXT_CANDIDATES))
+        expect(wt / (K + depth + 1) + wv / (K + 1)).toBeLessThan(wt / (K + k));
     }
   });
 
@@ -153,7 +161,9 @@ describe("search", () => {
 
   describe("filters", () => {
     it("path glob", async () => {
-      expect(new Set(await files("the", { mode: "fulltext", filters: { pathGlob: "src/**" } })).has("docs/guide.md")).toBe(false);
+      expect(
+        new Set(await files("the", { mode: "fulltext", filters: { pathGlob: "src/**" } })).has("docs/guide.md"),
+      ).toBe(false);
       expect(await files("settings", { mode: "hybrid", filters: { pathGlob: "*.md" } })).toEqual(["docs/guide.md"]);
       expect(await files("settings", { mode: "vector", filters: { pathGlob: "docs/*.txt" } })).toEqual([]);
     });
@@ -165,14 +175,19 @@ describe("search", () => {
     });
 
     it("symbol kind", async () => {
-      const classes = await search(index, "retry cache session config", { mode: "fulltext", filters: { symbolKind: "class" } });
+      const classes = await search(index, "retry cache session config", {
+        mode: "fulltext",
+        filters: { symbolKind: "class" },
+      });
       expect(new Set(classes.map((h) => h.file))).toEqual(new Set(["src/net/retry.ts", "scripts/cache.py"]));
       const ifaces = await files("session", { mode: "vector", filters: { symbolKind: "interface" } });
       expect(ifaces).toEqual(["src/auth/session.ts"]);
     });
 
     it("values with quotes are data, not SQL", async () => {
-      expect(await files("marker", { mode: "fulltext", filters: { pathGlob: "src/it's/*.ts" } })).toEqual(["src/it's/quote.ts"]);
+      expect(await files("marker", { mode: "fulltext", filters: { pathGlob: "src/it's/*.ts" } })).toEqual([
+        "src/it's/quote.ts",
+      ]);
       expect(await files("marker", { mode: "fulltext", filters: { language: "x' OR '1'='1" } })).toEqual([]);
     });
   });
@@ -193,14 +208,19 @@ describe("search", () => {
     });
 
     it("finds text in another script (Cyrillic) in every mode", async () => {
-      for (const mode of ["fulltext", "vector", "hybrid"] as const) expect((await files("конфигурации сервера порт", { mode }))[0]).toBe("docs/guide.md");
+      for (const mode of ["fulltext", "vector", "hybrid"] as const)
+        expect((await files("конфигурации сервера порт", { mode }))[0]).toBe("docs/guide.md");
     });
 
     it("refuses a query embedder other than the index's", async () => {
       const other = new HashEmbedder({ dims: 512 });
-      await expect(search(index, "config", { mode: "vector", embedder: other })).rejects.toBeInstanceOf(EmbedderMismatchError);
+      await expect(search(index, "config", { mode: "vector", embedder: other })).rejects.toBeInstanceOf(
+        EmbedderMismatchError,
+      );
       // Same family and dims but unfitted IDF: another vector space too.
-      await expect(search(index, "config", { mode: "hybrid", embedder: new HashEmbedder() })).rejects.toThrow(/different parameters or fitted state/);
+      await expect(search(index, "config", { mode: "hybrid", embedder: new HashEmbedder() })).rejects.toThrow(
+        /different parameters or fitted state/,
+      );
       // Full text needs no embedder.
       expect((await search(index, "config", { mode: "fulltext", embedder: other })).length).toBeGreaterThan(0);
     });

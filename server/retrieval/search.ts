@@ -83,7 +83,10 @@ export interface SearchResult {
 
 export async function search(index: ChunkIndex, query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
   const parsed = searchOptionsSchema.safeParse(options);
-  if (!parsed.success) throw invalid(`Invalid search options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw invalid(
+      `Invalid search options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`,
+    );
   const { mode, k, filters } = parsed.data;
   const words = checkQuery(query);
   const where = whereClause(filters);
@@ -91,8 +94,12 @@ export async function search(index: ChunkIndex, query: string, options: SearchOp
   // Built before any query runs: a mismatched embedder is refused even if full text would answer.
   const embedder = mode !== "fulltext" ? queryEmbedder(index, options.embedder) : null;
   const embed = async () => (await embedder!.embed([query]))[0]!;
-  if (mode === "vector") return (await index.vectorSearch(await embed(), k, where)).map((h) => toResult(h, h.score, { vector: h.score }, words));
-  if (mode === "fulltext") return (await index.fullTextSearch(words, k, where)).map((h) => toResult(h, h.score, { fulltext: h.score }, words));
+  if (mode === "vector")
+    return (await index.vectorSearch(await embed(), k, where)).map((h) =>
+      toResult(h, h.score, { vector: h.score }, words),
+    );
+  if (mode === "fulltext")
+    return (await index.fullTextSearch(words, k, where)).map((h) => toResult(h, h.score, { fulltext: h.score }, words));
 
   // Hybrid. Reading rows costs LanceDB ~0.25 ms a column per query, almost regardless of how many
   // rows: so the full-text leg reads its (short, see hybridTextDepth) list whole, concurrently with a
@@ -105,7 +112,10 @@ export async function search(index: ChunkIndex, query: string, options: SearchOp
   const key = (r: { rowId: bigint }) => String(r.rowId);
   const vScore = new Map(vectorRanks.map((r) => [key(r), r.score]));
   const textRows = new Map(textHits.map((h) => [key(h), h]));
-  const fused = reciprocalRankFusion([vectorRanks.map(key), textHits.map(key)], HYBRID_RRF_K, [HYBRID_WEIGHTS.vector, HYBRID_WEIGHTS.fulltext]).slice(0, k);
+  const fused = reciprocalRankFusion([vectorRanks.map(key), textHits.map(key)], HYBRID_RRF_K, [
+    HYBRID_WEIGHTS.vector,
+    HYBRID_WEIGHTS.fulltext,
+  ]).slice(0, k);
   const unread = vectorRanks.filter((r) => !textRows.has(key(r)) && fused.some((f) => f.id === key(r)));
   const vectorRows = new Map((await index.fetchHits(unread)).map((h) => [key(h), h]));
   return fused.map((f) => {
@@ -135,13 +145,20 @@ function queryEmbedder(index: ChunkIndex, supplied: Embedder | undefined): Embed
 /** The query's words for BM25 (identifiers split, the compound kept too), or a clear refusal. */
 function checkQuery(query: string): string {
   if (typeof query !== "string" || !query.trim()) throw invalid("The search query is empty.");
-  if (query.length > MAX_QUERY_CHARS) throw invalid(`The search query is ${query.length.toLocaleString("en")} characters long; the limit is ${MAX_QUERY_CHARS.toLocaleString("en")}. Search for a distinctive part of it.`);
+  if (query.length > MAX_QUERY_CHARS)
+    throw invalid(
+      `The search query is ${query.length.toLocaleString("en")} characters long; the limit is ${MAX_QUERY_CHARS.toLocaleString("en")}. Search for a distinctive part of it.`,
+    );
   const words = splitIdentifiersInText(query, { keepOriginal: true });
   if (!words) throw invalid("The search query has no letters or digits to search for.");
   return words;
 }
 
-function whereClause(filters: { pathGlob?: string | undefined; language?: string | undefined; symbolKind?: string | undefined }): string | undefined {
+function whereClause(filters: {
+  pathGlob?: string | undefined;
+  language?: string | undefined;
+  symbolKind?: string | undefined;
+}): string | undefined {
   const parts: string[] = [];
   if (filters.pathGlob !== undefined) parts.push(`regexp_like(file, ${sqlString(globToRegex(filters.pathGlob))})`);
   if (filters.language !== undefined) parts.push(`language = ${sqlString(filters.language)}`);
@@ -155,7 +172,11 @@ const SNIPPET_LINES = 6;
 function snippetOf(text: string, words: string): { snippet: string; offset: number } {
   const lines = text.split("\n");
   const terms = new Set(words.split(" ").filter((w) => w.length > 1));
-  let at = lines.findIndex((l) => splitIdentifiersInText(l, { keepOriginal: true }).split(" ").some((w) => terms.has(w)));
+  let at = lines.findIndex((l) =>
+    splitIdentifiersInText(l, { keepOriginal: true })
+      .split(" ")
+      .some((w) => terms.has(w)),
+  );
   if (at < 0) at = 0;
   const from = Math.max(0, at - 1);
   return { snippet: lines.slice(from, from + SNIPPET_LINES).join("\n"), offset: from };
@@ -163,5 +184,15 @@ function snippetOf(text: string, words: string): { snippet: string; offset: numb
 
 function toResult(h: StoredHit, score: number, scores: SearchResult["scores"], words: string): SearchResult {
   const { snippet, offset } = snippetOf(h.text, words);
-  return { file: h.file, startLine: h.startLine, endLine: h.endLine, symbolPath: h.symbolPath, language: h.language, snippet, snippetStartLine: h.startLine + offset, score, scores };
+  return {
+    file: h.file,
+    startLine: h.startLine,
+    endLine: h.endLine,
+    symbolPath: h.symbolPath,
+    language: h.language,
+    snippet,
+    snippetStartLine: h.startLine + offset,
+    score,
+    scores,
+  };
 }

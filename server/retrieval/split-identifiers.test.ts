@@ -21,7 +21,9 @@ describe("splitIdentifier", () => {
 describe("splitIdentifiersInText", () => {
   it("replaces compound identifiers by their lower-cased parts", () => {
     expect(splitIdentifiersInText("parseConfigFile")).toBe("parse config file");
-    expect(splitIdentifiersInText("const cfg = parseConfigFile(PATH_TO_CFG);")).toBe("const cfg parse config file path to cfg");
+    expect(splitIdentifiersInText("const cfg = parseConfigFile(PATH_TO_CFG);")).toBe(
+      "const cfg parse config file path to cfg",
+    );
   });
   it("can keep the whole identifier for exact-name matches", () => {
     expect(splitIdentifiersInText("readJSON()", { keepOriginal: true })).toBe("readjson read json");

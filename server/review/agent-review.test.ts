@@ -19,24 +19,59 @@ let projectUid: string;
 
 const SQL_EVIDENCE = `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`;
 const report = reportText([
-  modelFinding({ title: "SQL injection in find_items", file: "src/api.py", start_line: 19, end_line: 19, evidence: SQL_EVIDENCE, severity: "critical", category: "security" }),
+  modelFinding({
+    title: "SQL injection in find_items",
+    file: "src/api.py",
+    start_line: 19,
+    end_line: 19,
+    evidence: SQL_EVIDENCE,
+    severity: "critical",
+    category: "security",
+  }),
   // Wrong lines: repaired from the evidence.
-  modelFinding({ title: "Off-by-one in basketTotal", file: "src/pricing.js", start_line: 2, end_line: 2, evidence: "for (let i = 0; i <= lines.length; i++) {", severity: "high", category: "correctness" }),
+  modelFinding({
+    title: "Off-by-one in basketTotal",
+    file: "src/pricing.js",
+    start_line: 2,
+    end_line: 2,
+    evidence: "for (let i = 0; i <= lines.length; i++) {",
+    severity: "high",
+    category: "correctness",
+  }),
   // Invented code: dropped.
-  modelFinding({ title: "Hard-coded admin password", file: "src/server.js", start_line: 3, end_line: 3, evidence: 'const ADMIN_PASSWORD = "hunter2";', severity: "critical", category: "security" }),
+  modelFinding({
+    title: "Hard-coded admin password",
+    file: "src/server.js",
+    start_line: 3,
+    end_line: 3,
+    evidence: 'const ADMIN_PASSWORD = "hunter2";',
+    severity: "critical",
+    category: "security",
+  }),
 ]);
 
 beforeAll(async () => {
   // First matching rule wins (by the last user message), so the most specific come first.
   llm = await startScripted([
-    { match: "Verify this finding", text: 'VERDICT: {"verdict": "confirmed", "evidence": "src/api.py:19 builds SQL from request input"}' },
+    {
+      match: "Verify this finding",
+      text: 'VERDICT: {"verdict": "confirmed", "evidence": "src/api.py:19 builds SQL from request input"}',
+    },
     { match: "review it critically", text: report },
-    { match: "Review scope", toolCalls: [{ name: "read_file", input: { path: "../../../../auth-secret" } }, { name: "grep", input: { pattern: "execute\\(", literal: false } }] },
+    {
+      match: "Review scope",
+      toolCalls: [
+        { name: "read_file", input: { path: "../../../../auth-secret" } },
+        { name: "grep", input: { pattern: "execute\\(", literal: false } },
+      ],
+    },
     { match: "cursor.execute", text: `I have what I need.\n${report}` },
   ]);
   app = await startTestServer();
   owner = await signUp(app.url, { name: "Owner" });
-  const demo = await owner.client.ok<{ projectUid: string }>("mutate", "projects.startDemo", { workspaceId: owner.workspaceId });
+  const demo = await owner.client.ok<{ projectUid: string }>("mutate", "projects.startDemo", {
+    workspaceId: owner.workspaceId,
+  });
   projectUid = demo.projectUid;
   await app.services.queue.idle();
 }, 180_000);
@@ -49,14 +84,28 @@ afterAll(async () => {
 async function connection(provider: "anthropic" | "openai"): Promise<string> {
   const uid = crypto.randomUUID();
   const baseUrl = provider === "anthropic" ? llm.url : `${llm.url}/v1`;
-  await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, name: `scripted ${provider}`, provider, baseUrl, model: provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-5", apiKey: "sk-test" });
+  await owner.client.ok("mutate", "providers.save", {
+    workspaceId: owner.workspaceId,
+    uid,
+    name: `scripted ${provider}`,
+    provider,
+    baseUrl,
+    model: provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-5",
+    apiKey: "sk-test",
+  });
   return uid;
 }
 
 describe.each(["anthropic", "openai"] as const)("an agent review over the %s wire format", (provider) => {
   it("uses the tools on the snapshot, refuses a path escape, checks and verifies the report, and stores it", async () => {
     const before = llm.requests.length;
-    const review = await owner.client.ok<{ uid: string; status: string; provider: string; model: string; promptName: string }>("mutate", "reviews.start", {
+    const review = await owner.client.ok<{
+      uid: string;
+      status: string;
+      provider: string;
+      model: string;
+      promptName: string;
+    }>("mutate", "reviews.start", {
       projectUid,
       engine: "agent",
       connectionUid: await connection(provider),
@@ -65,14 +114,28 @@ describe.each(["anthropic", "openai"] as const)("an agent review over the %s wir
     expect(review).toMatchObject({ status: "queued", provider, promptName: "General code review" });
     await app.services.queue.idle();
 
-    const done = await owner.client.ok<{ status: string; statusReason: string | null; usage: { inputTokens: number; iterations: number }; report: { engineLabel: string; stages: Record<string, number> } }>("query", "reviews.get", { uid: review.uid });
+    const done = await owner.client.ok<{
+      status: string;
+      statusReason: string | null;
+      usage: { inputTokens: number; iterations: number };
+      report: { engineLabel: string; stages: Record<string, number> };
+    }>("query", "reviews.get", { uid: review.uid });
     expect(done.statusReason).toBeNull();
     expect(done.status).toBe("completed");
     expect(done.report.engineLabel).toContain(provider);
     expect(done.report.stages).toMatchObject({ proposed: 3, droppedUnlocatable: 1, repairedLocation: 1, kept: 2 });
     expect(done.usage.inputTokens).toBeGreaterThan(0);
 
-    const findings = await owner.client.ok<{ title: string; file: string; startLine: number; verification: string; verificationNote: string | null; source: string }[]>("query", "reviews.findings", { reviewUid: review.uid });
+    const findings = await owner.client.ok<
+      {
+        title: string;
+        file: string;
+        startLine: number;
+        verification: string;
+        verificationNote: string | null;
+        source: string;
+      }[]
+    >("query", "reviews.findings", { reviewUid: review.uid });
     expect(findings[0]!.verificationNote).toContain("builds SQL from request input");
     expect(findings.map((f) => [f.title, f.file, f.startLine, f.verification])).toEqual([
       ["SQL injection in find_items", "src/api.py", 19, "confirmed"],
@@ -85,7 +148,11 @@ describe.each(["anthropic", "openai"] as const)("an agent review over the %s wir
     const secret = readFileSync(path.join(app.services.config.dataDir, "auth-secret"), "utf8").trim();
     expect(secret.length).toBeGreaterThan(16);
     expect(bodies.join("\n")).not.toContain(secret);
-    const events = await owner.client.ok<{ type: string; payload: { name?: string; isError?: boolean } }[]>("query", "reviews.events", { uid: review.uid });
+    const events = await owner.client.ok<{ type: string; payload: { name?: string; isError?: boolean } }[]>(
+      "query",
+      "reviews.events",
+      { uid: review.uid },
+    );
     const toolResults = events.filter((e) => e.type === "tool_result").map((e) => [e.payload.name, e.payload.isError]);
     expect(toolResults).toContainEqual(["read_file", true]);
     expect(toolResults).toContainEqual(["grep", false]);
@@ -100,8 +167,20 @@ describe("cancelling a running agent review", () => {
     const slow = await startScripted([{ match: "Review scope", delayMs: 30_000, text: "too late" }]);
     try {
       const uid = crypto.randomUUID();
-      await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, name: "slow", provider: "anthropic", baseUrl: slow.url, model: "claude-sonnet-4-5", apiKey: "sk-test" });
-      const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", { projectUid, engine: "agent", connectionUid: uid });
+      await owner.client.ok("mutate", "providers.save", {
+        workspaceId: owner.workspaceId,
+        uid,
+        name: "slow",
+        provider: "anthropic",
+        baseUrl: slow.url,
+        model: "claude-sonnet-4-5",
+        apiKey: "sk-test",
+      });
+      const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", {
+        projectUid,
+        engine: "agent",
+        connectionUid: uid,
+      });
       const started = Date.now();
       for (;;) {
         const r = await owner.client.ok<{ status: string }>("query", "reviews.get", { uid: review.uid });
@@ -113,11 +192,23 @@ describe("cancelling a running agent review", () => {
       await owner.client.ok("mutate", "reviews.cancel", { uid: review.uid });
       await app.services.queue.idle();
       expect(Date.now() - cancelled).toBeLessThan(10_000);
-      const done = await owner.client.ok<{ status: string; statusReason: string; findingsCount: number }>("query", "reviews.get", { uid: review.uid });
+      const done = await owner.client.ok<{ status: string; statusReason: string; findingsCount: number }>(
+        "query",
+        "reviews.get",
+        { uid: review.uid },
+      );
       expect(done).toMatchObject({ status: "cancelled", statusReason: "Cancelled by a user.", findingsCount: 0 });
-      const events = await owner.client.ok<{ type: string; payload: { status?: string } }[]>("query", "reviews.events", { uid: review.uid });
+      const events = await owner.client.ok<{ type: string; payload: { status?: string } }[]>(
+        "query",
+        "reviews.events",
+        { uid: review.uid },
+      );
       // Lifecycle statuses (the agent's own "status" events carry a phase and a message instead).
-      expect(events.filter((e) => e.type === "status" && e.payload.status).map((e) => e.payload.status)).toEqual(["queued", "running", "cancelled"]);
+      expect(events.filter((e) => e.type === "status" && e.payload.status).map((e) => e.payload.status)).toEqual([
+        "queued",
+        "running",
+        "cancelled",
+      ]);
     } finally {
       await slow.close();
     }
@@ -127,10 +218,27 @@ describe("cancelling a running agent review", () => {
 describe("a failing model", () => {
   it("fails the review with the provider's message and keeps nothing half-written", async () => {
     const uid = crypto.randomUUID();
-    await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, name: "dead end", provider: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", model: "nothing", apiKey: "x" });
-    const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", { projectUid, engine: "agent", connectionUid: uid, budget: { maxIterations: 3 } });
+    await owner.client.ok("mutate", "providers.save", {
+      workspaceId: owner.workspaceId,
+      uid,
+      name: "dead end",
+      provider: "openai-compatible",
+      baseUrl: "http://127.0.0.1:9/v1",
+      model: "nothing",
+      apiKey: "x",
+    });
+    const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", {
+      projectUid,
+      engine: "agent",
+      connectionUid: uid,
+      budget: { maxIterations: 3 },
+    });
     await app.services.queue.idle();
-    const done = await owner.client.ok<{ status: string; statusReason: string; findingsCount: number }>("query", "reviews.get", { uid: review.uid });
+    const done = await owner.client.ok<{ status: string; statusReason: string; findingsCount: number }>(
+      "query",
+      "reviews.get",
+      { uid: review.uid },
+    );
     expect(done.status).toBe("failed");
     expect(done.statusReason).toMatch(/openai-compatible|connect|ECONNREFUSED|network/i);
     expect(done.findingsCount).toBe(0);

@@ -19,9 +19,17 @@ export const DEMO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 
 export const DEMO_PROJECT_NAME = "Demo — Corner Shop inventory";
 const IMPORT_WAIT_MS = 120_000;
 
-export const startDemoInput = z.object({ workspaceId: z.string().min(1), engine: z.enum(["static", "agent"]).default("static") });
+export const startDemoInput = z.object({
+  workspaceId: z.string().min(1),
+  engine: z.enum(["static", "agent"]).default("static"),
+});
 
-export function createDemoService(deps: { db: Db; queue: JobQueue; snapshots: SnapshotService; reviews: ReviewService }) {
+export function createDemoService(deps: {
+  db: Db;
+  queue: JobQueue;
+  snapshots: SnapshotService;
+  reviews: ReviewService;
+}) {
   const { db } = deps;
 
   async function waitForImport(snapshotId: string): Promise<void> {
@@ -29,21 +37,35 @@ export function createDemoService(deps: { db: Db; queue: JobQueue; snapshots: Sn
     for (;;) {
       const s = await db.snapshot.findUniqueOrThrow({ where: { id: snapshotId } });
       if (s.status === "ready") return;
-      if (s.status === "failed") throw new DomainError("invalid", `The demo project could not be imported: ${s.message ?? "unknown error"}`);
-      if (Date.now() > deadline) throw new DomainError("conflict", "The demo import is taking longer than expected (the server is busy). Open the project and start the review when the import is ready.");
+      if (s.status === "failed")
+        throw new DomainError("invalid", `The demo project could not be imported: ${s.message ?? "unknown error"}`);
+      if (Date.now() > deadline)
+        throw new DomainError(
+          "conflict",
+          "The demo import is taking longer than expected (the server is busy). Open the project and start the review when the import is ready.",
+        );
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 
   return {
-    async start(actor: Actor, input: z.infer<typeof startDemoInput>): Promise<{ projectUid: string; review: ReviewView }> {
+    async start(
+      actor: Actor,
+      input: z.infer<typeof startDemoInput>,
+    ): Promise<{ projectUid: string; review: ReviewView }> {
       const user = requireUser(actor);
       await requireRole(db, actor, input.workspaceId, "member");
-      const project = await db.project.create({ data: { uid: crypto.randomUUID(), workspaceId: input.workspaceId, name: DEMO_PROJECT_NAME } });
+      const project = await db.project.create({
+        data: { uid: crypto.randomUUID(), workspaceId: input.workspaceId, name: DEMO_PROJECT_NAME },
+      });
       const snapshot = await deps.snapshots.begin(project, user, "path", "Argus demo project");
       deps.queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "path", path: DEMO_DIR } });
       await waitForImport(snapshot.id);
-      const review = await deps.reviews.start(actor, { projectUid: project.uid, engine: input.engine, scope: { kind: "project" } });
+      const review = await deps.reviews.start(actor, {
+        projectUid: project.uid,
+        engine: input.engine,
+        scope: { kind: "project" },
+      });
       return { projectUid: project.uid, review };
     },
   };

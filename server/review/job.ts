@@ -43,7 +43,10 @@ export function createReviewJob(deps: ReviewJobDeps) {
     // running review without one (it would only flip the status while the model kept working).
     const controller = new AbortController();
     deps.running.set(review.id, controller);
-    const started = await db.review.updateMany({ where: { id: review.id, status: { in: ["pending", "queued"] } }, data: { status: "running", startedAt: new Date(), progress: 0.05 } });
+    const started = await db.review.updateMany({
+      where: { id: review.id, status: { in: ["pending", "queued"] } },
+      data: { status: "running", startedAt: new Date(), progress: 0.05 },
+    });
     if (started.count === 0) {
       deps.running.delete(review.id); // cancelled between the read and now
       return;
@@ -55,7 +58,10 @@ export function createReviewJob(deps: ReviewJobDeps) {
       const dirs = snapshotDirs(deps.config.dataDir, snapshot.projectId, snapshot.id);
       const summary = snapshot.summary ? (JSON.parse(snapshot.summary) as SnapshotSummary) : null;
       const symbols = openSymbolIndex(dirs.symbols);
-      const files = symbols.files().filter((f) => f.status !== "skipped").map((f) => f.path);
+      const files = symbols
+        .files()
+        .filter((f) => f.status !== "skipped")
+        .map((f) => f.path);
       symbols.close();
       const [staticFindings, dismissals] = await Promise.all([
         db.staticFinding.findMany({ where: { snapshotId: snapshot.id } }),
@@ -64,7 +70,9 @@ export function createReviewJob(deps: ReviewJobDeps) {
       const agent =
         review.engine === "agent"
           ? {
-              llm: (await deps.providers.resolveForJob(review.workspaceId, review.connectionUid, review.model ?? undefined)).options,
+              llm: (
+                await deps.providers.resolveForJob(review.workspaceId, review.connectionUid, review.model ?? undefined)
+              ).options,
               prompt: review.promptContent ?? "",
             }
           : undefined;
@@ -96,14 +104,20 @@ export function createReviewJob(deps: ReviewJobDeps) {
           if (event.type === "progress") {
             if (event.fraction - lastProgress < 0.02) return;
             lastProgress = event.fraction;
-            void db.review.update({ where: { id: review.id }, data: { progress: event.fraction } }).catch(() => undefined);
+            void db.review
+              .update({ where: { id: review.id }, data: { progress: event.fraction } })
+              .catch(() => undefined);
           }
           void events.publish(room, event.type, event);
         },
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       await saveReport(review.id, review.projectId, result.report, result.usage);
-      await events.publish(room, "report", { overallScore: result.report.overallScore, findings: result.report.findings.length, stages: result.report.stages });
+      await events.publish(room, "report", {
+        overallScore: result.report.overallScore,
+        findings: result.report.findings.length,
+        stages: result.report.stages,
+      });
       await events.publish(room, "status", { status: "completed" });
       await events.publish(room, "done", { ...agentDone, type: undefined, status: "completed" });
     } catch (err) {
@@ -112,7 +126,11 @@ export function createReviewJob(deps: ReviewJobDeps) {
       if (!cancelled) log.warn({ err, reviewId: review.id }, "review failed");
       const { count } = await db.review.updateMany({
         where: { id: review.id, status: "running" },
-        data: { status: cancelled ? "cancelled" : "failed", statusReason: reason.slice(0, 2000), finishedAt: new Date() },
+        data: {
+          status: cancelled ? "cancelled" : "failed",
+          statusReason: reason.slice(0, 2000),
+          finishedAt: new Date(),
+        },
       });
       if (count === 0) return; // already cancelled (and announced) by the service
       if (!cancelled) await events.publish(room, "error", { message: reason });
@@ -151,7 +169,9 @@ export function createReviewJob(deps: ReviewJobDeps) {
         });
       }
       if (report.files.length) {
-        await tx.reviewFile.createMany({ data: report.files.map((f) => ({ reviewId, path: f.path, score: f.score, ...f.counts })) });
+        await tx.reviewFile.createMany({
+          data: report.files.map((f) => ({ reviewId, path: f.path, score: f.score, ...f.counts })),
+        });
       }
       // Only a review still running completes: one cancelled meanwhile keeps its status, and the
       // findings written above roll back with this transaction.
@@ -176,10 +196,26 @@ export function createReviewJob(deps: ReviewJobDeps) {
 function codeSearchFor(config: Config, searchIndexes: IndexCache, snapshotId: string): ToolContext["searchCode"] {
   return (query, opts) =>
     searchIndexes.use(searchIndexName(snapshotId), async (index) => {
-      if (!index) throw invalid("This snapshot has no code-search index, so search_code can't answer. Use grep for text, find_definition for symbols, list_dir to explore.");
+      if (!index)
+        throw invalid(
+          "This snapshot has no code-search index, so search_code can't answer. Use grep for text, find_definition for symbols, list_dir to explore.",
+        );
       const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
       const mode = embedder || index.embedder.name === "hash" ? opts.mode : "fulltext";
-      const hits = await search(index, query, { mode, k: opts.k, embedder, filters: { pathGlob: opts.pathGlob, language: opts.language } });
-      return hits.map((h) => ({ file: h.file, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet, snippetStartLine: h.snippetStartLine, score: h.score, symbolPath: h.symbolPath ?? undefined }));
+      const hits = await search(index, query, {
+        mode,
+        k: opts.k,
+        embedder,
+        filters: { pathGlob: opts.pathGlob, language: opts.language },
+      });
+      return hits.map((h) => ({
+        file: h.file,
+        startLine: h.startLine,
+        endLine: h.endLine,
+        snippet: h.snippet,
+        snippetStartLine: h.snippetStartLine,
+        score: h.score,
+        symbolPath: h.symbolPath ?? undefined,
+      }));
     });
 }

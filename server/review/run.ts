@@ -10,7 +10,16 @@ import { createLlmClient } from "../llm/index.ts";
 import type { StaticSummary } from "./agent/first-message.ts";
 import { reviewWithAgent } from "./agent/review.ts";
 import { rollupByFile, SEVERITY_WEIGHT } from "./report/rollup.ts";
-import { CATEGORIES, severityRank, type Category, type Report, type ReviewBudget, type ReviewScope, type ReviewSettings, type Severity } from "./report/schema.ts";
+import {
+  CATEGORIES,
+  severityRank,
+  type Category,
+  type Report,
+  type ReviewBudget,
+  type ReviewScope,
+  type ReviewSettings,
+  type Severity,
+} from "./report/schema.ts";
 import { createReviewTools, runToolCall } from "./tools/index.ts";
 import { Sandbox } from "./sandbox.ts";
 import { inScope, resolveScope, type ResolvedScope } from "./scope.ts";
@@ -53,12 +62,19 @@ export async function executeReview(input: ExecuteReviewInput): Promise<ExecuteR
   };
   const scope = await resolveScope(input.scope, { root: input.root, files: input.files });
   const scopedStatic = inScopeStatic(input.staticFindings, scope);
-  if (input.engine === "static") return { report: await staticReview(input, scope, scopedStatic, readFile), usage: null };
+  if (input.engine === "static")
+    return { report: await staticReview(input, scope, scopedStatic, readFile), usage: null };
   return agentReview(input, scope, scopedStatic, readFile);
 }
 
-async function agentReview(input: ExecuteReviewInput, scope: ResolvedScope, findings: StaticInput[], readFile: (f: string) => Promise<string | null>): Promise<ExecuteReviewResult> {
-  if (!input.agent) throw new Error("The agent engine needs a model: pick a provider connection, or run the static engine.");
+async function agentReview(
+  input: ExecuteReviewInput,
+  scope: ResolvedScope,
+  findings: StaticInput[],
+  readFile: (f: string) => Promise<string | null>,
+): Promise<ExecuteReviewResult> {
+  if (!input.agent)
+    throw new Error("The agent engine needs a model: pick a provider connection, or run the static engine.");
   const tools = createReviewTools({
     root: input.root,
     symbolsPath: input.symbolsPath,
@@ -76,7 +92,9 @@ async function agentReview(input: ExecuteReviewInput, scope: ResolvedScope, find
         files: scope.files,
         languages: Object.fromEntries(Object.entries(input.languages).map(([lang, s]) => [lang, s.files])),
         staticSummary: staticSummary(findings),
-        diffFiles: scope.hunks ? [...scope.hunks].map(([path, ranges]) => ({ path, hunks: ranges.map(([start, end]) => ({ start, end })) })) : undefined,
+        diffFiles: scope.hunks
+          ? [...scope.hunks].map(([path, ranges]) => ({ path, hunks: ranges.map(([start, end]) => ({ start, end })) }))
+          : undefined,
       },
       tools,
       runToolCall,
@@ -91,8 +109,27 @@ async function agentReview(input: ExecuteReviewInput, scope: ResolvedScope, find
     // The agent may read any file for context, but a diff or path review reports on its scope only.
     const files = new Set(scope.files);
     const kept = result.report.findings.filter((f) => inScope(scope, f, files));
-    const report = kept.length === result.report.findings.length ? result.report : { ...result.report, findings: kept, files: rollupByFile(kept), notes: [...result.report.notes, `${result.report.findings.length - kept.length} finding(s) outside the review's scope were left out.`] };
-    return { report, usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, costUsd: result.costUsd, iterations: result.iterations } };
+    const report =
+      kept.length === result.report.findings.length
+        ? result.report
+        : {
+            ...result.report,
+            findings: kept,
+            files: rollupByFile(kept),
+            notes: [
+              ...result.report.notes,
+              `${result.report.findings.length - kept.length} finding(s) outside the review's scope were left out.`,
+            ],
+          };
+    return {
+      report,
+      usage: {
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        costUsd: result.costUsd,
+        iterations: result.iterations,
+      },
+    };
   } finally {
     tools.close();
   }
@@ -106,7 +143,10 @@ function staticSummary(findings: StaticInput[]): StaticSummary {
     bySeverity[f.severity as Severity] = (bySeverity[f.severity as Severity] ?? 0) + 1;
   }
   const top = [...findings]
-    .sort((a, b) => severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || b.confidence - a.confidence)
+    .sort(
+      (a, b) =>
+        severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || b.confidence - a.confidence,
+    )
     .slice(0, 15)
     .map((f) => ({ file: f.file, line: f.startLine, severity: f.severity, ruleId: f.ruleId, message: f.message }));
   return { byTool, bySeverity, top };
@@ -117,11 +157,21 @@ function inScopeStatic(findings: StaticInput[], scope: ResolvedScope): StaticInp
   return findings.filter((f) => inScope(scope, f, files));
 }
 
-async function staticReview(input: ExecuteReviewInput, scope: ResolvedScope, findings: StaticInput[], readFile: (f: string) => Promise<string | null>): Promise<Report> {
+async function staticReview(
+  input: ExecuteReviewInput,
+  scope: ResolvedScope,
+  findings: StaticInput[],
+  readFile: (f: string) => Promise<string | null>,
+): Promise<Report> {
   input.emit({ type: "progress", fraction: 0.2, stage: "checking static findings" });
   const mapped = await staticFindingsToReport(findings, async (file) => (await readFile(file))?.split(/\r?\n/) ?? null);
   const report = await buildReport({
-    model: { summary: `${mapped.summary} Scope: ${scope.description}.`, overall_score: 100, category_scores: {}, findings: mapped.findings },
+    model: {
+      summary: `${mapped.summary} Scope: ${scope.description}.`,
+      overall_score: 100,
+      category_scores: {},
+      findings: mapped.findings,
+    },
     readFile,
     settings: { ...input.settings, verify: false },
     dismissed: input.dismissed,
@@ -137,7 +187,8 @@ async function staticReview(input: ExecuteReviewInput, scope: ResolvedScope, fin
  * score = 100 · e^(−Σ weight / 100).
  */
 function scores(findings: { severity: keyof typeof SEVERITY_WEIGHT; category: Category }[]) {
-  const score = (list: typeof findings) => Math.round(100 * Math.exp(-list.reduce((s, f) => s + SEVERITY_WEIGHT[f.severity], 0) / 100));
+  const score = (list: typeof findings) =>
+    Math.round(100 * Math.exp(-list.reduce((s, f) => s + SEVERITY_WEIGHT[f.severity], 0) / 100));
   const categoryScores: Partial<Record<Category, number>> = {};
   for (const c of CATEGORIES) {
     const inCategory = findings.filter((f) => f.category === c);

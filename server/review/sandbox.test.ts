@@ -96,7 +96,7 @@ describe("Sandbox: symlinks", () => {
   it("does not follow a link that stays inside either, but names its target", () => {
     const err = refusal(() => sb.readFile("inner-link.ts"));
     expect(err.code).toBe("symlink");
-    expect(err.message).toContain('open that path instead');
+    expect(err.message).toContain("open that path instead");
     expect(err.message).toContain('"src/app.ts"');
   });
 
@@ -117,26 +117,46 @@ describe("Sandbox: symlinks", () => {
 });
 
 describe("Sandbox: ignore rules", () => {
-  it.each([".env", "node_modules/dep/index.js", "node_modules", "generated/out.ts", "generated", "debug.log", ".git/config", ".git"])(
-    "treats %j as excluded, never its content",
-    (raw) => {
-      const err = refusal(() => sb.readFile(raw));
-      expect(err.code).toBe("ignored");
-      expect(err.message).toMatch(/excluded from the review/);
-      expectNoSecrets(err.message);
-    },
-  );
+  it.each([
+    ".env",
+    "node_modules/dep/index.js",
+    "node_modules",
+    "generated/out.ts",
+    "generated",
+    "debug.log",
+    ".git/config",
+    ".git",
+  ])("treats %j as excluded, never its content", (raw) => {
+    const err = refusal(() => sb.readFile(raw));
+    expect(err.code).toBe("ignored");
+    expect(err.message).toMatch(/excluded from the review/);
+    expectNoSecrets(err.message);
+  });
 
   it("says which rule excluded a path", () => {
-    expect(refusal(() => sb.readFile("generated/out.ts")).message).toContain('its folder generated/ matches rule "generated/" in .gitignore');
+    expect(refusal(() => sb.readFile("generated/out.ts")).message).toContain(
+      'its folder generated/ matches rule "generated/" in .gitignore',
+    );
     expect(refusal(() => sb.readFile(".env")).message).toContain("Argus's default ignores");
   });
 
   it("lists a folder without ignored entries, counting them", () => {
     const l = sb.listDir(".");
     const names = l.entries.map((e) => e.name);
-    expect(names).toEqual(expect.arrayContaining(["src", "README.md", "assets", "data", "docs", ".gitignore", "escape-rel", "inner-link.ts"]));
-    for (const hidden of [".env", "node_modules", "generated", "debug.log", ".git"]) expect(names).not.toContain(hidden);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "src",
+        "README.md",
+        "assets",
+        "data",
+        "docs",
+        ".gitignore",
+        "escape-rel",
+        "inner-link.ts",
+      ]),
+    );
+    for (const hidden of [".env", "node_modules", "generated", "debug.log", ".git"])
+      expect(names).not.toContain(hidden);
     expect(l.ignoredCount).toBe(5);
     expect(l.entries.find((e) => e.name === "escape-dir")?.kind).toBe("symlink");
     expect(l.entries.find((e) => e.name === "README.md")).toEqual({ name: "README.md", kind: "file", size: 23 });
@@ -165,7 +185,9 @@ describe("Sandbox: reading", () => {
 
   it("explains missing paths and wrong kinds", () => {
     expect(refusal(() => sb.readFile("src/nope.ts")).message).toMatch(/There is no "src\/nope.ts".*list_dir on "src"/);
-    expect(refusal(() => sb.readFile("nope/app.ts")).message).toMatch(/There is no "nope" in the project \(so "nope\/app.ts" does not exist either\)/);
+    expect(refusal(() => sb.readFile("nope/app.ts")).message).toMatch(
+      /There is no "nope" in the project \(so "nope\/app.ts" does not exist either\)/,
+    );
     expect(refusal(() => sb.readFile("src/app.ts/x")).message).toMatch(/"src\/app.ts" is a file, not a folder/);
     expect(refusal(() => sb.readFile("src")).code).toBe("not_a_file");
     expect(refusal(() => sb.listDir("README.md")).code).toBe("not_a_directory");

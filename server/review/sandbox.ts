@@ -17,7 +17,18 @@
  * 4. reads are capped (a truncation flag the tools turn into a note); binary files (a NUL byte in the
  *    first 8 KB, the walker's rule) are refused.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import { createIgnoreMatcher, type IgnoreMatcher, type IgnoreVerdict } from "../codebase/filters.ts";
 import { isBinary } from "../codebase/languages.ts";
@@ -93,7 +104,8 @@ export interface DirListing {
 
 const show = (raw: string) => JSON.stringify(raw.length > 120 ? `${raw.slice(0, 117)}...` : raw);
 const refuse = (code: SandboxErrorCode, message: string) => new SandboxError(code, message);
-const RELATIVE_HINT = 'Paths are relative to the project root, with forward slashes: e.g. "src/app.ts", or "." for the root.';
+const RELATIVE_HINT =
+  'Paths are relative to the project root, with forward slashes: e.g. "src/app.ts", or "." for the root.';
 
 /** What a rule verdict says, for "why can't I open this?". */
 function describeVerdict(v: IgnoreVerdict): string {
@@ -134,26 +146,62 @@ export class Sandbox {
    */
   normalise(raw: string): string {
     if (typeof raw !== "string") throw refuse("invalid_path", `A path must be a string. ${RELATIVE_HINT}`);
-    if (raw.includes("\0")) throw refuse("invalid_path", `The path ${show(raw.replace(/\0/g, "\\0"))} contains a NUL byte; refused. ${RELATIVE_HINT}`);
+    if (raw.includes("\0"))
+      throw refuse(
+        "invalid_path",
+        `The path ${show(raw.replace(/\0/g, "\\0"))} contains a NUL byte; refused. ${RELATIVE_HINT}`,
+      );
     const p = raw.trim();
-    if (/[\x01-\x1f\x7f]/.test(p)) throw refuse("invalid_path", `The path ${show(p)} contains control characters; refused. ${RELATIVE_HINT}`);
-    if (Buffer.byteLength(p) > MAX_PATH_BYTES) throw refuse("invalid_path", `The path is longer than ${MAX_PATH_BYTES} bytes; no file in the project has such a path.`);
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(p)) throw refuse("invalid_path", `${show(p)} is a URL, not a file in the project. ${RELATIVE_HINT}`);
+    if (/[\x01-\x1f\x7f]/.test(p))
+      throw refuse("invalid_path", `The path ${show(p)} contains control characters; refused. ${RELATIVE_HINT}`);
+    if (Buffer.byteLength(p) > MAX_PATH_BYTES)
+      throw refuse(
+        "invalid_path",
+        `The path is longer than ${MAX_PATH_BYTES} bytes; no file in the project has such a path.`,
+      );
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(p))
+      throw refuse("invalid_path", `${show(p)} is a URL, not a file in the project. ${RELATIVE_HINT}`);
     if (/^[A-Za-z]:/.test(p) || p.startsWith("\\\\") || p.startsWith("//")) {
-      throw refuse("outside_root", `${show(p)} is an absolute (Windows or network) path; only files inside the project can be read. ${RELATIVE_HINT}`);
+      throw refuse(
+        "outside_root",
+        `${show(p)} is an absolute (Windows or network) path; only files inside the project can be read. ${RELATIVE_HINT}`,
+      );
     }
-    if (p.includes("\\")) throw refuse("invalid_path", `${show(p)} uses backslashes; write paths with forward slashes (e.g. ${show(p.replace(/\\/g, "/"))}), relative to the project root.`);
-    if (p.startsWith("~")) throw refuse("outside_root", `${show(p)} points into a home directory; "~" is not expanded and only files inside the project can be read. ${RELATIVE_HINT}`);
-    if (p.startsWith("/")) throw refuse("outside_root", `${show(p)} is an absolute path; only files inside the project can be read. ${RELATIVE_HINT}`);
+    if (p.includes("\\"))
+      throw refuse(
+        "invalid_path",
+        `${show(p)} uses backslashes; write paths with forward slashes (e.g. ${show(p.replace(/\\/g, "/"))}), relative to the project root.`,
+      );
+    if (p.startsWith("~"))
+      throw refuse(
+        "outside_root",
+        `${show(p)} points into a home directory; "~" is not expanded and only files inside the project can be read. ${RELATIVE_HINT}`,
+      );
+    if (p.startsWith("/"))
+      throw refuse(
+        "outside_root",
+        `${show(p)} is an absolute path; only files inside the project can be read. ${RELATIVE_HINT}`,
+      );
     // %2e %2f %5c %00 %7e and double encoding (%25…): a path that only means something after decoding.
     if (/%(2e|2f|5c|00|7e|25)/i.test(p)) {
-      throw refuse("invalid_path", `${show(p)} looks URL-encoded; paths are not decoded. Give the plain path as it appears in list_dir. ${RELATIVE_HINT}`);
+      throw refuse(
+        "invalid_path",
+        `${show(p)} looks URL-encoded; paths are not decoded. Give the plain path as it appears in list_dir. ${RELATIVE_HINT}`,
+      );
     }
     const parts: string[] = [];
     for (const part of p.split("/")) {
       if (part === "" || part === ".") continue;
-      if (part === "..") throw refuse("outside_root", `${show(p)} climbs with ".."; refused. Name the file by its full path from the project root instead.`);
-      if (Buffer.byteLength(part) > MAX_SEGMENT_BYTES) throw refuse("invalid_path", `A name in ${show(p)} is longer than 255 bytes; no file in the project has such a name.`);
+      if (part === "..")
+        throw refuse(
+          "outside_root",
+          `${show(p)} climbs with ".."; refused. Name the file by its full path from the project root instead.`,
+        );
+      if (Buffer.byteLength(part) > MAX_SEGMENT_BYTES)
+        throw refuse(
+          "invalid_path",
+          `A name in ${show(p)} is longer than 255 bytes; no file in the project has such a name.`,
+        );
       parts.push(part);
     }
     return parts.join("/");
@@ -175,7 +223,10 @@ export class Sandbox {
   }
 
   private ignoredError(rel: string, v: IgnoreVerdict): SandboxError {
-    return refuse("ignored", `"${rel}" is excluded from the review (${describeVerdict(v)}), so it is not part of the snapshot and cannot be read. Vendored code, build output, lockfiles, binaries and secrets (.env) are always excluded.`);
+    return refuse(
+      "ignored",
+      `"${rel}" is excluded from the review (${describeVerdict(v)}), so it is not part of the snapshot and cannot be read. Vendored code, build output, lockfiles, binaries and secrets (.env) are always excluded.`,
+    );
   }
 
   /**
@@ -199,7 +250,10 @@ export class Sandbox {
         st = lstatSync(abs);
       } catch {
         const parent = parts.slice(0, i).join("/") || ".";
-        throw refuse("not_found", `There is no "${soFar}" in the project${i === parts.length - 1 ? "" : ` (so "${rel}" does not exist either)`}. Use list_dir on "${parent}" to see what is there, or grep / find_definition to locate it.`);
+        throw refuse(
+          "not_found",
+          `There is no "${soFar}" in the project${i === parts.length - 1 ? "" : ` (so "${rel}" does not exist either)`}. Use list_dir on "${parent}" to see what is there, or grep / find_definition to locate it.`,
+        );
       }
       if (st.isSymbolicLink()) throw this.symlinkError(soFar, abs);
       if (i < parts.length - 1 && !st.isDirectory()) {
@@ -207,7 +261,11 @@ export class Sandbox {
       }
     }
     const kind = st.isDirectory() ? "dir" : st.isFile() ? "file" : undefined;
-    if (!kind) throw refuse("not_a_file", `"${rel}" is not a regular file or folder (a device, socket or pipe); it cannot be read.`);
+    if (!kind)
+      throw refuse(
+        "not_a_file",
+        `"${rel}" is not a regular file or folder (a device, socket or pipe); it cannot be read.`,
+      );
     if (kind === "dir") {
       const v = this.explainIgnored(rel, true);
       if (v.ignored) throw this.ignoredError(rel, v);
@@ -219,9 +277,12 @@ export class Sandbox {
     } catch {
       throw refuse("not_found", `"${rel}" disappeared while it was being opened; try again.`);
     }
-    if (real !== abs || !isInside(this.root, real)) throw refuse("outside_root", `"${rel}" resolves outside the project; refused.`);
-    if (expect === "file" && kind !== "file") throw refuse("not_a_file", `"${rel || "."}" is a folder, not a file. Use list_dir to see its contents.`);
-    if (expect === "dir" && kind !== "dir") throw refuse("not_a_directory", `"${rel}" is a file, not a folder. Use read_file to read it.`);
+    if (real !== abs || !isInside(this.root, real))
+      throw refuse("outside_root", `"${rel}" resolves outside the project; refused.`);
+    if (expect === "file" && kind !== "file")
+      throw refuse("not_a_file", `"${rel || "."}" is a folder, not a file. Use list_dir to see its contents.`);
+    if (expect === "dir" && kind !== "dir")
+      throw refuse("not_a_directory", `"${rel}" is a file, not a folder. Use read_file to read it.`);
     return { rel, abs, kind, size: kind === "file" ? st.size : 0 };
   }
 
@@ -247,7 +308,10 @@ export class Sandbox {
   }
 
   /** The raw bytes of a text file (up to maxBytes); binary files are refused. */
-  readBytes(raw: string, maxBytes = DEFAULT_MAX_READ_BYTES): { rel: string; content: Buffer; size: number; truncated: boolean } {
+  readBytes(
+    raw: string,
+    maxBytes = DEFAULT_MAX_READ_BYTES,
+  ): { rel: string; content: Buffer; size: number; truncated: boolean } {
     const r = this.resolve(raw, "file");
     let fd: number;
     try {
@@ -259,16 +323,23 @@ export class Sandbox {
     }
     try {
       const opened = descriptorPath(fd);
-      if (opened !== undefined && !isInside(this.root, opened)) throw refuse("outside_root", `"${r.rel}" resolves outside the project; refused.`);
+      if (opened !== undefined && !isInside(this.root, opened))
+        throw refuse("outside_root", `"${r.rel}" resolves outside the project; refused.`);
       const st = fstatSync(fd);
       if (!st.isFile()) throw refuse("not_a_file", `"${r.rel}" is not a regular file.`);
       const want = Math.min(st.size, Math.max(0, maxBytes));
       // Sniff first: a binary file is refused without reading more of it.
       const head = readAt(fd, Math.min(st.size, SNIFF_BYTES), 0);
       if (isBinary(head)) {
-        throw refuse("binary", `"${r.rel}" is a binary file (${st.size.toLocaleString("en-US")} bytes); it cannot be shown as text.`);
+        throw refuse(
+          "binary",
+          `"${r.rel}" is a binary file (${st.size.toLocaleString("en-US")} bytes); it cannot be shown as text.`,
+        );
       }
-      const content = want <= head.length ? head.subarray(0, want) : Buffer.concat([head, readAt(fd, want - head.length, head.length)]);
+      const content =
+        want <= head.length
+          ? head.subarray(0, want)
+          : Buffer.concat([head, readAt(fd, want - head.length, head.length)]);
       return { rel: r.rel, content, size: st.size, truncated: st.size > content.length };
     } finally {
       closeSync(fd);
@@ -282,7 +353,10 @@ export class Sandbox {
     try {
       names = readdirSync(r.abs).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     } catch (err) {
-      throw refuse("unreadable", `"${r.rel || "."}" could not be listed (${(err as NodeJS.ErrnoException).code ?? "error"}).`);
+      throw refuse(
+        "unreadable",
+        `"${r.rel || "."}" could not be listed (${(err as NodeJS.ErrnoException).code ?? "error"}).`,
+      );
     }
     const listing: DirListing = { path: r.rel, entries: [], ignoredCount: 0, ignoredSample: [], truncated: false };
     for (const name of names) {

@@ -49,25 +49,42 @@ export function changedRanges(patch: string): Map<string, [number, number][]> {
 }
 
 export async function resolveScope(scope: ReviewScope, ctx: { root: string; files: string[] }): Promise<ResolvedScope> {
-  if (scope.kind === "project") return { files: ctx.files, description: `the whole project (${ctx.files.length} files)` };
+  if (scope.kind === "project")
+    return { files: ctx.files, description: `the whole project (${ctx.files.length} files)` };
   if (scope.kind === "paths") {
     const match = matcherFor(scope.paths);
     const files = ctx.files.filter(match);
-    if (files.length === 0) throw invalid(`No file of the project matches ${scope.paths.map((p) => `"${p}"`).join(", ")}. Use paths relative to the project root, a folder, or a glob such as src/**/*.ts.`);
-    return { files, description: `${files.length} file${files.length === 1 ? "" : "s"} matching ${scope.paths.join(", ")}` };
+    if (files.length === 0)
+      throw invalid(
+        `No file of the project matches ${scope.paths.map((p) => `"${p}"`).join(", ")}. Use paths relative to the project root, a folder, or a glob such as src/**/*.ts.`,
+      );
+    return {
+      files,
+      description: `${files.length} file${files.length === 1 ? "" : "s"} matching ${scope.paths.join(", ")}`,
+    };
   }
   const diff = await gitDiff(ctx.root, { from: scope.base, to: scope.head, contextLines: 0 }).catch((err: unknown) => {
     const reason = err instanceof Error ? err.message : String(err);
-    throw invalid(`Cannot diff ${scope.base}..${scope.head}: ${reason} Import the repository with enough history (both refs must be in the snapshot).`);
+    throw invalid(
+      `Cannot diff ${scope.base}..${scope.head}: ${reason} Import the repository with enough history (both refs must be in the snapshot).`,
+    );
   });
   const indexed = new Set(ctx.files);
   const hunks = changedRanges(diff.patch);
   const files = diff.files.filter((f) => f.status !== "D" && indexed.has(f.path)).map((f) => f.path);
-  return { files, hunks, description: `the changes from ${scope.base} to ${scope.head} (${files.length} changed file${files.length === 1 ? "" : "s"})` };
+  return {
+    files,
+    hunks,
+    description: `the changes from ${scope.base} to ${scope.head} (${files.length} changed file${files.length === 1 ? "" : "s"})`,
+  };
 }
 
 /** Whether a finding lies in scope: its file is in scope and, for diffs, it overlaps a changed hunk. */
-export function inScope(scope: ResolvedScope, finding: { file: string; startLine: number; endLine: number }, inFiles = new Set(scope.files)): boolean {
+export function inScope(
+  scope: ResolvedScope,
+  finding: { file: string; startLine: number; endLine: number },
+  inFiles = new Set(scope.files),
+): boolean {
   if (!inFiles.has(finding.file)) return false;
   if (!scope.hunks) return true;
   const ranges = scope.hunks.get(finding.file) ?? [];

@@ -69,7 +69,11 @@ export const findingsInput = z.object({
   limit: z.number().int().min(1).max(5000).default(5000),
 });
 
-export const dismissInput = z.object({ reviewUid: z.uuid(), fingerprint: z.string().min(1).max(200), reason: z.string().trim().max(500).optional() });
+export const dismissInput = z.object({
+  reviewUid: z.uuid(),
+  fingerprint: z.string().min(1).max(200),
+  reason: z.string().trim().max(500).optional(),
+});
 
 export interface ReviewView {
   uid: string;
@@ -96,7 +100,13 @@ export interface ReviewView {
 
 type ReviewRow = Review & { project: { uid: string; name: string } };
 
-export function createReviewService(deps: { db: Db; queue: JobQueue; events: EventBus; log: Logger; providers: ProviderService }) {
+export function createReviewService(deps: {
+  db: Db;
+  queue: JobQueue;
+  events: EventBus;
+  log: Logger;
+  providers: ProviderService;
+}) {
   const { db, queue, events } = deps;
   /** Running reviews' cancel switches (this process only; see job.ts). */
   const running = new Map<string, AbortController>();
@@ -131,7 +141,10 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
   }
 
   async function load(uid: string): Promise<ReviewRow> {
-    const r = await db.review.findUnique({ where: { uid }, include: { project: { select: { uid: true, name: true } } } });
+    const r = await db.review.findUnique({
+      where: { uid },
+      include: { project: { select: { uid: true, name: true } } },
+    });
     if (!r) throw notFound(`No review with id ${uid}. It may have been deleted.`);
     return r;
   }
@@ -157,9 +170,11 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
     const project = await db.project.findUnique({ where: { uid: input.projectUid } });
     if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
     await requireRole(db, actor, project.workspaceId, "member");
-    if (!project.currentSnapshotId) throw invalid("This project has no imported code yet. Import a folder, a zip or a git repository first.");
+    if (!project.currentSnapshotId)
+      throw invalid("This project has no imported code yet. Import a folder, a zip or a git repository first.");
     const snapshot = await db.snapshot.findUnique({ where: { id: project.currentSnapshotId } });
-    if (snapshot?.status !== "ready") throw invalid("The project's code is still being imported; start the review once the import is ready.");
+    if (snapshot?.status !== "ready")
+      throw invalid("The project's code is still being imported; start the review once the import is ready.");
 
     let promptName: string | null = null;
     let promptContent: string | null = null;
@@ -167,8 +182,12 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
       const prompt = input.promptUid
         ? await db.prompt.findUnique({ where: { uid: input.promptUid } })
         : await db.prompt.findFirst({ where: { workspaceId: project.workspaceId, isDefault: true } });
-      if (input.promptUid && (!prompt || prompt.workspaceId !== project.workspaceId)) throw notFound("That review prompt does not exist in this workspace.");
-      if (!prompt) throw invalid("This workspace has no default review prompt. Pick a prompt, or mark one as the default on the Prompts page.");
+      if (input.promptUid && (!prompt || prompt.workspaceId !== project.workspaceId))
+        throw notFound("That review prompt does not exist in this workspace.");
+      if (!prompt)
+        throw invalid(
+          "This workspace has no default review prompt. Pick a prompt, or mark one as the default on the Prompts page.",
+        );
       promptName = prompt.name;
       promptContent = prompt.content;
     }
@@ -209,12 +228,19 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
       return create(requireUser(actor), input);
     },
 
-    async list(actor: Actor, input: z.infer<typeof listReviewsInput>): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
+    async list(
+      actor: Actor,
+      input: z.infer<typeof listReviewsInput>,
+    ): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
       await requireRole(db, actor, input.workspaceId, "viewer");
       let projectId: string | undefined;
       if (input.projectUid) {
-        const p = await db.project.findUnique({ where: { uid: input.projectUid }, select: { id: true, workspaceId: true } });
-        if (!p || p.workspaceId !== input.workspaceId) throw notFound(`No project with id ${input.projectUid} in this workspace.`);
+        const p = await db.project.findUnique({
+          where: { uid: input.projectUid },
+          select: { id: true, workspaceId: true },
+        });
+        if (!p || p.workspaceId !== input.workspaceId)
+          throw notFound(`No project with id ${input.projectUid} in this workspace.`);
         projectId = p.id;
       }
       const rows = await db.review.findMany({
@@ -225,18 +251,36 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
         ...(input.cursor ? { cursor: { uid: input.cursor }, skip: 1 } : {}),
       });
       const page = rows.slice(0, input.limit);
-      return { items: await Promise.all(page.map(view)), nextCursor: rows.length > input.limit ? page[page.length - 1]!.uid : null };
+      return {
+        items: await Promise.all(page.map(view)),
+        nextCursor: rows.length > input.limit ? page[page.length - 1]!.uid : null,
+      };
     },
 
-    async get(actor: Actor, uid: string): Promise<ReviewView & { report: Omit<Report, "findings"> | null; files: { path: string; score: number; counts: Record<Severity, number> }[] }> {
+    async get(
+      actor: Actor,
+      uid: string,
+    ): Promise<
+      ReviewView & {
+        report: Omit<Report, "findings"> | null;
+        files: { path: string; score: number; counts: Record<Severity, number> }[];
+      }
+    > {
       const r = await loadFor(actor, uid, "viewer");
       const report = r.report ? reportSchema.parse(JSON.parse(r.report)) : null;
-      const files = await db.reviewFile.findMany({ where: { reviewId: r.id }, orderBy: [{ score: "asc" }, { path: "asc" }] });
+      const files = await db.reviewFile.findMany({
+        where: { reviewId: r.id },
+        orderBy: [{ score: "asc" }, { path: "asc" }],
+      });
       const { findings: _f, ...reportRest } = report ?? ({ findings: [] } as unknown as Report);
       return {
         ...(await view(r)),
         report: report ? reportRest : null,
-        files: files.map((f) => ({ path: f.path, score: f.score, counts: { critical: f.critical, high: f.high, medium: f.medium, low: f.low, info: f.info } })),
+        files: files.map((f) => ({
+          path: f.path,
+          score: f.score,
+          counts: { critical: f.critical, high: f.high, medium: f.medium, low: f.low, info: f.info },
+        })),
       };
     },
 
@@ -244,30 +288,51 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
       const r = await loadFor(actor, input.reviewUid, "viewer");
       const [rows, dismissed] = await Promise.all([
         db.reviewFinding.findMany({
-          where: { reviewId: r.id, severity: input.severity, category: input.category, file: input.file, confidence: input.minConfidence === undefined ? undefined : { gte: input.minConfidence } },
+          where: {
+            reviewId: r.id,
+            severity: input.severity,
+            category: input.category,
+            file: input.file,
+            confidence: input.minConfidence === undefined ? undefined : { gte: input.minConfidence },
+          },
           take: input.limit,
         }),
         db.findingDismissal.findMany({ where: { projectId: r.projectId }, select: { fingerprint: true } }),
       ]);
       const gone = new Set(dismissed.map((d) => d.fingerprint));
       const order: Record<typeof input.sort, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
-        severity: (a, b) => severityRank(a.severity as Severity) - severityRank(b.severity as Severity) || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine,
+        severity: (a, b) =>
+          severityRank(a.severity as Severity) - severityRank(b.severity as Severity) ||
+          b.confidence - a.confidence ||
+          a.file.localeCompare(b.file) ||
+          a.startLine - b.startLine,
         file: (a, b) => a.file.localeCompare(b.file) || a.startLine - b.startLine,
-        confidence: (a, b) => b.confidence - a.confidence || severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
-        category: (a, b) => a.category.localeCompare(b.category) || severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
+        confidence: (a, b) =>
+          b.confidence - a.confidence || severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
+        category: (a, b) =>
+          a.category.localeCompare(b.category) ||
+          severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
       };
-      return rows.sort(order[input.sort]).map(({ id: _id, reviewId: _r, projectId: _p, ...f }) => ({ ...f, dismissed: gone.has(f.fingerprint) }));
+      return rows
+        .sort(order[input.sort])
+        .map(({ id: _id, reviewId: _r, projectId: _p, ...f }) => ({ ...f, dismissed: gone.has(f.fingerprint) }));
     },
 
     async cancel(actor: Actor, uid: string): Promise<ReviewView> {
       const r = await loadFor(actor, uid, "member");
-      if (!(ACTIVE_STATUSES as readonly string[]).includes(r.status)) throw conflict(`This review already ${r.status === "completed" ? "completed" : `is ${r.status}`}; there is nothing to cancel.`);
+      if (!(ACTIVE_STATUSES as readonly string[]).includes(r.status))
+        throw conflict(
+          `This review already ${r.status === "completed" ? "completed" : `is ${r.status}`}; there is nothing to cancel.`,
+        );
       const controller = running.get(r.id);
       if (controller) {
         controller.abort(new Error("Cancelled by a user."));
       } else {
         // Queued, not started: the job sees the status and skips it.
-        await db.review.updateMany({ where: { id: r.id, status: { in: [...ACTIVE_STATUSES] } }, data: { status: "cancelled", statusReason: "Cancelled before it started.", finishedAt: new Date() } });
+        await db.review.updateMany({
+          where: { id: r.id, status: { in: [...ACTIVE_STATUSES] } },
+          data: { status: "cancelled", statusReason: "Cancelled before it started.", finishedAt: new Date() },
+        });
         await publishStatus({ uid: r.uid, status: "cancelled", statusReason: "Cancelled before it started." });
       }
       return view(await load(uid));
@@ -287,24 +352,37 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
       });
       const created = await create(actor!, input);
       // Keep the original prompt text even if the prompt was edited or deleted since.
-      if (r.engine === "agent") await db.review.update({ where: { uid: created.uid }, data: { promptName: r.promptName, promptContent: r.promptContent } });
+      if (r.engine === "agent")
+        await db.review.update({
+          where: { uid: created.uid },
+          data: { promptName: r.promptName, promptContent: r.promptContent },
+        });
       return { ...created, promptName: r.promptName };
     },
 
     async remove(actor: Actor, uid: string): Promise<void> {
       const r = await loadFor(actor, uid, "member");
-      if ((ACTIVE_STATUSES as readonly string[]).includes(r.status)) throw conflict("This review is still running. Cancel it first, then delete it.");
+      if ((ACTIVE_STATUSES as readonly string[]).includes(r.status))
+        throw conflict("This review is still running. Cancel it first, then delete it.");
       await db.review.delete({ where: { id: r.id } }); // files and findings cascade
       await events.deleteRoom(reviewRoom(r.uid));
     },
 
     async dismiss(actor: Actor, input: z.infer<typeof dismissInput>): Promise<void> {
       const r = await loadFor(actor, input.reviewUid, "member");
-      const finding = await db.reviewFinding.findUnique({ where: { reviewId_fingerprint: { reviewId: r.id, fingerprint: input.fingerprint } } });
+      const finding = await db.reviewFinding.findUnique({
+        where: { reviewId_fingerprint: { reviewId: r.id, fingerprint: input.fingerprint } },
+      });
       if (!finding) throw notFound("That finding is not part of this review.");
       await db.findingDismissal.upsert({
         where: { projectId_fingerprint: { projectId: r.projectId, fingerprint: input.fingerprint } },
-        create: { projectId: r.projectId, fingerprint: input.fingerprint, title: finding.title, reason: input.reason ?? null, createdById: actor!.userId },
+        create: {
+          projectId: r.projectId,
+          fingerprint: input.fingerprint,
+          title: finding.title,
+          reason: input.reason ?? null,
+          createdById: actor!.userId,
+        },
         update: { reason: input.reason ?? null },
       });
       await events.publish(reviewRoom(r.uid), "finding_dismissed", { fingerprint: input.fingerprint });
@@ -321,8 +399,17 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
       const project = await db.project.findUnique({ where: { uid: projectUid } });
       if (!project) throw notFound(`No project with id ${projectUid}.`);
       await requireRole(db, actor, project.workspaceId, "viewer");
-      const reviews = await db.review.findMany({ where: { projectId: project.id, status: "completed" }, orderBy: { finishedAt: "asc" }, take: 200, select: { id: true, uid: true, engine: true, finishedAt: true, scoreOverall: true } });
-      const counts = await db.reviewFinding.groupBy({ by: ["reviewId", "severity"], where: { reviewId: { in: reviews.map((r) => r.id) } }, _count: { _all: true } });
+      const reviews = await db.review.findMany({
+        where: { projectId: project.id, status: "completed" },
+        orderBy: { finishedAt: "asc" },
+        take: 200,
+        select: { id: true, uid: true, engine: true, finishedAt: true, scoreOverall: true },
+      });
+      const counts = await db.reviewFinding.groupBy({
+        by: ["reviewId", "severity"],
+        where: { reviewId: { in: reviews.map((r) => r.id) } },
+        _count: { _all: true },
+      });
       return reviews.map((r) => {
         const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
         for (const c of counts) if (c.reviewId === r.id) bySeverity[c.severity as Severity] = c._count._all;
@@ -337,13 +424,19 @@ export function createReviewService(deps: { db: Db; queue: JobQueue; events: Eve
 
     /** On start: see the restart policy at the top of this file. */
     async recoverInterrupted(): Promise<{ failed: number; requeued: number }> {
-      const stuck = await db.review.findMany({ where: { status: { in: [...ACTIVE_STATUSES] } }, orderBy: { createdAt: "asc" } });
+      const stuck = await db.review.findMany({
+        where: { status: { in: [...ACTIVE_STATUSES] } },
+        orderBy: { createdAt: "asc" },
+      });
       let failed = 0;
       let requeued = 0;
       for (const r of stuck) {
         if (r.status === "running") {
           const statusReason = "Interrupted by a server restart. Re-run the review.";
-          await db.review.update({ where: { id: r.id }, data: { status: "failed", statusReason, finishedAt: new Date() } });
+          await db.review.update({
+            where: { id: r.id },
+            data: { status: "failed", statusReason, finishedAt: new Date() },
+          });
           await publishStatus({ uid: r.uid, status: "failed", statusReason });
           failed++;
         } else {

@@ -60,7 +60,8 @@ beforeAll(async () => {
 
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-const overlaps = (f: { file: string; startLine: number; endLine: number }, p: (typeof PLANTED)[number]) => f.file === p.file && f.startLine <= p.lines[1] && f.endLine >= p.lines[0];
+const overlaps = (f: { file: string; startLine: number; endLine: number }, p: (typeof PLANTED)[number]) =>
+  f.file === p.file && f.startLine <= p.lines[1] && f.endLine >= p.lines[0];
 
 describe("the static engine on the demo project", () => {
   it("finds every planted security flaw with few false alarms (precision and recall printed)", () => {
@@ -73,7 +74,9 @@ describe("the static engine on the demo project", () => {
     console.log(
       `static engine on the demo project: ${report.findings.length} findings, precision ${precision.toFixed(2)}, ` +
         `recall ${recall.toFixed(2)} over all ${PLANTED.length} planted flaws, ${securityRecall.toFixed(2)} over the ${security.length} security flaws; ` +
-        `missed: ${PLANTED.filter((p) => !found.includes(p)).map((p) => p.what).join("; ")}`,
+        `missed: ${PLANTED.filter((p) => !found.includes(p))
+          .map((p) => p.what)
+          .join("; ")}`,
     );
     expect(securityRecall).toBe(1);
     expect(precision).toBeGreaterThanOrEqual(0.9);

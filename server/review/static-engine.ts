@@ -22,17 +22,57 @@ export interface StaticInput {
 
 /** Why each family matters and what to do, in one place (shown as explanation and suggested fix). */
 const ADVICE: { match: RegExp; category: Category; fix: string }[] = [
-  { match: /^secrets\//, category: "security", fix: "Remove the secret from the code, rotate it (treat it as leaked), and load it from the environment or a secret store." },
-  { match: /^injection\/sql|^security\/detect-sql|^S608$|^B608$/, category: "security", fix: "Use parameterised queries (placeholders with bound values) instead of building SQL from strings." },
-  { match: /^injection\/command|child-process|^S60[2-7]$|^B60[2-7]$/, category: "security", fix: "Do not pass user input to a shell: call the program with an argument array (no shell) and validate the input against an allow-list." },
-  { match: /^injection\/code|eval|^S307$|^B307$/, category: "security", fix: "Never evaluate strings built from input; parse the data with a real parser or dispatch through a fixed table." },
-  { match: /^injection\/template/, category: "security", fix: "Render templates from fixed files and pass user input only as context values, with autoescaping on." },
-  { match: /^deserialization|^S301$|^B301$|^S506$|^B506$/, category: "security", fix: "Deserialize untrusted data only with safe loaders (JSON, yaml.safe_load) — never pickle/marshal/unsafe YAML." },
-  { match: /^path-traversal|non-literal-fs-filename/, category: "security", fix: "Resolve the path against a fixed base directory and refuse results outside it (after normalisation and symlink resolution)." },
-  { match: /^tls\/|^S501$|^B501$/, category: "security", fix: "Keep certificate verification on; trust a private CA by configuring it rather than disabling checks." },
-  { match: /^crypto\/|^S30[3-5]$|^S311$|^B30[3-5]$|^B311$/, category: "security", fix: "Use a modern algorithm (SHA-256+/bcrypt/argon2 for passwords, AES-GCM) and a cryptographically secure random source." },
+  {
+    match: /^secrets\//,
+    category: "security",
+    fix: "Remove the secret from the code, rotate it (treat it as leaked), and load it from the environment or a secret store.",
+  },
+  {
+    match: /^injection\/sql|^security\/detect-sql|^S608$|^B608$/,
+    category: "security",
+    fix: "Use parameterised queries (placeholders with bound values) instead of building SQL from strings.",
+  },
+  {
+    match: /^injection\/command|child-process|^S60[2-7]$|^B60[2-7]$/,
+    category: "security",
+    fix: "Do not pass user input to a shell: call the program with an argument array (no shell) and validate the input against an allow-list.",
+  },
+  {
+    match: /^injection\/code|eval|^S307$|^B307$/,
+    category: "security",
+    fix: "Never evaluate strings built from input; parse the data with a real parser or dispatch through a fixed table.",
+  },
+  {
+    match: /^injection\/template/,
+    category: "security",
+    fix: "Render templates from fixed files and pass user input only as context values, with autoescaping on.",
+  },
+  {
+    match: /^deserialization|^S301$|^B301$|^S506$|^B506$/,
+    category: "security",
+    fix: "Deserialize untrusted data only with safe loaders (JSON, yaml.safe_load) — never pickle/marshal/unsafe YAML.",
+  },
+  {
+    match: /^path-traversal|non-literal-fs-filename/,
+    category: "security",
+    fix: "Resolve the path against a fixed base directory and refuse results outside it (after normalisation and symlink resolution).",
+  },
+  {
+    match: /^tls\/|^S501$|^B501$/,
+    category: "security",
+    fix: "Keep certificate verification on; trust a private CA by configuring it rather than disabling checks.",
+  },
+  {
+    match: /^crypto\/|^S30[3-5]$|^S311$|^B30[3-5]$|^B311$/,
+    category: "security",
+    fix: "Use a modern algorithm (SHA-256+/bcrypt/argon2 for passwords, AES-GCM) and a cryptographically secure random source.",
+  },
   { match: /^redirect\//, category: "security", fix: "Redirect only to relative paths or to hosts on an allow-list." },
-  { match: /^security\//, category: "security", fix: "Review the flagged call; follow the rule's documentation for the safe alternative." },
+  {
+    match: /^security\//,
+    category: "security",
+    fix: "Review the flagged call; follow the rule's documentation for the safe alternative.",
+  },
 ];
 
 function adviceFor(f: StaticInput): { category: Category; fix?: string } {
@@ -41,7 +81,6 @@ function adviceFor(f: StaticInput): { category: Category; fix?: string } {
   if (f.tool === "bandit" || (f.tool === "ruff" && /^S\d/.test(f.ruleId))) return { category: "security" };
   return { category: "correctness" };
 }
-
 
 /** First sentence of a tool message, as a finding title. */
 function titleOf(f: StaticInput): string {
@@ -55,7 +94,10 @@ function titleOf(f: StaticInput): string {
  * returns the file's lines (through the review's Sandbox) or null when the file cannot be read, in
  * which case the finding is kept without evidence and the location check decides.
  */
-export async function staticFindingsToReport(findings: StaticInput[], lines: (file: string) => Promise<string[] | null>): Promise<{ summary: string; findings: ProposedFinding[] }> {
+export async function staticFindingsToReport(
+  findings: StaticInput[],
+  lines: (file: string) => Promise<string[] | null>,
+): Promise<{ summary: string; findings: ProposedFinding[] }> {
   const cache = new Map<string, Promise<string[] | null>>();
   const out: ProposedFinding[] = [];
   for (const f of findings) {
@@ -83,7 +125,8 @@ export async function staticFindingsToReport(findings: StaticInput[], lines: (fi
 }
 
 function summarize(findings: StaticInput[]): string {
-  if (findings.length === 0) return "The static analysis found no issues in the reviewed files. This engine runs rules, not a model: it cannot judge design or logic — run the agent engine for that.";
+  if (findings.length === 0)
+    return "The static analysis found no issues in the reviewed files. This engine runs rules, not a model: it cannot judge design or logic — run the agent engine for that.";
   const byTool = new Map<string, number>();
   for (const f of findings) byTool.set(f.tool, (byTool.get(f.tool) ?? 0) + 1);
   const files = new Set(findings.map((f) => f.file)).size;

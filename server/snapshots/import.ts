@@ -4,7 +4,16 @@
  * `argus ingest` (CLI) both run exactly this.
  */
 import { mkdir } from "node:fs/promises";
-import { ingestGit, ingestPath, ingestZip, resolveLimits, type IngestLimits, type IngestLimitsInput, type IngestProgress, type IngestSummary } from "../codebase/ingest/index.ts";
+import {
+  ingestGit,
+  ingestPath,
+  ingestZip,
+  resolveLimits,
+  type IngestLimits,
+  type IngestLimitsInput,
+  type IngestProgress,
+  type IngestSummary,
+} from "../codebase/ingest/index.ts";
 import { buildSymbolIndex } from "../codebase/symbols/index.ts";
 import { runStaticAnalysis } from "../codebase/analysis/index.ts";
 import type { Finding } from "../codebase/analysis/types.ts";
@@ -53,7 +62,12 @@ function ingestFraction(p: IngestProgress): number {
   return Math.min(0.35, 0.05 + p.files / 20_000);
 }
 
-function materialise(source: ImportSource, dest: string, limits: IngestLimits, onProgress: (p: IngestProgress) => void): Promise<IngestSummary> {
+function materialise(
+  source: ImportSource,
+  dest: string,
+  limits: IngestLimits,
+  onProgress: (p: IngestProgress) => void,
+): Promise<IngestSummary> {
   switch (source.kind) {
     case "uploaded":
       return Promise.resolve(source.summary);
@@ -81,7 +95,9 @@ export async function runImport(
   options: ImportOptions = {},
 ): Promise<{ ingest: IngestSummary; summary: SnapshotSummary; findings: Finding[] }> {
   const limits = resolveLimits(options.limits ?? {});
-  const ingest = await materialise(source, dirs.src, limits, (p) => report("ingesting", ingestFraction(p), `${p.phase.replace("_", " ")}: ${p.files} files`));
+  const ingest = await materialise(source, dirs.src, limits, (p) =>
+    report("ingesting", ingestFraction(p), `${p.phase.replace("_", " ")}: ${p.files} files`),
+  );
   report("indexing", 0.4, `Indexing ${ingest.walk.files.length} files`);
   await mkdir(dirs.index, { recursive: true });
   const index = await buildSymbolIndex({
@@ -92,13 +108,20 @@ export async function runImport(
     maxParseBytes: limits.indexMaxFileBytes,
     // Parsing runs in worker threads when the tree is big: the web server's event loop stays free.
     mainThread: false,
-    onProgress: ({ done, total }) => report("indexing", 0.4 + 0.45 * (total ? done / total : 1), `Indexing: ${done} of ${total} files`),
+    onProgress: ({ done, total }) =>
+      report("indexing", 0.4 + 0.45 * (total ? done / total : 1), `Indexing: ${done} of ${total} files`),
   });
   if (options.search) {
     report("indexing", 0.8, "Building the code search index");
     const store = await connect(options.search.uri);
     try {
-      await indexSnapshot(store, options.search.name, dirs.src, ingest.walk.files.map((f) => ({ path: f.path, language: f.language })), { embedder: options.search.embedder });
+      await indexSnapshot(
+        store,
+        options.search.name,
+        dirs.src,
+        ingest.walk.files.map((f) => ({ path: f.path, language: f.language })),
+        { embedder: options.search.embedder },
+      );
     } finally {
       store.close();
     }
@@ -117,7 +140,9 @@ export async function runImport(
   const summary: SnapshotSummary = {
     files: ingest.walk.files.length,
     lines: index.lines,
-    languages: Object.fromEntries(Object.entries(ingest.languages).map(([k, v]) => [k, { files: v.files, lines: v.lines }])),
+    languages: Object.fromEntries(
+      Object.entries(ingest.languages).map(([k, v]) => [k, { files: v.files, lines: v.lines }]),
+    ),
     symbols: index.definitions,
     findingsBySeverity,
     skipped: Object.values(ingest.walk.skippedCounts).reduce((a, b) => a + (b ?? 0), 0),

@@ -17,7 +17,10 @@ import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 export const INGEST_JOB = "snapshot.ingest";
 
 /** What is queued: never a plaintext token (the sealed one is opened when the job runs). */
-export type QueuedSource = { kind: "git"; url: string; ref?: string; tokenCipher?: string } | { kind: "path"; path: string } | { kind: "uploaded"; summary: IngestSummary };
+export type QueuedSource =
+  | { kind: "git"; url: string; ref?: string; tokenCipher?: string }
+  | { kind: "path"; path: string }
+  | { kind: "uploaded"; summary: IngestSummary };
 
 export interface IngestJob {
   snapshotId: string;
@@ -26,13 +29,20 @@ export interface IngestJob {
 
 const PROGRESS_EVERY_MS = 500;
 
-export function createIngestJob(deps: { db: Db; config: Config; log: Logger; authSecret: string; fail: (snapshotId: string, message: string) => Promise<void> }) {
+export function createIngestJob(deps: {
+  db: Db;
+  config: Config;
+  log: Logger;
+  authSecret: string;
+  fail: (snapshotId: string, message: string) => Promise<void>;
+}) {
   const { db, config, log } = deps;
   const tokens = createSecretBox(deps.authSecret, "git-tokens");
 
   function progressWriter(snapshotId: string) {
     return throttledProgress(
-      (p: { status: string; progress: number; message: string }) => db.snapshot.update({ where: { id: snapshotId }, data: p }),
+      (p: { status: string; progress: number; message: string }) =>
+        db.snapshot.update({ where: { id: snapshotId }, data: p }),
       (err) => log.warn({ err }, "snapshot progress update failed"),
       PROGRESS_EVERY_MS,
     );
@@ -40,7 +50,12 @@ export function createIngestJob(deps: { db: Db; config: Config; log: Logger; aut
 
   function toImportSource(src: QueuedSource): ImportSource {
     if (src.kind !== "git") return src;
-    return { kind: "git", url: src.url, ref: src.ref, accessToken: src.tokenCipher ? tokens.open(src.tokenCipher) : undefined };
+    return {
+      kind: "git",
+      url: src.url,
+      ref: src.ref,
+      accessToken: src.tokenCipher ? tokens.open(src.tokenCipher) : undefined,
+    };
   }
 
   return async function runIngestJob(job: IngestJob): Promise<void> {
@@ -50,27 +65,49 @@ export function createIngestJob(deps: { db: Db; config: Config; log: Logger; aut
     const report = progressWriter(snapshot.id);
     const started = Date.now();
     try {
-      const { ingest, summary, findings } = await runImport(toImportSource(job.source), dirs, (stage, fraction, message) => report({ status: stage, progress: fraction, message }), {
-        limits: config.ingestLimits,
-        projectEslintConfig: config.projectEslintConfig,
-        search: { uri: searchStoreUri(config.dataDir), name: searchIndexName(snapshot.id), embedder: await createEmbedderFromSettings(config.embeddings) },
-      });
+      const { ingest, summary, findings } = await runImport(
+        toImportSource(job.source),
+        dirs,
+        (stage, fraction, message) => report({ status: stage, progress: fraction, message }),
+        {
+          limits: config.ingestLimits,
+          projectEslintConfig: config.projectEslintConfig,
+          search: {
+            uri: searchStoreUri(config.dataDir),
+            name: searchIndexName(snapshot.id),
+            embedder: await createEmbedderFromSettings(config.embeddings),
+          },
+        },
+      );
       report({ status: "analyzing", progress: 0.96, message: "Saving findings" }, true);
       await report.settle();
       await db.$transaction(async (tx) => {
         for (let i = 0; i < findings.length; i += 500) {
-          await tx.staticFinding.createMany({ data: findings.slice(i, i + 500).map((f) => ({ ...f, snapshotId: snapshot.id })) });
+          await tx.staticFinding.createMany({
+            data: findings.slice(i, i + 500).map((f) => ({ ...f, snapshotId: snapshot.id })),
+          });
         }
         await tx.snapshot.update({
           where: { id: snapshot.id },
-          data: { status: "ready", progress: 1, message: null, summary: JSON.stringify(summary), commit: ingest.git?.commit ?? null, finishedAt: new Date() },
+          data: {
+            status: "ready",
+            progress: 1,
+            message: null,
+            summary: JSON.stringify(summary),
+            commit: ingest.git?.commit ?? null,
+            finishedAt: new Date(),
+          },
         });
-        await tx.project.update({ where: { id: snapshot.projectId }, data: { status: "ready", currentSnapshotId: snapshot.id } });
+        await tx.project.update({
+          where: { id: snapshot.projectId },
+          data: { status: "ready", currentSnapshotId: snapshot.id },
+        });
       });
       log.info({ snapshot: snapshot.uid, files: summary.files, ms: Date.now() - started }, "snapshot ready");
     } catch (err) {
       await report.settle();
-      const message = err instanceof DomainError ? err.message : "The import failed unexpectedly. It has been logged; try again.";
+      const message =
+        err instanceof DomainError ? err.message : "The import failed unexpectedly. It has been logged; try again.";
       if (!(err instanceof DomainError)) log.error({ err, snapshot: snapshot.uid }, "snapshot import failed");
       await deps.fail(snapshot.id, message);
     }

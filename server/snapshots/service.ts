@@ -47,7 +47,10 @@ export const importGitInput = z.object({
   /** An access token for a private https repository; stored encrypted for refreshes. */
   token: z.string().trim().min(1).max(1000).optional(),
 });
-export const importPathInput = z.object({ projectUid: z.uuid(), path: z.string().trim().min(1, "Enter a folder path on the server.").max(4096) });
+export const importPathInput = z.object({
+  projectUid: z.uuid(),
+  path: z.string().trim().min(1, "Enter a folder path on the server.").max(4096),
+});
 export const searchInput = z.object({
   snapshotUid: z.uuid(),
   query: z.string().max(8192, "Keep the query under 8,192 characters."),
@@ -66,9 +69,19 @@ export const findingsInput = z.object({
   limit: z.number().int().min(1).max(1000).default(500),
 });
 
-export type SnapshotView = Omit<Snapshot, "id" | "projectId" | "summary" | "createdById"> & { summary: SnapshotSummary | null; projectUid: string };
+export type SnapshotView = Omit<Snapshot, "id" | "projectId" | "summary" | "createdById"> & {
+  summary: SnapshotSummary | null;
+  projectUid: string;
+};
 
-export function createSnapshotService(deps: { db: Db; config: Config; queue: JobQueue; log: Logger; authSecret: string; searchIndexes: IndexCache }) {
+export function createSnapshotService(deps: {
+  db: Db;
+  config: Config;
+  queue: JobQueue;
+  log: Logger;
+  authSecret: string;
+  searchIndexes: IndexCache;
+}) {
   const { db, config, queue } = deps;
   const tokens = createSecretBox(deps.authSecret, "git-tokens");
 
@@ -104,9 +117,21 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
   }
 
   /** Creates the snapshot record and marks the project as importing. */
-  async function begin(project: Project, actor: NonNullable<Actor>, sourceKind: string, sourceLabel: string): Promise<Snapshot> {
+  async function begin(
+    project: Project,
+    actor: NonNullable<Actor>,
+    sourceKind: string,
+    sourceLabel: string,
+  ): Promise<Snapshot> {
     const snapshot = await db.snapshot.create({
-      data: { uid: crypto.randomUUID(), projectId: project.id, sourceKind, sourceLabel, status: "ingesting", createdById: actor.userId },
+      data: {
+        uid: crypto.randomUUID(),
+        projectId: project.id,
+        sourceKind,
+        sourceLabel,
+        status: "ingesting",
+        createdById: actor.userId,
+      },
     });
     await db.project.update({ where: { id: project.id }, data: { status: "ingesting", sourceKind } });
     return snapshot;
@@ -128,9 +153,20 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
       const parsed = parseGitUrl(input.url); // refuses file:, ext::, "-…" before anything runs
       const ref = input.ref || undefined;
       const tokenCipher = input.token ? tokens.seal(input.token) : project.gitTokenCipher;
-      await db.project.update({ where: { id: project.id }, data: { gitUrl: displayUrl(parsed.url), gitRef: ref ?? null, gitTokenCipher: tokenCipher } });
-      const snapshot = await begin(project, actor!, "git", ref ? `${displayUrl(parsed.url)} @ ${ref}` : displayUrl(parsed.url));
-      queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "git", url: input.url, ref, tokenCipher: tokenCipher ?? undefined } });
+      await db.project.update({
+        where: { id: project.id },
+        data: { gitUrl: displayUrl(parsed.url), gitRef: ref ?? null, gitTokenCipher: tokenCipher },
+      });
+      const snapshot = await begin(
+        project,
+        actor!,
+        "git",
+        ref ? `${displayUrl(parsed.url)} @ ${ref}` : displayUrl(parsed.url),
+      );
+      queue.enqueue<IngestJob>(INGEST_JOB, {
+        snapshotId: snapshot.id,
+        source: { kind: "git", url: input.url, ref, tokenCipher: tokenCipher ?? undefined },
+      });
       return view(snapshot, project.uid);
     },
 
@@ -138,7 +174,8 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
       const project = await loadProject(input.projectUid);
       // Reading the server's own disk is for the people who run it.
       await requireRole(db, actor, project.workspaceId, "owner");
-      if (!path.isAbsolute(input.path)) throw invalid(`Give an absolute path on the server (starting with /), not "${input.path}".`);
+      if (!path.isAbsolute(input.path))
+        throw invalid(`Give an absolute path on the server (starting with /), not "${input.path}".`);
       const snapshot = await begin(project, actor!, "path", input.path);
       queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "path", path: input.path } });
       return view(snapshot, project.uid);
@@ -147,7 +184,11 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
     async list(actor: Actor, projectUid: string): Promise<SnapshotView[]> {
       const project = await loadProject(projectUid);
       await requireRole(db, actor, project.workspaceId, "viewer");
-      const rows = await db.snapshot.findMany({ where: { projectId: project.id }, orderBy: { createdAt: "desc" }, take: 50 });
+      const rows = await db.snapshot.findMany({
+        where: { projectId: project.id },
+        orderBy: { createdAt: "desc" },
+        take: 50,
+      });
       return rows.map((s) => view(s, project.uid));
     },
 
@@ -178,7 +219,11 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
     },
 
     /** A file's text, read through the same Sandbox as the review agent (no escapes, ignore rules), capped at 1 MB. */
-    async file(actor: Actor, uid: string, rel: string): Promise<{ path: string; content: string; truncated: boolean; size: number }> {
+    async file(
+      actor: Actor,
+      uid: string,
+      rel: string,
+    ): Promise<{ path: string; content: string; truncated: boolean; size: number }> {
       const s = await loadSnapshot(actor, uid);
       let sandbox: Sandbox;
       try {
@@ -210,18 +255,32 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
       const s = await loadSnapshot(actor, input.snapshotUid);
       if (s.status !== "ready") throw invalid("This snapshot is still being imported; search once it is ready.");
       return deps.searchIndexes.use(searchIndexName(s.id), async (index) => {
-        if (!index) throw notFound("This snapshot has no search index (it was imported before code search existed). Import the code again.");
-        return searchIndex(index, input.query, { mode: input.mode, k: input.k, embedder: await queryEmbedderFor(index, config.embeddings), filters: { pathGlob: input.pathGlob, language: input.language, symbolKind: input.symbolKind } });
+        if (!index)
+          throw notFound(
+            "This snapshot has no search index (it was imported before code search existed). Import the code again.",
+          );
+        return searchIndex(index, input.query, {
+          mode: input.mode,
+          k: input.k,
+          embedder: await queryEmbedderFor(index, config.embeddings),
+          filters: { pathGlob: input.pathGlob, language: input.language, symbolKind: input.symbolKind },
+        });
       });
     },
 
     /** Marks an import failed (files removed); the previous snapshot, if any, stays current. */
     async fail(snapshotId: string, message: string): Promise<void> {
-      const s = await db.snapshot.update({ where: { id: snapshotId }, data: { status: "failed", message, finishedAt: new Date() } });
+      const s = await db.snapshot.update({
+        where: { id: snapshotId },
+        data: { status: "failed", message, finishedAt: new Date() },
+      });
       await rm(snapshotDirs(config.dataDir, s.projectId, s.id).base, { recursive: true, force: true });
       await dropSearchIndex(s.id);
       const project = await db.project.findUniqueOrThrow({ where: { id: s.projectId } });
-      await db.project.update({ where: { id: project.id }, data: { status: project.currentSnapshotId ? "ready" : "failed" } });
+      await db.project.update({
+        where: { id: project.id },
+        data: { status: project.currentSnapshotId ? "ready" : "failed" },
+      });
     },
 
     /** On start: imports cut off by a restart are marked failed and their partial files removed. */
@@ -229,12 +288,18 @@ export function createSnapshotService(deps: { db: Db; config: Config; queue: Job
       const stuck = await db.snapshot.findMany({ where: { status: { notIn: [...SNAPSHOT_DONE] } } });
       for (const s of stuck) {
         await rm(snapshotDirs(config.dataDir, s.projectId, s.id).base, { recursive: true, force: true });
-        await db.snapshot.update({ where: { id: s.id }, data: { status: "failed", message: "Interrupted by a server restart. Import the code again.", finishedAt: new Date() } });
+        await db.snapshot.update({
+          where: { id: s.id },
+          data: {
+            status: "failed",
+            message: "Interrupted by a server restart. Import the code again.",
+            finishedAt: new Date(),
+          },
+        });
         await db.project.update({ where: { id: s.projectId }, data: { status: "failed" } });
       }
       return stuck.length;
     },
-
   };
 }
 

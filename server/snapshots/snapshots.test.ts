@@ -19,7 +19,13 @@ type Snapshot = {
   progress: number;
   message: string | null;
   sourceKind: string;
-  summary: { files: number; languages: Record<string, { files: number }>; symbols: number; findingsBySeverity: Record<string, number>; tools: { tool: string; status: string }[] } | null;
+  summary: {
+    files: number;
+    languages: Record<string, { files: number }>;
+    symbols: number;
+    findingsBySeverity: Record<string, number>;
+    tools: { tool: string; status: string }[];
+  } | null;
 };
 
 const APP_TS = `export function greet(name: string): string {\n  return "hello " + name;\n}\n\nexport class Greeter {\n  hi() {\n    return greet("x");\n  }\n}\n`;
@@ -43,12 +49,26 @@ afterAll(async () => {
 
 async function newProject(user: TestUser = owner): Promise<string> {
   const uid = crypto.randomUUID();
-  await user.client.ok("mutate", "projects.create", { workspaceId: owner.workspaceId, uid, name: `p-${uid.slice(0, 6)}` });
+  await user.client.ok("mutate", "projects.create", {
+    workspaceId: owner.workspaceId,
+    uid,
+    name: `p-${uid.slice(0, 6)}`,
+  });
   return uid;
 }
 
-function upload(user: TestUser, projectUid: string, kind: string, body: BodyInit, headers: Record<string, string> = {}) {
-  return fetch(`${server.url}/api/projects/${projectUid}/upload?kind=${kind}`, { method: "POST", headers: { cookie: user.client.cookie, ...headers }, body });
+function upload(
+  user: TestUser,
+  projectUid: string,
+  kind: string,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${server.url}/api/projects/${projectUid}/upload?kind=${kind}`, {
+    method: "POST",
+    headers: { cookie: user.client.cookie, ...headers },
+    body,
+  });
 }
 
 async function settled(user: TestUser, snapshotUid: string): Promise<Snapshot> {
@@ -71,24 +91,53 @@ describe("importing code", () => {
     expect(snap.summary!.languages).toHaveProperty("typescript");
     expect(snap.summary!.symbols).toBeGreaterThanOrEqual(3);
     // The pre-pass ran Argus's rules and ESLint (built-in security config); missing ruff/bandit are recorded, not fatal.
-    expect(snap.summary!.tools).toEqual(expect.arrayContaining([expect.objectContaining({ tool: "argus", status: "ran" }), expect.objectContaining({ tool: "eslint", status: "ran" })]));
+    expect(snap.summary!.tools).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ tool: "argus", status: "ran" }),
+        expect.objectContaining({ tool: "eslint", status: "ran" }),
+      ]),
+    );
 
     const tree = await viewer.client.ok<{ path: string }[]>("query", "snapshots.tree", { snapshotUid });
     expect(tree.map((f) => f.path).sort()).toEqual(["config.js", "src/app.ts"]);
-    const file = await viewer.client.ok<{ content: string }>("query", "snapshots.file", { snapshotUid, path: "src/app.ts" });
+    const file = await viewer.client.ok<{ content: string }>("query", "snapshots.file", {
+      snapshotUid,
+      path: "src/app.ts",
+    });
     expect(file.content).toBe(APP_TS);
-    const outline = await viewer.client.ok<{ name: string; kind: string; startLine: number; endLine: number }[]>("query", "snapshots.outline", { snapshotUid, path: "src/app.ts" });
-    expect(outline).toEqual(expect.arrayContaining([expect.objectContaining({ name: "greet", kind: "function", startLine: 1, endLine: 3 }), expect.objectContaining({ name: "Greeter", kind: "class", startLine: 5 })]));
-    const findings = await viewer.client.ok<{ file: string; ruleId: string; startLine: number }[]>("query", "snapshots.findings", { snapshotUid });
+    const outline = await viewer.client.ok<{ name: string; kind: string; startLine: number; endLine: number }[]>(
+      "query",
+      "snapshots.outline",
+      { snapshotUid, path: "src/app.ts" },
+    );
+    expect(outline).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "greet", kind: "function", startLine: 1, endLine: 3 }),
+        expect.objectContaining({ name: "Greeter", kind: "class", startLine: 5 }),
+      ]),
+    );
+    const findings = await viewer.client.ok<{ file: string; ruleId: string; startLine: number }[]>(
+      "query",
+      "snapshots.findings",
+      { snapshotUid },
+    );
     expect(findings).toEqual(expect.arrayContaining([expect.objectContaining({ file: "config.js", startLine: 1 })]));
 
-    const project = await viewer.client.ok<{ status: string; sourceKind: string }>("query", "projects.get", { uid: projectUid });
+    const project = await viewer.client.ok<{ status: string; sourceKind: string }>("query", "projects.get", {
+      uid: projectUid,
+    });
     expect(project).toMatchObject({ status: "ready", sourceKind: "files" });
 
     // Code search: hybrid by default, full text finds the split identifier, hits carry line ranges.
-    const hits = await viewer.client.ok<{ file: string; startLine: number; endLine: number; symbolPath: string | null }[]>("query", "snapshots.search", { snapshotUid, query: "greet" });
+    const hits = await viewer.client.ok<
+      { file: string; startLine: number; endLine: number; symbolPath: string | null }[]
+    >("query", "snapshots.search", { snapshotUid, query: "greet" });
     expect(hits[0]).toMatchObject({ file: "src/app.ts", startLine: 1 });
-    const ft = await viewer.client.ok<{ file: string }[]>("query", "snapshots.search", { snapshotUid, query: "aws key", mode: "fulltext" });
+    const ft = await viewer.client.ok<{ file: string }[]>("query", "snapshots.search", {
+      snapshotUid,
+      query: "aws key",
+      mode: "fulltext",
+    });
     expect(ft[0]?.file).toBe("config.js");
     const empty = await viewer.client.query("snapshots.search", { snapshotUid, query: "   " });
     expect(empty.status).toBe(400);
@@ -103,7 +152,9 @@ describe("importing code", () => {
     const res = await upload(owner, projectUid, "zip", new Uint8Array(zip), { "x-file-name": "repo.zip" });
     expect(res.status).toBe(201);
     const { snapshotUid } = (await res.json()) as { snapshotUid: string };
-    const tree = (await settled(owner, snapshotUid), await owner.client.ok<{ path: string }[]>("query", "snapshots.tree", { snapshotUid }));
+    const tree =
+      (await settled(owner, snapshotUid),
+      await owner.client.ok<{ path: string }[]>("query", "snapshots.tree", { snapshotUid }));
     expect(tree.map((f) => f.path).sort()).toEqual(["README.md", "src/app.ts"]);
   });
 
@@ -142,7 +193,10 @@ describe("importing code", () => {
     const form = new FormData();
     form.append("file", new Blob(["x"]), "a.txt");
     expect((await upload(viewer, projectUid, "files", form)).status).toBe(403);
-    expect((await fetch(`${server.url}/api/projects/${projectUid}/upload?kind=files`, { method: "POST", body: form })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/api/projects/${projectUid}/upload?kind=files`, { method: "POST", body: form }))
+        .status,
+    ).toBe(401);
     expect((await owner.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid })).length).toBe(0);
   });
 
@@ -153,12 +207,17 @@ describe("importing code", () => {
     const snap = await settled(owner, started.uid);
     expect(snap.status).toBe("ready");
     expect(snap.summary!.files).toBe(2);
-    const missing = await owner.client.ok<Snapshot>("mutate", "snapshots.importPath", { projectUid, path: path.join(sourceDir, "nope") });
+    const missing = await owner.client.ok<Snapshot>("mutate", "snapshots.importPath", {
+      projectUid,
+      path: path.join(sourceDir, "nope"),
+    });
     const failed = await settled(owner, missing.uid);
     expect(failed.status).toBe("failed");
     expect(failed.message).toMatch(/no folder/i);
     // The failed re-import leaves the earlier snapshot in charge.
-    expect((await owner.client.ok<{ status: string }>("query", "projects.get", { uid: projectUid })).status).toBe("ready");
+    expect((await owner.client.ok<{ status: string }>("query", "projects.get", { uid: projectUid })).status).toBe(
+      "ready",
+    );
   });
 
   it("a git repository imports at a branch; a refresh makes a new snapshot of the same repository", async () => {
@@ -167,13 +226,25 @@ describe("importing code", () => {
       daemon = await startGitDaemon();
       const repo = makeFixtureRepo(path.join(daemon.base, "app"));
       const projectUid = await newProject(member);
-      const first = await member.client.ok<Snapshot & { commit: string }>("mutate", "snapshots.importGit", { projectUid, url: `${daemon.url}/app`, ref: "dev" });
+      const first = await member.client.ok<Snapshot & { commit: string }>("mutate", "snapshots.importGit", {
+        projectUid,
+        url: `${daemon.url}/app`,
+        ref: "dev",
+      });
       const snap = (await settled(member, first.uid)) as Snapshot & { commit: string };
       expect(snap.status).toBe("ready");
       expect(snap.commit).toBe(repo.c3);
-      const project = await member.client.ok<{ gitUrl: string; gitRef: string; hasGitToken: boolean }>("query", "projects.get", { uid: projectUid });
+      const project = await member.client.ok<{ gitUrl: string; gitRef: string; hasGitToken: boolean }>(
+        "query",
+        "projects.get",
+        { uid: projectUid },
+      );
       expect(project).toMatchObject({ gitUrl: `${daemon.url}/app`, gitRef: "dev", hasGitToken: false });
-      const again = await member.client.ok<Snapshot>("mutate", "snapshots.importGit", { projectUid, url: project.gitUrl, ref: project.gitRef });
+      const again = await member.client.ok<Snapshot>("mutate", "snapshots.importGit", {
+        projectUid,
+        url: project.gitUrl,
+        ref: project.gitRef,
+      });
       await settled(member, again.uid);
       const list = await member.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid });
       expect(list.map((s) => s.status)).toEqual(["ready", "ready"]);

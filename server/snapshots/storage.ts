@@ -6,7 +6,12 @@ import { connect, dropIndex } from "../retrieval/store/index.ts";
 
 export function snapshotDirs(dataDir: string, projectId: string, snapshotId: string) {
   const base = path.join(dataDir, "projects", projectId, "snapshots", snapshotId);
-  return { base, src: path.join(base, "src"), index: path.join(base, "index"), symbols: path.join(base, "index", "symbols.sqlite") };
+  return {
+    base,
+    src: path.join(base, "src"),
+    index: path.join(base, "index"),
+    symbols: path.join(base, "index", "symbols.sqlite"),
+  };
 }
 
 /** The LanceDB directory (one per data directory) and a snapshot's code-search index name in it. */
@@ -19,13 +24,21 @@ export function searchIndexName(snapshotId: string): string {
 }
 
 /** Best effort, after the rows are gone: a deleted project's snapshot files and search indexes. */
-export async function dropProjectStorage(dataDir: string, projectId: string, snapshotIds: string[], log: Logger): Promise<void> {
+export async function dropProjectStorage(
+  dataDir: string,
+  projectId: string,
+  snapshotIds: string[],
+  log: Logger,
+): Promise<void> {
   await rm(path.join(dataDir, "projects", projectId), { recursive: true, force: true });
   if (snapshotIds.length === 0) return;
   const store = await connect(searchStoreUri(dataDir)).catch(() => null);
   if (!store) return;
   try {
-    for (const id of snapshotIds) await dropIndex(store, searchIndexName(id)).catch((err: unknown) => log.warn({ err, snapshotId: id }, "could not drop a deleted project's search index"));
+    for (const id of snapshotIds)
+      await dropIndex(store, searchIndexName(id)).catch((err: unknown) =>
+        log.warn({ err, snapshotId: id }, "could not drop a deleted project's search index"),
+      );
   } finally {
     store.close();
   }

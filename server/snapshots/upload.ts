@@ -15,14 +15,20 @@ import busboy from "busboy";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
-import { ingestFiles, ingestFolder, ingestZip, resolveLimits, type IngestSummary, type UploadedFile } from "../codebase/ingest/index.ts";
+import {
+  ingestFiles,
+  ingestFolder,
+  ingestZip,
+  resolveLimits,
+  type IngestSummary,
+  type UploadedFile,
+} from "../codebase/ingest/index.ts";
 import { INGEST_JOB, type IngestJob } from "./job.ts";
 import { snapshotDirs } from "./storage.ts";
 
 export const UPLOAD_ROUTE = /^\/api\/projects\/([0-9a-f-]{36})\/upload$/i;
 const KINDS = ["zip", "files", "folder"] as const;
 type Kind = (typeof KINDS)[number];
-
 
 /** Multipart files as an async sequence, one at a time, each consumed before the next is parsed. */
 function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
@@ -66,7 +72,10 @@ function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
   };
 }
 
-async function zipFromRequest(req: IncomingMessage, run: (zipPath: string) => Promise<IngestSummary>): Promise<IngestSummary> {
+async function zipFromRequest(
+  req: IncomingMessage,
+  run: (zipPath: string) => Promise<IngestSummary>,
+): Promise<IngestSummary> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "argus-upload-"));
   const zipPath = path.join(dir, "upload.zip");
   try {
@@ -77,7 +86,12 @@ async function zipFromRequest(req: IncomingMessage, run: (zipPath: string) => Pr
   }
 }
 
-export async function handleUpload(services: Services, req: IncomingMessage, res: ServerResponse, projectUid: string): Promise<void> {
+export async function handleUpload(
+  services: Services,
+  req: IncomingMessage,
+  res: ServerResponse,
+  projectUid: string,
+): Promise<void> {
   const send = (status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify(body));
@@ -86,10 +100,14 @@ export async function handleUpload(services: Services, req: IncomingMessage, res
   let snapshotId: string | null = null;
   try {
     if (req.method !== "POST") return send(405, { message: "Use POST to upload code." });
-    if (!kind || !KINDS.includes(kind)) throw invalid(`Say what is uploaded: ?kind=zip, files or folder (got ${kind ?? "nothing"}).`);
+    if (!kind || !KINDS.includes(kind))
+      throw invalid(`Say what is uploaded: ?kind=zip, files or folder (got ${kind ?? "nothing"}).`);
     const actor = await actorFromHeaders(services.auth, toHeaders(req.headers));
     const { project, actor: user } = await services.snapshots.projectForImport(actor, projectUid);
-    const label = kind === "zip" ? decodeURIComponent(String(req.headers["x-file-name"] ?? "archive.zip")).slice(0, 200) : `${kind} upload`;
+    const label =
+      kind === "zip"
+        ? decodeURIComponent(String(req.headers["x-file-name"] ?? "archive.zip")).slice(0, 200)
+        : `${kind} upload`;
     const snapshot = await services.snapshots.begin(project, user, kind, label);
     snapshotId = snapshot.id;
     const dest = snapshotDirs(services.config.dataDir, project.id, snapshot.id).src;
@@ -98,12 +116,18 @@ export async function handleUpload(services: Services, req: IncomingMessage, res
     const summary =
       kind === "zip"
         ? await zipFromRequest(req, (zipPath) => ingestZip({ dest, zipPath, limits, onProgress }))
-        : await (kind === "folder" ? ingestFolder : ingestFiles)({ dest, files: multipartFiles(req), limits, onProgress });
+        : await (kind === "folder" ? ingestFolder : ingestFiles)({
+            dest,
+            files: multipartFiles(req),
+            limits,
+            onProgress,
+          });
     services.queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "uploaded", summary } });
     send(201, { snapshotUid: snapshot.uid, files: summary.walk.files.length });
   } catch (err) {
     req.resume(); // drain what the client is still sending so it gets the answer
-    const message = err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
+    const message =
+      err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
     if (!(err instanceof DomainError)) services.log.error({ err }, "upload failed");
     if (snapshotId) await services.snapshots.fail(snapshotId, message);
     send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });

@@ -55,7 +55,10 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
     }
     if (result.error.code === "INTERNAL_SERVER_ERROR") {
       ctx.services.log.error({ err: cause ?? result.error, path }, "unexpected error in tRPC procedure");
-      throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on the server. It has been logged; try again." });
+      throw new TRPCError({
+        code: "INTERNAL_SERVER_ERROR",
+        message: "Something went wrong on the server. It has been logged; try again.",
+      });
     }
   }
   return result;

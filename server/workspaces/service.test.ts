@@ -70,13 +70,17 @@ describe("first sign-up", () => {
     expect(r.headers.getSetCookie().join(";")).toMatch(/better-auth\.session_token=/);
     expect(await s.workspaces.needsSetup()).toBe(false);
     expect(await s.db.workspace.count()).toBe(1);
-    expect(await s.db.membership.findMany({ select: { role: true, workspaceId: true } })).toEqual([{ role: "owner", workspaceId: r.workspaceId }]);
+    expect(await s.db.membership.findMany({ select: { role: true, workspaceId: true } })).toEqual([
+      { role: "owner", workspaceId: r.workspaceId },
+    ]);
     expect(await s.db.prompt.count({ where: { workspaceId: r.workspaceId, isBuiltin: true } })).toBeGreaterThan(0);
   });
 
   it("several visitors signing up at once: at least one gets in, the others get a clean 403/409", async () => {
     const s = await freshServices();
-    const results = await Promise.allSettled([input("Alice"), input("Bob"), input("Carol")].map((a) => s.workspaces.signUp(a)));
+    const results = await Promise.allSettled(
+      [input("Alice"), input("Bob"), input("Carol")].map((a) => s.workspaces.signUp(a)),
+    );
     expect(results.some((r) => r.status === "fulfilled")).toBe(true);
     for (const r of results) {
       if (r.status === "rejected") {

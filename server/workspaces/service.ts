@@ -16,7 +16,10 @@ import { seedBuiltinPrompts } from "../prompts/builtins.ts";
 export const signUpInput = z.object({
   name: z.string().trim().min(1, "Tell us your name.").max(100),
   email: z.email("Enter a valid email address.").max(254),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`).max(128, "Use at most 128 characters."),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
+    .max(128, "Use at most 128 characters."),
   inviteToken: z.string().min(1).max(100).optional(),
 });
 export const createInviteInput = z.object({
@@ -72,7 +75,8 @@ function authError(err: unknown): DomainError | null {
   if (e.body.code?.startsWith("USER_ALREADY_EXISTS")) {
     return conflict("An account with this email already exists. Sign in instead.");
   }
-  if (e.status === "BAD_REQUEST" || e.status === "UNPROCESSABLE_ENTITY") return invalid(e.body.message ?? "The sign-up details were not accepted.");
+  if (e.status === "BAD_REQUEST" || e.status === "UNPROCESSABLE_ENTITY")
+    return invalid(e.body.message ?? "The sign-up details were not accepted.");
   return null;
 }
 
@@ -109,7 +113,9 @@ export function createWorkspaceService(db: Db, auth: Auth) {
           if ((await tx.workspace.count()) > 0) throw conflict(SETUP_RACE);
           // The first workspace has a fixed id: of two first visitors whose transactions overlap,
           // the second insert hits the primary key, so exactly one becomes the owner.
-          const ws = await tx.workspace.create({ data: { id: FIRST_WORKSPACE_ID, name: `${input.name.split(/\s+/)[0]}'s workspace` } });
+          const ws = await tx.workspace.create({
+            data: { id: FIRST_WORKSPACE_ID, name: `${input.name.split(/\s+/)[0]}'s workspace` },
+          });
           await tx.membership.create({ data: { workspaceId: ws.id, userId, role: "owner" } });
           // Seeded in the same transaction: a failure leaves no workspace behind, so setup can be retried.
           await seedBuiltinPrompts(tx, ws.id);
@@ -131,17 +137,29 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       });
       return {
         user: { id: user.userId, email: user.email, name: user.name },
-        workspaces: memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: roleSchema.parse(m.role) })),
+        workspaces: memberships.map((m) => ({
+          id: m.workspace.id,
+          name: m.workspace.name,
+          role: roleSchema.parse(m.role),
+        })),
       };
     },
 
     /** Public: what an invite link offers, so the invite page can say it before sign-up. */
     async inviteInfo(token: string, opts: { requireValid?: boolean } = {}) {
-      const invite = await db.invite.findUnique({ where: { token }, include: { workspace: { select: { name: true } } } });
+      const invite = await db.invite.findUnique({
+        where: { token },
+        include: { workspace: { select: { name: true } } },
+      });
       if (!invite) throw notFound("This invite link is not valid. Check that you copied all of it.");
       const status = inviteStatus(invite);
       if (opts.requireValid && status !== "valid") throw conflict(inviteProblem[status]);
-      return { workspaceName: invite.workspace.name, role: roleSchema.parse(invite.role), status, expiresAt: invite.expiresAt };
+      return {
+        workspaceName: invite.workspace.name,
+        role: roleSchema.parse(invite.role),
+        status,
+        expiresAt: invite.expiresAt,
+      };
     },
 
     async acceptInvite(actor: Actor, token: string) {
@@ -173,14 +191,22 @@ export function createWorkspaceService(db: Db, auth: Auth) {
     async listInvites(actor: Actor, workspaceId: string) {
       await requireRole(db, actor, workspaceId, "owner");
       const invites = await db.invite.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, take: 100 });
-      return invites.map((i) => ({ id: i.id, token: i.token, role: roleSchema.parse(i.role), status: inviteStatus(i), createdAt: i.createdAt, expiresAt: i.expiresAt }));
+      return invites.map((i) => ({
+        id: i.id,
+        token: i.token,
+        role: roleSchema.parse(i.role),
+        status: inviteStatus(i),
+        createdAt: i.createdAt,
+        expiresAt: i.expiresAt,
+      }));
     },
 
     async revokeInvite(actor: Actor, id: string) {
       const invite = await db.invite.findUnique({ where: { id } });
       if (!invite) throw notFound("No such invite.");
       await requireRole(db, actor, invite.workspaceId, "owner");
-      if (invite.usedAt) throw conflict("This invite was already used; revoking it would not remove the person who joined with it.");
+      if (invite.usedAt)
+        throw conflict("This invite was already used; revoking it would not remove the person who joined with it.");
       await db.invite.update({ where: { id }, data: { revokedAt: invite.revokedAt ?? new Date() } });
     },
 
@@ -191,7 +217,13 @@ export function createWorkspaceService(db: Db, auth: Auth) {
         include: { user: { select: { id: true, name: true, email: true } } },
         orderBy: { createdAt: "asc" },
       });
-      return rows.map((m) => ({ userId: m.user.id, name: m.user.name, email: m.user.email, role: roleSchema.parse(m.role), joinedAt: m.createdAt }));
+      return rows.map((m) => ({
+        userId: m.user.id,
+        name: m.user.name,
+        email: m.user.email,
+        role: roleSchema.parse(m.role),
+        joinedAt: m.createdAt,
+      }));
     },
   };
 }

@@ -155,7 +155,11 @@ export async function signIn(baseUrl: string, email: string, password: string) {
 }
 
 /** Owner creates an invite (tRPC) and a new user signs up with it. */
-export async function inviteAndSignUp(owner: TestUser, role: Exclude<Role, "owner">, name: string = role): Promise<TestUser> {
+export async function inviteAndSignUp(
+  owner: TestUser,
+  role: Exclude<Role, "owner">,
+  name: string = role,
+): Promise<TestUser> {
   const invite = await owner.client.ok<{ token: string }>("mutate", "account.createInvite", {
     workspaceId: owner.workspaceId,
     role,

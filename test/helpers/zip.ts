@@ -22,7 +22,7 @@ export interface ZipEntrySpec {
 }
 
 const DOS_TIME = 0;
-const DOS_DATE = (2024 - 1980) << 9 | (1 << 5) | 1;
+const DOS_DATE = ((2024 - 1980) << 9) | (1 << 5) | 1;
 
 export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
   const locals: Buffer[] = [];

@@ -26,7 +26,11 @@ export default function KnowledgePage() {
 
   return (
     <>
-      <PageHeader title="Knowledge" description="Document collections the agents and pipelines can search." actions={newButton} />
+      <PageHeader
+        title="Knowledge"
+        description="Document collections the agents and pipelines can search."
+        actions={newButton}
+      />
       {bases.isPending && <DelayedSkeleton />}
       {bases.isError && <ErrorNotice message={errorInfo(bases.error).message} onRetry={() => bases.refetch()} />}
       {bases.data?.length === 0 && (
@@ -49,9 +53,12 @@ export default function KnowledgePage() {
                   {b.description && <p className="truncate text-xs text-zinc-500">{b.description}</p>}
                 </div>
                 <span className="hidden text-xs text-zinc-500 sm:inline">
-                  {b.documents} {b.documents === 1 ? "document" : "documents"} · {b.chunks.toLocaleString()} chunks · {formatBytes(b.bytes)}
+                  {b.documents} {b.documents === 1 ? "document" : "documents"} · {b.chunks.toLocaleString()} chunks ·{" "}
+                  {formatBytes(b.bytes)}
                 </span>
-                <Badge tone={statusTone(b.status)}>{b.status === "indexing" ? `indexing ${Math.round(b.progress * 100)}%` : b.status}</Badge>
+                <Badge tone={statusTone(b.status)}>
+                  {b.status === "indexing" ? `indexing ${Math.round(b.progress * 100)}%` : b.status}
+                </Badge>
               </li>
             ))}
           </ul>

@@ -5,7 +5,16 @@ import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ProjectDialog } from "@/app/_components/project-dialog.tsx";
-import { Badge, Button, Card, ConfirmDialog, DelayedSkeleton, EmptyState, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import {
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  DelayedSkeleton,
+  EmptyState,
+  ErrorNotice,
+  PageHeader,
+} from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -38,12 +47,20 @@ export default function ProjectsPage() {
 
   return (
     <>
-      <PageHeader title="Projects" description="Codebases Argus can review and answer questions about." actions={newButton} />
+      <PageHeader
+        title="Projects"
+        description="Codebases Argus can review and answer questions about."
+        actions={newButton}
+      />
       {projects.isPending && <DelayedSkeleton />}
-      {projects.isError && <ErrorNotice message={errorInfo(projects.error).message} onRetry={() => projects.refetch()} />}
+      {projects.isError && (
+        <ErrorNotice message={errorInfo(projects.error).message} onRetry={() => projects.refetch()} />
+      )}
       {projects.data?.length === 0 && (
         <EmptyState icon={<FolderGit2 className="size-8" />} title="No projects yet" action={newButton}>
-          {canEdit ? "Create a project, then import its code to start a review." : "Nobody has created a project in this workspace yet."}
+          {canEdit
+            ? "Create a project, then import its code to start a review."
+            : "Nobody has created a project in this workspace yet."}
         </EmptyState>
       )}
       {projects.data && projects.data.length > 0 && (
@@ -56,7 +73,9 @@ export default function ProjectsPage() {
                   {p.name}
                 </Link>
                 <Badge>{p.status}</Badge>
-                <span className="hidden text-xs text-zinc-500 sm:inline">updated {new Date(p.updatedAt).toLocaleString()}</span>
+                <span className="hidden text-xs text-zinc-500 sm:inline">
+                  updated {new Date(p.updatedAt).toLocaleString()}
+                </span>
                 {canEdit && (
                   <>
                     <Button variant="ghost" aria-label={`Rename ${p.name}`} onClick={() => setRenaming(p)}>

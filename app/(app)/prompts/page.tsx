@@ -6,7 +6,16 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { PromptForm } from "@/app/_components/prompt-form.tsx";
-import { Badge, Button, Card, DelayedSkeleton, EmptyState, ErrorNotice, Modal, PageHeader } from "@/app/_components/ui.tsx";
+import {
+  Badge,
+  Button,
+  Card,
+  DelayedSkeleton,
+  EmptyState,
+  ErrorNotice,
+  Modal,
+  PageHeader,
+} from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -36,7 +45,11 @@ export default function PromptsPage() {
 
   return (
     <>
-      <PageHeader title="Prompts" description="System prompts for reviews. The default is preselected when a review starts." actions={newButton} />
+      <PageHeader
+        title="Prompts"
+        description="System prompts for reviews. The default is preselected when a review starts."
+        actions={newButton}
+      />
       {prompts.isPending && <DelayedSkeleton />}
       {prompts.isError && <ErrorNotice message={errorInfo(prompts.error).message} onRetry={() => prompts.refetch()} />}
       {prompts.data?.length === 0 && (

@@ -13,7 +13,8 @@ import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
 const STATUSES: ReviewStatus[] = ["queued", "running", "completed", "failed", "cancelled"];
 const PAGE_SIZE = 20;
-const selectClass = "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+const selectClass =
+  "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 function ReviewsView() {
   const trpc = useTRPC();
@@ -22,7 +23,9 @@ function ReviewsView() {
   const { workspace, canEdit } = useWorkspace();
   const [starting, setStarting] = useState(false);
   const projectUid = params.get("project") || undefined;
-  const status = (STATUSES as string[]).includes(params.get("status") ?? "") ? (params.get("status") as ReviewStatus) : undefined;
+  const status = (STATUSES as string[]).includes(params.get("status") ?? "")
+    ? (params.get("status") as ReviewStatus)
+    : undefined;
   const projects = useQuery(trpc.projects.list.queryOptions({ workspaceId: workspace.id }));
   const reviews = useInfiniteQuery(
     trpc.reviews.list.infiniteQueryOptions(
@@ -30,7 +33,8 @@ function ReviewsView() {
       {
         getNextPageParam: (last) => last.nextCursor ?? undefined,
         // Poll every 2 s while anything on screen is still queued or running.
-        refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((r) => isActive(r.status))) ? 2000 : false),
+        refetchInterval: (q) =>
+          q.state.data?.pages.some((p) => p.items.some((r) => isActive(r.status))) ? 2000 : false,
       },
     ),
   );
@@ -55,7 +59,12 @@ function ReviewsView() {
       <div className="mb-4 flex flex-wrap items-center gap-4 text-sm">
         <label className="flex items-center gap-1.5">
           Project
-          <select aria-label="Filter by project" className={selectClass} value={projectUid ?? ""} onChange={(e) => setFilter("project", e.target.value)}>
+          <select
+            aria-label="Filter by project"
+            className={selectClass}
+            value={projectUid ?? ""}
+            onChange={(e) => setFilter("project", e.target.value)}
+          >
             <option value="">All projects</option>
             {projects.data?.map((p) => (
               <option key={p.uid} value={p.uid}>
@@ -71,7 +80,11 @@ function ReviewsView() {
               type="button"
               aria-pressed={(status ?? "") === s}
               onClick={() => setFilter("status", s)}
-              className={(status ?? "") === s ? "rounded-full bg-zinc-900 px-2.5 py-0.5 text-xs font-medium text-white dark:bg-white dark:text-zinc-900" : "rounded-full px-2.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"}
+              className={
+                (status ?? "") === s
+                  ? "rounded-full bg-zinc-900 px-2.5 py-0.5 text-xs font-medium text-white dark:bg-white dark:text-zinc-900"
+                  : "rounded-full px-2.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"
+              }
             >
               {s || "all"}
             </button>
@@ -81,8 +94,16 @@ function ReviewsView() {
       {reviews.isPending && <DelayedSkeleton />}
       {reviews.isError && <ErrorNotice message={errorInfo(reviews.error).message} onRetry={() => reviews.refetch()} />}
       {reviews.data && items.length === 0 && (
-        <EmptyState icon={<SearchCheck className="size-8" />} title={projectUid || status ? "No reviews match" : "No reviews yet"} action={!projectUid && !status ? startButton : undefined}>
-          {projectUid || status ? "Try another project or status." : projects.data?.length === 0 ? "Create a project and import its code, then start a review here or on the project page." : "Start a review of one of your projects: the static engine needs no model or API key."}
+        <EmptyState
+          icon={<SearchCheck className="size-8" />}
+          title={projectUid || status ? "No reviews match" : "No reviews yet"}
+          action={!projectUid && !status ? startButton : undefined}
+        >
+          {projectUid || status
+            ? "Try another project or status."
+            : projects.data?.length === 0
+              ? "Create a project and import its code, then start a review here or on the project page."
+              : "Start a review of one of your projects: the static engine needs no model or API key."}
         </EmptyState>
       )}
       {items.length > 0 && <ReviewRows reviews={items} />}

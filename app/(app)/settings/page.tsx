@@ -47,12 +47,19 @@ function Invites({ workspaceId }: { workspaceId: string }) {
       onError: (err) => toast.error(errorInfo(err).message),
     }),
   );
-  const revoke = useMutation(trpc.account.revokeInvite.mutationOptions({ onSuccess: refresh, onError: (err) => toast.error(errorInfo(err).message) }));
+  const revoke = useMutation(
+    trpc.account.revokeInvite.mutationOptions({
+      onSuccess: refresh,
+      onError: (err) => toast.error(errorInfo(err).message),
+    }),
+  );
 
   return (
     <Card className="p-5">
       <h2 className="font-medium">Invite links</h2>
-      <p className="mt-1 text-sm text-zinc-500">Each link adds one person. Members can change things; viewers can only look.</p>
+      <p className="mt-1 text-sm text-zinc-500">
+        Each link adds one person. Members can change things; viewers can only look.
+      </p>
       <div className="mt-4 flex flex-wrap items-center gap-2">
         <label htmlFor="invite-role" className="text-sm">
           Role

@@ -27,7 +27,11 @@ function SignInForm() {
     const { error } = await authClient.signIn.email({ email, password });
     setBusy(false);
     if (error) {
-      setError(error.status === 401 ? "That email and password don't match an account." : (error.message ?? "Sign-in failed. Try again."));
+      setError(
+        error.status === 401
+          ? "That email and password don't match an account."
+          : (error.message ?? "Sign-in failed. Try again."),
+      );
       return;
     }
     await queryClient.invalidateQueries();
@@ -37,10 +41,25 @@ function SignInForm() {
   return (
     <form onSubmit={submit} className="space-y-4">
       <Field label="Email" htmlFor="email">
-        <Input id="email" type="email" autoComplete="email" required autoFocus value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Input
+          id="email"
+          type="email"
+          autoComplete="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </Field>
       <Field label="Password" htmlFor="password">
-        <Input id="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </Field>
       {error && (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">

@@ -13,7 +13,9 @@ export default function SignUpPage() {
     return (
       <div className="space-y-3 text-sm">
         <h1 className="text-lg font-semibold">Argus is already set up</h1>
-        <p className="text-zinc-600 dark:text-zinc-400">New accounts join through an invite link from a workspace owner.</p>
+        <p className="text-zinc-600 dark:text-zinc-400">
+          New accounts join through an invite link from a workspace owner.
+        </p>
         <Link href="/sign-in" className="font-medium text-brand-600 hover:underline">
           Sign in →
         </Link>
@@ -23,7 +25,9 @@ export default function SignUpPage() {
   return (
     <>
       <h1 className="text-lg font-semibold">Set up Argus</h1>
-      <p className="mb-5 mt-1 text-sm text-zinc-600 dark:text-zinc-400">Create the owner account. You can invite your team next.</p>
+      <p className="mb-5 mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        Create the owner account. You can invite your team next.
+      </p>
       <SignUpForm submitLabel="Create owner account" />
     </>
   );

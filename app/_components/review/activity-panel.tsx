@@ -22,7 +22,13 @@ const num = (v: unknown) => (typeof v === "number" ? v : 0);
 /** One short line per tool argument set: `read_file src/app.ts 1-80`. */
 function summarizeInput(input: unknown): string {
   if (!input || typeof input !== "object") return "";
-  const parts = Object.entries(input as Payload).map(([k, v]) => (typeof v === "string" ? (k === "path" || k === "pattern" || k === "query" ? v : `${k}=${v}`) : `${k}=${JSON.stringify(v)}`));
+  const parts = Object.entries(input as Payload).map(([k, v]) =>
+    typeof v === "string"
+      ? k === "path" || k === "pattern" || k === "query"
+        ? v
+        : `${k}=${v}`
+      : `${k}=${JSON.stringify(v)}`,
+  );
   const text = parts.join(" ");
   return text.length > 140 ? `${text.slice(0, 137)}…` : text;
 }
@@ -78,7 +84,11 @@ interface Line {
   detail?: string;
 }
 
-function toLines(events: ReviewEvent[]): { lines: Line[]; stream: string; usage: { input: number; output: number; cost?: number; requests: number } | null } {
+function toLines(events: ReviewEvent[]): {
+  lines: Line[];
+  stream: string;
+  usage: { input: number; output: number; cost?: number; requests: number } | null;
+} {
   const lines: Line[] = [];
   let stream = "";
   let usage: { input: number; output: number; cost?: number; requests: number } | null = null;
@@ -87,7 +97,11 @@ function toLines(events: ReviewEvent[]): { lines: Line[]; stream: string; usage:
     switch (e.type) {
       case "status":
         // The review service's status (queued/running/…) or the agent's phase message.
-        lines.push({ seq: e.seq, kind: "status", text: str(p.message) || `Review ${str(p.status)}${p.reason ? ` — ${str(p.reason)}` : ""}` });
+        lines.push({
+          seq: e.seq,
+          kind: "status",
+          text: str(p.message) || `Review ${str(p.status)}${p.reason ? ` — ${str(p.reason)}` : ""}`,
+        });
         stream = "";
         break;
       case "token":
@@ -98,24 +112,42 @@ function toLines(events: ReviewEvent[]): { lines: Line[]; stream: string; usage:
         stream = "";
         break;
       case "tool_result":
-        lines.push({ seq: e.seq, kind: p.isError ? "error" : "result", text: `${str(p.name)} → ${p.isError ? "error" : `${num(p.chars).toLocaleString()} chars`} in ${Math.round(num(p.durationMs))} ms`, detail: str(p.preview) });
+        lines.push({
+          seq: e.seq,
+          kind: p.isError ? "error" : "result",
+          text: `${str(p.name)} → ${p.isError ? "error" : `${num(p.chars).toLocaleString()} chars`} in ${Math.round(num(p.durationMs))} ms`,
+          detail: str(p.preview),
+        });
         break;
       case "usage": {
         const u = (p.usage ?? {}) as Payload;
-        usage = { input: num(u.inputTokens), output: num(u.outputTokens), cost: typeof p.costUsd === "number" ? p.costUsd : undefined, requests: num(p.requests) };
+        usage = {
+          input: num(u.inputTokens),
+          output: num(u.outputTokens),
+          cost: typeof p.costUsd === "number" ? p.costUsd : undefined,
+          requests: num(p.requests),
+        };
         break;
       }
       case "finding":
         lines.push({ seq: e.seq, kind: "info", text: `finding: ${str((p.finding as Payload | undefined)?.title)}` });
         break;
       case "report":
-        lines.push({ seq: e.seq, kind: "info", text: `report: ${num(p.findings)} findings, score ${Math.round(num(p.overallScore))}` });
+        lines.push({
+          seq: e.seq,
+          kind: "info",
+          text: `report: ${num(p.findings)} findings, score ${Math.round(num(p.overallScore))}`,
+        });
         break;
       case "error":
         lines.push({ seq: e.seq, kind: "error", text: str(p.message) });
         break;
       case "done":
-        lines.push({ seq: e.seq, kind: "done", text: `done (${str(p.stopReason)}) after ${num(p.iterations)} iterations` });
+        lines.push({
+          seq: e.seq,
+          kind: "done",
+          text: `done (${str(p.stopReason)}) after ${num(p.iterations)} iterations`,
+        });
         break;
       case "finding_dismissed":
       case "finding_restored":
@@ -152,25 +184,38 @@ export function ActivityPanel({ reviewUid, live }: { reviewUid: string; live: bo
         <h2 className="flex items-center gap-2 text-sm font-semibold">
           Activity
           {streaming && live && (
-            <span className="inline-flex items-center gap-1 text-xs font-normal text-green-700 dark:text-green-400" title="Events arrive as they happen">
+            <span
+              className="inline-flex items-center gap-1 text-xs font-normal text-green-700 dark:text-green-400"
+              title="Events arrive as they happen"
+            >
               <span className="h-1.5 w-1.5 rounded-full bg-green-600" aria-hidden /> live
             </span>
           )}
         </h2>
         {usage && (
           <p className="text-xs tabular-nums text-zinc-500" aria-label="Usage so far">
-            {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests{usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
+            {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests
+            {usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
           </p>
         )}
       </div>
-      <div ref={box} className="max-h-80 overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900" aria-live="polite" aria-label="Review activity">
-        {lines.length === 0 && !stream && <p className="text-zinc-500">{live ? "Waiting for the review to start…" : "No activity was recorded."}</p>}
+      <div
+        ref={box}
+        className="max-h-80 overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900"
+        aria-live="polite"
+        aria-label="Review activity"
+      >
+        {lines.length === 0 && !stream && (
+          <p className="text-zinc-500">{live ? "Waiting for the review to start…" : "No activity was recorded."}</p>
+        )}
         {lines.map((l) => (
           <div key={l.seq} className={cx("break-words", kindClass[l.kind])} title={l.detail || undefined}>
             {l.text}
           </div>
         ))}
-        {stream && <div className="mt-1 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{stream}</div>}
+        {stream && (
+          <div className="mt-1 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{stream}</div>
+        )}
       </div>
       {error && <p className="mt-2 text-xs text-red-600">Could not load the activity: {error}</p>}
     </Card>

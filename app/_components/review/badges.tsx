@@ -14,7 +14,12 @@ const severityClass: Record<Severity, string> = {
 export function SeverityBadge({ severity, count }: { severity: string; count?: number }) {
   const s = (severity in severityClass ? severity : "info") as Severity;
   return (
-    <span className={cx("inline-flex shrink-0 items-center rounded px-1.5 py-0.5 text-xs font-semibold uppercase tracking-wide", severityClass[s])}>
+    <span
+      className={cx(
+        "inline-flex shrink-0 items-center rounded px-1.5 py-0.5 text-xs font-semibold uppercase tracking-wide",
+        severityClass[s],
+      )}
+    >
       {count !== undefined ? `${count} ${s}` : s}
     </span>
   );
@@ -32,10 +37,18 @@ const statusClass: Record<ReviewStatus, string> = {
 export function StatusPill({ status, progress }: { status: ReviewStatus; progress?: number }) {
   const live = status === "running" || status === "queued" || status === "pending";
   return (
-    <span className={cx("inline-flex shrink-0 items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium", statusClass[status])} data-status={status}>
+    <span
+      className={cx(
+        "inline-flex shrink-0 items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium",
+        statusClass[status],
+      )}
+      data-status={status}
+    >
       {live && <span className="size-1.5 animate-pulse rounded-full bg-current" aria-hidden />}
       {status}
-      {status === "running" && progress !== undefined && progress > 0 && <span className="tabular-nums">{Math.round(progress * 100)}%</span>}
+      {status === "running" && progress !== undefined && progress > 0 && (
+        <span className="tabular-nums">{Math.round(progress * 100)}%</span>
+      )}
     </span>
   );
 }
@@ -44,7 +57,12 @@ export function StatusPill({ status, progress }: { status: ReviewStatus; progres
 export function ScoreChip({ score, label }: { score: number | null | undefined; label?: string }) {
   if (score === null || score === undefined) return <span className="text-sm text-zinc-400">—</span>;
   const s = Math.round(score);
-  const tone = s >= 80 ? "text-green-700 dark:text-green-400" : s >= 50 ? "text-amber-700 dark:text-amber-400" : "text-red-700 dark:text-red-400";
+  const tone =
+    s >= 80
+      ? "text-green-700 dark:text-green-400"
+      : s >= 50
+        ? "text-amber-700 dark:text-amber-400"
+        : "text-red-700 dark:text-red-400";
   return (
     <span className={cx("font-semibold tabular-nums", tone)} title={label ?? "Score (0–100, higher is better)"}>
       {s}

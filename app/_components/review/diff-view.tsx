@@ -13,9 +13,22 @@ function lineClass(line: string): string {
 export function DiffView({ diff }: { diff: string }) {
   const lines = diff.replace(/\n$/, "").split("\n");
   return (
-    <pre aria-label="Suggested diff" className="overflow-x-auto rounded-md border border-zinc-200 text-[12.5px] leading-5 dark:border-zinc-800">
+    <pre
+      aria-label="Suggested diff"
+      className="overflow-x-auto rounded-md border border-zinc-200 text-[12.5px] leading-5 dark:border-zinc-800"
+    >
       {lines.map((line, i) => (
-        <div key={i} className={cx("whitespace-pre px-3", lineClass(line))} data-diff={line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : undefined}>
+        <div
+          key={i}
+          className={cx("whitespace-pre px-3", lineClass(line))}
+          data-diff={
+            line.startsWith("+") && !line.startsWith("+++")
+              ? "add"
+              : line.startsWith("-") && !line.startsWith("---")
+                ? "del"
+                : undefined
+          }
+        >
           {line || " "}
         </div>
       ))}

@@ -6,7 +6,15 @@ import { ScoreChip, SeverityBadge } from "./badges.tsx";
 import { codeHref } from "./format.ts";
 import { SEVERITIES, type ReviewDetail } from "./types.ts";
 
-export function FilesAtRisk({ files, projectUid, snapshotUid }: { files: ReviewDetail["files"]; projectUid: string; snapshotUid: string | null }) {
+export function FilesAtRisk({
+  files,
+  projectUid,
+  snapshotUid,
+}: {
+  files: ReviewDetail["files"];
+  projectUid: string;
+  snapshotUid: string | null;
+}) {
   if (files.length === 0) return <p className="text-sm text-zinc-500">No file has findings.</p>;
   const sorted = [...files].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path));
   return (
@@ -17,7 +25,11 @@ export function FilesAtRisk({ files, projectUid, snapshotUid }: { files: ReviewD
             <span className="w-8 text-right">
               <ScoreChip score={f.score} label="File score (0–100, higher is better)" />
             </span>
-            <Link href={codeHref(projectUid, snapshotUid, f.path, 1)} className="min-w-0 flex-1 truncate font-mono text-xs hover:underline" title={f.path}>
+            <Link
+              href={codeHref(projectUid, snapshotUid, f.path, 1)}
+              className="min-w-0 flex-1 truncate font-mono text-xs hover:underline"
+              title={f.path}
+            >
               {f.path}
             </Link>
             <span className="flex flex-wrap gap-1">

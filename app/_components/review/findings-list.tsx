@@ -17,10 +17,15 @@ import { Markdown } from "./markdown.tsx";
 import { CATEGORIES, SEVERITIES, type ReviewFindingRow, type Severity } from "./types.ts";
 
 type SortKey = "severity" | "file" | "confidence" | "category";
-const selectClass = "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+const selectClass =
+  "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 const comparators: Record<SortKey, (a: ReviewFindingRow, b: ReviewFindingRow) => number> = {
-  severity: (a, b) => severityRank(a.severity) - severityRank(b.severity) || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine,
+  severity: (a, b) =>
+    severityRank(a.severity) - severityRank(b.severity) ||
+    b.confidence - a.confidence ||
+    a.file.localeCompare(b.file) ||
+    a.startLine - b.startLine,
   file: (a, b) => a.file.localeCompare(b.file) || a.startLine - b.startLine,
   confidence: (a, b) => b.confidence - a.confidence || severityRank(a.severity) - severityRank(b.severity),
   category: (a, b) => a.category.localeCompare(b.category) || severityRank(a.severity) - severityRank(b.severity),
@@ -83,7 +88,12 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
       return next;
     });
 
-  if (findings.length === 0) return <EmptyState title="No findings">Nothing at or above this review&apos;s thresholds. The noise-control line above says what each stage removed.</EmptyState>;
+  if (findings.length === 0)
+    return (
+      <EmptyState title="No findings">
+        Nothing at or above this review&apos;s thresholds. The noise-control line above says what each stage removed.
+      </EmptyState>
+    );
 
   return (
     <div>
@@ -94,7 +104,11 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
             type="button"
             aria-pressed={severity === s}
             onClick={() => setSeverity(severity === s ? "" : s)}
-            className={cx("rounded-md p-0.5 transition-opacity", severity && severity !== s && "opacity-40", severity === s && "ring-2 ring-brand-500")}
+            className={cx(
+              "rounded-md p-0.5 transition-opacity",
+              severity && severity !== s && "opacity-40",
+              severity === s && "ring-2 ring-brand-500",
+            )}
           >
             <SeverityBadge severity={s} count={counts[s]} />
           </button>
@@ -103,7 +117,12 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
       <div className="mb-3 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         <label className="flex items-center gap-1.5">
           Category
-          <select aria-label="Category" className={selectClass} value={category} onChange={(e) => setCategory(e.target.value)}>
+          <select
+            aria-label="Category"
+            className={selectClass}
+            value={category}
+            onChange={(e) => setCategory(e.target.value)}
+          >
             <option value="">All</option>
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
@@ -114,7 +133,12 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
         </label>
         <label className="flex min-w-0 items-center gap-1.5">
           File
-          <select aria-label="File" className={cx(selectClass, "max-w-64")} value={file} onChange={(e) => setFile(e.target.value)}>
+          <select
+            aria-label="File"
+            className={cx(selectClass, "max-w-64")}
+            value={file}
+            onChange={(e) => setFile(e.target.value)}
+          >
             <option value="">All files ({files.length})</option>
             {files.map((f) => (
               <option key={f} value={f}>
@@ -125,7 +149,12 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
         </label>
         <label className="flex items-center gap-1.5">
           Confidence
-          <select aria-label="Minimum confidence" className={selectClass} value={minConfidence} onChange={(e) => setMinConfidence(Number(e.target.value))}>
+          <select
+            aria-label="Minimum confidence"
+            className={selectClass}
+            value={minConfidence}
+            onChange={(e) => setMinConfidence(Number(e.target.value))}
+          >
             <option value={0}>Any</option>
             <option value={0.5}>≥ 50%</option>
             <option value={0.7}>≥ 70%</option>
@@ -134,7 +163,12 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
         </label>
         <label className="flex items-center gap-1.5">
           False positives
-          <select aria-label="False positives" className={selectClass} value={falsePositives} onChange={(e) => setFalsePositives(e.target.value as typeof falsePositives)}>
+          <select
+            aria-label="False positives"
+            className={selectClass}
+            value={falsePositives}
+            onChange={(e) => setFalsePositives(e.target.value as typeof falsePositives)}
+          >
             <option value="show">Show</option>
             <option value="hide">Hide</option>
             <option value="only">Only</option>
@@ -142,7 +176,12 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
         </label>
         <label className="flex items-center gap-1.5">
           Sort by
-          <select aria-label="Sort by" className={selectClass} value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
+          <select
+            aria-label="Sort by"
+            className={selectClass}
+            value={sort}
+            onChange={(e) => setSort(e.target.value as SortKey)}
+          >
             <option value="severity">Severity</option>
             <option value="file">File</option>
             <option value="confidence">Confidence</option>
@@ -153,7 +192,11 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
           {visible.length} of {findings.length} shown
         </span>
       </div>
-      <div ref={scroller} className="max-h-[75vh] overflow-y-auto rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="findings-scroller">
+      <div
+        ref={scroller}
+        className="max-h-[75vh] overflow-y-auto rounded-lg border border-zinc-200 dark:border-zinc-800"
+        data-testid="findings-scroller"
+      >
         <ul aria-label="Findings" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const f = visible[item.index]!;
@@ -164,15 +207,37 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
                 key={item.key}
                 data-index={item.index}
                 ref={virtualizer.measureElement}
-                className={cx("absolute left-0 top-0 w-full border-b border-zinc-200 dark:border-zinc-800", f.dismissed && "bg-zinc-50 dark:bg-zinc-900/60")}
+                className={cx(
+                  "absolute left-0 top-0 w-full border-b border-zinc-200 dark:border-zinc-800",
+                  f.dismissed && "bg-zinc-50 dark:bg-zinc-900/60",
+                )}
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 <div className="flex items-start gap-2 px-3 py-2.5">
-                  <button type="button" aria-expanded={expanded} aria-controls={detailsId} onClick={() => toggle(f.fingerprint)} className="flex min-w-0 flex-1 items-start gap-2 text-left">
-                    <ChevronRight className={cx("mt-0.5 size-4 shrink-0 text-zinc-400 transition-transform", expanded && "rotate-90")} aria-hidden />
+                  <button
+                    type="button"
+                    aria-expanded={expanded}
+                    aria-controls={detailsId}
+                    onClick={() => toggle(f.fingerprint)}
+                    className="flex min-w-0 flex-1 items-start gap-2 text-left"
+                  >
+                    <ChevronRight
+                      className={cx(
+                        "mt-0.5 size-4 shrink-0 text-zinc-400 transition-transform",
+                        expanded && "rotate-90",
+                      )}
+                      aria-hidden
+                    />
                     <SeverityBadge severity={f.severity} />
                     <span className="min-w-0">
-                      <span className={cx("block text-sm font-medium", f.dismissed && "text-zinc-500 line-through decoration-zinc-400")}>{f.title}</span>
+                      <span
+                        className={cx(
+                          "block text-sm font-medium",
+                          f.dismissed && "text-zinc-500 line-through decoration-zinc-400",
+                        )}
+                      >
+                        {f.title}
+                      </span>
                       <span className="mt-0.5 block truncate font-mono text-xs text-zinc-500">
                         {f.file}:{f.startLine}
                         {f.endLine > f.startLine ? `-${f.endLine}` : ""}
@@ -195,33 +260,50 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
                     {f.evidence.trim() && (
                       <div>
                         <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Evidence</p>
-                        <pre className="overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 p-3 font-mono text-[12.5px] leading-5 dark:border-zinc-800 dark:bg-zinc-900">{f.evidence}</pre>
+                        <pre className="overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 p-3 font-mono text-[12.5px] leading-5 dark:border-zinc-800 dark:bg-zinc-900">
+                          {f.evidence}
+                        </pre>
                       </div>
                     )}
                     {f.suggestedFix && (
                       <div>
-                        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Suggested fix</p>
+                        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">
+                          Suggested fix
+                        </p>
                         <Markdown>{f.suggestedFix}</Markdown>
                       </div>
                     )}
                     {f.diff && <DiffView diff={f.diff} />}
                     {f.verificationNote && (
                       <div>
-                        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">{f.verification === "confirmed" ? "Verification" : "Verification note"}</p>
+                        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">
+                          {f.verification === "confirmed" ? "Verification" : "Verification note"}
+                        </p>
                         <p className="whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">{f.verificationNote}</p>
                       </div>
                     )}
                     <div className="flex flex-wrap items-center gap-2">
-                      <Link href={codeHref(projectUid, snapshotUid, f.file, f.startLine, f.endLine)} className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800">
+                      <Link
+                        href={codeHref(projectUid, snapshotUid, f.file, f.startLine, f.endLine)}
+                        className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                      >
                         <ExternalLink className="size-3.5" aria-hidden /> Open in code
                       </Link>
                       {canEdit &&
                         (f.dismissed ? (
-                          <Button variant="secondary" busy={pending === f.fingerprint} onClick={() => onDismiss(f, false)}>
+                          <Button
+                            variant="secondary"
+                            busy={pending === f.fingerprint}
+                            onClick={() => onDismiss(f, false)}
+                          >
                             Restore
                           </Button>
                         ) : (
-                          <Button variant="secondary" busy={pending === f.fingerprint} onClick={() => onDismiss(f, true)}>
+                          <Button
+                            variant="secondary"
+                            busy={pending === f.fingerprint}
+                            onClick={() => onDismiss(f, true)}
+                          >
                             Mark false positive
                           </Button>
                         ))}
@@ -241,7 +323,9 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
             );
           })}
         </ul>
-        {visible.length === 0 && <p className="p-6 text-center text-sm text-zinc-500">No finding matches these filters.</p>}
+        {visible.length === 0 && (
+          <p className="p-6 text-center text-sm text-zinc-500">No finding matches these filters.</p>
+        )}
       </div>
     </div>
   );

@@ -23,7 +23,8 @@ export function formatDuration(ms: number): string {
   return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-export const formatDate = (d: string | Date | null | undefined) => (d ? new Date(d).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" }) : "—");
+export const formatDate = (d: string | Date | null | undefined) =>
+  d ? new Date(d).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" }) : "—";
 
 export function formatTokens(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : n.toLocaleString();
@@ -35,10 +36,22 @@ export function formatCost(usd: number | undefined): string | null {
 }
 
 /** Where "Open in code" goes: the project's code viewer with the lines highlighted. */
-export function codeHref(projectUid: string, snapshotUid: string | null, file: string, startLine: number, endLine?: number): string {
+export function codeHref(
+  projectUid: string,
+  snapshotUid: string | null,
+  file: string,
+  startLine: number,
+  endLine?: number,
+): string {
   const q = new URLSearchParams({ ...(snapshotUid ? { snapshot: snapshotUid } : {}), file, line: String(startLine) });
   if (endLine && endLine > startLine) q.set("end", String(endLine));
   return `/projects/${projectUid}?${q.toString()}`;
 }
 
-export const SEVERITY_COLOR: Record<Severity, string> = { critical: "#b91c1c", high: "#ea580c", medium: "#d97706", low: "#2563eb", info: "#71717a" };
+export const SEVERITY_COLOR: Record<Severity, string> = {
+  critical: "#b91c1c",
+  high: "#ea580c",
+  medium: "#d97706",
+  low: "#2563eb",
+  info: "#71717a",
+};

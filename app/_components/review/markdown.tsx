@@ -18,9 +18,27 @@ const components: Components = {
       {children}
     </a>
   ),
-  code: ({ children, className }) => <code className={className ? `${className} font-mono text-[13px]` : "rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] dark:bg-zinc-800"}>{children}</code>,
-  pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded-md bg-zinc-50 p-3 text-[13px] dark:bg-zinc-900 [&_code]:bg-transparent [&_code]:p-0">{children}</pre>,
-  blockquote: ({ children }) => <blockquote className="my-2 border-l-2 border-zinc-300 pl-3 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">{children}</blockquote>,
+  code: ({ children, className }) => (
+    <code
+      className={
+        className
+          ? `${className} font-mono text-[13px]`
+          : "rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] dark:bg-zinc-800"
+      }
+    >
+      {children}
+    </code>
+  ),
+  pre: ({ children }) => (
+    <pre className="my-2 overflow-x-auto rounded-md bg-zinc-50 p-3 text-[13px] dark:bg-zinc-900 [&_code]:bg-transparent [&_code]:p-0">
+      {children}
+    </pre>
+  ),
+  blockquote: ({ children }) => (
+    <blockquote className="my-2 border-l-2 border-zinc-300 pl-3 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+      {children}
+    </blockquote>
+  ),
   img: ({ alt }) => <span className="text-zinc-500">[image: {alt}]</span>,
 };
 

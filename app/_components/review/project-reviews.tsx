@@ -27,7 +27,9 @@ export function ProjectReviews({ projectUid }: { projectUid: string }) {
         </div>
         {reviews.isPending && workspaceId && <DelayedSkeleton rows={2} />}
         {reviews.data?.items.length === 0 && <p className="text-sm text-zinc-500">No reviews of this project yet.</p>}
-        {reviews.data && reviews.data.items.length > 0 && <ReviewRows reviews={reviews.data.items} showProject={false} />}
+        {reviews.data && reviews.data.items.length > 0 && (
+          <ReviewRows reviews={reviews.data.items} showProject={false} />
+        )}
       </div>
       <div>
         <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">Trend</h2>

@@ -18,7 +18,9 @@ export function ReviewRows({ reviews, showProject = true }: { reviews: ReviewLis
               </Link>
               <p className="truncate text-xs text-zinc-500">
                 {engineLabel(r)} · {scopeLabel(r.scope)} · {showProject ? `${formatDate(r.createdAt)} · ` : ""}
-                {r.status === "completed" ? `${r.findingsCount} finding${r.findingsCount === 1 ? "" : "s"}` : (r.statusReason ?? "")}
+                {r.status === "completed"
+                  ? `${r.findingsCount} finding${r.findingsCount === 1 ? "" : "s"}`
+                  : (r.statusReason ?? "")}
               </p>
             </div>
             <StatusPill status={r.status} progress={r.progress} />

@@ -13,7 +13,8 @@ import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { Button, Field, Input, Modal, TextArea } from "../ui.tsx";
 import { SEVERITIES } from "./types.ts";
 
-const selectClass = "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+const selectClass =
+  "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 type ScopeKind = "project" | "paths" | "diff";
 
@@ -62,10 +63,31 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Radio({ name, value, checked, onChange, label, hint }: { name: string; value: string; checked: boolean; onChange: (v: string) => void; label: string; hint?: string }) {
+function Radio({
+  name,
+  value,
+  checked,
+  onChange,
+  label,
+  hint,
+}: {
+  name: string;
+  value: string;
+  checked: boolean;
+  onChange: (v: string) => void;
+  label: string;
+  hint?: string;
+}) {
   return (
     <label className="flex cursor-pointer items-start gap-2 text-sm">
-      <input type="radio" name={name} value={value} checked={checked} onChange={() => onChange(value)} className="mt-0.5 accent-brand-600" />
+      <input
+        type="radio"
+        name={name}
+        value={value}
+        checked={checked}
+        onChange={() => onChange(value)}
+        className="mt-0.5 accent-brand-600"
+      />
       <span>
         {label}
         {hint && <span className="block text-xs text-zinc-500">{hint}</span>}
@@ -74,7 +96,15 @@ function Radio({ name, value, checked, onChange, label, hint }: { name: string; 
   );
 }
 
-export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean; onClose: () => void; projectUid?: string }) {
+export function StartReviewDialog({
+  open,
+  onClose,
+  projectUid,
+}: {
+  open: boolean;
+  onClose: () => void;
+  projectUid?: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -83,7 +113,10 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
   const [localError, setLocalError] = useState<string | null>(null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
 
-  const projects = useQuery({ ...trpc.projects.list.queryOptions({ workspaceId: workspace.id }), enabled: open && !projectUid });
+  const projects = useQuery({
+    ...trpc.projects.list.queryOptions({ workspaceId: workspace.id }),
+    enabled: open && !projectUid,
+  });
   const prompts = useQuery({ ...trpc.prompts.list.queryOptions({ workspaceId: workspace.id }), enabled: open });
   const connections = useQuery({ ...trpc.providers.list.queryOptions({ workspaceId: workspace.id }), enabled: open });
   const catalog = useQuery({ ...trpc.providers.catalog.queryOptions(), enabled: open });
@@ -104,7 +137,10 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
   }, [open, firstProject]);
 
   const connection = connections.data?.find((c) => (c.uid ?? "") === draft.connectionUid);
-  const models = useMemo(() => catalog.data?.providers.find((p) => p.id === connection?.provider)?.models ?? [], [catalog.data, connection?.provider]);
+  const models = useMemo(
+    () => catalog.data?.providers.find((p) => p.id === connection?.provider)?.models ?? [],
+    [catalog.data, connection?.provider],
+  );
 
   const start = useMutation(
     trpc.reviews.start.mutationOptions({
@@ -128,15 +164,22 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
       .split("\n")
       .map((p) => p.trim())
       .filter(Boolean);
-    if (draft.scope === "paths" && paths.length === 0) return setLocalError("List at least one path or glob, one per line (e.g. src/api/** or server.js).");
-    if (draft.scope === "diff" && (!draft.base.trim() || !draft.head.trim())) return setLocalError("A diff review needs both refs: the base (e.g. main) and the head (e.g. HEAD or a branch).");
+    if (draft.scope === "paths" && paths.length === 0)
+      return setLocalError("List at least one path or glob, one per line (e.g. src/api/** or server.js).");
+    if (draft.scope === "diff" && (!draft.base.trim() || !draft.head.trim()))
+      return setLocalError("A diff review needs both refs: the base (e.g. main) and the head (e.g. HEAD or a branch).");
     const maxIterations = Number(draft.maxIterations);
     const maxCostUsd = draft.maxCostUsd.trim() ? Number(draft.maxCostUsd) : undefined;
     const minConfidence = Number(draft.minConfidence || 0);
     start.mutate({
       projectUid: draft.projectUid,
       engine: draft.engine,
-      scope: draft.scope === "project" ? { kind: "project" } : draft.scope === "paths" ? { kind: "paths", paths } : { kind: "diff", base: draft.base.trim(), head: draft.head.trim() },
+      scope:
+        draft.scope === "project"
+          ? { kind: "project" }
+          : draft.scope === "paths"
+            ? { kind: "paths", paths }
+            : { kind: "diff", base: draft.base.trim(), head: draft.head.trim() },
       ...(agent
         ? {
             promptUid: draft.promptUid || undefined,
@@ -145,20 +188,37 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
             budget: { maxIterations, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
           }
         : {}),
-      settings: { verify: agent ? draft.verify : false, unverified: draft.unverified, minConfidence, minSeverity: draft.minSeverity },
+      settings: {
+        verify: agent ? draft.verify : false,
+        unverified: draft.unverified,
+        minConfidence,
+        minSeverity: draft.minSeverity,
+      },
     });
   }
 
   const generalError = localError ?? (err && !err.fields ? err.message : null);
-  const unmapped = err?.fields && !["scope", "model", "budget", "settings", "promptUid", "connectionUid", "projectUid"].some((k) => err.fields?.[k]) ? err.message : null;
+  const unmapped =
+    err?.fields &&
+    !["scope", "model", "budget", "settings", "promptUid", "connectionUid", "projectUid"].some((k) => err.fields?.[k])
+      ? err.message
+      : null;
 
   return (
     <Modal open={open} onClose={onClose} title="Start a review">
       <form onSubmit={submit} className="max-h-[75vh] space-y-4 overflow-y-auto pr-1" noValidate>
         {!projectUid && (
           <Field label="Project" htmlFor="review-project" error={fieldError("projectUid")}>
-            <select id="review-project" className={selectClass} value={draft.projectUid} onChange={(e) => set("projectUid", e.target.value)} autoFocus>
-              {projects.data?.length === 0 && <option value="">No projects yet — create one and import its code first</option>}
+            <select
+              id="review-project"
+              className={selectClass}
+              value={draft.projectUid}
+              onChange={(e) => set("projectUid", e.target.value)}
+              autoFocus
+            >
+              {projects.data?.length === 0 && (
+                <option value="">No projects yet — create one and import its code first</option>
+              )}
               {projects.data?.map((p) => (
                 <option key={p.uid} value={p.uid}>
                   {p.name}
@@ -169,28 +229,77 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
         )}
         <Section title="Engine">
           <div role="radiogroup" aria-label="Engine" className="space-y-2">
-            <Radio name="engine" value="static" checked={draft.engine === "static"} onChange={() => set("engine", "static")} label="Static analysis — no LLM" hint="Argus's rules, ESLint security rules, secrets. Fast, free, no model needed." />
-            <Radio name="engine" value="agent" checked={draft.engine === "agent"} onChange={() => set("engine", "agent")} label="Review agent (LLM)" hint="A model reads the code with tools, then its findings are checked against the code." />
+            <Radio
+              name="engine"
+              value="static"
+              checked={draft.engine === "static"}
+              onChange={() => set("engine", "static")}
+              label="Static analysis — no LLM"
+              hint="Argus's rules, ESLint security rules, secrets. Fast, free, no model needed."
+            />
+            <Radio
+              name="engine"
+              value="agent"
+              checked={draft.engine === "agent"}
+              onChange={() => set("engine", "agent")}
+              label="Review agent (LLM)"
+              hint="A model reads the code with tools, then its findings are checked against the code."
+            />
           </div>
         </Section>
         <Section title="Scope">
           <div role="radiogroup" aria-label="Scope" className="space-y-2">
-            <Radio name="scope" value="project" checked={draft.scope === "project"} onChange={() => set("scope", "project")} label="Whole project" />
-            <Radio name="scope" value="paths" checked={draft.scope === "paths"} onChange={() => set("scope", "paths")} label="Paths or globs" />
-            <Radio name="scope" value="diff" checked={draft.scope === "diff"} onChange={() => set("scope", "diff")} label="Changes between two git refs" hint="Only changed hunks are in scope; any file may be read for context." />
+            <Radio
+              name="scope"
+              value="project"
+              checked={draft.scope === "project"}
+              onChange={() => set("scope", "project")}
+              label="Whole project"
+            />
+            <Radio
+              name="scope"
+              value="paths"
+              checked={draft.scope === "paths"}
+              onChange={() => set("scope", "paths")}
+              label="Paths or globs"
+            />
+            <Radio
+              name="scope"
+              value="diff"
+              checked={draft.scope === "diff"}
+              onChange={() => set("scope", "diff")}
+              label="Changes between two git refs"
+              hint="Only changed hunks are in scope; any file may be read for context."
+            />
           </div>
           {draft.scope === "paths" && (
             <Field label="Paths" htmlFor="review-paths" hint="One per line: files, folders or globs (src/**/*.ts).">
-              <TextArea id="review-paths" rows={3} value={draft.paths} onChange={(e) => set("paths", e.target.value)} placeholder={"src/api/**\nserver.js"} />
+              <TextArea
+                id="review-paths"
+                rows={3}
+                value={draft.paths}
+                onChange={(e) => set("paths", e.target.value)}
+                placeholder={"src/api/**\nserver.js"}
+              />
             </Field>
           )}
           {draft.scope === "diff" && (
             <div className="grid grid-cols-2 gap-3">
               <Field label="Base ref" htmlFor="review-base">
-                <Input id="review-base" value={draft.base} onChange={(e) => set("base", e.target.value)} placeholder="main" />
+                <Input
+                  id="review-base"
+                  value={draft.base}
+                  onChange={(e) => set("base", e.target.value)}
+                  placeholder="main"
+                />
               </Field>
               <Field label="Head ref" htmlFor="review-head">
-                <Input id="review-head" value={draft.head} onChange={(e) => set("head", e.target.value)} placeholder="HEAD" />
+                <Input
+                  id="review-head"
+                  value={draft.head}
+                  onChange={(e) => set("head", e.target.value)}
+                  placeholder="HEAD"
+                />
               </Field>
             </div>
           )}
@@ -203,7 +312,12 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
         {agent && (
           <Section title="Model">
             <Field label="Prompt" htmlFor="review-prompt" error={fieldError("promptUid")}>
-              <select id="review-prompt" className={selectClass} value={draft.promptUid} onChange={(e) => set("promptUid", e.target.value)}>
+              <select
+                id="review-prompt"
+                className={selectClass}
+                value={draft.promptUid}
+                onChange={(e) => set("promptUid", e.target.value)}
+              >
                 {prompts.data?.map((p) => (
                   <option key={p.uid} value={p.uid}>
                     {p.name}
@@ -213,17 +327,35 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
               </select>
             </Field>
             <Field label="Provider" htmlFor="review-connection" error={fieldError("connectionUid")}>
-              <select id="review-connection" className={selectClass} value={draft.connectionUid} onChange={(e) => setDraft((d) => ({ ...d, connectionUid: e.target.value, model: "" }))}>
+              <select
+                id="review-connection"
+                className={selectClass}
+                value={draft.connectionUid}
+                onChange={(e) => setDraft((d) => ({ ...d, connectionUid: e.target.value, model: "" }))}
+              >
                 {connections.data?.map((c) => (
                   <option key={c.uid ?? "env"} value={c.uid ?? ""}>
                     {c.name} — {c.provider}
-                    {c.source === "environment" && !c.hasKey && c.provider !== "openai-compatible" ? " (no key configured)" : ""}
+                    {c.source === "environment" && !c.hasKey && c.provider !== "openai-compatible"
+                      ? " (no key configured)"
+                      : ""}
                   </option>
                 ))}
               </select>
             </Field>
-            <Field label="Model" htmlFor="review-model" error={fieldError("model")} hint={connection?.model ? `Leave empty for ${connection.model}.` : undefined}>
-              <Input id="review-model" list="review-models" value={draft.model} onChange={(e) => set("model", e.target.value)} placeholder={connection?.model ?? "model id"} />
+            <Field
+              label="Model"
+              htmlFor="review-model"
+              error={fieldError("model")}
+              hint={connection?.model ? `Leave empty for ${connection.model}.` : undefined}
+            >
+              <Input
+                id="review-model"
+                list="review-models"
+                value={draft.model}
+                onChange={(e) => set("model", e.target.value)}
+                placeholder={connection?.model ?? "model id"}
+              />
               <datalist id="review-models">
                 {models.map((m) => (
                   <option key={m.id} value={m.id}>
@@ -234,10 +366,25 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
             </Field>
             <div className="grid grid-cols-2 gap-3">
               <Field label="Max iterations" htmlFor="review-iterations">
-                <Input id="review-iterations" type="number" min={1} max={500} value={draft.maxIterations} onChange={(e) => set("maxIterations", e.target.value)} />
+                <Input
+                  id="review-iterations"
+                  type="number"
+                  min={1}
+                  max={500}
+                  value={draft.maxIterations}
+                  onChange={(e) => set("maxIterations", e.target.value)}
+                />
               </Field>
               <Field label="Max cost (USD)" htmlFor="review-cost" hint="Empty: no cost cap.">
-                <Input id="review-cost" type="number" min={0} step="0.5" value={draft.maxCostUsd} onChange={(e) => set("maxCostUsd", e.target.value)} placeholder="e.g. 2" />
+                <Input
+                  id="review-cost"
+                  type="number"
+                  min={0}
+                  step="0.5"
+                  value={draft.maxCostUsd}
+                  onChange={(e) => set("maxCostUsd", e.target.value)}
+                  placeholder="e.g. 2"
+                />
               </Field>
             </div>
             {fieldError("budget") && (
@@ -251,11 +398,22 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
           {agent && (
             <>
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={draft.verify} onChange={(e) => set("verify", e.target.checked)} className="accent-brand-600" />
+                <input
+                  type="checkbox"
+                  checked={draft.verify}
+                  onChange={(e) => set("verify", e.target.checked)}
+                  className="accent-brand-600"
+                />
                 Verify each finding against the code (a separate check per finding)
               </label>
               <Field label="Findings the check did not confirm" htmlFor="review-unverified">
-                <select id="review-unverified" className={selectClass} value={draft.unverified} onChange={(e) => set("unverified", e.target.value as Draft["unverified"])} disabled={!draft.verify}>
+                <select
+                  id="review-unverified"
+                  className={selectClass}
+                  value={draft.unverified}
+                  onChange={(e) => set("unverified", e.target.value as Draft["unverified"])}
+                  disabled={!draft.verify}
+                >
                   <option value="keep">Keep them, marked “unverified”</option>
                   <option value="drop">Drop them</option>
                 </select>
@@ -264,10 +422,23 @@ export function StartReviewDialog({ open, onClose, projectUid }: { open: boolean
           )}
           <div className="grid grid-cols-2 gap-3">
             <Field label="Min confidence" htmlFor="review-confidence" hint="0–1">
-              <Input id="review-confidence" type="number" min={0} max={1} step="0.05" value={draft.minConfidence} onChange={(e) => set("minConfidence", e.target.value)} />
+              <Input
+                id="review-confidence"
+                type="number"
+                min={0}
+                max={1}
+                step="0.05"
+                value={draft.minConfidence}
+                onChange={(e) => set("minConfidence", e.target.value)}
+              />
             </Field>
             <Field label="Severity floor" htmlFor="review-severity">
-              <select id="review-severity" className={selectClass} value={draft.minSeverity} onChange={(e) => set("minSeverity", e.target.value as Draft["minSeverity"])}>
+              <select
+                id="review-severity"
+                className={selectClass}
+                value={draft.minSeverity}
+                onChange={(e) => set("minSeverity", e.target.value as Draft["minSeverity"])}
+              >
                 {SEVERITIES.map((s) => (
                   <option key={s} value={s}>
                     {s} and worse

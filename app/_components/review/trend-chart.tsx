@@ -24,7 +24,15 @@ export function TrendChart({ projectUid }: { projectUid: string }) {
   }
   const data = trend.data.map((p) => ({
     ...p,
-    label: p.finishedAt ? new Date(p.finishedAt).toLocaleDateString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : "",
+    label: p.finishedAt
+      ? new Date(p.finishedAt).toLocaleDateString(undefined, {
+          month: "short",
+          day: "numeric",
+          hour: "2-digit",
+          minute: "2-digit",
+          hourCycle: "h23",
+        })
+      : "",
     score: p.score === null ? null : Math.round(p.score),
   }));
   return (
@@ -39,13 +47,32 @@ export function TrendChart({ projectUid }: { projectUid: string }) {
           {/* Severities worst first (the default sorts alphabetically), the score last. */}
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={(item) => LEGEND_ORDER.indexOf(String(item.dataKey))} />
           {SEVERITIES.map((s) => (
-            <Bar key={s} yAxisId="count" dataKey={s} stackId="findings" fill={SEVERITY_COLOR[s]} name={s} isAnimationActive={false} />
+            <Bar
+              key={s}
+              yAxisId="count"
+              dataKey={s}
+              stackId="findings"
+              fill={SEVERITY_COLOR[s]}
+              name={s}
+              isAnimationActive={false}
+            />
           ))}
-          <Line yAxisId="score" type="monotone" dataKey="score" name="score" stroke="#4f46e5" strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
+          <Line
+            yAxisId="score"
+            type="monotone"
+            dataKey="score"
+            name="score"
+            stroke="#4f46e5"
+            strokeWidth={2}
+            dot={{ r: 3 }}
+            connectNulls
+            isAnimationActive={false}
+          />
         </ComposedChart>
       </ResponsiveContainer>
       <figcaption className="sr-only">
-        {data.length} completed review{data.length === 1 ? "" : "s"}; latest score {data[data.length - 1]!.score ?? "—"}.
+        {data.length} completed review{data.length === 1 ? "" : "s"}; latest score {data[data.length - 1]!.score ?? "—"}
+        .
       </figcaption>
     </figure>
   );

@@ -12,7 +12,16 @@ export type ReviewStatus = ReviewListItem["status"];
 
 export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
 export type Severity = (typeof SEVERITIES)[number];
-export const CATEGORIES = ["security", "correctness", "reliability", "performance", "maintainability", "style", "testing", "documentation"] as const;
+export const CATEGORIES = [
+  "security",
+  "correctness",
+  "reliability",
+  "performance",
+  "maintainability",
+  "style",
+  "testing",
+  "documentation",
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 export const ACTIVE_STATUSES: readonly ReviewStatus[] = ["pending", "queued", "running"];
 export const isActive = (status: ReviewStatus) => ACTIVE_STATUSES.includes(status);

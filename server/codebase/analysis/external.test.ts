@@ -12,18 +12,53 @@ let emptyBin: string;
 
 const RUFF_JSON = (root: string) =>
   JSON.stringify([
-    { cell: null, code: "S602", end_location: { column: 40, row: 4 }, filename: path.join(root, "app.py"), fix: null, location: { column: 5, row: 4 }, message: "`subprocess` call with `shell=True` identified", noqa_row: 4, url: "https://docs.astral.sh/ruff/rules/subprocess-popen-with-shell-equals-true" },
-    { cell: null, code: "F401", end_location: { column: 10, row: 1 }, filename: path.join(root, "app.py"), fix: null, location: { column: 8, row: 1 }, message: "`os` imported but unused", noqa_row: 1, url: null },
+    {
+      cell: null,
+      code: "S602",
+      end_location: { column: 40, row: 4 },
+      filename: path.join(root, "app.py"),
+      fix: null,
+      location: { column: 5, row: 4 },
+      message: "`subprocess` call with `shell=True` identified",
+      noqa_row: 4,
+      url: "https://docs.astral.sh/ruff/rules/subprocess-popen-with-shell-equals-true",
+    },
+    {
+      cell: null,
+      code: "F401",
+      end_location: { column: 10, row: 1 },
+      filename: path.join(root, "app.py"),
+      fix: null,
+      location: { column: 8, row: 1 },
+      message: "`os` imported but unused",
+      noqa_row: 1,
+      url: null,
+    },
   ]);
 const BANDIT_JSON = (root: string) =>
   JSON.stringify({
     errors: [],
-    results: [{ code: "4 subprocess.run(cmd, shell=True)\n", filename: path.join(root, "app.py"), issue_confidence: "HIGH", issue_severity: "HIGH", issue_text: "subprocess call with shell=True identified, security issue.", line_number: 4, line_range: [4, 5], test_id: "B602", test_name: "subprocess_popen_with_shell_equals_true" }],
+    results: [
+      {
+        code: "4 subprocess.run(cmd, shell=True)\n",
+        filename: path.join(root, "app.py"),
+        issue_confidence: "HIGH",
+        issue_severity: "HIGH",
+        issue_text: "subprocess call with shell=True identified, security issue.",
+        line_number: 4,
+        line_range: [4, 5],
+        test_id: "B602",
+        test_name: "subprocess_popen_with_shell_equals_true",
+      },
+    ],
   });
 
 beforeAll(() => {
   root = mkdtempSync(path.join(os.tmpdir(), "argus-ext-"));
-  writeFileSync(path.join(root, "app.py"), "import os\nimport subprocess\ndef run(cmd):\n    subprocess.run(cmd, shell=True)\n");
+  writeFileSync(
+    path.join(root, "app.py"),
+    "import os\nimport subprocess\ndef run(cmd):\n    subprocess.run(cmd, shell=True)\n",
+  );
   fakeBin = path.join(root, "bin");
   emptyBin = path.join(root, "empty");
   mkdirSync(fakeBin);
@@ -43,14 +78,35 @@ describe("ruff and bandit", () => {
   it("absent from PATH: skipped cleanly, with the reason", async () => {
     const { findings, runs } = await runExternalTools({ root, files: ["app.py"], envPath: emptyBin });
     expect(findings).toEqual([]);
-    expect(runs.map((r) => `${r.tool}:${r.status}:${r.detail}`)).toEqual(["ruff:skipped:ruff is not on PATH", "bandit:skipped:bandit is not on PATH"]);
+    expect(runs.map((r) => `${r.tool}:${r.status}:${r.detail}`)).toEqual([
+      "ruff:skipped:ruff is not on PATH",
+      "bandit:skipped:bandit is not on PATH",
+    ]);
   });
 
   it("present: their JSON becomes findings with relative paths", async () => {
     const { findings, runs } = await runExternalTools({ root, files: ["app.py", "web.ts"], envPath: fakeBin });
     expect(runs.map((r) => `${r.tool}:${r.status}:${r.findings}`)).toEqual(["ruff:ran:2", "bandit:ran:1"]);
-    expect(findings).toContainEqual({ tool: "ruff", ruleId: "S602", severity: "high", confidence: 0.6, file: "app.py", startLine: 4, endLine: 4, message: "`subprocess` call with `shell=True` identified" });
-    expect(findings).toContainEqual({ tool: "bandit", ruleId: "B602", severity: "high", confidence: 0.8, file: "app.py", startLine: 4, endLine: 5, message: "subprocess call with shell=True identified, security issue. (subprocess_popen_with_shell_equals_true)" });
+    expect(findings).toContainEqual({
+      tool: "ruff",
+      ruleId: "S602",
+      severity: "high",
+      confidence: 0.6,
+      file: "app.py",
+      startLine: 4,
+      endLine: 4,
+      message: "`subprocess` call with `shell=True` identified",
+    });
+    expect(findings).toContainEqual({
+      tool: "bandit",
+      ruleId: "B602",
+      severity: "high",
+      confidence: 0.8,
+      file: "app.py",
+      startLine: 4,
+      endLine: 5,
+      message: "subprocess call with shell=True identified, security issue. (subprocess_popen_with_shell_equals_true)",
+    });
   });
 
   it("a tool that fails is recorded as failed, not thrown", async () => {
@@ -82,7 +138,12 @@ describe("runStaticAnalysis", () => {
       external: { envPath: fakeBin },
     });
     expect(runs.map((r) => `${r.tool}:${r.status}`)).toEqual(["argus:ran", "eslint:ran", "ruff:ran", "bandit:ran"]);
-    expect(findings[0]).toMatchObject({ tool: "argus", ruleId: "injection/command", severity: "critical", file: "web.js" });
+    expect(findings[0]).toMatchObject({
+      tool: "argus",
+      ruleId: "injection/command",
+      severity: "critical",
+      file: "web.js",
+    });
     const ranks = findings.map((f) => ["critical", "high", "medium", "low", "info"].indexOf(f.severity));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   });

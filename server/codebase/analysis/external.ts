@@ -28,7 +28,12 @@ interface Output {
 
 function runProcess(bin: string, args: string[], cwd: string, timeoutMs: number): Promise<Output> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(bin, args, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: timeoutMs,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
@@ -37,11 +42,16 @@ function runProcess(bin: string, args: string[], cwd: string, timeoutMs: number)
     });
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-4000)));
     child.on("error", reject);
-    child.on("close", (code, signal) => (signal ? reject(new Error(`${path.basename(bin)} was stopped (${signal}): timeout or output limit`)) : resolve({ code, stdout, stderr })));
+    child.on("close", (code, signal) =>
+      signal
+        ? reject(new Error(`${path.basename(bin)} was stopped (${signal}): timeout or output limit`))
+        : resolve({ code, stdout, stderr }),
+    );
   });
 }
 
-const relative = (root: string, file: string) => (path.isAbsolute(file) ? path.relative(root, file) : file).split(path.sep).join("/");
+const relative = (root: string, file: string) =>
+  (path.isAbsolute(file) ? path.relative(root, file) : file).split(path.sep).join("/");
 
 // ---- ruff ----------------------------------------------------------------------------------------
 
@@ -68,7 +78,16 @@ export function parseRuffOutput(root: string, stdout: string): Finding[] {
     const code = d.code ?? "syntax-error";
     const [severity, confidence] = ruffSeverity(code);
     const start = d.location?.row ?? 1;
-    return { tool: "ruff", ruleId: code, severity, confidence, file: relative(root, d.filename), startLine: start, endLine: Math.max(start, d.end_location?.row ?? start), message: d.message };
+    return {
+      tool: "ruff",
+      ruleId: code,
+      severity,
+      confidence,
+      file: relative(root, d.filename),
+      startLine: start,
+      endLine: Math.max(start, d.end_location?.row ?? start),
+      message: d.message,
+    };
   });
 }
 
@@ -119,7 +138,16 @@ const TOOLS: ToolSpec[] = [
   {
     tool: "ruff",
     // --extend-select S adds the flake8-bandit security rules to whatever the project selects.
-    args: (files) => ["check", "--output-format=json", "--exit-zero", "--no-cache", "--extend-select", "S", "--", ...files],
+    args: (files) => [
+      "check",
+      "--output-format=json",
+      "--exit-zero",
+      "--no-cache",
+      "--extend-select",
+      "S",
+      "--",
+      ...files,
+    ],
     ok: (code) => code === 0,
     parse: parseRuffOutput,
   },
@@ -153,13 +181,17 @@ export async function runExternalTools(options: ExternalOptions): Promise<{ find
       for (let i = 0; i < python.length; i += CHUNK) {
         const chunk = python.slice(i, i + CHUNK);
         const out = await runProcess(bin, spec.args(chunk), options.root, options.timeoutMs ?? 120_000);
-        if (!spec.ok(out.code)) throw new Error(`exit ${out.code}: ${out.stderr.trim().split("\n").pop() ?? ""}`.slice(0, 300));
+        if (!spec.ok(out.code))
+          throw new Error(`exit ${out.code}: ${out.stderr.trim().split("\n").pop() ?? ""}`.slice(0, 300));
         found.push(...spec.parse(options.root, out.stdout));
       }
       findings.push(...found);
       Object.assign(run, { status: "ran", detail: bin, files: python.length, findings: found.length });
     } catch (err) {
-      Object.assign(run, { status: "failed", detail: (err instanceof Error ? err.message : String(err)).slice(0, 400) });
+      Object.assign(run, {
+        status: "failed",
+        detail: (err instanceof Error ? err.message : String(err)).slice(0, 400),
+      });
     }
     run.durationMs = Math.round(performance.now() - started);
   }

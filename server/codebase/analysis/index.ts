@@ -41,32 +41,65 @@ export async function runStaticAnalysis(options: AnalysisOptions): Promise<Analy
     let argus = options.argusFindings;
     if (!argus) {
       argus = [];
-      for (const file of options.files) argus.push(...(await runFilePass(file, { root: options.root, rules: true })).findings);
+      for (const file of options.files)
+        argus.push(...(await runFilePass(file, { root: options.root, rules: true })).findings);
     }
     findings.push(...argus);
-    runs.push({ tool: "argus", status: "ran", detail: options.argusFindings ? "rules ran in the symbol index pass" : "rules ran on their own parse", files: options.files.length, findings: argus.length, durationMs: Math.round(performance.now() - started) });
+    runs.push({
+      tool: "argus",
+      status: "ran",
+      detail: options.argusFindings ? "rules ran in the symbol index pass" : "rules ran on their own parse",
+      files: options.files.length,
+      findings: argus.length,
+      durationMs: Math.round(performance.now() - started),
+    });
   } catch (err) {
-    runs.push({ tool: "argus", status: "failed", detail: err instanceof Error ? err.message : String(err), files: 0, findings: 0, durationMs: Math.round(performance.now() - started) });
+    runs.push({
+      tool: "argus",
+      status: "failed",
+      detail: err instanceof Error ? err.message : String(err),
+      files: 0,
+      findings: 0,
+      durationMs: Math.round(performance.now() - started),
+    });
   }
 
-  if (options.eslint === false) runs.push({ tool: "eslint", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 });
+  if (options.eslint === false)
+    runs.push({ tool: "eslint", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 });
   else {
     const eslint = await runEslint({ ...(options.eslint ?? {}), root: options.root, files: paths });
     findings.push(...eslint.findings);
     runs.push(eslint.run);
   }
 
-  if (options.external === false) runs.push({ tool: "ruff", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 }, { tool: "bandit", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 });
+  if (options.external === false)
+    runs.push(
+      { tool: "ruff", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 },
+      { tool: "bandit", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 },
+    );
   else {
     try {
       const external = await runExternalTools({ root: options.root, files: paths, ...(options.external ?? {}) });
       findings.push(...external.findings);
       runs.push(...external.runs);
     } catch (err) {
-      runs.push({ tool: "ruff/bandit", status: "failed", detail: err instanceof Error ? err.message : String(err), files: 0, findings: 0, durationMs: 0 });
+      runs.push({
+        tool: "ruff/bandit",
+        status: "failed",
+        detail: err instanceof Error ? err.message : String(err),
+        files: 0,
+        findings: 0,
+        durationMs: 0,
+      });
     }
   }
 
-  findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+  findings.sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      b.confidence - a.confidence ||
+      a.file.localeCompare(b.file) ||
+      a.startLine - b.startLine,
+  );
   return { findings, runs };
 }

@@ -16,7 +16,9 @@ function tsxEsmApi(): string {
   if (!apiUrl) {
     const require = createRequire(import.meta.url);
     const pkgJson = require.resolve("tsx/package.json");
-    const pkg = JSON.parse(readFileSync(pkgJson, "utf8")) as { exports?: Record<string, { import?: { default?: string } }> };
+    const pkg = JSON.parse(readFileSync(pkgJson, "utf8")) as {
+      exports?: Record<string, { import?: { default?: string } }>;
+    };
     const rel = pkg.exports?.["./esm/api"]?.import?.default ?? "./dist/esm/api/index.mjs";
     apiUrl = pathToFileURL(path.join(path.dirname(pkgJson), rel)).href;
   }

@@ -46,7 +46,8 @@ export class IngestError extends DomainError {
   }
 }
 
-export const ingestError = (code: IngestErrorCode, message: string, kind?: DomainErrorKind) => new IngestError(code, message, kind);
+export const ingestError = (code: IngestErrorCode, message: string, kind?: DomainErrorKind) =>
+  new IngestError(code, message, kind);
 
 /** A user-supplied string quoted for a message: JSON-escaped (no control characters) and shortened. */
 export function quote(s: string, max = 120): string {

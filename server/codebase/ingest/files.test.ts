@@ -18,9 +18,11 @@ const text = (relativePath: string, s: string): UploadedFile => ({ relativePath,
 /** Streamed in small chunks, as a multipart parser would hand them over. */
 const streamed = (relativePath: string, data: Buffer): UploadedFile => ({
   relativePath,
-  content: Readable.from((function* () {
-    for (let i = 0; i < data.length; i += 1000) yield data.subarray(i, i + 1000);
-  })()),
+  content: Readable.from(
+    (function* () {
+      for (let i = 0; i < data.length; i += 1000) yield data.subarray(i, i + 1000);
+    })(),
+  ),
 });
 async function* slowly(files: UploadedFile[]): AsyncGenerator<UploadedFile> {
   for (const f of files) {
@@ -81,17 +83,43 @@ describe("ingestFiles / ingestFolder", () => {
 
   it("refuses a path that climbs out, is absolute or holds a NUL — before anything is kept", async () => {
     const target = sb.escapeTargets[0]!;
-    for (const bad of ["../../outside/pwned.txt", "a/../../x", "..\\..\\x", target, "C:\\temp\\x", "a\0b", "a\nb.ts", "", "./."]) {
-      await expectRefusal(sb, () => ingestFiles({ dest: sb.dest, files: [text("ok.ts", "ok\n"), text(bad, "x")] }), "unsafe_path");
+    for (const bad of [
+      "../../outside/pwned.txt",
+      "a/../../x",
+      "..\\..\\x",
+      target,
+      "C:\\temp\\x",
+      "a\0b",
+      "a\nb.ts",
+      "",
+      "./.",
+    ]) {
+      await expectRefusal(
+        sb,
+        () => ingestFiles({ dest: sb.dest, files: [text("ok.ts", "ok\n"), text(bad, "x")] }),
+        "unsafe_path",
+      );
     }
   });
 
   it("refuses an empty upload, an all-ignored upload and a binary-only upload", async () => {
     await expectRefusal(sb, () => ingestFiles({ dest: sb.dest, files: [] }), "empty", /contains no files/);
-    await expectRefusal(sb, () => ingestFiles({ dest: sb.dest, files: [text("package-lock.json", "{}"), text("a.min.js", "x")] }), "empty", /all 2 entries/);
     await expectRefusal(
       sb,
-      () => ingestFiles({ dest: sb.dest, files: [{ relativePath: "a.bin", content: Buffer.from([1, 0, 2]) }, { relativePath: "b.dat", content: Buffer.alloc(64) }] }),
+      () => ingestFiles({ dest: sb.dest, files: [text("package-lock.json", "{}"), text("a.min.js", "x")] }),
+      "empty",
+      /all 2 entries/,
+    );
+    await expectRefusal(
+      sb,
+      () =>
+        ingestFiles({
+          dest: sb.dest,
+          files: [
+            { relativePath: "a.bin", content: Buffer.from([1, 0, 2]) },
+            { relativePath: "b.dat", content: Buffer.alloc(64) },
+          ],
+        }),
       "no_text_files",
       /all binary/,
     );
@@ -100,27 +128,50 @@ describe("ingestFiles / ingestFolder", () => {
   it("refuses over the caps while streaming, naming each cap", async () => {
     await expectRefusal(
       sb,
-      () => ingestFiles({ dest: sb.dest, files: [streamed("big.ts", Buffer.alloc(5000, 0x61))], limits: { maxFileBytes: 4096 } }),
+      () =>
+        ingestFiles({
+          dest: sb.dest,
+          files: [streamed("big.ts", Buffer.alloc(5000, 0x61))],
+          limits: { maxFileBytes: 4096 },
+        }),
       "cap_file_bytes",
       /"big.ts".*INGEST_MAX_FILE_MB/,
     );
     await expectRefusal(
       sb,
-      () => ingestFiles({ dest: sb.dest, files: ["a", "b", "c"].map((n) => text(`${n}.ts`, "x\n")), limits: { maxFiles: 2 } }),
+      () =>
+        ingestFiles({
+          dest: sb.dest,
+          files: ["a", "b", "c"].map((n) => text(`${n}.ts`, "x\n")),
+          limits: { maxFiles: 2 },
+        }),
       "cap_files",
       /INGEST_MAX_FILES/,
     );
     await expectRefusal(
       sb,
-      () => ingestFiles({ dest: sb.dest, files: ["a", "b", "c"].map((n) => text(`${n}.ts`, "x".repeat(400))), limits: { maxTotalBytes: 1000 } }),
+      () =>
+        ingestFiles({
+          dest: sb.dest,
+          files: ["a", "b", "c"].map((n) => text(`${n}.ts`, "x".repeat(400))),
+          limits: { maxTotalBytes: 1000 },
+        }),
       "cap_total_bytes",
       /INGEST_MAX_TOTAL_MB/,
     );
   });
 
   it("refuses duplicate paths and a path that is both a file and a folder", async () => {
-    await expectRefusal(sb, () => ingestFiles({ dest: sb.dest, files: [text("a.ts", "1"), text("./a.ts", "2")] }), "path_conflict");
-    await expectRefusal(sb, () => ingestFiles({ dest: sb.dest, files: [text("a", "1"), text("a/b.ts", "2")] }), "path_conflict");
+    await expectRefusal(
+      sb,
+      () => ingestFiles({ dest: sb.dest, files: [text("a.ts", "1"), text("./a.ts", "2")] }),
+      "path_conflict",
+    );
+    await expectRefusal(
+      sb,
+      () => ingestFiles({ dest: sb.dest, files: [text("a", "1"), text("a/b.ts", "2")] }),
+      "path_conflict",
+    );
   });
 
   it("keeps a file that is not valid UTF-8 (lossy, flagged) and skips a 10 MB single-line file as minified", async () => {
@@ -133,7 +184,13 @@ describe("ingestFiles / ingestFolder", () => {
         text("ok.ts", "ok\n"),
       ],
     });
-    expect(summary.walk.files.find((f) => f.path === "legacy.c")).toEqual({ path: "legacy.c", size: latin1.length, language: "c", lines: 2, utf8: false });
+    expect(summary.walk.files.find((f) => f.path === "legacy.c")).toEqual({
+      path: "legacy.c",
+      size: latin1.length,
+      language: "c",
+      lines: 2,
+      utf8: false,
+    });
     expect(summary.walk.skipped).toEqual([{ path: "bundle.js", reason: "minified", size: 10 * 1024 * 1024 }]);
   });
 

@@ -17,11 +17,22 @@ describe("classifyGitFailure", () => {
       ["git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.", "auth_failed"],
       ["fatal: unable to access 'https://x/': The requested URL returned error: 403", "auth_failed"],
       ["Host key verification failed.\nfatal: Could not read from remote repository.", "auth_failed"],
-      ["fatal: unable to access 'https://nohost.invalid/r/': Could not resolve host: nohost.invalid", "host_unreachable"],
+      [
+        "fatal: unable to access 'https://nohost.invalid/r/': Could not resolve host: nohost.invalid",
+        "host_unreachable",
+      ],
       ["ssh: connect to host 10.0.0.1 port 22: Connection timed out", "host_unreachable"],
       ["fatal: unable to access 'https://x/': SSL certificate problem: self-signed certificate", "host_unreachable"],
-      ["warning: Could not find remote branch nope to clone.\nfatal: Remote branch nope not found in upstream origin", "ref_not_found", { ref: { kind: "branch", name: "nope" } }],
-      ["fatal: remote error: upload-pack: not our ref 1111111111111111111111111111111111111111", "ref_not_found", { ref: { kind: "commit", name: "1".repeat(40) } }],
+      [
+        "warning: Could not find remote branch nope to clone.\nfatal: Remote branch nope not found in upstream origin",
+        "ref_not_found",
+        { ref: { kind: "branch", name: "nope" } },
+      ],
+      [
+        "fatal: remote error: upload-pack: not our ref 1111111111111111111111111111111111111111",
+        "ref_not_found",
+        { ref: { kind: "commit", name: "1".repeat(40) } },
+      ],
       ["fatal: the remote end hung up unexpectedly", "git_failed"],
     ];
     for (const [stderr, code, extra] of cases) {
@@ -32,8 +43,12 @@ describe("classifyGitFailure", () => {
   });
 
   it("says a token was refused when one was given", () => {
-    expect(classifyGitFailure("fatal: Authentication failed for 'https://x/'", { ...ctx, hasToken: true }).message).toMatch(/token was refused/);
-    expect(classifyGitFailure("fatal: Authentication failed for 'https://x/'", ctx).message).toMatch(/private or does not exist/);
+    expect(
+      classifyGitFailure("fatal: Authentication failed for 'https://x/'", { ...ctx, hasToken: true }).message,
+    ).toMatch(/token was refused/);
+    expect(classifyGitFailure("fatal: Authentication failed for 'https://x/'", ctx).message).toMatch(
+      /private or does not exist/,
+    );
   });
 
   it("scrubs secrets in raw, URL-encoded and base64 forms", () => {
@@ -46,13 +61,18 @@ describe("classifyGitFailure", () => {
 describe("progressWatcher", () => {
   it("reports download progress and stops past the total-size cap", () => {
     const seen: IngestProgress[] = [];
-    const watch = progressWatcher({ limits: resolveLimits({ maxTotalBytes: 3 * 1024 * 1024 }), progress: (p) => seen.push(p) });
+    const watch = progressWatcher({
+      limits: resolveLimits({ maxTotalBytes: 3 * 1024 * 1024 }),
+      progress: (p) => seen.push(p),
+    });
     watch("Receiving objects:  45% (45/100), 1.50 MiB | 1.00 MiB/s");
     watch("Updating files:  50% (10/20)");
     expect(seen).toEqual([
       { phase: "cloning", bytes: 1572864, files: 0 },
       { phase: "checking_out", bytes: 0, files: 10 },
     ]);
-    expect(() => watch("Receiving objects:  90% (90/100), 3.10 MiB | 1.00 MiB/s")).toThrow(/download passed the total-size cap \(3 MB; INGEST_MAX_TOTAL_MB\)/);
+    expect(() => watch("Receiving objects:  90% (90/100), 3.10 MiB | 1.00 MiB/s")).toThrow(
+      /download passed the total-size cap \(3 MB; INGEST_MAX_TOTAL_MB\)/,
+    );
   });
 });

@@ -8,7 +8,8 @@ export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) {
     if (s.length < 4) continue; // too short to scrub without mangling the message; never a real token
-    for (const form of new Set([s, encodeURIComponent(s), Buffer.from(s).toString("base64")])) out = out.split(form).join("***");
+    for (const form of new Set([s, encodeURIComponent(s), Buffer.from(s).toString("base64")]))
+      out = out.split(form).join("***");
   }
   return out;
 }
@@ -52,24 +53,45 @@ const UNREACHABLE = [
   /Connection reset/i,
   /Operation timed out/i,
 ];
-const REF_MISSING = [/Remote branch .* not found/i, /couldn't find remote ref/i, /not our ref/i, /unadvertised object/i, /no such ref/i];
+const REF_MISSING = [
+  /Remote branch .* not found/i,
+  /couldn't find remote ref/i,
+  /not our ref/i,
+  /unadvertised object/i,
+  /no such ref/i,
+];
 
 const any = (patterns: RegExp[], text: string) => patterns.some((p) => p.test(text));
 
 /** The last "fatal:"/"error:" line, scrubbed, for the generic case. */
 function lastProblem(stderr: string): string {
   const lines = stderr.split(/[\r\n]+/).filter((l) => /^(fatal|error|remote):/i.test(l.trim()));
-  return (lines.at(-1) ?? stderr.trim().split(/[\r\n]+/).at(-1) ?? "").trim().slice(0, 300);
+  return (
+    lines.at(-1) ??
+    stderr
+      .trim()
+      .split(/[\r\n]+/)
+      .at(-1) ??
+    ""
+  )
+    .trim()
+    .slice(0, 300);
 }
 
 export function classifyGitFailure(rawStderr: string, ctx: GitFailureContext): IngestError {
   const stderr = scrub(rawStderr, ctx.secrets);
   const url = quote(ctx.url, 200);
   if (/Host key verification failed/i.test(stderr)) {
-    return ingestError("auth_failed", `The SSH host key of ${url} is not known to the server; add the host to the Argus user's ~/.ssh/known_hosts.`);
+    return ingestError(
+      "auth_failed",
+      `The SSH host key of ${url} is not known to the server; add the host to the Argus user's ~/.ssh/known_hosts.`,
+    );
   }
   if (/SSL certificate problem|server certificate verification failed/i.test(stderr)) {
-    return ingestError("host_unreachable", `The TLS certificate of ${url} is not trusted; fix the server's certificate (or set GIT_SSL_CAINFO for a private CA).`);
+    return ingestError(
+      "host_unreachable",
+      `The TLS certificate of ${url} is not trusted; fix the server's certificate (or set GIT_SSL_CAINFO for a private CA).`,
+    );
   }
   if (any(REF_MISSING, stderr) && ctx.ref) {
     const what = ctx.ref.kind === "commit" ? "commit" : `${ctx.ref.kind}`;
@@ -89,10 +111,16 @@ export function classifyGitFailure(rawStderr: string, ctx: GitFailureContext): I
     );
   }
   if (any(NOT_A_REPO, stderr)) {
-    return ingestError("repo_not_found", `There is no git repository at ${url} (or it is private and needs an access token). Check the URL.`);
+    return ingestError(
+      "repo_not_found",
+      `There is no git repository at ${url} (or it is private and needs an access token). Check the URL.`,
+    );
   }
   if (any(UNREACHABLE, stderr)) {
-    return ingestError("host_unreachable", `The host of ${url} can't be reached from the Argus server; check the URL and the server's network.`);
+    return ingestError(
+      "host_unreachable",
+      `The host of ${url} can't be reached from the Argus server; check the URL and the server's network.`,
+    );
   }
   return ingestError("git_failed", `git could not fetch ${url}: ${lastProblem(stderr) || "no error message"}.`);
 }

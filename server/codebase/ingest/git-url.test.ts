@@ -24,7 +24,10 @@ describe("parseGitUrl", () => {
     expect(parseGitUrl("HTTPS://gitlab.example.com:8443/g/r").origin).toBe("https://gitlab.example.com:8443");
     expect(parseGitUrl("ssh://git@host.example/r.git")).toMatchObject({ transport: "ssh", host: "host.example" });
     expect(parseGitUrl("git@github.com:owner/repo.git")).toMatchObject({ transport: "ssh", host: "github.com" });
-    expect(parseGitUrl("  git://127.0.0.1:9418/repo  ")).toMatchObject({ transport: "git", url: "git://127.0.0.1:9418/repo" });
+    expect(parseGitUrl("  git://127.0.0.1:9418/repo  ")).toMatchObject({
+      transport: "git",
+      url: "git://127.0.0.1:9418/repo",
+    });
   });
 
   it("refuses ext::, fd::, file:, http, local paths and anything starting with -", () => {
@@ -59,8 +62,25 @@ describe("parseGitUrl", () => {
 
 describe("ref names and commit ids", () => {
   it("follows git-check-ref-format", () => {
-    for (const ok of ["main", "release/1.2", "v1.0.0", "feature/x-y_z", "user@host"]) expect(isValidRefName(ok), ok).toBe(true);
-    for (const bad of ["-main", "--upload-pack=x", "a..b", "a b", "a~1", "a^", "a:b", "x.lock", "a//b", "/a", "a/", ".hidden", "a@{1}", "", "@"]) {
+    for (const ok of ["main", "release/1.2", "v1.0.0", "feature/x-y_z", "user@host"])
+      expect(isValidRefName(ok), ok).toBe(true);
+    for (const bad of [
+      "-main",
+      "--upload-pack=x",
+      "a..b",
+      "a b",
+      "a~1",
+      "a^",
+      "a:b",
+      "x.lock",
+      "a//b",
+      "/a",
+      "a/",
+      ".hidden",
+      "a@{1}",
+      "",
+      "@",
+    ]) {
       expect(isValidRefName(bad), bad).toBe(false);
     }
   });

@@ -32,7 +32,7 @@ export function parseGitUrl(input: string): ParsedGitUrl {
   if (raw === "") throw ingestError("bad_url", "Give the repository's URL, e.g. https://github.com/owner/repo.git.");
   if (raw.length > MAX_URL_LENGTH) throw badUrl(raw, `longer than ${MAX_URL_LENGTH} characters`);
   // A leading dash would be read as an option by git or ssh (CVE-2017-1000117 and friends).
-  if (raw.startsWith("-")) throw refused(raw, "a URL may not start with \"-\"");
+  if (raw.startsWith("-")) throw refused(raw, 'a URL may not start with "-"');
   // <transport>::<address> runs a remote helper (ext:: runs any command).
   if (raw.includes("::")) throw refused(raw, "remote-helper URLs (ext::, fd::, …) can run commands");
   if (/[\s\x00-\x1f\x7f]/.test(raw)) throw badUrl(raw, "it contains spaces or control characters");
@@ -40,7 +40,8 @@ export function parseGitUrl(input: string): ParsedGitUrl {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(raw)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
     if (scheme === "http") throw refused(raw, "plain http is unencrypted; use the https URL");
-    if (scheme !== "https" && scheme !== "ssh" && scheme !== "git") throw refused(raw, `the ${scheme}: transport is not allowed`);
+    if (scheme !== "https" && scheme !== "ssh" && scheme !== "git")
+      throw refused(raw, `the ${scheme}: transport is not allowed`);
     let u: URL;
     try {
       u = new URL(raw);
@@ -51,7 +52,8 @@ export function parseGitUrl(input: string): ParsedGitUrl {
     if (!host || !HOST.test(host)) throw badUrl(raw, "the host name is missing or invalid");
     if (u.password) throw badUrl(raw, "it contains a password; give an access token separately instead");
     // https://token@host/… is how tokens leak into logs and process lists.
-    if (u.username && scheme !== "ssh") throw badUrl(raw, "it contains a user name or token; give an access token separately instead");
+    if (u.username && scheme !== "ssh")
+      throw badUrl(raw, "it contains a user name or token; give an access token separately instead");
     if (u.pathname === "" || u.pathname === "/") throw badUrl(raw, "it names no repository path");
     return {
       url: scheme + raw.slice(scheme.length), // "HTTPS://" → "https://": git's transport names are lower-case
@@ -67,9 +69,10 @@ export function parseGitUrl(input: string): ParsedGitUrl {
     const host = scp[2]!;
     const repoPath = scp[3]!;
     // "file:/etc/x", "C:\x": a one-letter "host" is a Windows drive, a scheme-looking host is a transport.
-    if (/^(file|ext|fd)$/i.test(host) || /^[A-Za-z]$/.test(host)) throw refused(raw, "local paths and remote helpers are not allowed");
+    if (/^(file|ext|fd)$/i.test(host) || /^[A-Za-z]$/.test(host))
+      throw refused(raw, "local paths and remote helpers are not allowed");
     if (!HOST.test(host)) throw badUrl(raw, "the host name is invalid");
-    if (repoPath.startsWith("-")) throw refused(raw, "a repository path may not start with \"-\"");
+    if (repoPath.startsWith("-")) throw refused(raw, 'a repository path may not start with "-"');
     return { url: raw, transport: "ssh", host };
   }
   throw refused(raw, "local paths are not git URLs (an owner can ingest a server folder as a local path instead)");
@@ -103,6 +106,7 @@ export function checkRefName(name: string, what: "branch" | "tag"): string {
 export function checkCommitId(sha: string): string {
   const s = sha.trim().toLowerCase();
   // Fetching by id needs the full hash: servers don't resolve abbreviations.
-  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(s)) throw ingestError("bad_ref", `${quote(sha)} is not a full commit hash (40 hex digits); copy the whole id.`);
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(s))
+    throw ingestError("bad_ref", `${quote(sha)} is not a full commit hash (40 hex digits); copy the whole id.`);
   return s;
 }

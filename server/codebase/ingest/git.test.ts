@@ -9,7 +9,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { gitDiff, gitHead, gitLog, gitRefs } from "../git-meta.ts";
 import { IngestError } from "./errors.ts";
 import { ingestGit } from "./git.ts";
-import { expectRefusal, freePort, makeFixtureRepo, sandbox, startGitDaemon, type FixtureRepo, type GitDaemon, type Sandbox } from "./test-support.ts";
+import {
+  expectRefusal,
+  freePort,
+  makeFixtureRepo,
+  sandbox,
+  startGitDaemon,
+  type FixtureRepo,
+  type GitDaemon,
+  type Sandbox,
+} from "./test-support.ts";
 
 let daemon: GitDaemon;
 let repoUrl: string;
@@ -48,7 +57,11 @@ describe("ingestGit over git://", () => {
     expect(phases).toEqual(new Set(["cloning", "checking_out", "indexing", "done"]));
 
     const head = await gitHead(sb.dest);
-    expect(head).toMatchObject({ branch: "main", shallow: true, commit: { sha: repo.c2, subject: "second: guide", authorName: "Ada" } });
+    expect(head).toMatchObject({
+      branch: "main",
+      shallow: true,
+      commit: { sha: repo.c2, subject: "second: guide", authorName: "Ada" },
+    });
   });
 
   it("clones a branch and a tag", async () => {
@@ -78,7 +91,7 @@ describe("ingestGit over git://", () => {
       { path: "docs/guide.md", status: "A", additions: 1, deletions: 0 },
       { path: "src/index.ts", status: "M", additions: 2, deletions: 1 },
     ]);
-    expect(diff.patch).toContain("+export const name = \"app\";");
+    expect(diff.patch).toContain('+export const name = "app";');
     const onlyDocs = await gitDiff(sb.dest, { from: "HEAD~1", paths: ["docs"] });
     expect(onlyDocs.files.map((f) => f.path)).toEqual(["docs/guide.md"]);
     expect(onlyDocs.patch).not.toContain("src/index.ts");
@@ -94,28 +107,85 @@ describe("ingestGit over git://", () => {
   });
 
   it("gives clear errors for no repository, a missing branch or commit, an unreachable host", async () => {
-    await expectRefusal(sb, () => ingestGit({ url: `git://127.0.0.1:${port}/nope.git`, dest: sb.dest }), "repo_not_found", /no git repository/);
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, branch: "nope", dest: sb.dest }), "ref_not_found", /no branch "nope"/);
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, commit: "1".repeat(40), dest: sb.dest }), "ref_not_found", /no commit/);
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: `git://127.0.0.1:${port}/nope.git`, dest: sb.dest }),
+      "repo_not_found",
+      /no git repository/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, branch: "nope", dest: sb.dest }),
+      "ref_not_found",
+      /no branch "nope"/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, commit: "1".repeat(40), dest: sb.dest }),
+      "ref_not_found",
+      /no commit/,
+    );
     const closed = await freePort();
-    await expectRefusal(sb, () => ingestGit({ url: `git://127.0.0.1:${closed}/app`, dest: sb.dest }), "host_unreachable");
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: `git://127.0.0.1:${closed}/app`, dest: sb.dest }),
+      "host_unreachable",
+    );
   });
 
   it("refuses over the caps before checking anything out, and stops at the time limit", async () => {
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxFiles: 2 } }), "cap_files", /INGEST_MAX_FILES/);
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxFileBytes: 20 } }), "cap_file_bytes", /INGEST_MAX_FILE_MB/);
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxTotalBytes: 50 } }), "cap_total_bytes", /INGEST_MAX_TOTAL_MB/);
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { gitTimeoutMs: 1 } }), "timeout", /INGEST_GIT_TIMEOUT_SECONDS/);
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxFiles: 2 } }),
+      "cap_files",
+      /INGEST_MAX_FILES/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxFileBytes: 20 } }),
+      "cap_file_bytes",
+      /INGEST_MAX_FILE_MB/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxTotalBytes: 50 } }),
+      "cap_total_bytes",
+      /INGEST_MAX_TOTAL_MB/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { gitTimeoutMs: 1 } }),
+      "timeout",
+      /INGEST_GIT_TIMEOUT_SECONDS/,
+    );
   });
 
   it("refuses bad URLs and refs before running git", async () => {
-    await expectRefusal(sb, () => ingestGit({ url: "ext::sh -c touch% /tmp/pwned", dest: sb.dest }), "transport_refused");
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: "ext::sh -c touch% /tmp/pwned", dest: sb.dest }),
+      "transport_refused",
+    );
     await expectRefusal(sb, () => ingestGit({ url: `file://${repo.dir}`, dest: sb.dest }), "transport_refused");
     await expectRefusal(sb, () => ingestGit({ url: repo.dir, dest: sb.dest }), "transport_refused");
-    await expectRefusal(sb, () => ingestGit({ url: "--upload-pack=touch /tmp/pwned", dest: sb.dest }), "transport_refused");
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: "--upload-pack=touch /tmp/pwned", dest: sb.dest }),
+      "transport_refused",
+    );
     await expectRefusal(sb, () => ingestGit({ url: repoUrl, branch: "--upload-pack=x", dest: sb.dest }), "bad_ref");
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, branch: "main", tag: "v1", dest: sb.dest }), "bad_ref", /only one/);
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, accessToken: "tok", dest: sb.dest }), "bad_url", /only with an https URL/);
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, branch: "main", tag: "v1", dest: sb.dest }),
+      "bad_ref",
+      /only one/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: repoUrl, accessToken: "tok", dest: sb.dest }),
+      "bad_url",
+      /only with an https URL/,
+    );
   });
 });
 
@@ -156,7 +226,9 @@ describe("ingestGit with an access token (fake git on PATH)", () => {
     expect(argv).not.toContain(TOKEN);
     expect(argv).not.toContain(basic);
     const args = argv.split("\n");
-    expect(args).toEqual(expect.arrayContaining(["credential.helper=", "protocol.allow=never", "protocol.https.allow=always"]));
+    expect(args).toEqual(
+      expect.arrayContaining(["credential.helper=", "protocol.allow=never", "protocol.https.allow=always"]),
+    );
     expect(args.slice(-3)).toEqual(["--", "https://git.example.invalid/o/r.git", expect.stringContaining("tree")]);
     expect(env).toContain("GIT_TERMINAL_PROMPT=0");
     expect(env).toContain("GIT_CONFIG_KEY_0=http.https://git.example.invalid/.extraHeader");
@@ -166,7 +238,11 @@ describe("ingestGit with an access token (fake git on PATH)", () => {
 
   it("scrubs the token from an unclassified failure too", async () => {
     await writeFile(path.join(bin, "git"), `#!/bin/sh\necho "fatal: something odd about ${TOKEN}" >&2\nexit 128\n`);
-    const err = await ingestGit({ url: "https://git.example.invalid/o/r.git", accessToken: TOKEN, dest: sb.dest }).catch((e: unknown) => e);
+    const err = await ingestGit({
+      url: "https://git.example.invalid/o/r.git",
+      accessToken: TOKEN,
+      dest: sb.dest,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IngestError);
     expect((err as IngestError).code).toBe("git_failed");
     expect((err as IngestError).message).toContain("something odd about ***");
@@ -174,6 +250,10 @@ describe("ingestGit with an access token (fake git on PATH)", () => {
   });
 
   it("refuses a token that could inject headers", async () => {
-    await expectRefusal(sb, () => ingestGit({ url: "https://git.example.invalid/o/r.git", accessToken: "a\r\nX-Evil: 1", dest: sb.dest }), "bad_url");
+    await expectRefusal(
+      sb,
+      () => ingestGit({ url: "https://git.example.invalid/o/r.git", accessToken: "a\r\nX-Evil: 1", dest: sb.dest }),
+      "bad_url",
+    );
   });
 });

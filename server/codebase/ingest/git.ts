@@ -51,7 +51,11 @@ interface Plan {
 }
 
 /** The environment that carries the token as an extra header for the repository's origin only. */
-export function gitAuthEnv(origin: string, token: string, user = "x-access-token"): { env: Record<string, string>; secrets: string[] } {
+export function gitAuthEnv(
+  origin: string,
+  token: string,
+  user = "x-access-token",
+): { env: Record<string, string>; secrets: string[] } {
   const basic = Buffer.from(`${user}:${token}`).toString("base64");
   const header = `Authorization: Basic ${basic}`;
   return {
@@ -72,17 +76,23 @@ function planClone(o: GitIngestOptions): Plan {
         ? { kind: "branch" as const, name: checkRefName(o.branch, "branch") }
         : undefined;
   const depth = o.depth ?? 1;
-  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) throw ingestError("bad_ref", `The history depth must be a whole number from 1 to ${MAX_DEPTH}.`);
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH)
+    throw ingestError("bad_ref", `The history depth must be a whole number from 1 to ${MAX_DEPTH}.`);
   let extra: Record<string, string> = {};
   let secrets: string[] = [];
   if (o.accessToken) {
     if (parsed.transport !== "https" || !parsed.origin) {
-      throw ingestError("bad_url", "An access token works only with an https URL; for ssh, give the server's user an SSH key instead.");
+      throw ingestError(
+        "bad_url",
+        "An access token works only with an https URL; for ssh, give the server's user an SSH key instead.",
+      );
     }
     // Printable ASCII only: a CR/LF would let the "token" inject more HTTP headers.
-    if (!/^[\x21-\x7e]{1,4096}$/.test(o.accessToken)) throw ingestError("bad_url", "The access token contains characters a token can't have; paste it again.");
+    if (!/^[\x21-\x7e]{1,4096}$/.test(o.accessToken))
+      throw ingestError("bad_url", "The access token contains characters a token can't have; paste it again.");
     const user = o.tokenUser ?? "x-access-token";
-    if (!/^[\x21-\x7e]{1,256}$/.test(user) || user.includes(":")) throw ingestError("bad_url", "The token user name is invalid.");
+    if (!/^[\x21-\x7e]{1,256}$/.test(user) || user.includes(":"))
+      throw ingestError("bad_url", "The token user name is invalid.");
     ({ env: extra, secrets } = gitAuthEnv(parsed.origin, o.accessToken, user));
   }
   return { parsed, ref, depth, env: safeGitEnv(extra), secrets };
@@ -146,14 +156,23 @@ export async function ingestGit(options: GitIngestOptions): Promise<IngestSummar
   return runIngest("git", options, async (tree, ctx) => {
     const deadline = Date.now() + ctx.limits.gitTimeoutMs;
     const git = async (args: string[], extra: Partial<GitRunOptions> = {}): Promise<GitRunResult> => {
-      const r = await runGit(args, { env, signal: ctx.signal, timeoutMs: Math.max(1, deadline - Date.now()), ...extra });
+      const r = await runGit(args, {
+        env,
+        signal: ctx.signal,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        ...extra,
+      });
       if (r.aborted) throw ingestError("aborted", "The ingest was cancelled; nothing was kept.");
       if (r.timedOut) {
-        throw ingestError("timeout", `Fetching ${quote(shownUrl)} took longer than ${describeCap(ctx.limits, "gitTimeoutMs")}; try again later, or raise the limit.`);
+        throw ingestError(
+          "timeout",
+          `Fetching ${quote(shownUrl)} took longer than ${describeCap(ctx.limits, "gitTimeoutMs")}; try again later, or raise the limit.`,
+        );
       }
       return r;
     };
-    const fetchFailed = (r: GitRunResult) => classifyGitFailure(r.stderr, { url: shownUrl, ref, hasToken: secrets.length > 0, secrets });
+    const fetchFailed = (r: GitRunResult) =>
+      classifyGitFailure(r.stderr, { url: shownUrl, ref, hasToken: secrets.length > 0, secrets });
     const internal = (what: string, r: GitRunResult) =>
       new Error(`git ${what} failed in ${tree}: ${scrub(r.stderr, secrets).trim().slice(-500)}`);
     const onStderrLine = progressWatcher(ctx);
@@ -166,11 +185,21 @@ export async function ingestGit(options: GitIngestOptions): Promise<IngestSummar
       if (r.code !== 0) throw internal("init", r);
       r = await git(["-C", tree, "config", "core.symlinks", "false"]);
       if (r.code !== 0) throw internal("config", r);
-      r = await git(["-C", tree, "fetch", "--progress", "--no-tags", `--depth=${depth}`, "--", parsed.url, ref.name], { onStderrLine });
+      r = await git(["-C", tree, "fetch", "--progress", "--no-tags", `--depth=${depth}`, "--", parsed.url, ref.name], {
+        onStderrLine,
+      });
       if (r.code !== 0) throw fetchFailed(r);
       target = "FETCH_HEAD";
     } else {
-      const args = ["clone", "--progress", "--no-checkout", "--single-branch", `--depth=${depth}`, "--config", "core.symlinks=false"];
+      const args = [
+        "clone",
+        "--progress",
+        "--no-checkout",
+        "--single-branch",
+        `--depth=${depth}`,
+        "--config",
+        "core.symlinks=false",
+      ];
       if (ref) args.push(`--branch=${ref.name}`);
       const r = await git([...args, "--", parsed.url, tree], { onStderrLine });
       if (r.code !== 0) throw fetchFailed(r);
@@ -178,17 +207,26 @@ export async function ingestGit(options: GitIngestOptions): Promise<IngestSummar
     }
 
     const head = await git(["-C", tree, "rev-parse", "--verify", "-q", `${target}^{commit}`]);
-    if (head.code !== 0) throw ingestError("empty_repository", `The repository ${quote(shownUrl)} is empty: it has no commits yet.`);
+    if (head.code !== 0)
+      throw ingestError("empty_repository", `The repository ${quote(shownUrl)} is empty: it has no commits yet.`);
     const commit = head.stdout.toString().trim();
 
-    const ls = await git(["-C", tree, "ls-tree", "-r", "-l", "-z", "--full-tree", commit], { maxStdoutBytes: LS_TREE_MAX_BYTES });
-    if (ls.stdoutTruncated) throw ingestError("cap_files", `The repository has too many files: more than ${describeCap(ctx.limits, "maxFiles")}.`);
+    const ls = await git(["-C", tree, "ls-tree", "-r", "-l", "-z", "--full-tree", commit], {
+      maxStdoutBytes: LS_TREE_MAX_BYTES,
+    });
+    if (ls.stdoutTruncated)
+      throw ingestError(
+        "cap_files",
+        `The repository has too many files: more than ${describeCap(ctx.limits, "maxFiles")}.`,
+      );
     if (ls.code !== 0) throw internal("ls-tree", ls);
     const listing = checkTree(ls.stdout, ctx.limits, ctx);
 
     ctx.progress({ phase: "checking_out", bytes: 0, files: 0, totalBytes: listing.bytes }, true);
     const co = await git(
-      ref?.kind === "commit" ? ["-C", tree, "checkout", "--progress", "--detach", commit] : ["-C", tree, "checkout", "--progress", "-f"],
+      ref?.kind === "commit"
+        ? ["-C", tree, "checkout", "--progress", "--detach", commit]
+        : ["-C", tree, "checkout", "--progress", "-f"],
       { onStderrLine },
     );
     if (co.code !== 0) throw internal("checkout", co);

@@ -6,6 +6,20 @@ export { ingestGit, type GitIngestOptions } from "./git.ts";
 export { ingestPath, type PathIngestOptions } from "./path.ts";
 export { parseGitUrl, type ParsedGitUrl } from "./git-url.ts";
 export { IngestError, type IngestErrorCode } from "./errors.ts";
-export { ingestLimitsSchema, resolveLimits, DEFAULT_INGEST_LIMITS, LIMIT_ENV, type IngestLimits, type IngestLimitsInput } from "./limits.ts";
+export {
+  ingestLimitsSchema,
+  resolveLimits,
+  DEFAULT_INGEST_LIMITS,
+  LIMIT_ENV,
+  type IngestLimits,
+  type IngestLimitsInput,
+} from "./limits.ts";
 export type { IngestPhase, IngestProgress, ProgressFn } from "./progress.ts";
-export type { DroppedEntry, GitSnapshotInfo, IngestOptions, IngestSource, IngestSummary, LanguageStats } from "./types.ts";
+export type {
+  DroppedEntry,
+  GitSnapshotInfo,
+  IngestOptions,
+  IngestSource,
+  IngestSummary,
+  LanguageStats,
+} from "./types.ts";

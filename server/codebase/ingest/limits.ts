@@ -8,17 +8,29 @@ const MiB = 1024 * 1024;
 
 export const ingestLimitsSchema = z.object({
   /** Bytes written into one snapshot (archives: uncompressed; git: the checked-out tree and the download). */
-  maxTotalBytes: z.number().int().positive().default(2048 * MiB),
+  maxTotalBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(2048 * MiB),
   /** Files written into one snapshot. */
   maxFiles: z.number().int().positive().default(200_000),
   /** One file's size. Bigger files refuse the ingest (they are rarely source, and they fill disks). */
-  maxFileBytes: z.number().int().positive().default(50 * MiB),
+  maxFileBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(50 * MiB),
   /** Uncompressed ÷ compressed, per archive entry and for the whole archive (zip bombs). */
   maxCompressionRatio: z.number().positive().default(100),
   /** Entries in an archive's central directory, counted before anything is read (ignored ones too). */
   maxArchiveEntries: z.number().int().positive().default(1_000_000),
   /** Text files bigger than this are kept on disk but not indexed (skipped as too_large). */
-  indexMaxFileBytes: z.number().int().positive().default(1 * MiB),
+  indexMaxFileBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1 * MiB),
   /** Wall-clock budget for one git clone/fetch + checkout. */
   gitTimeoutMs: z.number().int().positive().default(300_000),
 });

@@ -64,16 +64,41 @@ describe("ingestPath", () => {
   });
 
   it("refuses relative, missing and file paths, and a source that holds the snapshot directory", async () => {
-    await expectRefusal(sb, () => ingestPath({ sourcePath: "inputs/project", dest: sb.dest }), "source_not_found", /absolute path/);
-    await expectRefusal(sb, () => ingestPath({ sourcePath: path.join(sb.dir, "nope"), dest: sb.dest }), "source_not_found", /no folder/);
-    await expectRefusal(sb, () => ingestPath({ sourcePath: path.join(src, "Makefile"), dest: sb.dest }), "source_not_found", /is a file/);
+    await expectRefusal(
+      sb,
+      () => ingestPath({ sourcePath: "inputs/project", dest: sb.dest }),
+      "source_not_found",
+      /absolute path/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestPath({ sourcePath: path.join(sb.dir, "nope"), dest: sb.dest }),
+      "source_not_found",
+      /no folder/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestPath({ sourcePath: path.join(src, "Makefile"), dest: sb.dest }),
+      "source_not_found",
+      /is a file/,
+    );
     await expectRefusal(sb, () => ingestPath({ sourcePath: sb.dir, dest: sb.dest }), "unsafe_path", /snapshots inside/);
   });
 
   it("refuses over the caps", async () => {
-    await expectRefusal(sb, () => ingestPath({ sourcePath: src, dest: sb.dest, limits: { maxFiles: 2 } }), "cap_files", /INGEST_MAX_FILES/);
+    await expectRefusal(
+      sb,
+      () => ingestPath({ sourcePath: src, dest: sb.dest, limits: { maxFiles: 2 } }),
+      "cap_files",
+      /INGEST_MAX_FILES/,
+    );
     await writeFile(path.join(src, "big.sql"), "x".repeat(3000));
-    await expectRefusal(sb, () => ingestPath({ sourcePath: src, dest: sb.dest, limits: { maxFileBytes: 2048 } }), "cap_file_bytes", /"big.sql"/);
+    await expectRefusal(
+      sb,
+      () => ingestPath({ sourcePath: src, dest: sb.dest, limits: { maxFileBytes: 2048 } }),
+      "cap_file_bytes",
+      /"big.sql"/,
+    );
   });
 
   it("refuses a folder with only binary files", async () => {

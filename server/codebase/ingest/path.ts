@@ -20,24 +20,37 @@ export interface PathIngestOptions extends IngestOptions {
 }
 
 async function resolveSource(sourcePath: string, dest: string): Promise<string> {
-  if (!path.isAbsolute(sourcePath)) throw ingestError("source_not_found", `Give an absolute path on the server, not ${quote(sourcePath)}.`);
+  if (!path.isAbsolute(sourcePath))
+    throw ingestError("source_not_found", `Give an absolute path on the server, not ${quote(sourcePath)}.`);
   let real: string;
   try {
     real = await realpath(sourcePath);
   } catch {
-    throw ingestError("source_not_found", `There is no folder at ${quote(sourcePath)} on the server (or Argus may not read it).`);
+    throw ingestError(
+      "source_not_found",
+      `There is no folder at ${quote(sourcePath)} on the server (or Argus may not read it).`,
+    );
   }
-  if (!(await stat(real)).isDirectory()) throw ingestError("source_not_found", `${quote(sourcePath)} is a file; give the project's folder.`);
+  if (!(await stat(real)).isDirectory())
+    throw ingestError("source_not_found", `${quote(sourcePath)} is a file; give the project's folder.`);
   // The staging directory sits beside dest; inside the source, the copy would copy itself.
   const destParent = await realpath(path.dirname(path.resolve(dest)));
   if (destParent === real || destParent.startsWith(real + path.sep)) {
-    throw ingestError("unsafe_path", `Argus keeps its snapshots inside ${quote(sourcePath)}, so that folder can't be ingested; pick the project's own folder.`);
+    throw ingestError(
+      "unsafe_path",
+      `Argus keeps its snapshots inside ${quote(sourcePath)}, so that folder can't be ingested; pick the project's own folder.`,
+    );
   }
   return real;
 }
 
 /** Copies one regular file; returns a drop reason instead when it turned out not to be one. */
-async function copyOne(abs: string, rel: string, tree: string, ctx: IngestContext): Promise<"symlink" | "special" | "unreadable" | undefined> {
+async function copyOne(
+  abs: string,
+  rel: string,
+  tree: string,
+  ctx: IngestContext,
+): Promise<"symlink" | "special" | "unreadable" | undefined> {
   let fh;
   try {
     fh = await open(abs, SAFE_OPEN_FLAGS);

@@ -1,6 +1,7 @@
 /** Progress reports for a long ingest, throttled so a 200k-file upload doesn't flood the event bus. */
 
-export type IngestPhase = "scanning" | "receiving" | "extracting" | "copying" | "cloning" | "checking_out" | "indexing" | "done";
+export type IngestPhase =
+  "scanning" | "receiving" | "extracting" | "copying" | "cloning" | "checking_out" | "indexing" | "done";
 
 export interface IngestProgress {
   phase: IngestPhase;

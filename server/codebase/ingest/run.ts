@@ -9,7 +9,14 @@ import { MAX_REPORTED, walk, type WalkResult } from "../walker.ts";
 import { describeCap, resolveLimits, type IngestLimits } from "./limits.ts";
 import { ingestError, IngestError, quote } from "./errors.ts";
 import { throttleProgress, type IngestProgress } from "./progress.ts";
-import type { DroppedEntry, GitSnapshotInfo, IngestOptions, IngestSource, IngestSummary, LanguageStats } from "./types.ts";
+import type {
+  DroppedEntry,
+  GitSnapshotInfo,
+  IngestOptions,
+  IngestSource,
+  IngestSummary,
+  LanguageStats,
+} from "./types.ts";
 
 export interface IngestContext {
   limits: IngestLimits;
@@ -34,7 +41,10 @@ export class Tally {
 
   addFile(): void {
     if (++this.files > this.limits.maxFiles) {
-      throw ingestError("cap_files", `Too many files to ingest: more than ${describeCap(this.limits, "maxFiles")}. Leave out generated files or raise the cap.`);
+      throw ingestError(
+        "cap_files",
+        `Too many files to ingest: more than ${describeCap(this.limits, "maxFiles")}. Leave out generated files or raise the cap.`,
+      );
     }
   }
 
@@ -61,7 +71,12 @@ async function ensureAbsent(dest: string): Promise<void> {
     () => true,
     () => false,
   );
-  if (exists) throw ingestError("destination_exists", `The snapshot directory ${dest} already exists; each ingest needs a new one.`, "conflict");
+  if (exists)
+    throw ingestError(
+      "destination_exists",
+      `The snapshot directory ${dest} already exists; each ingest needs a new one.`,
+      "conflict",
+    );
 }
 
 /** The folder to promote: the tree itself, or its only entry when that is a folder (and stripping is on). */
@@ -69,7 +84,8 @@ async function promotedRoot(tree: string, strip: boolean): Promise<{ root: strin
   if (!strip) return { root: tree };
   const entries = await readdir(tree, { withFileTypes: true });
   const only = entries[0];
-  if (entries.length === 1 && only && only.isDirectory()) return { root: path.join(tree, only.name), prefix: only.name };
+  if (entries.length === 1 && only && only.isDirectory())
+    return { root: path.join(tree, only.name), prefix: only.name };
   return { root: tree };
 }
 
@@ -86,7 +102,11 @@ function languageStats(w: WalkResult): Record<string, LanguageStats> {
 
 function nothingToReview(source: IngestSource, tally: Tally, droppedCount: number, w: WalkResult): IngestError {
   if (tally.files === 0) {
-    if (droppedCount === 0) return ingestError("empty", `The ${source === "zip" ? "archive" : source === "git" ? "repository" : "upload"} contains no files.`);
+    if (droppedCount === 0)
+      return ingestError(
+        "empty",
+        `The ${source === "zip" ? "archive" : source === "git" ? "repository" : "upload"} contains no files.`,
+      );
     return ingestError(
       "empty",
       `Nothing to ingest: all ${droppedCount} entries are dependencies, build output, secrets or binary assets that Argus ignores (e.g. node_modules/, dist/, .env, images). Upload the source files.`,
@@ -95,7 +115,10 @@ function nothingToReview(source: IngestSource, tally: Tally, droppedCount: numbe
   const c = w.skippedCounts;
   const skipped = Object.values(c).reduce((a, b) => a + (b ?? 0), 0);
   if ((c.binary ?? 0) === skipped && skipped > 0) {
-    return ingestError("no_text_files", `None of the ${skipped} files is text: they are all binary. Argus reviews source code; upload the sources instead.`);
+    return ingestError(
+      "no_text_files",
+      `None of the ${skipped} files is text: they are all binary. Argus reviews source code; upload the sources instead.`,
+    );
   }
   const parts = Object.entries(c).map(([reason, n]) => `${n} ${reason.replace("_", " ")}`);
   return ingestError(

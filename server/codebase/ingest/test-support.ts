@@ -115,7 +115,7 @@ export function makeFixtureRepo(dir: string): FixtureRepo {
   git("commit", "-q", "-m", "first");
   git("tag", "-a", "v1", "-m", "release 1");
   const c1 = git("rev-parse", "HEAD");
-  put("src/index.ts", "export const version = 2;\nexport const name = \"app\";\n");
+  put("src/index.ts", 'export const version = 2;\nexport const name = "app";\n');
   put("docs/guide.md", "# Guide\n");
   git("add", "-A");
   git("commit", "-q", "-m", "second: guide");
@@ -164,7 +164,11 @@ async function waitForPort(p: number): Promise<void> {
 export async function startGitDaemon(): Promise<GitDaemon> {
   const base = await mkdtemp(path.join(os.tmpdir(), "argus-git-daemon-"));
   const port = await freePort();
-  const daemon = spawn("git", ["daemon", "--reuseaddr", "--export-all", `--base-path=${base}`, "--listen=127.0.0.1", `--port=${port}`, base], { stdio: "ignore" });
+  const daemon = spawn(
+    "git",
+    ["daemon", "--reuseaddr", "--export-all", `--base-path=${base}`, "--listen=127.0.0.1", `--port=${port}`, base],
+    { stdio: "ignore" },
+  );
   await waitForPort(port);
   return {
     base,

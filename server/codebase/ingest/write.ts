@@ -21,13 +21,21 @@ export interface WriteOptions {
  * Files get 0644: execute bits from an archive or upload are not kept. `source` may be a function
  * that opens the stream, called once the target file is open.
  */
-export async function writeCapped(abs: string, rel: string, source: Content | (() => Promise<Content> | Content), opts: WriteOptions): Promise<number> {
+export async function writeCapped(
+  abs: string,
+  rel: string,
+  source: Content | (() => Promise<Content> | Content),
+  opts: WriteOptions,
+): Promise<number> {
   try {
     await mkdir(path.dirname(abs), { recursive: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST" || code === "ENOTDIR") {
-      throw ingestError("path_conflict", `The upload has both a file and a folder on the path of ${quote(rel)}; rename one of them.`);
+      throw ingestError(
+        "path_conflict",
+        `The upload has both a file and a folder on the path of ${quote(rel)}; rename one of them.`,
+      );
     }
     throw err;
   }
@@ -37,9 +45,13 @@ export async function writeCapped(abs: string, rel: string, source: Content | ((
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST" || code === "EISDIR") {
-      throw ingestError("path_conflict", `The upload contains ${quote(rel)} twice (or as both a file and a folder); remove the duplicate.`);
+      throw ingestError(
+        "path_conflict",
+        `The upload contains ${quote(rel)} twice (or as both a file and a folder); remove the duplicate.`,
+      );
     }
-    if (code === "ENAMETOOLONG") throw ingestError("unsafe_path", `The path ${quote(rel)} is too long for the filesystem.`);
+    if (code === "ENAMETOOLONG")
+      throw ingestError("unsafe_path", `The path ${quote(rel)} is too long for the filesystem.`);
     throw err;
   }
   let written = 0;

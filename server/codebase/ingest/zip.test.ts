@@ -56,7 +56,9 @@ describe("ingestZip", () => {
     // Execute bits are not carried over.
     expect((await lstat(path.join(sb.dest, "bin/run"))).mode & 0o111).toBe(0);
     expect(summary.languages.typescript).toEqual({ files: 1, lines: 1, bytes: 20 });
-    expect(progress.map((p) => p.phase)).toEqual(expect.arrayContaining(["scanning", "extracting", "indexing", "done"]));
+    expect(progress.map((p) => p.phase)).toEqual(
+      expect.arrayContaining(["scanning", "extracting", "indexing", "done"]),
+    );
     // Only the snapshot is left: no staging directory beside it.
     expect(await readdir(path.dirname(sb.dest))).toEqual(["snap-1"]);
   });
@@ -106,7 +108,12 @@ describe("ingestZip", () => {
 
   it("refuses a zip bomb by its compression ratio before writing", async () => {
     const zip = await zipFile([{ name: "bomb.txt", data: Buffer.alloc(20 * MiB, 0x20) }]);
-    await expectRefusal(sb, () => ingestZip({ zipPath: zip, dest: sb.dest }), "cap_ratio", /expands \d+:1, over the compression-ratio cap \(100:1; INGEST_MAX_COMPRESSION_RATIO\).*zip bomb/);
+    await expectRefusal(
+      sb,
+      () => ingestZip({ zipPath: zip, dest: sb.dest }),
+      "cap_ratio",
+      /expands \d+:1, over the compression-ratio cap \(100:1; INGEST_MAX_COMPRESSION_RATIO\).*zip bomb/,
+    );
   });
 
   it("refuses an archive whose many small entries expand too far overall (whole-archive ratio)", async () => {
@@ -128,17 +135,40 @@ describe("ingestZip", () => {
 
   it("refuses over the file-count, single-file and entry caps, naming each", async () => {
     const five = await zipFile(Array.from({ length: 5 }, (_, i) => ({ name: `f${i}.ts`, data: "x\n" })));
-    await expectRefusal(sb, () => ingestZip({ zipPath: five, dest: sb.dest, limits: { maxFiles: 3 } }), "cap_files", /INGEST_MAX_FILES/);
-    await expectRefusal(sb, () => ingestZip({ zipPath: five, dest: sb.dest, limits: { maxArchiveEntries: 4 } }), "cap_archive_entries", /INGEST_MAX_ARCHIVE_ENTRIES/);
+    await expectRefusal(
+      sb,
+      () => ingestZip({ zipPath: five, dest: sb.dest, limits: { maxFiles: 3 } }),
+      "cap_files",
+      /INGEST_MAX_FILES/,
+    );
+    await expectRefusal(
+      sb,
+      () => ingestZip({ zipPath: five, dest: sb.dest, limits: { maxArchiveEntries: 4 } }),
+      "cap_archive_entries",
+      /INGEST_MAX_ARCHIVE_ENTRIES/,
+    );
     const big = await zipFile([{ name: "big.ts", data: "x".repeat(2000) }], "big.zip");
-    await expectRefusal(sb, () => ingestZip({ zipPath: big, dest: sb.dest, limits: { maxFileBytes: 1000 } }), "cap_file_bytes", /"big.ts".*INGEST_MAX_FILE_MB/);
+    await expectRefusal(
+      sb,
+      () => ingestZip({ zipPath: big, dest: sb.dest, limits: { maxFileBytes: 1000 } }),
+      "cap_file_bytes",
+      /"big.ts".*INGEST_MAX_FILE_MB/,
+    );
   });
 
   it("gives specific errors for a corrupt zip, a truncated zip and a bad checksum", async () => {
-    const good = buildZip([{ name: "a.ts", data: "export const a = 1;\n".repeat(50) }, { name: "b.ts", data: "b\n" }]);
+    const good = buildZip([
+      { name: "a.ts", data: "export const a = 1;\n".repeat(50) },
+      { name: "b.ts", data: "b\n" },
+    ]);
     const truncated = path.join(sb.dir, "inputs", "truncated.zip");
     await writeFile(truncated, good.subarray(0, Math.floor(good.length / 2)));
-    await expectRefusal(sb, () => ingestZip({ zipPath: truncated, dest: sb.dest }), "corrupt_archive", /corrupt or truncated/);
+    await expectRefusal(
+      sb,
+      () => ingestZip({ zipPath: truncated, dest: sb.dest }),
+      "corrupt_archive",
+      /corrupt or truncated/,
+    );
 
     const mangled = Buffer.from(good);
     for (let i = 40; i < 60; i++) mangled[i] = 0xff; // inside a.ts's deflate stream
@@ -173,7 +203,13 @@ describe("ingestZip", () => {
     await expectRefusal(sb, () => ingestZip({ zipPath: none, dest: sb.dest }), "empty", /empty/);
     const dirsOnly = await zipFile([{ name: "a/" }, { name: "a/b/" }], "dirs.zip");
     await expectRefusal(sb, () => ingestZip({ zipPath: dirsOnly, dest: sb.dest }), "empty", /no files/);
-    const ignored = await zipFile([{ name: "node_modules/x.js", data: "x" }, { name: "logo.png", data: "png" }], "ignored.zip");
+    const ignored = await zipFile(
+      [
+        { name: "node_modules/x.js", data: "x" },
+        { name: "logo.png", data: "png" },
+      ],
+      "ignored.zip",
+    );
     await expectRefusal(sb, () => ingestZip({ zipPath: ignored, dest: sb.dest }), "empty", /all 2 entries/);
     const binary = await zipFile(
       [
@@ -190,7 +226,13 @@ describe("ingestZip", () => {
     await expectRefusal(sb, () => ingestZip({ zipPath: enc, dest: sb.dest }), "unsupported_entry", /password/);
     const bzip = await zipFile([{ name: "a.ts", data: "a", rawMethod: 12 }], "bzip.zip");
     await expectRefusal(sb, () => ingestZip({ zipPath: bzip, dest: sb.dest }), "unsupported_entry", /method 12/);
-    const dup = await zipFile([{ name: "a.ts", data: "a" }, { name: "./a.ts", data: "b" }], "dup.zip");
+    const dup = await zipFile(
+      [
+        { name: "a.ts", data: "a" },
+        { name: "./a.ts", data: "b" },
+      ],
+      "dup.zip",
+    );
     await expectRefusal(sb, () => ingestZip({ zipPath: dup, dest: sb.dest }), "path_conflict", /twice/);
   });
 

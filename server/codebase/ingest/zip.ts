@@ -59,7 +59,8 @@ function describe(entry: Entry): EntryInfo {
   return { rel, kind: "file" };
 }
 
-type Decision = { action: "write" } | { action: "drop"; reason: "ignored" | "symlink" | "special" } | { action: "none" };
+type Decision =
+  { action: "write" } | { action: "drop"; reason: "ignored" | "symlink" | "special" } | { action: "none" };
 
 function decide(info: EntryInfo, matcher: IgnoreMatcher): Decision {
   if (info.kind === "dir") return { action: "none" };
@@ -87,9 +88,16 @@ async function notAZip(zipPath: string, err: unknown): Promise<IngestError> {
     await fh.close();
   }
   const kind = MAGIC.find(([, test]) => test(head))?.[0];
-  if (kind) return ingestError("not_a_zip", `The upload is ${kind}, not a zip archive (it was probably renamed). Upload a .zip, or extract it and upload the folder.`);
+  if (kind)
+    return ingestError(
+      "not_a_zip",
+      `The upload is ${kind}, not a zip archive (it was probably renamed). Upload a .zip, or extract it and upload the folder.`,
+    );
   if (head.subarray(0, 2).toString("latin1") === "PK") {
-    return ingestError("corrupt_archive", `The zip archive is corrupt or truncated (${(err as Error).message}). Re-create it, or upload it again.`);
+    return ingestError(
+      "corrupt_archive",
+      `The zip archive is corrupt or truncated (${(err as Error).message}). Re-create it, or upload it again.`,
+    );
   }
   return ingestError("not_a_zip", "The upload is not a zip archive. Upload a .zip file, or the project's folder.");
 }
@@ -98,14 +106,23 @@ async function openZip(zipPath: string): Promise<ZipFile> {
   try {
     // decodeStrings off: we decode names ourselves (getFileNameLowLevel) and validate them with our
     // own rules and messages instead of yauzl's generic "invalid relative path" error.
-    return await yauzl.openPromise(zipPath, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false });
+    return await yauzl.openPromise(zipPath, {
+      lazyEntries: true,
+      decodeStrings: false,
+      validateEntrySizes: true,
+      autoClose: false,
+    });
   } catch (err) {
     throw await notAZip(zipPath, err);
   }
 }
 
 /** Iterates the central directory; anything that isn't ours or a filesystem error means a corrupt archive. */
-async function forEachEntry(zipPath: string, fn: (entry: Entry, zip: ZipFile) => Promise<void>, onOpen?: (zip: ZipFile) => void): Promise<void> {
+async function forEachEntry(
+  zipPath: string,
+  fn: (entry: Entry, zip: ZipFile) => Promise<void>,
+  onOpen?: (zip: ZipFile) => void,
+): Promise<void> {
   const zip = await openZip(zipPath);
   try {
     onOpen?.(zip);
@@ -114,14 +131,18 @@ async function forEachEntry(zipPath: string, fn: (entry: Entry, zip: ZipFile) =>
     if (err instanceof IngestError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) throw err; // ENOSPC, EACCES…: ours, not the archive's
-    throw ingestError("corrupt_archive", `The zip archive is corrupt (${e.message}). Re-create it, or upload it again.`);
+    throw ingestError(
+      "corrupt_archive",
+      `The zip archive is corrupt (${e.message}). Re-create it, or upload it again.`,
+    );
   } finally {
     zip.close();
   }
 }
 
 function checkDecodable(entry: Entry, rel: string): void {
-  if (entry.isEncrypted()) throw ingestError("unsupported_entry", `${quote(rel)} is password-protected; upload an unencrypted zip.`);
+  if (entry.isEncrypted())
+    throw ingestError("unsupported_entry", `${quote(rel)} is password-protected; upload an unencrypted zip.`);
   if (!entry.canDecodeFileData()) {
     throw ingestError(
       "unsupported_entry",
@@ -165,24 +186,36 @@ async function scan(zipPath: string, ctx: IngestContext): Promise<Map<string, st
   const checkCount = (zip: ZipFile) => {
     if (zip.entryCount === 0) throw ingestError("empty", "The zip archive is empty: it has no files.");
     if (zip.entryCount > ctx.limits.maxArchiveEntries) {
-      throw ingestError("cap_archive_entries", `The archive has ${zip.entryCount} entries, over ${describeCap(ctx.limits, "maxArchiveEntries")}.`);
+      throw ingestError(
+        "cap_archive_entries",
+        `The archive has ${zip.entryCount} entries, over ${describeCap(ctx.limits, "maxArchiveEntries")}.`,
+      );
     }
   };
-  await forEachEntry(zipPath, async (entry, zip) => {
-    ctx.progress({ phase: "scanning", bytes: 0, files: ++seen });
-    const info = describe(entry);
-    if (info.kind !== "file" || path.posix.basename(info.rel) !== ".gitignore") return;
-    if (entry.uncompressedSize > MAX_GITIGNORE_BYTES || entry.isEncrypted() || !entry.canDecodeFileData()) return;
-    // They are held in memory: past a budget no real project needs, further ones are not honoured.
-    if ((gitignoreBytes += entry.uncompressedSize) > GITIGNORE_BUDGET_BYTES) return;
-    const dir = path.posix.dirname(info.rel);
-    gitignores.set(dir === "." ? "" : dir, await readSmall(zip, entry));
-  }, checkCount);
+  await forEachEntry(
+    zipPath,
+    async (entry, zip) => {
+      ctx.progress({ phase: "scanning", bytes: 0, files: ++seen });
+      const info = describe(entry);
+      if (info.kind !== "file" || path.posix.basename(info.rel) !== ".gitignore") return;
+      if (entry.uncompressedSize > MAX_GITIGNORE_BYTES || entry.isEncrypted() || !entry.canDecodeFileData()) return;
+      // They are held in memory: past a budget no real project needs, further ones are not honoured.
+      if ((gitignoreBytes += entry.uncompressedSize) > GITIGNORE_BUDGET_BYTES) return;
+      const dir = path.posix.dirname(info.rel);
+      gitignores.set(dir === "." ? "" : dir, await readSmall(zip, entry));
+    },
+    checkCount,
+  );
   return gitignores;
 }
 
 /** Pass 2: what would be written, checked against every cap before anything is. Returns the byte total. */
-async function plan(zipPath: string, archiveBytes: number, matcher: IgnoreMatcher, ctx: IngestContext): Promise<number> {
+async function plan(
+  zipPath: string,
+  archiveBytes: number,
+  matcher: IgnoreMatcher,
+  ctx: IngestContext,
+): Promise<number> {
   const { limits } = ctx;
   let files = 0;
   let total = 0;
@@ -195,7 +228,10 @@ async function plan(zipPath: string, archiveBytes: number, matcher: IgnoreMatche
     const size = entry.uncompressedSize;
     if (size > limits.maxFileBytes) throw fileTooLarge(limits, info.rel);
     if (++files > limits.maxFiles) {
-      throw ingestError("cap_files", `The archive has too many files: more than ${describeCap(limits, "maxFiles")}. Leave out generated files or raise the cap.`);
+      throw ingestError(
+        "cap_files",
+        `The archive has too many files: more than ${describeCap(limits, "maxFiles")}. Leave out generated files or raise the cap.`,
+      );
     }
     total += size;
     if (total > limits.maxTotalBytes) {
@@ -205,7 +241,8 @@ async function plan(zipPath: string, archiveBytes: number, matcher: IgnoreMatche
       );
     }
     const ratio = size / Math.max(entry.compressedSize, 1);
-    if (size >= RATIO_MIN_BYTES && ratio > limits.maxCompressionRatio) throw ratioRefusal(limits, `The entry ${quote(info.rel)}`, ratio);
+    if (size >= RATIO_MIN_BYTES && ratio > limits.maxCompressionRatio)
+      throw ratioRefusal(limits, `The entry ${quote(info.rel)}`, ratio);
   });
   // Overlapping-entry bombs keep each entry's ratio modest; the whole archive's can't hide.
   const ratio = total / Math.max(archiveBytes, 1);
@@ -214,7 +251,13 @@ async function plan(zipPath: string, archiveBytes: number, matcher: IgnoreMatche
 }
 
 /** Pass 3: stream every planned entry to disk, verifying its CRC. */
-async function extract(zipPath: string, tree: string, matcher: IgnoreMatcher, totalBytes: number, ctx: IngestContext): Promise<void> {
+async function extract(
+  zipPath: string,
+  tree: string,
+  matcher: IgnoreMatcher,
+  totalBytes: number,
+  ctx: IngestContext,
+): Promise<void> {
   await forEachEntry(zipPath, async (entry, zip) => {
     ctx.signal?.throwIfAborted();
     const info = describe(entry);
@@ -230,7 +273,11 @@ async function extract(zipPath: string, tree: string, matcher: IgnoreMatcher, to
         ctx.progress({ phase: "extracting", bytes: ctx.tally.bytes, totalBytes, files: ctx.tally.files });
       },
     });
-    if (crc !== entry.crc32) throw ingestError("corrupt_archive", `The zip archive is corrupt: ${quote(info.rel)} fails its checksum. Re-create it, or upload it again.`);
+    if (crc !== entry.crc32)
+      throw ingestError(
+        "corrupt_archive",
+        `The zip archive is corrupt: ${quote(info.rel)} fails its checksum. Re-create it, or upload it again.`,
+      );
   });
 }
 

@@ -87,11 +87,21 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
   const ordered: PassInput[] = [...options.files]
     .sort((a, b) => (sizes.get(b.path) ?? 0) - (sizes.get(a.path) ?? 0))
     .map((f) => (insideRoot.has(f.path) ? { ...f, checkedSize: sizes.get(f.path)! } : f));
-  const workers = options.workers === "auto" || options.workers === undefined ? (totalBytes >= WORKER_THRESHOLD_BYTES ? Math.max(0, Math.min(3, os.availableParallelism() - 1)) : 0) : Math.max(0, options.workers);
+  const workers =
+    options.workers === "auto" || options.workers === undefined
+      ? totalBytes >= WORKER_THRESHOLD_BYTES
+        ? Math.max(0, Math.min(3, os.availableParallelism() - 1))
+        : 0
+      : Math.max(0, options.workers);
 
-  const outlineFiles = options.files.filter((f) => !grammarFor(f.language) && insideRoot.has(f.path) && (sizes.get(f.path) ?? 0) <= maxParseBytes).map((f) => f.path);
+  const outlineFiles = options.files
+    .filter((f) => !grammarFor(f.language) && insideRoot.has(f.path) && (sizes.get(f.path) ?? 0) <= maxParseBytes)
+    .map((f) => f.path);
   const ctags = options.ctags === false || outlineFiles.length === 0 ? null : await findCtags();
-  let outlineNote: string | null = options.ctags !== false && outlineFiles.length > 0 && !ctags ? "universal-ctags (with JSON output) is not on PATH: regex outline used" : null;
+  let outlineNote: string | null =
+    options.ctags !== false && outlineFiles.length > 0 && !ctags
+      ? "universal-ctags (with JSON output) is not on PATH: regex outline used"
+      : null;
   const ctagsRun: Promise<Map<string, Definition[]> | null> = ctags
     ? ctagsOutline(ctags, root, outlineFiles).catch((err: unknown) => {
         outlineNote = `ctags failed (${err instanceof Error ? err.message : String(err)}): regex outline used`;
@@ -126,7 +136,13 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
       signal: options.signal,
       onResult,
       // Regex outlines are made in the pass only when ctags will not make them.
-      pass: { root, maxParseBytes, parseTimeoutMs: options.parseTimeoutMs, rules: options.rules !== false, regexOutline: !ctags },
+      pass: {
+        root,
+        maxParseBytes,
+        parseTimeoutMs: options.parseTimeoutMs,
+        rules: options.rules !== false,
+        regexOutline: !ctags,
+      },
     });
 
     const outline = await ctagsRun;
@@ -144,8 +160,14 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
       }
     }
 
-    const moduleConfig = await collectModuleConfig(root, options.files.map((f) => f.path));
-    const resolver = new ModuleResolver(moduleConfig, options.files.map((f) => f.path));
+    const moduleConfig = await collectModuleConfig(
+      root,
+      options.files.map((f) => f.path),
+    );
+    const resolver = new ModuleResolver(
+      moduleConfig,
+      options.files.map((f) => f.path),
+    );
     let importCount = 0;
     let resolvedImports = 0;
     for (const entry of imports) {
@@ -178,7 +200,12 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
       findings,
       outline: ctags && outline ? "ctags" : "regex",
       outlineNote,
-      workers: { requested: workers, started: pool.workersStarted, failed: pool.workersFailed, filesInWorkers: pool.filesInWorkers },
+      workers: {
+        requested: workers,
+        started: pool.workersStarted,
+        failed: pool.workersFailed,
+        filesInWorkers: pool.filesInWorkers,
+      },
       durationMs,
     };
   } catch (err) {

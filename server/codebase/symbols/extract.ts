@@ -15,18 +15,56 @@ const MAX_SIGNATURE = 240;
 
 /** Capture `definition.<x>` → kind (a Map: a plain object would answer "constructor" itself). */
 const DEFINITION_KINDS = new Map<string, SymbolKind>(
-  (["function", "method", "constructor", "class", "interface", "module", "constant", "variable", "macro", "type", "enum", "field"] as const).map((k) => [k, k]),
+  (
+    [
+      "function",
+      "method",
+      "constructor",
+      "class",
+      "interface",
+      "module",
+      "constant",
+      "variable",
+      "macro",
+      "type",
+      "enum",
+      "field",
+    ] as const
+  ).map((k) => [k, k]),
 );
 
-const REFERENCE_KINDS: Record<string, ReferenceKind> = { call: "call", class: "new", type: "type", implementation: "implementation" };
+const REFERENCE_KINDS: Record<string, ReferenceKind> = {
+  call: "call",
+  class: "new",
+  type: "type",
+  implementation: "implementation",
+};
 
 /** When several patterns tag the same name (e.g. a top-level `const f = () => …` is both a function
  * and a constant), the more specific kind wins: lower rank. */
-const RANK: Partial<Record<SymbolKind, number>> = { constant: 5, variable: 6, field: 6, function: 2, method: 1, constructor: 0 };
+const RANK: Partial<Record<SymbolKind, number>> = {
+  constant: 5,
+  variable: 6,
+  field: 6,
+  function: 2,
+  method: 1,
+  constructor: 0,
+};
 const rank = (k: SymbolKind) => RANK[k] ?? 3;
 
 /** Kinds that contain other symbols (so they become the container of what they enclose). */
-const SCOPE_KINDS = new Set<SymbolKind>(["class", "struct", "interface", "trait", "enum", "module", "impl", "function", "method", "constructor"]);
+const SCOPE_KINDS = new Set<SymbolKind>([
+  "class",
+  "struct",
+  "interface",
+  "trait",
+  "enum",
+  "module",
+  "impl",
+  "function",
+  "method",
+  "constructor",
+]);
 const TYPE_SCOPES = new Set<SymbolKind>(["class", "struct", "interface", "trait", "enum", "impl"]);
 
 interface Pending {
@@ -69,7 +107,11 @@ export async function extractSymbols(grammar: GrammarId, root: Node, source: str
 
     if (roleName.startsWith("reference.")) {
       const kind = REFERENCE_KINDS[roleName.slice(10)];
-      if (kind) refs.push({ ref: { name, kind, line: nameNode.startPosition.row + 1, column: nameNode.startPosition.column + 1 }, nameId: nameNode.id });
+      if (kind)
+        refs.push({
+          ref: { name, kind, line: nameNode.startPosition.row + 1, column: nameNode.startPosition.column + 1 },
+          nameId: nameNode.id,
+        });
       continue;
     }
     if (roleName === "scope.impl") {
@@ -84,7 +126,13 @@ export async function extractSymbols(grammar: GrammarId, root: Node, source: str
     if (existing && rank(existing.def.kind) <= rank(kind)) continue;
     const def = makeDefinition(grammar, role, name, kind, source);
     if (grammar === "go" && role.type === "method_declaration") receivers.set(def, goReceiver(role));
-    byNameNode.set(nameNode.id, { def, nameId: nameNode.id, start: role.startIndex, end: role.endIndex, isScope: SCOPE_KINDS.has(kind) });
+    byNameNode.set(nameNode.id, {
+      def,
+      nameId: nameNode.id,
+      start: role.startIndex,
+      end: role.endIndex,
+      isScope: SCOPE_KINDS.has(kind),
+    });
   }
 
   const pending = [...byNameNode.values()];
@@ -100,7 +148,8 @@ export async function extractSymbols(grammar: GrammarId, root: Node, source: str
 /** The identifier of a name capture: `a.b.C` → C, `Foo::new` → new; absurd names are dropped. */
 function symbolName(node: Node): string | null {
   let n = node;
-  if (n.namedChildCount > 0) n = n.childForFieldName("property") ?? n.childForFieldName("name") ?? n.childForFieldName("field") ?? n;
+  if (n.namedChildCount > 0)
+    n = n.childForFieldName("property") ?? n.childForFieldName("name") ?? n.childForFieldName("field") ?? n;
   const text = n.text;
   if (!text || text.length > MAX_NAME || /[\n\r]/.test(text)) return null;
   return text;
@@ -130,7 +179,12 @@ function refineKind(grammar: GrammarId, node: Node, kind: SymbolKind): SymbolKin
       return t === "struct_type" ? "struct" : t === "interface_type" ? "interface" : "type";
     }
   }
-  if (grammar === "python" && kind === "constant" && !/^[A-Z_][A-Z0-9_]*$/.test(node.childForFieldName("left")?.text ?? "")) return "variable";
+  if (
+    grammar === "python" &&
+    kind === "constant" &&
+    !/^[A-Z_][A-Z0-9_]*$/.test(node.childForFieldName("left")?.text ?? "")
+  )
+    return "variable";
   return kind;
 }
 

@@ -31,7 +31,14 @@ const QUERIES: Record<GrammarId, string> = {
   java: `(import_declaration) @import`,
 };
 
-const KIND_OF_CAPTURE: Record<string, ImportKind> = { import: "import", export: "export", require: "require", dynamic: "dynamic", from: "import", use: "use" };
+const KIND_OF_CAPTURE: Record<string, ImportKind> = {
+  import: "import",
+  export: "export",
+  require: "require",
+  dynamic: "dynamic",
+  from: "import",
+  use: "use",
+};
 
 const isJs = (g: GrammarId) => g === "typescript" || g === "tsx" || g === "javascript";
 
@@ -72,7 +79,13 @@ export async function extractImports(grammar: GrammarId, root: Node, source: str
         }
         break;
       default:
-        if (source) out.push({ specifier: source.text, kind, line, names: kind === "import" || kind === "export" ? jsImportNames(statement) : [] });
+        if (source)
+          out.push({
+            specifier: source.text,
+            kind,
+            line,
+            names: kind === "import" || kind === "export" ? jsImportNames(statement) : [],
+          });
     }
   }
   return out;
@@ -89,7 +102,12 @@ function topLevelJsImports(root: Node): ImportRef[] {
       source = clause?.childForFieldName("source") ?? null;
     }
     if (!source || source.type !== "string") continue;
-    out.push({ specifier: unquote(source.text), kind: statement.type === "import_statement" ? "import" : "export", line: statement.startPosition.row + 1, names: jsImportNames(statement) });
+    out.push({
+      specifier: unquote(source.text),
+      kind: statement.type === "import_statement" ? "import" : "export",
+      line: statement.startPosition.row + 1,
+      names: jsImportNames(statement),
+    });
   }
   return out;
 }

@@ -7,7 +7,16 @@ import { notFound } from "../../errors.ts";
 import type { ModuleConfig } from "./modules/config.ts";
 import { ModuleResolver } from "./modules/resolve.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
-import type { FileStatus, FileSymbols, ImportKind, ModuleResolution, ReferenceHit, ReferenceKind, SymbolHit, SymbolKind } from "./types.ts";
+import type {
+  FileStatus,
+  FileSymbols,
+  ImportKind,
+  ModuleResolution,
+  ReferenceHit,
+  ReferenceKind,
+  SymbolHit,
+  SymbolKind,
+} from "./types.ts";
 
 export interface ListSymbolsOptions {
   file?: string;
@@ -54,7 +63,8 @@ interface SymbolRow {
   language: string;
 }
 
-const SYMBOL_COLUMNS = "s.name, s.kind, s.container, s.start_line, s.end_line, s.signature, s.exported, f.path, f.language";
+const SYMBOL_COLUMNS =
+  "s.name, s.kind, s.container, s.start_line, s.end_line, s.signature, s.exported, f.path, f.language";
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 5000;
 
@@ -92,7 +102,9 @@ export class SymbolIndex {
     } catch {
       throw notFound("This snapshot has no symbol index yet.");
     }
-    const version = (db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined)?.value;
+    const version = (
+      db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined
+    )?.value;
     if (version !== String(SCHEMA_VERSION)) {
       db.close();
       throw notFound("This snapshot's symbol index is from another version of Argus; re-index it.");
@@ -126,7 +138,9 @@ export class SymbolIndex {
       orderParams.push(q, `${likeEscape(q)}%`);
     }
     const sql = `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare(sql).all(...params, ...orderParams, clampLimit(options.limit), Math.max(0, options.offset ?? 0)) as SymbolRow[];
+    const rows = this.db
+      .prepare(sql)
+      .all(...params, ...orderParams, clampLimit(options.limit), Math.max(0, options.offset ?? 0)) as SymbolRow[];
     return rows.map(toHit);
   }
 
@@ -138,16 +152,33 @@ export class SymbolIndex {
     const args = container ? [bare, container] : [bare];
     const limit = clampLimit(options.limit);
     const order = `ORDER BY s.exported DESC, ${KIND_ORDER}, f.path, s.start_line LIMIT ?`;
-    let rows = this.db.prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ?${containerClause} ${order}`).all(...args, limit) as SymbolRow[];
-    if (rows.length === 0) rows = this.db.prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? COLLATE NOCASE${containerClause} ${order}`).all(...args, limit) as SymbolRow[];
+    let rows = this.db
+      .prepare(
+        `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ?${containerClause} ${order}`,
+      )
+      .all(...args, limit) as SymbolRow[];
+    if (rows.length === 0)
+      rows = this.db
+        .prepare(
+          `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? COLLATE NOCASE${containerClause} ${order}`,
+        )
+        .all(...args, limit) as SymbolRow[];
     return rows.map(toHit);
   }
 
   findReferences(name: string, options: { limit?: number; kind?: ReferenceKind } = {}): ReferenceHit[] {
     const kindClause = options.kind ? " AND r.kind = ?" : "";
     const rows = this.db
-      .prepare(`SELECT r.name, r.kind, r.line, r.col, f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?${kindClause} ORDER BY f.path, r.line LIMIT ?`)
-      .all(...(options.kind ? [name, options.kind] : [name]), clampLimit(options.limit)) as { name: string; kind: ReferenceKind; line: number; col: number; path: string }[];
+      .prepare(
+        `SELECT r.name, r.kind, r.line, r.col, f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?${kindClause} ORDER BY f.path, r.line LIMIT ?`,
+      )
+      .all(...(options.kind ? [name, options.kind] : [name]), clampLimit(options.limit)) as {
+      name: string;
+      kind: ReferenceKind;
+      line: number;
+      col: number;
+      path: string;
+    }[];
     return rows.map((r) => ({ name: r.name, kind: r.kind, line: r.line, column: r.col, path: r.path }));
   }
 
@@ -169,22 +200,65 @@ export class SymbolIndex {
 
   private importRows(where: string, ...params: unknown[]): ImportEdge[] {
     const rows = this.db
-      .prepare(`SELECT f.path, i.specifier, i.kind, i.line, i.names, i.target_kind, i.target_path FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} ORDER BY f.path, i.line LIMIT ${MAX_LIMIT}`)
-      .all(...params) as { path: string; specifier: string; kind: ImportKind; line: number; names: string; target_kind: ModuleResolution["kind"]; target_path: string | null }[];
-    return rows.map((r) => ({ file: r.path, specifier: r.specifier, kind: r.kind, line: r.line, names: JSON.parse(r.names) as string[], targetKind: r.target_kind, target: r.target_path }));
+      .prepare(
+        `SELECT f.path, i.specifier, i.kind, i.line, i.names, i.target_kind, i.target_path FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} ORDER BY f.path, i.line LIMIT ${MAX_LIMIT}`,
+      )
+      .all(...params) as {
+      path: string;
+      specifier: string;
+      kind: ImportKind;
+      line: number;
+      names: string;
+      target_kind: ModuleResolution["kind"];
+      target_path: string | null;
+    }[];
+    return rows.map((r) => ({
+      file: r.path,
+      specifier: r.specifier,
+      kind: r.kind,
+      line: r.line,
+      names: JSON.parse(r.names) as string[],
+      targetKind: r.target_kind,
+      target: r.target_path,
+    }));
   }
 
   files(): IndexedFile[] {
-    const rows = this.db.prepare("SELECT path, language, status, note, lines, bytes, parse_errors FROM files ORDER BY path").all() as { path: string; language: string; status: FileStatus; note: string | null; lines: number; bytes: number; parse_errors: number }[];
-    return rows.map((r) => ({ path: r.path, language: r.language, status: r.status, note: r.note, lines: r.lines, bytes: r.bytes, parseErrors: r.parse_errors === 1 }));
+    const rows = this.db
+      .prepare("SELECT path, language, status, note, lines, bytes, parse_errors FROM files ORDER BY path")
+      .all() as {
+      path: string;
+      language: string;
+      status: FileStatus;
+      note: string | null;
+      lines: number;
+      bytes: number;
+      parse_errors: number;
+    }[];
+    return rows.map((r) => ({
+      path: r.path,
+      language: r.language,
+      status: r.status,
+      note: r.note,
+      lines: r.lines,
+      bytes: r.bytes,
+      parseErrors: r.parse_errors === 1,
+    }));
   }
 
   stats(): IndexStats {
     const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
     const byStatus: Record<string, number> = {};
-    for (const r of this.db.prepare("SELECT status, count(*) AS n FROM files GROUP BY status").all() as { status: string; n: number }[]) byStatus[r.status] = r.n;
+    for (const r of this.db.prepare("SELECT status, count(*) AS n FROM files GROUP BY status").all() as {
+      status: string;
+      n: number;
+    }[])
+      byStatus[r.status] = r.n;
     const byLanguage: Record<string, { files: number; lines: number }> = {};
-    for (const r of this.db.prepare("SELECT language, count(*) AS n, sum(lines) AS l FROM files GROUP BY language").all() as { language: string; n: number; l: number }[]) byLanguage[r.language] = { files: r.n, lines: r.l };
+    for (const r of this.db
+      .prepare("SELECT language, count(*) AS n, sum(lines) AS l FROM files GROUP BY language")
+      .all() as { language: string; n: number; l: number }[])
+      byLanguage[r.language] = { files: r.n, lines: r.l };
     const meta: Record<string, unknown> = {};
     for (const r of this.db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]) {
       if (r.key === "module_config") continue;
@@ -208,8 +282,11 @@ export class SymbolIndex {
 
   private moduleResolver(): ModuleResolver {
     if (!this.resolver) {
-      const row = this.db.prepare("SELECT value FROM meta WHERE key = 'module_config'").get() as { value: string } | undefined;
-      const config = row ? (JSON.parse(row.value) as ModuleConfig) : { tsconfigs: [], packages: [], goModules: [], pythonRoots: [""] };
+      const row = this.db.prepare("SELECT value FROM meta WHERE key = 'module_config'").get() as
+        { value: string } | undefined;
+      const config = row
+        ? (JSON.parse(row.value) as ModuleConfig)
+        : { tsconfigs: [], packages: [], goModules: [], pythonRoots: [""] };
       const paths = (this.db.prepare("SELECT path FROM files").all() as { path: string }[]).map((r) => r.path);
       this.resolver = new ModuleResolver(config, paths);
     }

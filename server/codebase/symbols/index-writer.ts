@@ -24,16 +24,30 @@ export class IndexWriter {
     this.db.pragma("synchronous = OFF");
     this.db.pragma("locking_mode = EXCLUSIVE");
     this.db.exec(TABLES);
-    this.insertFile = this.db.prepare("INSERT INTO files (path, language, status, note, lines, bytes, parse_errors) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    this.insertSymbol = this.db.prepare("INSERT INTO symbols (file_id, name, kind, container, start_line, end_line, signature, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    this.insertFile = this.db.prepare(
+      "INSERT INTO files (path, language, status, note, lines, bytes, parse_errors) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.insertSymbol = this.db.prepare(
+      "INSERT INTO symbols (file_id, name, kind, container, start_line, end_line, signature, exported) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
     this.insertRef = this.db.prepare("INSERT INTO refs (file_id, name, kind, line, col) VALUES (?, ?, ?, ?, ?)");
-    this.insertImport = this.db.prepare("INSERT INTO imports (file_id, specifier, kind, line, names, target_kind, target_path) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    this.insertImport = this.db.prepare(
+      "INSERT INTO imports (file_id, specifier, kind, line, names, target_kind, target_path) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
     // One transaction for the whole build: per-row commits would dominate the cost.
     this.db.exec("BEGIN");
   }
 
   addFile(file: FileSymbols): void {
-    const info = this.insertFile.run(file.path, file.language, file.status, file.note, file.lines, file.bytes, file.parseErrors ? 1 : 0);
+    const info = this.insertFile.run(
+      file.path,
+      file.language,
+      file.status,
+      file.note,
+      file.lines,
+      file.bytes,
+      file.parseErrors ? 1 : 0,
+    );
     const id = Number(info.lastInsertRowid);
     this.fileIds.set(file.path, id);
     this.addDefinitions(id, file.definitions);
@@ -48,11 +62,22 @@ export class IndexWriter {
 
   addImport(path: string, imp: ImportRef, target: Pick<ModuleResolution, "kind" | "path">): void {
     const id = this.fileIds.get(path);
-    if (id !== undefined) this.insertImport.run(id, imp.specifier, imp.kind, imp.line, JSON.stringify(imp.names), target.kind, target.path);
+    if (id !== undefined)
+      this.insertImport.run(id, imp.specifier, imp.kind, imp.line, JSON.stringify(imp.names), target.kind, target.path);
   }
 
   private addDefinitions(fileId: number, definitions: Definition[]): void {
-    for (const d of definitions) this.insertSymbol.run(fileId, d.name, d.kind, d.container, d.startLine, d.endLine, d.signature, d.exported ? 1 : 0);
+    for (const d of definitions)
+      this.insertSymbol.run(
+        fileId,
+        d.name,
+        d.kind,
+        d.container,
+        d.startLine,
+        d.endLine,
+        d.signature,
+        d.exported ? 1 : 0,
+      );
   }
 
   /** Index, record the metadata, close and move into place. */

@@ -86,7 +86,12 @@ function run(bin: string, args: string[], input: string, timeoutMs: number): Pro
  * Outline of many files with one ctags process, run from `root` with relative paths on stdin (so no
  * path reaches a command line and ctags never recurses). Streams its JSON lines: memory stays flat.
  */
-export async function ctagsOutline(bin: string, root: string, paths: string[], timeoutMs = 120_000): Promise<Map<string, Definition[]>> {
+export async function ctagsOutline(
+  bin: string,
+  root: string,
+  paths: string[],
+  timeoutMs = 120_000,
+): Promise<Map<string, Definition[]>> {
   const out = new Map<string, Definition[]>();
   if (paths.length === 0) return out;
   const child = spawn(bin, ["--output-format=json", "--fields=+nKe", "--sort=no", "--links=no", "-f", "-", "-L", "-"], {
@@ -129,7 +134,11 @@ export async function ctagsOutline(bin: string, root: string, paths: string[], t
 /** ctags' search pattern `/^  def foo(x)$/` → `def foo(x)`. */
 function signatureFromPattern(pattern: string | undefined): string {
   if (!pattern) return "";
-  const body = pattern.replace(/^\/\^?/, "").replace(/\$?\/$/, "").replace(/\\([/\\])/g, "$1").trim();
+  const body = pattern
+    .replace(/^\/\^?/, "")
+    .replace(/\$?\/$/, "")
+    .replace(/\\([/\\])/g, "$1")
+    .trim();
   return body.length > MAX_SIGNATURE ? `${body.slice(0, MAX_SIGNATURE)}…` : body;
 }
 
@@ -156,10 +165,23 @@ const KEYWORD_KINDS: Record<string, SymbolKind> = {
 const MODIFIERS = String.raw`(?:(?:export|public|private|protected|internal|static|final|abstract|sealed|open|partial|async|override|virtual|inline|suspend|data|unsafe|pub|extern)\s+)*`;
 
 const RULES: OutlineRule[] = [
-  { re: new RegExp(String.raw`^\s*${MODIFIERS}(class|struct|interface|protocol|trait|enum|module|defmodule|namespace|object|record)\s+([A-Za-z_][\w.:]*)`), kind: (k) => KEYWORD_KINDS[k] ?? "class" },
-  { re: new RegExp(String.raw`^\s*${MODIFIERS}(def|defp|fn|func|function|fun|sub|proc)\s+(?:self\.)?([A-Za-z_][\w.:]*[!?]?)`), kind: () => "function" },
+  {
+    re: new RegExp(
+      String.raw`^\s*${MODIFIERS}(class|struct|interface|protocol|trait|enum|module|defmodule|namespace|object|record)\s+([A-Za-z_][\w.:]*)`,
+    ),
+    kind: (k) => KEYWORD_KINDS[k] ?? "class",
+  },
+  {
+    re: new RegExp(
+      String.raw`^\s*${MODIFIERS}(def|defp|fn|func|function|fun|sub|proc)\s+(?:self\.)?([A-Za-z_][\w.:]*[!?]?)`,
+    ),
+    kind: () => "function",
+  },
   // C-family function definitions: a return type, a name, parameters, and the body's brace on the line.
-  { re: /^(?!\s*(?:if|for|while|switch|return|else|do|case|catch|using|typedef)\b)\s*[A-Za-z_][\w:<>,*&\s]*?[\s*&]()([A-Za-z_][\w:~]*)\s*\([^;]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{\s*$/, kind: () => "function" },
+  {
+    re: /^(?!\s*(?:if|for|while|switch|return|else|do|case|catch|using|typedef)\b)\s*[A-Za-z_][\w:<>,*&\s]*?[\s*&]()([A-Za-z_][\w:~]*)\s*\([^;]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{\s*$/,
+    kind: () => "function",
+  },
   // Shell: `name() {` and `function name {`.
   { re: /^\s*()([A-Za-z_][\w-]*)\s*\(\)\s*\{/, kind: () => "function" },
 ];
@@ -181,7 +203,15 @@ export function regexOutline(source: string): Definition[] {
       for (const rule of RULES) {
         const m = rule.re.exec(line);
         if (!m) continue;
-        out.push({ name: m[2]!.slice(0, 200), kind: rule.kind(m[1] ?? ""), container: null, startLine: lineNo, endLine: lineNo, signature: line.trim().slice(0, MAX_SIGNATURE), exported: false });
+        out.push({
+          name: m[2]!.slice(0, 200),
+          kind: rule.kind(m[1] ?? ""),
+          container: null,
+          startLine: lineNo,
+          endLine: lineNo,
+          signature: line.trim().slice(0, MAX_SIGNATURE),
+          exported: false,
+        });
         break;
       }
     }

@@ -31,7 +31,11 @@ export interface PoolReport {
 const BATCH_FILES = 8;
 const BATCH_BYTES = 512 * 1024;
 
-export async function runPool(files: PassInput[], sizes: Map<string, number>, options: PoolOptions): Promise<PoolReport> {
+export async function runPool(
+  files: PassInput[],
+  sizes: Map<string, number>,
+  options: PoolOptions,
+): Promise<PoolReport> {
   let next = 0;
   let done = 0;
   const report: PoolReport = { workersStarted: 0, workersFailed: [], filesInWorkers: 0 };
@@ -74,13 +78,30 @@ export async function runPool(files: PassInput[], sizes: Map<string, number>, op
   for (let i = 0; i < options.workers; i++) {
     let inFlight: PassInput[] = [];
     let failed = false;
-    const worker = startTsWorker(new URL("./worker.ts", import.meta.url), options.pass, { maxOldGenerationSizeMb: options.workerHeapMb ?? 1536 });
+    const worker = startTsWorker(new URL("./worker.ts", import.meta.url), options.pass, {
+      maxOldGenerationSizeMb: options.workerHeapMb ?? 1536,
+    });
     workers.push(worker);
     const fail = (why: string) => {
       if (failed) return;
       failed = true;
       report.workersFailed.push(why.split("\n")[0]!.slice(0, 300));
-      for (const file of inFlight) deliver({ file: { path: file.path, language: file.language, status: "error", note: `worker failed while processing: ${why.split("\n")[0]!.slice(0, 200)}`, lines: 0, bytes: sizes.get(file.path) ?? 0, parseErrors: false, definitions: [], references: [], imports: [] }, findings: [] });
+      for (const file of inFlight)
+        deliver({
+          file: {
+            path: file.path,
+            language: file.language,
+            status: "error",
+            note: `worker failed while processing: ${why.split("\n")[0]!.slice(0, 200)}`,
+            lines: 0,
+            bytes: sizes.get(file.path) ?? 0,
+            parseErrors: false,
+            definitions: [],
+            references: [],
+            imports: [],
+          },
+          findings: [],
+        });
       inFlight = [];
       void worker.terminate();
     };
@@ -113,7 +134,21 @@ export async function runPool(files: PassInput[], sizes: Map<string, number>, op
     // Files never started: report them so the caller's counts add up.
     while (next < files.length) {
       const file = files[next++]!;
-      deliver({ file: { path: file.path, language: file.language, status: "skipped", note: "cancelled", lines: 0, bytes: 0, parseErrors: false, definitions: [], references: [], imports: [] }, findings: [] });
+      deliver({
+        file: {
+          path: file.path,
+          language: file.language,
+          status: "skipped",
+          note: "cancelled",
+          lines: 0,
+          bytes: 0,
+          parseErrors: false,
+          definitions: [],
+          references: [],
+          imports: [],
+        },
+        findings: [],
+      });
     }
   }
   await finished;

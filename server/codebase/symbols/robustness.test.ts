@@ -20,13 +20,29 @@ describe("symbol pass: bad input", () => {
     garbage[10] = 0; // binary
     writeFileSync(path.join(root, "src/garbage.ts"), garbage);
     // Invalid UTF-8 without NUL bytes, around real code.
-    writeFileSync(path.join(root, "src/latin1.py"), Buffer.concat([Buffer.from("def ok():\n    return 1\n# caf"), Buffer.from([0xe9, 0xff, 0xfe]), Buffer.from("\nclass After:\n    pass\n")]));
+    writeFileSync(
+      path.join(root, "src/latin1.py"),
+      Buffer.concat([
+        Buffer.from("def ok():\n    return 1\n# caf"),
+        Buffer.from([0xe9, 0xff, 0xfe]),
+        Buffer.from("\nclass After:\n    pass\n"),
+      ]),
+    );
     writeFileSync(path.join(root, "src/huge.min.js"), `var a=${"1+".repeat(5 * 1024 * 1024)}1;`); // 10 MB, one line
     // A 1.4 MB line under the size limit: minified, so scanned as text but not parsed (parsing it takes
     // seconds). The key is generated so no key-shaped literal sits in the repository.
-    writeFileSync(path.join(root, "src/big-line.js"), `const x = [${"0,".repeat(700_000)}];var k="AKIA${"Q".repeat(8)}${randomBytes(4).toString("hex").toUpperCase()}";\nfunction after() {}\n`);
-    writeFileSync(path.join(root, "src/many.ts"), Array.from({ length: 20_000 }, (_, i) => `export function f${i}(a: number) { return a + ${i}; }`).join("\n"));
-    writeFileSync(path.join(root, "src/broken.ts"), "export function good() { return 1; }\nclass {{{ oops\nexport function alsoGood() {}\n");
+    writeFileSync(
+      path.join(root, "src/big-line.js"),
+      `const x = [${"0,".repeat(700_000)}];var k="AKIA${"Q".repeat(8)}${randomBytes(4).toString("hex").toUpperCase()}";\nfunction after() {}\n`,
+    );
+    writeFileSync(
+      path.join(root, "src/many.ts"),
+      Array.from({ length: 20_000 }, (_, i) => `export function f${i}(a: number) { return a + ${i}; }`).join("\n"),
+    );
+    writeFileSync(
+      path.join(root, "src/broken.ts"),
+      "export function good() { return 1; }\nclass {{{ oops\nexport function alsoGood() {}\n",
+    );
     writeFileSync(path.join(root, "src/empty.go"), "");
     writeFileSync(path.join(outside, "secret.ts"), "export const leaked = 1;\n");
     symlinkSync(path.join(outside, "secret.ts"), path.join(root, "src/link.ts"));
@@ -57,7 +73,10 @@ describe("symbol pass: bad input", () => {
     rmSync(outside, { recursive: true, force: true });
   });
 
-  const file = (p: string) => openSymbolIndex(path.join(root, "index.sqlite")).files().find((f) => f.path === p)!;
+  const file = (p: string) =>
+    openSymbolIndex(path.join(root, "index.sqlite"))
+      .files()
+      .find((f) => f.path === p)!;
 
   it("records every file with a status, whatever happened", () => {
     expect(built.files).toBe(12);
@@ -75,17 +94,31 @@ describe("symbol pass: bad input", () => {
   });
 
   it("a 10 MB single-line file is counted but not parsed", () => {
-    expect(file("src/huge.min.js")).toMatchObject({ status: "skipped", lines: 1, note: expect.stringContaining("larger than 2 MiB") });
+    expect(file("src/huge.min.js")).toMatchObject({
+      status: "skipped",
+      lines: 1,
+      note: expect.stringContaining("larger than 2 MiB"),
+    });
   });
 
   it("a 1.4 MB minified line is not parsed but still scanned for secrets", () => {
-    expect(file("src/big-line.js")).toMatchObject({ status: "skipped", lines: 2, note: expect.stringContaining("minified") });
-    expect(built.findings.filter((f) => f.file === "src/big-line.js").map((f) => f.ruleId)).toEqual(["secrets/aws-access-key"]);
+    expect(file("src/big-line.js")).toMatchObject({
+      status: "skipped",
+      lines: 2,
+      note: expect.stringContaining("minified"),
+    });
+    expect(built.findings.filter((f) => f.file === "src/big-line.js").map((f) => f.ruleId)).toEqual([
+      "secrets/aws-access-key",
+    ]);
   });
 
   it("syntax errors are flagged and the valid parts still indexed", () => {
     expect(file("src/broken.ts")).toMatchObject({ status: "parsed", parseErrors: true });
-    expect(openSymbolIndex(path.join(root, "index.sqlite")).listSymbols({ file: "src/broken.ts" }).map((s) => s.name)).toContain("good");
+    expect(
+      openSymbolIndex(path.join(root, "index.sqlite"))
+        .listSymbols({ file: "src/broken.ts" })
+        .map((s) => s.name),
+    ).toContain("good");
   });
 
   it("an empty file is fine", () => {

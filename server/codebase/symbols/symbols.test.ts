@@ -14,7 +14,12 @@ let index: SymbolIndex;
 
 beforeAll(async () => {
   ({ root, cleanup } = materializeFixture(FIXTURES));
-  built = await buildSymbolIndex({ root, files: listFiles(root), indexPath: path.join(root, "symbols.sqlite"), workers: 0 });
+  built = await buildSymbolIndex({
+    root,
+    files: listFiles(root),
+    indexPath: path.join(root, "symbols.sqlite"),
+    workers: 0,
+  });
   index = openSymbolIndex(path.join(root, "symbols.sqlite"));
 });
 
@@ -25,7 +30,9 @@ afterAll(() => {
 
 /** "kind name [container] start-end" for each symbol of a file: compact, and a diff reads well. */
 function outline(file: string): string[] {
-  return index.listSymbols({ file }).map((s: SymbolHit) => `${s.kind} ${s.name} [${s.container ?? ""}] ${s.startLine}-${s.endLine}`);
+  return index
+    .listSymbols({ file })
+    .map((s: SymbolHit) => `${s.kind} ${s.name} [${s.container ?? ""}] ${s.startLine}-${s.endLine}`);
 }
 
 describe("symbol index: definitions per language", () => {
@@ -52,12 +59,23 @@ describe("symbol index: definitions per language", () => {
       "constant LIMIT [] 36-36",
     ]);
     const add = index.findDefinition("add")[0]!;
-    expect(add).toMatchObject({ path: "typescript/src/lib/math.ts", exported: true, signature: "export function add(a: number, b: number): number {" });
+    expect(add).toMatchObject({
+      path: "typescript/src/lib/math.ts",
+      exported: true,
+      signature: "export function add(a: number, b: number): number {",
+    });
   });
 
   it("TSX and JavaScript", () => {
     expect(outline("typescript/src/components/Button.tsx")).toEqual(["function Button [] 3-5"]);
-    expect(outline("typescript/src/legacy.js")).toEqual(["constant math [] 1-1", "function legacy [] 3-5", "class Old [] 7-11", "method run [Old] 8-10", "constant handlers [] 13-17", "function onClick [] 14-16"]);
+    expect(outline("typescript/src/legacy.js")).toEqual([
+      "constant math [] 1-1",
+      "function legacy [] 3-5",
+      "class Old [] 7-11",
+      "method run [Old] 8-10",
+      "constant handlers [] 13-17",
+      "function onClick [] 14-16",
+    ]);
   });
 
   it("Python: classes, methods, functions, module constants", () => {
@@ -125,29 +143,64 @@ describe("symbol index: definitions per language", () => {
 
 describe("symbol index: queries", () => {
   it("find_definition: exact, qualified, case-insensitive fallback", () => {
-    expect(index.findDefinition("Calculator.create").map((s) => `${s.path}:${s.startLine}`)).toEqual(["typescript/src/lib/math.ts:23"]);
-    expect(index.findDefinition("Store.Count")[0]).toMatchObject({ path: "go/internal/store/store.go", startLine: 23, kind: "method" });
+    expect(index.findDefinition("Calculator.create").map((s) => `${s.path}:${s.startLine}`)).toEqual([
+      "typescript/src/lib/math.ts:23",
+    ]);
+    expect(index.findDefinition("Store.Count")[0]).toMatchObject({
+      path: "go/internal/store/store.go",
+      startLine: 23,
+      kind: "method",
+    });
     expect(index.findDefinition("Point::new")[0]).toMatchObject({ path: "rust/src/lib.rs", startLine: 18 });
     expect(index.findDefinition("calculator")[0]?.name).toBe("Calculator");
-    expect(index.findDefinition("greet").map((s) => s.container).sort()).toEqual(["Admin", "App", "User"]);
+    expect(
+      index
+        .findDefinition("greet")
+        .map((s) => s.container)
+        .sort(),
+    ).toEqual(["Admin", "App", "User"]);
     expect(index.findDefinition("noSuchSymbol")).toEqual([]);
   });
 
   it("list_symbols: by query (ranked), kind and file", () => {
     expect(index.listSymbols({ query: "calc" }).map((s) => s.name)).toEqual(["Calculator"]);
     expect(index.listSymbols({ query: "area" })[0]?.name).toBe("area");
-    expect(new Set(index.listSymbols({ kind: "struct" }).map((s) => s.name))).toEqual(new Set(["Item", "Store", "Point", "point"]));
-    expect(index.listSymbols({ kind: ["enum", "type"] }).map((s) => s.name).sort()).toEqual(["Mode", "Op", "Pair", "Shape"]);
+    expect(new Set(index.listSymbols({ kind: "struct" }).map((s) => s.name))).toEqual(
+      new Set(["Item", "Store", "Point", "point"]),
+    );
+    expect(
+      index
+        .listSymbols({ kind: ["enum", "type"] })
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["Mode", "Op", "Pair", "Shape"]);
     expect(index.listSymbols({ query: "100%_" })).toEqual([]); // LIKE wildcards are escaped
   });
 
   it("find_references: calls, instantiations, imports", () => {
     const refs = index.findReferences("add").map((r) => `${r.path}:${r.line}:${r.kind}`);
-    expect(refs).toEqual(expect.arrayContaining(["typescript/src/lib/math.ts:20:call", "typescript/src/index.ts:12:call", "typescript/src/legacy.js:4:call", "typescript/src/index.ts:1:import"]));
+    expect(refs).toEqual(
+      expect.arrayContaining([
+        "typescript/src/lib/math.ts:20:call",
+        "typescript/src/index.ts:12:call",
+        "typescript/src/legacy.js:4:call",
+        "typescript/src/index.ts:1:import",
+      ]),
+    );
     expect(index.findReferences("new").map((r) => `${r.path}:${r.line}`)).toContain("rust/src/lib.rs:34"); // Point::new()
-    expect(index.findReferences("App", { kind: "new" }).map((r) => `${r.path}:${r.line}`)).toEqual(["java/src/main/java/com/acme/App.java:29"]);
-    expect(index.findReferences("helper").map((r) => `${r.path}:${r.line}:${r.kind}`)).toEqual(expect.arrayContaining(["python/pkg/models.py:13:call", "python/pkg/views.py:2:import", "python/pkg/views.py:10:call"]));
-    expect(index.findReferences("Count").map((r) => r.path)).toEqual(expect.arrayContaining(["go/main.go", "go/internal/store/store_test.go"]));
+    expect(index.findReferences("App", { kind: "new" }).map((r) => `${r.path}:${r.line}`)).toEqual([
+      "java/src/main/java/com/acme/App.java:29",
+    ]);
+    expect(index.findReferences("helper").map((r) => `${r.path}:${r.line}:${r.kind}`)).toEqual(
+      expect.arrayContaining([
+        "python/pkg/models.py:13:call",
+        "python/pkg/views.py:2:import",
+        "python/pkg/views.py:10:call",
+      ]),
+    );
+    expect(index.findReferences("Count").map((r) => r.path)).toEqual(
+      expect.arrayContaining(["go/main.go", "go/internal/store/store_test.go"]),
+    );
   });
 
   it("module map: TS/JS relative, .js→.ts, index files, tsconfig paths, externals", () => {
@@ -181,16 +234,27 @@ describe("symbol index: queries", () => {
     expect(target("pkg", "python/app.py")).toBe("file:python/pkg/__init__.py");
     expect(target("requests", "python/app.py")).toBe("external:");
     const go = index.findModule("example.com/shop/internal/store", "go/main.go");
-    expect(go).toMatchObject({ kind: "package", path: "go/internal/store", files: ["go/internal/store/store.go", "go/internal/store/store_test.go"] });
+    expect(go).toMatchObject({
+      kind: "package",
+      path: "go/internal/store",
+      files: ["go/internal/store/store.go", "go/internal/store/store_test.go"],
+    });
     expect(target("fmt", "go/main.go")).toBe("external:");
     expect(target("example.com/shop/nope", "go/main.go")).toBe("unresolved:");
-    expect(target("com.acme.util.Strings", "java/src/main/java/com/acme/App.java")).toBe("file:java/src/main/java/com/acme/util/Strings.java");
+    expect(target("com.acme.util.Strings", "java/src/main/java/com/acme/App.java")).toBe(
+      "file:java/src/main/java/com/acme/util/Strings.java",
+    );
     // `from pkg import views` points at the submodule, not the package's __init__:
     expect(index.importsOf("python/app.py").find((e) => e.specifier === "pkg")?.target).toBe("python/pkg/views.py");
   });
 
   it("imports and importers of a file", () => {
-    expect(index.importersOf("typescript/src/lib/strings.ts").map((e) => e.file).sort()).toEqual(["typescript/src/components/Button.tsx", "typescript/src/index.ts"]);
+    expect(
+      index
+        .importersOf("typescript/src/lib/strings.ts")
+        .map((e) => e.file)
+        .sort(),
+    ).toEqual(["typescript/src/components/Button.tsx", "typescript/src/index.ts"]);
     expect(index.importersOf("go/internal/store/store.go").map((e) => e.file)).toEqual(["go/main.go"]);
     expect(index.importsOf("typescript/src/index.ts").map((e) => e.names)).toContainEqual(["add", "Calculator"]);
   });
@@ -209,9 +273,19 @@ describe("symbol index: queries", () => {
 
   it("worker threads produce the same index as the main thread alone", async () => {
     const files = listFiles(root, (f) => !f.endsWith(".sqlite"));
-    const withWorkers = await buildSymbolIndex({ root, files, indexPath: path.join(root, "workers.sqlite"), workers: 1, mainThread: false });
+    const withWorkers = await buildSymbolIndex({
+      root,
+      files,
+      indexPath: path.join(root, "workers.sqlite"),
+      workers: 1,
+      mainThread: false,
+    });
     expect(withWorkers.workers.failed).toEqual([]);
     expect(withWorkers.workers).toMatchObject({ started: 1, filesInWorkers: files.length });
-    expect({ defs: withWorkers.definitions, refs: withWorkers.references, imports: withWorkers.imports }).toEqual({ defs: built.definitions, refs: built.references, imports: built.imports });
+    expect({ defs: withWorkers.definitions, refs: withWorkers.references, imports: withWorkers.imports }).toEqual({
+      defs: built.definitions,
+      refs: built.references,
+      imports: built.imports,
+    });
   });
 });

@@ -55,7 +55,9 @@ const JAVA_EXTRA = `
  * vs 41 ms for the TS query, per thread), so they are cut before compiling.
  */
 function withoutDocs(query: string): string {
-  return query.replace(/\(comment\)\*\s*@doc\s*\.\s*/g, "").replace(/\(#(?:strip|select-adjacent|set-adjacent)![^)]*\)/g, "");
+  return query
+    .replace(/\(comment\)\*\s*@doc\s*\.\s*/g, "")
+    .replace(/\(#(?:strip|select-adjacent|set-adjacent)![^)]*\)/g, "");
 }
 
 /** Query source for a grammar (read from the packages once per thread, by the query cache). */
@@ -68,7 +70,11 @@ function rawTagsQuerySource(grammar: GrammarId): string {
     case "typescript":
     case "tsx":
       // The TS grammars extend the JS one: its tags.scm applies, then the TS-only patterns.
-      return [packageQuery("tree-sitter-javascript", "tags.scm"), packageQuery("tree-sitter-typescript", "tags.scm"), TS_EXTRA].join("\n");
+      return [
+        packageQuery("tree-sitter-javascript", "tags.scm"),
+        packageQuery("tree-sitter-typescript", "tags.scm"),
+        TS_EXTRA,
+      ].join("\n");
     case "javascript":
       return [packageQuery("tree-sitter-javascript", "tags.scm"), JS_EXTRA].join("\n");
     case "python":

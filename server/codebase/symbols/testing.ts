@@ -72,7 +72,11 @@ export function expandGenerated(text: string): string {
 }
 
 /** Copies a fixture directory into a fresh temp dir; returns its path and a cleanup. */
-export function materializeFixture(fixtureDir: string, into = "", prefix = "argus-fixture-"): { root: string; cleanup: () => void } {
+export function materializeFixture(
+  fixtureDir: string,
+  into = "",
+  prefix = "argus-fixture-",
+): { root: string; cleanup: () => void } {
   const root = mkdtempSync(path.join(os.tmpdir(), prefix));
   const target = path.join(root, into);
   cpSync(fixtureDir, target, { recursive: true });

@@ -3,7 +3,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { runFilePass, type PassInput, type PassOptions, type PassResult } from "./pass.ts";
 
 export type ToWorker = { type: "batch"; files: PassInput[] };
-export type FromWorker = { type: "ready" } | { type: "results"; results: PassResult[] } | { type: "fatal"; message: string };
+export type FromWorker =
+  { type: "ready" } | { type: "results"; results: PassResult[] } | { type: "fatal"; message: string };
 
 const port = parentPort;
 if (port) {

@@ -30,7 +30,10 @@ export async function docxToText(bytes: Uint8Array, name: string): Promise<{ tex
   try {
     html = (await mammoth.convertToHtml({ buffer })).value;
   } catch (err) {
-    throw new ParseRefusal("corrupt", `${name} could not be read as a Word document (${firstLine(err)}). Open and save it again in Word, or export it as PDF.`);
+    throw new ParseRefusal(
+      "corrupt",
+      `${name} could not be read as a Word document (${firstLine(err)}). Open and save it again in Word, or export it as PDF.`,
+    );
   }
   return htmlToText(html);
 }
@@ -38,33 +41,52 @@ export async function docxToText(bytes: Uint8Array, name: string): Promise<{ tex
 async function checkZipBounds(buffer: Buffer, name: string): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+    zip = await yauzl.fromBufferPromise(buffer, {
+      lazyEntries: true,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
   } catch (err) {
-    throw new ParseRefusal("corrupt", `${name} is not a valid .docx file (not a readable zip: ${firstLine(err)}). The file may be damaged or mislabelled.`);
+    throw new ParseRefusal(
+      "corrupt",
+      `${name} is not a valid .docx file (not a readable zip: ${firstLine(err)}). The file may be damaged or mislabelled.`,
+    );
   }
   let total = 0;
   let entries = 0;
   try {
     for await (const entry of zip.eachEntry()) {
-      if (++entries > MAX_DOCX_ENTRIES) throw new ParseRefusal("too_large", `${name} has more than ${MAX_DOCX_ENTRIES.toLocaleString("en")} parts; that is not a normal Word document.`);
+      if (++entries > MAX_DOCX_ENTRIES)
+        throw new ParseRefusal(
+          "too_large",
+          `${name} has more than ${MAX_DOCX_ENTRIES.toLocaleString("en")} parts; that is not a normal Word document.`,
+        );
       if (entry.fileName.endsWith("/")) continue;
       const stream = await zip.openReadStreamPromise(entry);
       for await (const chunk of stream) {
         total += (chunk as Buffer).length;
         if (total > MAX_DOCX_UNCOMPRESSED_BYTES) {
           stream.destroy();
-          throw new ParseRefusal("too_large", `${name} expands to more than ${MAX_DOCX_UNCOMPRESSED_BYTES / 1024 / 1024} MB when unpacked; it is refused to protect the server.`);
+          throw new ParseRefusal(
+            "too_large",
+            `${name} expands to more than ${MAX_DOCX_UNCOMPRESSED_BYTES / 1024 / 1024} MB when unpacked; it is refused to protect the server.`,
+          );
         }
       }
     }
   } catch (err) {
     if (err instanceof ParseRefusal) throw err;
-    throw new ParseRefusal("corrupt", `${name} is a damaged .docx (${firstLine(err)}). Open and save it again in Word.`);
+    throw new ParseRefusal(
+      "corrupt",
+      `${name} is a damaged .docx (${firstLine(err)}). Open and save it again in Word.`,
+    );
   } finally {
     zip.close();
   }
 }
 
 function firstLine(err: unknown): string {
-  return String((err as Error)?.message ?? err).split("\n")[0]!.slice(0, 200);
+  return String((err as Error)?.message ?? err)
+    .split("\n")[0]!
+    .slice(0, 200);
 }

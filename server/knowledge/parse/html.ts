@@ -7,14 +7,65 @@
 import { Parser } from "htmlparser2";
 
 /** Elements whose content is never text a reader sees. */
-const DROPPED = new Set(["script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "head", "select", "button"]);
+const DROPPED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "canvas",
+  "iframe",
+  "object",
+  "embed",
+  "head",
+  "select",
+  "button",
+]);
 /** Elements that stand apart as paragraphs (a blank line around them). */
 const PARAGRAPH = new Set([
-  "address", "article", "aside", "blockquote", "details", "dl", "fieldset", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-  "header", "hr", "main", "nav", "ol", "p", "pre", "section", "table", "ul",
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "details",
+  "dl",
+  "fieldset",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "ul",
 ]);
 /** Elements that start a new line of their own. */
-const LINE = new Set(["body", "caption", "dd", "div", "dt", "figcaption", "html", "li", "summary", "tbody", "tfoot", "thead", "tr"]);
+const LINE = new Set([
+  "body",
+  "caption",
+  "dd",
+  "div",
+  "dt",
+  "figcaption",
+  "html",
+  "li",
+  "summary",
+  "tbody",
+  "tfoot",
+  "thead",
+  "tr",
+]);
 const CELL = new Set(["td", "th"]);
 
 export function htmlToText(html: string): { text: string; title: string | null } {
@@ -83,7 +134,13 @@ export function htmlToText(html: string): { text: string; title: string | null }
   );
   parser.write(html);
   parser.end();
-  return { text: out.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim(), title: collapse(titleText) || firstH1 };
+  return {
+    text: out
+      .replace(/[ \t]+$/gm, "")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+    title: collapse(titleText) || firstH1,
+  };
 }
 
 /** Tags inside Markdown text (inline HTML) removed, entities decoded; comments dropped. */

@@ -78,6 +78,7 @@ export async function parseDocument(name: string, bytes: Uint8Array): Promise<Pa
       break;
   }
   const text = normalizeText(parsed.text);
-  if (!hasWords(text)) throw new ParseRefusal("empty", `${name} has no text to index${bytes.length === 0 ? " (the file is empty)" : ""}.`);
+  if (!hasWords(text))
+    throw new ParseRefusal("empty", `${name} has no text to index${bytes.length === 0 ? " (the file is empty)" : ""}.`);
   return { kind, text, title: parsed.title?.trim() || null };
 }

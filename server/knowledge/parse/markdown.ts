@@ -71,7 +71,13 @@ export function markdownToText(source: string): { text: string; title: string | 
 function blockPrefixes(line: string): string {
   let l = line.replace(/^ {0,3}(> ?)+/, "");
   l = l.replace(/^(\s*)(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?/, "$1");
-  if (/^\s*\|.*\|\s*$/.test(l)) l = l.trim().slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim()).join("  ");
+  if (/^\s*\|.*\|\s*$/.test(l))
+    l = l
+      .trim()
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim())
+      .join("  ");
   return l;
 }
 

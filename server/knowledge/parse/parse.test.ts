@@ -17,7 +17,9 @@ async function refusal(name: string, bytes: Uint8Array): Promise<{ reason: Refus
 
 describe("plain text", () => {
   it("decodes UTF-8, UTF-16 (BOM) and Windows-1252, and normalises line ends like UltraRAG", async () => {
-    expect((await parseDocument("a.txt", utf8("Grüße\r\nzweite\u3000Zeile\n\n\n\n\nEnde  "))).text).toBe("Grüße\nzweite Zeile\n\nEnde");
+    expect((await parseDocument("a.txt", utf8("Grüße\r\nzweite\u3000Zeile\n\n\n\n\nEnde  "))).text).toBe(
+      "Grüße\nzweite Zeile\n\nEnde",
+    );
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("naïve café", "utf16le")]);
     expect((await parseDocument("b.txt", utf16)).text).toBe("naïve café");
     expect((await parseDocument("c.txt", Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80]))).text).toBe("café €");
@@ -28,7 +30,10 @@ describe("plain text", () => {
     const bin = await refusal("x.txt", Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1]));
     expect(bin.reason).toBe("unsupported");
     expect(bin.message).toMatch(/binary file/);
-    expect(await refusal("empty.txt", new Uint8Array())).toMatchObject({ reason: "empty", message: expect.stringMatching(/the file is empty/) });
+    expect(await refusal("empty.txt", new Uint8Array())).toMatchObject({
+      reason: "empty",
+      message: expect.stringMatching(/the file is empty/),
+    });
     expect((await refusal("dashes.md", utf8("---\n\n***\n"))).reason).toBe("empty");
   });
 });
@@ -55,7 +60,7 @@ describe("markdown", () => {
       "```sh",
       "npm run **start**",
       "```",
-      "<div class=\"note\">Inline <b>HTML</b> &amp; entities</div>",
+      '<div class="note">Inline <b>HTML</b> &amp; entities</div>',
       "[ref]: https://example.com/ref",
       "Setext heading",
       "==============",
@@ -72,7 +77,8 @@ describe("markdown", () => {
     expect(doc.text).toContain("npm run **start**"); // code is kept verbatim
     expect(doc.text).toContain("Inline HTML & entities");
     expect(doc.text).toMatch(/^Setext heading$/m);
-    for (const noise of ["https://", "img/arch.png", "](", "|-", "```", "<div", "title:", "====="]) expect(doc.text).not.toContain(noise);
+    for (const noise of ["https://", "img/arch.png", "](", "|-", "```", "<div", "title:", "====="])
+      expect(doc.text).not.toContain(noise);
   });
 
   it("takes the first heading as the title when there is no front matter", async () => {
@@ -106,7 +112,9 @@ describe("html", () => {
 
 describe("pdf", () => {
   it("extracts the text of every page in order, and the title from the document info", async () => {
-    const pdf = buildPdf(["Retrieval augmented generation.", "Second page: hybrid search (BM25 + vectors)."], { title: "RAG notes" });
+    const pdf = buildPdf(["Retrieval augmented generation.", "Second page: hybrid search (BM25 + vectors)."], {
+      title: "RAG notes",
+    });
     const doc = await parseDocument("notes.pdf", pdf);
     expect(doc.kind).toBe("pdf");
     expect(doc.title).toBe("RAG notes");
@@ -141,23 +149,38 @@ describe("pdf", () => {
 
 describe("docx", () => {
   it("extracts paragraphs, with the first heading as the title", async () => {
-    const doc = await parseDocument("report.docx", buildDocx(["# Quarterly report", "Revenue grew by 12 percent.", "Costs & risks were stable."]));
+    const doc = await parseDocument(
+      "report.docx",
+      buildDocx(["# Quarterly report", "Revenue grew by 12 percent.", "Costs & risks were stable."]),
+    );
     expect(doc.kind).toBe("docx");
     expect(doc.title).toBe("Quarterly report");
     expect(doc.text).toBe("Quarterly report\n\nRevenue grew by 12 percent.\n\nCosts & risks were stable.");
   });
 
   it("refuses a zip without a Word document, garbage, and a password-protected (OLE) file", async () => {
-    expect(await refusal("nodoc.docx", buildZip([{ name: "hello.txt", data: "hi" }]))).toMatchObject({ reason: "corrupt", message: expect.stringMatching(/could not be read as a Word document/) });
-    expect(await refusal("junk.docx", utf8("not a zip at all"))).toMatchObject({ reason: "corrupt", message: expect.stringMatching(/not a valid \.docx/) });
+    expect(await refusal("nodoc.docx", buildZip([{ name: "hello.txt", data: "hi" }]))).toMatchObject({
+      reason: "corrupt",
+      message: expect.stringMatching(/could not be read as a Word document/),
+    });
+    expect(await refusal("junk.docx", utf8("not a zip at all"))).toMatchObject({
+      reason: "corrupt",
+      message: expect.stringMatching(/not a valid \.docx/),
+    });
     const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
-    expect(await refusal("locked.docx", ole)).toMatchObject({ reason: "encrypted", message: expect.stringMatching(/password-protected/) });
+    expect(await refusal("locked.docx", ole)).toMatchObject({
+      reason: "encrypted",
+      message: expect.stringMatching(/password-protected/),
+    });
   });
 
   it("refuses a zip bomb before inflating it into memory", async () => {
     const bomb = buildZip([{ name: "word/document.xml", data: Buffer.alloc(210 * 1024 * 1024, 0x20) }]);
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    expect(await refusal("bomb.docx", bomb)).toMatchObject({ reason: "too_large", message: expect.stringMatching(/expands to more than 200 MB/) });
+    expect(await refusal("bomb.docx", bomb)).toMatchObject({
+      reason: "too_large",
+      message: expect.stringMatching(/expands to more than 200 MB/),
+    });
   });
 
   it("refuses an entry whose real size exceeds its declared size", async () => {
@@ -168,7 +191,10 @@ describe("docx", () => {
 
 describe("unsupported types", () => {
   it("names the extension and what to do", async () => {
-    expect(await refusal("slides.pptx", utf8("x"))).toMatchObject({ reason: "unsupported", message: expect.stringMatching(/"\.pptx" files are not supported.*Export it as PDF/) });
+    expect(await refusal("slides.pptx", utf8("x"))).toMatchObject({
+      reason: "unsupported",
+      message: expect.stringMatching(/"\.pptx" files are not supported.*Export it as PDF/),
+    });
     expect(await refusal("old.doc", utf8("x"))).toMatchObject({ message: expect.stringMatching(/Save it as \.docx/) });
     expect((await refusal("Makefile", utf8("all:"))).message).toMatch(/files without an extension/);
   });

@@ -20,20 +20,42 @@ interface TextItemLike {
 }
 
 export async function pdfToText(bytes: Uint8Array, name: string): Promise<{ text: string; title: string | null }> {
-  if (!isPdf(bytes)) throw new ParseRefusal("corrupt", `${name} is not a PDF (it does not start with the %PDF header). Check that the file is not damaged or mislabelled.`);
+  if (!isPdf(bytes))
+    throw new ParseRefusal(
+      "corrupt",
+      `${name} is not a PDF (it does not start with the %PDF header). Check that the file is not damaged or mislabelled.`,
+    );
   // pdfjs takes ownership of (detaches) the buffer it is given: hand it a copy.
-  const task = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
+  const task = getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+    stopAtErrors: false,
+  });
   let doc;
   try {
     doc = await task.promise;
   } catch (err) {
     await task.destroy().catch(() => undefined);
     const kind = (err as { name?: string }).name;
-    if (kind === "PasswordException") throw new ParseRefusal("encrypted", `${name} is password-protected. Remove the password (e.g. print it to a new PDF) and upload it again.`);
-    throw new ParseRefusal("corrupt", `${name} could not be read as a PDF (${(err as Error).message || kind}). The file may be damaged; try exporting it again.`);
+    if (kind === "PasswordException")
+      throw new ParseRefusal(
+        "encrypted",
+        `${name} is password-protected. Remove the password (e.g. print it to a new PDF) and upload it again.`,
+      );
+    throw new ParseRefusal(
+      "corrupt",
+      `${name} could not be read as a PDF (${(err as Error).message || kind}). The file may be damaged; try exporting it again.`,
+    );
   }
   try {
-    if (doc.numPages > MAX_PDF_PAGES) throw new ParseRefusal("too_large", `${name} has ${doc.numPages.toLocaleString("en")} pages; the limit is ${MAX_PDF_PAGES.toLocaleString("en")}. Split it into smaller files.`);
+    if (doc.numPages > MAX_PDF_PAGES)
+      throw new ParseRefusal(
+        "too_large",
+        `${name} has ${doc.numPages.toLocaleString("en")} pages; the limit is ${MAX_PDF_PAGES.toLocaleString("en")}. Split it into smaller files.`,
+      );
     const pages: string[] = [];
     let total = 0;
     for (let i = 1; i <= doc.numPages; i++) {
@@ -42,19 +64,29 @@ export async function pdfToText(bytes: Uint8Array, name: string): Promise<{ text
       const text = (content.items as TextItemLike[]).map((it) => (it.str ?? "") + (it.hasEOL ? "\n" : "")).join("");
       page.cleanup();
       total += text.length;
-      if (total > MAX_PDF_TEXT_CHARS) throw new ParseRefusal("too_large", `${name} holds more than ${MAX_PDF_TEXT_CHARS.toLocaleString("en")} characters of text. Split it into smaller files.`);
+      if (total > MAX_PDF_TEXT_CHARS)
+        throw new ParseRefusal(
+          "too_large",
+          `${name} holds more than ${MAX_PDF_TEXT_CHARS.toLocaleString("en")} characters of text. Split it into smaller files.`,
+        );
       pages.push(text.trim());
     }
     const text = reflow(pages.filter(Boolean).join("\n\n"));
     if (!hasWords(text)) {
-      throw new ParseRefusal("empty", `${name} has no text layer (it is probably scanned images). Run it through OCR and upload the result.`);
+      throw new ParseRefusal(
+        "empty",
+        `${name} has no text layer (it is probably scanned images). Run it through OCR and upload the result.`,
+      );
     }
     const info = (await doc.getMetadata().catch(() => null))?.info as { Title?: unknown } | undefined;
     const title = typeof info?.Title === "string" && info.Title.trim() ? info.Title.trim() : null;
     return { text, title };
   } catch (err) {
     if (err instanceof ParseRefusal) throw err;
-    throw new ParseRefusal("corrupt", `${name} could not be read to the end (${(err as Error).message}). The file may be damaged; try exporting it again.`);
+    throw new ParseRefusal(
+      "corrupt",
+      `${name} could not be read to the end (${(err as Error).message}). The file may be damaged; try exporting it again.`,
+    );
   } finally {
     await doc.destroy().catch(() => undefined);
   }

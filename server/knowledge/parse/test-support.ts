@@ -18,7 +18,9 @@ export function buildPdf(pages: string[], opts: { title?: string; encrypted?: bo
       .filter((l) => l !== "")
       .map((l, j) => `BT /F1 12 Tf 72 ${720 - j * 16} Td (${l.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`)
       .join("\n");
-    objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`);
+    objs.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
+    );
     objs.push(`<< /Length ${Buffer.byteLength(ops, "latin1")} >>\nstream\n${ops}\nendstream`);
   });
   let trailer = "";

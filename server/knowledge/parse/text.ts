@@ -7,11 +7,17 @@ import { isBinary } from "../../codebase/languages.ts";
 import { ParseRefusal } from "./types.ts";
 
 export function decodeText(bytes: Uint8Array, name: string): string {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder("utf-8").decode(bytes.subarray(3));
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return new TextDecoder("utf-8").decode(bytes.subarray(3));
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff)
+    return new TextDecoder("utf-16be").decode(bytes.subarray(2));
   if (isBinary(bytes)) {
-    throw new ParseRefusal("unsupported", `${name} looks like a binary file, not text (it contains NUL bytes). Upload text, Markdown, HTML, PDF or Word (.docx) documents.`);
+    throw new ParseRefusal(
+      "unsupported",
+      `${name} looks like a binary file, not text (it contains NUL bytes). Upload text, Markdown, HTML, PDF or Word (.docx) documents.`,
+    );
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

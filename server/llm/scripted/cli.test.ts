@@ -37,7 +37,12 @@ describe("argus dev scripted-llm", () => {
     expect(out).toContain(`  ANTHROPIC_BASE_URL=${url}`);
     expect(out).toContain(`  OPENAI_BASE_URL=${url}/v1`);
     const recorded = JSON.parse(readFileSync(record, "utf8").trim());
-    expect(recorded).toMatchObject({ api: "chat", rule: 0, lastUserText: "ping", headers: { authorization: "[redacted]" } });
+    expect(recorded).toMatchObject({
+      api: "chat",
+      rule: 0,
+      lastUserText: "ping",
+      headers: { authorization: "[redacted]" },
+    });
   });
 
   it("exits 2 with a readable message on bad input", async () => {

@@ -23,12 +23,21 @@ export interface CliIo {
   onListening?: (url: string) => void;
 }
 
-export async function runScriptedLlmCli(argv: string[], io: CliIo = { log: console.log, error: console.error }): Promise<number> {
+export async function runScriptedLlmCli(
+  argv: string[],
+  io: CliIo = { log: console.log, error: console.error },
+): Promise<number> {
   let values: { script?: string; port?: string; host?: string; record?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { script: { type: "string" }, port: { type: "string" }, host: { type: "string" }, record: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        script: { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        record: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     }));
   } catch (e) {
     io.error(`${(e as Error).message}\n\n${USAGE}`);
@@ -63,7 +72,9 @@ export async function runScriptedLlmCli(argv: string[], io: CliIo = { log: conso
     port,
     host: values.host ?? "127.0.0.1",
     onRequest: (r) => {
-      io.log(`${r.method} ${r.path} → rule ${r.rule}${r.lastUserText ? `  "${r.lastUserText.slice(0, 60).replace(/\n/g, " ")}"` : ""}`);
+      io.log(
+        `${r.method} ${r.path} → rule ${r.rule}${r.lastUserText ? `  "${r.lastUserText.slice(0, 60).replace(/\n/g, " ")}"` : ""}`,
+      );
       if (record) appendFileSync(record, `${JSON.stringify(r)}\n`);
     },
   });

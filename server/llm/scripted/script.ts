@@ -48,7 +48,10 @@ export const ruleSchema = z.object({
   /** Default: tool_use when there are tool calls, else end_turn. */
   stopReason: z.enum(["end_turn", "tool_use", "max_tokens"]).optional(),
   /** Reported usage; `input` counts all prompt tokens, cached ones included. Default: ~4 characters a token. */
-  usage: z.object({ input: nonNegative, output: nonNegative, cacheRead: nonNegative, cacheWrite: nonNegative }).partial().optional(),
+  usage: z
+    .object({ input: nonNegative, output: nonNegative, cacheRead: nonNegative, cacheWrite: nonNegative })
+    .partial()
+    .optional(),
 
   /** Wait before sending the response headers. */
   delayMs: nonNegative.optional(),
@@ -64,7 +67,10 @@ export const ruleSchema = z.object({
 export type Rule = z.infer<typeof ruleSchema>;
 export type RuleInput = z.input<typeof ruleSchema>;
 
-export const scriptSchema = z.preprocess((v) => (Array.isArray(v) ? { rules: v } : v), z.object({ rules: z.array(ruleSchema) }));
+export const scriptSchema = z.preprocess(
+  (v) => (Array.isArray(v) ? { rules: v } : v),
+  z.object({ rules: z.array(ruleSchema) }),
+);
 export type Script = z.infer<typeof scriptSchema>;
 export type ScriptInput = { rules: RuleInput[] } | RuleInput[];
 
@@ -91,8 +97,15 @@ export function lastUserText(api: Api, body: Json): string {
     const input = body.input;
     if (typeof input === "string") return input;
     const items = Array.isArray(input) ? (input as Json[]) : [];
-    const tail = items.slice(lastIndex(items, (i) => i.role === "assistant" || i.type === "function_call" || i.type === "reasoning") + 1);
-    return tail.map((i) => (i.type === "function_call_output" ? partsText(i.output) : i.role === "user" ? partsText(i.content) : "")).filter(Boolean).join("\n");
+    const tail = items.slice(
+      lastIndex(items, (i) => i.role === "assistant" || i.type === "function_call" || i.type === "reasoning") + 1,
+    );
+    return tail
+      .map((i) =>
+        i.type === "function_call_output" ? partsText(i.output) : i.role === "user" ? partsText(i.content) : "",
+      )
+      .filter(Boolean)
+      .join("\n");
   }
   const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
   const tail = messages.slice(lastIndex(messages, (m) => m.role === "assistant") + 1);

@@ -20,8 +20,18 @@ const openai = () => new OpenAI({ apiKey: "k", baseURL: server.openaiBaseURL, ma
 
 describe("scripted server", () => {
   it("answers non-streaming requests with JSON each SDK parses", async () => {
-    server.setScript([{ text: "plain answer", toolCalls: [{ id: "t1", name: "grep", input: { q: "x" } }], usage: { input: 10, output: 3 } }]);
-    const msg = await anthropic().messages.create({ model: "claude-x", max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
+    server.setScript([
+      {
+        text: "plain answer",
+        toolCalls: [{ id: "t1", name: "grep", input: { q: "x" } }],
+        usage: { input: 10, output: 3 },
+      },
+    ]);
+    const msg = await anthropic().messages.create({
+      model: "claude-x",
+      max_tokens: 100,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(msg.content).toEqual([
       { type: "text", text: "plain answer", citations: null },
       { type: "tool_use", id: "t1", name: "grep", input: { q: "x" } },
@@ -33,8 +43,14 @@ describe("scripted server", () => {
     expect(resp.output_text).toBe("plain answer");
     expect(resp.output.at(-1)).toMatchObject({ type: "function_call", call_id: "t1", arguments: '{"q":"x"}' });
 
-    const chat = await openai().chat.completions.create({ model: "local", messages: [{ role: "user", content: "hi" }] });
-    expect(chat.choices[0]!.message).toMatchObject({ content: "plain answer", tool_calls: [{ id: "t1", function: { name: "grep", arguments: '{"q":"x"}' } }] });
+    const chat = await openai().chat.completions.create({
+      model: "local",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(chat.choices[0]!.message).toMatchObject({
+      content: "plain answer",
+      tool_calls: [{ id: "t1", function: { name: "grep", arguments: '{"q":"x"}' } }],
+    });
     expect(chat.choices[0]!.finish_reason).toBe("tool_calls");
   });
 
@@ -46,23 +62,41 @@ describe("scripted server", () => {
       { text: "fallback" },
     ]);
     const ask = async (model: string, text: string) =>
-      (await openai().chat.completions.create({ model, messages: [{ role: "user", content: text }] })).choices[0]!.message.content;
-    const askResponses = async (model: string, text: string) => (await openai().responses.create({ model, input: text })).output_text;
+      (await openai().chat.completions.create({ model, messages: [{ role: "user", content: text }] })).choices[0]!
+        .message.content;
+    const askResponses = async (model: string, text: string) =>
+      (await openai().responses.create({ model, input: text })).output_text;
 
     expect(await ask("m", "Deploy now")).toBe("first");
     expect(await ask("m", "deploy now")).toBe("chat only");
     expect(await askResponses("special", "please deploy")).toBe("special");
     expect(await askResponses("m", "please deploy")).toBe("fallback");
-    expect(server.requests.map((r) => [r.api, r.rule])).toEqual([["chat", 0], ["chat", 1], ["responses", 2], ["responses", 3]]);
+    expect(server.requests.map((r) => [r.api, r.rule])).toEqual([
+      ["chat", 0],
+      ["chat", 1],
+      ["responses", 2],
+      ["responses", 3],
+    ]);
   });
 
   it("answers an unmatched request with a 400 that quotes the content, and records it", async () => {
     server.setScript([{ match: "never", text: "x" }]);
-    await expect(anthropic().messages.create({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "something else" }] })).rejects.toMatchObject({
+    await expect(
+      anthropic().messages.create({
+        model: "m",
+        max_tokens: 5,
+        messages: [{ role: "user", content: "something else" }],
+      }),
+    ).rejects.toMatchObject({
       status: 400,
       message: expect.stringMatching(/no rule matches the last user content .*something else/),
     });
-    expect(server.requests[0]).toMatchObject({ api: "anthropic", path: "/v1/messages", rule: -1, lastUserText: "something else" });
+    expect(server.requests[0]).toMatchObject({
+      api: "anthropic",
+      path: "/v1/messages",
+      rule: -1,
+      lastUserText: "something else",
+    });
   });
 
   it("lists models for connection checks", async () => {
@@ -72,17 +106,39 @@ describe("scripted server", () => {
   });
 
   it("reads the caller's latest turn in each format, tool results included", () => {
-    expect(lastUserText("anthropic", { messages: [
-      { role: "user", content: "old" },
-      { role: "assistant", content: [{ type: "tool_use" }] },
-      { role: "user", content: [{ type: "tool_result", content: [{ type: "text", text: "result A" }] }, { type: "text", text: "and B" }] },
-    ] })).toBe("result A\nand B");
-    expect(lastUserText("responses", { input: [
-      { role: "user", content: "old" },
-      { type: "function_call", call_id: "c" },
-      { type: "function_call_output", call_id: "c", output: "out" },
-    ] })).toBe("out");
-    expect(lastUserText("chat", { messages: [{ role: "assistant", content: "q" }, { role: "tool", content: "t1" }, { role: "tool", content: "t2" }] })).toBe("t1\nt2");
+    expect(
+      lastUserText("anthropic", {
+        messages: [
+          { role: "user", content: "old" },
+          { role: "assistant", content: [{ type: "tool_use" }] },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", content: [{ type: "text", text: "result A" }] },
+              { type: "text", text: "and B" },
+            ],
+          },
+        ],
+      }),
+    ).toBe("result A\nand B");
+    expect(
+      lastUserText("responses", {
+        input: [
+          { role: "user", content: "old" },
+          { type: "function_call", call_id: "c" },
+          { type: "function_call_output", call_id: "c", output: "out" },
+        ],
+      }),
+    ).toBe("out");
+    expect(
+      lastUserText("chat", {
+        messages: [
+          { role: "assistant", content: "q" },
+          { role: "tool", content: "t1" },
+          { role: "tool", content: "t2" },
+        ],
+      }),
+    ).toBe("t1\nt2");
   });
 
   it("rejects a malformed script with the offending field", () => {

@@ -85,23 +85,44 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     };
     requests.push(record);
     const model = typeof body.model === "string" ? body.model : "scripted";
-    const index = api && req.method === "POST" ? rules.findIndex((r, i) => (r.times === undefined || uses[i]! < r.times) && matches(r, api, model, record.lastUserText)) : -1;
+    const index =
+      api && req.method === "POST"
+        ? rules.findIndex(
+            (r, i) => (r.times === undefined || uses[i]! < r.times) && matches(r, api, model, record.lastUserText),
+          )
+        : -1;
     record.rule = index;
     opts.onRequest?.(record);
 
-    if (req.method === "GET" && record.api === "models") return sendJson(res, 200, modelList(rules, "anthropic-version" in req.headers));
-    if (!api || req.method !== "POST") return sendJson(res, 404, { error: { message: `scripted-llm: no route for ${req.method} ${path}` } });
+    if (req.method === "GET" && record.api === "models")
+      return sendJson(res, 200, modelList(rules, "anthropic-version" in req.headers));
+    if (!api || req.method !== "POST")
+      return sendJson(res, 404, { error: { message: `scripted-llm: no route for ${req.method} ${path}` } });
     if (index < 0) {
       // 400, not 5xx: a missing rule is a broken test, and retrying it would only slow the failure down.
-      return sendJson(res, 400, encodeError(api, 400, `scripted-llm: no rule matches the last user content ${JSON.stringify(record.lastUserText.slice(0, 200))}`));
+      return sendJson(
+        res,
+        400,
+        encodeError(
+          api,
+          400,
+          `scripted-llm: no rule matches the last user content ${JSON.stringify(record.lastUserText.slice(0, 200))}`,
+        ),
+      );
     }
     uses[index]!++;
     const rule = rules[index]!;
     if (rule.delayMs) await sleep(rule.delayMs);
 
     if (rule.status) {
-      const headers: Record<string, string> = rule.retryAfter === undefined ? {} : { "retry-after": String(rule.retryAfter) };
-      return sendJson(res, rule.status, encodeError(api, rule.status, rule.message ?? `scripted error ${rule.status}`), headers);
+      const headers: Record<string, string> =
+        rule.retryAfter === undefined ? {} : { "retry-after": String(rule.retryAfter) };
+      return sendJson(
+        res,
+        rule.status,
+        encodeError(api, rule.status, rule.message ?? `scripted error ${rule.status}`),
+        headers,
+      );
     }
     const reply = buildReply(rule, model, raw.length, body, requests.length);
     if (body.stream !== true) return sendJson(res, 200, encodeJson(api, reply));
@@ -136,7 +157,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
 }
 
 function buildReply(rule: Rule, model: string, requestChars: number, body: Record<string, unknown>, n: number): Reply {
-  const textChunks = rule.text === undefined ? [] : Array.isArray(rule.text) ? rule.text : (rule.text.match(/\S+\s*|\s+/g) ?? []);
+  const textChunks =
+    rule.text === undefined ? [] : Array.isArray(rule.text) ? rule.text : (rule.text.match(/\S+\s*|\s+/g) ?? []);
   const toolCalls = (rule.toolCalls ?? []).map((c, i) => {
     const json = c.arguments ?? JSON.stringify(c.input ?? {});
     return { id: c.id ?? `call_s${n}_${i}`, name: c.name, argumentChunks: split(json, c.chunks) };
@@ -193,7 +215,12 @@ function modelList(rules: Rule[], anthropic: boolean) {
   const ids = [...new Set(rules.map((r) => r.model).filter((m): m is string => !!m))];
   if (ids.length === 0) ids.push("scripted");
   if (anthropic) {
-    return { data: ids.map((id) => ({ id, type: "model", display_name: id, created_at: "2025-01-01T00:00:00Z" })), has_more: false, first_id: ids[0], last_id: ids.at(-1) };
+    return {
+      data: ids.map((id) => ({ id, type: "model", display_name: id, created_at: "2025-01-01T00:00:00Z" })),
+      has_more: false,
+      first_id: ids[0],
+      last_id: ids.at(-1),
+    };
   }
   return { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "scripted" })) };
 }

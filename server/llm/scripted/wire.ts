@@ -36,12 +36,18 @@ export function encodeStream(api: Api, r: Reply): SseFrame[] {
 }
 
 export function encodeJson(api: Api, r: Reply): unknown {
-  return api === "anthropic" ? anthropicMessage(r, true) : api === "responses" ? responseObject(r, true) : chatCompletion(r);
+  return api === "anthropic"
+    ? anthropicMessage(r, true)
+    : api === "responses"
+      ? responseObject(r, true)
+      : chatCompletion(r);
 }
 
 export function encodeError(api: Api, status: number, message: string): unknown {
   if (api === "anthropic") return { type: "error", error: { type: anthropicErrorType(status), message } };
-  return { error: { message, type: openaiErrorType(status), param: null, code: status === 429 ? "rate_limit_exceeded" : null } };
+  return {
+    error: { message, type: openaiErrorType(status), param: null, code: status === 429 ? "rate_limit_exceeded" : null },
+  };
 }
 
 export function frameToText(f: SseFrame): string {
@@ -77,9 +83,11 @@ function anthropicUsage(r: Reply, final: boolean) {
 function anthropicMessage(r: Reply, complete: boolean) {
   const content: unknown[] = [];
   if (complete) {
-    if (r.thinking !== undefined) content.push({ type: "thinking", thinking: r.thinking, signature: signatureFor(r.thinking) });
+    if (r.thinking !== undefined)
+      content.push({ type: "thinking", thinking: r.thinking, signature: signatureFor(r.thinking) });
     if (r.textChunks.length) content.push({ type: "text", text: fullText(r), citations: null });
-    for (const c of r.toolCalls) content.push({ type: "tool_use", id: c.id, name: c.name, input: safeJson(fullArgs(c)) });
+    for (const c of r.toolCalls)
+      content.push({ type: "tool_use", id: c.id, name: c.name, input: safeJson(fullArgs(c)) });
   }
   return {
     id: "msg_scripted",
@@ -95,7 +103,8 @@ function anthropicMessage(r: Reply, complete: boolean) {
 
 function anthropicStream(r: Reply): SseFrame[] {
   const frames: SseFrame[] = [];
-  const ev = (type: string, body: Record<string, unknown>) => frames.push({ event: type, data: JSON.stringify({ type, ...body }) });
+  const ev = (type: string, body: Record<string, unknown>) =>
+    frames.push({ event: type, data: JSON.stringify({ type, ...body }) });
   ev("message_start", { message: anthropicMessage(r, false) });
   let index = 0;
   if (r.thinking !== undefined) {
@@ -114,11 +123,15 @@ function anthropicStream(r: Reply): SseFrame[] {
   }
   for (const c of r.toolCalls) {
     ev("content_block_start", { index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } });
-    for (const partial_json of c.argumentChunks) ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } });
+    for (const partial_json of c.argumentChunks)
+      ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } });
     ev("content_block_stop", { index });
     index++;
   }
-  ev("message_delta", { delta: { stop_reason: r.stopReason, stop_sequence: null }, usage: { output_tokens: r.usage.output } });
+  ev("message_delta", {
+    delta: { stop_reason: r.stopReason, stop_sequence: null },
+    usage: { output_tokens: r.usage.output },
+  });
   ev("message_stop", {});
   return frames;
 }
@@ -136,7 +149,16 @@ function responsesOutput(r: Reply) {
       content: [{ type: "output_text", text: fullText(r), annotations: [], logprobs: [] }],
     });
   }
-  r.toolCalls.forEach((c, i) => output.push({ id: `fc_scripted_${i}`, type: "function_call", status: "completed", call_id: c.id, name: c.name, arguments: fullArgs(c) }));
+  r.toolCalls.forEach((c, i) =>
+    output.push({
+      id: `fc_scripted_${i}`,
+      type: "function_call",
+      status: "completed",
+      call_id: c.id,
+      name: c.name,
+      arguments: fullArgs(c),
+    }),
+  );
   return output;
 }
 
@@ -173,7 +195,8 @@ function responseObject(r: Reply, done: boolean) {
 function responsesStream(r: Reply): SseFrame[] {
   const frames: SseFrame[] = [];
   let seq = 0;
-  const ev = (type: string, body: Record<string, unknown>) => frames.push({ event: type, data: JSON.stringify({ type, sequence_number: seq++, ...body }) });
+  const ev = (type: string, body: Record<string, unknown>) =>
+    frames.push({ event: type, data: JSON.stringify({ type, sequence_number: seq++, ...body }) });
   ev("response.created", { response: responseObject(r, false) });
   ev("response.in_progress", { response: responseObject(r, false) });
   const done = responsesOutput(r);
@@ -181,18 +204,36 @@ function responsesStream(r: Reply): SseFrame[] {
   if (r.textChunks.length) {
     const item_id = "msg_scripted";
     const output_index = outputIndex++;
-    ev("response.output_item.added", { output_index, item: { id: item_id, type: "message", status: "in_progress", role: "assistant", content: [] } });
-    ev("response.content_part.added", { item_id, output_index, content_index: 0, part: { type: "output_text", text: "", annotations: [], logprobs: [] } });
-    for (const delta of r.textChunks) ev("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });
+    ev("response.output_item.added", {
+      output_index,
+      item: { id: item_id, type: "message", status: "in_progress", role: "assistant", content: [] },
+    });
+    ev("response.content_part.added", {
+      item_id,
+      output_index,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [], logprobs: [] },
+    });
+    for (const delta of r.textChunks)
+      ev("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });
     ev("response.output_text.done", { item_id, output_index, content_index: 0, text: fullText(r), logprobs: [] });
-    ev("response.content_part.done", { item_id, output_index, content_index: 0, part: { type: "output_text", text: fullText(r), annotations: [], logprobs: [] } });
+    ev("response.content_part.done", {
+      item_id,
+      output_index,
+      content_index: 0,
+      part: { type: "output_text", text: fullText(r), annotations: [], logprobs: [] },
+    });
     ev("response.output_item.done", { output_index, item: done[output_index] });
   }
   r.toolCalls.forEach((c, i) => {
     const item_id = `fc_scripted_${i}`;
     const output_index = outputIndex++;
-    ev("response.output_item.added", { output_index, item: { id: item_id, type: "function_call", status: "in_progress", call_id: c.id, name: c.name, arguments: "" } });
-    for (const delta of c.argumentChunks) ev("response.function_call_arguments.delta", { item_id, output_index, delta });
+    ev("response.output_item.added", {
+      output_index,
+      item: { id: item_id, type: "function_call", status: "in_progress", call_id: c.id, name: c.name, arguments: "" },
+    });
+    for (const delta of c.argumentChunks)
+      ev("response.function_call_arguments.delta", { item_id, output_index, delta });
     ev("response.function_call_arguments.done", { item_id, output_index, name: c.name, arguments: fullArgs(c) });
     ev("response.output_item.done", { output_index, item: done[output_index] });
   });
@@ -215,9 +256,17 @@ function chatUsage(r: Reply) {
 }
 
 function chatCompletion(r: Reply) {
-  const message: Record<string, unknown> = { role: "assistant", content: r.textChunks.length ? fullText(r) : null, refusal: null };
+  const message: Record<string, unknown> = {
+    role: "assistant",
+    content: r.textChunks.length ? fullText(r) : null,
+    refusal: null,
+  };
   if (r.toolCalls.length) {
-    message.tool_calls = r.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: fullArgs(c) } }));
+    message.tool_calls = r.toolCalls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.name, arguments: fullArgs(c) },
+    }));
   }
   return {
     id: "chatcmpl-scripted",
@@ -232,17 +281,34 @@ function chatCompletion(r: Reply) {
 function chatStream(r: Reply): SseFrame[] {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({
-    data: JSON.stringify({ id: "chatcmpl-scripted", object: "chat.completion.chunk", created, model: r.model, choices: [{ index: 0, delta, finish_reason, logprobs: null }] }),
+    data: JSON.stringify({
+      id: "chatcmpl-scripted",
+      object: "chat.completion.chunk",
+      created,
+      model: r.model,
+      choices: [{ index: 0, delta, finish_reason, logprobs: null }],
+    }),
   });
   const frames: SseFrame[] = [chunk({ role: "assistant", content: "" })];
   for (const content of r.textChunks) frames.push(chunk({ content }));
   r.toolCalls.forEach((c, index) => {
-    frames.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }));
+    frames.push(
+      chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }),
+    );
     for (const args of c.argumentChunks) frames.push(chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
   });
   frames.push(chunk({}, FINISH[r.stopReason]));
   if (r.chatUsageChunk) {
-    frames.push({ data: JSON.stringify({ id: "chatcmpl-scripted", object: "chat.completion.chunk", created, model: r.model, choices: [], usage: chatUsage(r) }) });
+    frames.push({
+      data: JSON.stringify({
+        id: "chatcmpl-scripted",
+        object: "chat.completion.chunk",
+        created,
+        model: r.model,
+        choices: [],
+        usage: chatUsage(r),
+      }),
+    });
   }
   frames.push({ data: "[DONE]" });
   return frames;

@@ -14,7 +14,11 @@ export interface ServerCatalog {
 }
 
 /** Paths are compared without a trailing slash or leading `./`, as UltraRAG resolves them relative to the CWD. */
-export const normalizeServerPath = (path: string) => path.trim().replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+export const normalizeServerPath = (path: string) =>
+  path
+    .trim()
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/+$/, "");
 
 /** A catalog over a plain record (validated with zod, so a YAML/JSON description can be passed as is). */
 export function catalogFromRecord(record: unknown): ServerCatalog {
@@ -32,7 +36,11 @@ export type Callable = { kind: "tool" | "prompt"; signature: ToolSignature };
  * Finds `name` on a server the way UltraRAG calls it: the alias `prompt` uses get_prompt, every other
  * alias call_tool (spec §1.1). `misplacedPrompt` reports a prompt reached through another alias.
  */
-export function findCallable(server: ServerSignature, alias: string, name: string): Callable | { misplacedPrompt: true } | undefined {
+export function findCallable(
+  server: ServerSignature,
+  alias: string,
+  name: string,
+): Callable | { misplacedPrompt: true } | undefined {
   if (alias === "prompt") {
     const prompt = server.prompts[name];
     if (prompt) return { kind: "prompt", signature: prompt };

@@ -32,7 +32,9 @@ describe("UltraRAG example pipelines", () => {
     expect(result.diagnostics).toHaveLength(1);
     const [d] = result.diagnostics;
     expect(d).toMatchObject({ code: "undefined_variable", line: 21, col: 7 });
-    expect(formatDiagnostic(d!)).toContain("Variable gen_subq_template cannot be found from pipeline before prompt.gen_subq step");
+    expect(formatDiagnostic(d!)).toContain(
+      "Variable gen_subq_template cannot be found from pipeline before prompt.gen_subq step",
+    );
     expect(formatDiagnostic(d!)).toMatch(/^examples\/experiments\/rag_loop\.yaml:21:7: .* \(.*input `template`.*\)$/);
   });
 

@@ -45,7 +45,8 @@ export function flowDepthOverflow(source: string, maxDepth: number): number {
       continue;
     }
     const prev = i === 0 ? "\n" : source[i - 1];
-    const atScalarStart = prev === "\n" || prev === " " || prev === "\t" || prev === "[" || prev === "{" || prev === "," || prev === ":";
+    const atScalarStart =
+      prev === "\n" || prev === " " || prev === "\t" || prev === "[" || prev === "{" || prev === "," || prev === ":";
     if (c === "#" && (prev === "\n" || prev === " " || prev === "\t")) comment = true;
     else if ((c === '"' || c === "'") && atScalarStart) quote = c;
     else if (c === "[" || c === "{") {
@@ -78,7 +79,8 @@ export function checkAliases(doc: Document, map: SourceMap, limits: ParseLimits)
   while (stack.length > 0 && !hasAlias) {
     const node = stack.pop();
     if (isAlias(node)) hasAlias = true;
-    else if (isCollection(node)) for (const item of node.items) stack.push(...(isPair(item) ? [item.key, item.value] : [item]));
+    else if (isCollection(node))
+      for (const item of node.items) stack.push(...(isPair(item) ? [item.key, item.value] : [item]));
   }
   if (!hasAlias) return undefined;
   try {

@@ -14,12 +14,25 @@ import { validatePipeline } from "./validate.ts";
 export type * from "./ast.ts";
 export { stepName } from "./ast.ts";
 export { catalogFromRecord, findCallable, normalizeServerPath, type ServerCatalog } from "./catalog.ts";
-export { formatDiagnostic, errorsOf, PipelineInvalidError, type Diagnostic, type DiagnosticCode, type Severity } from "./errors.ts";
+export {
+  formatDiagnostic,
+  errorsOf,
+  PipelineInvalidError,
+  type Diagnostic,
+  type DiagnosticCode,
+  type Severity,
+} from "./errors.ts";
 export { DEFAULT_LIMITS, type ParseLimits } from "./limits.ts";
 export { readPipelineSource } from "./load.ts";
 export { aliasParameters, type AliasParameters } from "./params.ts";
 export { parsePipeline, type ParseOptions, type ParseResult } from "./parse.ts";
-export { serverCatalogSchema, serverSignatureSchema, toolSignatureSchema, type ServerSignature, type ToolSignature } from "./schema.ts";
+export {
+  serverCatalogSchema,
+  serverSignatureSchema,
+  toolSignatureSchema,
+  type ServerSignature,
+  type ToolSignature,
+} from "./schema.ts";
 export { validatePipeline, type ValidateOptions } from "./validate.ts";
 
 export interface CheckOptions extends ParseOptions {
@@ -42,7 +55,12 @@ export function checkPipeline(source: string, options: CheckOptions): CheckResul
   const parsed = parsePipeline(source, options);
   const diagnostics = [...parsed.diagnostics];
   if (parsed.pipeline && errorsOf(diagnostics).length === 0) {
-    diagnostics.push(...validatePipeline(parsed.pipeline, { catalog: options.catalog, ...(options.parameters ? { parameters: options.parameters } : {}) }));
+    diagnostics.push(
+      ...validatePipeline(parsed.pipeline, {
+        catalog: options.catalog,
+        ...(options.parameters ? { parameters: options.parameters } : {}),
+      }),
+    );
   }
   return { pipeline: parsed.pipeline, diagnostics, ok: errorsOf(diagnostics).length === 0 };
 }

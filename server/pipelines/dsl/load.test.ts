@@ -20,7 +20,12 @@ describe("readPipelineSource", () => {
 
   it("refuses an oversized file from its size, and a missing one", async () => {
     await writeFile(join(dir, "big.yaml"), "x".repeat(50));
-    expect((await readPipelineSource(join(dir, "big.yaml"), { maxBytes: 10 }, "big.yaml")).diagnostic).toMatchObject({ code: "too_large", file: "big.yaml" });
-    expect((await readPipelineSource(join(dir, "nope.yaml"), {}, "nope.yaml")).diagnostic?.message).toBe("Pipeline file 'nope.yaml' does not exist");
+    expect((await readPipelineSource(join(dir, "big.yaml"), { maxBytes: 10 }, "big.yaml")).diagnostic).toMatchObject({
+      code: "too_large",
+      file: "big.yaml",
+    });
+    expect((await readPipelineSource(join(dir, "nope.yaml"), {}, "nope.yaml")).diagnostic?.message).toBe(
+      "Pipeline file 'nope.yaml' does not exist",
+    );
   });
 });

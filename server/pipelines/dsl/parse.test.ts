@@ -4,7 +4,8 @@ import { formatDiagnostic, parsePipeline, type Diagnostic } from "./index.ts";
 const SERVERS = "servers:\n  a: servers/a\n  r: servers/router\n";
 const parse = (body: string, opts = {}) => parsePipeline(SERVERS + body, { file: "p.yaml", ...opts });
 /** Diagnostics as `line:col code` for compact assertions. */
-const where = (ds: Diagnostic[]) => ds.map((d) => `${d.line}:${d.col} ${d.severity === "warning" ? "warn " : ""}${d.code}`);
+const where = (ds: Diagnostic[]) =>
+  ds.map((d) => `${d.line}:${d.col} ${d.severity === "warning" ? "warn " : ""}${d.code}`);
 
 describe("step forms", () => {
   it("parses the string and dict tool forms with positions", () => {
@@ -22,7 +23,15 @@ describe("step forms", () => {
       { alias: "a", path: "servers/a", aliasPos: { line: 2, col: 3 }, pathPos: { line: 2, col: 6 } },
       { alias: "r", path: "servers/router", aliasPos: { line: 3, col: 3 }, pathPos: { line: 3, col: 6 } },
     ]);
-    expect(pipeline!.steps[0]).toEqual({ kind: "tool", form: "string", alias: "a", tool: "one", pos: { line: 5, col: 3 }, input: [], output: [] });
+    expect(pipeline!.steps[0]).toEqual({
+      kind: "tool",
+      form: "string",
+      alias: "a",
+      tool: "one",
+      pos: { line: 5, col: 3 },
+      input: [],
+      output: [],
+    });
     expect(pipeline!.steps[1]).toMatchObject({
       kind: "tool",
       form: "dict",
@@ -70,7 +79,9 @@ describe("step forms", () => {
   });
 
   it("reads state labels as written (`yes:`, `1:`), since routers return strings", () => {
-    const { pipeline } = parse("pipeline:\n- branch:\n    router: [r.route1]\n    branches: {yes: [], 1: [], null: []}\n");
+    const { pipeline } = parse(
+      "pipeline:\n- branch:\n    router: [r.route1]\n    branches: {yes: [], 1: [], null: []}\n",
+    );
     const b = pipeline!.steps[0]!;
     expect(b.kind === "branch" && b.branches.map((c) => c.state)).toEqual(["yes", "1", "null"]);
   });
@@ -107,20 +118,48 @@ describe("malformed pipelines", () => {
     ["loop with zero times", "pipeline:\n- loop: {times: 0, steps: [a.one]}\n", ["5:17 warn malformed_loop"]],
     ["unknown loop key", "pipeline:\n- loop: {times: 1, steps: [], until: x}\n", ["5:31 warn ignored_key"]],
     ["branch without router", "pipeline:\n- branch:\n    branches: {s: []}\n", ["5:3 malformed_branch"]],
-    ["branch with an empty router", "pipeline:\n- branch:\n    router: []\n    branches: {s: []}\n", ["6:13 malformed_branch"]],
-    ["router ending in a loop", "pipeline:\n- branch:\n    router: [{loop: {times: 1, steps: []}}]\n    branches: {s: []}\n", ["6:15 malformed_branch"]],
-    ["prompt as router", "servers2: x\npipeline:\n- branch:\n    router: [prompt.qa]\n    branches: {s: []}\n", ["7:14 malformed_branch"]],
+    [
+      "branch with an empty router",
+      "pipeline:\n- branch:\n    router: []\n    branches: {s: []}\n",
+      ["6:13 malformed_branch"],
+    ],
+    [
+      "router ending in a loop",
+      "pipeline:\n- branch:\n    router: [{loop: {times: 1, steps: []}}]\n    branches: {s: []}\n",
+      ["6:15 malformed_branch"],
+    ],
+    [
+      "prompt as router",
+      "servers2: x\npipeline:\n- branch:\n    router: [prompt.qa]\n    branches: {s: []}\n",
+      ["7:14 malformed_branch"],
+    ],
     ["branch without branches", "pipeline:\n- branch:\n    router: [r.route1]\n", ["5:3 malformed_branch"]],
-    ["branch with empty branches", "pipeline:\n- branch:\n    router: [r.route1]\n    branches: {}\n", ["7:15 malformed_branch"]],
-    ["state that is null", "pipeline:\n- branch:\n    router: [r.route1]\n    branches:\n      done:\n", ["8:7 malformed_branch"]],
-    ["state with a slash", "pipeline:\n- branch:\n    router: [r.route1]\n    branches: {a/b: []}\n", ["7:16 malformed_branch"]],
+    [
+      "branch with empty branches",
+      "pipeline:\n- branch:\n    router: [r.route1]\n    branches: {}\n",
+      ["7:15 malformed_branch"],
+    ],
+    [
+      "state that is null",
+      "pipeline:\n- branch:\n    router: [r.route1]\n    branches:\n      done:\n",
+      ["8:7 malformed_branch"],
+    ],
+    [
+      "state with a slash",
+      "pipeline:\n- branch:\n    router: [r.route1]\n    branches: {a/b: []}\n",
+      ["7:16 malformed_branch"],
+    ],
   ];
   it.each(cases)("%s", (_name, body, expected) => {
     expect(where(parse(body).diagnostics)).toEqual(expected);
   });
 
   it("reports every malformed step in one pass", () => {
-    expect(where(parse("pipeline:\n- foo: 1\n- a.b.c\n- loop: {steps: []}\n").diagnostics)).toEqual(["5:3 shape", "6:3 bad_tool_ref", "7:3 malformed_loop"]);
+    expect(where(parse("pipeline:\n- foo: 1\n- a.b.c\n- loop: {steps: []}\n").diagnostics)).toEqual([
+      "5:3 shape",
+      "6:3 bad_tool_ref",
+      "7:3 malformed_loop",
+    ]);
   });
 
   it("rejects a file that is not a mapping, and missing sections", () => {
@@ -136,7 +175,9 @@ describe("malformed pipelines", () => {
   });
 
   it("reports YAML syntax errors with their position", () => {
-    const { pipeline, diagnostics } = parsePipeline("servers:\n  a: servers/a\npipeline:\n- a.one: [unclosed\n", { file: "bad.yaml" });
+    const { pipeline, diagnostics } = parsePipeline("servers:\n  a: servers/a\npipeline:\n- a.one: [unclosed\n", {
+      file: "bad.yaml",
+    });
     expect(pipeline).toBeUndefined();
     expect(diagnostics.length).toBeGreaterThan(0);
     expect(diagnostics[0]!.code).toBe("yaml");
@@ -151,13 +192,20 @@ describe("malformed pipelines", () => {
 
 describe("resource limits", () => {
   it("refuses oversized files before parsing", () => {
-    const { pipeline, diagnostics } = parsePipeline("pipeline: []\n#" + "x".repeat(2000), { file: "big.yaml", limits: { maxBytes: 1000 } });
+    const { pipeline, diagnostics } = parsePipeline("pipeline: []\n#" + "x".repeat(2000), {
+      file: "big.yaml",
+      limits: { maxBytes: 1000 },
+    });
     expect(pipeline).toBeUndefined();
-    expect(formatDiagnostic(diagnostics[0]!)).toMatch(/^big\.yaml:1:1: Pipeline file is 2014 bytes, over the 1000-byte limit \(/);
+    expect(formatDiagnostic(diagnostics[0]!)).toMatch(
+      /^big\.yaml:1:1: Pipeline file is 2014 bytes, over the 1000-byte limit \(/,
+    );
   });
 
   it("measures the limit in UTF-8 bytes, not characters", () => {
-    expect(parsePipeline("x: " + "é".repeat(600), { limits: { maxBytes: 1000 } }).diagnostics[0]!.code).toBe("too_large");
+    expect(parsePipeline("x: " + "é".repeat(600), { limits: { maxBytes: 1000 } }).diagnostics[0]!.code).toBe(
+      "too_large",
+    );
   });
 
   it("refuses deep flow nesting without handing it to the YAML parser (which would crash)", () => {
@@ -183,7 +231,9 @@ describe("resource limits", () => {
     const nest = (n: number): string => (n === 0 ? "[a.one]" : `[{loop: {times: 1, steps: ${nest(n - 1)}}}]`);
     expect(parse(`pipeline: ${nest(3)}\n`, { limits: { maxStepDepth: 3 } }).diagnostics).toEqual([]);
     const { diagnostics } = parse(`pipeline: ${nest(4)}\n`, { limits: { maxStepDepth: 3 } });
-    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([["too_deep", "Loops and branches are nested deeper than 3 levels"]]);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["too_deep", "Loops and branches are nested deeper than 3 levels"],
+    ]);
   });
 
   it("refuses alias bombs", () => {

@@ -4,7 +4,17 @@
  * starts with `branch` → branch). Shape problems become diagnostics; the parser keeps going so one run
  * reports every malformed step. Names are checked against servers/tools later, by validate.ts.
  */
-import { isMap, isScalar, isSeq, isAlias, LineCounter, parseDocument, type Document, type Pair, type YAMLMap } from "yaml";
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  isAlias,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Pair,
+  type YAMLMap,
+} from "yaml";
 import type { BranchCase, BranchStep, LoopStep, NamePair, Pipeline, ServerEntry, Step, ToolStep } from "./ast.ts";
 import type { Diagnostic } from "./errors.ts";
 import { checkAliases, checkSize, deepestNode, flowDepthOverflow } from "./guards.ts";
@@ -23,7 +33,8 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-const STEP_FORMS = "a step is `alias.tool`, `alias.tool: {input: …, output: …}`, `loop: {times, steps}` or `branch: {router, branches}`";
+const STEP_FORMS =
+  "a step is `alias.tool`, `alias.tool: {input: …, output: …}`, `loop: {times, steps}` or `branch: {router, branches}`";
 
 export function parsePipeline(source: string, options: ParseOptions = {}): ParseResult {
   const file = options.file ?? "<pipeline>";
@@ -41,7 +52,14 @@ export function parsePipeline(source: string, options: ParseOptions = {}): Parse
     const before = source.slice(0, overflow);
     const line = before.split("\n").length;
     const col = overflow - before.lastIndexOf("\n");
-    return fail(map.diag("too_deep", { line, col }, `YAML nesting is deeper than ${limits.maxYamlDepth} levels`, "flatten the document"));
+    return fail(
+      map.diag(
+        "too_deep",
+        { line, col },
+        `YAML nesting is deeper than ${limits.maxYamlDepth} levels`,
+        "flatten the document",
+      ),
+    );
   }
 
   const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -49,7 +67,15 @@ export function parsePipeline(source: string, options: ParseOptions = {}): Parse
     return { pipeline: undefined, diagnostics: doc.errors.map((e) => map.diag("yaml", map.at(e.pos[0]), e.message)) };
   }
   const deep = deepestNode(doc, limits.maxYamlDepth);
-  if (deep) return fail(map.diag("too_deep", map.of(deep), `YAML nesting is deeper than ${limits.maxYamlDepth} levels`, "flatten the document"));
+  if (deep)
+    return fail(
+      map.diag(
+        "too_deep",
+        map.of(deep),
+        `YAML nesting is deeper than ${limits.maxYamlDepth} levels`,
+        "flatten the document",
+      ),
+    );
   const bomb = checkAliases(doc, map, limits);
   if (bomb) return fail(bomb);
 
@@ -69,16 +95,28 @@ class Builder {
   pipeline(): ParseResult {
     const root = this.deref(this.doc.contents);
     if (!isMap(root)) {
-      this.error("shape", this.map.of(root), "A pipeline file must be a mapping with `servers:` and `pipeline:`", "see examples/experiments/sayhello.yaml");
+      this.error(
+        "shape",
+        this.map.of(root),
+        "A pipeline file must be a mapping with `servers:` and `pipeline:`",
+        "see examples/experiments/sayhello.yaml",
+      );
       return { pipeline: undefined, diagnostics: this.diagnostics };
     }
     // Other top-level keys are ignored by UltraRAG (spec §0), so they are accepted silently here too.
     const serversPair = this.pair(root, "servers");
     const pipelinePair = this.pair(root, "pipeline");
     const servers = serversPair ? this.servers(serversPair) : [];
-    if (!serversPair) this.error("shape", this.map.of(root), "Missing `servers:`", "map each alias to a server, e.g. `servers: {sayhello: servers/sayhello}`");
+    if (!serversPair)
+      this.error(
+        "shape",
+        this.map.of(root),
+        "Missing `servers:`",
+        "map each alias to a server, e.g. `servers: {sayhello: servers/sayhello}`",
+      );
     let steps: Step[] = [];
-    if (!pipelinePair) this.error("shape", this.map.of(root), "Missing `pipeline:`", "list the steps under `pipeline:`");
+    if (!pipelinePair)
+      this.error("shape", this.map.of(root), "Missing `pipeline:`", "list the steps under `pipeline:`");
     else steps = this.steps(pipelinePair.value, this.map.of(pipelinePair.key), 0, "`pipeline:`");
     return { pipeline: { file: this.map.file, servers, steps }, diagnostics: this.diagnostics };
   }
@@ -86,7 +124,12 @@ class Builder {
   private servers(pair: Pair): ServerEntry[] {
     const node = this.deref(pair.value);
     if (!isMap(node)) {
-      this.error("shape", this.posOf(pair.value, pair.key), "`servers:` must map aliases to server paths", "e.g. `retriever: servers/retriever`");
+      this.error(
+        "shape",
+        this.posOf(pair.value, pair.key),
+        "`servers:` must map aliases to server paths",
+        "e.g. `retriever: servers/retriever`",
+      );
       return [];
     }
     const out: ServerEntry[] = [];
@@ -95,11 +138,21 @@ class Builder {
       const aliasPos = this.map.of(p.key);
       const value = this.deref(p.value);
       if (alias.includes(".")) {
-        this.error("shape", aliasPos, `Server alias \`${alias}\` contains a dot`, "steps are written `alias.tool`, so an alias cannot contain `.`");
+        this.error(
+          "shape",
+          aliasPos,
+          `Server alias \`${alias}\` contains a dot`,
+          "steps are written `alias.tool`, so an alias cannot contain `.`",
+        );
         continue;
       }
       if (!isScalar(value) || typeof value.value !== "string" || value.value === "") {
-        this.error("shape", this.posOf(p.value, p.key), `Server alias \`${alias}\` must name a server path`, "e.g. `servers/retriever`");
+        this.error(
+          "shape",
+          this.posOf(p.value, p.key),
+          `Server alias \`${alias}\` must name a server path`,
+          "e.g. `servers/retriever`",
+        );
         continue;
       }
       out.push({ alias, path: value.value, aliasPos, pathPos: this.map.of(value) });
@@ -134,7 +187,12 @@ class Builder {
     const key = this.keyName(first!);
     const keyPos = this.map.of(first!.key, pos);
     for (const extra of rest) {
-      this.warn("ignored_key", this.map.of(extra.key, pos), `Only the first key of a step is read; \`${this.keyName(extra)}\` is ignored`, "put it in its own list item");
+      this.warn(
+        "ignored_key",
+        this.map.of(extra.key, pos),
+        `Only the first key of a step is read; \`${this.keyName(extra)}\` is ignored`,
+        "put it in its own list item",
+      );
     }
     if (key.includes(".")) return this.dictTool(first!, key, keyPos);
     if (key === "loop") return this.loop(first!, keyPos, depth);
@@ -156,14 +214,25 @@ class Builder {
     const step = this.toolRef(ref, pos, "dict");
     const body = this.deref(pair.value);
     if (!isMap(body)) {
-      this.error("shape", this.posOf(pair.value, undefined, pos), `\`${ref}:\` must be followed by a mapping with \`input:\` and/or \`output:\``, "for no remapping use the plain form `- " + ref + "`");
+      this.error(
+        "shape",
+        this.posOf(pair.value, undefined, pos),
+        `\`${ref}:\` must be followed by a mapping with \`input:\` and/or \`output:\``,
+        "for no remapping use the plain form `- " + ref + "`",
+      );
       return undefined;
     }
     if (!step) return undefined;
     for (const p of body.items) {
       const k = this.keyName(p);
       if (k === "input" || k === "output") step[k] = this.namePairs(p, `${ref} ${k}:`);
-      else this.warn("ignored_key", this.map.of(p.key, pos), `\`${k}\` is ignored in a tool step`, "only `input:` and `output:` are read");
+      else
+        this.warn(
+          "ignored_key",
+          this.map.of(p.key, pos),
+          `\`${k}\` is ignored in a tool step`,
+          "only `input:` and `output:` are read",
+        );
     }
     return step;
   }
@@ -172,7 +241,12 @@ class Builder {
     const node = this.deref(pair.value);
     const at = this.map.of(pair.key);
     if (!isMap(node)) {
-      this.error("shape", this.posOf(pair.value, pair.key), `\`${what}\` must be a mapping of names`, "e.g. `query_list: subq_ls`");
+      this.error(
+        "shape",
+        this.posOf(pair.value, pair.key),
+        `\`${what}\` must be a mapping of names`,
+        "e.g. `query_list: subq_ls`",
+      );
       return [];
     }
     const out: NamePair[] = [];
@@ -181,7 +255,12 @@ class Builder {
       const value = this.deref(p.value);
       const keyPos = this.map.of(p.key, at);
       if (!isScalar(value) || typeof value.value !== "string" || value.value === "") {
-        this.error("shape", this.posOf(p.value, p.key), `\`${what}\` ${key} must be a variable name or \`$parameter\``, "literal values belong in the parameter file");
+        this.error(
+          "shape",
+          this.posOf(p.value, p.key),
+          `\`${what}\` ${key} must be a variable name or \`$parameter\``,
+          "literal values belong in the parameter file",
+        );
         continue;
       }
       out.push({ key, value: value.value, keyPos, valuePos: this.map.of(value, keyPos) });
@@ -192,22 +271,43 @@ class Builder {
   private loop(pair: Pair, pos: Pos, depth: number): LoopStep | undefined {
     const body = this.deref(pair.value);
     if (!isMap(body)) {
-      this.error("malformed_loop", this.posOf(pair.value, undefined, pos), "`loop:` must be a mapping with `times:` and `steps:`", "e.g. `loop: {times: 3, steps: [...]}`");
+      this.error(
+        "malformed_loop",
+        this.posOf(pair.value, undefined, pos),
+        "`loop:` must be a mapping with `times:` and `steps:`",
+        "e.g. `loop: {times: 3, steps: [...]}`",
+      );
       return undefined;
     }
     if (!this.withinDepth(depth + 1, pos)) return undefined;
     for (const p of body.items) {
       const k = this.keyName(p);
-      if (k !== "times" && k !== "steps") this.warn("ignored_key", this.map.of(p.key, pos), `\`${k}\` is ignored in a loop`, "a loop reads only `times:` and `steps:`");
+      if (k !== "times" && k !== "steps")
+        this.warn(
+          "ignored_key",
+          this.map.of(p.key, pos),
+          `\`${k}\` is ignored in a loop`,
+          "a loop reads only `times:` and `steps:`",
+        );
     }
     const timesPair = this.pair(body, "times");
     const times = this.deref(timesPair?.value);
     let ok = true;
     if (!isScalar(times) || typeof times.value !== "number" || !Number.isInteger(times.value)) {
-      this.error("malformed_loop", timesPair ? this.posOf(timesPair.value, timesPair.key) : pos, "Loop `times:` must be an integer", "the maximum number of iterations, e.g. `times: 3`");
+      this.error(
+        "malformed_loop",
+        timesPair ? this.posOf(timesPair.value, timesPair.key) : pos,
+        "Loop `times:` must be an integer",
+        "the maximum number of iterations, e.g. `times: 3`",
+      );
       ok = false;
     } else if (times.value < 1) {
-      this.warn("malformed_loop", this.map.of(times), `Loop \`times: ${times.value}\` never runs its steps`, "use a count of 1 or more");
+      this.warn(
+        "malformed_loop",
+        this.map.of(times),
+        `Loop \`times: ${times.value}\` never runs its steps`,
+        "use a count of 1 or more",
+      );
     }
     const stepsPair = this.pair(body, "steps");
     if (!stepsPair) {
@@ -222,18 +322,34 @@ class Builder {
   private branch(pair: Pair, key: string, pos: Pos, depth: number): BranchStep | undefined {
     const body = this.deref(pair.value);
     if (!isMap(body)) {
-      this.error("malformed_branch", this.posOf(pair.value, undefined, pos), `\`${key}:\` must be a mapping with \`router:\` and \`branches:\``, "e.g. `branch: {router: [router.route1], branches: {state1: [...]}}`");
+      this.error(
+        "malformed_branch",
+        this.posOf(pair.value, undefined, pos),
+        `\`${key}:\` must be a mapping with \`router:\` and \`branches:\``,
+        "e.g. `branch: {router: [router.route1], branches: {state1: [...]}}`",
+      );
       return undefined;
     }
     if (!this.withinDepth(depth + 1, pos)) return undefined;
     for (const p of body.items) {
       const k = this.keyName(p);
-      if (k !== "router" && k !== "branches") this.warn("ignored_key", this.map.of(p.key, pos), `\`${k}\` is ignored in a branch`, "a branch reads only `router:` and `branches:`");
+      if (k !== "router" && k !== "branches")
+        this.warn(
+          "ignored_key",
+          this.map.of(p.key, pos),
+          `\`${k}\` is ignored in a branch`,
+          "a branch reads only `router:` and `branches:`",
+        );
     }
     const routerPair = this.pair(body, "router");
     const routerNode = this.deref(routerPair?.value);
     if (!isSeq(routerNode) || routerNode.items.length === 0) {
-      this.error("malformed_branch", routerPair ? this.posOf(routerPair.value, routerPair.key) : pos, "Router not found in branch config", "`router:` is a list whose last item is the router tool, e.g. `router: [router.search_r1_check]`");
+      this.error(
+        "malformed_branch",
+        routerPair ? this.posOf(routerPair.value, routerPair.key) : pos,
+        "Router not found in branch config",
+        "`router:` is a list whose last item is the router tool, e.g. `router: [router.search_r1_check]`",
+      );
       return undefined;
     }
     // Steps before the router run at the branch's own depth, as ordinary steps (spec §1.4).
@@ -246,11 +362,21 @@ class Builder {
     const last = items[items.length - 1];
     const routerStep = this.step(last, depth);
     if (routerStep && routerStep.kind !== "tool") {
-      this.error("malformed_branch", routerStep.pos, "The last item of `router:` must be the router tool", "move the loop/branch before it, or end the list with e.g. `router.route1`");
+      this.error(
+        "malformed_branch",
+        routerStep.pos,
+        "The last item of `router:` must be the router tool",
+        "move the loop/branch before it, or end the list with e.g. `router.route1`",
+      );
       return undefined;
     }
     if (routerStep?.alias === "prompt") {
-      this.error("malformed_branch", routerStep.pos, "A prompt cannot be a router", "routers are tools returning `{data, state}` per item");
+      this.error(
+        "malformed_branch",
+        routerStep.pos,
+        "A prompt cannot be a router",
+        "routers are tools returning `{data, state}` per item",
+      );
     }
     const branches = this.cases(body, pos, depth + 1);
     if (!routerStep || !branches) return undefined;
@@ -261,7 +387,12 @@ class Builder {
     const pair = this.pair(body, "branches");
     const node = this.deref(pair?.value);
     if (!isMap(node) || node.items.length === 0) {
-      this.error("malformed_branch", pair ? this.posOf(pair.value, pair.key) : pos, "Branch needs `branches:`, a mapping of router states to steps", "e.g. `branches: {incomplete: [...], complete: []}`");
+      this.error(
+        "malformed_branch",
+        pair ? this.posOf(pair.value, pair.key) : pos,
+        "Branch needs `branches:`, a mapping of router states to steps",
+        "e.g. `branches: {incomplete: [...], complete: []}`",
+      );
       return undefined;
     }
     const out: BranchCase[] = [];
@@ -269,10 +400,21 @@ class Builder {
       const state = this.keyName(p);
       const statePos = this.map.of(p.key, pos);
       // Branch paths are `BASE/branch1_<state>`, split on "/" (spec §2.8).
-      if (state.includes("/")) this.error("malformed_branch", statePos, `Branch state \`${state}\` contains \`/\``, "state labels are joined into paths with `/`; rename it");
+      if (state.includes("/"))
+        this.error(
+          "malformed_branch",
+          statePos,
+          `Branch state \`${state}\` contains \`/\``,
+          "state labels are joined into paths with `/`; rename it",
+        );
       const value = this.deref(p.value);
       if (!isSeq(value)) {
-        this.error("malformed_branch", this.posOf(p.value, p.key), `Branch \`${state}\` must be a list of steps`, "write `[]` for a state with nothing to do");
+        this.error(
+          "malformed_branch",
+          this.posOf(p.value, p.key),
+          `Branch \`${state}\` must be a list of steps`,
+          "write `[]` for a state with nothing to do",
+        );
         continue;
       }
       out.push({ state, pos: statePos, steps: this.steps(value, statePos, depth, `Branch \`${state}\``) });
@@ -282,7 +424,12 @@ class Builder {
 
   private withinDepth(depth: number, pos: Pos): boolean {
     if (depth <= this.limits.maxStepDepth) return true;
-    this.error("too_deep", pos, `Loops and branches are nested deeper than ${this.limits.maxStepDepth} levels`, "flatten the pipeline");
+    this.error(
+      "too_deep",
+      pos,
+      `Loops and branches are nested deeper than ${this.limits.maxStepDepth} levels`,
+      "flatten the pipeline",
+    );
     return false;
   }
 

@@ -24,7 +24,10 @@ function distance(a: string, b: string): number {
 
 /** `a`, `b`, `c` … for listing names in a hint, cut short when long. */
 export function listNames(names: readonly string[], max = 8): string {
-  const shown = names.slice(0, max).map((n) => `\`${n}\``).join(", ");
+  const shown = names
+    .slice(0, max)
+    .map((n) => `\`${n}\``)
+    .join(", ");
   return names.length > max ? `${shown} … (${names.length} in all)` : shown;
 }
 

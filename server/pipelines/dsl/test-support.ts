@@ -27,10 +27,14 @@ export function examplePipelines(): string[] {
 }
 
 export function fixtureCatalog(): ServerCatalog {
-  const record = parse(readFileSync(join(fixturesDir, "ultrarag-catalog.yaml"), "utf8")) as Record<string, Record<string, unknown>>;
+  const record = parse(readFileSync(join(fixturesDir, "ultrarag-catalog.yaml"), "utf8")) as Record<
+    string,
+    Record<string, unknown>
+  >;
   for (const [path, server] of Object.entries(record)) {
     const file = join(ultraragRoot, path, "parameter.yaml");
-    if (existsSync(file)) server.parameters = (parse(readFileSync(file, "utf8")) as Record<string, unknown> | null) ?? {};
+    if (existsSync(file))
+      server.parameters = (parse(readFileSync(file, "utf8")) as Record<string, unknown> | null) ?? {};
   }
   return catalogFromRecord(record);
 }

@@ -1,16 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { aliasParameters, catalogFromRecord, checkPipeline, checkPipelineOrThrow, formatDiagnostic, parsePipeline, PipelineInvalidError, validatePipeline } from "./index.ts";
+import {
+  aliasParameters,
+  catalogFromRecord,
+  checkPipeline,
+  checkPipelineOrThrow,
+  formatDiagnostic,
+  parsePipeline,
+  PipelineInvalidError,
+  validatePipeline,
+} from "./index.ts";
 import { DomainError } from "../../errors.ts";
 
 // A small hand-written catalog: enough servers to exercise every validation rule.
 const catalog = catalogFromRecord({
-  "servers/data": { tools: { load: { input: { spec: "$spec" }, output: ["q_ls", "gt_ls"] } }, parameters: { spec: "x", top_k: 3 } },
+  "servers/data": {
+    tools: { load: { input: { spec: "$spec" }, output: ["q_ls", "gt_ls"] } },
+    parameters: { spec: "x", top_k: 3 },
+  },
   "servers/retriever": {
     tools: { search: { input: { query_list: "q_ls", top_k: "$top_k" }, output: ["ret_psg"] }, init: { input: {} } },
     parameters: { top_k: 5 },
   },
-  "servers/prompt": { prompts: { qa: { input: { q_ls: "q_ls", template: "$template" }, output: ["prompt_ls"] } }, parameters: { template: "t.jinja" } },
-  "servers/llm": { tools: { generate: { input: { prompt_ls: "prompt_ls" }, output: ["ans_ls"] }, history: { input: { past: "memory_ans_ls" } } } },
+  "servers/prompt": {
+    prompts: { qa: { input: { q_ls: "q_ls", template: "$template" }, output: ["prompt_ls"] } },
+    parameters: { template: "t.jinja" },
+  },
+  "servers/llm": {
+    tools: {
+      generate: { input: { prompt_ls: "prompt_ls" }, output: ["ans_ls"] },
+      history: { input: { past: "memory_ans_ls" } },
+    },
+  },
   "servers/router": { tools: { check: { input: { ans_ls: "ans_ls" }, output: ["ans_ls"] } } },
   "servers/custom": { tools: { merge: { input: { a: "dense_psg", b: "sparse_psg" }, output: ["ret_psg"] } } },
 });
@@ -25,7 +45,8 @@ const HEADER = `servers:
   custom: servers/custom
 pipeline:
 `;
-const check = (steps: string, extra: Partial<Parameters<typeof checkPipeline>[1]> = {}) => checkPipeline(HEADER + steps, { file: "p.yaml", catalog, ...extra });
+const check = (steps: string, extra: Partial<Parameters<typeof checkPipeline>[1]> = {}) =>
+  checkPipeline(HEADER + steps, { file: "p.yaml", catalog, ...extra });
 const lines = (steps: string, extra = {}) => check(steps, extra).diagnostics.map(formatDiagnostic);
 
 describe("validatePipeline", () => {
@@ -53,9 +74,12 @@ describe("validatePipeline", () => {
   });
 
   it("reports an unknown server path at the servers: entry", () => {
-    expect(checkPipeline("servers:\n  x: servers/retrieverr\npipeline: [x.search]\n", { file: "p.yaml", catalog }).diagnostics.map(formatDiagnostic)).toEqual([
-      "p.yaml:2:6: Unknown server `servers/retrieverr` for alias `x` (did you mean `servers/retriever`?)",
-    ]);
+    expect(
+      checkPipeline("servers:\n  x: servers/retrieverr\npipeline: [x.search]\n", {
+        file: "p.yaml",
+        catalog,
+      }).diagnostics.map(formatDiagnostic),
+    ).toEqual(["p.yaml:2:6: Unknown server `servers/retrieverr` for alias `x` (did you mean `servers/retriever`?)"]);
   });
 
   it("reports an unknown alias", () => {
@@ -66,13 +90,19 @@ describe("validatePipeline", () => {
   });
 
   it("reports an unknown tool with a suggestion", () => {
-    expect(lines("- dense.serch\n")).toEqual(["p.yaml:10:3: Server alias `dense` has no tool `serch` (did you mean `search`?)"]);
-    expect(lines("- dense.zzzzzzzz\n")).toEqual(["p.yaml:10:3: Server alias `dense` has no tool `zzzzzzzz` (its tools: `search`, `init`)"]);
+    expect(lines("- dense.serch\n")).toEqual([
+      "p.yaml:10:3: Server alias `dense` has no tool `serch` (did you mean `search`?)",
+    ]);
+    expect(lines("- dense.zzzzzzzz\n")).toEqual([
+      "p.yaml:10:3: Server alias `dense` has no tool `zzzzzzzz` (its tools: `search`, `init`)",
+    ]);
   });
 
   it("reports a prompt called through an alias other than `prompt`", () => {
     const r = checkPipeline("servers:\n  p: servers/prompt\npipeline: [p.qa]\n", { file: "p.yaml", catalog });
-    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([["unknown_tool", "`qa` is a prompt, but alias `p` calls tools"]]);
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["unknown_tool", "`qa` is a prompt, but alias `p` calls tools"],
+    ]);
   });
 
   it("reports a variable used before it is produced, at the step or at the input: value", () => {
@@ -86,7 +116,9 @@ describe("validatePipeline", () => {
 
   it("follows DFS order: inside a loop a later step's output does not count", () => {
     const r = check("- data.load\n- loop:\n    times: 2\n    steps: [llm.generate, prompt.qa]\n");
-    expect(r.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual(["13:13 Variable prompt_ls cannot be found from pipeline before llm.generate step"]);
+    expect(r.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
+      "13:13 Variable prompt_ls cannot be found from pipeline before llm.generate step",
+    ]);
   });
 
   it("makes branch outputs visible after the branch and to later states", () => {
@@ -108,8 +140,12 @@ describe("validatePipeline", () => {
   });
 
   it("declares renamed outputs and not the original names", () => {
-    expect(lines("- data.load: {output: {q_ls: questions}}\n- dense.search\n")[0]).toContain("Variable q_ls cannot be found");
-    expect(lines("- data.load: {output: {q_ls: questions}}\n- dense.search: {input: {query_list: questions}}\n")).toEqual([]);
+    expect(lines("- data.load: {output: {q_ls: questions}}\n- dense.search\n")[0]).toContain(
+      "Variable q_ls cannot be found",
+    );
+    expect(
+      lines("- data.load: {output: {q_ls: questions}}\n- dense.search: {input: {query_list: questions}}\n"),
+    ).toEqual([]);
   });
 
   it("reports a missing $param against the alias's parameters", () => {
@@ -123,14 +159,21 @@ describe("validatePipeline", () => {
     const parameters = aliasParameters(pipeline, catalog, { dense: { unrelated: 1 } });
     expect(parameters.bm25).toEqual({ top_k: 5 });
     const ds = validatePipeline(pipeline, { catalog, parameters });
-    expect(ds.map((d) => `${d.line} ${d.code} ${d.message}`)).toEqual(["11 missing_param Variable top_k not found in dense parameter.yaml (step dense.search)"]);
+    expect(ds.map((d) => `${d.line} ${d.code} ${d.message}`)).toEqual([
+      "11 missing_param Variable top_k not found in dense parameter.yaml (step dense.search)",
+    ]);
     expect(aliasParameters(pipeline, catalog, { data: null }).data).toEqual({});
   });
 
   it("warns about input:/output: keys the tool does not declare, and still declares the target", () => {
-    const r = check("- data.load: {input: {nope: memory_x}, output: {extra: got}}\n- dense.search: {input: {query_list: got}}\n");
+    const r = check(
+      "- data.load: {input: {nope: memory_x}, output: {extra: got}}\n- dense.search: {input: {query_list: got}}\n",
+    );
     expect(r.ok).toBe(true);
-    expect(r.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(["warning unknown_input", "warning unknown_output"]);
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual([
+      "warning unknown_input",
+      "warning unknown_output",
+    ]);
   });
 
   it("does not cascade: an unknown tool's explicit outputs are still declared", () => {

@@ -46,7 +46,13 @@ class Validator {
     const { catalog } = this.options;
     for (const entry of this.pipeline.servers) {
       const server = catalog.lookup(entry.path);
-      if (!server) this.report("unknown_server", entry.pathPos, `Unknown server \`${entry.path}\` for alias \`${entry.alias}\``, suggestion(entry.path, catalog.paths(), "known servers"));
+      if (!server)
+        this.report(
+          "unknown_server",
+          entry.pathPos,
+          `Unknown server \`${entry.path}\` for alias \`${entry.alias}\``,
+          suggestion(entry.path, catalog.paths(), "known servers"),
+        );
       this.servers.set(entry.alias, server);
     }
     this.steps(this.pipeline.steps);
@@ -84,19 +90,34 @@ class Validator {
     if (!this.servers.has(step.alias)) {
       const aliases = [...this.servers.keys()];
       const near = suggestion(step.alias, aliases, "declared aliases");
-      this.report("unknown_alias", step.pos, `Unknown server alias \`${step.alias}\` in step ${name}`, `${near}; aliases are declared under \`servers:\``);
+      this.report(
+        "unknown_alias",
+        step.pos,
+        `Unknown server alias \`${step.alias}\` in step ${name}`,
+        `${near}; aliases are declared under \`servers:\``,
+      );
       return undefined;
     }
     const server = this.servers.get(step.alias);
     if (!server) return undefined; // unknown server path, reported once at `servers:`
     const found = findCallable(server, step.alias, step.tool);
     if (found && "misplacedPrompt" in found) {
-      this.report("unknown_tool", step.pos, `\`${step.tool}\` is a prompt, but alias \`${step.alias}\` calls tools`, "UltraRAG calls prompts only through the alias named `prompt`");
+      this.report(
+        "unknown_tool",
+        step.pos,
+        `\`${step.tool}\` is a prompt, but alias \`${step.alias}\` calls tools`,
+        "UltraRAG calls prompts only through the alias named `prompt`",
+      );
       return undefined;
     }
     if (!found) {
       const names = Object.keys(step.alias === "prompt" ? { ...server.tools, ...server.prompts } : server.tools);
-      this.report("unknown_tool", step.pos, `Server alias \`${step.alias}\` has no tool \`${step.tool}\``, suggestion(step.tool, names, "its tools"));
+      this.report(
+        "unknown_tool",
+        step.pos,
+        `Server alias \`${step.alias}\` has no tool \`${step.tool}\``,
+        suggestion(step.tool, names, "its tools"),
+      );
       return undefined;
     }
     return found.signature;
@@ -105,7 +126,13 @@ class Validator {
   private inputs(step: ToolStep, signature: ToolSignature) {
     for (const p of step.input) {
       if (!(p.key in signature.input)) {
-        this.report("unknown_input", p.keyPos, `${stepName(step)} declares no input \`${p.key}\``, `its inputs: ${listNames(Object.keys(signature.input))}`, "warning");
+        this.report(
+          "unknown_input",
+          p.keyPos,
+          `${stepName(step)} declares no input \`${p.key}\``,
+          `its inputs: ${listNames(Object.keys(signature.input))}`,
+          "warning",
+        );
       }
     }
     // Default mapping first (the tool's parameter order), then overrides for parameters it does not map.
@@ -123,8 +150,15 @@ class Validator {
       } else if (!this.pool.has(value)) {
         const vars = [...this.pool].filter((v) => !isMemoryName(v));
         const near = suggestion(value, vars, "variables available here");
-        const how = override ? near : `${near}; \`${value}\` is the default for input \`${param}\` — remap it with \`input: {${param}: <variable>}\``;
-        this.report("undefined_variable", pos, `Variable ${value} cannot be found from pipeline before ${stepName(step)} step`, how);
+        const how = override
+          ? near
+          : `${near}; \`${value}\` is the default for input \`${param}\` — remap it with \`input: {${param}: <variable>}\``;
+        this.report(
+          "undefined_variable",
+          pos,
+          `Variable ${value} cannot be found from pipeline before ${stepName(step)} step`,
+          how,
+        );
       }
     }
   }
@@ -133,7 +167,13 @@ class Validator {
     const renames = new Map(step.output.map((p) => [p.key, p]));
     for (const p of step.output) {
       if (!signature.output.includes(p.key)) {
-        this.report("unknown_output", p.keyPos, `${stepName(step)} declares no output \`${p.key}\``, signature.output.length ? `its outputs: ${listNames(signature.output)}` : "it declares no outputs", "warning");
+        this.report(
+          "unknown_output",
+          p.keyPos,
+          `${stepName(step)} declares no output \`${p.key}\``,
+          signature.output.length ? `its outputs: ${listNames(signature.output)}` : "it declares no outputs",
+          "warning",
+        );
         this.declare(p.value); // stored if the tool returns it anyway
       }
     }
@@ -149,7 +189,12 @@ class Validator {
     const params = this.parameters[step.alias];
     if (params && Object.hasOwn(params, name)) return;
     const near = suggestion(name, Object.keys(params ?? {}), `\`${step.alias}\` parameters`);
-    this.report("missing_param", pos, `Variable ${name} not found in ${step.alias} parameter.yaml (step ${stepName(step)})`, `add \`${name}:\` to the \`${step.alias}:\` section of the parameter file; ${near}`);
+    this.report(
+      "missing_param",
+      pos,
+      `Variable ${name} not found in ${step.alias} parameter.yaml (step ${stepName(step)})`,
+      `add \`${name}:\` to the \`${step.alias}:\` section of the parameter file; ${near}`,
+    );
   }
 
   private declare(name: string) {
@@ -159,6 +204,14 @@ class Validator {
   }
 
   private report(code: DiagnosticCode, pos: Pos, message: string, hint?: string, severity: Severity = "error") {
-    this.diagnostics.push({ code, severity, file: this.pipeline.file, line: pos.line, col: pos.col, message, ...(hint ? { hint } : {}) });
+    this.diagnostics.push({
+      code,
+      severity,
+      file: this.pipeline.file,
+      line: pos.line,
+      col: pos.col,
+      message,
+      ...(hint ? { hint } : {}),
+    });
   }
 }

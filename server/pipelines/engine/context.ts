@@ -40,7 +40,8 @@ export interface PipelineContext {
   parameterData: Record<string, unknown>;
 }
 
-export const defaultParameterFile = (dir: string, stem: string) => path.join(dir, "parameter", `${stem}_parameter.yaml`);
+export const defaultParameterFile = (dir: string, stem: string) =>
+  path.join(dir, "parameter", `${stem}_parameter.yaml`);
 
 /** Resolves `--param` as UltraRAG does; throws with upstream's message when the file does not exist. */
 export function resolveParameterFile(param: string, cwd: string, dir: string): string {
@@ -65,7 +66,10 @@ export function readParameterData(file: string): Record<string, unknown> {
   }
 }
 
-export async function loadPipelineContext(file: string, options: { cwd: string; param?: string | undefined }): Promise<PipelineContext> {
+export async function loadPipelineContext(
+  file: string,
+  options: { cwd: string; param?: string | undefined },
+): Promise<PipelineContext> {
   const cwd = path.resolve(options.cwd);
   const abs = path.resolve(cwd, file);
   const loaded = await readPipelineSource(abs, {}, file);

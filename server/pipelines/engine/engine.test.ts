@@ -60,13 +60,17 @@ describe("input/output remapping", () => {
   });
 
   it("fails with the step name when a tool does not return a declared output", async () => {
-    await expect(run(`- toy.seed\n- toy.missing\n`)).rejects.toThrow("Output key nothing not found in data for step toy.missing (it returned: other)");
+    await expect(run(`- toy.seed\n- toy.missing\n`)).rejects.toThrow(
+      "Output key nothing not found in data for step toy.missing (it returned: other)",
+    );
     expect(memoryFiles()).toEqual([]);
   });
 
   it("wraps a tool's own error with the step name", async () => {
     const events: PipelineEvent[] = [];
-    await expect(run(`- toy.seed\n- toy.boom\n`, { onEvent: (e) => events.push(e) })).rejects.toThrow("Step toy.boom failed: the toy exploded");
+    await expect(run(`- toy.seed\n- toy.boom\n`, { onEvent: (e) => events.push(e) })).rejects.toThrow(
+      "Step toy.boom failed: the toy exploded",
+    );
     expect(events.at(-1)).toEqual({ type: "error", message: "Step toy.boom failed: the toy exploded" });
   });
 });
@@ -74,31 +78,44 @@ describe("input/output remapping", () => {
 describe("$param resolution", () => {
   it("reads $params from the server defaults, the pipeline parameter file, or --param", async () => {
     expect((await run(`- toy.seed\n- toy.echo\n- toy.tag\n`)).variables.ans_ls).toEqual([">q0!", ">q1!", ">q2!"]);
-    const withFile = await run(`- toy.seed\n- toy.echo\n- toy.tag\n`, { files: { "parameter/p_parameter.yaml": "toy:\n  n: 2\n  prefix: '#'\n" } });
+    const withFile = await run(`- toy.seed\n- toy.echo\n- toy.tag\n`, {
+      files: { "parameter/p_parameter.yaml": "toy:\n  n: 2\n  prefix: '#'\n" },
+    });
     expect(withFile.variables.ans_ls).toEqual(["#q0!", "#q1!"]);
-    const withParam = await run(`- toy.seed\n- toy.echo\n- toy.tag\n`, { files: { "alt.yaml": "toy: {n: 1, prefix: '@'}\n" }, param: "alt.yaml" });
+    const withParam = await run(`- toy.seed\n- toy.echo\n- toy.tag\n`, {
+      files: { "alt.yaml": "toy: {n: 1, prefix: '@'}\n" },
+      param: "alt.yaml",
+    });
     expect(withParam.variables.ans_ls).toEqual(["@q0!"]);
   });
 
   it("a parameter-file section replaces the alias's defaults (no deep merge), so a missing key is an error before any call", async () => {
-    await expect(run(`- toy.seed\n- toy.echo\n- toy.tag\n`, { files: { "parameter/p_parameter.yaml": "toy:\n  n: 2\n" } })).rejects.toThrow(
-      /p\.yaml:8:3: Variable prefix not found in toy parameter\.yaml \(step toy\.tag\)/,
-    );
+    await expect(
+      run(`- toy.seed\n- toy.echo\n- toy.tag\n`, { files: { "parameter/p_parameter.yaml": "toy:\n  n: 2\n" } }),
+    ).rejects.toThrow(/p\.yaml:8:3: Variable prefix not found in toy parameter\.yaml \(step toy\.tag\)/);
     expect(calls).toEqual([]);
   });
 
   it("a $name input override must exist in the parameters", async () => {
-    await expect(run(`- toy.seed:\n    input: {n: $count}\n`)).rejects.toThrow("Variable count not found in toy parameter.yaml (step toy.seed)");
+    await expect(run(`- toy.seed:\n    input: {n: $count}\n`)).rejects.toThrow(
+      "Variable count not found in toy parameter.yaml (step toy.seed)",
+    );
     expect(calls).toEqual([]);
   });
 
   it("refuses a --param file that does not exist, with UltraRAG's message", async () => {
-    await expect(run(`- toy.seed\n`, { param: "nope.yaml" })).rejects.toThrow("[UltraRAG Error] Parameter file 'nope.yaml' does not exist");
+    await expect(run(`- toy.seed\n`, { param: "nope.yaml" })).rejects.toThrow(
+      "[UltraRAG Error] Parameter file 'nope.yaml' does not exist",
+    );
   });
 
   it("refuses a parameter file that is not a mapping of sections", async () => {
-    await expect(run(`- toy.seed\n`, { files: { "bad.yaml": "toy: [1, 2]\n" }, param: "bad.yaml" })).rejects.toThrow("section `toy` must be a mapping");
-    await expect(run(`- toy.seed\n`, { files: { "bad.yaml": "toy: {n: [\n" }, param: "bad.yaml" })).rejects.toThrow("is not valid YAML");
+    await expect(run(`- toy.seed\n`, { files: { "bad.yaml": "toy: [1, 2]\n" }, param: "bad.yaml" })).rejects.toThrow(
+      "section `toy` must be a mapping",
+    );
+    await expect(run(`- toy.seed\n`, { files: { "bad.yaml": "toy: {n: [\n" }, param: "bad.yaml" })).rejects.toThrow(
+      "is not valid YAML",
+    );
   });
 });
 
@@ -229,8 +246,14 @@ describe("branches", () => {
     // In branch b, the plain q_ls is filtered to b's items like the routed res (Q2 fixed): aligned pairs.
     expect(r.variables.pair_ls).toEqual([UNSET, "q1|Q1", UNSET, UNSET, "q4|Q4"]);
     // The memory file renders UNSET as "<UNSET>" (Q7 kept).
-    const memory = JSON.parse(readFileSync(r.memoryFile!, "utf8")) as { step: string; memory: Record<string, unknown> }[];
-    expect(memory[2]).toEqual({ step: "toy.echo", memory: { memory_res: ["q0!", "<UNSET>", "<UNSET>", "q3!", "<UNSET>"] } });
+    const memory = JSON.parse(readFileSync(r.memoryFile!, "utf8")) as {
+      step: string;
+      memory: Record<string, unknown>;
+    }[];
+    expect(memory[2]).toEqual({
+      step: "toy.echo",
+      memory: { memory_res: ["q0!", "<UNSET>", "<UNSET>", "q3!", "<UNSET>"] },
+    });
     expect(memory[3]!.memory.memory_res).toEqual(["q0!", "Q1", "<UNSET>", "q3!", "Q4"]);
     expect(memory[1]).toEqual({ step: "route.three", memory: { memory_q_ls: ["q0", "q1", "q2", "q3", "q4"] } });
   });
@@ -248,7 +271,8 @@ describe("branches", () => {
 
   it("fails when a step in a branch returns a different number of values than the branch has items", async () => {
     await expect(
-      run(`- toy.seed
+      run(
+        `- toy.seed
 - branch:
     router: [route.three]
     branches:
@@ -261,12 +285,17 @@ describe("branches", () => {
       - toy.short:
           output: {ans_ls: res}
       c: []
-`, { files: { "parameter/p_parameter.yaml": "toy: {n: 5, prefix: x}\n" } }),
-    ).rejects.toThrow("Step toy.short returned 1 value(s) for `res` but branch branch1_a has 2 item(s) (length < items in the pool)");
+`,
+        { files: { "parameter/p_parameter.yaml": "toy: {n: 5, prefix: x}\n" } },
+      ),
+    ).rejects.toThrow(
+      "Step toy.short returned 1 value(s) for `res` but branch branch1_a has 2 item(s) (length < items in the pool)",
+    );
   });
 
   it("runs router pre-steps first and nested branches on the parent's items", async () => {
-    const r = await run(`- toy.seed
+    const r = await run(
+      `- toy.seed
 - branch:
     router:
     - toy.echo
@@ -281,7 +310,9 @@ describe("branches", () => {
             done: []
       b: []
       c: []
-`, { files: { "parameter/p_parameter.yaml": "toy: {n: 4, prefix: x}\n" } });
+`,
+      { files: { "parameter/p_parameter.yaml": "toy: {n: 4, prefix: x}\n" } },
+    );
     // a = items 0 and 3 ("q0!" needs 0 pluses → done, "q3!" needs 3 → more).
     expect(r.variables.ans_ls).toEqual(["q0!", UNSET, UNSET, "q3!+"]);
   });
@@ -318,7 +349,15 @@ describe("memory file and events", () => {
 `,
       { onEvent: (e) => events.push(e), files: { "parameter/p_parameter.yaml": "toy: {n: 2, prefix: x}\n" } },
     );
-    expect(events.map((e) => (e.type === "step_start" ? `start ${e.name} ${e.depth}` : e.type === "step_end" ? `end ${e.name} ${e.output}` : e.type))).toEqual([
+    expect(
+      events.map((e) =>
+        e.type === "step_start"
+          ? `start ${e.name} ${e.depth}`
+          : e.type === "step_end"
+            ? `end ${e.name} ${e.output}`
+            : e.type,
+      ),
+    ).toEqual([
       "start toy.seed 0",
       "end toy.seed Output Keys: ['q_ls', 'gt_ls']",
       "start toy.echo 0",
@@ -334,7 +373,10 @@ describe("memory file and events", () => {
 
   it("streams tokens from a tool, final only when nothing but memory steps follow; citation tools emit sources", async () => {
     const events: PipelineEvent[] = [];
-    await run(`- toy.seed\n- toy.stream\n- toy.passages\n- custom.assign_citation_ids\n- toy.stream\n`, { onEvent: (e) => events.push(e), files: { "parameter/p_parameter.yaml": "toy: {n: 1, prefix: x}\n" } });
+    await run(`- toy.seed\n- toy.stream\n- toy.passages\n- custom.assign_citation_ids\n- toy.stream\n`, {
+      onEvent: (e) => events.push(e),
+      files: { "parameter/p_parameter.yaml": "toy: {n: 1, prefix: x}\n" },
+    });
     expect(events.filter((e) => e.type === "token")).toEqual([
       { type: "token", content: "Hel", step: "toy.stream", is_final: false },
       { type: "token", content: "lo", step: "toy.stream", is_final: false },
@@ -357,7 +399,10 @@ describe("memory file and events", () => {
 
   it("stops before the next step when cancelled", async () => {
     const controller = new AbortController();
-    const p = run(`- toy.seed\n- toy.stream\n- toy.count\n`, { signal: controller.signal, onEvent: (e) => e.type === "step_end" && e.name === "toy.stream" && controller.abort() });
+    const p = run(`- toy.seed\n- toy.stream\n- toy.count\n`, {
+      signal: controller.signal,
+      onEvent: (e) => e.type === "step_end" && e.name === "toy.stream" && controller.abort(),
+    });
     await expect(p).rejects.toThrow("The run was cancelled");
     expect(calls).toEqual(["seed", "stream"]);
   });
@@ -365,17 +410,57 @@ describe("memory file and events", () => {
 
 describe("validation happens before any tool runs", () => {
   const cases: [string, string, string][] = [
-    ["unknown server", "servers:\n  toy: servers/toy\n  x: servers/nope\npipeline:\n- toy.seed\n", "p.yaml:3:6: Unknown server `servers/nope` for alias `x`"],
-    ["unknown alias", "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- tyo.echo\n", "p.yaml:5:3: Unknown server alias `tyo` in step tyo.echo"],
-    ["unknown tool", "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- toy.ecko\n", "p.yaml:5:3: Server alias `toy` has no tool `ecko` (did you mean `echo`?"],
-    ["variable used before produced", "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- toy.tag\n", "p.yaml:5:3: Variable ans_ls cannot be found from pipeline before toy.tag step"],
-    ["missing $param", "servers:\n  toy: servers/toy\npipeline:\n- toy.seed:\n    input: {n: $m}\n", "Variable m not found in toy parameter.yaml"],
-    ["malformed loop", "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- loop: {times: x, steps: [toy.count]}\n", "Loop `times:` must be an integer"],
-    ["malformed branch", "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- branch: {branches: {a: []}}\n", "Router not found in branch config"],
-    ["bad tool reference", "servers:\n  toy: servers/toy\npipeline:\n- toy.seed.x\n", "`toy.seed.x` is not a tool reference"],
+    [
+      "unknown server",
+      "servers:\n  toy: servers/toy\n  x: servers/nope\npipeline:\n- toy.seed\n",
+      "p.yaml:3:6: Unknown server `servers/nope` for alias `x`",
+    ],
+    [
+      "unknown alias",
+      "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- tyo.echo\n",
+      "p.yaml:5:3: Unknown server alias `tyo` in step tyo.echo",
+    ],
+    [
+      "unknown tool",
+      "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- toy.ecko\n",
+      "p.yaml:5:3: Server alias `toy` has no tool `ecko` (did you mean `echo`?",
+    ],
+    [
+      "variable used before produced",
+      "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- toy.tag\n",
+      "p.yaml:5:3: Variable ans_ls cannot be found from pipeline before toy.tag step",
+    ],
+    [
+      "missing $param",
+      "servers:\n  toy: servers/toy\npipeline:\n- toy.seed:\n    input: {n: $m}\n",
+      "Variable m not found in toy parameter.yaml",
+    ],
+    [
+      "malformed loop",
+      "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- loop: {times: x, steps: [toy.count]}\n",
+      "Loop `times:` must be an integer",
+    ],
+    [
+      "malformed branch",
+      "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- branch: {branches: {a: []}}\n",
+      "Router not found in branch config",
+    ],
+    [
+      "bad tool reference",
+      "servers:\n  toy: servers/toy\npipeline:\n- toy.seed.x\n",
+      "`toy.seed.x` is not a tool reference",
+    ],
     ["YAML syntax", "servers:\n  toy: servers/toy\npipeline:\n- [toy.seed\n", "p.yaml:"],
-    ["alias bomb", `servers:\n  toy: servers/toy\nx: &a [1,1,1,1,1,1,1,1,1,1]\ny: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nz: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\npipeline:\n- toy.seed\n`, "YAML aliases expand past the limit"],
-    ["too deep", `servers:\n  toy: servers/toy\npipeline:\n- ${"[".repeat(100)}${"]".repeat(100)}\n`, "YAML nesting is deeper than"],
+    [
+      "alias bomb",
+      `servers:\n  toy: servers/toy\nx: &a [1,1,1,1,1,1,1,1,1,1]\ny: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nz: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\npipeline:\n- toy.seed\n`,
+      "YAML aliases expand past the limit",
+    ],
+    [
+      "too deep",
+      `servers:\n  toy: servers/toy\npipeline:\n- ${"[".repeat(100)}${"]".repeat(100)}\n`,
+      "YAML nesting is deeper than",
+    ],
     ["not a pipeline", "- toy.seed\n", "A pipeline file must be a mapping"],
     ["missing file", "", "Pipeline file 'missing.yaml' does not exist"],
   ];
@@ -384,7 +469,13 @@ describe("validation happens before any tool runs", () => {
     const t = tempDir(source ? { "p.yaml": source } : {});
     try {
       const events: PipelineEvent[] = [];
-      await expect(runPipeline(source ? "p.yaml" : "missing.yaml", { cwd: t.dir, builtins: TEST_BUILTINS, onEvent: (e) => events.push(e) })).rejects.toThrow(message);
+      await expect(
+        runPipeline(source ? "p.yaml" : "missing.yaml", {
+          cwd: t.dir,
+          builtins: TEST_BUILTINS,
+          onEvent: (e) => events.push(e),
+        }),
+      ).rejects.toThrow(message);
       expect(calls).toEqual([]);
       expect(existsSync(path.join(t.dir, "output"))).toBe(false);
       expect(events.map((e) => e.type)).toEqual(["error"]);
@@ -394,9 +485,13 @@ describe("validation happens before any tool runs", () => {
   });
 
   it("refuses an oversized pipeline file", async () => {
-    const t = tempDir({ "p.yaml": `servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n#${"x".repeat(1024 * 1024)}\n` });
+    const t = tempDir({
+      "p.yaml": `servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n#${"x".repeat(1024 * 1024)}\n`,
+    });
     try {
-      await expect(runPipeline("p.yaml", { cwd: t.dir, builtins: TEST_BUILTINS })).rejects.toThrow("over the 1048576-byte limit");
+      await expect(runPipeline("p.yaml", { cwd: t.dir, builtins: TEST_BUILTINS })).rejects.toThrow(
+        "over the 1048576-byte limit",
+      );
     } finally {
       t.cleanup();
     }

@@ -9,7 +9,16 @@ export type PipelineEvent =
   | { type: "step_end"; name: string; output: string }
   | { type: "token"; content: string; step: string; is_final: boolean }
   | { type: "sources"; data: Source[] }
-  | { type: "final"; data: { status: "succeeded"; answer: string | null; dataset_path: string | null; memory_path: string | null; is_first_turn: true } }
+  | {
+      type: "final";
+      data: {
+        status: "succeeded";
+        answer: string | null;
+        dataset_path: string | null;
+        memory_path: string | null;
+        is_first_turn: true;
+      };
+    }
   | { type: "error"; message: string };
 
 export type EventSink = (event: PipelineEvent) => void;

@@ -143,11 +143,14 @@ export class Executor {
     const known = new Set(step.branches.map((b) => b.state));
     const unknown = [...states].filter((s) => !known.has(s));
     if (unknown.length) {
-      throw new PipelineRuntimeError(`Router ${name} returned state ${unknown.map((s) => `"${s}"`).join(", ")}, which the branch does not list; its states: ${[...known].join(", ")}`);
+      throw new PipelineRuntimeError(
+        `Router ${name} returned state ${unknown.map((s) => `"${s}"`).join(", ")}, which the branch does not list; its states: ${[...known].join(", ")}`,
+      );
     }
     const pairs = parsePath(path);
     const k = (pairs.length ? pairs[pairs.length - 1]![0] : 0) + 1;
-    for (const b of step.branches) if (states.has(b.state)) await this.steps(b.steps, depth, `${path}/branch${k}_${b.state}`);
+    for (const b of step.branches)
+      if (states.has(b.state)) await this.steps(b.steps, depth, `${path}/branch${k}_${b.state}`);
   }
 
   private async tool(step: ToolStep, depth: number, path: string, isFinal: boolean) {
@@ -161,7 +164,13 @@ export class Executor {
     // Q5 fixed, nested loops: a step that runs is activity for every enclosing loop, not only its own.
     if (!skip) for (let d = 0; d < depth - 1; d++) this.flags[d] = false;
     if (skip) return;
-    if (this.o.demo && c.server.target.kind === "builtin" && c.server.target.name === "retriever" && step.tool === "retriever_init") args.is_demo = true;
+    if (
+      this.o.demo &&
+      c.server.target.kind === "builtin" &&
+      c.server.target.name === "retriever" &&
+      step.tool === "retriever_init"
+    )
+      args.is_demo = true;
     const result = await this.call(step, c, args, isFinal);
     const isRetriever = this.o.demo && c.server.target.kind === "builtin" && c.server.target.name === "retriever";
     if (isRetriever || step.tool.includes("citation")) {
@@ -175,7 +184,8 @@ export class Executor {
   private callable(step: ToolStep): Callable {
     const server = this.o.servers.get(step.alias);
     const found = server && findCallable(server.signature, step.alias, step.tool);
-    if (!server || !found || "misplacedPrompt" in found) throw new PipelineRuntimeError(`Step ${stepName(step)} names no tool of its server`);
+    if (!server || !found || "misplacedPrompt" in found)
+      throw new PipelineRuntimeError(`Step ${stepName(step)} names no tool of its server`);
     return { ...found, server };
   }
 
@@ -199,12 +209,20 @@ export class Executor {
     for (const [param, v] of items) {
       if (!v.startsWith("$")) args[param] = poolArgs[param];
       else if (Object.hasOwn(params, v.slice(1))) args[param] = params[v.slice(1)];
-      else throw new PipelineRuntimeError(`Variable ${v.slice(1)} not found in ${step.alias} parameter.yaml (step ${name})`);
+      else
+        throw new PipelineRuntimeError(
+          `Variable ${v.slice(1)} not found in ${step.alias} parameter.yaml (step ${name})`,
+        );
     }
     return { args, skip };
   }
 
-  private async call(step: ToolStep, c: Callable, args: Record<string, unknown>, isFinal: boolean): Promise<Record<string, unknown>> {
+  private async call(
+    step: ToolStep,
+    c: Callable,
+    args: Record<string, unknown>,
+    isFinal: boolean,
+  ): Promise<Record<string, unknown>> {
     const name = stepName(step);
     const ctx: CallContext = {
       cwd: this.o.cwd,
@@ -222,21 +240,35 @@ export class Executor {
       throw new StepError(name, err);
     }
     if (result === null || typeof result !== "object" || Array.isArray(result)) {
-      throw new StepError(name, new Error(`the ${c.kind} returned ${Array.isArray(result) ? "a list" : typeof result}, not a record of outputs`));
+      throw new StepError(
+        name,
+        new Error(
+          `the ${c.kind} returned ${Array.isArray(result) ? "a list" : typeof result}, not a record of outputs`,
+        ),
+      );
     }
     this.lastResult = result as Record<string, unknown>;
     return this.lastResult;
   }
 
   /** Stores the outputs (Q3 reproduced: an `output:` map names the only keys stored) and records the snapshot. */
-  private save(step: ToolStep, c: Callable, result: Record<string, unknown>, path: string, router: boolean): Set<string> {
+  private save(
+    step: ToolStep,
+    c: Callable,
+    result: Record<string, unknown>,
+    path: string,
+    router: boolean,
+  ): Set<string> {
     const name = stepName(step);
     const renames = new Map(step.output.map((p) => [p.key, p.value]));
     const keys = renames.size ? [...renames.keys()] : c.signature.output;
     const memory: Record<string, unknown> = {};
     const states = new Set<string>();
     for (const key of keys) {
-      if (!Object.hasOwn(result, key)) throw new PipelineRuntimeError(`Output key ${key} not found in data for step ${name} (it returned: ${Object.keys(result).join(", ") || "nothing"})`);
+      if (!Object.hasOwn(result, key))
+        throw new PipelineRuntimeError(
+          `Output key ${key} not found in data for step ${name} (it returned: ${Object.keys(result).join(", ") || "nothing"})`,
+        );
       const target = renames.get(key) ?? key;
       if (target.startsWith("$")) {
         (this.o.parameters[step.alias] ??= {})[target.slice(1)] = result[key];

@@ -10,14 +10,21 @@ import type { Snapshot } from "./execute.ts";
 import { memoryJson } from "./values.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
-export const timestamp = (d: Date) => `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}_${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
+export const timestamp = (d: Date) =>
+  `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}_${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
 
 export function benchmarkName(parameters: AliasParameters): string {
   const b = parameters.benchmark?.benchmark as { name?: unknown } | undefined;
   return b && typeof b === "object" && b.name !== undefined && b.name !== null ? String(b.name) : "";
 }
 
-export function writeMemoryFile(cwd: string, stem: string, parameters: AliasParameters, snapshots: readonly Snapshot[], now: Date): string {
+export function writeMemoryFile(
+  cwd: string,
+  stem: string,
+  parameters: AliasParameters,
+  snapshots: readonly Snapshot[],
+  now: Date,
+): string {
   const dir = path.join(cwd, "output");
   mkdirSync(dir, { recursive: true });
   const base = `memory_${benchmarkName(parameters)}_${stem}_${timestamp(now)}`;

@@ -31,7 +31,8 @@ export function parsePath(path: string): BranchPair[] {
 const isMemory = (v: string) => v.startsWith("memory_");
 /** `mem_x` → `memory_x` (spec §2.4). */
 export const canonical = (v: string) => (v.startsWith("mem_") ? `memory_${v.slice(4)}` : v);
-const matches = (e: unknown, pairs: readonly BranchPair[]) => pairs.every(([d, s]) => (e as Record<string, unknown>)?.[stateKey(d)] === s);
+const matches = (e: unknown, pairs: readonly BranchPair[]) =>
+  pairs.every(([d, s]) => (e as Record<string, unknown>)?.[stateKey(d)] === s);
 
 export interface Resolved {
   args: Record<string, unknown>;
@@ -70,7 +71,8 @@ export class VariablePool {
     let mask: { length: number; keep: boolean[] } | null | undefined;
     for (const [param, variable] of inputs) {
       const name = canonical(variable);
-      if (!this.vars.has(name)) throw new PipelineRuntimeError(`Variable ${name} not found in var pool for step ${step}`);
+      if (!this.vars.has(name))
+        throw new PipelineRuntimeError(`Variable ${name} not found in var pool for step ${step}`);
       let val = this.vars.get(name);
       if (isWrapped(val)) {
         signal ??= true;
@@ -106,7 +108,14 @@ export class VariablePool {
    * Stores one output value at `path` (spec §2.5) and appends its unwrapped copy to the variable's
    * history. Returns the routing states when `router` is set. `memory` receives the snapshot entry.
    */
-  place(target: string, value: unknown, path: string, step: string, router: boolean, memory: Record<string, unknown>): Set<string> | undefined {
+  place(
+    target: string,
+    value: unknown,
+    path: string,
+    step: string,
+    router: boolean,
+    memory: Record<string, unknown>,
+  ): Set<string> | undefined {
     const name = canonical(target);
     const pairs = parsePath(path);
     let states: Set<string> | undefined;
@@ -132,11 +141,16 @@ export class VariablePool {
   }
 
   private placeRouted(name: string, value: unknown, parent: readonly BranchPair[], step: string) {
-    if (!Array.isArray(value)) throw new PipelineRuntimeError(`Router step ${step} must return a list of {data, state} for \`${name}\`, got ${typeof value}`);
+    if (!Array.isArray(value))
+      throw new PipelineRuntimeError(
+        `Router step ${step} must return a list of {data, state} for \`${name}\`, got ${typeof value}`,
+      );
     const routed = value.map((o, i) => {
       const r = o as { data?: unknown; state?: unknown } | null;
       if (r === null || typeof r !== "object" || typeof r.state !== "string" || r.state === "") {
-        throw new PipelineRuntimeError(`Router step ${step}: item ${i} of \`${name}\` must be {data, state} with a state name`);
+        throw new PipelineRuntimeError(
+          `Router step ${step}: item ${i} of \`${name}\` must be {data, state} with a state name`,
+        );
       }
       return { data: r.data, state: r.state };
     });
@@ -148,7 +162,10 @@ export class VariablePool {
       stored = routed.map((r) => ({ data: r.data, [key]: r.state }));
     } else {
       const base = isWrapped(current) ? current.map((e) => ({ ...e })) : this.padded(parent, name);
-      if (!base) throw new PipelineRuntimeError(`Router step ${step} runs in branch ${describePath(parent)} but no routed list exists to nest \`${name}\` in`);
+      if (!base)
+        throw new PipelineRuntimeError(
+          `Router step ${step} runs in branch ${describePath(parent)} but no routed list exists to nest \`${name}\` in`,
+        );
       const positions = base.flatMap((e, i) => (matches(e, parent) ? [i] : []));
       this.checkCount(positions.length, routed.length, name, parent, step);
       positions.forEach((p, j) => (base[p] = { ...base[p]!, data: routed[j]!.data, [key]: routed[j]!.state }));
@@ -158,7 +175,10 @@ export class VariablePool {
     for (const [other, v] of this.vars) {
       if (other === name || isMemory(other) || !Array.isArray(v) || v.length !== stored.length) continue;
       if (!isWrapped(v) || !v.some((e) => e !== null && typeof e === "object" && key in e)) continue;
-      this.vars.set(other, v.map((e, i) => (key in stored[i]! ? { ...e, [key]: stored[i]![key] } : e)));
+      this.vars.set(
+        other,
+        v.map((e, i) => (key in stored[i]! ? { ...e, [key]: stored[i]![key] } : e)),
+      );
     }
     return { stored, states: new Set(routed.map((r) => r.state)) };
   }
@@ -167,7 +187,10 @@ export class VariablePool {
     const current = this.vars.get(name);
     const base = isWrapped(current) ? current.map((e) => ({ ...e })) : this.padded(pairs, name);
     if (!base) return value; // no routed list at this depth: plain assignment, as upstream
-    if (!Array.isArray(value)) throw new PipelineRuntimeError(`Step ${step} runs in branch ${describePath(pairs)} and must return a list for \`${name}\` (one value per item), got ${typeof value}`);
+    if (!Array.isArray(value))
+      throw new PipelineRuntimeError(
+        `Step ${step} runs in branch ${describePath(pairs)} and must return a list for \`${name}\` (one value per item), got ${typeof value}`,
+      );
     const positions = base.flatMap((e, i) => (matches(e, pairs) ? [i] : []));
     this.checkCount(positions.length, value.length, name, pairs, step);
     positions.forEach((p, j) => (base[p] = { ...base[p]!, data: value[j] }));
@@ -186,8 +209,11 @@ export class VariablePool {
 
   private checkCount(slots: number, values: number, name: string, pairs: readonly BranchPair[], step: string) {
     if (slots === values) return;
-    throw new PipelineRuntimeError(`Step ${step} returned ${values} value(s) for \`${name}\` but branch ${describePath(pairs)} has ${slots} item(s) (length ${values < slots ? "<" : ">"} items in the pool)`);
+    throw new PipelineRuntimeError(
+      `Step ${step} returned ${values} value(s) for \`${name}\` but branch ${describePath(pairs)} has ${slots} item(s) (length ${values < slots ? "<" : ">"} items in the pool)`,
+    );
   }
 }
 
-const describePath = (pairs: readonly BranchPair[]) => (pairs.length ? pairs.map(([d, s]) => `branch${d}_${s}`).join("/") : "BASE");
+const describePath = (pairs: readonly BranchPair[]) =>
+  pairs.length ? pairs.map(([d, s]) => `branch${d}_${s}`).join("/") : "BASE";

@@ -68,12 +68,18 @@ function usedAliases(steps: readonly Step[], out = new Set<string>()): Set<strin
 }
 
 /** Opens the servers and validates; returns what execution needs. Closes the servers on failure. */
-export async function prepare(pipeline: Pipeline, registry: ServerRegistry, parameterData: Record<string, unknown>, overrides?: AliasParameters) {
+export async function prepare(
+  pipeline: Pipeline,
+  registry: ServerRegistry,
+  parameterData: Record<string, unknown>,
+  overrides?: AliasParameters,
+) {
   const opened = await registry.openAll(pipeline.servers, usedAliases(pipeline.steps));
   try {
     const catalog = registry.catalog(opened, pipeline.servers);
     const parameters = aliasParameters(pipeline, catalog, parameterData);
-    for (const [alias, values] of Object.entries(overrides ?? {})) if (parameters[alias]) Object.assign(parameters[alias], values);
+    for (const [alias, values] of Object.entries(overrides ?? {}))
+      if (parameters[alias]) Object.assign(parameters[alias], values);
     const diagnostics = validatePipeline(pipeline, { catalog, parameters });
     if (errorsOf(diagnostics).length) throw new PipelineInvalidError(diagnostics);
     return { opened, parameters };
@@ -89,7 +95,11 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
   let opened: Map<string, OpenedServer> | undefined;
   try {
     const ctx = await loadPipelineContext(file, { cwd: options.cwd ?? process.cwd(), param: options.param });
-    const registry = new ServerRegistry({ cwd: ctx.cwd, ...(options.builtins ? { builtins: options.builtins } : {}), ...(options.external ? { external: options.external } : {}) });
+    const registry = new ServerRegistry({
+      cwd: ctx.cwd,
+      ...(options.builtins ? { builtins: options.builtins } : {}),
+      ...(options.external ? { external: options.external } : {}),
+    });
     const prepared = await prepare(ctx.pipeline, registry, ctx.parameterData, options.overrides);
     opened = prepared.opened;
     const { parameters } = prepared;
@@ -115,14 +125,34 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
       await cleanup(opened, ctx.cwd, log);
     }
     await autoSaveMemory(opened, parameters, executor, ctx.cwd, log);
-    const memoryFile = options.writeMemory === false ? null : writeMemoryFile(ctx.cwd, ctx.stem, parameters, executor.snapshots, (options.now ?? (() => new Date()))());
+    const memoryFile =
+      options.writeMemory === false
+        ? null
+        : writeMemoryFile(ctx.cwd, ctx.stem, parameters, executor.snapshots, (options.now ?? (() => new Date()))());
     if (memoryFile) log("info", `memory file: ${memoryFile}`);
     const answer = firstAnswer(executor.lastResult);
     const dataset = (parameters.benchmark?.benchmark as { path?: unknown } | undefined)?.path;
-    emit({ type: "final", data: { status: "succeeded", answer, dataset_path: typeof dataset === "string" ? dataset : null, memory_path: memoryFile, is_first_turn: true } });
+    emit({
+      type: "final",
+      data: {
+        status: "succeeded",
+        answer,
+        dataset_path: typeof dataset === "string" ? dataset : null,
+        memory_path: memoryFile,
+        is_first_turn: true,
+      },
+    });
     const variables: Record<string, unknown> = {};
     for (const [k, v] of executor.pool.vars) variables[k] = unwrap(v);
-    return { result: executor.lastResult, snapshots: executor.snapshots, memoryFile, parameters, answer, context: ctx, variables };
+    return {
+      result: executor.lastResult,
+      snapshots: executor.snapshots,
+      memoryFile,
+      parameters,
+      answer,
+      context: ctx,
+      variables,
+    };
   } catch (err) {
     emit({ type: "error", message: err instanceof Error ? err.message : String(err) });
     throw err;
@@ -135,13 +165,23 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
 async function cleanup(opened: ReadonlyMap<string, OpenedServer>, cwd: string, log: RunLog) {
   for (const o of opened.values()) {
     for (const tool of Object.keys(o.signature.tools).filter((t) => t.endsWith("vllm_shutdown"))) {
-      await o.server.call("tool", tool, {}, { cwd }).catch((err: unknown) => log("warn", `${o.alias}.${tool} failed: ${err instanceof Error ? err.message : String(err)}`));
+      await o.server
+        .call("tool", tool, {}, { cwd })
+        .catch((err: unknown) =>
+          log("warn", `${o.alias}.${tool} failed: ${err instanceof Error ? err.message : String(err)}`),
+        );
     }
   }
 }
 
 /** Spec §2.12: with a memory server, the first question and answer are saved after the run. */
-async function autoSaveMemory(opened: ReadonlyMap<string, OpenedServer>, parameters: AliasParameters, executor: Executor, cwd: string, log: RunLog) {
+async function autoSaveMemory(
+  opened: ReadonlyMap<string, OpenedServer>,
+  parameters: AliasParameters,
+  executor: Executor,
+  cwd: string,
+  log: RunLog,
+) {
   const memory = [...opened.values()].find((o) => "save_memory" in o.signature.tools);
   if (!memory) return;
   const q = (unwrap(executor.pool.get("q_ls")) as unknown[] | null) ?? [];
@@ -150,7 +190,11 @@ async function autoSaveMemory(opened: ReadonlyMap<string, OpenedServer>, paramet
   const answer = answers?.length ? String(answers[0]).trim() : (firstAnswer(executor.lastResult) ?? "");
   if (!question || !answer) return;
   const userId = parameters[memory.alias]?.user_id ?? "default";
-  await memory.server.call("tool", "save_memory", { user_id: userId, q_ls: [question], ans_ls: [answer] }, { cwd }).catch((err: unknown) => log("warn", `memory auto-save failed: ${err instanceof Error ? err.message : String(err)}`));
+  await memory.server
+    .call("tool", "save_memory", { user_id: userId, q_ls: [question], ans_ls: [answer] }, { cwd })
+    .catch((err: unknown) =>
+      log("warn", `memory auto-save failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
 }
 
 function firstAnswer(result: Record<string, unknown> | undefined): string | null {

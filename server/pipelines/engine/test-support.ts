@@ -11,7 +11,8 @@ import { defineServer, listArg, ToolError, type BuiltinFactory } from "../server
 
 export const calls: string[] = [];
 const str = (v: unknown) => String(v);
-const map = (args: Record<string, unknown>, key: string, fn: (s: string) => string) => listArg(args, key, `toy`).map((v) => fn(str(v)));
+const map = (args: Record<string, unknown>, key: string, fn: (s: string) => string) =>
+  listArg(args, key, `toy`).map((v) => fn(str(v)));
 
 export const toy = defineServer({
   name: "toy",
@@ -23,14 +24,37 @@ export const toy = defineServer({
       run: ({ n }) => {
         calls.push("seed");
         const count = Number(n);
-        return { q_ls: Array.from({ length: count }, (_, i) => `q${i}`), gt_ls: Array.from({ length: count }, (_, i) => [`g${i}`]) };
+        return {
+          q_ls: Array.from({ length: count }, (_, i) => `q${i}`),
+          gt_ls: Array.from({ length: count }, (_, i) => [`g${i}`]),
+        };
       },
     },
-    echo: { params: ["q_ls"], output: "q_ls->ans_ls", run: (a) => (calls.push("echo"), { ans_ls: map(a, "q_ls", (s) => `${s}!`) }) },
-    shout: { params: ["q_ls"], output: "q_ls->ans_ls", run: (a) => (calls.push("shout"), { ans_ls: map(a, "q_ls", (s) => s.toUpperCase()) }) },
-    tag: { params: ["ans_ls", "prefix"], output: "ans_ls,prefix->ans_ls", run: (a) => (calls.push("tag"), { ans_ls: map(a, "ans_ls", (s) => `${str(a.prefix)}${s}`) }) },
-    step_up: { params: ["ans_ls"], output: "ans_ls->ans_ls", run: (a) => (calls.push("step_up"), { ans_ls: map(a, "ans_ls", (s) => `${s}+`) }) },
-    mark: { params: ["ans_ls"], output: "ans_ls->side", run: (a) => (calls.push("mark"), { side: map(a, "ans_ls", (s) => `side:${s}`) }) },
+    echo: {
+      params: ["q_ls"],
+      output: "q_ls->ans_ls",
+      run: (a) => (calls.push("echo"), { ans_ls: map(a, "q_ls", (s) => `${s}!`) }),
+    },
+    shout: {
+      params: ["q_ls"],
+      output: "q_ls->ans_ls",
+      run: (a) => (calls.push("shout"), { ans_ls: map(a, "q_ls", (s) => s.toUpperCase()) }),
+    },
+    tag: {
+      params: ["ans_ls", "prefix"],
+      output: "ans_ls,prefix->ans_ls",
+      run: (a) => (calls.push("tag"), { ans_ls: map(a, "ans_ls", (s) => `${str(a.prefix)}${s}`) }),
+    },
+    step_up: {
+      params: ["ans_ls"],
+      output: "ans_ls->ans_ls",
+      run: (a) => (calls.push("step_up"), { ans_ls: map(a, "ans_ls", (s) => `${s}+`) }),
+    },
+    mark: {
+      params: ["ans_ls"],
+      output: "ans_ls->side",
+      run: (a) => (calls.push("mark"), { side: map(a, "ans_ls", (s) => `side:${s}`) }),
+    },
     use_side: { params: ["side"], output: "side->None", run: () => (calls.push("use_side"), {}) },
     pair: {
       params: ["a", "b"],
@@ -45,9 +69,20 @@ export const toy = defineServer({
     },
     count: { params: [], run: () => (calls.push("count"), {}) },
     nap: { params: [], run: async () => (calls.push("nap"), await new Promise((r) => setTimeout(r, 5)), {}) },
-    history: { params: ["past"], output: "memory_ans_ls->rounds", run: (a) => (calls.push("history"), { rounds: listArg(a, "past", "toy.history").length }) },
+    history: {
+      params: ["past"],
+      output: "memory_ans_ls->rounds",
+      run: (a) => (calls.push("history"), { rounds: listArg(a, "past", "toy.history").length }),
+    },
     missing: { params: ["q_ls"], output: "q_ls->nothing", run: () => (calls.push("missing"), { other: 1 }) },
-    boom: { params: ["q_ls"], output: "q_ls->ans_ls", run: () => { calls.push("boom"); throw new ToolError("the toy exploded"); } },
+    boom: {
+      params: ["q_ls"],
+      output: "q_ls->ans_ls",
+      run: () => {
+        calls.push("boom");
+        throw new ToolError("the toy exploded");
+      },
+    },
     short: { params: ["q_ls"], output: "q_ls->ans_ls", run: () => (calls.push("short"), { ans_ls: ["only one"] }) },
     stream: {
       params: ["q_ls"],
@@ -58,7 +93,14 @@ export const toy = defineServer({
         return { ans_ls: map(a, "q_ls", () => "Hello") };
       },
     },
-    passages: { params: ["q_ls"], output: "q_ls->ret_psg", run: (a) => (calls.push("passages"), { ret_psg: map(a, "q_ls", () => "").map((_, i) => [`doc A${i}\nbody`, `[7] cited`, `doc A${i}\nbody`]) }) },
+    passages: {
+      params: ["q_ls"],
+      output: "q_ls->ret_psg",
+      run: (a) => (
+        calls.push("passages"),
+        { ret_psg: map(a, "q_ls", () => "").map((_, i) => [`doc A${i}\nbody`, `[7] cited`, `doc A${i}\nbody`]) }
+      ),
+    },
   },
 });
 
@@ -72,11 +114,30 @@ export const route = defineServer({
       output: "ans_ls",
       run: (a) => {
         calls.push("plus_check");
-        return { ans_ls: listArg(a, "ans_ls", "route.plus_check").map((v) => ({ data: v, state: (str(v).match(/\+/g)?.length ?? 0) >= Number(/\d+/.exec(str(v))?.[0] ?? 0) ? "done" : "more" })) };
+        return {
+          ans_ls: listArg(a, "ans_ls", "route.plus_check").map((v) => ({
+            data: v,
+            state: (str(v).match(/\+/g)?.length ?? 0) >= Number(/\d+/.exec(str(v))?.[0] ?? 0) ? "done" : "more",
+          })),
+        };
       },
     },
-    three: { params: ["q_ls"], output: "q_ls", run: (a) => (calls.push("three"), { q_ls: listArg(a, "q_ls", "route.three").map((v, i) => ({ data: v, state: ["a", "b", "c"][i % 3]! })) }) },
-    bogus: { params: ["q_ls"], output: "q_ls", run: (a) => (calls.push("bogus"), { q_ls: listArg(a, "q_ls", "route.bogus").map((v) => ({ data: v, state: "nowhere" })) }) },
+    three: {
+      params: ["q_ls"],
+      output: "q_ls",
+      run: (a) => (
+        calls.push("three"),
+        { q_ls: listArg(a, "q_ls", "route.three").map((v, i) => ({ data: v, state: ["a", "b", "c"][i % 3]! })) }
+      ),
+    },
+    bogus: {
+      params: ["q_ls"],
+      output: "q_ls",
+      run: (a) => (
+        calls.push("bogus"),
+        { q_ls: listArg(a, "q_ls", "route.bogus").map((v) => ({ data: v, state: "nowhere" })) }
+      ),
+    },
   },
 });
 

@@ -20,7 +20,12 @@ export const stateKey = (k: number) => `branch${k}_state`;
 export function isWrapped(v: unknown): v is Wrapped[] {
   if (!Array.isArray(v) || v.length === 0) return false;
   const first = v[0];
-  return first !== null && typeof first === "object" && !Array.isArray(first) && Object.keys(first).some((k) => STATE_KEY.test(k));
+  return (
+    first !== null &&
+    typeof first === "object" &&
+    !Array.isArray(first) &&
+    Object.keys(first).some((k) => STATE_KEY.test(k))
+  );
 }
 
 export function unwrap(v: unknown): unknown {

@@ -44,7 +44,8 @@ async function within(dir: string, roots: string[]): Promise<boolean> {
 
 async function refuseSymlink(file: string, shown: string): Promise<void> {
   const info = await lstat(file).catch(() => null);
-  if (info?.isSymbolicLink()) throw new BuildRefused(`build: \`${shown}\` is a symbolic link; give the path of a regular file`);
+  if (info?.isSymbolicLink())
+    throw new BuildRefused(`build: \`${shown}\` is a symbolic link; give the path of a regular file`);
 }
 
 /** Writes a new file beside the target (O_EXCL) and renames it over the target. */
@@ -59,8 +60,15 @@ async function replaceFile(file: string, content: string): Promise<void> {
   }
 }
 
-export async function writeBuildFiles(signature: ServerSignature, parameterFile: unknown, options: BuildOptions): Promise<BuildOutput> {
-  if (typeof parameterFile !== "string" || parameterFile.trim() === "") throw new BuildRefused("build needs `parameter_file`, the path of the server's parameter.yaml (e.g. servers/retriever/parameter.yaml)");
+export async function writeBuildFiles(
+  signature: ServerSignature,
+  parameterFile: unknown,
+  options: BuildOptions,
+): Promise<BuildOutput> {
+  if (typeof parameterFile !== "string" || parameterFile.trim() === "")
+    throw new BuildRefused(
+      "build needs `parameter_file`, the path of the server's parameter.yaml (e.g. servers/retriever/parameter.yaml)",
+    );
   if (!/\.ya?ml$/i.test(parameterFile)) throw new BuildRefused(`build: \`${parameterFile}\` is not a .yaml file`);
   const file = path.resolve(options.cwd, parameterFile);
   const dir = path.dirname(file);
@@ -68,7 +76,10 @@ export async function writeBuildFiles(signature: ServerSignature, parameterFile:
   let ancestor = dir;
   while (!existsSync(ancestor)) ancestor = path.dirname(ancestor);
   const roots = [options.cwd, os.tmpdir()];
-  const refused = () => new BuildRefused(`build: \`${parameterFile}\` is outside the directory this server was started in (${options.cwd}); pass a path inside it`);
+  const refused = () =>
+    new BuildRefused(
+      `build: \`${parameterFile}\` is outside the directory this server was started in (${options.cwd}); pass a path inside it`,
+    );
   if (!(await within(ancestor, roots))) throw refused();
   await mkdir(dir, { recursive: true });
   if (!(await within(dir, roots))) throw refused();
@@ -84,11 +95,14 @@ export async function writeBuildFiles(signature: ServerSignature, parameterFile:
       existing = readParameterFile(file);
     } catch (err) {
       // Named as the client gave it, not by this machine's absolute path.
-      throw new BuildRefused(`build: ${(err instanceof Error ? err.message : String(err)).replace(file, `\`${parameterFile}\``)}`);
+      throw new BuildRefused(
+        `build: ${(err instanceof Error ? err.message : String(err)).replace(file, `\`${parameterFile}\``)}`,
+      );
     }
   }
   const parameters = { ...structuredClone(signature.parameters), ...existing };
-  if (!existsSync(file) || Object.keys(parameters).length !== Object.keys(existing).length) await replaceFile(file, stringifyYaml(parameters));
+  if (!existsSync(file) || Object.keys(parameters).length !== Object.keys(existing).length)
+    await replaceFile(file, stringifyYaml(parameters));
 
   const doc = {
     path: typeof existing.path === "string" ? existing.path : options.advertisedPath,

@@ -47,7 +47,10 @@ function roundTrip(open: () => PipelineServer) {
   });
 
   it("calls a tool with arguments and returns the record keyed by its outputs", async () => {
-    expect(await server.call("tool", "join", { q_ls: ["a", "b", "c"], sep: "-" }, ctx)).toEqual({ joined: "a-b-c", count: 3 });
+    expect(await server.call("tool", "join", { q_ls: ["a", "b", "c"], sep: "-" }, ctx)).toEqual({
+      joined: "a-b-c",
+      count: 3,
+    });
     expect(await server.call("tool", "greet", { name: "Ada" }, ctx)).toEqual({ msg: "Hello, Ada!" });
   });
 
@@ -64,7 +67,9 @@ function roundTrip(open: () => PipelineServer) {
   it("turns an error result into an error naming the server and the tool", async () => {
     const err = await server.call("tool", "fail", {}, ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpServerError);
-    expect((err as Error).message).toMatch(/MCP server `testkit` .*tool `fail` failed: deliberate failure for the test/);
+    expect((err as Error).message).toMatch(
+      /MCP server `testkit` .*tool `fail` failed: deliberate failure for the test/,
+    );
   });
 
   it("an unknown tool is an error naming it, not a crash", async () => {
@@ -73,7 +78,12 @@ function roundTrip(open: () => PipelineServer) {
 
   it("forwards streamed tokens to ctx.onToken", async () => {
     const tokens: string[] = [];
-    const out = await server.call("tool", "stream", { text: "one two three" }, { ...ctx, onToken: (t) => tokens.push(t) });
+    const out = await server.call(
+      "tool",
+      "stream",
+      { text: "one two three" },
+      { ...ctx, onToken: (t) => tokens.push(t) },
+    );
     expect(out).toEqual({ text: "one two three" });
     expect(tokens).toEqual(["one", "two", "three"]);
   });
@@ -82,7 +92,9 @@ function roundTrip(open: () => PipelineServer) {
     const ac = new AbortController();
     const started = Date.now();
     setTimeout(() => ac.abort(), 150);
-    const err = await server.call("tool", "slow", { ms: 20_000 }, { ...ctx, signal: ac.signal }).catch((e: unknown) => e);
+    const err = await server
+      .call("tool", "slow", { ms: 20_000 }, { ...ctx, signal: ac.signal })
+      .catch((e: unknown) => e);
     expect((err as Error).name).toBe("AbortError");
     expect((err as Error).message).toMatch(/tool `slow` was cancelled/);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -105,7 +117,7 @@ describe("external MCP server over stdio", () => {
     }
   });
 
-  it("discovery \"build\" runs the build tool: given parameters go into the file it reads, its defaults fill the rest", async () => {
+  it('discovery "build" runs the build tool: given parameters go into the file it reads, its defaults fill the rest', async () => {
     const server = createMcpServer(stdioSpec, { name: "testkit", discovery: "build", parameters: { name: "Custom" } });
     try {
       const sig = await server.signature();
@@ -119,7 +131,10 @@ describe("external MCP server over stdio", () => {
 
   it("gives the child only PATH, HOME, LANG and the spec's env, not the parent's secrets", async () => {
     process.env.ARGUS_TEST_SECRET = "s3cret";
-    const server = createMcpServer({ ...stdioSpec, env: { EXTRA_SETTING: "on" } }, { name: "testkit", discovery: "list" });
+    const server = createMcpServer(
+      { ...stdioSpec, env: { EXTRA_SETTING: "on" } },
+      { name: "testkit", discovery: "list" },
+    );
     try {
       const { env } = (await server.call("tool", "env", {}, ctx)) as { env: Record<string, string> };
       expect(env.ARGUS_TEST_SECRET).toBeUndefined();
@@ -137,7 +152,9 @@ describe("external MCP server over stdio", () => {
       const err = await server.call("tool", "crash", {}, ctx).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(McpServerError);
       expect((err as McpServerError).failure).toBe("exited");
-      expect((err as Error).message).toMatch(/MCP server `testkit` \(.*stdio-server\.ts\) exited while running tool `crash`/);
+      expect((err as Error).message).toMatch(
+        /MCP server `testkit` \(.*stdio-server\.ts\) exited while running tool `crash`/,
+      );
       expect((err as Error).message).toMatch(/crashing on purpose/);
       await expect(server.call("tool", "greet", { name: "x" }, ctx)).rejects.toThrow(/exited before tool `greet`/);
     } finally {
@@ -156,14 +173,21 @@ describe("external MCP server over stdio", () => {
   });
 
   it("a child that exits during start-up is a clear error with its stderr", async () => {
-    const server = createMcpServer({ command: process.execPath, args: ["-e", "console.error('missing config file'); process.exit(1)"] }, { name: "dies" });
-    await expect(server.signature()).rejects.toThrow(/MCP server `dies` \(.*\) exited during start-up, before the MCP handshake\nLast output on stderr:\nmissing config file/);
+    const server = createMcpServer(
+      { command: process.execPath, args: ["-e", "console.error('missing config file'); process.exit(1)"] },
+      { name: "dies" },
+    );
+    await expect(server.signature()).rejects.toThrow(
+      /MCP server `dies` \(.*\) exited during start-up, before the MCP handshake\nLast output on stderr:\nmissing config file/,
+    );
     await server.close();
   });
 
   it("a command that does not exist is a clear error", async () => {
     const server = createMcpServer({ command: "argus-no-such-mcp-server" }, { name: "ghost" });
-    await expect(server.signature()).rejects.toThrow(/MCP server `ghost` \(argus-no-such-mcp-server\) could not start: command `argus-no-such-mcp-server` not found/);
+    await expect(server.signature()).rejects.toThrow(
+      /MCP server `ghost` \(argus-no-such-mcp-server\) could not start: command `argus-no-such-mcp-server` not found/,
+    );
     await server.close();
   });
 });
@@ -181,7 +205,9 @@ describe("external MCP server over Streamable HTTP", () => {
     const dead = await serveMcpHttp(createTestServer(), { port: 0 });
     await dead.close();
     const server = createMcpServer({ url: dead.url }, { name: "remote", connectTimeoutMs: 5000 });
-    await expect(server.signature()).rejects.toThrow(/MCP server `remote` \(http:\/\/127\.0\.0\.1:\d+\/mcp\) could not be reached: .*ECONNREFUSED/);
+    await expect(server.signature()).rejects.toThrow(
+      /MCP server `remote` \(http:\/\/127\.0\.0\.1:\d+\/mcp\) could not be reached: .*ECONNREFUSED/,
+    );
     await server.close();
   });
 
@@ -203,12 +229,28 @@ describe("external MCP server over Streamable HTTP", () => {
 
   it("refuses a request whose Host is not the loopback address (DNS rebinding)", async () => {
     // fetch will not send a foreign Host header; node:http will.
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
     const res = await new Promise<{ status: number }>((resolve, reject) => {
-      const req = request(serving.url, { method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" } }, (r) => {
-        r.resume();
-        resolve({ status: r.statusCode ?? 0 });
-      });
+      const req = request(
+        serving.url,
+        {
+          method: "POST",
+          headers: {
+            host: "evil.example",
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        },
+        (r) => {
+          r.resume();
+          resolve({ status: r.statusCode ?? 0 });
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });

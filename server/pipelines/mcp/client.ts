@@ -70,7 +70,10 @@ interface Connection {
   streams: Map<string, (text: string) => void>;
 }
 
-export function createMcpServer(specInput: McpServerSpecInput | McpServerSpec, options: McpServerOptions): PipelineServer {
+export function createMcpServer(
+  specInput: McpServerSpecInput | McpServerSpec,
+  options: McpServerOptions,
+): PipelineServer {
   const spec = mcpServerSpecSchema.parse(specInput);
   const label = `MCP server \`${options.name}\` (${describeSpec(spec)})`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -82,7 +85,10 @@ export function createMcpServer(specInput: McpServerSpecInput | McpServerSpec, o
   let streamSeq = 0;
 
   const lostError = (what: string) =>
-    new McpServerError("exited", `${label} ${isHttpSpec(spec) ? "closed the connection" : "exited"} ${what}${stderr.suffix()}`);
+    new McpServerError(
+      "exited",
+      `${label} ${isHttpSpec(spec) ? "closed the connection" : "exited"} ${what}${stderr.suffix()}`,
+    );
 
   async function connect(): Promise<Connection> {
     const client = new Client({ name: "argus", version: "0.1.0" }, { capabilities: {} });
@@ -101,11 +107,14 @@ export function createMcpServer(specInput: McpServerSpecInput | McpServerSpec, o
     client.onerror = () => undefined;
     let transport: StdioClientTransport | StreamableHTTPClientTransport;
     if (isHttpSpec(spec)) {
-      transport = conn.http = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } });
+      transport = conn.http = new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: spec.headers },
+      });
     } else {
       const env: Record<string, string> = {};
       const parent = process.env;
-      for (const k of spec.inheritEnv ? Object.keys(parent) : BASE_ENV) if (parent[k] !== undefined) env[k] = parent[k]!;
+      for (const k of spec.inheritEnv ? Object.keys(parent) : BASE_ENV)
+        if (parent[k] !== undefined) env[k] = parent[k]!;
       const stdio = new StdioClientTransport({
         command: spec.command,
         args: spec.args,
@@ -133,16 +142,30 @@ export function createMcpServer(specInput: McpServerSpecInput | McpServerSpec, o
     const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
     const code = e?.code ?? e?.cause?.code;
     if (!isHttpSpec(spec) && code === "ENOENT") {
-      return new McpServerError("connect", `${label} could not start: command \`${spec.command}\` not found (check the command in the pipeline's \`servers:\` entry and that it is on PATH)`, { cause: err });
+      return new McpServerError(
+        "connect",
+        `${label} could not start: command \`${spec.command}\` not found (check the command in the pipeline's \`servers:\` entry and that it is on PATH)`,
+        { cause: err },
+      );
     }
     if (!isHttpSpec(spec) && err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-      return new McpServerError("exited", `${label} exited during start-up, before the MCP handshake${stderr.suffix()}`, { cause: err });
+      return new McpServerError(
+        "exited",
+        `${label} exited during start-up, before the MCP handshake${stderr.suffix()}`,
+        { cause: err },
+      );
     }
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-      return new McpServerError("timeout", `${label} did not finish the MCP handshake within ${connectTimeoutMs / 1000} s${stderr.suffix()}`, { cause: err });
+      return new McpServerError(
+        "timeout",
+        `${label} did not finish the MCP handshake within ${connectTimeoutMs / 1000} s${stderr.suffix()}`,
+        { cause: err },
+      );
     }
     const detail = [e?.message, e?.cause?.code ?? e?.cause?.message].filter(Boolean).join(": ");
-    return new McpServerError("connect", `${label} could not be reached: ${detail || String(err)}${stderr.suffix()}`, { cause: err });
+    return new McpServerError("connect", `${label} could not be reached: ${detail || String(err)}${stderr.suffix()}`, {
+      cause: err,
+    });
   }
 
   async function open(): Promise<Connection> {
@@ -190,11 +213,18 @@ export function createMcpServer(specInput: McpServerSpecInput | McpServerSpec, o
       // UltraRAG's build insists that `path` (the server's code) exists; point it at a file that does.
       // (A directory's own `path:` — a URL, a script relative to somewhere else — is restored below.)
       await writeFile(parameterFile, stringifyYaml({ ...defaults, path: parameterFile }));
-      const result = await conn.client.callTool({ name: BUILD_TOOL, arguments: { parameter_file: parameterFile } }, undefined, { timeout: connectTimeoutMs });
+      const result = await conn.client.callTool(
+        { name: BUILD_TOOL, arguments: { parameter_file: parameterFile } },
+        undefined,
+        { timeout: connectTimeoutMs },
+      );
       if (result.isError) throw new Error(errorText(result));
       const serverYaml = parseYaml(await readFile(path.join(dir, "server.yaml"), "utf8"), { maxAliasCount: 100 });
       // Our own build tool adds its defaults to the parameter file; UltraRAG's leaves it as written.
-      const written = (parseYaml(await readFile(parameterFile, "utf8"), { maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+      const written = (parseYaml(await readFile(parameterFile, "utf8"), { maxAliasCount: 100 }) ?? {}) as Record<
+        string,
+        unknown
+      >;
       if (defaults.path === undefined) delete written.path;
       else written.path = defaults.path;
       return signatureFromServerYaml(serverYaml, written);
@@ -208,7 +238,9 @@ export function createMcpServer(specInput: McpServerSpecInput | McpServerSpec, o
     const mode = options.discovery ?? "auto";
     try {
       const tools = (await listAll(conn, "tools/list")).flatMap((t) => parsed(listedToolSchema, t));
-      const prompts = conn.client.getServerCapabilities()?.prompts ? (await listAll(conn, "prompts/list")).flatMap((p) => parsed(listedPromptSchema, p)) : [];
+      const prompts = conn.client.getServerCapabilities()?.prompts
+        ? (await listAll(conn, "prompts/list")).flatMap((p) => parsed(listedPromptSchema, p))
+        : [];
       const published = tools.find((t) => t.name === BUILD_TOOL)?._meta?.[PARAMETERS_META];
       const defaults = options.parameters ?? (isPlainObject(published) ? published : {});
       const hasBuild = tools.some((t) => t.name === BUILD_TOOL);
@@ -227,22 +259,44 @@ export function createMcpServer(specInput: McpServerSpecInput | McpServerSpec, o
     } catch (err) {
       if (err instanceof McpServerError) throw err;
       if (conn.lost) throw lostError("while listing its tools");
-      throw new McpServerError("discovery", `${label}: could not learn its tools: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new McpServerError(
+        "discovery",
+        `${label}: could not learn its tools: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
   }
 
   function callError(err: unknown, what: string, ctx: CallContext, conn: Connection): McpServerError {
     if (err instanceof McpServerError) return err;
     if (ctx.signal?.aborted) return new McpServerError("aborted", `${label}: ${what} was cancelled`, { cause: err });
-    if (conn.lost || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) return lostError(`while running ${what}`);
+    if (conn.lost || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed))
+      return lostError(`while running ${what}`);
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-      return new McpServerError("timeout", `${label}: ${what} did not answer within ${timeoutMs / 1000} s (raise timeoutMs if it is expected to take longer)`, { cause: err });
+      return new McpServerError(
+        "timeout",
+        `${label}: ${what} did not answer within ${timeoutMs / 1000} s (raise timeoutMs if it is expected to take longer)`,
+        { cause: err },
+      );
     }
-    const message = err instanceof McpError ? err.message.replace(/^MCP error -?\d+: /, "") : err instanceof Error ? err.message : String(err);
+    const message =
+      err instanceof McpError
+        ? err.message.replace(/^MCP error -?\d+: /, "")
+        : err instanceof Error
+          ? err.message
+          : String(err);
     return new McpServerError("protocol", `${label}: ${what} failed: ${message}`, { cause: err });
   }
 
-  async function attempt(conn: Connection, kind: "tool" | "prompt", name: string, args: Record<string, unknown>, ctx: CallContext, sig: ServerSignature, retryable: boolean): Promise<Record<string, unknown>> {
+  async function attempt(
+    conn: Connection,
+    kind: "tool" | "prompt",
+    name: string,
+    args: Record<string, unknown>,
+    ctx: CallContext,
+    sig: ServerSignature,
+    retryable: boolean,
+  ): Promise<Record<string, unknown>> {
     const what = `${kind} \`${name}\``;
     if (conn.lost) throw lostError(`before ${what} (an earlier call ended it)`);
     const entry = (kind === "prompt" ? sig.prompts : sig.tools)[name];
@@ -319,4 +373,5 @@ function parsed<T extends z.ZodType>(schema: T, value: unknown): z.infer<T>[] {
   return r.success ? [r.data] : [];
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);

@@ -3,7 +3,8 @@
  * (and the tool or prompt) and says what happened, so the engine can show it as is: an error result,
  * a protocol error, the process exiting, a timeout, a cancelled call, a server that cannot be reached.
  */
-export type McpFailure = "tool_error" | "protocol" | "exited" | "timeout" | "aborted" | "connect" | "discovery" | "bad_result";
+export type McpFailure =
+  "tool_error" | "protocol" | "exited" | "timeout" | "aborted" | "connect" | "discovery" | "bad_result";
 
 export class McpServerError extends Error {
   constructor(

@@ -35,18 +35,24 @@ export interface HttpServing {
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 function jsonError(res: ServerResponse, status: number, message: string) {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
 export async function serveMcpHttp(server: PipelineServer, options: HttpServeOptions): Promise<HttpServing> {
   const host = options.host ?? "127.0.0.1";
   const maxSessions = options.maxSessions ?? 64;
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; serving: McpServing; lastSeen: number }>();
+  const sessions = new Map<
+    string,
+    { transport: StreamableHTTPServerTransport; serving: McpServing; lastSeen: number }
+  >();
   let url = "";
   let allowedHosts: string[] | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp") return jsonError(res, 404, "Not found: the MCP endpoint is /mcp");
+    if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp")
+      return jsonError(res, 404, "Not found: the MCP endpoint is /mcp");
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {
       const session = sessions.get(sid);

@@ -45,11 +45,15 @@ describe("a pipeline whose servers are external MCP servers (registry + mcpExter
     expect(run.variables.msg).toBe("Hello, Argus!");
     expect(run.variables.q_ls).toEqual(["alpha", "beta", "gamma"]);
     expect(run.variables.line).toBe("alpha, beta, gamma");
-    expect(run.variables.prompt_ls).toEqual(["alpha", "beta", "gamma"].map((q) => ({ role: "user", content: { type: "text", text: `Q: ${q}` } })));
+    expect(run.variables.prompt_ls).toEqual(
+      ["alpha", "beta", "gamma"].map((q) => ({ role: "user", content: { type: "text", text: `Q: ${q}` } })),
+    );
   });
 
   it("a failing external tool fails the run with the server and tool named", async () => {
     await writeFile(path.join(cwd, "failing.yaml"), `servers:\n  web: ${http.url}\npipeline:\n- web.fail\n`);
-    await expect(runPipeline("failing.yaml", { cwd, external: mcpExternalResolver(), writeMemory: false })).rejects.toThrow(/MCP server `web` \(http:\/\/127\.0\.0\.1:\d+\/mcp\): tool `fail` failed: deliberate failure/);
+    await expect(
+      runPipeline("failing.yaml", { cwd, external: mcpExternalResolver(), writeMemory: false }),
+    ).rejects.toThrow(/MCP server `web` \(http:\/\/127\.0\.0\.1:\d+\/mcp\): tool `fail` failed: deliberate failure/);
   });
 });

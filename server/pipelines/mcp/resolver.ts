@@ -7,7 +7,9 @@
 import type { ExternalResolver } from "../registry.ts";
 import { createMcpServer, type McpServerOptions } from "./client.ts";
 
-export function mcpExternalResolver(options: Omit<McpServerOptions, "name" | "cwd" | "parameters"> = {}): ExternalResolver {
+export function mcpExternalResolver(
+  options: Omit<McpServerOptions, "name" | "cwd" | "parameters"> = {},
+): ExternalResolver {
   return (s) =>
     createMcpServer(s.transport === "http" ? { url: s.url } : { command: s.command, args: s.args }, {
       ...options,

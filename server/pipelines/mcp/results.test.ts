@@ -4,8 +4,21 @@ import { decodePromptArgs, encodePromptArgs, toPromptMessages, toolResultToRecor
 
 describe("toolResultToRecord", () => {
   it("prefers structuredContent, then a JSON object in the text (UltraRAG's json.loads(content[0].text))", () => {
-    expect(toolResultToRecord({ structuredContent: { a: 1 }, content: [{ type: "text", text: '{"a":2}' }] }, ["a"], "t")).toEqual({ a: 1 });
-    expect(toolResultToRecord({ content: [{ type: "image", data: "" }, { type: "text", text: '{"q_ls":["x"]}' }] }, ["q_ls"], "t")).toEqual({ q_ls: ["x"] });
+    expect(
+      toolResultToRecord({ structuredContent: { a: 1 }, content: [{ type: "text", text: '{"a":2}' }] }, ["a"], "t"),
+    ).toEqual({ a: 1 });
+    expect(
+      toolResultToRecord(
+        {
+          content: [
+            { type: "image", data: "" },
+            { type: "text", text: '{"q_ls":["x"]}' },
+          ],
+        },
+        ["q_ls"],
+        "t",
+      ),
+    ).toEqual({ q_ls: ["x"] });
   });
 
   it("puts plain text or a JSON value under the only declared output", () => {
@@ -14,9 +27,15 @@ describe("toolResultToRecord", () => {
   });
 
   it("is an error naming the call when it cannot tell which output is which", () => {
-    expect(() => toolResultToRecord({ content: [{ type: "text", text: "hello" }] }, ["a", "b"], "MCP server `x`: tool `t`")).toThrow(McpServerError);
-    expect(() => toolResultToRecord({ content: [{ type: "text", text: "hello" }] }, ["a", "b"], "MCP server `x`: tool `t`")).toThrow(/tool `t` returned text that is not an object .*expected an object with a, b/);
-    expect(() => toolResultToRecord({ content: [] }, ["a"], "tool `t`")).toThrow(/returned no structured content and no text/);
+    expect(() =>
+      toolResultToRecord({ content: [{ type: "text", text: "hello" }] }, ["a", "b"], "MCP server `x`: tool `t`"),
+    ).toThrow(McpServerError);
+    expect(() =>
+      toolResultToRecord({ content: [{ type: "text", text: "hello" }] }, ["a", "b"], "MCP server `x`: tool `t`"),
+    ).toThrow(/tool `t` returned text that is not an object .*expected an object with a, b/);
+    expect(() => toolResultToRecord({ content: [] }, ["a"], "tool `t`")).toThrow(
+      /returned no structured content and no text/,
+    );
     expect(toolResultToRecord({ content: [] }, [], "t")).toEqual({});
   });
 });

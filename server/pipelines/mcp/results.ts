@@ -14,7 +14,9 @@ const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null 
 
 function firstText(result: unknown): string | undefined {
   const content = isRecord(result) && Array.isArray(result.content) ? result.content : [];
-  const text = content.find((c): c is { type: "text"; text: string } => isRecord(c) && c.type === "text" && typeof c.text === "string");
+  const text = content.find(
+    (c): c is { type: "text"; text: string } => isRecord(c) && c.type === "text" && typeof c.text === "string",
+  );
   return text?.text;
 }
 
@@ -33,7 +35,10 @@ export function toolResultToRecord(result: unknown, outputs: readonly string[], 
   const text = firstText(result);
   if (text === undefined) {
     if (outputs.length === 0) return {};
-    throw new McpServerError("bad_result", `${what} returned no structured content and no text; expected ${outputs.join(", ")}`);
+    throw new McpServerError(
+      "bad_result",
+      `${what} returned no structured content and no text; expected ${outputs.join(", ")}`,
+    );
   }
   let parsed: unknown = text;
   try {
@@ -44,7 +49,10 @@ export function toolResultToRecord(result: unknown, outputs: readonly string[], 
   if (isRecord(parsed)) return parsed;
   if (outputs.length === 1) return { [outputs[0]!]: parsed };
   if (outputs.length === 0) return {};
-  throw new McpServerError("bad_result", `${what} returned ${typeof parsed === "string" ? "text" : "JSON"} that is not an object (${text.slice(0, 120)}); expected an object with ${outputs.join(", ")}`);
+  throw new McpServerError(
+    "bad_result",
+    `${what} returned ${typeof parsed === "string" ? "text" : "JSON"} that is not an object (${text.slice(0, 120)}); expected an object with ${outputs.join(", ")}`,
+  );
 }
 
 /** Contract args → MCP prompt arguments (strings); non-strings as JSON, like FastMCP's client. */
@@ -88,7 +96,12 @@ export function toPromptMessages(value: unknown): PromptMessage[] {
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   return items.map((item): PromptMessage => {
     if (typeof item === "string") return { role: "user", content: { type: "text", text: item } };
-    if (isRecord(item) && (item.role === "user" || item.role === "assistant") && isRecord(item.content) && typeof item.content.type === "string") {
+    if (
+      isRecord(item) &&
+      (item.role === "user" || item.role === "assistant") &&
+      isRecord(item.content) &&
+      typeof item.content.type === "string"
+    ) {
       return item as unknown as PromptMessage;
     }
     return { role: "user", content: { type: "text", text: JSON.stringify(item) ?? "null" } };

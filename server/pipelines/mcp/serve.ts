@@ -41,11 +41,15 @@ export interface McpServing {
 type Extra = {
   signal: AbortSignal;
   _meta?: { progressToken?: string | number };
-  sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
+  sendNotification: (n: {
+    method: "notifications/progress";
+    params: { progressToken: string | number; progress: number; message?: string };
+  }) => Promise<void>;
 };
 
 /** `q_ls` → "pool variable q_ls"; `$top_k` → "parameter top_k". */
-const describeInput = (source: string) => (source.startsWith("$") ? `parameter ${source.slice(1)}` : `pool variable ${source}`);
+const describeInput = (source: string) =>
+  source.startsWith("$") ? `parameter ${source.slice(1)}` : `pool variable ${source}`;
 
 function toolSchema(sig: ToolSignature, parameters: Record<string, unknown>): Tool["inputSchema"] {
   const properties: Record<string, object> = {};
@@ -53,7 +57,10 @@ function toolSchema(sig: ToolSignature, parameters: Record<string, unknown>): To
   for (const [param, source] of Object.entries(sig.input)) {
     const fromParameter = source.startsWith("$");
     const dflt = fromParameter ? parameters[source.slice(1)] : undefined;
-    properties[param] = { description: `UltraRAG input: ${describeInput(source)}`, ...(dflt !== undefined ? { default: dflt } : {}) };
+    properties[param] = {
+      description: `UltraRAG input: ${describeInput(source)}`,
+      ...(dflt !== undefined ? { default: dflt } : {}),
+    };
     if (!fromParameter || dflt === undefined) required.push(param);
   }
   return { type: "object", properties, ...(required.length ? { required } : {}) };
@@ -69,18 +76,28 @@ function listTools(serverName: string, sig: ServerSignature): Tool[] {
   }));
   tools.push({
     name: BUILD_TOOL,
-    description: "Writes server.yaml (and parameter.yaml with this server's defaults, keeping existing values) next to parameter_file, as UltraRAG's build does",
-    inputSchema: { type: "object", properties: { parameter_file: { type: "string", description: "e.g. servers/<name>/parameter.yaml" } }, required: ["parameter_file"] },
+    description:
+      "Writes server.yaml (and parameter.yaml with this server's defaults, keeping existing values) next to parameter_file, as UltraRAG's build does",
+    inputSchema: {
+      type: "object",
+      properties: { parameter_file: { type: "string", description: "e.g. servers/<name>/parameter.yaml" } },
+      required: ["parameter_file"],
+    },
     _meta: { [PARAMETERS_META]: sig.parameters },
   });
   return tools;
 }
 
 /** Arguments a client left out that come from parameters get the server's default (UltraRAG's client always sends them). */
-function withDefaults(sig: ToolSignature, parameters: Record<string, unknown>, args: Record<string, unknown>): Record<string, unknown> {
+function withDefaults(
+  sig: ToolSignature,
+  parameters: Record<string, unknown>,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
   const out = { ...args };
   for (const [param, source] of Object.entries(sig.input)) {
-    if (out[param] === undefined && source.startsWith("$") && parameters[source.slice(1)] !== undefined) out[param] = structuredClone(parameters[source.slice(1)]);
+    if (out[param] === undefined && source.startsWith("$") && parameters[source.slice(1)] !== undefined)
+      out[param] = structuredClone(parameters[source.slice(1)]);
   }
   return out;
 }
@@ -96,16 +113,30 @@ function tokenSink(extra: Extra): { onToken?: CallContext["onToken"]; flush: () 
   let n = 0;
   const sent: Promise<void>[] = [];
   const onToken = (text: string) =>
-    void sent.push(extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ++n, message: text } }).catch(() => undefined));
+    void sent.push(
+      extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: ++n, message: text },
+        })
+        .catch(() => undefined),
+    );
   return { onToken, flush: () => Promise.all(sent) };
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export async function serveMcp(server: PipelineServer, transport: Transport, options: ServeOptions = {}): Promise<McpServing> {
+export async function serveMcp(
+  server: PipelineServer,
+  transport: Transport,
+  options: ServeOptions = {},
+): Promise<McpServing> {
   const cwd = options.cwd ?? process.cwd();
   const advertisedPath = options.advertisedPath ?? `${STDIO_PREFIX}npx argus mcp serve ${server.name}`;
-  const mcp = new Server({ name: `argus-${server.name}`, version: "0.1.0" }, { capabilities: { tools: {}, prompts: {} } });
+  const mcp = new Server(
+    { name: `argus-${server.name}`, version: "0.1.0" },
+    { capabilities: { tools: {}, prompts: {} } },
+  );
   const signature = () => server.signature();
 
   mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(server.name, await signature()) }));
@@ -122,7 +153,10 @@ export async function serveMcp(server: PipelineServer, transport: Transport, opt
       }
     }
     const tool = sig.tools[name];
-    if (!tool) return toErrorResult(`${server.name} has no tool \`${name}\`; it has ${Object.keys(sig.tools).join(", ") || "none"}`);
+    if (!tool)
+      return toErrorResult(
+        `${server.name} has no tool \`${name}\`; it has ${Object.keys(sig.tools).join(", ") || "none"}`,
+      );
     const tokens = tokenSink(extra as Extra);
     try {
       const ctx: CallContext = { signal: extra.signal, cwd, onToken: tokens.onToken };
@@ -155,7 +189,11 @@ export async function serveMcp(server: PipelineServer, transport: Transport, opt
     const sig = await signature();
     const { name } = req.params;
     const prompt = sig.prompts[name];
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `${server.name} has no prompt \`${name}\`; it has ${Object.keys(sig.prompts).join(", ") || "none"}`);
+    if (!prompt)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${server.name} has no prompt \`${name}\`; it has ${Object.keys(sig.prompts).join(", ") || "none"}`,
+      );
     const args = withDefaults(prompt, sig.parameters, decodePromptArgs(req.params.arguments));
     let out: Record<string, unknown>;
     try {

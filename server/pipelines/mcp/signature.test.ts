@@ -17,14 +17,28 @@ describe("signatureFromListings", () => {
       { top_k: 5, query_instruction: "", collection_name: "wiki" },
     );
     expect(sig.tools).toEqual({
-      retriever_search: { input: { query_list: "q_ls", top_k: "$top_k", query_instruction: "$query_instruction", collection_name: "$collection_name" }, output: ["ret_psg"] },
+      retriever_search: {
+        input: {
+          query_list: "q_ls",
+          top_k: "$top_k",
+          query_instruction: "$query_instruction",
+          collection_name: "$collection_name",
+        },
+        output: ["ret_psg"],
+      },
       vllm_shutdown: { input: {}, output: [] },
     });
   });
 
   it("without annotations: same-named inputs, outputs from outputSchema; prompts store under prompt_ls", () => {
     const sig = signatureFromListings(
-      [{ name: "lookup", inputSchema: { properties: { query: {}, limit: {} } }, outputSchema: { properties: { hits: {}, total: {} } } }],
+      [
+        {
+          name: "lookup",
+          inputSchema: { properties: { query: {}, limit: {} } },
+          outputSchema: { properties: { hits: {}, total: {} } },
+        },
+      ],
       [{ name: "qa_boxed", arguments: [{ name: "q_ls" }, { name: "template" }] }],
       { limit: 3, template: "prompt/qa.jinja" },
     );
@@ -35,7 +49,11 @@ describe("signatureFromListings", () => {
   it("prefers the exact mapping in _meta[argus/io], skips names a step cannot call, survives a bad spec", () => {
     const sig = signatureFromListings(
       [
-        { name: "exact", inputSchema: { properties: { a: {} } }, _meta: { "argus/io": { input: { a: "x_ls" }, output: ["y"] } } },
+        {
+          name: "exact",
+          inputSchema: { properties: { a: {} } },
+          _meta: { "argus/io": { input: { a: "x_ls" }, output: ["y"] } },
+        },
         { name: "has.dot", inputSchema: { properties: {} } },
         { name: "two_arrows", inputSchema: { properties: { a: {} } }, annotations: { output: "a->b->c" } },
       ],
@@ -51,13 +69,24 @@ describe("signatureFromListings", () => {
 describe("signatureFromServerYaml", () => {
   it("reads UltraRAG's server.yaml (sayhello, and empty sections written as null)", () => {
     const sig = signatureFromServerYaml(
-      { path: "servers/sayhello/src/sayhello.py", parameter: "servers/sayhello/parameter.yaml", tools: { greet: { input: { name: "$name" }, output: ["msg"] }, shutdown: { input: {} } }, prompts: null },
+      {
+        path: "servers/sayhello/src/sayhello.py",
+        parameter: "servers/sayhello/parameter.yaml",
+        tools: { greet: { input: { name: "$name" }, output: ["msg"] }, shutdown: { input: {} } },
+        prompts: null,
+      },
       { name: "UltraRAG v3" },
     );
-    expect(sig).toEqual({ tools: { greet: { input: { name: "$name" }, output: ["msg"] }, shutdown: { input: {}, output: [] } }, prompts: {}, parameters: { name: "UltraRAG v3" } });
+    expect(sig).toEqual({
+      tools: { greet: { input: { name: "$name" }, output: ["msg"] }, shutdown: { input: {}, output: [] } },
+      prompts: {},
+      parameters: { name: "UltraRAG v3" },
+    });
   });
 
   it("says what is wrong with a malformed file", () => {
-    expect(() => signatureFromServerYaml({ tools: { greet: { input: ["name"] } } }, {})).toThrow(/server.yaml is not in UltraRAG's format: tools.greet.input/);
+    expect(() => signatureFromServerYaml({ tools: { greet: { input: ["name"] } } }, {})).toThrow(
+      /server.yaml is not in UltraRAG's format: tools.greet.input/,
+    );
   });
 });

@@ -47,7 +47,11 @@ function fromMeta(meta: Record<string, unknown> | undefined): ToolSignature | un
   return r.success ? r.data : undefined;
 }
 
-export function signatureFromListings(tools: ListedTool[], prompts: ListedPrompt[], parameters: Record<string, unknown>): ServerSignature {
+export function signatureFromListings(
+  tools: ListedTool[],
+  prompts: ListedPrompt[],
+  parameters: Record<string, unknown>,
+): ServerSignature {
   const keys = new Set(Object.keys(parameters));
   const sig: ServerSignature = { tools: {}, prompts: {}, parameters };
   for (const t of tools) {
@@ -56,13 +60,20 @@ export function signatureFromListings(tools: ListedTool[], prompts: ListedPrompt
     const declared = fromMeta(t._meta);
     if (declared) sig.tools[t.name] = declared;
     else if (t.annotations?.output !== undefined) sig.tools[t.name] = safeSpec(params, t.annotations.output, keys);
-    else sig.tools[t.name] = { input: signatureFromSpec(params, undefined, keys).input, output: Object.keys(t.outputSchema?.properties ?? {}) };
+    else
+      sig.tools[t.name] = {
+        input: signatureFromSpec(params, undefined, keys).input,
+        output: Object.keys(t.outputSchema?.properties ?? {}),
+      };
   }
   for (const p of prompts) {
     if (!callable(p.name)) continue;
     const params = (p.arguments ?? []).map((a) => a.name);
     const declared = fromMeta(p._meta);
-    sig.prompts[p.name] = declared ?? { input: signatureFromSpec(params, undefined, keys).input, output: [DEFAULT_PROMPT_OUTPUT] };
+    sig.prompts[p.name] = declared ?? {
+      input: signatureFromSpec(params, undefined, keys).input,
+      output: [DEFAULT_PROMPT_OUTPUT],
+    };
   }
   return sig;
 }
@@ -76,13 +87,22 @@ function safeSpec(params: string[], spec: string, keys: Set<string>): ToolSignat
   }
 }
 
-const entries = z.preprocess((v) => v ?? {}, z.record(z.string(), z.preprocess((v) => v ?? {}, toolSignatureSchema)));
+const entries = z.preprocess(
+  (v) => v ?? {},
+  z.record(
+    z.string(),
+    z.preprocess((v) => v ?? {}, toolSignatureSchema),
+  ),
+);
 const serverYamlSchema = z.looseObject({ tools: entries, prompts: entries });
 
 /** server.yaml as written by a `build` tool (UltraRAG's or ours) → signature; throws a readable zod message. */
 export function signatureFromServerYaml(doc: unknown, parameters: Record<string, unknown>): ServerSignature {
   const r = serverYamlSchema.safeParse(doc);
-  if (!r.success) throw new Error(`server.yaml is not in UltraRAG's format: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!r.success)
+    throw new Error(
+      `server.yaml is not in UltraRAG's format: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   const pick = (m: Record<string, ToolSignature>, skipBuild: boolean) =>
     Object.fromEntries(Object.entries(m).filter(([n]) => callable(n) && !(skipBuild && n === BUILD_TOOL)));
   return { tools: pick(r.data.tools, true), prompts: pick(r.data.prompts, false), parameters };

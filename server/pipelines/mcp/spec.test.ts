@@ -25,7 +25,10 @@ describe("parseServerRef", () => {
       inheritEnv: false,
       cwd: "tools",
     });
-    expect(parseServerRef({ url: "http://127.0.0.1:9000/mcp", headers: { authorization: "Bearer x" } })).toEqual({ url: "http://127.0.0.1:9000/mcp", headers: { authorization: "Bearer x" } });
+    expect(parseServerRef({ url: "http://127.0.0.1:9000/mcp", headers: { authorization: "Bearer x" } })).toEqual({
+      url: "http://127.0.0.1:9000/mcp",
+      headers: { authorization: "Bearer x" },
+    });
   });
 
   it("refuses malformed entries with a message that says what to write", () => {
@@ -40,7 +43,14 @@ describe("parseServerRef", () => {
 
 describe("splitCommandLine", () => {
   it("splits like a shell without expanding anything", () => {
-    expect(splitCommandLine(`a  "b c" 'd "e"' f\\ g "h\\"i" $HOME;rm`)).toEqual(["a", "b c", 'd "e"', "f g", 'h"i', "$HOME;rm"]);
+    expect(splitCommandLine(`a  "b c" 'd "e"' f\\ g "h\\"i" $HOME;rm`)).toEqual([
+      "a",
+      "b c",
+      'd "e"',
+      "f g",
+      'h"i',
+      "$HOME;rm",
+    ]);
     expect(splitCommandLine(`x '' y`)).toEqual(["x", "", "y"]);
   });
 
@@ -50,7 +60,9 @@ describe("splitCommandLine", () => {
   });
 
   it("describeSpec quotes what needs quoting and never shows env or headers", () => {
-    expect(describeSpec({ command: "python", args: ["-m", "x y"], env: { SECRET: "k" }, inheritEnv: false })).toBe("python -m 'x y'");
+    expect(describeSpec({ command: "python", args: ["-m", "x y"], env: { SECRET: "k" }, inheritEnv: false })).toBe(
+      "python -m 'x y'",
+    );
     expect(describeSpec({ url: "https://h/mcp", headers: { authorization: "Bearer k" } })).toBe("https://h/mcp");
   });
 });

@@ -15,7 +15,10 @@ import { z } from "zod";
 
 export const STDIO_PREFIX = "stdio:";
 
-const envSchema = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"), z.string());
+const envSchema = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable names are letters, digits and _"),
+  z.string(),
+);
 
 export const stdioSpecSchema = z.strictObject({
   command: z.string().min(1, "`command` must name a program"),
@@ -66,7 +69,10 @@ export function parseServerRef(value: unknown): McpServerSpec | undefined {
   if (typeof value === "string") {
     if (value.startsWith(STDIO_PREFIX)) {
       const words = splitCommandLine(value.slice(STDIO_PREFIX.length));
-      if (words.length === 0) throw new McpSpecError(`\`${value}\` has no command after \`${STDIO_PREFIX}\`; write e.g. \`${STDIO_PREFIX}python -m my_server\``);
+      if (words.length === 0)
+        throw new McpSpecError(
+          `\`${value}\` has no command after \`${STDIO_PREFIX}\`; write e.g. \`${STDIO_PREFIX}python -m my_server\``,
+        );
       return stdioSpecSchema.parse({ command: words[0], args: words.slice(1) });
     }
     return checked(httpSpecSchema, { url: value });
@@ -78,8 +84,12 @@ export function parseServerRef(value: unknown): McpServerSpec | undefined {
 function checked<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
-  throw new McpSpecError(`Invalid MCP server entry: ${issues}. Write \`{command, args?, env?, cwd?}\`, \`{url, headers?}\`, \`${STDIO_PREFIX}<command line>\` or an http(s) URL`);
+  const issues = r.error.issues
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ");
+  throw new McpSpecError(
+    `Invalid MCP server entry: ${issues}. Write \`{command, args?, env?, cwd?}\`, \`{url, headers?}\`, \`${STDIO_PREFIX}<command line>\` or an http(s) URL`,
+  );
 }
 
 /**

@@ -7,7 +7,13 @@
 import type { ServerSignature } from "../dsl/schema.ts";
 import type { CallContext, PipelineServer } from "../servers/contract.ts";
 
-export const TEST_PARAMETERS = { name: "Argus", sep: ", ", template: "Q: {question}", ms: 30_000, sentence: "alpha beta gamma" };
+export const TEST_PARAMETERS = {
+  name: "Argus",
+  sep: ", ",
+  template: "Q: {question}",
+  ms: 30_000,
+  sentence: "alpha beta gamma",
+};
 
 const SIGNATURE: ServerSignature = {
   tools: {
@@ -39,7 +45,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function createTestServer(options: { allowCrash?: boolean } = {}): PipelineServer {
-  const tools: Record<string, (args: Record<string, unknown>, ctx: CallContext) => Promise<Record<string, unknown>> | Record<string, unknown>> = {
+  const tools: Record<
+    string,
+    (args: Record<string, unknown>, ctx: CallContext) => Promise<Record<string, unknown>> | Record<string, unknown>
+  > = {
     greet: ({ name }) => ({ msg: `Hello, ${String(name)}!` }),
     split: ({ sentence }) => ({ q_ls: String(sentence).split(" ") }),
     join: ({ q_ls, sep }) => {

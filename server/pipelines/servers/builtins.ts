@@ -16,5 +16,19 @@ import { router } from "./router.ts";
 import { sayhello } from "./sayhello.ts";
 
 export const BUILTIN_SERVERS: Readonly<Record<string, BuiltinFactory>> = Object.freeze(
-  Object.fromEntries([benchmark, corpus, custom, evaluation, generation, memory, promptServer, reranker, retriever, router, sayhello].map((f) => [f.serverName, f])),
+  Object.fromEntries(
+    [
+      benchmark,
+      corpus,
+      custom,
+      evaluation,
+      generation,
+      memory,
+      promptServer,
+      reranker,
+      retriever,
+      router,
+      sayhello,
+    ].map((f) => [f.serverName, f]),
+  ),
 );

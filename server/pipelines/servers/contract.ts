@@ -29,6 +29,11 @@ export interface PipelineServer {
    * Runs a tool (or, for kind "prompt", renders a prompt) with arguments keyed by the function's
    * parameter names, and returns a record keyed by the signature's output names.
    */
-  call(kind: "tool" | "prompt", name: string, args: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>>;
+  call(
+    kind: "tool" | "prompt",
+    name: string,
+    args: Record<string, unknown>,
+    ctx: CallContext,
+  ): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }

@@ -63,10 +63,22 @@ export const custom = defineServer<CitationState>({
   defaults: { surveycpm_hard_mode: false, surveycpm_max_step: 140, surveycpm_max_extend_step: 12 },
   state: () => ({ registry: new Map() }),
   tools: {
-    output_extract_from_boxed: perItem("ans_ls", "ans_ls->pred_ls", "custom.output_extract_from_boxed", extractFromBoxed),
-    search_r1_query_extract: perItem("ans_ls", "ans_ls->extract_query_list", "custom.search_r1_query_extract", (a) => lastQuery(a, /<search>([^<]*)/g, "There is no query.")),
+    output_extract_from_boxed: perItem(
+      "ans_ls",
+      "ans_ls->pred_ls",
+      "custom.output_extract_from_boxed",
+      extractFromBoxed,
+    ),
+    search_r1_query_extract: perItem("ans_ls", "ans_ls->extract_query_list", "custom.search_r1_query_extract", (a) =>
+      lastQuery(a, /<search>([^<]*)/g, "There is no query."),
+    ),
     // Upstream's pattern is `<\|begin_of_query\|>([^<]*)` inside a raw string, i.e. alternations (quirk Q8, reproduced).
-    r1_searcher_query_extract: perItem("ans_ls", "ans_ls->extract_query_list", "custom.r1_searcher_query_extract", (a) => lastQuery(a, /<|begin_of_query|>([^<]*)/g, "There is no query.")),
+    r1_searcher_query_extract: perItem(
+      "ans_ls",
+      "ans_ls->extract_query_list",
+      "custom.r1_searcher_query_extract",
+      (a) => lastQuery(a, /<|begin_of_query|>([^<]*)/g, "There is no query."),
+    ),
     iterretgen_nextquery: {
       params: ["q_ls", "ans_ls"],
       // Positional spec: `ans_ls` defaults to the pool's ret_psg (quirk Q14, reproduced).
@@ -78,8 +90,12 @@ export const custom = defineServer<CitationState>({
         return { nextq_ls: Array.from({ length: n }, (_, i) => `${pyStr(q[i])} ${pyStr(a[i])}`) };
       },
     },
-    ircot_get_first_sent: perItem("ans_ls", "ans_ls->q_ls", "custom.ircot_get_first_sent", (a) => (/(.+?[。！？.!?])/.exec(a)?.[1] ?? a).trim()),
-    ircot_extract_ans: perItem("ans_ls", "ans_ls->pred_ls", "custom.ircot_extract_ans", (a) => (/so the answer is[\s:]*([^\n]*)/i.exec(a)?.[1] ?? a).trim()),
+    ircot_get_first_sent: perItem("ans_ls", "ans_ls->q_ls", "custom.ircot_get_first_sent", (a) =>
+      (/(.+?[。！？.!?])/.exec(a)?.[1] ?? a).trim(),
+    ),
+    ircot_extract_ans: perItem("ans_ls", "ans_ls->pred_ls", "custom.ircot_extract_ans", (a) =>
+      (/so the answer is[\s:]*([^\n]*)/i.exec(a)?.[1] ?? a).trim(),
+    ),
     search_o1_init_list: {
       params: ["q_ls"],
       output: "q_ls->total_subq_list,total_reason_list,total_final_info_list",
@@ -91,30 +107,56 @@ export const custom = defineServer<CitationState>({
     },
     search_o1_query_extract: perItem("ans_ls", "ans_ls->extract_query_list", "custom.search_o1_query_extract", (a) => {
       const m = [...a.matchAll(SEARCH_QUERY)].pop();
-      return m ? m[1]!.split(/\s+/).filter(Boolean).join(" ").replace(/^["']+|["']+$/g, "") : "";
+      return m
+        ? m[1]!
+            .split(/\s+/)
+            .filter(Boolean)
+            .join(" ")
+            .replace(/^["']+|["']+$/g, "")
+        : "";
     }),
-    search_o1_reasoning_extract: perItem("ans_ls", "ans_ls->extract_reason_list", "custom.search_o1_reasoning_extract", (a) => a.split("<|begin_search_query|>")[0]!.trim()),
-    search_o1_extract_final_information: perItem("ans_ls", "ans_ls->extract_final_infor_list", "custom.search_o1_extract_final_information", (a) => {
-      const marker = "**Final Information**";
-      const at = a.indexOf(marker);
-      return at < 0 ? "" : `${marker}\n${a.slice(at + marker.length).trim()}`;
-    }),
+    search_o1_reasoning_extract: perItem(
+      "ans_ls",
+      "ans_ls->extract_reason_list",
+      "custom.search_o1_reasoning_extract",
+      (a) => a.split("<|begin_search_query|>")[0]!.trim(),
+    ),
+    search_o1_extract_final_information: perItem(
+      "ans_ls",
+      "ans_ls->extract_final_infor_list",
+      "custom.search_o1_extract_final_information",
+      (a) => {
+        const marker = "**Final Information**";
+        const at = a.indexOf(marker);
+        return at < 0 ? "" : `${marker}\n${a.slice(at + marker.length).trim()}`;
+      },
+    ),
     merge_passages: {
       params: ["temp_psg", "ret_psg"],
       output: "temp_psg,ret_psg->ret_psg",
       run(args) {
         const temp = listArg(args, "temp_psg", "custom.merge_passages");
         const ret = listArg(args, "ret_psg", "custom.merge_passages");
-        if (temp.length < ret.length) throw new ToolError(`custom.merge_passages: temp_psg has ${temp.length} items but ret_psg has ${ret.length}`);
+        if (temp.length < ret.length)
+          throw new ToolError(`custom.merge_passages: temp_psg has ${temp.length} items but ret_psg has ${ret.length}`);
         const asList = (v: unknown) => (Array.isArray(v) ? v : [v]);
         return { ret_psg: ret.map((r, i) => [...asList(r), ...asList(temp[i])]) };
       },
     },
-    evisrag_output_extract_from_special: perItem("ans_ls", "ans_ls->pred_ls", "custom.evisrag_output_extract_from_special", (a) => (/<answer>([\s\S]*?)<\/answer>/.exec(a)?.[1] ?? a).trim()),
+    evisrag_output_extract_from_special: perItem(
+      "ans_ls",
+      "ans_ls->pred_ls",
+      "custom.evisrag_output_extract_from_special",
+      (a) => (/<answer>([\s\S]*?)<\/answer>/.exec(a)?.[1] ?? a).trim(),
+    ),
     assign_citation_ids: {
       params: ["ret_psg"],
       output: "ret_psg->ret_psg",
-      run: (args) => ({ ret_psg: passageLists(args, "ret_psg", "custom.assign_citation_ids").map((docs) => docs.map((d, k) => `[${k + 1}] ${d.trim()}`)) }),
+      run: (args) => ({
+        ret_psg: passageLists(args, "ret_psg", "custom.assign_citation_ids").map((docs) =>
+          docs.map((d, k) => `[${k + 1}] ${d.trim()}`),
+        ),
+      }),
     },
     init_citation_registry: {
       params: ["q_ls"],

@@ -47,7 +47,9 @@ export class ToolError extends Error {
 
 export class NotImplementedError extends ToolError {
   constructor(server: string, name: string) {
-    super(`${server}.${name} is not implemented in Argus yet: its signature is declared so pipelines validate and build, but calling it needs the ${server} server's implementation`);
+    super(
+      `${server}.${name} is not implemented in Argus yet: its signature is declared so pipelines validate and build, but calling it needs the ${server} server's implementation`,
+    );
     this.name = "NotImplementedError";
   }
 }
@@ -61,7 +63,11 @@ export function defineServer<S = undefined>(def: ServerDef<S>): BuiltinFactory {
       for (const [name, d] of Object.entries(defs)) out[name] = signatureFromSpec(d.params, d.output, keys);
       return out;
     };
-    const signature: ServerSignature = { tools: derive(def.tools), prompts: derive(def.prompts), parameters: structuredClone(parameters) };
+    const signature: ServerSignature = {
+      tools: derive(def.tools),
+      prompts: derive(def.prompts),
+      parameters: structuredClone(parameters),
+    };
     const state = def.state ? def.state() : (undefined as S);
     let closed = false;
     return {
@@ -89,7 +95,9 @@ export function listArg(args: ToolArgs, name: string, tool: string): unknown[] {
   const v = args[name];
   if (Array.isArray(v)) return v;
   if (typeof v === "string") return [v];
-  throw new ToolError(`${tool}: input \`${name}\` must be a list, got ${describe(v)} — map it to a pool variable holding one value per item`);
+  throw new ToolError(
+    `${tool}: input \`${name}\` must be a list, got ${describe(v)} — map it to a pool variable holding one value per item`,
+  );
 }
 
 /** A list of strings; non-string items are an error naming the index. */

@@ -15,8 +15,14 @@ export const evaluation = defineServer({
     n_resamples: 10000,
   },
   tools: {
-    evaluate: { params: ["pred_ls", "gt_ls", "metrics", "save_path"], output: "pred_ls,gt_ls,metrics,save_path->eval_res" },
-    evaluate_trec: { params: ["run_path", "qrels_path", "metrics", "ks", "save_path"], output: "run_path,qrels_path,ir_metrics,ks,save_path->eval_res" },
+    evaluate: {
+      params: ["pred_ls", "gt_ls", "metrics", "save_path"],
+      output: "pred_ls,gt_ls,metrics,save_path->eval_res",
+    },
+    evaluate_trec: {
+      params: ["run_path", "qrels_path", "metrics", "ks", "save_path"],
+      output: "run_path,qrels_path,ir_metrics,ks,save_path->eval_res",
+    },
     evaluate_trec_pvalue: {
       params: ["run_new_path", "run_old_path", "qrels_path", "metrics", "ks", "n_resamples", "save_path"],
       output: "run_new_path,run_old_path,qrels_path,ir_metrics,ks,n_resamples,save_path->eval_res",

@@ -19,7 +19,11 @@ const names = (s: string) =>
  * `params`: the function's parameter names in order. `spec`: the `output=` string, or undefined when
  * the tool was registered without one. `parameterKeys`: top-level keys of the server's parameter.yaml.
  */
-export function signatureFromSpec(params: readonly string[], spec: string | undefined, parameterKeys: ReadonlySet<string>): ToolSignature {
+export function signatureFromSpec(
+  params: readonly string[],
+  spec: string | undefined,
+  parameterKeys: ReadonlySet<string>,
+): ToolSignature {
   const dollar = (n: string) => (!n.startsWith("$") && parameterKeys.has(n) ? `$${n}` : n);
   if (spec === undefined) return { input: Object.fromEntries(params.map((p) => [p, dollar(p)])), output: [] };
   const parts = spec.split("->");

@@ -50,7 +50,10 @@ export const promptServer = defineServer({
     search_r1_gen: prompt(["prompt_ls", "ans_ls", "ret_psg"], "search_r1_gen_template"),
     r1_searcher_gen: prompt(["prompt_ls", "ans_ls", "ret_psg"], "r1_searcher_gen_template"),
     search_o1_init: prompt(["q_ls"], "searcho1_reasoning_template"),
-    search_o1_reasoning_indocument: prompt(["extract_query_list", "ret_psg", "total_reason_list"], "searcho1_refine_template"),
+    search_o1_reasoning_indocument: prompt(
+      ["extract_query_list", "ret_psg", "total_reason_list"],
+      "searcho1_refine_template",
+    ),
     search_o1_insert: prompt(["q_ls", "total_subq_list", "total_final_info_list"], "searcho1_reasoning_template"),
     gen_subq: prompt(["q_ls", "ret_psg"], "gen_subq_template"),
     check_passages: prompt(["q_ls", "ret_psg"], "check_psg_template"),

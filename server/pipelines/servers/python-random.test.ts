@@ -7,7 +7,9 @@ describe("PythonRandom", () => {
     expect(new PythonRandom(42).shuffle([...Array(10).keys()])).toEqual([7, 3, 2, 8, 5, 6, 9, 4, 0, 1]);
   });
   it("shuffles a longer list with another seed", () => {
-    expect(new PythonRandom(7).shuffle([...Array(100).keys()]).slice(0, 10)).toEqual([33, 25, 99, 84, 78, 81, 21, 93, 82, 1]);
+    expect(new PythonRandom(7).shuffle([...Array(100).keys()]).slice(0, 10)).toEqual([
+      33, 25, 99, 84, 78, 81, 21, 93, 82, 1,
+    ]);
   });
   it("draws the same raw numbers", () => {
     const r = new PythonRandom(42);

@@ -27,12 +27,22 @@ describe("benchmark.get_data", () => {
     { id: 3, question: "q3", golden_answers: ["a3"] },
   ];
   function data() {
-    const t = tempDir({ "d.jsonl": `${rows.map((r) => JSON.stringify(r)).join("\n")}\n\n`, "d.json": JSON.stringify(rows), "bad.jsonl": '{"question": "ok"}\nnot json\n', "d.csv": "x" });
+    const t = tempDir({
+      "d.jsonl": `${rows.map((r) => JSON.stringify(r)).join("\n")}\n\n`,
+      "d.json": JSON.stringify(rows),
+      "bad.jsonl": '{"question": "ok"}\nnot json\n',
+      "d.csv": "x",
+    });
     cleanup = t.cleanup;
     return t.dir;
   }
   const get = (dir: string, cfg: Record<string, unknown>) =>
-    benchmark().call("tool", "get_data", { benchmark: { name: "t", path: "d.jsonl", key_map: { q_ls: "question", gt_ls: "golden_answers" }, ...cfg } }, ctx(dir));
+    benchmark().call(
+      "tool",
+      "get_data",
+      { benchmark: { name: "t", path: "d.jsonl", key_map: { q_ls: "question", gt_ls: "golden_answers" }, ...cfg } },
+      ctx(dir),
+    );
 
   it("loads .jsonl and .json relative to the run directory; rows lacking a field are skipped for that key", async () => {
     const dir = data();
@@ -43,7 +53,10 @@ describe("benchmark.get_data", () => {
 
   it("shuffles with Python's seeded order, then limits", async () => {
     const dir = data();
-    writeFileSync(path.join(dir, "ten.jsonl"), Array.from({ length: 10 }, (_, i) => JSON.stringify({ question: `q${i}`, golden_answers: [i] })).join("\n"));
+    writeFileSync(
+      path.join(dir, "ten.jsonl"),
+      Array.from({ length: 10 }, (_, i) => JSON.stringify({ question: `q${i}`, golden_answers: [i] })).join("\n"),
+    );
     // random.seed(42); random.shuffle(list(range(10))) == [7, 3, 2, 8, 5, 6, 9, 4, 0, 1]
     expect((await get(dir, { path: "ten.jsonl", shuffle: true, seed: 42, limit: 3 })).q_ls).toEqual(["q7", "q3", "q2"]);
   });
@@ -52,10 +65,14 @@ describe("benchmark.get_data", () => {
     const dir = data();
     await expect(get(dir, { limit: 0 })).rejects.toThrow("`limit` must be -1 (all) or a positive number");
     await expect(get(dir, { key_map: {} })).rejects.toThrow("`key_map` must not be empty");
-    await expect(get(dir, { path: "missing.jsonl" })).rejects.toThrow("dataset file 'missing.jsonl' does not exist".replace("missing.jsonl", path.join(dir, "missing.jsonl")));
+    await expect(get(dir, { path: "missing.jsonl" })).rejects.toThrow(
+      "dataset file 'missing.jsonl' does not exist".replace("missing.jsonl", path.join(dir, "missing.jsonl")),
+    );
     await expect(get(dir, { path: "bad.jsonl" })).rejects.toThrow(/bad\.jsonl:2 is not valid JSON/);
     await expect(get(dir, { path: "d.csv" })).rejects.toThrow("unsupported dataset type '.csv'");
-    await expect(get(dir, { shuffle: true })).rejects.toThrow("cannot shuffle: 'gt_ls' has 3 values but the first key has 4");
+    await expect(get(dir, { shuffle: true })).rejects.toThrow(
+      "cannot shuffle: 'gt_ls' has 3 values but the first key has 4",
+    );
   });
 });
 
@@ -70,14 +87,37 @@ describe("custom", () => {
 
   it("extracts search queries and merges passages without touching its inputs", async () => {
     const c = custom();
-    expect(await c.call("tool", "search_r1_query_extract", { ans_ls: ["<think>need to search</think><search> first moon landing </search>", "no query", "<search>a?</search>"] }, ctx())).toEqual({
+    expect(
+      await c.call(
+        "tool",
+        "search_r1_query_extract",
+        {
+          ans_ls: [
+            "<think>need to search</think><search> first moon landing </search>",
+            "no query",
+            "<search>a?</search>",
+          ],
+        },
+        ctx(),
+      ),
+    ).toEqual({
       extract_query_list: ["first moon landing?", "There is no query.", "a?"],
     });
     const ret = [["a"], ["b"]];
-    expect(await c.call("tool", "merge_passages", { temp_psg: [["x"], ["y"]], ret_psg: ret }, ctx())).toEqual({ ret_psg: [["a", "x"], ["b", "y"]] });
+    expect(await c.call("tool", "merge_passages", { temp_psg: [["x"], ["y"]], ret_psg: ret }, ctx())).toEqual({
+      ret_psg: [
+        ["a", "x"],
+        ["b", "y"],
+      ],
+    });
     expect(ret).toEqual([["a"], ["b"]]);
-    expect(await c.call("tool", "iterretgen_nextquery", { q_ls: ["q"], ans_ls: ["a"] }, ctx())).toEqual({ nextq_ls: ["q a"] });
-    expect((await c.signature()).tools.iterretgen_nextquery).toEqual({ input: { q_ls: "q_ls", ans_ls: "ret_psg" }, output: ["nextq_ls"] });
+    expect(await c.call("tool", "iterretgen_nextquery", { q_ls: ["q"], ans_ls: ["a"] }, ctx())).toEqual({
+      nextq_ls: ["q a"],
+    });
+    expect((await c.signature()).tools.iterretgen_nextquery).toEqual({
+      input: { q_ls: "q_ls", ans_ls: "ret_psg" },
+      output: ["nextq_ls"],
+    });
   });
 
   it("numbers citations per item, stable across calls until the registry is reset", async () => {
@@ -86,21 +126,31 @@ describe("custom", () => {
     const second = await c.call("tool", "assign_citation_ids_stateful", { ret_psg: [["c", "a"]] }, ctx());
     expect([first.ret_psg, second.ret_psg]).toEqual([[["[1] a", "[2] b"]], [["[3] c", "[1] a"]]]);
     await c.call("tool", "init_citation_registry", { q_ls: ["q"] }, ctx());
-    expect((await c.call("tool", "assign_citation_ids_stateful", { ret_psg: [["c"]] }, ctx())).ret_psg).toEqual([["[1] c"]]);
+    expect((await c.call("tool", "assign_citation_ids_stateful", { ret_psg: [["c"]] }, ctx())).ret_psg).toEqual([
+      ["[1] c"],
+    ]);
     // Another alias of the same server has its own registry.
-    expect((await custom().call("tool", "assign_citation_ids_stateful", { ret_psg: [["z"]] }, ctx())).ret_psg).toEqual([["[1] z"]]);
+    expect((await custom().call("tool", "assign_citation_ids_stateful", { ret_psg: [["z"]] }, ctx())).ret_psg).toEqual([
+      ["[1] z"],
+    ]);
   });
 
   it("says which item is wrong when a batch holds something other than text", async () => {
-    await expect(custom().call("tool", "output_extract_from_boxed", { ans_ls: ["ok", 3] }, ctx())).rejects.toThrow("item 1 of `ans_ls` must be text");
-    await expect(custom().call("tool", "output_extract_from_boxed", { ans_ls: null }, ctx())).rejects.toThrow("input `ans_ls` must be a list, got null");
+    await expect(custom().call("tool", "output_extract_from_boxed", { ans_ls: ["ok", 3] }, ctx())).rejects.toThrow(
+      "item 1 of `ans_ls` must be text",
+    );
+    await expect(custom().call("tool", "output_extract_from_boxed", { ans_ls: null }, ctx())).rejects.toThrow(
+      "input `ans_ls` must be a list, got null",
+    );
   });
 });
 
 describe("router", () => {
   const r = router();
   it("labels each item with a state", async () => {
-    expect(await r.call("tool", "search_r1_check", { ans_ls: ["<answer>x</answer><|im_end|>", "<search>y"] }, ctx())).toEqual({
+    expect(
+      await r.call("tool", "search_r1_check", { ans_ls: ["<answer>x</answer><|im_end|>", "<search>y"] }, ctx()),
+    ).toEqual({
       ans_ls: [
         { data: "<answer>x</answer><|im_end|>", state: "complete" },
         { data: "<search>y", state: "incomplete" },
@@ -110,30 +160,73 @@ describe("router", () => {
       { data: "1", state: "state1" },
       { data: 2, state: "state2" },
     ]);
-    expect((await r.call("tool", "ircot_check_end", { ans_ls: ["So the answer is 4"] }, ctx())).ans_ls).toEqual([{ data: "So the answer is 4", state: "complete" }]);
-    expect((await r.call("tool", "webnote_check_page", { page_ls: ["(to be filled)"] }, ctx())).page_ls).toEqual([{ data: "(to be filled)", state: "incomplete" }]);
+    expect((await r.call("tool", "ircot_check_end", { ans_ls: ["So the answer is 4"] }, ctx())).ans_ls).toEqual([
+      { data: "So the answer is 4", state: "complete" },
+    ]);
+    expect((await r.call("tool", "webnote_check_page", { page_ls: ["(to be filled)"] }, ctx())).page_ls).toEqual([
+      { data: "(to be filled)", state: "incomplete" },
+    ]);
   });
 
   it("routes several lists together by one state", async () => {
-    const out = await r.call("tool", "search_o1_check", { ans_ls: ["<|end_search_query|>", "done"], q_ls: ["a", "b"], total_subq_list: [[], []], total_reason_list: [[], []], total_final_info_list: [[], []] }, ctx());
+    const out = await r.call(
+      "tool",
+      "search_o1_check",
+      {
+        ans_ls: ["<|end_search_query|>", "done"],
+        q_ls: ["a", "b"],
+        total_subq_list: [[], []],
+        total_reason_list: [[], []],
+        total_final_info_list: [[], []],
+      },
+      ctx(),
+    );
     expect((out.q_ls as { state: string }[]).map((x) => x.state)).toEqual(["retrieve", "stop"]);
-    expect(Object.keys(out)).toEqual(["ans_ls", "q_ls", "total_subq_list", "total_reason_list", "total_final_info_list"]);
+    expect(Object.keys(out)).toEqual([
+      "ans_ls",
+      "q_ls",
+      "total_subq_list",
+      "total_reason_list",
+      "total_final_info_list",
+    ]);
   });
 
   it("explains bad router input", async () => {
-    await expect(r.call("tool", "route1", { query_list: ["one"] }, ctx())).rejects.toThrow('"one" is not a whole number');
+    await expect(r.call("tool", "route1", { query_list: ["one"] }, ctx())).rejects.toThrow(
+      '"one" is not a whole number',
+    );
   });
 });
 
 describe("declared-only servers", () => {
   it("declare UltraRAG's signatures (P2's retriever and prompt entries) and fail clearly when called", async () => {
     const retriever = BUILTIN_SERVERS.retriever!();
-    expect((await retriever.signature()).tools.bm25_search).toEqual({ input: { query_list: "q_ls", top_k: "$top_k" }, output: ["ret_psg"] });
-    await expect(retriever.call("tool", "retriever_search", {}, ctx())).rejects.toThrow("retriever.retriever_search is not implemented in Argus yet");
+    expect((await retriever.signature()).tools.bm25_search).toEqual({
+      input: { query_list: "q_ls", top_k: "$top_k" },
+      output: ["ret_psg"],
+    });
+    await expect(retriever.call("tool", "retriever_search", {}, ctx())).rejects.toThrow(
+      "retriever.retriever_search is not implemented in Argus yet",
+    );
     const prompt = BUILTIN_SERVERS.prompt!();
     // gen_subq_template is not a prompt parameter upstream, so it stays a pool variable (P2.2).
-    expect((await prompt.signature()).prompts.gen_subq).toEqual({ input: { q_ls: "q_ls", ret_psg: "ret_psg", template: "gen_subq_template" }, output: ["prompt_ls"] });
+    expect((await prompt.signature()).prompts.gen_subq).toEqual({
+      input: { q_ls: "q_ls", ret_psg: "ret_psg", template: "gen_subq_template" },
+      output: ["prompt_ls"],
+    });
     expect((await prompt.signature()).prompts.search_r1_gen!.input.template).toBe("$search_r1_gen_template");
-    expect(Object.keys(BUILTIN_SERVERS).sort()).toEqual(["benchmark", "corpus", "custom", "evaluation", "generation", "memory", "prompt", "reranker", "retriever", "router", "sayhello"]);
+    expect(Object.keys(BUILTIN_SERVERS).sort()).toEqual([
+      "benchmark",
+      "corpus",
+      "custom",
+      "evaluation",
+      "generation",
+      "memory",
+      "prompt",
+      "reranker",
+      "retriever",
+      "router",
+      "sayhello",
+    ]);
   });
 });

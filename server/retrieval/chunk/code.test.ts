@@ -3,7 +3,10 @@ import { chunkCode, type CodeChunk } from "./code.ts";
 
 /** "start-end symbolPath [symbols] (part)" per chunk: compact, and a diff reads well. */
 const outline = (chunks: CodeChunk[]) =>
-  chunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbolPath ?? "-"} [${c.symbols.map((s) => `${s.kind} ${s.path}`).join(", ")}]${c.part ? ` (${c.part.index}/${c.part.count})` : ""}`);
+  chunks.map(
+    (c) =>
+      `${c.startLine}-${c.endLine} ${c.symbolPath ?? "-"} [${c.symbols.map((s) => `${s.kind} ${s.path}`).join(", ")}]${c.part ? ` (${c.part.index}/${c.part.count})` : ""}`,
+  );
 
 const TS = `import { x } from "./x";
 
@@ -42,7 +45,10 @@ def add(a, b):
 
 describe("code chunks along definitions", () => {
   it("TypeScript: a class too big for one chunk opens into its methods; its doc comment stays with it", async () => {
-    const chunks = await chunkCode({ path: "src/greeter.ts", language: "typescript", source: TS }, { maxLines: 8, minLines: 3, overlapLines: 2 });
+    const chunks = await chunkCode(
+      { path: "src/greeter.ts", language: "typescript", source: TS },
+      { maxLines: 8, minLines: 3, overlapLines: 2 },
+    );
     expect(outline(chunks)).toEqual([
       "1-1 - []",
       "3-5 Greeter [class Greeter]",
@@ -58,16 +64,25 @@ describe("code chunks along definitions", () => {
 
   it("TypeScript with the defaults: tiny neighbours merge into one chunk", async () => {
     const chunks = await chunkCode({ path: "g.ts", language: "typescript", source: TS });
-    expect(outline(chunks)).toEqual(["1-19 - [class Greeter, constructor Greeter.constructor, method Greeter.hi, method Greeter.bye, function add]"]);
+    expect(outline(chunks)).toEqual([
+      "1-19 - [class Greeter, constructor Greeter.constructor, method Greeter.hi, method Greeter.bye, function add]",
+    ]);
   });
 
   it("Python: a class that fits is one chunk (decorators included); functions are their own", async () => {
     const chunks = await chunkCode({ path: "g.py", language: "python", source: PY }, { maxLines: 8, minLines: 3 });
-    expect(outline(chunks)).toEqual(["1-1 - []", "3-9 Greeter [class Greeter, method Greeter.__init__, method Greeter.hi]", "11-12 add [function add]"]);
+    expect(outline(chunks)).toEqual([
+      "1-1 - []",
+      "3-9 Greeter [class Greeter, method Greeter.__init__, method Greeter.hi]",
+      "11-12 add [function add]",
+    ]);
   });
 
   it("Python: an opened class keeps decorators with their method", async () => {
-    const chunks = await chunkCode({ path: "g.py", language: "python", source: PY }, { maxLines: 4, minLines: 1, overlapLines: 1 });
+    const chunks = await chunkCode(
+      { path: "g.py", language: "python", source: PY },
+      { maxLines: 4, minLines: 1, overlapLines: 1 },
+    );
     expect(outline(chunks)).toEqual([
       "1-1 - []",
       "3-3 Greeter [class Greeter]",
@@ -81,14 +96,22 @@ describe("code chunks along definitions", () => {
     const body = Array.from({ length: 28 }, (_, i) => `  const v${i} = ${i};`).join("\n");
     const source = `function longOne() {\n${body}\n}\n`;
     const chunks = await chunkCode({ path: "l.ts", language: "typescript", source }, { maxLines: 12, overlapLines: 3 });
-    expect(outline(chunks)).toEqual(["1-12 longOne [function longOne] (1/3)", "10-21 longOne [function longOne] (2/3)", "19-30 longOne [function longOne] (3/3)"]);
+    expect(outline(chunks)).toEqual([
+      "1-12 longOne [function longOne] (1/3)",
+      "10-21 longOne [function longOne] (2/3)",
+      "19-30 longOne [function longOne] (3/3)",
+    ]);
     expect(chunks[1]!.text.split("\n")[0]).toBe("  const v8 = 8;");
   });
 
   it("tiny top-level neighbours are merged, up to the size limit", async () => {
     const source = Array.from({ length: 5 }, (_, i) => `function f${i}() {\n  return ${i};\n}\n`).join("\n");
     const chunks = await chunkCode({ path: "t.ts", language: "typescript", source }, { maxLines: 8, minLines: 6 });
-    expect(outline(chunks)).toEqual(["1-7 - [function f0, function f1]", "9-15 - [function f2, function f3]", "17-19 f4 [function f4]"]);
+    expect(outline(chunks)).toEqual([
+      "1-7 - [function f0, function f1]",
+      "9-15 - [function f2, function f3]",
+      "17-19 f4 [function f4]",
+    ]);
   });
 
   it("files without a grammar fall back to line windows", async () => {
@@ -99,7 +122,10 @@ describe("code chunks along definitions", () => {
   });
 
   it("an over-long line is cut by characters; empty files give nothing", async () => {
-    const chunks = await chunkCode({ path: "min.js", language: "text", source: `a\n${"x".repeat(5000)}\nb` }, { maxChars: 2400 });
+    const chunks = await chunkCode(
+      { path: "min.js", language: "text", source: `a\n${"x".repeat(5000)}\nb` },
+      { maxChars: 2400 },
+    );
     expect(chunks.map((c) => [c.startLine, c.endLine, c.text.length])).toEqual([
       [1, 1, 1],
       [2, 2, 2400],
@@ -112,7 +138,14 @@ describe("code chunks along definitions", () => {
 
   it("uses definitions handed in by the symbol index instead of parsing", async () => {
     const chunks = await chunkCode(
-      { path: "x.unknown", language: "text", source: "a\nb\nc\nd\n", definitions: [{ name: "B", kind: "class", container: null, startLine: 2, endLine: 3, signature: "b", exported: true }] },
+      {
+        path: "x.unknown",
+        language: "text",
+        source: "a\nb\nc\nd\n",
+        definitions: [
+          { name: "B", kind: "class", container: null, startLine: 2, endLine: 3, signature: "b", exported: true },
+        ],
+      },
       { minLines: 1 },
     );
     expect(outline(chunks)).toEqual(["1-1 - []", "2-3 B [class B]", "4-4 - []"]);
@@ -232,7 +265,13 @@ describe("code chunks in Go, Rust, Java and JavaScript", () => {
     const body = Array.from({ length: 26 }, (_, i) => `\ttotal += ${i}`).join("\n");
     const source = `package sum\n\n// Long adds many numbers.\nfunc Long() int {\n\ttotal := 0\n${body}\n\treturn total\n}\n`;
     const chunks = await chunkCode({ path: "s.go", language: "go", source }, { maxLines: 12, overlapLines: 3 });
-    expect(outline(chunks)).toEqual(["1-1 - []", "3-12 Long [function Long] (1/4)", "10-19 Long [function Long] (2/4)", "17-26 Long [function Long] (3/4)", "24-33 Long [function Long] (4/4)"]);
+    expect(outline(chunks)).toEqual([
+      "1-1 - []",
+      "3-12 Long [function Long] (1/4)",
+      "10-19 Long [function Long] (2/4)",
+      "17-26 Long [function Long] (3/4)",
+      "24-33 Long [function Long] (4/4)",
+    ]);
     // Consecutive windows share exactly `overlapLines` lines.
     const [, w1, w2] = chunks;
     expect(w1!.text.split("\n").slice(-3)).toEqual(w2!.text.split("\n").slice(0, 3));
@@ -255,7 +294,11 @@ describe("code chunks in Go, Rust, Java and JavaScript", () => {
   it("Rust: tiny neighbouring functions are merged up to the size limit", async () => {
     const source = Array.from({ length: 5 }, (_, i) => `fn f${i}() -> u32 {\n    ${i}\n}\n`).join("\n");
     const chunks = await chunkCode({ path: "t.rs", language: "rust", source }, { maxLines: 8, minLines: 6 });
-    expect(outline(chunks)).toEqual(["1-7 - [function f0, function f1]", "9-15 - [function f2, function f3]", "17-19 f4 [function f4]"]);
+    expect(outline(chunks)).toEqual([
+      "1-7 - [function f0, function f1]",
+      "9-15 - [function f2, function f3]",
+      "17-19 f4 [function f4]",
+    ]);
   });
 
   it("Java: an opened class gives its constructor and methods their own chunks, Javadoc attached", async () => {
@@ -271,7 +314,10 @@ describe("code chunks in Go, Rust, Java and JavaScript", () => {
 
   it("Java: nested classes give nested symbol paths", async () => {
     const source = `class Outer {\n    static class Inner {\n        int a() {\n            return 1;\n        }\n        int b() {\n            return 2;\n        }\n    }\n    void c() {\n        new Inner().a();\n        new Inner().b();\n        System.out.println("c");\n    }\n}\n`;
-    const chunks = await chunkCode({ path: "O.java", language: "java", source }, { maxLines: 6, minLines: 1, overlapLines: 1 });
+    const chunks = await chunkCode(
+      { path: "O.java", language: "java", source },
+      { maxLines: 6, minLines: 1, overlapLines: 1 },
+    );
     expect(outline(chunks)).toEqual([
       "1-1 Outer [class Outer]",
       "2-2 Outer.Inner [class Outer.Inner]",

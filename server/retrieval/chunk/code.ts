@@ -46,7 +46,12 @@ export interface CodeChunkOptions {
   minLines?: number;
 }
 
-export const CODE_CHUNK_DEFAULTS: Required<CodeChunkOptions> = { maxLines: 60, maxChars: 2400, overlapLines: 5, minLines: 6 };
+export const CODE_CHUNK_DEFAULTS: Required<CodeChunkOptions> = {
+  maxLines: 60,
+  maxChars: 2400,
+  overlapLines: 5,
+  minLines: 6,
+};
 
 export interface CodeFile {
   path: string;
@@ -107,9 +112,14 @@ interface Piece {
 }
 
 /** The chunking itself, given the definitions: synchronous and deterministic. */
-export function chunkCodeWithDefinitions(file: Omit<CodeFile, "definitions">, definitions: Definition[], options: CodeChunkOptions = {}): CodeChunk[] {
+export function chunkCodeWithDefinitions(
+  file: Omit<CodeFile, "definitions">,
+  definitions: Definition[],
+  options: CodeChunkOptions = {},
+): CodeChunk[] {
   const o = { ...CODE_CHUNK_DEFAULTS, ...options };
-  if (o.maxLines < 1 || o.overlapLines < 0 || o.overlapLines >= o.maxLines || o.maxChars < 1) throw new Error("chunkCode: need maxLines ≥ 1, 0 ≤ overlapLines < maxLines, maxChars ≥ 1");
+  if (o.maxLines < 1 || o.overlapLines < 0 || o.overlapLines >= o.maxLines || o.maxChars < 1)
+    throw new Error("chunkCode: need maxLines ≥ 1, 0 ≤ overlapLines < maxLines, maxChars ≥ 1");
   const lines = file.source.split("\n");
   if (lines.length && lines[lines.length - 1] === "") lines.pop(); // a final newline ends the last line
   if (lines.length === 0) return [];
@@ -141,7 +151,10 @@ function prefixChars(lines: string[]): number[] {
   return out;
 }
 
-const size = (ctx: Ctx, start: number, end: number) => ({ lines: end - start + 1, chars: ctx.chars[end]! - ctx.chars[start - 1]! - 1 });
+const size = (ctx: Ctx, start: number, end: number) => ({
+  lines: end - start + 1,
+  chars: ctx.chars[end]! - ctx.chars[start - 1]! - 1,
+});
 const fits = (ctx: Ctx, start: number, end: number) => {
   const s = size(ctx, start, end);
   return s.lines <= ctx.o.maxLines && s.chars <= ctx.o.maxChars;
@@ -169,7 +182,13 @@ function buildUnits(definitions: Definition[], lines: string[]): Unit[] {
     if (start > end) continue;
     if (parent && start === parent.start && end === parent.end) continue; // the same node tagged twice
     const containerPath = parent ? parent.path : def.container;
-    const unit: Unit = { def, path: containerPath ? `${containerPath}.${def.name}` : def.name, start, end, children: [] };
+    const unit: Unit = {
+      def,
+      path: containerPath ? `${containerPath}.${def.name}` : def.name,
+      start,
+      end,
+      children: [],
+    };
     siblings.push(unit);
     stack.push(unit);
   }
@@ -216,11 +235,18 @@ function chunkUnit(ctx: Ctx, u: Unit): Piece[] {
     // The unit's own lines (header, fields, closing brace) carry its symbol; its children theirs.
     const own = { path: u.path, kind: u.def.kind };
     // Its own lines are tagged before merging, so a merged piece lists the container too.
-    const tagged = chunkLevelRaw(ctx, u.start, u.end, u.children, u.path).map((p) => (p.symbols.length ? p : { ...p, symbols: [own] }));
+    const tagged = chunkLevelRaw(ctx, u.start, u.end, u.children, u.path).map((p) =>
+      p.symbols.length ? p : { ...p, symbols: [own] },
+    );
     return merge(ctx, tagged).map((p) => ({ ...p, sealed: true }));
   }
   const windows = lineWindows(ctx, u.start, u.end, u.path);
-  return windows.map((w, i) => ({ ...w, symbols: [{ path: u.path, kind: u.def.kind }], own: true, part: { index: i + 1, count: windows.length } }));
+  return windows.map((w, i) => ({
+    ...w,
+    symbols: [{ path: u.path, kind: u.def.kind }],
+    own: true,
+    part: { index: i + 1, count: windows.length },
+  }));
 }
 
 function flatten(u: Unit): { path: string; kind: SymbolKind }[] {
@@ -252,7 +278,8 @@ function lineWindows(ctx: Ctx, start: number, end: number, path: string | null):
     const line = ctx.lines[s - 1]!;
     if (line.length > maxChars) {
       // One over-long line (minified code, a data blob): character slices of it, same line number.
-      for (let i = 0; i < line.length; i += maxChars) out.push({ start: s, end: s, symbolPath: path, symbols: [], own: false, text: line.slice(i, i + maxChars) });
+      for (let i = 0; i < line.length; i += maxChars)
+        out.push({ start: s, end: s, symbolPath: path, symbols: [], own: false, text: line.slice(i, i + maxChars) });
       if (s >= end) break;
       s++;
       continue;
@@ -279,7 +306,13 @@ function merge(ctx: Ctx, pieces: Piece[]): Piece[] {
   for (const p of pieces) {
     const prev = out[out.length - 1];
     const mergeable = (q: Piece) => !q.part && !q.sealed && q.text === undefined;
-    if (prev && mergeable(prev) && mergeable(p) && (nonBlank(ctx, prev) < ctx.o.minLines || nonBlank(ctx, p) < ctx.o.minLines) && fits(ctx, prev.start, p.end)) {
+    if (
+      prev &&
+      mergeable(prev) &&
+      mergeable(p) &&
+      (nonBlank(ctx, prev) < ctx.o.minLines || nonBlank(ctx, p) < ctx.o.minLines) &&
+      fits(ctx, prev.start, p.end)
+    ) {
       out[out.length - 1] = {
         start: prev.start,
         end: p.end,

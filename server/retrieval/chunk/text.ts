@@ -53,7 +53,8 @@ export const ultraragChunkParamsSchema = z.object({
     .string()
     .default("character")
     .refine((t) => t === "word" || t === "character", {
-      message: "tokenizer_or_token_counter: only \"word\" and \"character\" are supported here (tiktoken encodings are not available offline)",
+      message:
+        'tokenizer_or_token_counter: only "word" and "character" are supported here (tiktoken encodings are not available offline)',
     }),
   chunk_size: z.number().int().positive().default(256),
   chunk_backend_configs: z
@@ -78,7 +79,9 @@ export type UltraragChunkParams = z.input<typeof ultraragChunkParamsSchema>;
 export function optionsFromUltrarag(params: UltraragChunkParams): TextChunkOptions {
   const p = ultraragChunkParamsSchema.parse(params);
   const configs = p.chunk_backend_configs;
-  const rawOverlap = (p.chunk_backend === "sentence" ? configs.sentence?.chunk_overlap : configs.token?.chunk_overlap) ?? DEFAULT_OVERLAP;
+  const rawOverlap =
+    (p.chunk_backend === "sentence" ? configs.sentence?.chunk_overlap : configs.token?.chunk_overlap) ??
+    DEFAULT_OVERLAP;
   const delim = configs.sentence?.delim;
   return {
     backend: p.chunk_backend,
@@ -115,12 +118,15 @@ export function parseDelim(delim: string | string[]): string[] {
 
 function unescapePython(s: string): string {
   const map: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0" };
-  return s.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (map[e] ?? `\\${e}`)));
+  return s.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) =>
+    e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (map[e] ?? `\\${e}`),
+  );
 }
 
 export function chunkText(text: string, options: TextChunkOptions): TextChunk[] {
   if (options.chunkSize <= 0) throw new Error("chunk_size must be positive");
-  if (options.backend !== "recursive" && options.chunkOverlap >= options.chunkSize) throw new Error("chunk_overlap must be less than chunk_size");
+  if (options.backend !== "recursive" && options.chunkOverlap >= options.chunkSize)
+    throw new Error("chunk_overlap must be less than chunk_size");
   if (!text.trim()) return [];
   switch (options.backend) {
     case "token":
@@ -184,7 +190,12 @@ function tokenChunks(text: string, o: TextChunkOptions): TextChunk[] {
     const end = Math.min(start + o.chunkSize, tokens.length);
     const group = tokens.slice(start, end);
     const last = group[group.length - 1]!;
-    chunks.push({ text: decode(group, o.tokenizer), startIndex: group[0]!.start, endIndex: last.start + last.text.length, tokenCount: group.length });
+    chunks.push({
+      text: decode(group, o.tokenizer),
+      startIndex: group[0]!.start,
+      endIndex: last.start + last.text.length,
+      tokenCount: group.length,
+    });
     if (end === tokens.length) break;
   }
   return chunks;
@@ -257,7 +268,12 @@ function sentenceChunks(text: string, o: TextChunkOptions): TextChunk[] {
     if (split - pos < o.minSentencesPerChunk) split = Math.min(pos + o.minSentencesPerChunk, sentences.length);
     const group = sentences.slice(pos, split);
     const chunkText = group.map((s) => s.text).join("");
-    chunks.push({ text: chunkText, startIndex: group[0]!.start, endIndex: group[0]!.start + chunkText.length, tokenCount: countTokens(chunkText, o.tokenizer) });
+    chunks.push({
+      text: chunkText,
+      startIndex: group[0]!.start,
+      endIndex: group[0]!.start + chunkText.length,
+      tokenCount: countTokens(chunkText, o.tokenizer),
+    });
     if (o.chunkOverlap > 0 && split < sentences.length) {
       let overlapTokens = 0;
       let idx = split - 1;
@@ -307,7 +323,12 @@ function recursiveChunks(text: string, level: number, startOffset: number, o: Te
   let counts: number[];
   if (rule.whitespace) {
     const splits = text.split(" ");
-    [merged, counts] = mergeSplits(splits, splits.map((s) => countTokens(s, o.tokenizer)), o.chunkSize, true);
+    [merged, counts] = mergeSplits(
+      splits,
+      splits.map((s) => countTokens(s, o.tokenizer)),
+      o.chunkSize,
+      true,
+    );
     // chonkie's reconstruction fix: " ".join drops the space before every merged piece but the first.
     merged = merged.map((m, i) => (i === 0 ? m : ` ${m}`));
   } else if (rule.delimiters) {
@@ -315,13 +336,22 @@ function recursiveChunks(text: string, level: number, startOffset: number, o: Te
     while (text.includes(sep)) sep += "\u{F0001}";
     let t = text;
     for (const d of rule.delimiters) t = t.split(d).join(d + sep);
-    const splits = glueShort(t.split(sep).filter((s) => s !== ""), o.minCharactersPerChunk);
-    [merged, counts] = mergeSplits(splits, splits.map((s) => countTokens(s, o.tokenizer)), o.chunkSize, false);
+    const splits = glueShort(
+      t.split(sep).filter((s) => s !== ""),
+      o.minCharactersPerChunk,
+    );
+    [merged, counts] = mergeSplits(
+      splits,
+      splits.map((s) => countTokens(s, o.tokenizer)),
+      o.chunkSize,
+      false,
+    );
   } else {
     // Last level: cut the token stream every chunk_size tokens.
     const tokens = encode(text, o.tokenizer);
     merged = [];
-    for (let i = 0; i < tokens.length; i += o.chunkSize) merged.push(decode(tokens.slice(i, i + o.chunkSize), o.tokenizer));
+    for (let i = 0; i < tokens.length; i += o.chunkSize)
+      merged.push(decode(tokens.slice(i, i + o.chunkSize), o.tokenizer));
     counts = merged.map((m) => countTokens(m, o.tokenizer));
   }
 

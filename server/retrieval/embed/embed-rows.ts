@@ -8,7 +8,12 @@ import type { Embedder } from "./types.ts";
 
 const EMBED_BATCH = 256;
 
-export async function embedRows(embedder: Embedder, chunks: readonly Omit<ChunkRow, "vector">[], textOf: (c: Omit<ChunkRow, "vector">) => string, onBatch?: (done: number, total: number) => void): Promise<ChunkRow[]> {
+export async function embedRows(
+  embedder: Embedder,
+  chunks: readonly Omit<ChunkRow, "vector">[],
+  textOf: (c: Omit<ChunkRow, "vector">) => string,
+  onBatch?: (done: number, total: number) => void,
+): Promise<ChunkRow[]> {
   const out: ChunkRow[] = [];
   for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
     const batch = chunks.slice(i, i + EMBED_BATCH);

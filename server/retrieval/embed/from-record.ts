@@ -7,7 +7,12 @@
  * is checked against the record.
  */
 import { HashEmbedder, hashIdfStateSchema } from "./hash.ts";
-import { embedderSettingsSchema, openaiFromSettings, transformersFromSettings, type EmbedderSettingsInput } from "./settings.ts";
+import {
+  embedderSettingsSchema,
+  openaiFromSettings,
+  transformersFromSettings,
+  type EmbedderSettingsInput,
+} from "./settings.ts";
 import { TRANSFORMERS_DTYPES } from "./transformers.ts";
 import { assertSameEmbedder, type Embedder, type EmbedderRecord } from "./types.ts";
 
@@ -16,7 +21,10 @@ export function embedderForIndex(record: EmbedderRecord, state: unknown, supplie
     assertSameEmbedder(record, supplied.record());
     return supplied;
   }
-  if (record.name !== "hash") throw new Error(`This index was built with the "${record.name}" embedder; pass an instance of it to query the index's vectors.`);
+  if (record.name !== "hash")
+    throw new Error(
+      `This index was built with the "${record.name}" embedder; pass an instance of it to query the index's vectors.`,
+    );
   const embedder = new HashEmbedder({ dims: record.dims, ...(state ? { idf: hashIdfStateSchema.parse(state) } : {}) });
   // The stored state must reproduce the recorded vector space exactly (a corrupt or foreign state would not).
   assertSameEmbedder(record, embedder.record());
@@ -29,7 +37,11 @@ export function embedderForIndex(record: EmbedderRecord, state: unknown, supplie
  * model folder, or the recorded one when none is configured. Throws EmbedderMismatchError when the
  * result is not the index's vector space (another endpoint host, other weights in the folder).
  */
-export async function embedderFromRecord(record: EmbedderRecord, state: unknown, settings: EmbedderSettingsInput): Promise<Embedder> {
+export async function embedderFromRecord(
+  record: EmbedderRecord,
+  state: unknown,
+  settings: EmbedderSettingsInput,
+): Promise<Embedder> {
   const s = embedderSettingsSchema.parse(settings);
   let embedder: Embedder;
   switch (record.name) {
@@ -37,7 +49,11 @@ export async function embedderFromRecord(record: EmbedderRecord, state: unknown,
       return embedderForIndex(record, state);
     case "openai": {
       const model = typeof record.params.model === "string" ? record.params.model : undefined;
-      embedder = await openaiFromSettings(s, { model, dims: record.dims, requestDimensions: record.params.requestDimensions === true });
+      embedder = await openaiFromSettings(s, {
+        model,
+        dims: record.dims,
+        requestDimensions: record.params.requestDimensions === true,
+      });
       break;
     }
     case "transformers": {

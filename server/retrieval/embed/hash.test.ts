@@ -62,9 +62,15 @@ describe("hash embedder", () => {
     expect(() => assertSameEmbedder(embedder.record(), embedder.record())).not.toThrow();
     const refit = new HashEmbedder().fit(CHUNKS.slice(1));
     expect(() => assertSameEmbedder(embedder.record(), refit.record())).toThrow(EmbedderMismatchError);
-    expect(() => assertSameEmbedder(embedder.record(), refit.record())).toThrow(/different parameters or fitted state.*re-index/);
-    expect(() => assertSameEmbedder(embedder.record(), new HashEmbedder({ dims: 512 }).fit(CHUNKS).record())).toThrow(/a different dimension/);
-    expect(() => assertSameEmbedder(embedder.record(), { ...embedder.record(), name: "openai" })).toThrow(/a different embedder/);
+    expect(() => assertSameEmbedder(embedder.record(), refit.record())).toThrow(
+      /different parameters or fitted state.*re-index/,
+    );
+    expect(() => assertSameEmbedder(embedder.record(), new HashEmbedder({ dims: 512 }).fit(CHUNKS).record())).toThrow(
+      /a different dimension/,
+    );
+    expect(() => assertSameEmbedder(embedder.record(), { ...embedder.record(), name: "openai" })).toThrow(
+      /a different embedder/,
+    );
   });
 
   it("insists on ≥ 512 power-of-two dims", () => {

@@ -106,12 +106,14 @@ export class HashEmbedder implements Embedder {
   constructor(options: HashEmbedderOptions = {}) {
     const dims = options.dims ?? DEFAULT_HASH_DIMS;
     // Power of two: the bucket is the hash's low bits, which keeps every bucket equally likely.
-    if (!Number.isInteger(dims) || dims < MIN_HASH_DIMS || (dims & (dims - 1)) !== 0) throw new Error(`hash embedder: dims must be a power of two ≥ ${MIN_HASH_DIMS} (got ${dims})`);
+    if (!Number.isInteger(dims) || dims < MIN_HASH_DIMS || (dims & (dims - 1)) !== 0)
+      throw new Error(`hash embedder: dims must be a power of two ≥ ${MIN_HASH_DIMS} (got ${dims})`);
     this.dims = dims;
     this.state = options.idf ? hashIdfStateSchema.parse(options.idf) : null;
     if (this.state) {
       const { docs, features, df } = this.state;
-      if (features.length !== df.length) throw new Error("hash embedder: IDF state is corrupt (features and df differ in length)");
+      if (features.length !== df.length)
+        throw new Error("hash embedder: IDF state is corrupt (features and df differ in length)");
       // Smoothed IDF (never 0, so a term in every chunk still counts a little).
       const idf = (n: number) => Math.log((docs + 1) / (n + 1)) + 1;
       this.idf = new Map(features.map((h, i) => [h, idf(df[i]!)]));
@@ -137,7 +139,9 @@ export class HashEmbedder implements Embedder {
 
   record(): EmbedderRecord {
     const params = { version: HASH_FEATURES_VERSION, idfDocs: this.state?.docs ?? 0 };
-    const paramsHash = createHash("sha256").update(`hash\0${this.dims}\0${HASH_FEATURES_VERSION}\0${this.stateHash}`).digest("hex");
+    const paramsHash = createHash("sha256")
+      .update(`hash\0${this.dims}\0${HASH_FEATURES_VERSION}\0${this.stateHash}`)
+      .digest("hex");
     return { name: this.name, dims: this.dims, params, paramsHash };
   }
 

@@ -8,7 +8,13 @@ import path from "node:path";
 import { chunkCode } from "../chunk/code.ts";
 import { HashEmbedder } from "./hash.ts";
 
-const LANG: Record<string, string> = { ".ts": "typescript", ".tsx": "tsx", ".js": "javascript", ".mjs": "javascript", ".py": "python" };
+const LANG: Record<string, string> = {
+  ".ts": "typescript",
+  ".tsx": "tsx",
+  ".js": "javascript",
+  ".mjs": "javascript",
+  ".py": "python",
+};
 const root = path.resolve(process.argv[2] ?? "server");
 const files: string[] = [];
 const walk = (dir: string) => {
@@ -22,7 +28,9 @@ walk(root);
 
 let t = performance.now();
 const texts: string[] = [];
-for (const f of files) for (const c of await chunkCode({ path: f, language: LANG[path.extname(f)]!, source: readFileSync(f, "utf8") })) texts.push(c.text);
+for (const f of files)
+  for (const c of await chunkCode({ path: f, language: LANG[path.extname(f)]!, source: readFileSync(f, "utf8") }))
+    texts.push(c.text);
 const chunkMs = performance.now() - t;
 t = performance.now();
 const embedder = new HashEmbedder().fit(texts);
@@ -31,5 +39,9 @@ t = performance.now();
 await embedder.embed(texts);
 const embedMs = performance.now() - t;
 const rate = (ms: number) => Math.round(texts.length / (ms / 1000));
-console.log(`${files.length} files → ${texts.length} chunks (mean ${Math.round(texts.reduce((s, x) => s + x.length, 0) / texts.length)} chars)`);
-console.log(`chunk ${chunkMs.toFixed(0)} ms (${rate(chunkMs)} chunks/s), fit IDF ${fitMs.toFixed(0)} ms (${rate(fitMs)} chunks/s), embed ${embedMs.toFixed(0)} ms (${rate(embedMs)} chunks/s, ${embedder.dims} dims, ${embedder.idfState()!.features.length} IDF features kept)`);
+console.log(
+  `${files.length} files → ${texts.length} chunks (mean ${Math.round(texts.reduce((s, x) => s + x.length, 0) / texts.length)} chars)`,
+);
+console.log(
+  `chunk ${chunkMs.toFixed(0)} ms (${rate(chunkMs)} chunks/s), fit IDF ${fitMs.toFixed(0)} ms (${rate(fitMs)} chunks/s), embed ${embedMs.toFixed(0)} ms (${rate(embedMs)} chunks/s, ${embedder.dims} dims, ${embedder.idfState()!.features.length} IDF features kept)`,
+);

@@ -14,7 +14,12 @@ import { embedderForFullBuild, embedderChanged } from "./for-build.ts";
 import { embedderFromRecord } from "./from-record.ts";
 import { HashEmbedder } from "./hash.ts";
 import { OpenAIEmbedder } from "./openai.ts";
-import { createEmbedderFromSettings, embedderEnvShape, embedderSettingsFromEnv, type EmbedderSettingsInput } from "./settings.ts";
+import {
+  createEmbedderFromSettings,
+  embedderEnvShape,
+  embedderSettingsFromEnv,
+  type EmbedderSettingsInput,
+} from "./settings.ts";
 import { startEmbeddingsServer, type EmbeddingsServer } from "./testing/embeddings-server.ts";
 import { writeTinyModel } from "./testing/tiny-model.ts";
 import { TransformersEmbedder } from "./transformers.ts";
@@ -46,7 +51,10 @@ afterAll(async () => {
 });
 
 async function buildIndex(name: string, configured: Embedder): Promise<void> {
-  const { embedder, state } = embedderForFullBuild(configured, DOCS.map((d) => d.text));
+  const { embedder, state } = embedderForFullBuild(
+    configured,
+    DOCS.map((d) => d.text),
+  );
   const vectors = await embedder.embed(DOCS.map((d) => d.text));
   const rows: ChunkRow[] = DOCS.map((d, i) => ({
     id: `${d.file}#0`,
@@ -68,14 +76,21 @@ const openaiSettings = (extra: Partial<NonNullable<EmbedderSettingsInput["openai
   embedder: "openai",
   openai: { baseURL: server.baseURL, apiKey: "k", model: "nomic-embed-text", maxRetries: 0, ...extra },
 });
-const transformersSettings = (modelPath = tinyPath): EmbedderSettingsInput => ({ embedder: "transformers", transformers: { modelPath } });
+const transformersSettings = (modelPath = tinyPath): EmbedderSettingsInput => ({
+  embedder: "transformers",
+  transformers: { modelPath },
+});
 
 describe("indexes built with model-backed embedders", () => {
   it("transformers: built, queried through search() with the embedder rebuilt from the record", async () => {
     await buildIndex("tiny-index", await createEmbedderFromSettings(transformersSettings()));
     const index = (await openChunkIndex(store, "tiny-index"))!;
     try {
-      expect(index.embedder).toMatchObject({ name: "transformers", dims: 16, params: { model: "tiny", path: tinyPath } });
+      expect(index.embedder).toMatchObject({
+        name: "transformers",
+        dims: 16,
+        params: { model: "tiny", path: tinyPath },
+      });
       const embedder = await embedderFromRecord(index.embedder, index.embedderState, transformersSettings());
       const hits = await search(index, "which database table has this column", { mode: "vector", embedder });
       expect(hits.map((h) => h.file)).toEqual(["db/query.ts", expect.any(String), expect.any(String)]);
@@ -84,7 +99,9 @@ describe("indexes built with model-backed embedders", () => {
       const fromRecordedPath = await embedderFromRecord(index.embedder, index.embedderState, { embedder: "hash" });
       expect(fromRecordedPath.record()).toEqual(index.embedder);
       // Without an embedder, search says what it needs instead of guessing.
-      await expect(search(index, "sql", { mode: "vector" })).rejects.toThrow(/"transformers" embedder; pass an instance/);
+      await expect(search(index, "sql", { mode: "vector" })).rejects.toThrow(
+        /"transformers" embedder; pass an instance/,
+      );
     } finally {
       index.close();
     }
@@ -95,8 +112,12 @@ describe("indexes built with model-backed embedders", () => {
     try {
       const otherPath = path.join(dir, "models", "other");
       await writeTinyModel(otherPath, { seed: 7 });
-      await expect(embedderFromRecord(index.embedder, index.embedderState, transformersSettings(otherPath))).rejects.toThrow(EmbedderMismatchError);
-      await expect(search(index, "sql", { mode: "hybrid", embedder: new HashEmbedder() })).rejects.toThrow(/built with transformers \(16 dims.*a different embedder.*re-index/);
+      await expect(
+        embedderFromRecord(index.embedder, index.embedderState, transformersSettings(otherPath)),
+      ).rejects.toThrow(EmbedderMismatchError);
+      await expect(search(index, "sql", { mode: "hybrid", embedder: new HashEmbedder() })).rejects.toThrow(
+        /built with transformers \(16 dims.*a different embedder.*re-index/,
+      );
       // Full text needs no embedder and still answers.
       expect((await search(index, "proxy", { mode: "fulltext" }))[0]!.file).toBe("net/client.ts");
     } finally {
@@ -108,17 +129,29 @@ describe("indexes built with model-backed embedders", () => {
     await buildIndex("openai-index", await createEmbedderFromSettings(openaiSettings()));
     const index = (await openChunkIndex(store, "openai-index"))!;
     try {
-      expect(index.embedder).toMatchObject({ name: "openai", dims: 64, params: { model: "nomic-embed-text", host: new URL(server.baseURL).host } });
+      expect(index.embedder).toMatchObject({
+        name: "openai",
+        dims: 64,
+        params: { model: "nomic-embed-text", host: new URL(server.baseURL).host },
+      });
       expect(JSON.stringify(index.embedder)).not.toContain('"k"');
       // The configured model changed since: the record's model is used for this index's queries.
-      const embedder = await embedderFromRecord(index.embedder, index.embedderState, openaiSettings({ model: "something-else" }));
+      const embedder = await embedderFromRecord(
+        index.embedder,
+        index.embedderState,
+        openaiSettings({ model: "something-else" }),
+      );
       expect(embedder.record()).toEqual(index.embedder);
       const hits = await search(index, "http proxy socket", { mode: "vector", embedder });
       expect(hits[0]!.file).toBe("net/client.ts");
       const otherHost = openaiSettings({ baseURL: server.baseURL.replace("127.0.0.1", "localhost") });
-      await expect(embedderFromRecord(index.embedder, index.embedderState, otherHost)).rejects.toThrow(/different parameters or fitted state/);
+      await expect(embedderFromRecord(index.embedder, index.embedderState, otherHost)).rejects.toThrow(
+        /different parameters or fitted state/,
+      );
       const otherModel = await OpenAIEmbedder.create({ baseURL: server.baseURL, model: "mxbai-embed-large", dims: 64 });
-      await expect(search(index, "socket", { mode: "vector", embedder: otherModel })).rejects.toThrow(EmbedderMismatchError);
+      await expect(search(index, "socket", { mode: "vector", embedder: otherModel })).rejects.toThrow(
+        EmbedderMismatchError,
+      );
     } finally {
       index.close();
     }
@@ -136,15 +169,24 @@ describe("changing the embedder re-indexes", () => {
     const tiny = await TransformersEmbedder.load({ model: tinyPath });
     expect(embedderChanged(fitted.record(), tiny)).toBe(true);
     expect(embedderChanged(tiny.record(), tiny)).toBe(false);
-    expect(embedderChanged(tiny.record(), await TransformersEmbedder.load({ model: tinyPath, maxTokens: 8 }))).toBe(true);
+    expect(embedderChanged(tiny.record(), await TransformersEmbedder.load({ model: tinyPath, maxTokens: 8 }))).toBe(
+      true,
+    );
 
     const openai = await OpenAIEmbedder.create({ baseURL: server.baseURL, model: "a", dims: 64 });
-    expect(embedderChanged(openai.record(), await OpenAIEmbedder.create({ baseURL: server.baseURL, model: "a", dims: 64 }))).toBe(false);
-    expect(embedderChanged(openai.record(), await OpenAIEmbedder.create({ baseURL: server.baseURL, model: "b", dims: 64 }))).toBe(true);
+    expect(
+      embedderChanged(openai.record(), await OpenAIEmbedder.create({ baseURL: server.baseURL, model: "a", dims: 64 })),
+    ).toBe(false);
+    expect(
+      embedderChanged(openai.record(), await OpenAIEmbedder.create({ baseURL: server.baseURL, model: "b", dims: 64 })),
+    ).toBe(true);
   });
 
   it("a full build fits the hash embedder on the texts and uses the others as configured", async () => {
-    const { embedder, state } = embedderForFullBuild(new HashEmbedder(), DOCS.map((d) => d.text));
+    const { embedder, state } = embedderForFullBuild(
+      new HashEmbedder(),
+      DOCS.map((d) => d.text),
+    );
     expect(state).toMatchObject({ docs: 3 });
     expect(embedder.record().params.idfDocs).toBe(3);
     const tiny = await TransformersEmbedder.load({ model: tinyPath });
@@ -168,15 +210,27 @@ describe("settings", () => {
     expect(s).toMatchObject({
       embedder: "openai",
       hash: { dims: 768 },
-      openai: { baseURL: "http://localhost:11434/v1", model: "nomic-embed-text", dims: 768, maxBatchSize: 32, requestDimensions: false, maxRetries: 4 },
+      openai: {
+        baseURL: "http://localhost:11434/v1",
+        model: "nomic-embed-text",
+        dims: 768,
+        maxBatchSize: 32,
+        requestDimensions: false,
+        maxRetries: 4,
+      },
       transformers: { allowRemote: false, cacheDir: path.join("/data", "models"), dtype: "fp32" },
     });
-    expect(embedderSettingsFromEnv(env.parse({}))).toMatchObject({ embedder: "hash", transformers: { allowRemote: false } });
+    expect(embedderSettingsFromEnv(env.parse({}))).toMatchObject({
+      embedder: "hash",
+      transformers: { allowRemote: false },
+    });
   });
 
   it("rejects bad values with the variable's expectation", () => {
     expect(env.safeParse({ EMBEDDER: "bert" }).success).toBe(false);
-    expect(env.safeParse({ EMBEDDINGS_BASE_URL: "localhost:11434" }).error?.issues[0]?.message).toMatch(/http\(s\) URL/);
+    expect(env.safeParse({ EMBEDDINGS_BASE_URL: "localhost:11434" }).error?.issues[0]?.message).toMatch(
+      /http\(s\) URL/,
+    );
     expect(env.safeParse({ EMBEDDINGS_DIMS: "-3" }).error?.issues[0]?.message).toMatch(/positive/);
     expect(env.safeParse({ TRANSFORMERS_ALLOW_REMOTE: "yes" }).error?.issues[0]?.message).toMatch(/true or false/);
   });
@@ -190,7 +244,11 @@ describe("settings", () => {
     // One loaded model per folder and options.
     expect(await createEmbedderFromSettings(transformersSettings())).toBe(a);
     await expect(createEmbedderFromSettings({ embedder: "openai" })).rejects.toThrow(/needs EMBEDDINGS_MODEL/);
-    await expect(createEmbedderFromSettings({ embedder: "transformers" })).rejects.toThrow(/needs TRANSFORMERS_MODEL_PATH/);
-    await expect(createEmbedderFromSettings(transformersSettings(path.join(dir, "missing")))).rejects.toThrow(/does not exist/);
+    await expect(createEmbedderFromSettings({ embedder: "transformers" })).rejects.toThrow(
+      /needs TRANSFORMERS_MODEL_PATH/,
+    );
+    await expect(createEmbedderFromSettings(transformersSettings(path.join(dir, "missing")))).rejects.toThrow(
+      /does not exist/,
+    );
   });
 });

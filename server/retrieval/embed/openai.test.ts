@@ -19,7 +19,14 @@ beforeEach(() => {
 });
 
 const make = (extra: Partial<OpenAIEmbedderOptions> = {}) =>
-  OpenAIEmbedder.create({ baseURL: server.baseURL, apiKey: KEY, model: "nomic-embed-text", retry: { baseDelayMs: 1, maxDelayMs: 5 }, timeoutMs: 5000, ...extra });
+  OpenAIEmbedder.create({
+    baseURL: server.baseURL,
+    apiKey: KEY,
+    model: "nomic-embed-text",
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    timeoutMs: 5000,
+    ...extra,
+  });
 const norm = (v: Float32Array) => Math.sqrt(cosine(v, v));
 
 describe("openai embedder against an OpenAI-compatible endpoint", () => {
@@ -33,7 +40,11 @@ describe("openai embedder against an OpenAI-compatible endpoint", () => {
     const last = server.requests.at(-1)!;
     expect(last.path).toBe("/v1/embeddings");
     expect(last.authorization).toBe(`Bearer ${KEY}`);
-    expect(last.body).toMatchObject({ model: "nomic-embed-text", input: ["parse the config file", "open a socket"], encoding_format: "float" });
+    expect(last.body).toMatchObject({
+      model: "nomic-embed-text",
+      input: ["parse the config file", "open a socket"],
+      encoding_format: "float",
+    });
     expect(last.body.dimensions).toBeUndefined();
   });
 
@@ -51,7 +62,8 @@ describe("openai embedder against an OpenAI-compatible endpoint", () => {
     const batched = await embedder.embed(texts);
     const again = await embedder.embed(texts);
     expect(again.map((v) => [...v])).toEqual(batched.map((v) => [...v]));
-    for (let i = 0; i < texts.length; i++) expect([...(await embedder.embed([texts[i]!]))[0]!]).toEqual([...batched[i]!]);
+    for (let i = 0; i < texts.length; i++)
+      expect([...(await embedder.embed([texts[i]!]))[0]!]).toEqual([...batched[i]!]);
     expect(cosine(batched[0]!, batched[1]!)).toBeGreaterThan(cosine(batched[0]!, batched[2]!));
   });
 
@@ -106,7 +118,8 @@ describe("openai embedder against an OpenAI-compatible endpoint", () => {
 
   it("gives up after maxRetries with a message naming endpoint, model, status and attempts — never the key", async () => {
     const embedder = await make({ dims: 32, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } });
-    for (let i = 0; i < 3; i++) server.queue.push({ status: 502, body: { error: { message: `bad gateway for key ${KEY}` } } });
+    for (let i = 0; i < 3; i++)
+      server.queue.push({ status: 502, body: { error: { message: `bad gateway for key ${KEY}` } } });
     const error = (await embedder.embed(["x"]).catch((e: unknown) => e)) as EmbeddingEndpointError;
     expect(error).toBeInstanceOf(EmbeddingEndpointError);
     expect(error.message).toContain(`embeddings endpoint ${server.baseURL} (model nomic-embed-text) 502`);
@@ -144,8 +157,14 @@ describe("openai embedder against an OpenAI-compatible endpoint", () => {
     const dead = await startEmbeddingsServer();
     const url = dead.baseURL;
     await dead.close();
-    const error = await OpenAIEmbedder.create({ baseURL: url, model: "m", retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 } }).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(new RegExp(`embeddings endpoint ${url.replace(/[.]/g, "\\.")} \\(model m\\).*connection.*is the server running`));
+    const error = await OpenAIEmbedder.create({
+      baseURL: url,
+      model: "m",
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      new RegExp(`embeddings endpoint ${url.replace(/[.]/g, "\\.")} \\(model m\\).*connection.*is the server running`),
+    );
   });
 
   it("validates its options", async () => {
@@ -155,7 +174,9 @@ describe("openai embedder against an OpenAI-compatible endpoint", () => {
     await expect(make({ maxBatchSize: 0 })).rejects.toThrow(/max batch size/);
     await expect(make({ requestDimensions: true })).rejects.toThrow(/needs dims/);
     // Credentials in the URL are not repeated in messages.
-    const error = (await make({ baseURL: "http://user:hunter2@127.0.0.1:1/v1", model: "" }).catch((e: unknown) => e)) as Error;
+    const error = (await make({ baseURL: "http://user:hunter2@127.0.0.1:1/v1", model: "" }).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error.message).toContain("http://127.0.0.1:1/v1");
     expect(error.message).not.toContain("hunter2");
   });
@@ -163,7 +184,11 @@ describe("openai embedder against an OpenAI-compatible endpoint", () => {
   it("records model, host and dims (not the key), and refuses another model or host", async () => {
     const embedder = await make({ dims: 32 });
     const record = embedder.record();
-    expect(record).toMatchObject({ name: "openai", dims: 32, params: { model: "nomic-embed-text", host: new URL(server.baseURL).host } });
+    expect(record).toMatchObject({
+      name: "openai",
+      dims: 32,
+      params: { model: "nomic-embed-text", host: new URL(server.baseURL).host },
+    });
     expect(JSON.stringify(record)).not.toContain(KEY);
     expect(() => assertSameEmbedder(record, embedder.record())).not.toThrow();
     const otherModel = await make({ dims: 32, model: "mxbai-embed-large" });

@@ -57,7 +57,9 @@ export class EmbeddingEndpointError extends Error {
 }
 
 const responseSchema = z.object({
-  data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.union([z.array(z.number()), z.string()]) })),
+  data: z.array(
+    z.object({ index: z.number().int().nonnegative(), embedding: z.union([z.array(z.number()), z.string()]) }),
+  ),
 });
 
 /** The endpoint as shown to people: no credentials, no query string (Azure-style keys live there). */
@@ -81,7 +83,8 @@ export class OpenAIEmbedder implements Embedder {
   private readonly policy: RetryPolicy;
 
   private constructor(
-    private readonly options: Required<Pick<OpenAIEmbedderOptions, "model" | "maxBatchSize" | "maxInputChars">> & OpenAIEmbedderOptions,
+    private readonly options: Required<Pick<OpenAIEmbedderOptions, "model" | "maxBatchSize" | "maxInputChars">> &
+      OpenAIEmbedderOptions,
     dims: number,
     client: OpenAI,
   ) {
@@ -100,21 +103,39 @@ export class OpenAIEmbedder implements Embedder {
     try {
       url = new URL(baseURL);
     } catch {
-      throw new Error(`openai embedder: "${displayEndpoint(baseURL)}" is not a URL (set EMBEDDINGS_BASE_URL to e.g. http://localhost:11434/v1)`);
+      throw new Error(
+        `openai embedder: "${displayEndpoint(baseURL)}" is not a URL (set EMBEDDINGS_BASE_URL to e.g. http://localhost:11434/v1)`,
+      );
     }
-    if (!/^https?:$/.test(url.protocol)) throw new Error(`openai embedder: the endpoint must be http(s), got ${url.protocol}`);
-    if (!options.model?.trim()) throw new Error(`openai embedder: no model given for ${displayEndpoint(baseURL)} (set EMBEDDINGS_MODEL, e.g. text-embedding-3-small or nomic-embed-text)`);
+    if (!/^https?:$/.test(url.protocol))
+      throw new Error(`openai embedder: the endpoint must be http(s), got ${url.protocol}`);
+    if (!options.model?.trim())
+      throw new Error(
+        `openai embedder: no model given for ${displayEndpoint(baseURL)} (set EMBEDDINGS_MODEL, e.g. text-embedding-3-small or nomic-embed-text)`,
+      );
     const positive = (what: string, v: number | undefined) => {
-      if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new Error(`openai embedder: ${what} must be a positive whole number (got ${v})`);
+      if (v !== undefined && (!Number.isInteger(v) || v < 1))
+        throw new Error(`openai embedder: ${what} must be a positive whole number (got ${v})`);
     };
     positive("dims", options.dims);
     positive("max batch size", options.maxBatchSize);
     positive("max input chars", options.maxInputChars);
-    if (options.requestDimensions && options.dims === undefined) throw new Error("openai embedder: requesting a dimension needs dims (EMBEDDINGS_DIMS)");
-    const full = { ...options, model: options.model.trim(), maxBatchSize: options.maxBatchSize ?? 64, maxInputChars: options.maxInputChars ?? 24_000 };
+    if (options.requestDimensions && options.dims === undefined)
+      throw new Error("openai embedder: requesting a dimension needs dims (EMBEDDINGS_DIMS)");
+    const full = {
+      ...options,
+      model: options.model.trim(),
+      maxBatchSize: options.maxBatchSize ?? 64,
+      maxInputChars: options.maxInputChars ?? 24_000,
+    };
     const client = createOpenAIClient(
       // Local servers need no key; the SDK insists on one (and would read OPENAI_API_KEY otherwise).
-      { apiKey: options.apiKey || "no-key", baseURL, requestTimeoutMs: options.timeoutMs ?? 60_000, headers: undefined },
+      {
+        apiKey: options.apiKey || "no-key",
+        baseURL,
+        requestTimeoutMs: options.timeoutMs ?? 60_000,
+        headers: undefined,
+      },
       baseURL,
     );
     if (options.dims !== undefined) return new OpenAIEmbedder(full, options.dims, client);
@@ -128,7 +149,12 @@ export class OpenAIEmbedder implements Embedder {
     // The host is part of the space: the same model name on another server (TEI ignores the name
     // entirely) is not known to be the same model.
     const paramsHash = createHash("sha256").update(`openai\0${this.host}\0${model}\0${this.dims}`).digest("hex");
-    return { name: this.name, dims: this.dims, params: { model, host: this.host, requestDimensions: !!requestDimensions }, paramsHash };
+    return {
+      name: this.name,
+      dims: this.dims,
+      params: { model, host: this.host, requestDimensions: !!requestDimensions },
+      paramsHash,
+    };
   }
 
   async embed(batch: string[]): Promise<Float32Array[]> {
@@ -136,7 +162,8 @@ export class OpenAIEmbedder implements Embedder {
     const out: Float32Array[] = batch.map(() => new Float32Array(this.dims));
     const todo: { index: number; text: string }[] = [];
     batch.forEach((text, index) => {
-      if (typeof text !== "string") throw new TypeError(`openai embedder: input ${index} is not a string (got ${typeof text})`);
+      if (typeof text !== "string")
+        throw new TypeError(`openai embedder: input ${index} is not a string (got ${typeof text})`);
       if (text.trim() === "") return;
       const { maxInputChars } = this.options;
       if (text.length > maxInputChars) {
@@ -163,7 +190,12 @@ export class OpenAIEmbedder implements Embedder {
     for (let attempt = 0; ; attempt++) {
       let raw: unknown;
       try {
-        raw = await this.client.embeddings.create({ model, input, encoding_format: "float", ...(requestDimensions ? { dimensions: this.dims } : {}) });
+        raw = await this.client.embeddings.create({
+          model,
+          input,
+          encoding_format: "float",
+          ...(requestDimensions ? { dimensions: this.dims } : {}),
+        });
       } catch (error) {
         const e = classifyError(error, "openai-compatible", model, false);
         const delay = retryDelay(e, attempt, this.policy);
@@ -176,25 +208,43 @@ export class OpenAIEmbedder implements Embedder {
         const prefix = `openai-compatible (${model})${status}: `;
         const detail = redact(e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message);
         const tries = attempt > 0 ? ` (after ${attempt + 1} attempts)` : "";
-        throw new EmbeddingEndpointError(`embeddings endpoint ${where}${status}: ${detail}${tries}${hintFor(e.status, e.kind)}`, e.status, attempt + 1, { cause: error });
+        throw new EmbeddingEndpointError(
+          `embeddings endpoint ${where}${status}: ${detail}${tries}${hintFor(e.status, e.kind)}`,
+          e.status,
+          attempt + 1,
+          { cause: error },
+        );
       }
       return this.vectors(raw, input.length, where);
     }
   }
 
   private vectors(raw: unknown, count: number, where: string): Float32Array[] {
-    const bad = (what: string) => new EmbeddingEndpointError(`embeddings endpoint ${where} returned ${what}; is it an OpenAI-compatible /embeddings endpoint?`, undefined, 1);
+    const bad = (what: string) =>
+      new EmbeddingEndpointError(
+        `embeddings endpoint ${where} returned ${what}; is it an OpenAI-compatible /embeddings endpoint?`,
+        undefined,
+        1,
+      );
     const parsed = responseSchema.safeParse(raw);
-    if (!parsed.success) throw bad(typeof raw === "string" ? "text instead of JSON" : "a response without a data list of {index, embedding}");
+    if (!parsed.success)
+      throw bad(
+        typeof raw === "string" ? "text instead of JSON" : "a response without a data list of {index, embedding}",
+      );
     const byIndex = new Map(parsed.data.data.map((d) => [d.index, d.embedding]));
-    if (parsed.data.data.length !== count || byIndex.size !== count) throw bad(`${parsed.data.data.length} embeddings for ${count} inputs`);
+    if (parsed.data.data.length !== count || byIndex.size !== count)
+      throw bad(`${parsed.data.data.length} embeddings for ${count} inputs`);
     const out: Float32Array[] = [];
     for (let i = 0; i < count; i++) {
       const e = byIndex.get(i);
       if (e === undefined) throw bad(`no embedding for input ${i}`);
       const v = typeof e === "string" ? decodeBase64Floats(e) : Float32Array.from(e);
       if (this.dims && v.length !== this.dims) {
-        throw new EmbeddingEndpointError(`embeddings endpoint ${where} returned ${v.length}-dim vectors, but ${this.dims} were expected (EMBEDDINGS_DIMS, or the dimension the index was built with)`, undefined, 1);
+        throw new EmbeddingEndpointError(
+          `embeddings endpoint ${where} returned ${v.length}-dim vectors, but ${this.dims} were expected (EMBEDDINGS_DIMS, or the dimension the index was built with)`,
+          undefined,
+          1,
+        );
       }
       if (v.length === 0) throw bad("an empty vector");
       let norm = 0;

@@ -37,7 +37,12 @@ export const embedderEnvShape = {
   EMBEDDINGS_MAX_INPUT_CHARS: positiveInt.optional(),
   EMBEDDINGS_TIMEOUT_MS: positiveInt.default(60_000),
   /** openai: retries on 429 / 5xx / network errors, with exponential backoff. */
-  EMBEDDINGS_MAX_RETRIES: z.coerce.number({ error: "a whole number" }).int("a whole number").min(0, "between 0 and 10").max(10, "between 0 and 10").default(4),
+  EMBEDDINGS_MAX_RETRIES: z.coerce
+    .number({ error: "a whole number" })
+    .int("a whole number")
+    .min(0, "between 0 and 10")
+    .max(10, "between 0 and 10")
+    .default(4),
   /** transformers: the model folder (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx). */
   TRANSFORMERS_MODEL_PATH: z.string().min(1).optional(),
   /** transformers: allow downloading TRANSFORMERS_MODEL_PATH as a Hugging Face model id into TRANSFORMERS_CACHE_DIR. */
@@ -126,10 +131,16 @@ export async function createEmbedderFromSettings(input: EmbedderSettingsInput): 
 }
 
 /** An OpenAI embedder for these settings; `fixed` (model, dims) overrides them, e.g. from an index's record. */
-export function openaiFromSettings(s: EmbedderSettings, fixed: { model?: string; dims?: number; requestDimensions?: boolean }): Promise<OpenAIEmbedder> {
+export function openaiFromSettings(
+  s: EmbedderSettings,
+  fixed: { model?: string; dims?: number; requestDimensions?: boolean },
+): Promise<OpenAIEmbedder> {
   const o = s.openai;
   const model = fixed.model ?? o.model;
-  if (!model) throw new Error("EMBEDDER=openai needs EMBEDDINGS_MODEL (e.g. text-embedding-3-small, or nomic-embed-text on Ollama)");
+  if (!model)
+    throw new Error(
+      "EMBEDDER=openai needs EMBEDDINGS_MODEL (e.g. text-embedding-3-small, or nomic-embed-text on Ollama)",
+    );
   return OpenAIEmbedder.create({
     baseURL: o.baseURL,
     apiKey: o.apiKey,
@@ -139,7 +150,12 @@ export function openaiFromSettings(s: EmbedderSettings, fixed: { model?: string;
     maxBatchSize: o.maxBatchSize,
     maxInputChars: o.maxInputChars,
     timeoutMs: o.timeoutMs,
-    retry: { maxRetries: o.maxRetries, ...(o.retryBaseDelayMs !== undefined ? { baseDelayMs: o.retryBaseDelayMs, maxDelayMs: Math.max(o.retryBaseDelayMs * 8, 1) } : {}) },
+    retry: {
+      maxRetries: o.maxRetries,
+      ...(o.retryBaseDelayMs !== undefined
+        ? { baseDelayMs: o.retryBaseDelayMs, maxDelayMs: Math.max(o.retryBaseDelayMs * 8, 1) }
+        : {}),
+    },
   });
 }
 
@@ -153,7 +169,10 @@ export function transformersFromSettings(
   fixed: Pick<TransformersEmbedderOptions, "dtype" | "maxTokens" | "maxInputChars"> = {},
 ): Promise<TransformersEmbedder> {
   const t = s.transformers;
-  if (!modelPath) throw new Error("EMBEDDER=transformers needs TRANSFORMERS_MODEL_PATH: a folder with config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx");
+  if (!modelPath)
+    throw new Error(
+      "EMBEDDER=transformers needs TRANSFORMERS_MODEL_PATH: a folder with config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx",
+    );
   const options: TransformersEmbedderOptions = {
     model: modelPath,
     allowRemote: t.allowRemote,

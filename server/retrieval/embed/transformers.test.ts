@@ -34,7 +34,12 @@ describe("transformers embedder on a tiny generated model", () => {
   });
 
   it("is deterministic, and a batch equals one-by-one (padding does not leak into the mean)", async () => {
-    const texts = ["select rows from the database", "click", "render the button layout with a theme color", "tcp proxy header"];
+    const texts = [
+      "select rows from the database",
+      "click",
+      "render the button layout with a theme color",
+      "tcp proxy header",
+    ];
     const batched = await embedder.embed(texts);
     const again = await embedder.embed(texts);
     expect(again.map((v) => [...v])).toEqual(batched.map((v) => [...v]));
@@ -45,7 +50,12 @@ describe("transformers embedder on a tiny generated model", () => {
   });
 
   it("places texts about one topic closer together than texts about another", async () => {
-    const [sql1, sql2, net, ui] = await embedder.embed(["join two tables in an sql query", "select a column from the database schema", "the http client sends a request to the proxy server", "render a button with the theme font"]);
+    const [sql1, sql2, net, ui] = await embedder.embed([
+      "join two tables in an sql query",
+      "select a column from the database schema",
+      "the http client sends a request to the proxy server",
+      "render a button with the theme font",
+    ]);
     expect(cosine(sql1!, sql2!)).toBeGreaterThan(cosine(sql1!, net!) + 0.3);
     expect(cosine(sql1!, sql2!)).toBeGreaterThan(cosine(sql1!, ui!) + 0.3);
     expect(cosine(net!, ui!)).toBeLessThan(0.5);
@@ -76,7 +86,11 @@ describe("transformers embedder on a tiny generated model", () => {
 
   it("records the model so queries use the same one, and refuses a different model", async () => {
     const record = embedder.record();
-    expect(record).toMatchObject({ name: "transformers", dims: 16, params: { model: "tiny", path: path.join(root, "tiny"), dtype: "fp32", pooling: "mean", maxTokens: 32 } });
+    expect(record).toMatchObject({
+      name: "transformers",
+      dims: 16,
+      params: { model: "tiny", path: path.join(root, "tiny"), dtype: "fp32", pooling: "mean", maxTokens: 32 },
+    });
     // Same files under another folder name: same vector space.
     await writeTinyModel(path.join(root, "copy"), { dims: 16, maxLength: 32 });
     const copy = await TransformersEmbedder.load({ model: path.join(root, "copy") });
@@ -95,8 +109,12 @@ describe("transformers embedder on a tiny generated model", () => {
     const error = await TransformersEmbedder.load({ model: partial }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransformersModelError);
     expect((error as Error).message).toMatch(/incomplete: missing tokenizer\.json, onnx\/model\.onnx/);
-    await expect(TransformersEmbedder.load({ model: path.join(root, "nowhere") })).rejects.toThrow(/does not exist.*config\.json, tokenizer\.json/);
-    await expect(TransformersEmbedder.load({ model: partial, dtype: "q8" })).rejects.toThrow(/missing tokenizer\.json, onnx\/model_quantized\.onnx/);
+    await expect(TransformersEmbedder.load({ model: path.join(root, "nowhere") })).rejects.toThrow(
+      /does not exist.*config\.json, tokenizer\.json/,
+    );
+    await expect(TransformersEmbedder.load({ model: partial, dtype: "q8" })).rejects.toThrow(
+      /missing tokenizer\.json, onnx\/model_quantized\.onnx/,
+    );
     await expect(TransformersEmbedder.load({ model: "" })).rejects.toThrow(/TRANSFORMERS_MODEL_PATH/);
   });
 
@@ -104,7 +122,9 @@ describe("transformers embedder on a tiny generated model", () => {
     const corrupt = path.join(root, "corrupt");
     await writeTinyModel(corrupt);
     await writeFile(path.join(corrupt, "onnx/model.onnx"), "this is not a protobuf");
-    await expect(TransformersEmbedder.load({ model: corrupt })).rejects.toThrow(/could not load the model in .*corrupt/);
+    await expect(TransformersEmbedder.load({ model: corrupt })).rejects.toThrow(
+      /could not load the model in .*corrupt/,
+    );
   });
 
   it("never touches the network with remote off, even for a Hub-style id", async () => {

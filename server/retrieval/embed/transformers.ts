@@ -70,7 +70,9 @@ interface TensorLike {
 }
 
 const refuseNetwork = async (url: unknown): Promise<never> => {
-  throw new TransformersModelError(`network access is disabled for the transformers embedder (tried ${String(url)}); set TRANSFORMERS_ALLOW_REMOTE=true to allow downloads`);
+  throw new TransformersModelError(
+    `network access is disabled for the transformers embedder (tried ${String(url)}); set TRANSFORMERS_ALLOW_REMOTE=true to allow downloads`,
+  );
 };
 
 export class TransformersEmbedder implements Embedder {
@@ -97,9 +99,15 @@ export class TransformersEmbedder implements Embedder {
   /** Loads the model (checking the folder first) and runs it once to learn its dimension. */
   static async load(options: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
     const dtype = options.dtype ?? "fp32";
-    if (!(dtype in DTYPE_SUFFIX)) throw new TransformersModelError(`transformers embedder: unknown dtype "${dtype}" (use one of ${TRANSFORMERS_DTYPES.join(", ")})`);
+    if (!(dtype in DTYPE_SUFFIX))
+      throw new TransformersModelError(
+        `transformers embedder: unknown dtype "${dtype}" (use one of ${TRANSFORMERS_DTYPES.join(", ")})`,
+      );
     const batchSize = options.batchSize ?? 16;
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new TransformersModelError(`transformers embedder: batch size must be a positive whole number (got ${batchSize})`);
+    if (!Number.isInteger(batchSize) || batchSize < 1)
+      throw new TransformersModelError(
+        `transformers embedder: batch size must be a positive whole number (got ${batchSize})`,
+      );
     const { folder, id, remote, cacheDir } = await resolveModel(options);
     const files = requiredModelFiles(dtype);
     if (!remote) await assertComplete(folder, files);
@@ -116,34 +124,76 @@ export class TransformersEmbedder implements Embedder {
       env.fetch = remote ? globalThis.fetch.bind(globalThis) : refuseNetwork;
       try {
         const tokenizer = await transformers.AutoTokenizer.from_pretrained(id, { local_files_only: !remote });
-        const model = await transformers.AutoModel.from_pretrained(id, { local_files_only: !remote, dtype, device: "cpu" });
+        const model = await transformers.AutoModel.from_pretrained(id, {
+          local_files_only: !remote,
+          dtype,
+          device: "cpu",
+        });
         return { tokenizer, model };
       } catch (error) {
-        throw new TransformersModelError(`transformers embedder: could not load the model in ${folder}: ${(error as Error).message ?? String(error)}`, { cause: error });
+        throw new TransformersModelError(
+          `transformers embedder: could not load the model in ${folder}: ${(error as Error).message ?? String(error)}`,
+          { cause: error },
+        );
       }
     });
     if (remote) await assertComplete(folder, files);
 
     const configured = tokenizer.model_max_length;
-    const maxTokens = options.maxTokens ?? (Number.isFinite(configured) && configured > 0 ? Math.min(configured, 512) : 512);
-    if (!Number.isInteger(maxTokens) || maxTokens < 2) throw new TransformersModelError(`transformers embedder: max tokens must be a whole number ≥ 2 (got ${maxTokens})`);
+    const maxTokens =
+      options.maxTokens ?? (Number.isFinite(configured) && configured > 0 ? Math.min(configured, 512) : 512);
+    if (!Number.isInteger(maxTokens) || maxTokens < 2)
+      throw new TransformersModelError(
+        `transformers embedder: max tokens must be a whole number ≥ 2 (got ${maxTokens})`,
+      );
     const maxInputChars = options.maxInputChars ?? maxTokens * 32;
     const contentHash = await hashFiles(folder, files);
     const name = remote ? id : path.basename(folder);
     // Dimension from a real forward pass: configs name it differently (hidden_size, d_model, dim…).
-    const probe = new TransformersEmbedder(tokenizer, model, 0, folder, name, dtype, maxTokens, maxInputChars, batchSize, contentHash);
+    const probe = new TransformersEmbedder(
+      tokenizer,
+      model,
+      0,
+      folder,
+      name,
+      dtype,
+      maxTokens,
+      maxInputChars,
+      batchSize,
+      contentHash,
+    );
     const [vector] = await probe.forward(["dimension probe"], true);
-    return new TransformersEmbedder(tokenizer, model, vector!.length, folder, name, dtype, maxTokens, maxInputChars, batchSize, contentHash);
+    return new TransformersEmbedder(
+      tokenizer,
+      model,
+      vector!.length,
+      folder,
+      name,
+      dtype,
+      maxTokens,
+      maxInputChars,
+      batchSize,
+      contentHash,
+    );
   }
 
   record(): EmbedderRecord {
     const paramsHash = createHash("sha256")
-      .update(`transformers\0${this.dims}\0${this.dtype}\0mean\0${this.maxTokens}\0${this.maxInputChars}\0${this.contentHash}`)
+      .update(
+        `transformers\0${this.dims}\0${this.dtype}\0mean\0${this.maxTokens}\0${this.maxInputChars}\0${this.contentHash}`,
+      )
       .digest("hex");
     return {
       name: this.name,
       dims: this.dims,
-      params: { model: this.modelName, path: this.folder, dtype: this.dtype, pooling: "mean", maxTokens: this.maxTokens, maxInputChars: this.maxInputChars },
+      params: {
+        model: this.modelName,
+        path: this.folder,
+        dtype: this.dtype,
+        pooling: "mean",
+        maxTokens: this.maxTokens,
+        maxInputChars: this.maxInputChars,
+      },
       paramsHash,
     };
   }
@@ -156,7 +206,10 @@ export class TransformersEmbedder implements Embedder {
     const todo = batch.flatMap((t, i) => (typeof t === "string" && t.trim() === "" ? [] : [i]));
     for (let i = 0; i < todo.length; i += this.batchSize) {
       const ids = todo.slice(i, i + this.batchSize);
-      const vectors = await this.forward(ids.map((j) => batch[j]!), false);
+      const vectors = await this.forward(
+        ids.map((j) => batch[j]!),
+        false,
+      );
       ids.forEach((j, k) => (out[j] = vectors[k]!));
     }
     return out;
@@ -164,7 +217,8 @@ export class TransformersEmbedder implements Embedder {
 
   private async forward(texts: string[], probing: boolean): Promise<Float32Array[]> {
     const cut = texts.map((t) => {
-      if (typeof t !== "string") throw new TypeError(`transformers embedder: every input must be a string (got ${typeof t})`);
+      if (typeof t !== "string")
+        throw new TypeError(`transformers embedder: every input must be a string (got ${typeof t})`);
       if (t.length <= this.maxInputChars) return t;
       this.truncatedInputs++;
       return t.slice(0, this.maxInputChars);
@@ -174,23 +228,42 @@ export class TransformersEmbedder implements Embedder {
     try {
       outputs = (await this.model(inputs)) as Record<string, TensorLike | undefined>;
     } catch (error) {
-      throw new TransformersModelError(`transformers embedder (${this.modelName}): the model failed on a batch of ${texts.length}: ${(error as Error).message}`, { cause: error });
+      throw new TransformersModelError(
+        `transformers embedder (${this.modelName}): the model failed on a batch of ${texts.length}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     const hidden = outputs.last_hidden_state ?? outputs.token_embeddings;
     if (!hidden || hidden.dims.length !== 3) {
-      throw new TransformersModelError(`transformers embedder (${this.modelName}): the model has no [batch, tokens, dims] output (outputs: ${Object.keys(outputs).join(", ")}); use a feature-extraction export`);
+      throw new TransformersModelError(
+        `transformers embedder (${this.modelName}): the model has no [batch, tokens, dims] output (outputs: ${Object.keys(outputs).join(", ")}); use a feature-extraction export`,
+      );
     }
     const [batch, tokens, dims] = hidden.dims as [number, number, number];
     if (batch !== texts.length || (!probing && dims !== this.dims)) {
-      throw new TransformersModelError(`transformers embedder (${this.modelName}): output shape [${hidden.dims.join(", ")}] does not match ${texts.length} texts × ${this.dims} dims`);
+      throw new TransformersModelError(
+        `transformers embedder (${this.modelName}): output shape [${hidden.dims.join(", ")}] does not match ${texts.length} texts × ${this.dims} dims`,
+      );
     }
-    return meanPoolNormalised(hidden.data, (inputs as { attention_mask: TensorLike }).attention_mask.data, batch, tokens, dims);
+    return meanPoolNormalised(
+      hidden.data,
+      (inputs as { attention_mask: TensorLike }).attention_mask.data,
+      batch,
+      tokens,
+      dims,
+    );
   }
 }
 
 /** Mean over the tokens whose mask is 1, then L2-normalised; a text without tokens (or whose mean is
  * zero) stays the zero vector, as in the hash embedder. */
-export function meanPoolNormalised(hidden: ArrayLike<number | bigint>, mask: ArrayLike<number | bigint>, batch: number, tokens: number, dims: number): Float32Array[] {
+export function meanPoolNormalised(
+  hidden: ArrayLike<number | bigint>,
+  mask: ArrayLike<number | bigint>,
+  batch: number,
+  tokens: number,
+  dims: number,
+): Float32Array[] {
   const out: Float32Array[] = [];
   for (let b = 0; b < batch; b++) {
     const sum = new Float64Array(dims);
@@ -213,9 +286,14 @@ export function meanPoolNormalised(hidden: ArrayLike<number | bigint>, mask: Arr
   return out;
 }
 
-async function resolveModel(options: TransformersEmbedderOptions): Promise<{ folder: string; id: string; remote: boolean; cacheDir?: string }> {
+async function resolveModel(
+  options: TransformersEmbedderOptions,
+): Promise<{ folder: string; id: string; remote: boolean; cacheDir?: string }> {
   const model = options.model?.trim();
-  if (!model) throw new TransformersModelError("transformers embedder: no model folder given (set TRANSFORMERS_MODEL_PATH to a folder with config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx)");
+  if (!model)
+    throw new TransformersModelError(
+      "transformers embedder: no model folder given (set TRANSFORMERS_MODEL_PATH to a folder with config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx)",
+    );
   const local = path.resolve(model);
   const isFolder = await stat(local).then(
     (s) => s.isDirectory(),
@@ -223,7 +301,10 @@ async function resolveModel(options: TransformersEmbedderOptions): Promise<{ fol
   );
   const looksLikeId = /^[\w.-]+\/[\w.-]+$/.test(model) && !model.includes("..");
   if (options.allowRemote && !isFolder && looksLikeId) {
-    if (!options.cacheDir) throw new TransformersModelError(`transformers embedder: downloading "${model}" needs a cache folder to store it in`);
+    if (!options.cacheDir)
+      throw new TransformersModelError(
+        `transformers embedder: downloading "${model}" needs a cache folder to store it in`,
+      );
     const cacheDir = path.resolve(options.cacheDir);
     // transformers.js' file cache stores a download of "org/name/<file>" at cacheDir/org/name/<file>,
     // the same layout as a local folder, so the downloaded copy is then checked and hashed like one.
@@ -237,13 +318,17 @@ async function assertComplete(folder: string, files: string[]): Promise<void> {
   const info = await stat(folder).catch(() => null);
   const hint = `A model folder needs ${files.join(", ")} (a Hugging Face repo exported for transformers.js, e.g. Xenova/all-MiniLM-L6-v2, copied there).`;
   if (!info) throw new TransformersModelError(`transformers embedder: model folder ${folder} does not exist. ${hint}`);
-  if (!info.isDirectory()) throw new TransformersModelError(`transformers embedder: ${folder} is not a folder. ${hint}`);
+  if (!info.isDirectory())
+    throw new TransformersModelError(`transformers embedder: ${folder} is not a folder. ${hint}`);
   const missing: string[] = [];
   for (const f of files) {
     const s = await stat(path.join(folder, f)).catch(() => null);
     if (!s?.isFile() || s.size === 0) missing.push(f);
   }
-  if (missing.length) throw new TransformersModelError(`transformers embedder: model folder ${folder} is incomplete: missing ${missing.join(", ")}. ${hint}`);
+  if (missing.length)
+    throw new TransformersModelError(
+      `transformers embedder: model folder ${folder} is incomplete: missing ${missing.join(", ")}. ${hint}`,
+    );
 }
 
 /** sha256 over (name, sha256(content)) of each file, streamed (weights can be hundreds of MB). */

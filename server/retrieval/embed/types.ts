@@ -39,12 +39,20 @@ export class EmbedderMismatchError extends Error {
 
 /** Throws EmbedderMismatchError unless `query` produces vectors comparable with the index's. */
 export function assertSameEmbedder(index: EmbedderRecord, query: EmbedderRecord): void {
-  if (index.name !== query.name || index.dims !== query.dims || index.paramsHash !== query.paramsHash) throw new EmbedderMismatchError(index, query);
+  if (index.name !== query.name || index.dims !== query.dims || index.paramsHash !== query.paramsHash)
+    throw new EmbedderMismatchError(index, query);
 }
 
 function mismatchMessage(index: EmbedderRecord, query: EmbedderRecord): string {
-  const describe = (r: EmbedderRecord) => `${r.name} (${r.dims} dims${Object.entries(r.params).map(([k, v]) => `, ${k}=${String(v)}`).join("")}; params ${r.paramsHash.slice(0, 12)})`;
+  const describe = (r: EmbedderRecord) =>
+    `${r.name} (${r.dims} dims${Object.entries(r.params)
+      .map(([k, v]) => `, ${k}=${String(v)}`)
+      .join("")}; params ${r.paramsHash.slice(0, 12)})`;
   const what =
-    index.name !== query.name ? "a different embedder" : index.dims !== query.dims ? "a different dimension" : "different parameters or fitted state";
+    index.name !== query.name
+      ? "a different embedder"
+      : index.dims !== query.dims
+        ? "a different dimension"
+        : "different parameters or fitted state";
   return `This index was built with ${describe(index)}, but the query embedder is ${describe(query)}: ${what}, so its vectors are not comparable. Query with the index's embedder, or re-index with the new one.`;
 }

@@ -6,10 +6,22 @@ import { HashEmbedder } from "../embed/hash.ts";
 import { HYBRID_VECTOR_DEPTH, search } from "../search.ts";
 import { splitIdentifiersInText } from "../split-identifiers.ts";
 import { readEntry } from "./catalog.ts";
-import { connect, openChunkIndex, optimizeIndex, replaceIndex, updateIndex, type ChunkIndex, type ChunkRow, type Store } from "./index.ts";
+import {
+  connect,
+  openChunkIndex,
+  optimizeIndex,
+  replaceIndex,
+  updateIndex,
+  type ChunkIndex,
+  type ChunkRow,
+  type Store,
+} from "./index.ts";
 
 /** Distinct, realistic-looking chunks: each combines words of a small vocabulary differently. */
-const WORDS = "parse config file retry backoff session token cache evict socket room join chunk overlap index vector search query user account billing invoice render page route handler stream buffer encode decode hash verify sign upload".split(" ");
+const WORDS =
+  "parse config file retry backoff session token cache evict socket room join chunk overlap index vector search query user account billing invoice render page route handler stream buffer encode decode hash verify sign upload".split(
+    " ",
+  );
 const LANGS = ["typescript", "python", "go"];
 
 function chunkText(i: number): string {
@@ -56,7 +68,12 @@ afterAll(() => {
 });
 
 async function build(name: string, annThreshold: number): Promise<ChunkIndex> {
-  const write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: embedder.idfState(), rows: rows(embedder, 0, ROWS), annThreshold });
+  const write = await replaceIndex(store, name, {
+    embedder: embedder.record(),
+    embedderState: embedder.idfState(),
+    rows: rows(embedder, 0, ROWS),
+    annThreshold,
+  });
   expect(write.plan.vector).toBe(annThreshold <= ROWS ? "ivf_rq" : "exact");
   return (await openChunkIndex(store, name))!;
 }
@@ -97,7 +114,9 @@ describe("vector index by table size", () => {
 
   it("`exact` bypasses the ANN index", async () => {
     const q = embedder.embedOne("retry backoff session");
-    expect((await ann.vectorSearch(q, 10, undefined, { exact: true })).map((h) => h.id)).toEqual((await exact.vectorSearch(q, 10)).map((h) => h.id));
+    expect((await ann.vectorSearch(q, 10, undefined, { exact: true })).map((h) => h.id)).toEqual(
+      (await exact.vectorSearch(q, 10)).map((h) => h.id),
+    );
   });
 
   it("filters apply with the ANN index (language, path glob, symbol kind)", async () => {
@@ -126,7 +145,9 @@ describe("vector index by table size", () => {
     expect(got[0]!.file).toBe("src/go/f11.x");
     expect(got[0]!.snippet).toContain(query.split("\n")[0]);
     // The page is read by row address after fusion: a mix-up would pair a row with another's scores.
-    for (const h of got) if (h.scores.vector !== undefined) expect(vector.find((v) => v.file === h.file)?.score).toBeCloseTo(h.scores.vector, 6);
+    for (const h of got)
+      if (h.scores.vector !== undefined)
+        expect(vector.find((v) => v.file === h.file)?.score).toBeCloseTo(h.scores.vector, 6);
     expect(got.filter((h) => h.scores.vector !== undefined).length).toBeGreaterThan(0);
   });
 });
@@ -134,7 +155,12 @@ describe("vector index by table size", () => {
 describe("layout", () => {
   it("a full build larger than one write batch is stored as one fragment (every hit read touches one file)", async () => {
     const big = new HashEmbedder({ dims: 512 }).fit(Array.from({ length: 2_500 }, (_, i) => chunkText(i)));
-    await replaceIndex(store, "batches", { embedder: big.record(), embedderState: big.idfState(), rows: rows(big, 0, 2_500), annThreshold: 100_000 });
+    await replaceIndex(store, "batches", {
+      embedder: big.record(),
+      embedderState: big.idfState(),
+      rows: rows(big, 0, 2_500),
+      annThreshold: 100_000,
+    });
     const entry = (await readEntry(store.db, "batches"))!;
     const table = await store.db.openTable(entry.table);
     try {
@@ -155,11 +181,22 @@ describe("layout", () => {
 describe("incremental updates on an ANN-indexed table", () => {
   it("finds appended rows before maintenance, reports maintenance due, and optimizeIndex folds them in", async () => {
     const name = "grow";
-    await replaceIndex(store, name, { embedder: embedder.record(), embedderState: embedder.idfState(), rows: rows(embedder, 0, ROWS), annThreshold: THRESHOLD });
+    await replaceIndex(store, name, {
+      embedder: embedder.record(),
+      embedderState: embedder.idfState(),
+      rows: rows(embedder, 0, ROWS),
+      annThreshold: THRESHOLD,
+    });
     const fresh = rows(embedder, 0, 100, "new");
     let last;
     // Nine small appends: nine small fragments (the threshold is eight).
-    for (let i = 0; i < 9; i++) last = await updateIndex(store, name, { embedder: embedder.record(), removeFiles: [], rows: fresh.slice(i * 10, i * 10 + 10), annThreshold: THRESHOLD });
+    for (let i = 0; i < 9; i++)
+      last = await updateIndex(store, name, {
+        embedder: embedder.record(),
+        removeFiles: [],
+        rows: fresh.slice(i * 10, i * 10 + 10),
+        annThreshold: THRESHOLD,
+      });
     expect(last!.maintenanceDue).toBe(true);
 
     const before = (await openChunkIndex(store, name))!;
@@ -179,7 +216,9 @@ describe("incremental updates on an ANN-indexed table", () => {
     try {
       expect(after.version).toBeGreaterThan(before.version);
       expect(await after.rowCount()).toBe(ROWS + 90);
-      expect(new Set((await after.vectorSearch(probe.vector, 2)).map((h) => h.file))).toEqual(new Set(["new/typescript/f42.x", "src/typescript/f42.x"]));
+      expect(new Set((await after.vectorSearch(probe.vector, 2)).map((h) => h.file))).toEqual(
+        new Set(["new/typescript/f42.x", "src/typescript/f42.x"]),
+      );
     } finally {
       after.close();
     }
@@ -187,7 +226,11 @@ describe("incremental updates on an ANN-indexed table", () => {
 
   it("optimizeIndex leaves the catalog alone when a writer has uncommitted versions", async () => {
     const name = "busy";
-    await replaceIndex(store, name, { embedder: embedder.record(), embedderState: embedder.idfState(), rows: rows(embedder, 0, 50) });
+    await replaceIndex(store, name, {
+      embedder: embedder.record(),
+      embedderState: embedder.idfState(),
+      rows: rows(embedder, 0, 50),
+    });
     const index = (await openChunkIndex(store, name))!;
     const version = index.version;
     index.close();

@@ -57,7 +57,10 @@ export async function readEntry(db: Connection, name: string): Promise<CatalogEn
 }
 
 /** Only where an index's current version lives (cheap: the embedder state can be megabytes). */
-export async function readEntryVersion(db: Connection, name: string): Promise<{ table: string; version: number } | null> {
+export async function readEntryVersion(
+  db: Connection,
+  name: string,
+): Promise<{ table: string; version: number } | null> {
   const r = await readRow(db, name, ["table", "version"]);
   return r ? { table: String(r.table), version: Number(r.version) } : null;
 }
@@ -66,7 +69,10 @@ async function readRow(db: Connection, name: string, columns?: string[]): Promis
   if (!(await db.tableNames()).includes(CATALOG_TABLE)) return null;
   const t = await db.openTable(CATALOG_TABLE);
   try {
-    let q = t.query().where(`name = ${sqlString(name)}`).limit(1);
+    let q = t
+      .query()
+      .where(`name = ${sqlString(name)}`)
+      .limit(1);
     if (columns) q = q.select(columns);
     return ((await q.toArray()) as Record<string, unknown>[])[0] ?? null;
   } finally {
@@ -101,12 +107,19 @@ export async function writeEntry(db: Connection, entry: Omit<CatalogEntry, "upda
  * Move the entry to `version` only if it still names `table` at `expectedVersion` (compare-and-set):
  * maintenance must not overwrite a writer that committed meanwhile. Returns whether it moved.
  */
-export async function advanceEntry(db: Connection, entry: CatalogEntry, expectedVersion: number, version: number): Promise<boolean> {
+export async function advanceEntry(
+  db: Connection,
+  entry: CatalogEntry,
+  expectedVersion: number,
+  version: number,
+): Promise<boolean> {
   const t = await catalogTable(db);
   try {
     const result = await t
       .mergeInsert("name")
-      .whenMatchedUpdateAll({ where: `target.\`table\` = ${sqlString(entry.table)} AND target.version = ${Math.trunc(expectedVersion)}` })
+      .whenMatchedUpdateAll({
+        where: `target.\`table\` = ${sqlString(entry.table)} AND target.version = ${Math.trunc(expectedVersion)}`,
+      })
       .execute([
         {
           name: entry.name,

@@ -56,7 +56,15 @@ export async function openChunkIndex(store: Store, name: string): Promise<ChunkI
   return makeIndex(name, entry.embedder, entry.embedderState, entry.version, entry.table, table, settings);
 }
 
-function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknown, version: number, physical: string, table: Table, settings: VectorSearchSettings): ChunkIndex {
+function makeIndex(
+  name: string,
+  embedder: EmbedderRecord,
+  embedderState: unknown,
+  version: number,
+  physical: string,
+  table: Table,
+  settings: VectorSearchSettings,
+): ChunkIndex {
   const vectorQuery = (vector: Float32Array, k: number, where: string | undefined, exact = false) => {
     const s = exact ? EXACT_SEARCH : settings;
     let q = table.vectorSearch(vector).distanceType(s.distance).limit(k);
@@ -65,7 +73,10 @@ function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknow
     return where ? q.where(where) : q;
   };
   const textQuery = (text: string, k: number, where: string | undefined) => {
-    const q = table.query().fullTextSearch(text, { columns: ["search_text"] }).limit(k);
+    const q = table
+      .query()
+      .fullTextSearch(text, { columns: ["search_text"] })
+      .limit(k);
     return where ? q.where(where) : q;
   };
   return {
@@ -88,20 +99,33 @@ function makeIndex(name: string, embedder: EmbedderRecord, embedderState: unknow
     vectorIndex: settings.ann ? "ivf_rq" : "exact",
     async vectorSearch(vector, k, where, options) {
       // Selecting `_distance` explicitly also silences LanceDB's per-query deprecation warning.
-      const rows = (await vectorQuery(vector, k, where, options?.exact).withRowId().select([...HIT_COLUMNS, "_distance"]).toArray()) as Record<string, unknown>[];
+      const rows = (await vectorQuery(vector, k, where, options?.exact)
+        .withRowId()
+        .select([...HIT_COLUMNS, "_distance"])
+        .toArray()) as Record<string, unknown>[];
       return rows.map((r) => fromRecord(r, similarity(r)));
     },
     async fullTextSearch(text, k, where) {
-      const rows = (await textQuery(text, k, where).withRowId().select([...HIT_COLUMNS, "_score"]).toArray()) as Record<string, unknown>[];
+      const rows = (await textQuery(text, k, where)
+        .withRowId()
+        .select([...HIT_COLUMNS, "_score"])
+        .toArray()) as Record<string, unknown>[];
       return rows.map((r) => fromRecord(r, Number(r._score)));
     },
     async rankVector(vector, k, where) {
-      const rows = (await vectorQuery(vector, k, where).withRowId().select(["_distance"]).toArray()) as Record<string, unknown>[];
+      const rows = (await vectorQuery(vector, k, where).withRowId().select(["_distance"]).toArray()) as Record<
+        string,
+        unknown
+      >[];
       return rows.map((r) => ({ rowId: r._rowid as bigint, score: similarity(r) }));
     },
     async fetchHits(ranked) {
       if (!ranked.length) return [];
-      const rows = (await table.takeRowIds(ranked.map((r) => r.rowId)).withRowId().select([...HIT_COLUMNS]).toArray()) as Record<string, unknown>[];
+      const rows = (await table
+        .takeRowIds(ranked.map((r) => r.rowId))
+        .withRowId()
+        .select([...HIT_COLUMNS])
+        .toArray()) as Record<string, unknown>[];
       const byRowId = new Map(rows.map((r) => [r._rowid as bigint, r]));
       return ranked.map((r) => {
         const row = byRowId.get(r.rowId);

@@ -23,5 +23,8 @@ export async function connect(uri: string): Promise<Store> {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$/;
 
 export function assertIndexName(name: string): void {
-  if (!NAME.test(name) || name.includes("--")) throw new Error(`Invalid index name "${name}": use letters, digits, "_", "-" and "." (no "--"), at most 121 characters.`);
+  if (!NAME.test(name) || name.includes("--"))
+    throw new Error(
+      `Invalid index name "${name}": use letters, digits, "_", "-" and "." (no "--"), at most 121 characters.`,
+    );
 }

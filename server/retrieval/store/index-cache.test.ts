@@ -25,7 +25,19 @@ afterAll(() => {
 const embedder = new HashEmbedder({ dims: 512 }).fit(["placeholder text"]);
 
 function row(file: string, text: string): ChunkRow {
-  return { id: `${file}#0`, file, language: "typescript", startLine: 1, endLine: 1, symbolPath: null, symbolKinds: [], text, searchText: splitIdentifiersInText(text, { keepOriginal: true }), contentHash: file, vector: embedder.embedOne(text) };
+  return {
+    id: `${file}#0`,
+    file,
+    language: "typescript",
+    startLine: 1,
+    endLine: 1,
+    symbolPath: null,
+    symbolKinds: [],
+    text,
+    searchText: splitIdentifiersInText(text, { keepOriginal: true }),
+    contentHash: file,
+    vector: embedder.embedOne(text),
+  };
 }
 
 async function build(name: string, rows: ChunkRow[]) {
@@ -33,7 +45,9 @@ async function build(name: string, rows: ChunkRow[]) {
 }
 
 const files = async (cache: ReturnType<typeof createIndexCache>, name: string, query: string) =>
-  cache.use(name, async (index) => (index ? (await search(index, query, { mode: "fulltext" })).map((h) => h.file) : null));
+  cache.use(name, async (index) =>
+    index ? (await search(index, query, { mode: "fulltext" })).map((h) => h.file) : null,
+  );
 
 describe("index cache", () => {
   it("keeps an index open between requests, and follows updates, rebuilds and drops", async () => {
@@ -46,7 +60,11 @@ describe("index cache", () => {
       expect(await files(cache, "cached", "alpha")).toEqual(["a.ts"]);
 
       // An update moves the catalog's version: the next request sees the new rows.
-      await updateIndex(store, "cached", { embedder: embedder.record(), removeFiles: [], rows: [row("b.ts", "function alphaGadget() {}")] });
+      await updateIndex(store, "cached", {
+        embedder: embedder.record(),
+        removeFiles: [],
+        rows: [row("b.ts", "function alphaGadget() {}")],
+      });
       expect((await files(cache, "cached", "alpha"))!.sort()).toEqual(["a.ts", "b.ts"]);
 
       // A full rebuild makes a new table whose versions start over: never confused with the old one.
@@ -74,7 +92,11 @@ describe("index cache", () => {
         return (await search(index!, "beta", { mode: "fulltext" })).map((h) => h.file);
       });
       await new Promise((r) => setTimeout(r, 20));
-      await updateIndex(store, "busy", { embedder: embedder.record(), removeFiles: ["a.ts"], rows: [row("z.ts", "function betaOther() {}")] });
+      await updateIndex(store, "busy", {
+        embedder: embedder.record(),
+        removeFiles: ["a.ts"],
+        rows: [row("z.ts", "function betaOther() {}")],
+      });
       expect(await files(cache, "busy", "beta")).toEqual(["z.ts"]);
       release();
       expect(await slow).toEqual(["a.ts"]); // its handle was not closed under it

@@ -106,7 +106,8 @@ export function createIndexCache(uri: string, options: IndexCacheOptions = {}): 
           // Replaced meanwhile (a rebuild drops the old table's files): try once on the new one.
           if (attempt > 1) throw error;
           const now = await readEntryVersion((await store!).db, name).catch(() => undefined);
-          if (now === undefined || (now && now.table === slot.index.table && now.version === slot.index.version)) throw error;
+          if (now === undefined || (now && now.table === slot.index.table && now.version === slot.index.version))
+            throw error;
           retire(name, slot);
         } finally {
           slot.users--;

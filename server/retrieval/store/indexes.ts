@@ -84,7 +84,10 @@ export async function vectorIndexRows(table: Table): Promise<number | null> {
 }
 
 /** Create whatever `planIndexes` asks for and the table lacks. Returns what exists afterwards. */
-export async function ensureIndexes(table: Table, annThreshold = DEFAULT_ANN_THRESHOLD): Promise<{ plan: IndexPlan; partitions: number | null }> {
+export async function ensureIndexes(
+  table: Table,
+  annThreshold = DEFAULT_ANN_THRESHOLD,
+): Promise<{ plan: IndexPlan; partitions: number | null }> {
   const rows = await table.countRows();
   const plan = planIndexes(rows, annThreshold);
   const existing = await table.listIndices();
@@ -92,12 +95,17 @@ export async function ensureIndexes(table: Table, annThreshold = DEFAULT_ANN_THR
   if (!has("search_text")) {
     // Defaults: "simple" tokenizer, lower-casing, no stemming (identifier parts are not English), and
     // stop words kept — `get`, `set`, `is` are meaningful parts of names.
-    await table.createIndex("search_text", { config: Index.fts({ stem: false, removeStopWords: false, withPosition: false }) });
+    await table.createIndex("search_text", {
+      config: Index.fts({ stem: false, removeStopWords: false, withPosition: false }),
+    });
   }
   let partitions: number | null = null;
   if (plan.vector === "ivf_rq") {
     partitions = annPartitions(rows);
-    if (!has("vector")) await table.createIndex("vector", { config: Index.ivfRq({ numPartitions: partitions, numBits: RQ_BITS, distanceType: ANN_DISTANCE }) });
+    if (!has("vector"))
+      await table.createIndex("vector", {
+        config: Index.ivfRq({ numPartitions: partitions, numBits: RQ_BITS, distanceType: ANN_DISTANCE }),
+      });
   }
   return { plan, partitions };
 }

@@ -34,7 +34,9 @@ export async function maintenanceState(table: Table): Promise<MaintenanceState> 
     unindexedRows = s?.numUnindexedRows ?? 0;
     indexedRows = s?.numIndexedRows ?? 0;
   }
-  const due = smallFragments >= SMALL_FRAGMENTS_DUE || unindexedRows > Math.max(UNINDEXED_MIN_DUE, UNINDEXED_SHARE_DUE * indexedRows);
+  const due =
+    smallFragments >= SMALL_FRAGMENTS_DUE ||
+    unindexedRows > Math.max(UNINDEXED_MIN_DUE, UNINDEXED_SHARE_DUE * indexedRows);
   return { smallFragments, unindexedRows, due };
 }
 
@@ -56,12 +58,18 @@ export async function optimizeIndex(store: Store, name: string): Promise<Optimiz
   try {
     const before = await maintenanceState(table);
     // A newer uncommitted version means a writer is mid-update (or died): leave the table to it.
-    if ((await table.version()) !== entry.version) return { optimized: false, before, after: null, ms: Math.round(performance.now() - started) };
+    if ((await table.version()) !== entry.version)
+      return { optimized: false, before, after: null, ms: Math.round(performance.now() - started) };
     await table.optimize();
     const version = await table.version();
     // Same rows, new layout: readers may move to it unless a writer committed meanwhile.
     const moved = await advanceEntry(store.db, entry, entry.version, version);
-    return { optimized: moved, before, after: await maintenanceState(table), ms: Math.round(performance.now() - started) };
+    return {
+      optimized: moved,
+      before,
+      after: await maintenanceState(table),
+      ms: Math.round(performance.now() - started),
+    };
   } finally {
     table.close();
   }

@@ -3,12 +3,32 @@
  * appear in `where` clauses) and camelCase in TypeScript; this file is the one place that maps them.
  */
 import { createRequire } from "node:module";
-import type { Data, DataType, FixedSizeList as FixedSizeListType, Float32 as Float32Type, Schema as SchemaType, Table as ArrowTable } from "apache-arrow";
+import type {
+  Data,
+  DataType,
+  FixedSizeList as FixedSizeListType,
+  Float32 as Float32Type,
+  Schema as SchemaType,
+  Table as ArrowTable,
+} from "apache-arrow";
 
 // LanceDB `require`s apache-arrow (the CommonJS build); an ESM import gets the other build, whose
 // classes fail LanceDB's `instanceof` checks ("Table and inner RecordBatch schemas must be
 // equivalent"). Building with LanceDB's copy makes our tables its tables.
-const { Field, FixedSizeList, Float32, Int32, List, makeData, RecordBatch, Schema, Struct, Table, Utf8, vectorFromArray } = createRequire(import.meta.url)("apache-arrow") as typeof import("apache-arrow");
+const {
+  Field,
+  FixedSizeList,
+  Float32,
+  Int32,
+  List,
+  makeData,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  Utf8,
+  vectorFromArray,
+} = createRequire(import.meta.url)("apache-arrow") as typeof import("apache-arrow");
 
 export interface ChunkRow {
   /** Unique within a table: file, line range and position in the file's chunk list. */
@@ -64,20 +84,50 @@ export function toArrowTable(rows: readonly ChunkRow[], dims: number): ArrowTabl
     if (chunks.length !== 1) throw new Error(`chunk table: column ${name} built into ${chunks.length} chunks`);
     return chunks[0]!;
   };
-  const ints = (values: number[]) => makeData({ type: new Int32(), length: n, nullCount: 0, data: Int32Array.from(values) });
+  const ints = (values: number[]) =>
+    makeData({ type: new Int32(), length: n, nullCount: 0, data: Int32Array.from(values) });
   const vectorType = typeOf("vector") as FixedSizeListType<Float32Type>;
   const children: Data[] = [
-    built(rows.map((r) => r.id), "id"),
-    built(rows.map((r) => r.file), "file"),
-    built(rows.map((r) => r.language), "language"),
+    built(
+      rows.map((r) => r.id),
+      "id",
+    ),
+    built(
+      rows.map((r) => r.file),
+      "file",
+    ),
+    built(
+      rows.map((r) => r.language),
+      "language",
+    ),
     ints(rows.map((r) => r.startLine)),
     ints(rows.map((r) => r.endLine)),
-    built(rows.map((r) => r.symbolPath), "symbol_path"),
-    built(rows.map((r) => r.symbolKinds), "symbol_kinds"),
-    built(rows.map((r) => r.text), "text"),
-    built(rows.map((r) => r.searchText), "search_text"),
-    built(rows.map((r) => r.contentHash), "content_hash"),
-    makeData({ type: vectorType, length: n, nullCount: 0, child: makeData({ type: new Float32(), length: n * dims, nullCount: 0, data: flat }) }),
+    built(
+      rows.map((r) => r.symbolPath),
+      "symbol_path",
+    ),
+    built(
+      rows.map((r) => r.symbolKinds),
+      "symbol_kinds",
+    ),
+    built(
+      rows.map((r) => r.text),
+      "text",
+    ),
+    built(
+      rows.map((r) => r.searchText),
+      "search_text",
+    ),
+    built(
+      rows.map((r) => r.contentHash),
+      "content_hash",
+    ),
+    makeData({
+      type: vectorType,
+      length: n,
+      nullCount: 0,
+      child: makeData({ type: new Float32(), length: n * dims, nullCount: 0, data: flat }),
+    }),
   ];
   const struct = makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children });
   return new Table(schema, new RecordBatch(schema, struct));

@@ -26,7 +26,8 @@ const MAX_GLOB_CHARS = 500;
  */
 export function globToRegex(glob: string): string {
   if (!glob.trim()) throw invalid("The path filter is empty.");
-  if (glob.length > MAX_GLOB_CHARS) throw invalid(`The path filter is ${glob.length} characters long; the limit is ${MAX_GLOB_CHARS}.`);
+  if (glob.length > MAX_GLOB_CHARS)
+    throw invalid(`The path filter is ${glob.length} characters long; the limit is ${MAX_GLOB_CHARS}.`);
   let pattern = glob.replace(/^\.\//, "");
   const anyDepth = !pattern.includes("/");
   let out = "";

@@ -57,7 +57,13 @@ export async function replaceIndex(store: Store, name: string, input: ReplaceInp
     const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
     const timings = { addMs: Math.round(t1 - t0), indexMs: Math.round(performance.now() - t1) };
     const version = await table.version();
-    await writeEntry(store.db, { name, table: physical, version, embedder: input.embedder, embedderState: input.embedderState });
+    await writeEntry(store.db, {
+      name,
+      table: physical,
+      version,
+      embedder: input.embedder,
+      embedderState: input.embedderState,
+    });
     result = { table: physical, version, rows: await table.countRows(), plan, timings, maintenanceDue: false };
   } catch (error) {
     table.close();
@@ -93,7 +99,8 @@ export async function updateIndex(store: Store, name: string, input: UpdateInput
     const start = await table.version();
     try {
       const t0 = performance.now();
-      for (let i = 0; i < input.removeFiles.length; i += DELETE_BATCH) await table.delete(sqlIn("file", input.removeFiles.slice(i, i + DELETE_BATCH)));
+      for (let i = 0; i < input.removeFiles.length; i += DELETE_BATCH)
+        await table.delete(sqlIn("file", input.removeFiles.slice(i, i + DELETE_BATCH)));
       await addRows(table, input.rows, entry.embedder.dims);
       const t1 = performance.now();
       const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
@@ -129,10 +136,16 @@ async function addRows(table: Table, rows: ChunkRow[], dims: number): Promise<vo
 
 function checkDims(rows: ChunkRow[], dims: number): void {
   const bad = rows.find((r) => r.vector.length !== dims);
-  if (bad) throw new Error(`Chunk ${bad.id} has a ${bad.vector.length}-dim vector; the index's embedder has ${dims} dims.`);
+  if (bad)
+    throw new Error(`Chunk ${bad.id} has a ${bad.vector.length}-dim vector; the index's embedder has ${dims} dims.`);
 }
 
-async function dropOrphans(store: Store, name: string, keep: string | null, previous: string | undefined): Promise<void> {
+async function dropOrphans(
+  store: Store,
+  name: string,
+  keep: string | null,
+  previous: string | undefined,
+): Promise<void> {
   const names = await store.db.tableNames();
   for (const t of names) {
     if (t !== keep && (t === previous || t.startsWith(`${name}--`))) await store.db.dropTable(t).catch(() => undefined);

@@ -13,7 +13,9 @@ describe("extractTagged", () => {
 
   it("uses the last REPORT: when the model drafted one earlier, and ignores a mention without JSON", () => {
     const draft = JSON.stringify({ ...report, summary: "draft" });
-    const r = extract(`REPORT: ${draft}\nOn reflection, here is the final REPORT: ${JSON.stringify({ ...report, summary: "final" })}\nThat's the REPORT: above.`);
+    const r = extract(
+      `REPORT: ${draft}\nOn reflection, here is the final REPORT: ${JSON.stringify({ ...report, summary: "final" })}\nThat's the REPORT: above.`,
+    );
     expect(r.ok && r.value.summary).toBe("final");
   });
 
@@ -29,10 +31,21 @@ describe("extractTagged", () => {
   });
 
   it("says exactly what is wrong: missing tag, cut-off JSON, bad JSON, schema violations", () => {
-    expect(extract("All good, nothing to report.")).toMatchObject({ ok: false, error: expect.stringContaining('No "REPORT:" line') });
-    expect(extract(`REPORT: {"summary": "s", "findings": [`)).toMatchObject({ ok: false, error: expect.stringContaining("incomplete") });
-    expect(extract(`REPORT: {"summary": 's'}`)).toMatchObject({ ok: false, error: expect.stringContaining("not valid JSON") });
-    const bad = extract(`REPORT: {"summary": "s", "overall_score": 150, "findings": [{"title": "t", "severity": "urgent"}]}`);
+    expect(extract("All good, nothing to report.")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('No "REPORT:" line'),
+    });
+    expect(extract(`REPORT: {"summary": "s", "findings": [`)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("incomplete"),
+    });
+    expect(extract(`REPORT: {"summary": 's'}`)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("not valid JSON"),
+    });
+    const bad = extract(
+      `REPORT: {"summary": "s", "overall_score": 150, "findings": [{"title": "t", "severity": "urgent"}]}`,
+    );
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
       expect(bad.error).toContain("overall_score:");

@@ -13,7 +13,10 @@ export type Extracted<T> = { ok: true; value: T } | { ok: false; error: string }
 export function extractTagged<S extends z.ZodType>(text: string, tag: string, schema: S): Extracted<z.infer<S>> {
   const positions = [...text.matchAll(new RegExp(`\\b${tag}\\s*:`, "g"))].map((m) => m.index + m[0].length);
   if (positions.length === 0) {
-    return { ok: false, error: `No "${tag}:" line was found in your answer. End your answer with ${tag}: followed by the JSON object.` };
+    return {
+      ok: false,
+      error: `No "${tag}:" line was found in your answer. End your answer with ${tag}: followed by the JSON object.`,
+    };
   }
   let firstError: string | undefined;
   for (let i = positions.length - 1; i >= 0; i--) {
@@ -36,7 +39,10 @@ function parseObjectAt(text: string, from: number, tag: string): Extracted<unkno
   const open = start[0].length - 1;
   const end = matchingBrace(rest, open);
   if (end < 0) {
-    return { ok: false, error: `The JSON after "${tag}:" is incomplete: it ends before its closing brace (was the answer cut off?). Send the whole object again, shorter if needed.` };
+    return {
+      ok: false,
+      error: `The JSON after "${tag}:" is incomplete: it ends before its closing brace (was the answer cut off?). Send the whole object again, shorter if needed.`,
+    };
   }
   try {
     return { ok: true, value: JSON.parse(rest.slice(open, end + 1)) };

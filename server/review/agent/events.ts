@@ -10,12 +10,27 @@ import { usageSchema } from "../../llm/types.ts";
 import { findingSchema, stageCountsSchema } from "../report/schema.ts";
 
 /** The part of the work an event belongs to. */
-export const PHASES = ["exploring", "max_tokens_recovery", "forced_final", "repairing", "critiquing", "verifying", "finalizing"] as const;
+export const PHASES = [
+  "exploring",
+  "max_tokens_recovery",
+  "forced_final",
+  "repairing",
+  "critiquing",
+  "verifying",
+  "finalizing",
+] as const;
 export const phaseSchema = z.enum(PHASES);
 export type Phase = z.infer<typeof phaseSchema>;
 
 /** Why the loop stopped. `end_turn` = the model finished by itself. */
-export const STOP_REASONS = ["end_turn", "max_iterations", "budget_exhausted", "cancelled", "error", "invalid_report"] as const;
+export const STOP_REASONS = [
+  "end_turn",
+  "max_iterations",
+  "budget_exhausted",
+  "cancelled",
+  "error",
+  "invalid_report",
+] as const;
 export const agentStopReasonSchema = z.enum(STOP_REASONS);
 export type AgentStopReason = z.infer<typeof agentStopReasonSchema>;
 
@@ -23,7 +38,12 @@ export type AgentStopReason = z.infer<typeof agentStopReasonSchema>;
 export const TOOL_PREVIEW_CHARS = 600;
 
 export const agentEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("status"), phase: phaseSchema, message: z.string(), iteration: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal("status"),
+    phase: phaseSchema,
+    message: z.string(),
+    iteration: z.number().int().nonnegative(),
+  }),
   /** A text delta of the model's answer (the bus merges consecutive deltas into one stored row). */
   z.object({ type: z.literal("token"), text: z.string(), phase: phaseSchema }),
   z.object({

@@ -46,7 +46,13 @@ export function buildFirstMessage(input: FirstMessageInput): string {
   out.push(`Review scope: ${describeScope(input.scope)}.`);
   out.push(`Files in scope: ${count}.`);
   const langs = Object.entries(input.languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  if (langs.length) out.push(`Languages: ${langs.slice(0, 12).map(([l, n]) => `${oneLine(l)} ${n}`).join(", ")}${langs.length > 12 ? `, and ${langs.length - 12} more` : ""}.`);
+  if (langs.length)
+    out.push(
+      `Languages: ${langs
+        .slice(0, 12)
+        .map(([l, n]) => `${oneLine(l)} ${n}`)
+        .join(", ")}${langs.length > 12 ? `, and ${langs.length - 12} more` : ""}.`,
+    );
   out.push(`Static analysis pre-pass: ${describeStatic(input.staticSummary)}`);
 
   if (typeof input.files !== "number" && input.files.length > 0 && input.files.length <= MAX_LISTED_PATHS) {
@@ -57,7 +63,9 @@ export function buildFirstMessage(input: FirstMessageInput): string {
     const files = input.diffFiles ?? [];
     out.push("", `Changed files (${files.length}):`);
     for (const f of files.slice(0, MAX_DIFF_FILES)) {
-      const hunks = f.hunks?.length ? `: lines ${f.hunks.map((h) => (h.start === h.end ? `${h.start}` : `${h.start}–${h.end}`)).join(", ")}` : "";
+      const hunks = f.hunks?.length
+        ? `: lines ${f.hunks.map((h) => (h.start === h.end ? `${h.start}` : `${h.start}–${h.end}`)).join(", ")}`
+        : "";
       out.push(`- ${oneLine(f.path)}${f.status ? ` (${f.status})` : ""}${hunks}`);
     }
     if (files.length > MAX_DIFF_FILES) out.push(`- … and ${files.length - MAX_DIFF_FILES} more (use get_diff)`);
@@ -89,8 +97,13 @@ function describeStatic(s: FirstMessageInput["staticSummary"]): string {
   const total = tools.reduce((a, [, n]) => a + n, 0);
   if (total === 0) return "no findings.";
   const sev = SEVERITIES.filter((k) => (s.bySeverity?.[k] ?? 0) > 0).map((k) => `${s.bySeverity![k]} ${k}`);
-  const lines = [`${total} findings (${tools.map(([t, n]) => `${oneLine(t)} ${n}`).join(", ")})${sev.length ? `; by severity: ${sev.join(", ")}` : ""}. Confirm or dismiss them by reading the code (get_static_analysis lists them all).`];
-  for (const f of (s.top ?? []).slice(0, MAX_TOP_FINDINGS)) lines.push(`- ${oneLine(f.file)}:${f.line} ${f.severity} ${oneLine(f.ruleId)}: ${oneLine(f.message).slice(0, 200)}`);
+  const lines = [
+    `${total} findings (${tools.map(([t, n]) => `${oneLine(t)} ${n}`).join(", ")})${sev.length ? `; by severity: ${sev.join(", ")}` : ""}. Confirm or dismiss them by reading the code (get_static_analysis lists them all).`,
+  ];
+  for (const f of (s.top ?? []).slice(0, MAX_TOP_FINDINGS))
+    lines.push(
+      `- ${oneLine(f.file)}:${f.line} ${f.severity} ${oneLine(f.ruleId)}: ${oneLine(f.message).slice(0, 200)}`,
+    );
   return lines.join("\n");
 }
 

@@ -15,11 +15,24 @@ import { runAgent } from "./loop.ts";
 import { memoryTools, modelFinding, reportText } from "./test-support.ts";
 
 const tree = {
-  "src/db.ts": "import db from './db';\nexport const getUser = (id) => db.query(`SELECT * FROM users WHERE id = ${id}`);\n",
+  "src/db.ts":
+    "import db from './db';\nexport const getUser = (id) => db.query(`SELECT * FROM users WHERE id = ${id}`);\n",
   "README.md": "# demo\n",
 };
-const sqlFinding = modelFinding({ title: "SQL injection", file: "src/db.ts", start_line: 2, evidence: "SELECT * FROM users WHERE id = ${id}" });
-const styleFinding = modelFinding({ title: "Arrow function style", file: "src/db.ts", start_line: 2, evidence: "export const getUser", severity: "info", category: "style" });
+const sqlFinding = modelFinding({
+  title: "SQL injection",
+  file: "src/db.ts",
+  start_line: 2,
+  evidence: "SELECT * FROM users WHERE id = ${id}",
+});
+const styleFinding = modelFinding({
+  title: "Arrow function style",
+  file: "src/db.ts",
+  start_line: 2,
+  evidence: "export const getUser",
+  severity: "info",
+  category: "style",
+});
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -30,7 +43,11 @@ beforeEach(() => server.reset());
 
 const PROVIDERS = ["anthropic", "openai"] as const;
 
-function run(provider: (typeof PROVIDERS)[number], rules: RuleInput[], extra: Partial<Parameters<typeof runAgent>[0]> = {}) {
+function run(
+  provider: (typeof PROVIDERS)[number],
+  rules: RuleInput[],
+  extra: Partial<Parameters<typeof runAgent>[0]> = {},
+) {
   server.setScript(rules);
   const events: AgentEvent[] = [];
   const llm = clientFor(server, provider, { maxRetries: 0 });
@@ -66,14 +83,30 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
     // The model saw the real tool output, numbered lines included.
     expect(turns()[2]).toContain("   2 | export const getUser");
     expect(turns()[3]).toContain('"Arrow function style"');
-    expect(events.filter((e) => e.type === "tool_call").map((e) => (e as { name: string }).name)).toEqual(["list_dir", "read_file"]);
-    expect(events.find((e) => e.type === "tool_result" && e.name === "read_file")).toMatchObject({ isError: false, preview: expect.stringContaining("SELECT") });
-    expect(events.filter((e) => e.type === "token").map((e) => (e as { text: string }).text).join("")).toContain("Let me look around.");
+    expect(events.filter((e) => e.type === "tool_call").map((e) => (e as { name: string }).name)).toEqual([
+      "list_dir",
+      "read_file",
+    ]);
+    expect(events.find((e) => e.type === "tool_result" && e.name === "read_file")).toMatchObject({
+      isError: false,
+      preview: expect.stringContaining("SELECT"),
+    });
+    expect(
+      events
+        .filter((e) => e.type === "token")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toContain("Let me look around.");
     const usage = events.filter((e) => e.type === "usage").at(-1);
     expect(usage).toMatchObject({ type: "usage", requests: 4 });
     expect(out.costUsd).toBeGreaterThan(0);
     expect(out.usage.inputTokens).toBe((usage as { usage: { inputTokens: number } }).usage.inputTokens);
-    expect(events.at(-1)).toEqual({ type: "done", stopReason: "end_turn", iterations: 4, notes: ["revised by self-critique"] });
+    expect(events.at(-1)).toEqual({
+      type: "done",
+      stopReason: "end_turn",
+      iterations: 4,
+      notes: ["revised by self-critique"],
+    });
     // The REPORT contract is appended to the review's own prompt.
     expect(JSON.stringify(server.requests[0]!.body)).toContain("REPORT:");
   });
@@ -82,7 +115,13 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
     const { promise, events } = run(
       provider,
       [
-        { match: "Review scope", toolCalls: [{ name: "read_file", input: { path: 42 } }, { name: "delete_everything", input: {} }] },
+        {
+          match: "Review scope",
+          toolCalls: [
+            { name: "read_file", input: { path: 42 } },
+            { name: "delete_everything", input: {} },
+          ],
+        },
         { match: "Invalid arguments for read_file", toolCalls: [{ name: "read_file", input: { path: "README.md" } }] },
         { match: "# demo", text: reportText([]) },
       ],
@@ -92,7 +131,11 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
     expect(out.report).toMatchObject({ findings: [] });
     expect(turns()[1]).toMatch(/Invalid arguments for read_file:\n\s+path: .*expected string/);
     expect(turns()[1]).toContain('There is no tool named "delete_everything". Available tools: read_file, list_dir.');
-    expect(events.filter((e) => e.type === "tool_result").map((e) => (e as { isError: boolean }).isError)).toEqual([true, true, false]);
+    expect(events.filter((e) => e.type === "tool_result").map((e) => (e as { isError: boolean }).isError)).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it("repairs a broken REPORT by sending the exact validation error back", async () => {
@@ -100,7 +143,10 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
       provider,
       [
         { match: "could not be used", text: reportText([sqlFinding]) },
-        { match: "Review scope", text: `REPORT: ${JSON.stringify({ summary: "x", overall_score: 150, findings: [{ ...sqlFinding, severity: "urgent" }] })}` },
+        {
+          match: "Review scope",
+          text: `REPORT: ${JSON.stringify({ summary: "x", overall_score: 150, findings: [{ ...sqlFinding, severity: "urgent" }] })}`,
+        },
       ],
       { critiqueRounds: 0 },
     );
@@ -186,13 +232,17 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
 
   it("stops promptly when cancelled while the model streams", async () => {
     const controller = new AbortController();
-    const { promise, events } = run(provider, [{ text: Array.from({ length: 50 }, (_, i) => `word${i} `), chunkDelayMs: 100 }], {
-      signal: controller.signal,
-      onEvent: (e) => {
-        events.push(e);
-        if (e.type === "token") controller.abort();
+    const { promise, events } = run(
+      provider,
+      [{ text: Array.from({ length: 50 }, (_, i) => `word${i} `), chunkDelayMs: 100 }],
+      {
+        signal: controller.signal,
+        onEvent: (e) => {
+          events.push(e);
+          if (e.type === "token") controller.abort();
+        },
       },
-    });
+    );
     const started = Date.now();
     const out = await promise;
     expect(out.stopReason).toBe("cancelled");
@@ -203,7 +253,12 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
 
   it("stops promptly when cancelled while a tool runs, even one that ignores the signal", async () => {
     const controller = new AbortController();
-    const hang: ReviewTool = { name: "hang", description: "never returns", input: z.object({}), run: () => new Promise(() => {}) };
+    const hang: ReviewTool = {
+      name: "hang",
+      description: "never returns",
+      input: z.object({}),
+      run: () => new Promise(() => {}),
+    };
     const { promise } = run(provider, [{ toolCalls: [{ name: "hang", input: {} }] }], {
       tools: [hang],
       signal: controller.signal,
@@ -226,7 +281,11 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
       { mode: "chat", maxIterations: 2, firstMessage: "Where is SQL built?" },
     );
     const out = await promise;
-    expect(out).toMatchObject({ answer: "getUser builds SQL from its argument.", stopReason: "max_iterations", notes: ["forced final answer (iteration limit reached)"] });
+    expect(out).toMatchObject({
+      answer: "getUser builds SQL from its argument.",
+      stopReason: "max_iterations",
+      notes: ["forced final answer (iteration limit reached)"],
+    });
     expect(out.report).toBeUndefined();
     expect(JSON.stringify(server.requests[0]!.body)).not.toContain("REPORT:");
     // The history can carry on in a next turn.
@@ -238,7 +297,11 @@ describe.each(PROVIDERS)("agent loop (%s wire format)", (provider) => {
       { role: "user" as const, content: [{ type: "text" as const, text: "hi" }] },
       { role: "assistant" as const, content: [{ type: "text" as const, text: "Hello." }] },
     ];
-    const { promise } = run(provider, [{ match: "And the README?", text: "It says # demo." }], { mode: "chat", history, firstMessage: "And the README?" });
+    const { promise } = run(provider, [{ match: "And the README?", text: "It says # demo." }], {
+      mode: "chat",
+      history,
+      firstMessage: "And the README?",
+    });
     const out = await promise;
     expect(out).toMatchObject({ answer: "It says # demo.", stopReason: "end_turn", iterations: 1, notes: [] });
     expect(out.messages).toHaveLength(4);

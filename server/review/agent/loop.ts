@@ -20,7 +20,16 @@
 import type { z } from "zod";
 import { type Budget, estimateInputTokens } from "../../llm/budget.ts";
 import type { LlmClient } from "../../llm/client.ts";
-import type { ContentBlock, LlmErrorInfo, Message, ReasoningEffort, ToolDefinition, ToolResultBlock, ToolUseBlock, Usage } from "../../llm/types.ts";
+import type {
+  ContentBlock,
+  LlmErrorInfo,
+  Message,
+  ReasoningEffort,
+  ToolDefinition,
+  ToolResultBlock,
+  ToolUseBlock,
+  Usage,
+} from "../../llm/types.ts";
 import { type ModelReport, modelReportSchema } from "../report/schema.ts";
 import type { ReviewTool } from "../tools/types.ts";
 import { extractTagged } from "./contract.ts";
@@ -182,7 +191,10 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
       }
       throw new Stop("error", err.message, err.kind);
     }
-    messages.push({ role: "assistant", content: hasSendable(stop.content) ? stop.content : [...stop.content, { type: "text", text: "(no answer)" }] });
+    messages.push({
+      role: "assistant",
+      content: hasSendable(stop.content) ? stop.content : [...stop.content, { type: "text", text: "(no answer)" }],
+    });
     return { text, calls, stopReason: stop.reason as Turn["stopReason"] };
   }
 
@@ -203,7 +215,12 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
           chars: result.text.length,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         });
-        return { type: "tool_result", toolUseId: call.id, content: result.text, ...(result.isError ? { isError: true } : {}) };
+        return {
+          type: "tool_result",
+          toolUseId: call.id,
+          content: result.text,
+          ...(result.isError ? { isError: true } : {}),
+        };
       }),
     );
     if (o.signal?.aborted) throw new Stop("cancelled", "cancelled");
@@ -220,7 +237,8 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
     if (b.remainingTokens() < needTokens) return true;
     const price = o.llm.info.pricing;
     if (b.limits.maxCostUsd !== undefined && price) {
-      const needUsd = ((2 * prompt) * price.inputPerMTok + (1024 + finalReserve) * price.outputPerMTok) / 1e6 + (o.reserve?.usd ?? 0);
+      const needUsd =
+        (2 * prompt * price.inputPerMTok + (1024 + finalReserve) * price.outputPerMTok) / 1e6 + (o.reserve?.usd ?? 0);
       if (b.remainingUsd() < needUsd) return true;
     }
     return false;
@@ -261,7 +279,11 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
   async function finalText(c: Contract<T>, end: ExploreEnd, last: Turn | undefined): Promise<string> {
     if (end === "max_iterations" || end === "budget_exhausted") {
       const why = end === "max_iterations" ? P.WHY_ITERATIONS : P.WHY_BUDGET;
-      note(end === "max_iterations" ? "forced final pass (iteration limit reached)" : "forced final pass (budget nearly spent)");
+      note(
+        end === "max_iterations"
+          ? "forced final pass (iteration limit reached)"
+          : "forced final pass (budget nearly spent)",
+      );
       status("forced_final", why);
       return (await noToolsTurn("forced_final", c.forcedMessage(why))).text;
     }
@@ -298,7 +320,15 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
   }
 
   const outcome = (stopReason: AgentStopReason, extra: Partial<LoopOutcome<T>> = {}): LoopOutcome<T> => {
-    const out: LoopOutcome<T> = { iterations, usage: { ...usage }, costUsd: cost, notes, stopReason, messages, ...extra };
+    const out: LoopOutcome<T> = {
+      iterations,
+      usage: { ...usage },
+      costUsd: cost,
+      notes,
+      stopReason,
+      messages,
+      ...extra,
+    };
     if (out.error) emit({ type: "error", message: out.error });
     emit({ type: "done", stopReason, iterations, notes: [...notes] });
     return out;
@@ -318,13 +348,18 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
       text = await finalText(c, end, last);
     } catch (e) {
       if (e instanceof Stop && e.reason === "budget_exhausted") {
-        return outcome("budget_exhausted", { error: `The budget ran out before the model produced its ${c.tag}: ${e.message}` });
+        return outcome("budget_exhausted", {
+          error: `The budget ran out before the model produced its ${c.tag}: ${e.message}`,
+        });
       }
       throw e;
     }
     let value = await extractWithRepair(c, text);
     if (value === undefined) {
-      return outcome("invalid_report", { answer: text, error: `No usable ${c.tag} after ${maxRepairs} repair attempt(s): ${lastError}` });
+      return outcome("invalid_report", {
+        answer: text,
+        error: `No usable ${c.tag} after ${maxRepairs} repair attempt(s): ${lastError}`,
+      });
     }
 
     // Self-critique only after a normal finish: a forced pass has no budget or iterations left for it.
@@ -372,8 +407,15 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
 
   async function chatAnswer(end: ExploreEnd, last: Turn | undefined): Promise<string> {
     if (end === "max_iterations" || end === "budget_exhausted") {
-      const why = end === "max_iterations" ? "You have reached the step limit for this answer." : "The token/cost budget is nearly spent.";
-      note(end === "max_iterations" ? "forced final answer (iteration limit reached)" : "forced final answer (budget nearly spent)");
+      const why =
+        end === "max_iterations"
+          ? "You have reached the step limit for this answer."
+          : "The token/cost budget is nearly spent.";
+      note(
+        end === "max_iterations"
+          ? "forced final answer (iteration limit reached)"
+          : "forced final answer (budget nearly spent)",
+      );
       status("forced_final", why);
       try {
         return (await noToolsTurn("forced_final", P.chatForcedFinalMessage(why))).text;

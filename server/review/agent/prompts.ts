@@ -57,7 +57,8 @@ export const forcedFinalMessage = (why: string) =>
 export const chatForcedFinalMessage = (why: string) =>
   `${why} Do not call any more tools. Answer the question now with what you have found so far, and say what you could not check.`;
 
-export const CHAT_CONTINUE = "Your answer was cut off at the output limit. Continue exactly where you stopped, without repeating anything.";
+export const CHAT_CONTINUE =
+  "Your answer was cut off at the output limit. Continue exactly where you stopped, without repeating anything.";
 
 export const WHY_ITERATIONS = "You have reached the iteration limit for this review.";
 export const WHY_BUDGET = "The token/cost budget for this review is nearly spent.";

@@ -25,12 +25,40 @@ beforeAll(async () => {
   root = path.join(base, "src");
   mkdirSync(path.join(root, "lib"), { recursive: true });
   writeFileSync(path.join(base, "secret.txt"), SECRET);
-  writeFileSync(path.join(root, "lib", "db.ts"), "import db from './conn';\n\nexport const getUser = (id: string) =>\n  db.query(`SELECT * FROM users WHERE id = ${id}`);\n");
+  writeFileSync(
+    path.join(root, "lib", "db.ts"),
+    "import db from './conn';\n\nexport const getUser = (id: string) =>\n  db.query(`SELECT * FROM users WHERE id = ${id}`);\n",
+  );
   server = await startServer([
     { match: "Review scope", toolCalls: [{ name: "read_file", input: { path: "../secret.txt" } }] },
-    { match: "/^(?![\\s\\S]*outside-secret)[\\s\\S]*secret\\.txt/", toolCalls: [{ name: "grep", input: { pattern: "SELECT" } }] },
-    { match: "lib/db.ts", text: reportText([modelFinding({ title: "SQL injection", file: "lib/db.ts", start_line: 3, end_line: 4, evidence: "db.query(`SELECT * FROM users WHERE id = ${id}`)" })]) },
-    { match: "review it critically", text: reportText([modelFinding({ title: "SQL injection", file: "lib/db.ts", start_line: 3, end_line: 4, evidence: "db.query(`SELECT * FROM users WHERE id = ${id}`)" })]) },
+    {
+      match: "/^(?![\\s\\S]*outside-secret)[\\s\\S]*secret\\.txt/",
+      toolCalls: [{ name: "grep", input: { pattern: "SELECT" } }],
+    },
+    {
+      match: "lib/db.ts",
+      text: reportText([
+        modelFinding({
+          title: "SQL injection",
+          file: "lib/db.ts",
+          start_line: 3,
+          end_line: 4,
+          evidence: "db.query(`SELECT * FROM users WHERE id = ${id}`)",
+        }),
+      ]),
+    },
+    {
+      match: "review it critically",
+      text: reportText([
+        modelFinding({
+          title: "SQL injection",
+          file: "lib/db.ts",
+          start_line: 3,
+          end_line: 4,
+          evidence: "db.query(`SELECT * FROM users WHERE id = ${id}`)",
+        }),
+      ]),
+    },
   ]);
 });
 afterAll(async () => {
@@ -40,7 +68,10 @@ afterAll(async () => {
 
 describe("agent with the real tools", () => {
   it("refuses a path escape, greps, and produces a checked report", async () => {
-    const tools = createReviewTools({ root, staticFindings: async () => [] }, { only: ["list_dir", "read_file", "grep"] });
+    const tools = createReviewTools(
+      { root, staticFindings: async () => [] },
+      { only: ["list_dir", "read_file", "grep"] },
+    );
     const sandbox = new Sandbox(root);
     const events: AgentEvent[] = [];
     try {
@@ -66,7 +97,9 @@ describe("agent with the real tools", () => {
         ["grep", false],
       ]);
       expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(SECRET);
-      expect(out.report.findings).toMatchObject([{ title: "SQL injection", file: "lib/db.ts", startLine: 3, endLine: 4 }]);
+      expect(out.report.findings).toMatchObject([
+        { title: "SQL injection", file: "lib/db.ts", startLine: 3, endLine: 4 },
+      ]);
     } finally {
       tools.close();
     }

@@ -10,7 +10,13 @@ import { type Budget, createBudget } from "../../llm/budget.ts";
 import type { LlmClient } from "../../llm/client.ts";
 import type { Message, Usage } from "../../llm/types.ts";
 import { type ReadFile, buildReport } from "../report/build.ts";
-import { type Report, type ReviewBudget, type ReviewSettings, reviewBudgetSchema, reviewSettingsSchema } from "../report/schema.ts";
+import {
+  type Report,
+  type ReviewBudget,
+  type ReviewSettings,
+  reviewBudgetSchema,
+  reviewSettingsSchema,
+} from "../report/schema.ts";
 import type { ReviewTool } from "../tools/types.ts";
 import type { AgentEvent, AgentStopReason, EventSink } from "./events.ts";
 import { type FirstMessageInput, buildFirstMessage } from "./first-message.ts";
@@ -93,13 +99,29 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     ...(o.critiqueRounds !== undefined ? { critiqueRounds: o.critiqueRounds } : {}),
     ...(verifying ? { reserve: reserveFor(budget) } : {}),
   });
-  const summary: AgentRunSummary = { stopReason: agent.stopReason, iterations: agent.iterations, usage: agent.usage, costUsd: agent.costUsd, notes: [...agent.notes] };
+  const summary: AgentRunSummary = {
+    stopReason: agent.stopReason,
+    iterations: agent.iterations,
+    usage: agent.usage,
+    costUsd: agent.costUsd,
+    notes: [...agent.notes],
+  };
   if (!agent.report) {
     emit({ type: "done", stopReason: agent.stopReason, iterations: agent.iterations, notes: summary.notes });
-    throw new ReviewAgentError(agent.stopReason === "cancelled" ? "The review was cancelled." : (agent.error ?? `The agent stopped (${agent.stopReason}) without a report.`), summary);
+    throw new ReviewAgentError(
+      agent.stopReason === "cancelled"
+        ? "The review was cancelled."
+        : (agent.error ?? `The agent stopped (${agent.stopReason}) without a report.`),
+      summary,
+    );
   }
 
-  emit({ type: "status", phase: "finalizing", message: "checking findings against the code", iteration: agent.iterations });
+  emit({
+    type: "status",
+    phase: "finalizing",
+    message: "checking findings against the code",
+    iteration: agent.iterations,
+  });
   const report = await buildReport({
     model: agent.report,
     readFile: o.readFile,
@@ -129,8 +151,19 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
   }
 
   for (const finding of report.findings) emit({ type: "finding", finding });
-  emit({ type: "report", overallScore: report.overallScore, findings: report.findings.length, stages: report.stages, notes: report.notes });
-  emit({ type: "usage", usage: summary.usage, ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }), requests: summary.iterations });
+  emit({
+    type: "report",
+    overallScore: report.overallScore,
+    findings: report.findings.length,
+    stages: report.stages,
+    notes: report.notes,
+  });
+  emit({
+    type: "usage",
+    usage: summary.usage,
+    ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
+    requests: summary.iterations,
+  });
   emit({ type: "done", stopReason: summary.stopReason, iterations: summary.iterations, notes: summary.notes });
   return { ...summary, report };
 }

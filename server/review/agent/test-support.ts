@@ -9,16 +9,27 @@ import type { ReviewTool } from "../tools/types.ts";
 export type Tree = Record<string, string>;
 
 export function memoryTools(tree: Tree): ReviewTool[] {
-  const readFile: ReviewTool<z.ZodObject<{ path: z.ZodString; start_line: z.ZodOptional<z.ZodNumber>; end_line: z.ZodOptional<z.ZodNumber> }>> = {
+  const readFile: ReviewTool<
+    z.ZodObject<{ path: z.ZodString; start_line: z.ZodOptional<z.ZodNumber>; end_line: z.ZodOptional<z.ZodNumber> }>
+  > = {
     name: "read_file",
     description: "Read a file with line numbers, optionally a line range.",
-    input: z.object({ path: z.string().min(1), start_line: z.number().int().positive().optional(), end_line: z.number().int().positive().optional() }),
+    input: z.object({
+      path: z.string().min(1),
+      start_line: z.number().int().positive().optional(),
+      end_line: z.number().int().positive().optional(),
+    }),
     async run({ path, start_line = 1, end_line }) {
       const text = tree[path];
       if (text === undefined) return { isError: true, text: `No such file: ${path}. Use list_dir to see the files.` };
       const lines = text.split("\n");
       const last = Math.min(end_line ?? lines.length, lines.length);
-      return { text: lines.slice(start_line - 1, last).map((l, i) => `${String(start_line + i).padStart(4)} | ${l}`).join("\n") };
+      return {
+        text: lines
+          .slice(start_line - 1, last)
+          .map((l, i) => `${String(start_line + i).padStart(4)} | ${l}`)
+          .join("\n"),
+      };
     },
   };
   const listDir: ReviewTool<z.ZodObject<{ path: z.ZodDefault<z.ZodString> }>> = {
@@ -27,7 +38,9 @@ export function memoryTools(tree: Tree): ReviewTool[] {
     input: z.object({ path: z.string().default(".") }),
     async run({ path }) {
       const prefix = path === "." ? "" : `${path.replace(/\/$/, "")}/`;
-      const names = Object.keys(tree).filter((p) => p.startsWith(prefix)).sort();
+      const names = Object.keys(tree)
+        .filter((p) => p.startsWith(prefix))
+        .sort();
       return { text: names.length ? names.join("\n") : `(no files under ${path})` };
     },
   };
@@ -37,7 +50,16 @@ export function memoryTools(tree: Tree): ReviewTool[] {
 export const readFrom = (tree: Tree) => async (path: string) => tree[path] ?? null;
 
 /** A model finding as the model writes it, with defaults for the fields a test does not care about. */
-export function modelFinding(f: { title: string; file: string; start_line: number; end_line?: number; evidence: string; severity?: string; category?: string; confidence?: number }) {
+export function modelFinding(f: {
+  title: string;
+  file: string;
+  start_line: number;
+  end_line?: number;
+  evidence: string;
+  severity?: string;
+  category?: string;
+  confidence?: number;
+}) {
   return {
     severity: "high",
     category: "security",

@@ -9,7 +9,12 @@ import type { ReviewTool, ToolResult } from "../tools/types.ts";
 export { runToolCall, toolDefinitions } from "../tools/run.ts";
 export { MAX_TOOL_RESULT_CHARS } from "../tools/limits.ts";
 
-export type RunToolCall = (tools: readonly ReviewTool[], name: string, input: unknown, signal?: AbortSignal) => Promise<ToolResult>;
+export type RunToolCall = (
+  tools: readonly ReviewTool[],
+  name: string,
+  input: unknown,
+  signal?: AbortSignal,
+) => Promise<ToolResult>;
 
 /** One "path: message" line per zod issue, the way the model (and a person) reads them best. */
 export function formatIssues(error: z.ZodError): string {

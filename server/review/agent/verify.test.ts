@@ -33,8 +33,15 @@ afterAll(() => server.close());
 
 describe("verifyFindings", () => {
   it("insists on evidence for a confirmation: no usable verdict counts as not confirmed", async () => {
-    const out = await verifyFindings({ llm: clientFor(server, "openai", { maxRetries: 0 }), tools: memoryTools({}), findings: [finding("Confirmed without proof"), finding("Sure thing")] });
-    expect(out.results.get("fp-Confirmed without proof")).toEqual({ verdict: "rejected", note: "the verifier gave no usable verdict" });
+    const out = await verifyFindings({
+      llm: clientFor(server, "openai", { maxRetries: 0 }),
+      tools: memoryTools({}),
+      findings: [finding("Confirmed without proof"), finding("Sure thing")],
+    });
+    expect(out.results.get("fp-Confirmed without proof")).toEqual({
+      verdict: "rejected",
+      note: "the verifier gave no usable verdict",
+    });
     expect(out.results.get("fp-Sure thing")).toEqual({ verdict: "confirmed", note: "a.ts:1 x()" });
     // The repair turn quoted the schema error back.
     expect(server.requests.some((r) => r.lastUserText.includes("a confirmed verdict needs evidence"))).toBe(true);
@@ -43,7 +50,12 @@ describe("verifyFindings", () => {
 
   it("leaves every finding not_run once the shared budget is spent, and says so", async () => {
     server.reset();
-    const out = await verifyFindings({ llm: clientFor(server, "anthropic", { maxRetries: 0 }), tools: memoryTools({}), findings: [finding("Sure thing"), finding("Sure thing 2")], budget: createBudget({ maxTokens: 30 }) });
+    const out = await verifyFindings({
+      llm: clientFor(server, "anthropic", { maxRetries: 0 }),
+      tools: memoryTools({}),
+      findings: [finding("Sure thing"), finding("Sure thing 2")],
+      budget: createBudget({ maxTokens: 30 }),
+    });
     expect([...out.results.values()]).toEqual([{ verdict: "not_run" }, { verdict: "not_run" }]);
     expect(out.notes).toEqual(["verification stopped: the budget is spent"]);
     expect(server.requests).toHaveLength(0);

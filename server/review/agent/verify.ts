@@ -76,7 +76,12 @@ export async function verifyFindings(o: VerifyOptions): Promise<VerifyOutcome> {
       results.set(f.fingerprint, { verdict: "not_run" });
       continue;
     }
-    o.onEvent?.({ type: "status", phase: "verifying", message: `verifying ${i + 1} of ${o.findings.length}: ${f.title}`, iteration: 0 });
+    o.onEvent?.({
+      type: "status",
+      phase: "verifying",
+      message: `verifying ${i + 1} of ${o.findings.length}: ${f.title}`,
+      iteration: 0,
+    });
     const out = await runLoop<Verdict>({
       llm: o.llm,
       system: P.VERIFY_SYSTEM,
@@ -97,13 +102,23 @@ export async function verifyFindings(o: VerifyOptions): Promise<VerifyOutcome> {
     requests += out.iterations;
 
     if (out.value) {
-      results.set(f.fingerprint, out.value.verdict === "confirmed" ? { verdict: "confirmed", note: out.value.evidence!.trim() } : { verdict: "rejected", note: out.value.reason?.trim() || "rejected without a reason" });
+      results.set(
+        f.fingerprint,
+        out.value.verdict === "confirmed"
+          ? { verdict: "confirmed", note: out.value.evidence!.trim() }
+          : { verdict: "rejected", note: out.value.reason?.trim() || "rejected without a reason" },
+      );
     } else if (out.stopReason === "invalid_report") {
       results.set(f.fingerprint, { verdict: "rejected", note: "the verifier gave no usable verdict" });
     } else {
       // cancelled, budget spent or the provider failed: this and every later finding stay unchecked
       results.set(f.fingerprint, { verdict: "not_run" });
-      stopped = out.stopReason === "budget_exhausted" ? "verification stopped: the budget is spent" : out.stopReason === "cancelled" ? "verification cancelled" : `verification stopped: ${out.error ?? out.stopReason}`;
+      stopped =
+        out.stopReason === "budget_exhausted"
+          ? "verification stopped: the budget is spent"
+          : out.stopReason === "cancelled"
+            ? "verification cancelled"
+            : `verification stopped: ${out.error ?? out.stopReason}`;
       notes.push(stopped);
     }
   }
@@ -113,5 +128,14 @@ export async function verifyFindings(o: VerifyOptions): Promise<VerifyOutcome> {
 
 /** The finding as the verifier sees it (the model's own field names). */
 function describe(f: Finding) {
-  return { title: f.title, severity: f.severity, category: f.category, file: f.file, start_line: f.startLine, end_line: f.endLine, evidence: f.evidence, explanation: f.explanation };
+  return {
+    title: f.title,
+    severity: f.severity,
+    category: f.category,
+    file: f.file,
+    start_line: f.startLine,
+    end_line: f.endLine,
+    evidence: f.evidence,
+    explanation: f.explanation,
+  };
 }

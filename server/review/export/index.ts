@@ -17,8 +17,16 @@ export function renderExport(format: ExportFormat, input: ExportInput): Rendered
     case "md":
       return { body: toMarkdown(input), contentType: "text/markdown; charset=utf-8", filename: `${base}.md` };
     case "sarif":
-      return { body: `${JSON.stringify(toSarif(input), null, 2)}\n`, contentType: "application/sarif+json; charset=utf-8", filename: `${base}.sarif` };
+      return {
+        body: `${JSON.stringify(toSarif(input), null, 2)}\n`,
+        contentType: "application/sarif+json; charset=utf-8",
+        filename: `${base}.sarif`,
+      };
     case "json":
-      return { body: `${JSON.stringify(toJson(input), null, 2)}\n`, contentType: "application/json; charset=utf-8", filename: `${base}.json` };
+      return {
+        body: `${JSON.stringify(toJson(input), null, 2)}\n`,
+        contentType: "application/json; charset=utf-8",
+        filename: `${base}.json`,
+      };
   }
 }

@@ -9,7 +9,11 @@ import { reportSchema } from "../report/schema.ts";
 import type { ReviewService } from "../service.ts";
 import type { ExportInput } from "./types.ts";
 
-export async function loadExportInput(deps: { db: Db; reviews: Pick<ReviewService, "get"> }, actor: Actor, reviewUid: string): Promise<ExportInput> {
+export async function loadExportInput(
+  deps: { db: Db; reviews: Pick<ReviewService, "get"> },
+  actor: Actor,
+  reviewUid: string,
+): Promise<ExportInput> {
   const review = await deps.reviews.get(actor, reviewUid); // 401/403/404 as for the review page
   const row = await deps.db.review.findUnique({ where: { uid: reviewUid }, select: { report: true, projectId: true } });
   if (!row?.report) {
@@ -20,6 +24,9 @@ export async function loadExportInput(deps: { db: Db; reviews: Pick<ReviewServic
     );
   }
   const report = reportSchema.parse(JSON.parse(row.report));
-  const marks = await deps.db.findingDismissal.findMany({ where: { projectId: row.projectId }, select: { fingerprint: true } });
+  const marks = await deps.db.findingDismissal.findMany({
+    where: { projectId: row.projectId },
+    select: { fingerprint: true },
+  });
   return { review, report, dismissed: new Set(marks.map((m) => m.fingerprint)) };
 }

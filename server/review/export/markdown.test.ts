@@ -27,8 +27,22 @@ describe("Markdown export", () => {
   });
 
   it("says what each noise-control stage removed", () => {
-    expect(md).toContain("Noise control: 7 proposed · 1 location repaired · 2 dropped (location) · 1 duplicates merged · 1 unverified removed · 3 kept.");
-    expect(describeStages({ proposed: 0, droppedUnlocatable: 0, repairedLocation: 0, droppedDuplicate: 0, droppedDismissed: 0, droppedUnverified: 0, droppedBelowConfidence: 0, droppedBelowSeverity: 0, kept: 0 })).toBe("0 proposed · 0 kept");
+    expect(md).toContain(
+      "Noise control: 7 proposed · 1 location repaired · 2 dropped (location) · 1 duplicates merged · 1 unverified removed · 3 kept.",
+    );
+    expect(
+      describeStages({
+        proposed: 0,
+        droppedUnlocatable: 0,
+        repairedLocation: 0,
+        droppedDuplicate: 0,
+        droppedDismissed: 0,
+        droppedUnverified: 0,
+        droppedBelowConfidence: 0,
+        droppedBelowSeverity: 0,
+        kept: 0,
+      }),
+    ).toBe("0 proposed · 0 kept");
   });
 
   it("neutralises raw HTML from the model and cannot be broken out of by backticks in quoted code", () => {
@@ -46,7 +60,12 @@ describe("Markdown export", () => {
   });
 
   it("renders a diff scope and a finding on one line", () => {
-    const out = toMarkdown(sampleInput({ findings: [sampleFinding({ startLine: 5, endLine: 5 })], review: { scope: { kind: "diff", base: "main", head: "feature/x" } } }));
+    const out = toMarkdown(
+      sampleInput({
+        findings: [sampleFinding({ startLine: 5, endLine: 5 })],
+        review: { scope: { kind: "diff", base: "main", head: "feature/x" } },
+      }),
+    );
     expect(out).toContain("| Scope | diff main..feature/x |");
     expect(out).toContain("`src/db/users.ts:5`");
   });

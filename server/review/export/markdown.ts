@@ -8,7 +8,13 @@ import { describeStages } from "../report/stages.ts";
 import { block, cell, fence, fenceLanguage, inline } from "./text.ts";
 import type { ExportInput, ExportReview } from "./types.ts";
 
-const SEVERITY_LABEL: Record<Severity, string> = { critical: "CRITICAL", high: "HIGH", medium: "MEDIUM", low: "LOW", info: "INFO" };
+const SEVERITY_LABEL: Record<Severity, string> = {
+  critical: "CRITICAL",
+  high: "HIGH",
+  medium: "MEDIUM",
+  low: "LOW",
+  info: "INFO",
+};
 
 function engineLine(review: ExportReview, engineLabel: string): string {
   if (engineLabel) return engineLabel;
@@ -37,7 +43,13 @@ function renderFinding(f: Finding, n: number, dismissed: boolean): string {
     f.ruleId ? `rule \`${f.ruleId.replace(/`/g, "'")}\`` : null,
     dismissed ? "**marked false positive**" : null,
   ].filter(Boolean);
-  const parts = [`### ${n}. [${SEVERITY_LABEL[f.severity]}] ${inline(f.title)}`, "", meta.join(" · "), "", block(f.explanation)];
+  const parts = [
+    `### ${n}. [${SEVERITY_LABEL[f.severity]}] ${inline(f.title)}`,
+    "",
+    meta.join(" · "),
+    "",
+    block(f.explanation),
+  ];
   if (f.evidence.trim()) parts.push("", fence(f.evidence, fenceLanguage(f.file)));
   if (f.verificationNote) parts.push("", `**Verification:** ${inline(f.verificationNote)}`);
   if (f.suggestedFix) parts.push("", "**Suggested fix:**", "", block(f.suggestedFix));
@@ -48,10 +60,15 @@ function renderFinding(f: Finding, n: number, dismissed: boolean): string {
 export function toMarkdown({ review, report, dismissed }: ExportInput): string {
   const out: string[] = [];
   // Worst first, then by place in the code, whatever order the report was stored in.
-  const sorted = [...report.findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+  const sorted = [...report.findings].sort(
+    (a, b) =>
+      severityRank(a.severity) - severityRank(b.severity) || a.file.localeCompare(b.file) || a.startLine - b.startLine,
+  );
   const active = sorted.filter((f) => !dismissed.has(f.fingerprint));
   const falsePositives = sorted.filter((f) => dismissed.has(f.fingerprint));
-  const counts = Object.fromEntries(SEVERITIES.map((s) => [s, active.filter((f) => f.severity === s).length])) as Record<Severity, number>;
+  const counts = Object.fromEntries(
+    SEVERITIES.map((s) => [s, active.filter((f) => f.severity === s).length]),
+  ) as Record<Severity, number>;
 
   out.push(`# Argus review — ${inline(review.projectName)}`, "");
   out.push("| | |", "|---|---|");
@@ -63,7 +80,9 @@ export function toMarkdown({ review, report, dismissed }: ExportInput): string {
   if (review.usage) {
     const u = review.usage;
     const cost = u.costUsd !== undefined ? ` · $${u.costUsd.toFixed(4)}` : "";
-    out.push(`| Usage | ${u.inputTokens.toLocaleString("en-US")} input / ${u.outputTokens.toLocaleString("en-US")} output tokens${cost} |`);
+    out.push(
+      `| Usage | ${u.inputTokens.toLocaleString("en-US")} input / ${u.outputTokens.toLocaleString("en-US")} output tokens${cost} |`,
+    );
   }
   out.push(`| Overall score | **${Math.round(report.overallScore)}** / 100 |`, `| Review id | \`${review.uid}\` |`, "");
 
@@ -84,13 +103,22 @@ export function toMarkdown({ review, report, dismissed }: ExportInput): string {
 
   if (falsePositives.length) {
     out.push(`## Marked false positive (${falsePositives.length})`, "");
-    for (const f of falsePositives) out.push(`- [${SEVERITY_LABEL[f.severity]}] ${inline(f.title)} — \`${location(f).replace(/`/g, "'")}\``);
+    for (const f of falsePositives)
+      out.push(`- [${SEVERITY_LABEL[f.severity]}] ${inline(f.title)} — \`${location(f).replace(/`/g, "'")}\``);
     out.push("");
   }
 
   if (report.files.length) {
-    out.push("## Files at risk", "", `| File | Score | ${SEVERITIES.join(" | ")} |`, `|---|---:|${SEVERITIES.map(() => "---:").join("|")}|`);
-    for (const f of report.files) out.push(`| \`${f.path.replace(/[`|]/g, "_")}\` | ${Math.round(f.score)} | ${SEVERITIES.map((s) => f.counts[s] ?? 0).join(" | ")} |`);
+    out.push(
+      "## Files at risk",
+      "",
+      `| File | Score | ${SEVERITIES.join(" | ")} |`,
+      `|---|---:|${SEVERITIES.map(() => "---:").join("|")}|`,
+    );
+    for (const f of report.files)
+      out.push(
+        `| \`${f.path.replace(/[`|]/g, "_")}\` | ${Math.round(f.score)} | ${SEVERITIES.map((s) => f.counts[s] ?? 0).join(" | ")} |`,
+      );
     out.push("");
   }
 

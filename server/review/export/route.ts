@@ -12,14 +12,18 @@ import { loadExportInput } from "./load.ts";
 
 export const EXPORT_ROUTE = /^\/api\/reviews\/([0-9a-f-]{36})\/export$/i;
 
-
 /** RFC 6266: an ASCII fallback plus the UTF-8 name (ours are ASCII already; kept correct anyway). */
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export async function handleExport(services: Services, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleExport(
+  services: Services,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   const send = (status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
     res.end(JSON.stringify(body));
@@ -29,7 +33,8 @@ export async function handleExport(services: Services, req: IncomingMessage, res
     const uid = EXPORT_ROUTE.exec(path)?.[1];
     if (!uid) return send(404, { message: `Nothing at ${path}.` });
     const format = new URL(req.url ?? "/", "http://x").searchParams.get("format");
-    if (!isExportFormat(format)) throw invalid(`Choose an export format: ?format=md, sarif or json (got ${format ?? "nothing"}).`);
+    if (!isExportFormat(format))
+      throw invalid(`Choose an export format: ?format=md, sarif or json (got ${format ?? "nothing"}).`);
     const actor = await actorFromHeaders(services.auth, toHeaders(req.headers));
     const input = await loadExportInput(services, actor, uid.toLowerCase());
     const out = renderExport(format, input);

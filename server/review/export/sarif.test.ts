@@ -28,14 +28,24 @@ describe("SARIF export", () => {
 
   it("is valid for an empty report and for a review that failed", () => {
     expectValid(toSarif(sampleInput({ findings: [] })));
-    expectValid(toSarif(sampleInput({ review: { status: "failed", statusReason: "Interrupted by a server restart.", finishedAt: null } })));
+    expectValid(
+      toSarif(
+        sampleInput({
+          review: { status: "failed", statusReason: "Interrupted by a server restart.", finishedAt: null },
+        }),
+      ),
+    );
   });
 
   it("the validator really rejects broken logs (the test can fail)", () => {
-    const log = toSarif(sampleInput()) as unknown as { runs: { results: { level: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
+    const log = toSarif(sampleInput()) as unknown as {
+      runs: { results: { level: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[];
+    };
     log.runs[0]!.results[0]!.level = "fatal";
     expect(validate(log)).toBe(false);
-    const log2 = toSarif(sampleInput()) as unknown as { runs: { results: { locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
+    const log2 = toSarif(sampleInput()) as unknown as {
+      runs: { results: { locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[];
+    };
     log2.runs[0]!.results[0]!.locations[0]!.physicalLocation.region.startLine = 0;
     expect(validate(log2)).toBe(false);
   });
@@ -53,13 +63,27 @@ describe("SARIF export", () => {
   });
 
   it("maps severity to level, keeps lines, fingerprint, confidence and verification", () => {
-    expect(["critical", "high", "medium", "low", "info"].map((s) => sarifLevel(s as never))).toEqual(["error", "error", "warning", "note", "note"]);
+    expect(["critical", "high", "medium", "low", "info"].map((s) => sarifLevel(s as never))).toEqual([
+      "error",
+      "error",
+      "warning",
+      "note",
+      "note",
+    ]);
     const run = toSarif(sampleInput()).runs[0]!;
     const sql = run.results!.find((r) => r.partialFingerprints?.[FINGERPRINT_KEY] === "fp-sql")!;
     expect(sql.level).toBe("error");
     expect(sql.locations![0]!.physicalLocation!.region).toMatchObject({ startLine: 12, endLine: 13 });
-    expect(sql.locations![0]!.physicalLocation!.artifactLocation).toEqual({ uri: "src/db/users.ts", uriBaseId: "SRCROOT" });
-    expect(sql.properties).toMatchObject({ confidence: 0.9, verification: "confirmed", severity: "high", category: "security" });
+    expect(sql.locations![0]!.physicalLocation!.artifactLocation).toEqual({
+      uri: "src/db/users.ts",
+      uriBaseId: "SRCROOT",
+    });
+    expect(sql.properties).toMatchObject({
+      confidence: 0.9,
+      verification: "confirmed",
+      severity: "high",
+      category: "security",
+    });
     expect(sql.message.text).toContain("The id from the query string is pasted into the SQL text.");
   });
 
@@ -68,12 +92,21 @@ describe("SARIF export", () => {
     expect(relativeUri("./a\\b.ts")).toBe("a/b.ts");
     const run = toSarif(sampleInput({ dismissed: ["fp-aws"] })).runs[0]!;
     const aws = run.results!.find((r) => r.ruleId === "secrets/aws-access-key")!;
-    expect(aws.suppressions).toEqual([{ kind: "external", status: "accepted", justification: "Marked as a false positive in Argus." }]);
+    expect(aws.suppressions).toEqual([
+      { kind: "external", status: "accepted", justification: "Marked as a false positive in Argus." },
+    ]);
     expect(run.results!.filter((r) => r.suppressions).length).toBe(1);
   });
 
   it("an agent finding with a ruleId still files under its category; a static one without keeps the category too", () => {
-    const run = toSarif(sampleInput({ findings: [sampleFinding({ ruleId: "made-up" }), sampleFinding({ fingerprint: "s", source: "static", ruleId: undefined, category: "correctness" })] })).runs[0]!;
+    const run = toSarif(
+      sampleInput({
+        findings: [
+          sampleFinding({ ruleId: "made-up" }),
+          sampleFinding({ fingerprint: "s", source: "static", ruleId: undefined, category: "correctness" }),
+        ],
+      }),
+    ).runs[0]!;
     expect(run.results!.map((r) => r.ruleId)).toEqual(["argus/security", "argus/correctness"]);
   });
 });

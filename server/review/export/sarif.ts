@@ -25,7 +25,13 @@ export function sarifLevel(severity: Severity): Result.level {
 }
 
 /** GitHub's security-severity scale (0–10) for security rules. */
-const SECURITY_SEVERITY: Record<Severity, string> = { critical: "9.5", high: "8.0", medium: "5.5", low: "3.0", info: "1.0" };
+const SECURITY_SEVERITY: Record<Severity, string> = {
+  critical: "9.5",
+  high: "8.0",
+  medium: "5.5",
+  low: "3.0",
+  info: "1.0",
+};
 
 export function ruleIdOf(f: Pick<Finding, "ruleId" | "category" | "source">): string {
   return f.source === "static" && f.ruleId ? f.ruleId : `argus/${f.category}`;
@@ -63,7 +69,11 @@ function buildRules(findings: readonly Finding[]): { rules: ReportingDescriptor[
     rules.push({
       id,
       name: ruleName(id),
-      shortDescription: { text: isCategoryRule ? `${worst.category[0]!.toUpperCase()}${worst.category.slice(1)} issue found by the Argus review agent` : worst.title },
+      shortDescription: {
+        text: isCategoryRule
+          ? `${worst.category[0]!.toUpperCase()}${worst.category.slice(1)} issue found by the Argus review agent`
+          : worst.title,
+      },
       ...(isCategoryRule ? {} : { fullDescription: { text: worst.explanation } }),
       defaultConfiguration: { level: sarifLevel(worst.severity) },
       properties: {
@@ -76,7 +86,9 @@ function buildRules(findings: readonly Finding[]): { rules: ReportingDescriptor[
 }
 
 function message(f: Finding): Result["message"] {
-  const text = [f.title, f.explanation, f.suggestedFix ? `Suggested fix: ${f.suggestedFix}` : ""].filter(Boolean).join("\n\n");
+  const text = [f.title, f.explanation, f.suggestedFix ? `Suggested fix: ${f.suggestedFix}` : ""]
+    .filter(Boolean)
+    .join("\n\n");
   return { text };
 }
 
@@ -90,12 +102,26 @@ function toResult(f: Finding, ruleIndex: number, dismissed: boolean): Result {
       {
         physicalLocation: {
           artifactLocation: { uri: relativeUri(f.file), uriBaseId: SRCROOT },
-          region: { startLine: f.startLine, endLine: Math.max(f.startLine, f.endLine), ...(f.evidence ? { snippet: { text: f.evidence } } : {}) },
+          region: {
+            startLine: f.startLine,
+            endLine: Math.max(f.startLine, f.endLine),
+            ...(f.evidence ? { snippet: { text: f.evidence } } : {}),
+          },
         },
       },
     ],
     partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
-    ...(dismissed ? { suppressions: [{ kind: "external" as const, status: "accepted" as const, justification: "Marked as a false positive in Argus." }] } : {}),
+    ...(dismissed
+      ? {
+          suppressions: [
+            {
+              kind: "external" as const,
+              status: "accepted" as const,
+              justification: "Marked as a false positive in Argus.",
+            },
+          ],
+        }
+      : {}),
     properties: {
       severity: f.severity,
       confidence: f.confidence,
@@ -116,7 +142,13 @@ export function toSarif({ review, report, dismissed }: ExportInput): Log {
   const run: Run = {
     tool: { driver: { name: "Argus", fullName: "Argus code review", rules } },
     automationDetails: { id: `argus/${review.projectUid}/${review.uid}` },
-    originalUriBaseIds: { [SRCROOT]: { description: { text: `The root of the reviewed code of ${review.projectName} (snapshot ${review.snapshotUid ?? "unknown"}).` } } },
+    originalUriBaseIds: {
+      [SRCROOT]: {
+        description: {
+          text: `The root of the reviewed code of ${review.projectName} (snapshot ${review.snapshotUid ?? "unknown"}).`,
+        },
+      },
+    },
     invocations: [
       {
         executionSuccessful: review.status === "completed",

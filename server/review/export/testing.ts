@@ -23,7 +23,9 @@ export function sampleFinding(over: Partial<Finding> = {}): Finding {
   };
 }
 
-export function sampleInput(over: { findings?: Finding[]; dismissed?: string[]; review?: Partial<ExportReview> } = {}): ExportInput {
+export function sampleInput(
+  over: { findings?: Finding[]; dismissed?: string[]; review?: Partial<ExportReview> } = {},
+): ExportInput {
   const findings = over.findings ?? [
     sampleFinding(),
     sampleFinding({
@@ -69,7 +71,17 @@ export function sampleInput(over: { findings?: Finding[]; dismissed?: string[]; 
       { path: "config/my settings#1.py", score: 60, counts: { critical: 1, high: 0, medium: 0, low: 0, info: 0 } },
       { path: "src/db/users.ts", score: 80, counts: { critical: 0, high: 1, medium: 0, low: 0, info: 0 } },
     ],
-    stages: { proposed: 7, droppedUnlocatable: 2, repairedLocation: 1, droppedDuplicate: 1, droppedDismissed: 0, droppedUnverified: 1, droppedBelowConfidence: 0, droppedBelowSeverity: 0, kept: 3 },
+    stages: {
+      proposed: 7,
+      droppedUnlocatable: 2,
+      repairedLocation: 1,
+      droppedDuplicate: 1,
+      droppedDismissed: 0,
+      droppedUnverified: 1,
+      droppedBelowConfidence: 0,
+      droppedBelowSeverity: 0,
+      kept: 3,
+    },
     notes: ["The verification pass ran on 3 findings."],
   };
   const review: ExportReview = {

@@ -21,7 +21,10 @@ export function block(text: string): string {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&(?![a-zA-Z]+;|#\d+;)/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return text
+    .replace(/&(?![a-zA-Z]+;|#\d+;)/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 }
 
 /** A table cell: inline text with pipes escaped. */
@@ -32,7 +35,34 @@ export function cell(text: string): string {
 /** File name extension → a fence info string most Markdown viewers highlight. */
 export function fenceLanguage(file: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(file)?.[1]?.toLowerCase() ?? "";
-  const map: Record<string, string> = { ts: "ts", tsx: "tsx", js: "js", jsx: "jsx", mjs: "js", cjs: "js", py: "python", go: "go", rs: "rust", java: "java", rb: "ruby", php: "php", kt: "kotlin", swift: "swift", c: "c", h: "c", cpp: "cpp", cc: "cpp", cs: "csharp", sh: "bash", sql: "sql", yml: "yaml", yaml: "yaml", json: "json", html: "html", css: "css" };
+  const map: Record<string, string> = {
+    ts: "ts",
+    tsx: "tsx",
+    js: "js",
+    jsx: "jsx",
+    mjs: "js",
+    cjs: "js",
+    py: "python",
+    go: "go",
+    rs: "rust",
+    java: "java",
+    rb: "ruby",
+    php: "php",
+    kt: "kotlin",
+    swift: "swift",
+    c: "c",
+    h: "c",
+    cpp: "cpp",
+    cc: "cpp",
+    cs: "csharp",
+    sh: "bash",
+    sql: "sql",
+    yml: "yaml",
+    yaml: "yaml",
+    json: "json",
+    html: "html",
+    css: "css",
+  };
   return map[ext] ?? "";
 }
 

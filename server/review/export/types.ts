@@ -7,7 +7,22 @@ import type { ReviewView } from "../service.ts";
 
 export type ExportReview = Pick<
   ReviewView,
-  "uid" | "projectUid" | "projectName" | "snapshotUid" | "engine" | "status" | "statusReason" | "scope" | "promptName" | "provider" | "model" | "usage" | "settings" | "createdAt" | "startedAt" | "finishedAt"
+  | "uid"
+  | "projectUid"
+  | "projectName"
+  | "snapshotUid"
+  | "engine"
+  | "status"
+  | "statusReason"
+  | "scope"
+  | "promptName"
+  | "provider"
+  | "model"
+  | "usage"
+  | "settings"
+  | "createdAt"
+  | "startedAt"
+  | "finishedAt"
 >;
 
 export interface ExportInput {

@@ -5,17 +5,41 @@ import { fingerprint } from "./fingerprint.ts";
 import { rollupByFile } from "./rollup.ts";
 import { type ModelReport, modelReportSchema, reportSchema } from "./schema.ts";
 
-const db = ["import db from './db';", "", "export function getUser(id) {", "  return db.query(`SELECT * FROM users WHERE id = ${id}`);", "}"].join("\n");
-const util = ["export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));", "export function parse(s) { return JSON.parse(s); }"].join("\n");
+const db = [
+  "import db from './db';",
+  "",
+  "export function getUser(id) {",
+  "  return db.query(`SELECT * FROM users WHERE id = ${id}`);",
+  "}",
+].join("\n");
+const util = [
+  "export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));",
+  "export function parse(s) { return JSON.parse(s); }",
+].join("\n");
 const tree = { "src/db.ts": db, "src/util.ts": util };
 
-const sql = modelFinding({ title: "SQL injection in getUser", file: "src/db.ts", start_line: 4, evidence: "db.query(`SELECT * FROM users WHERE id = ${id}`)", severity: "critical" });
-const parse = modelFinding({ title: "Unchecked JSON.parse", file: "./src/util.ts", start_line: 9, evidence: "return JSON.parse(s);", severity: "medium", category: "reliability", confidence: 0.6 });
+const sql = modelFinding({
+  title: "SQL injection in getUser",
+  file: "src/db.ts",
+  start_line: 4,
+  evidence: "db.query(`SELECT * FROM users WHERE id = ${id}`)",
+  severity: "critical",
+});
+const parse = modelFinding({
+  title: "Unchecked JSON.parse",
+  file: "./src/util.ts",
+  start_line: 9,
+  evidence: "return JSON.parse(s);",
+  severity: "medium",
+  category: "reliability",
+  confidence: 0.6,
+});
 const made = modelFinding({ title: "eval of user input", file: "src/util.ts", start_line: 1, evidence: "eval(input)" });
 const ghost = modelFinding({ title: "Missing file", file: "src/nope.ts", start_line: 1, evidence: "anything" });
 const escape = modelFinding({ title: "Escape", file: "../../etc/passwd", start_line: 1, evidence: "root" });
 
-const model = (findings: unknown[]): ModelReport => modelReportSchema.parse({ summary: "s", overall_score: 60, findings });
+const model = (findings: unknown[]): ModelReport =>
+  modelReportSchema.parse({ summary: "s", overall_score: 60, findings });
 
 describe("buildReport", () => {
   it("checks every location, repairs or drops, and counts each stage", async () => {
@@ -38,14 +62,33 @@ describe("buildReport", () => {
       { path: "src/db.ts", score: 60, counts: { critical: 1, high: 0, medium: 0, low: 0, info: 0 } },
       { path: "src/util.ts", score: 92, counts: { critical: 0, high: 0, medium: 1, low: 0, info: 0 } },
     ]);
-    expect(report.stages).toMatchObject({ droppedUnlocatable: 3, repairedLocation: 1, droppedDuplicate: 0, droppedDismissed: 0, droppedUnverified: 0 });
+    expect(report.stages).toMatchObject({
+      droppedUnlocatable: 3,
+      repairedLocation: 1,
+      droppedDuplicate: 0,
+      droppedDismissed: 0,
+      droppedUnverified: 0,
+    });
   });
 
   it("gives the same fingerprint when the code moved down and the model quoted less of it", async () => {
-    const first = await buildReport({ model: model([sql]), readFile: readFrom(tree), settings: { verify: false }, engineLabel: "t" });
+    const first = await buildReport({
+      model: model([sql]),
+      readFile: readFrom(tree),
+      settings: { verify: false },
+      engineLabel: "t",
+    });
     const shifted = { ...tree, "src/db.ts": `// licence header\n\n\n${db.replace("  return", "    return")}` };
     const again = await buildReport({
-      model: model([{ ...sql, title: "Injection via string interpolation", start_line: 7, end_line: 7, evidence: "SELECT * FROM users WHERE id = ${id}" }]),
+      model: model([
+        {
+          ...sql,
+          title: "Injection via string interpolation",
+          start_line: 7,
+          end_line: 7,
+          evidence: "SELECT * FROM users WHERE id = ${id}",
+        },
+      ]),
       readFile: readFrom(shifted),
       settings: { verify: false },
       engineLabel: "t",
@@ -55,7 +98,13 @@ describe("buildReport", () => {
     // A different category on the same lines is a different finding.
     expect(fingerprint({ ...first.findings[0]!, category: "performance" })).not.toBe(first.findings[0]!.fingerprint);
 
-    const dismissed = await buildReport({ model: model([sql, parse]), readFile: readFrom(shifted), dismissed: [first.findings[0]!.fingerprint], settings: { verify: false }, engineLabel: "t" });
+    const dismissed = await buildReport({
+      model: model([sql, parse]),
+      readFile: readFrom(shifted),
+      dismissed: [first.findings[0]!.fingerprint],
+      settings: { verify: false },
+      engineLabel: "t",
+    });
     expect(dismissed.findings.map((f) => f.title)).toEqual(["Unchecked JSON.parse"]);
     expect(dismissed.stages.droppedDismissed).toBe(1);
   });
@@ -63,7 +112,15 @@ describe("buildReport", () => {
   it("static findings keep the rule that raised them; two rules on the same lines are one finding", async () => {
     const base = modelReportSchema.parse({ summary: "s", overall_score: 100, findings: [sql] }).findings[0]!;
     const report = await buildReport({
-      model: { summary: "s", overall_score: 100, category_scores: {}, findings: [{ ...base, ruleId: "sql-template" }, { ...base, ruleId: "no-unsafe-query" }] },
+      model: {
+        summary: "s",
+        overall_score: 100,
+        category_scores: {},
+        findings: [
+          { ...base, ruleId: "sql-template" },
+          { ...base, ruleId: "no-unsafe-query" },
+        ],
+      },
       readFile: readFrom(tree),
       settings: { verify: false },
       engine: "static",
@@ -71,17 +128,39 @@ describe("buildReport", () => {
     });
     expect(report.engine).toBe("static");
     expect(report.findings).toHaveLength(1);
-    expect(report.findings[0]).toMatchObject({ source: "static", ruleId: expect.stringMatching(/^(sql-template|no-unsafe-query)$/) });
+    expect(report.findings[0]).toMatchObject({
+      source: "static",
+      ruleId: expect.stringMatching(/^(sql-template|no-unsafe-query)$/),
+    });
     expect(report.stages.droppedDuplicate).toBe(1);
   });
 
   it("merges duplicates (worst severity, highest confidence) and applies the thresholds", async () => {
     const dup = { ...sql, title: "Same thing, worded differently", severity: "high", confidence: 0.99 };
-    const low = modelFinding({ title: "Sleep helper undocumented", file: "src/util.ts", start_line: 1, evidence: "export const sleep", severity: "info", category: "documentation", confidence: 0.9 });
-    const report = await buildReport({ model: model([dup, sql, parse, low]), readFile: readFrom(tree), settings: { verify: false, minConfidence: 0.7, minSeverity: "low" }, engineLabel: "t" });
+    const low = modelFinding({
+      title: "Sleep helper undocumented",
+      file: "src/util.ts",
+      start_line: 1,
+      evidence: "export const sleep",
+      severity: "info",
+      category: "documentation",
+      confidence: 0.9,
+    });
+    const report = await buildReport({
+      model: model([dup, sql, parse, low]),
+      readFile: readFrom(tree),
+      settings: { verify: false, minConfidence: 0.7, minSeverity: "low" },
+      engineLabel: "t",
+    });
     expect(report.findings).toHaveLength(1);
     expect(report.findings[0]).toMatchObject({ severity: "critical", confidence: 0.99 });
-    expect(report.stages).toMatchObject({ proposed: 4, droppedDuplicate: 1, droppedBelowConfidence: 1, droppedBelowSeverity: 1, kept: 1 });
+    expect(report.stages).toMatchObject({
+      proposed: 4,
+      droppedDuplicate: 1,
+      droppedBelowConfidence: 1,
+      droppedBelowSeverity: 1,
+      kept: 1,
+    });
   });
 
   it("keeps confirmed findings, drops or marks the unconfirmed per setting, and never drops unverified-for-budget ones", async () => {
@@ -89,21 +168,46 @@ describe("buildReport", () => {
       results: new Map(
         findings.map((f) => [
           f.fingerprint,
-          f.title.startsWith("SQL") ? { verdict: "confirmed" as const, note: "line 4 interpolates id" } : f.title.startsWith("Unchecked") ? { verdict: "rejected" as const, note: "caller catches" } : { verdict: "not_run" as const },
+          f.title.startsWith("SQL")
+            ? { verdict: "confirmed" as const, note: "line 4 interpolates id" }
+            : f.title.startsWith("Unchecked")
+              ? { verdict: "rejected" as const, note: "caller catches" }
+              : { verdict: "not_run" as const },
         ]),
       ),
       notes: ["verification stopped: the budget is spent"],
     });
-    const timeout = modelFinding({ title: "No timeout", file: "src/util.ts", start_line: 1, evidence: "setTimeout(r, ms)", category: "reliability" });
-    const dropped = await buildReport({ model: model([sql, parse, timeout]), readFile: readFrom(tree), settings: { verify: true, unverified: "drop" }, verify, engineLabel: "t" });
+    const timeout = modelFinding({
+      title: "No timeout",
+      file: "src/util.ts",
+      start_line: 1,
+      evidence: "setTimeout(r, ms)",
+      category: "reliability",
+    });
+    const dropped = await buildReport({
+      model: model([sql, parse, timeout]),
+      readFile: readFrom(tree),
+      settings: { verify: true, unverified: "drop" },
+      verify,
+      engineLabel: "t",
+    });
     expect(dropped.findings.map((f) => [f.title, f.verification, f.verificationNote])).toEqual([
       ["SQL injection in getUser", "confirmed", "line 4 interpolates id"],
       ["No timeout", "not_run", undefined],
     ]);
     expect(dropped.stages.droppedUnverified).toBe(1);
-    expect(dropped.notes).toEqual(["verification stopped: the budget is spent", 'verification did not run for 1 finding(s); they are kept and marked "not_run"']);
+    expect(dropped.notes).toEqual([
+      "verification stopped: the budget is spent",
+      'verification did not run for 1 finding(s); they are kept and marked "not_run"',
+    ]);
 
-    const kept = await buildReport({ model: model([sql, parse]), readFile: readFrom(tree), settings: { verify: true, unverified: "keep" }, verify, engineLabel: "t" });
+    const kept = await buildReport({
+      model: model([sql, parse]),
+      readFile: readFrom(tree),
+      settings: { verify: true, unverified: "keep" },
+      verify,
+      engineLabel: "t",
+    });
     expect(kept.findings.map((f) => f.verification)).toEqual(["confirmed", "unverified"]);
     expect(kept.stages.droppedUnverified).toBe(0);
   });

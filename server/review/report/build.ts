@@ -73,14 +73,21 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
   // 1. location
   const files = new Map<string, Promise<string | null>>();
   const read = (p: string) => {
-    if (!files.has(p)) files.set(p, input.readFile(p).catch(() => null));
+    if (!files.has(p))
+      files.set(
+        p,
+        input.readFile(p).catch(() => null),
+      );
     return files.get(p)!;
   };
   let located: Finding[] = [];
   for (const m of input.model.findings) {
     const file = normalisePath(m.file);
     const content = file && !file.split("/").includes("..") ? await read(file) : null;
-    const where = content === null ? ({ status: "dropped" } as const) : locateEvidence(content, { startLine: m.start_line, endLine: m.end_line, evidence: m.evidence });
+    const where =
+      content === null
+        ? ({ status: "dropped" } as const)
+        : locateEvidence(content, { startLine: m.start_line, endLine: m.end_line, evidence: m.evidence });
     if (where.status === "dropped") {
       stages.droppedUnlocatable++;
       continue;
@@ -117,7 +124,12 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
     }
     stages.droppedDuplicate++;
     const worse = severityRank(f.severity) < severityRank(seen.severity) ? f : seen;
-    byPrint.set(f.fingerprint, { ...worse, confidence: Math.max(f.confidence, seen.confidence), startLine: Math.min(f.startLine, seen.startLine), endLine: Math.max(f.endLine, seen.endLine) });
+    byPrint.set(f.fingerprint, {
+      ...worse,
+      confidence: Math.max(f.confidence, seen.confidence),
+      startLine: Math.min(f.startLine, seen.startLine),
+      endLine: Math.max(f.endLine, seen.endLine),
+    });
   }
   located = [...byPrint.values()];
 
@@ -153,7 +165,13 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
     if (notRun > 0) notes.push(`verification did not run for ${notRun} finding(s); they are kept and marked "not_run"`);
   }
 
-  kept.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine);
+  kept.sort(
+    (a, b) =>
+      severityRank(a.severity) - severityRank(b.severity) ||
+      b.confidence - a.confidence ||
+      a.file.localeCompare(b.file) ||
+      a.startLine - b.startLine,
+  );
   stages.kept = kept.length;
   return {
     engine: input.engine ?? "agent",

@@ -26,12 +26,22 @@ export interface FingerprintInput {
 
 export function fingerprint(f: FingerprintInput): string {
   const anchor = normaliseEvidence(f.evidence);
-  const key = ["v1", normalisePath(f.file), f.category, anchor ? `evidence:${anchor}` : `title:${normaliseTitle(f.title)}`].join("\n");
+  const key = [
+    "v1",
+    normalisePath(f.file),
+    f.category,
+    anchor ? `evidence:${anchor}` : `title:${normaliseTitle(f.title)}`,
+  ].join("\n");
   return createHash("sha256").update(key).digest("hex").slice(0, 32);
 }
 
 export function normalisePath(p: string): string {
-  return p.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/").replace(/^(?:\.\/)+/, "").replace(/^\/+/, "");
+  return p
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/\/{2,}/g, "/")
+    .replace(/^(?:\.\/)+/, "")
+    .replace(/^\/+/, "");
 }
 
 export function normaliseEvidence(evidence: string): string {
@@ -43,5 +53,8 @@ export function normaliseEvidence(evidence: string): string {
 }
 
 function normaliseTitle(title: string): string {
-  return title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }

@@ -22,7 +22,10 @@ const MAX_EVIDENCE_LINES = 40;
 /** Pieces of an elided quote must follow each other within this many lines. */
 const MAX_GAP = 400;
 
-export function locateEvidence(content: string, claim: { startLine: number; endLine: number; evidence: string }): LocateResult {
+export function locateEvidence(
+  content: string,
+  claim: { startLine: number; endLine: number; evidence: string },
+): LocateResult {
   const fileLines = content.split(/\r?\n/);
   if (fileLines.at(-1) === "") fileLines.pop(); // a trailing newline does not make a line
   const normFile = fileLines.map(norm);
@@ -33,9 +36,18 @@ export function locateEvidence(content: string, claim: { startLine: number; endL
   // A quote like "}" or ");" would match anywhere; it proves nothing, so it counts as no quote.
   if ((pieces.flat().join("").match(/\w/g)?.length ?? 0) < 3) {
     // Nothing quoted: the lines must at least exist; the report then quotes them itself.
-    if (claim.startLine > n) return { status: "dropped", reason: `lines ${claim.startLine}–${claim.endLine} do not exist (the file has ${n} lines) and no evidence was quoted` };
+    if (claim.startLine > n)
+      return {
+        status: "dropped",
+        reason: `lines ${claim.startLine}–${claim.endLine} do not exist (the file has ${n} lines) and no evidence was quoted`,
+      };
     const end = Math.min(claim.endLine, n);
-    return { status: end === claim.endLine ? "ok" : "repaired", startLine: claim.startLine, endLine: end, evidence: quote(claim.startLine, end) };
+    return {
+      status: end === claim.endLine ? "ok" : "repaired",
+      startLine: claim.startLine,
+      endLine: end,
+      evidence: quote(claim.startLine, end),
+    };
   }
 
   let found = occurrences(normFile, pieces);
@@ -46,9 +58,12 @@ export function locateEvidence(content: string, claim: { startLine: number; endL
   if (found.length === 0) return { status: "dropped", reason: "the quoted evidence does not occur in the file" };
 
   const inside = found.find(([s, e]) => s >= claim.startLine && e <= claim.endLine && claim.endLine <= n);
-  if (inside) return { status: "ok", startLine: claim.startLine, endLine: claim.endLine, evidence: quote(inside[0], inside[1]) };
+  if (inside)
+    return { status: "ok", startLine: claim.startLine, endLine: claim.endLine, evidence: quote(inside[0], inside[1]) };
 
-  const [s, e] = found.reduce((best, r) => (Math.abs(r[0] - claim.startLine) < Math.abs(best[0] - claim.startLine) ? r : best));
+  const [s, e] = found.reduce((best, r) =>
+    Math.abs(r[0] - claim.startLine) < Math.abs(best[0] - claim.startLine) ? r : best,
+  );
   return { status: "repaired", startLine: s, endLine: e, evidence: quote(s, e) };
 }
 

@@ -16,10 +16,15 @@ export function rollupByFile(findings: readonly Pick<Finding, "file" | "severity
   const byFile = new Map<string, Record<Severity, number>>();
   for (const f of findings) {
     let counts = byFile.get(f.file);
-    if (!counts) byFile.set(f.file, (counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>));
+    if (!counts)
+      byFile.set(f.file, (counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>));
     counts[f.severity]++;
   }
   return [...byFile]
-    .map(([path, counts]) => ({ path, counts, score: Math.max(0, 100 - SEVERITIES.reduce((sum, s) => sum + counts[s] * SEVERITY_WEIGHT[s], 0)) }))
+    .map(([path, counts]) => ({
+      path,
+      counts,
+      score: Math.max(0, 100 - SEVERITIES.reduce((sum, s) => sum + counts[s] * SEVERITY_WEIGHT[s], 0)),
+    }))
     .sort((a, b) => a.score - b.score || a.path.localeCompare(b.path));
 }

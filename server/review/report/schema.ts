@@ -15,7 +15,16 @@ export type Severity = z.infer<typeof severitySchema>;
 export const severityRank = (s: Severity) => SEVERITIES.indexOf(s);
 export const atLeast = (s: Severity, floor: Severity) => severityRank(s) <= severityRank(floor);
 
-export const CATEGORIES = ["security", "correctness", "reliability", "performance", "maintainability", "style", "testing", "documentation"] as const;
+export const CATEGORIES = [
+  "security",
+  "correctness",
+  "reliability",
+  "performance",
+  "maintainability",
+  "style",
+  "testing",
+  "documentation",
+] as const;
 export const categorySchema = z.enum(CATEGORIES);
 export type Category = z.infer<typeof categorySchema>;
 

@@ -31,13 +31,17 @@ export class ToolEnv {
    */
   withSymbols<T>(fn: (index: SymbolIndex) => T): T {
     if (!this.ctx.symbolsPath) {
-      throw new DomainError("not_found", "This snapshot has no symbol index, so symbol tools can't answer. Use grep to find definitions and usages, and list_dir / read_file to explore.");
+      throw new DomainError(
+        "not_found",
+        "This snapshot has no symbol index, so symbol tools can't answer. Use grep to find definitions and usages, and list_dir / read_file to explore.",
+      );
     }
     if (!this.index) {
       try {
         this.index = openSymbolIndex(this.ctx.symbolsPath);
       } catch (err) {
-        if (err instanceof DomainError) throw new DomainError("not_found", `${err.message} Use grep, list_dir and read_file instead.`);
+        if (err instanceof DomainError)
+          throw new DomainError("not_found", `${err.message} Use grep, list_dir and read_file instead.`);
         throw err;
       }
     }

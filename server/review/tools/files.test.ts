@@ -25,19 +25,32 @@ describe("list_dir", () => {
     expect(lines).toContain("  src/");
     expect(lines).toContain("  README.md  (23 B)");
     expect(lines).toContain("  escape-dir  (symbolic link, not followed)");
-    for (const hidden of [".env", "node_modules", "generated", "debug.log", ".git/"]) expect(r.text).not.toContain(`  ${hidden}`);
-    expect(r.text).toContain("[5 entries here excluded by ignore rules (.env, .git/, debug.log, generated/, node_modules/).]");
+    for (const hidden of [".env", "node_modules", "generated", "debug.log", ".git/"])
+      expect(r.text).not.toContain(`  ${hidden}`);
+    expect(r.text).toContain(
+      "[5 entries here excluded by ignore rules (.env, .git/, debug.log, generated/, node_modules/).]",
+    );
   });
 
   it("descends with depth", async () => {
     const r = await call("list_dir", { path: "src", depth: 2 });
-    expect(r.text.split("\n")).toEqual(["src/", "  app.ts  (478 B)", "  escape-nested  (symbolic link, not followed)", "  long.ts  (110.1 KB)", "  short.txt  (2.9 KB)", "  util.ts  (120 B)"]);
+    expect(r.text.split("\n")).toEqual([
+      "src/",
+      "  app.ts  (478 B)",
+      "  escape-nested  (symbolic link, not followed)",
+      "  long.ts  (110.1 KB)",
+      "  short.txt  (2.9 KB)",
+      "  util.ts  (120 B)",
+    ]);
     const deep = await call("list_dir", { path: ".", depth: 2 });
     expect(deep.text).toContain("  docs/\n    weird name.md  (27 B)");
   });
 
   it("refuses files, missing and ignored folders with advice", async () => {
-    expect(await call("list_dir", { path: "README.md" })).toEqual({ isError: true, text: '"README.md" is a file, not a folder. Use read_file to read it.' });
+    expect(await call("list_dir", { path: "README.md" })).toEqual({
+      isError: true,
+      text: '"README.md" is a file, not a folder. Use read_file to read it.',
+    });
     expect((await call("list_dir", { path: "nope" })).text).toMatch(/There is no "nope"/);
     expect((await call("list_dir", { path: "node_modules" })).text).toMatch(/excluded from the review/);
   });
@@ -75,13 +88,17 @@ describe("read_file", () => {
     const last = lines.length - 2; // header and note
     expect(r.text.length).toBeLessThanOrEqual(MAX_READ_FILE_CHARS + 200);
     expect(lines.at(-2)).toBe(`${String(last).padStart(4)} | export const line${last} = ${last}; // greet marker`);
-    expect(lines.at(-1)).toBe(`[Stopped at line ${last} (the 30,000-character limit of one call); call read_file with start_line ${last + 1} to continue.]`);
+    expect(lines.at(-1)).toBe(
+      `[Stopped at line ${last} (the 30,000-character limit of one call); call read_file with start_line ${last + 1} to continue.]`,
+    );
     const next = await call("read_file", { path: "src/long.ts", start_line: 2400 });
     expect(next.text.split("\n").at(-1)).toBe("2500 | export const line2500 = 2500; // greet marker");
 
     const short = (await call("read_file", { path: "src/short.txt" })).text.split("\n");
     expect(short).toHaveLength(MAX_READ_FILE_LINES + 2);
-    expect(short.at(-1)).toBe(`[Stopped at line ${MAX_READ_FILE_LINES} (the ${MAX_READ_FILE_LINES}-line limit of one call); call read_file with start_line ${MAX_READ_FILE_LINES + 1} to continue.]`);
+    expect(short.at(-1)).toBe(
+      `[Stopped at line ${MAX_READ_FILE_LINES} (the ${MAX_READ_FILE_LINES}-line limit of one call); call read_file with start_line ${MAX_READ_FILE_LINES + 1} to continue.]`,
+    );
   });
 
   it("caps a big file by size and tells the model how to reach the rest", async () => {
@@ -94,7 +111,9 @@ describe("read_file", () => {
   });
 
   it("explains bad ranges", async () => {
-    expect((await call("read_file", { path: "src/util.ts", start_line: 9 })).text).toBe("src/util.ts has 5 lines; start_line 9 is past the end. Ask for lines 1–5.");
+    expect((await call("read_file", { path: "src/util.ts", start_line: 9 })).text).toBe(
+      "src/util.ts has 5 lines; start_line 9 is past the end. Ask for lines 1–5.",
+    );
     expect((await call("read_file", { path: "src/util.ts", start_line: 4, end_line: 2 })).isError).toBe(true);
   });
 

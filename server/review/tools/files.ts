@@ -14,12 +14,21 @@ import {
   MAX_READ_FILE_LINES,
 } from "./limits.ts";
 
-const pathField = z.string().max(4096).describe('Path relative to the project root, with forward slashes (e.g. "src/app.ts").');
+const pathField = z
+  .string()
+  .max(4096)
+  .describe('Path relative to the project root, with forward slashes (e.g. "src/app.ts").');
 const line = z.coerce.number().int().min(1).max(10_000_000);
 
 export const listDirInput = z.object({
   path: pathField.default(".").describe('Folder relative to the project root; "." (default) is the root.'),
-  depth: z.coerce.number().int().min(1).max(MAX_LIST_DIR_DEPTH).default(1).describe(`How many levels to descend (1–${MAX_LIST_DIR_DEPTH}, default 1).`),
+  depth: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIST_DIR_DEPTH)
+    .default(1)
+    .describe(`How many levels to descend (1–${MAX_LIST_DIR_DEPTH}, default 1).`),
 });
 
 export const readFileInput = z.object({
@@ -70,11 +79,22 @@ export function listDirTool(env: ToolEnv) {
         const name = top.path || ".";
         const head = `${name}/${top.entries.length === 0 ? " (empty)" : ""}`;
         const notes: string[] = [];
-        if (top.ignoredCount > 0) notes.push(`${plural(top.ignoredCount, "entry", "entries")} here excluded by ignore rules (${top.ignoredSample.join(", ")}${top.ignoredCount > top.ignoredSample.length ? ", …" : ""}).`);
-        else if (hidden > 0) notes.push(`${plural(hidden, "entry", "entries")} in sub-folders excluded by ignore rules.`);
-        if (cut) notes.push(`Listing cut at ${MAX_LIST_DIR_ENTRIES} entries: list a sub-folder or use a smaller depth.`);
+        if (top.ignoredCount > 0)
+          notes.push(
+            `${plural(top.ignoredCount, "entry", "entries")} here excluded by ignore rules (${top.ignoredSample.join(", ")}${top.ignoredCount > top.ignoredSample.length ? ", …" : ""}).`,
+          );
+        else if (hidden > 0)
+          notes.push(`${plural(hidden, "entry", "entries")} in sub-folders excluded by ignore rules.`);
+        if (cut)
+          notes.push(`Listing cut at ${MAX_LIST_DIR_ENTRIES} entries: list a sub-folder or use a smaller depth.`);
         const text = [head, ...out.map((l) => `  ${l}`), ...notes.map((n) => `[${n}]`)].join("\n");
-        return ok(clip(text, MAX_LIST_DIR_CHARS, () => "[Listing cut to stay within the output limit: list a sub-folder or use a smaller depth.]"));
+        return ok(
+          clip(
+            text,
+            MAX_LIST_DIR_CHARS,
+            () => "[Listing cut to stay within the output limit: list a sub-folder or use a smaller depth.]",
+          ),
+        );
       } catch (err) {
         return expectedError(err);
       }
@@ -96,16 +116,26 @@ export function readFileTool(env: ToolEnv) {
         const lines = splitLines(file.content);
         // A file cut at the byte cap ends mid-line: drop the partial line, the total is unknown.
         if (file.truncated && !file.content.endsWith("\n")) lines.pop();
-        const total = file.truncated ? `at least ${lines.length.toLocaleString("en-US")}` : lines.length.toLocaleString("en-US");
+        const total = file.truncated
+          ? `at least ${lines.length.toLocaleString("en-US")}`
+          : lines.length.toLocaleString("en-US");
         const meta = `${detectLanguage(file.path, file.content.slice(0, 256))}, ${humanBytes(file.size)}`;
         if (lines.length === 0) return ok(`${file.path} (${meta}): empty file.`);
         const start = args.start_line ?? 1;
         if (start > lines.length) {
-          const why = file.truncated ? ` that can be read (only the first ${humanBytes(MAX_READ_FILE_BYTES)} of this file are readable)` : "";
-          return { isError: true, text: `${file.path} has ${total} lines${why}; start_line ${start} is past the end. Ask for lines 1–${lines.length}.` };
+          const why = file.truncated
+            ? ` that can be read (only the first ${humanBytes(MAX_READ_FILE_BYTES)} of this file are readable)`
+            : "";
+          return {
+            isError: true,
+            text: `${file.path} has ${total} lines${why}; start_line ${start} is past the end. Ask for lines 1–${lines.length}.`,
+          };
         }
         if (args.end_line !== undefined && args.end_line < start) {
-          return { isError: true, text: `end_line (${args.end_line}) is before start_line (${start}); give a range like start_line ${start}, end_line ${start + 99}.` };
+          return {
+            isError: true,
+            text: `end_line (${args.end_line}) is before start_line (${start}); give a range like start_line ${start}, end_line ${start + 99}.`,
+          };
         }
         const wanted = Math.min(args.end_line ?? lines.length, lines.length);
         const end = Math.min(wanted, start + MAX_READ_FILE_LINES - 1);
@@ -122,11 +152,16 @@ export function readFileTool(env: ToolEnv) {
         }
         const out = [`${file.path} — lines ${start}–${last} of ${total} (${meta})`, ...body];
         if (last < wanted) {
-          const why = last < end ? `${MAX_READ_FILE_CHARS.toLocaleString("en-US")}-character` : `${MAX_READ_FILE_LINES}-line`;
-          out.push(`[Stopped at line ${last} (the ${why} limit of one call); call read_file with start_line ${last + 1} to continue.]`);
+          const why =
+            last < end ? `${MAX_READ_FILE_CHARS.toLocaleString("en-US")}-character` : `${MAX_READ_FILE_LINES}-line`;
+          out.push(
+            `[Stopped at line ${last} (the ${why} limit of one call); call read_file with start_line ${last + 1} to continue.]`,
+          );
         }
         if (file.truncated && last === lines.length) {
-          out.push(`[The file is ${humanBytes(file.size)}; only its first ${humanBytes(MAX_READ_FILE_BYTES)} can be read. Use grep to find lines further down.]`);
+          out.push(
+            `[The file is ${humanBytes(file.size)}; only its first ${humanBytes(MAX_READ_FILE_BYTES)} can be read. Use grep to find lines further down.]`,
+          );
         }
         return ok(out.join("\n"));
       } catch (err) {

@@ -18,11 +18,14 @@ export function expectedError(err: unknown): ToolResult {
   throw err;
 }
 
-export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /** Cuts one line to max characters, saying how much was left out. */
 export function cutLine(line: string, max: number): string {
-  return line.length <= max ? line : `${line.slice(0, max)}… [${(line.length - max).toLocaleString("en-US")} more characters on this line]`;
+  return line.length <= max
+    ? line
+    : `${line.slice(0, max)}… [${(line.length - max).toLocaleString("en-US")} more characters on this line]`;
 }
 
 /**
@@ -37,7 +40,11 @@ export function clip(text: string, max: number, note: (shownChars: number) => st
 }
 
 /** "   12 | text": the number right-aligned to the widest number of the block. */
-export function numberLines(lines: readonly string[], firstLine: number, width = String(firstLine + lines.length - 1).length): string[] {
+export function numberLines(
+  lines: readonly string[],
+  firstLine: number,
+  width = String(firstLine + lines.length - 1).length,
+): string[] {
   return lines.map((l, i) => `${String(firstLine + i).padStart(width)} | ${l}`);
 }
 

@@ -23,10 +23,12 @@ describe("get_diff", () => {
   it("lists changed files with counts, then the patch", async () => {
     const r = await call("get_diff", { from: f.commits.first, to: f.commits.second });
     const lines = r.text.split("\n");
-    expect(lines[0]).toBe(`Diff ${f.commits.first}..${f.commits.second} (${f.commits.first.slice(0, 10)}..${f.commits.second.slice(0, 10)}): 1 file changed, +15 −1 (1 changed file excluded by ignore rules not shown)`);
+    expect(lines[0]).toBe(
+      `Diff ${f.commits.first}..${f.commits.second} (${f.commits.first.slice(0, 10)}..${f.commits.second.slice(0, 10)}): 1 file changed, +15 −1 (1 changed file excluded by ignore rules not shown)`,
+    );
     expect(lines[1]).toBe("  M src/app.ts (+15 −1)");
     expect(r.text).toContain("diff --git a/src/app.ts b/src/app.ts");
-    expect(r.text).toContain('+export function runQuery(db: { query(sql: string): unknown }, id: string) {');
+    expect(r.text).toContain("+export function runQuery(db: { query(sql: string): unknown }, id: string) {");
     expect(r.text).toContain('-  return "Hello, " + formatName(name);');
   });
 
@@ -49,8 +51,12 @@ describe("get_diff", () => {
   });
 
   it("explains bad revisions and option-like refs", async () => {
-    expect((await call("get_diff", { from: "no-such-branch" })).text).toBe('There is no commit "no-such-branch" in this snapshot.');
-    expect((await call("get_diff", { from: "--output=/tmp/x" })).text).toMatch(/is not a revision: give a branch, a tag or a commit id/);
+    expect((await call("get_diff", { from: "no-such-branch" })).text).toBe(
+      'There is no commit "no-such-branch" in this snapshot.',
+    );
+    expect((await call("get_diff", { from: "--output=/tmp/x" })).text).toMatch(
+      /is not a revision: give a branch, a tag or a commit id/,
+    );
     expect((await call("get_diff", { from: "HEAD", paths: ["../outside"] })).text).toMatch(/climbs with "\.\."/);
   });
 });
@@ -60,7 +66,9 @@ describe("get_git_log", () => {
     const r = await call("get_git_log", {});
     const lines = r.text.split("\n");
     expect(lines[0]).toBe("2 commits of HEAD, newest first:");
-    expect(lines[1]).toMatch(new RegExp(`^${f.commits.second.slice(0, 10)} \\d{4}-\\d{2}-\\d{2} Ada: second: Greeter class and a query$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^${f.commits.second.slice(0, 10)} \\d{4}-\\d{2}-\\d{2} Ada: second: Greeter class and a query$`),
+    );
     expect(lines[2]).toMatch(/ Ada: first: greet$/);
   });
 
@@ -76,7 +84,10 @@ describe("get_git_log", () => {
     try {
       writeFileSync(path.join(dir, "a.ts"), "export {};\n");
       const set = createReviewTools({ root: dir, staticFindings: async () => [] });
-      const expected = { isError: true, text: "This snapshot has no git history: only git sources keep it (uploads and local folders don't)." };
+      const expected = {
+        isError: true,
+        text: "This snapshot has no git history: only git sources keep it (uploads and local folders don't).",
+      };
       expect(await call("get_git_log", {}, set)).toEqual(expected);
       expect(await call("get_diff", { from: "HEAD~1" }, set)).toEqual(expected);
     } finally {
@@ -87,6 +98,8 @@ describe("get_git_log", () => {
   it("accepts ctx.gitDir as the work tree or its .git folder", async () => {
     const viaRoot = createReviewTools({ ...f.ctx, gitDir: f.root });
     expect((await call("get_git_log", {}, viaRoot)).text).toContain("2 commits");
-    expect(execFileSync("git", ["--git-dir", path.join(f.root, ".git"), "rev-parse", "HEAD"], { encoding: "utf8" }).trim()).toBe(f.commits.second);
+    expect(
+      execFileSync("git", ["--git-dir", path.join(f.root, ".git"), "rev-parse", "HEAD"], { encoding: "utf8" }).trim(),
+    ).toBe(f.commits.second);
   });
 });

@@ -16,13 +16,29 @@ const rev = z.string().trim().min(1).max(256);
 export const getDiffInput = z.object({
   from: rev.describe('The base revision: a branch, tag, commit id or expression like "HEAD~3".'),
   to: rev.optional().describe("The revision to compare with (default HEAD)."),
-  paths: z.array(z.string().max(4096)).max(50).optional().describe("Only changes to these files or folders (relative to the project root)."),
-  context_lines: z.coerce.number().int().min(0).max(20).default(3).describe("Unchanged lines shown around each change (default 3)."),
+  paths: z
+    .array(z.string().max(4096))
+    .max(50)
+    .optional()
+    .describe("Only changes to these files or folders (relative to the project root)."),
+  context_lines: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(3)
+    .describe("Unchanged lines shown around each change (default 3)."),
 });
 export const getGitLogInput = z.object({
   ref: rev.optional().describe("Start from this revision (default HEAD)."),
   path: z.string().max(4096).optional().describe("Only commits touching this file or folder."),
-  limit: z.coerce.number().int().min(1).max(MAX_LOG_COMMITS).default(DEFAULT_LOG_COMMITS).describe(`Commits to list (default ${DEFAULT_LOG_COMMITS}, at most ${MAX_LOG_COMMITS}).`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LOG_COMMITS)
+    .default(DEFAULT_LOG_COMMITS)
+    .describe(`Commits to list (default ${DEFAULT_LOG_COMMITS}, at most ${MAX_LOG_COMMITS}).`),
 });
 
 /** The work tree whose .git git-meta reads: ctx.gitDir (a checkout, or its .git folder) or the snapshot root. */
@@ -45,7 +61,8 @@ function visibleSections(patch: string, files: GitDiffFile[], hidden: Set<string
   sections.forEach((section, i) => {
     const f = files[i];
     const header = section.slice(0, section.indexOf("\n") >>> 0);
-    if (!f || !header.includes(f.path) || hidden.has(f.path) || (f.oldPath !== undefined && hidden.has(f.oldPath))) dropped++;
+    if (!f || !header.includes(f.path) || hidden.has(f.path) || (f.oldPath !== undefined && hidden.has(f.oldPath)))
+      dropped++;
     else keep.push(section);
   });
   return { text: keep.join(""), dropped };
@@ -70,21 +87,41 @@ export function getDiffTool(env: ToolEnv) {
           maxBytes: MAX_DIFF_CHARS * 4,
           signal,
         });
-        const hidden = new Set(d.files.flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])]).filter((p) => env.sandbox.matcher.ignores(p)));
+        const hidden = new Set(
+          d.files
+            .flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])])
+            .filter((p) => env.sandbox.matcher.ignores(p)),
+        );
         const files = d.files.filter((f) => !hidden.has(f.path) && !(f.oldPath && hidden.has(f.oldPath)));
         const range = `${d.from.slice(0, 10)}..${d.to.slice(0, 10)}`;
-        const hiddenNote = files.length < d.files.length ? ` (${plural(d.files.length - files.length, "changed file")} excluded by ignore rules not shown)` : "";
-        if (files.length === 0) return ok(`No changes between ${args.from} and ${args.to ?? "HEAD"} (${range})${paths.length ? ` under ${paths.join(", ")}` : ""}${hiddenNote}.`);
+        const hiddenNote =
+          files.length < d.files.length
+            ? ` (${plural(d.files.length - files.length, "changed file")} excluded by ignore rules not shown)`
+            : "";
+        if (files.length === 0)
+          return ok(
+            `No changes between ${args.from} and ${args.to ?? "HEAD"} (${range})${paths.length ? ` under ${paths.join(", ")}` : ""}${hiddenNote}.`,
+          );
         const added = files.reduce((n, f) => n + (f.additions ?? 0), 0);
         const removed = files.reduce((n, f) => n + (f.deletions ?? 0), 0);
         const list = files.map((f) => `  ${f.status} ${f.oldPath ? `${f.oldPath} → ` : ""}${f.path} (${sign(f)})`);
         const { text: patch, dropped } = visibleSections(d.patch, d.files, hidden);
         const notes: string[] = [];
         if (d.truncated) notes.push("The patch was cut by size: ask for fewer paths to see the rest.");
-        if (dropped > d.files.length - files.length) notes.push("Some sections could not be attributed to a file and were left out; ask for their paths one by one.");
+        if (dropped > d.files.length - files.length)
+          notes.push(
+            "Some sections could not be attributed to a file and were left out; ask for their paths one by one.",
+          );
         const head = `Diff ${args.from}..${args.to ?? "HEAD"} (${range}): ${plural(files.length, "file")} changed, +${added} −${removed}${hiddenNote}\n${list.join("\n")}\n`;
         const text = `${head}\n${patch}${notes.map((n) => `\n[${n}]`).join("")}`;
-        return ok(clip(text, MAX_DIFF_CHARS, () => `[Diff cut at ${MAX_DIFF_CHARS.toLocaleString("en-US")} characters: call get_diff with paths (one file or folder at a time) to see the rest.]`));
+        return ok(
+          clip(
+            text,
+            MAX_DIFF_CHARS,
+            () =>
+              `[Diff cut at ${MAX_DIFF_CHARS.toLocaleString("en-US")} characters: call get_diff with paths (one file or folder at a time) to see the rest.]`,
+          ),
+        );
       } catch (err) {
         return expectedError(err);
       }
@@ -95,7 +132,8 @@ export function getDiffTool(env: ToolEnv) {
 export function getGitLogTool(env: ToolEnv) {
   return defineTool({
     name: "get_git_log",
-    description: "Recent commits of the repository (git snapshots only), newest first: short id, date, author and subject; optionally only those touching a path.",
+    description:
+      "Recent commits of the repository (git snapshots only), newest first: short id, date, author and subject; optionally only those touching a path.",
     input: getGitLogInput,
     async run(args, signal) {
       try {
@@ -107,8 +145,12 @@ export function getGitLogTool(env: ToolEnv) {
         const log = await gitLog(gitWorkTree(env), { ref: args.ref, path: p || undefined, limit: args.limit, signal });
         const scope = `${args.ref ?? "HEAD"}${p ? ` touching ${p}` : ""}`;
         if (log.commits.length === 0) return ok(`No commits in ${scope}.`);
-        const rows = log.commits.map((c) => `${c.sha.slice(0, 10)} ${c.authoredAt.slice(0, 10)} ${c.authorName}: ${c.subject}`);
-        const more = log.truncated ? `\n[More commits exist: raise limit (at most ${MAX_LOG_COMMITS}) or give path.]` : "";
+        const rows = log.commits.map(
+          (c) => `${c.sha.slice(0, 10)} ${c.authoredAt.slice(0, 10)} ${c.authorName}: ${c.subject}`,
+        );
+        const more = log.truncated
+          ? `\n[More commits exist: raise limit (at most ${MAX_LOG_COMMITS}) or give path.]`
+          : "";
         return ok(`${plural(log.commits.length, "commit")} of ${scope}, newest first:\n${rows.join("\n")}${more}`);
       } catch (err) {
         return expectedError(err);

@@ -7,7 +7,8 @@ import { makeFixture, type Fixture } from "./test-fixture.ts";
 
 let f: Fixture;
 let tools: ReturnType<typeof createReviewTools>;
-const call = (name: string, args: unknown, signal?: AbortSignal) => runToolCall(tools as ReviewTool[], name, args, signal);
+const call = (name: string, args: unknown, signal?: AbortSignal) =>
+  runToolCall(tools as ReviewTool[], name, args, signal);
 
 beforeAll(() => {
   f = makeFixture();
@@ -42,7 +43,9 @@ describe("grep", () => {
     for (const pattern of ["SECRET", "greet", "inner", "."]) {
       const r = await call("grep", { pattern, max_results: 500 });
       noSecrets(r.text);
-      expect(r.text).not.toMatch(/^(node_modules\/|generated\/|\.env$|debug\.log$|\.git\/|escape-|src\/escape-|inner-link|env-link)/m);
+      expect(r.text).not.toMatch(
+        /^(node_modules\/|generated\/|\.env$|debug\.log$|\.git\/|escape-|src\/escape-|inner-link|env-link)/m,
+      );
     }
     // Even when the project's own ignore files try to re-include them.
     writeFileSync(path.join(f.root, ".rgignore"), "!.env\n!node_modules/\n");
@@ -80,14 +83,22 @@ describe("grep", () => {
   it("case modes", async () => {
     expect((await call("grep", { pattern: "GREETER" })).text).toMatch(/^No matches/);
     expect((await call("grep", { pattern: "greet", path: "src/app.ts" })).text).toContain("3 matching lines");
-    expect((await call("grep", { pattern: "GREETER", case: "insensitive", path: "src/app.ts" })).text).toContain("2 matching lines");
-    expect((await call("grep", { pattern: "greet", case: "smart", path: "src/app.ts" })).text).toContain("5 matching lines");
-    expect((await call("grep", { pattern: "Greet", case: "smart", path: "src/app.ts" })).text).toContain("2 matching lines");
+    expect((await call("grep", { pattern: "GREETER", case: "insensitive", path: "src/app.ts" })).text).toContain(
+      "2 matching lines",
+    );
+    expect((await call("grep", { pattern: "greet", case: "smart", path: "src/app.ts" })).text).toContain(
+      "5 matching lines",
+    );
+    expect((await call("grep", { pattern: "Greet", case: "smart", path: "src/app.ts" })).text).toContain(
+      "2 matching lines",
+    );
   });
 
   it("globs and paths narrow the search", async () => {
     const md = await call("grep", { pattern: "greet", glob: "*.md" });
-    expect(md.text).toBe('1 matching line in 1 file for pattern "greet" (glob *.md):\ndocs/weird name.md\n  1: a file with a space: greet');
+    expect(md.text).toBe(
+      '1 matching line in 1 file for pattern "greet" (glob *.md):\ndocs/weird name.md\n  1: a file with a space: greet',
+    );
     const excluded = await call("grep", { pattern: "greet", glob: ["src/**", "!src/long.ts"] });
     expect(excluded.text).toContain("src/app.ts");
     expect(excluded.text.split("\n")).not.toContain("src/long.ts");
@@ -109,7 +120,7 @@ describe("grep", () => {
       "  --",
       "  16- ",
       "  17: export function runQuery(db: { query(sql: string): unknown }, id: string) {",
-      "  18-   return db.query(\"SELECT * FROM users WHERE id = '\" + id + \"'\");",
+      '  18-   return db.query("SELECT * FROM users WHERE id = \'" + id + "\'");',
     ]);
   });
 
@@ -118,7 +129,9 @@ describe("grep", () => {
     const lines = r.text.split("\n");
     expect(lines[0]).toBe('2,500 matching lines in 1 file for pattern "greet marker":');
     expect(lines.filter((l) => /^ {2}\d+: /.test(l))).toHaveLength(5);
-    expect(lines.at(-1)).toMatch(/^\[2,495 more matches not shown \(showing the first 5, files in path order\)\. Narrow the search/);
+    expect(lines.at(-1)).toMatch(
+      /^\[2,495 more matches not shown \(showing the first 5, files in path order\)\. Narrow the search/,
+    );
   });
 
   it("pattern text can never become an rg option", async () => {
@@ -126,11 +139,28 @@ describe("grep", () => {
     expect(r.text).toBe('No matches for pattern "--files".');
     const pre = await call("grep", { pattern: "x", glob: "--pre=/bin/sh" });
     expect(pre.isError).toBeUndefined();
-    expect(ripgrepArgs({ pattern: "-e", globs: ["--pre=sh"], target: "src" }).slice(-5)).toEqual(["--glob=--pre=sh", "--glob=!*[\u0001-\u001f]*", "--regexp=-e", "--", "src"]);
+    expect(ripgrepArgs({ pattern: "-e", globs: ["--pre=sh"], target: "src" }).slice(-5)).toEqual([
+      "--glob=--pre=sh",
+      "--glob=!*[\u0001-\u001f]*",
+      "--regexp=-e",
+      "--",
+      "src",
+    ]);
   });
 
   it("refuses escaping or ignored paths before rg runs", async () => {
-    for (const p of ["..", "../outside", "/etc", "escape-dir", "src/escape-nested", "node_modules", ".env", "%2e%2e", "C:\\", "~"]) {
+    for (const p of [
+      "..",
+      "../outside",
+      "/etc",
+      "escape-dir",
+      "src/escape-nested",
+      "node_modules",
+      ".env",
+      "%2e%2e",
+      "C:\\",
+      "~",
+    ]) {
       const r = await call("grep", { pattern: ".", path: p });
       expect(r.isError, p).toBe(true);
       noSecrets(r.text);

@@ -2,7 +2,15 @@
 import { z } from "zod";
 import type { ToolEnv } from "./env.ts";
 import { clip, defineTool, expectedError, fail, ok, plural } from "./format.ts";
-import { DEFAULT_GREP_RESULTS, GREP_TIMEOUT_MS, MAX_GREP_CHARS, MAX_GREP_CONTEXT, MAX_GREP_LINE_CHARS, MAX_GREP_RESULTS, MAX_GREP_SCAN_BYTES } from "./limits.ts";
+import {
+  DEFAULT_GREP_RESULTS,
+  GREP_TIMEOUT_MS,
+  MAX_GREP_CHARS,
+  MAX_GREP_CONTEXT,
+  MAX_GREP_LINE_CHARS,
+  MAX_GREP_RESULTS,
+  MAX_GREP_SCAN_BYTES,
+} from "./limits.ts";
 import { runRipgrep, type RgResult } from "./ripgrep.ts";
 
 const glob = z
@@ -12,23 +20,58 @@ const glob = z
   .refine((g) => !/[\0\n\r]/.test(g), "a glob cannot contain NUL or line breaks");
 
 export const grepInput = z.object({
-  pattern: z.string().min(1, "give a non-empty pattern").max(2000).describe("A Rust-syntax regular expression (like PCRE without look-around or backreferences), or plain text with literal: true."),
-  literal: z.boolean().default(false).describe("Search for the pattern as plain text (no regex special characters). Default false."),
-  path: z.string().max(4096).default(".").describe('File or folder to search, relative to the project root (default "." = everything).'),
+  pattern: z
+    .string()
+    .min(1, "give a non-empty pattern")
+    .max(2000)
+    .describe(
+      "A Rust-syntax regular expression (like PCRE without look-around or backreferences), or plain text with literal: true.",
+    ),
+  literal: z
+    .boolean()
+    .default(false)
+    .describe("Search for the pattern as plain text (no regex special characters). Default false."),
+  path: z
+    .string()
+    .max(4096)
+    .default(".")
+    .describe('File or folder to search, relative to the project root (default "." = everything).'),
   glob: z
     .union([glob, z.array(glob).max(20)])
     .optional()
-    .describe('Only files matching this glob (or any of these globs), relative to the project root: "*.py", "src/**/*.ts"; "!**/*.test.ts" excludes.'),
-  case: z.enum(["sensitive", "insensitive", "smart"]).default("sensitive").describe('"sensitive" (default), "insensitive", or "smart" (insensitive unless the pattern has an upper-case letter).'),
-  context: z.coerce.number().int().min(0).max(MAX_GREP_CONTEXT).default(0).describe(`Lines of context before and after each match (0–${MAX_GREP_CONTEXT}).`),
-  max_results: z.coerce.number().int().min(1).max(MAX_GREP_RESULTS).default(DEFAULT_GREP_RESULTS).describe(`Matching lines to show (default ${DEFAULT_GREP_RESULTS}, at most ${MAX_GREP_RESULTS}).`),
+    .describe(
+      'Only files matching this glob (or any of these globs), relative to the project root: "*.py", "src/**/*.ts"; "!**/*.test.ts" excludes.',
+    ),
+  case: z
+    .enum(["sensitive", "insensitive", "smart"])
+    .default("sensitive")
+    .describe(
+      '"sensitive" (default), "insensitive", or "smart" (insensitive unless the pattern has an upper-case letter).',
+    ),
+  context: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_GREP_CONTEXT)
+    .default(0)
+    .describe(`Lines of context before and after each match (0–${MAX_GREP_CONTEXT}).`),
+  max_results: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_GREP_RESULTS)
+    .default(DEFAULT_GREP_RESULTS)
+    .describe(`Matching lines to show (default ${DEFAULT_GREP_RESULTS}, at most ${MAX_GREP_RESULTS}).`),
 });
 export type GrepArgs = z.infer<typeof grepInput>;
 
 /** Formats rg's rows: a header line per file, "12: text" for matches and "12- text" for context. */
 export function formatGrep(r: RgResult, maxResults: number, describeQuery: string, context = 0): string {
   if (r.matchingLines === 0) {
-    const note = r.stopped === "timeout" ? ` The search was stopped after ${GREP_TIMEOUT_MS / 1000} s; search a smaller folder.` : "";
+    const note =
+      r.stopped === "timeout"
+        ? ` The search was stopped after ${GREP_TIMEOUT_MS / 1000} s; search a smaller folder.`
+        : "";
     return `No matches for ${describeQuery}.${note}`;
   }
   const out: string[] = [];
@@ -58,18 +101,26 @@ export function formatGrep(r: RgResult, maxResults: number, describeQuery: strin
   const atLeast = r.stopped ? "at least " : "";
   const head = `${atLeast}${plural(total, "matching line")} in ${atLeast}${plural(r.files.filter((f) => f.rows.some((row) => !row.context)).length, "file")} for ${describeQuery}`;
   const notes: string[] = [];
-  if (total > shown) notes.push(`${atLeast}${plural(total - shown, "more match", "more matches")} not shown (showing the first ${shown}, files in path order). Narrow the search with path or glob, a more specific pattern, or raise max_results (at most ${MAX_GREP_RESULTS}).`);
+  if (total > shown)
+    notes.push(
+      `${atLeast}${plural(total - shown, "more match", "more matches")} not shown (showing the first ${shown}, files in path order). Narrow the search with path or glob, a more specific pattern, or raise max_results (at most ${MAX_GREP_RESULTS}).`,
+    );
   if (r.stopped === "output_cap") notes.push("The search produced too much output and was stopped; narrow it.");
   if (r.stopped === "timeout") notes.push(`The search was stopped after ${GREP_TIMEOUT_MS / 1000} s; narrow it.`);
   const text = [head + ":", ...out, ...notes.map((n) => `[${n}]`)].join("\n");
-  return clip(text, MAX_GREP_CHARS, () => `[Output cut to stay within ${MAX_GREP_CHARS.toLocaleString("en-US")} characters (${filesShown} files had matches shown); narrow the search with path or glob, or lower context.]`);
+  return clip(
+    text,
+    MAX_GREP_CHARS,
+    () =>
+      `[Output cut to stay within ${MAX_GREP_CHARS.toLocaleString("en-US")} characters (${filesShown} files had matches shown); narrow the search with path or glob, or lower context.]`,
+  );
 }
 
 export function grepTool(env: ToolEnv) {
   return defineTool({
     name: "grep",
     description:
-      "Search file contents with ripgrep. Returns matching lines grouped by file as \"12: text\" (context lines as \"12- text\"), " +
+      'Search file contents with ripgrep. Returns matching lines grouped by file as "12: text" (context lines as "12- text"), ' +
       "files in path order, capped at max_results with a count of the rest. Ignored files (dependencies, build output, secrets) are never searched. " +
       "Use literal: true to search for text containing regex characters such as ( [ . *.",
     input: grepInput,
@@ -81,7 +132,16 @@ export function grepTool(env: ToolEnv) {
         const globs = args.glob === undefined ? [] : Array.isArray(args.glob) ? args.glob : [args.glob];
         const r = await runRipgrep(
           env.sandbox.root,
-          { pattern: args.pattern, literal: args.literal, caseMode: args.case, globs, context: args.context, target: target.rel, targetIsFile: target.kind === "file", maxColumns: MAX_GREP_LINE_CHARS },
+          {
+            pattern: args.pattern,
+            literal: args.literal,
+            caseMode: args.case,
+            globs,
+            context: args.context,
+            target: target.rel,
+            targetIsFile: target.kind === "file",
+            maxColumns: MAX_GREP_LINE_CHARS,
+          },
           { matcher: env.sandbox.matcher, signal, timeoutMs: GREP_TIMEOUT_MS, maxScanBytes: MAX_GREP_SCAN_BYTES },
         );
         if (r.error && r.matchingLines === 0) {
@@ -90,7 +150,14 @@ export function grepTool(env: ToolEnv) {
         }
         const where = target.rel ? ` in ${target.rel}` : "";
         const globNote = globs.length ? ` (glob ${globs.join(", ")})` : "";
-        return ok(formatGrep(r, args.max_results, `${args.literal ? "text" : "pattern"} ${JSON.stringify(args.pattern)}${where}${globNote}`, args.context));
+        return ok(
+          formatGrep(
+            r,
+            args.max_results,
+            `${args.literal ? "text" : "pattern"} ${JSON.stringify(args.pattern)}${where}${globNote}`,
+            args.context,
+          ),
+        );
       } catch (err) {
         return expectedError(err);
       }

@@ -10,7 +10,16 @@
  * and reused by later runs.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -72,13 +81,15 @@ function sourceFiles(): { abs: string; rel: string }[] {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) walk(abs, `${rel}/${e.name}`, keep);
-      else if (e.isFile() && keep(e.name) && statSync(abs).size <= WALK_DEFAULTS.maxFileBytes) out.push({ abs, rel: `${rel}/${e.name}` });
+      else if (e.isFile() && keep(e.name) && statSync(abs).size <= WALK_DEFAULTS.maxFileBytes)
+        out.push({ abs, rel: `${rel}/${e.name}` });
     }
   };
   const tsLib = path.join(nodeModules, "typescript", "lib");
   for (const name of readdirSync(tsLib)) {
     const abs = path.join(tsLib, name);
-    if (name.endsWith(".d.ts") && statSync(abs).isFile() && statSync(abs).size <= WALK_DEFAULTS.maxFileBytes) out.push({ abs, rel: `tslib/${name}` });
+    if (name.endsWith(".d.ts") && statSync(abs).isFile() && statSync(abs).size <= WALK_DEFAULTS.maxFileBytes)
+      out.push({ abs, rel: `tslib/${name}` });
   }
   walk(path.join(nodeModules, "@anthropic-ai", "sdk", "src"), "sdk", (n) => /\.(ts|mts|js)$/.test(n));
   return out;
@@ -117,7 +128,11 @@ export function grepTree(dir = path.join(os.tmpdir(), `argus-measure-grep-v${TRE
 function runRg(root: string, q: RgQuery): Promise<number> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const child = spawn(rgPath, ripgrepArgs(q), { cwd: root, stdio: ["ignore", "pipe", "ignore"], env: {} as NodeJS.ProcessEnv });
+    const child = spawn(rgPath, ripgrepArgs(q), {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: {} as NodeJS.ProcessEnv,
+    });
     child.stdout.on("data", () => {});
     child.on("error", reject);
     child.on("close", () => resolve(performance.now() - t));
@@ -133,7 +148,14 @@ export async function measureGrep(options: { iterations?: number; dir?: string }
   const allRg: number[] = [];
   try {
     for (const args of QUERIES) {
-      const rgQuery: RgQuery = { pattern: args.pattern, literal: args.literal, caseMode: args.case ?? "sensitive", globs: args.glob ? [args.glob] : [], target: "", maxColumns: 300 };
+      const rgQuery: RgQuery = {
+        pattern: args.pattern,
+        literal: args.literal,
+        caseMode: args.case ?? "sensitive",
+        globs: args.glob ? [args.glob] : [],
+        target: "",
+        maxColumns: 300,
+      };
       const toolTimes: number[] = [];
       const rgTimes: number[] = [];
       let matchingLines = 0;
@@ -157,7 +179,15 @@ export async function measureGrep(options: { iterations?: number; dir?: string }
   }
   const toolP50Ms = p50(allTool);
   const rgP50Ms = p50(allRg);
-  return { tree, iterations, queries, toolP50Ms: round(toolP50Ms), rgP50Ms: round(rgP50Ms), ratio: round(toolP50Ms / rgP50Ms), target: 1.3 };
+  return {
+    tree,
+    iterations,
+    queries,
+    toolP50Ms: round(toolP50Ms),
+    rgP50Ms: round(rgP50Ms),
+    ratio: round(toolP50Ms / rgP50Ms),
+    target: 1.3,
+  };
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -98,7 +98,9 @@ export function ripgrepArgs(q: RgQuery): string[] {
   ];
   if (!q.targetIsFile) args.push(`--max-filesize=${WALK_DEFAULTS.maxFileBytes}`);
   if (q.literal) args.push("--fixed-strings");
-  args.push(q.caseMode === "insensitive" ? "--ignore-case" : q.caseMode === "smart" ? "--smart-case" : "--case-sensitive");
+  args.push(
+    q.caseMode === "insensitive" ? "--ignore-case" : q.caseMode === "smart" ? "--smart-case" : "--case-sensitive",
+  );
   if (q.context) args.push(`--context=${q.context}`);
   for (const g of q.globs ?? []) args.push(`--glob=${g}`);
   // Output is parsed line by line: a file name with a newline would let its matches be read as
@@ -119,7 +121,11 @@ export function runRipgrep(root: string, q: RgQuery, o: RgOptions): Promise<RgRe
   return new Promise<RgResult>((resolve, reject) => {
     if (o.signal?.aborted) return reject(o.signal.reason);
     // An empty environment: rg needs none, and RIPGREP_CONFIG_PATH & co. must not reach it.
-    const child = spawn(rgPath, ripgrepArgs(q), { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: {} as NodeJS.ProcessEnv });
+    const child = spawn(rgPath, ripgrepArgs(q), {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {} as NodeJS.ProcessEnv,
+    });
     const byPath = new Map<string, RgRow[]>();
     const verdicts = new Map<string, boolean>();
     const decoder = new StringDecoder("utf8");
@@ -198,7 +204,9 @@ export function runRipgrep(root: string, q: RgQuery, o: RgOptions): Promise<RgRe
       if (o.signal?.aborted) return reject(o.signal.reason);
       if (spawnError) return reject(spawnError);
       if (!stopped && pending) take(pending + decoder.end());
-      const files = [...byPath.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((p) => ({ path: p, rows: byPath.get(p)! }));
+      const files = [...byPath.keys()]
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .map((p) => ({ path: p, rows: byPath.get(p)! }));
       resolve({
         files,
         matchingLines,

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toolDefinitionSchema } from "../../llm/types.ts";
-import { createReviewTools, MAX_TOOL_RESULT_CHARS, runToolCall, TOOL_NAMES, toolDefinitions, type ReviewTool } from "./index.ts";
+import {
+  createReviewTools,
+  MAX_TOOL_RESULT_CHARS,
+  runToolCall,
+  TOOL_NAMES,
+  toolDefinitions,
+  type ReviewTool,
+} from "./index.ts";
 import { buildFixtureIndex, makeFixture, type Fixture } from "./test-fixture.ts";
 
 let f: Fixture;
@@ -20,7 +27,10 @@ afterAll(() => {
 
 describe("runToolCall: bad calls become helpful error text", () => {
   it("unknown tool: lists the available ones", async () => {
-    expect(await call("read_files", { path: "x" })).toEqual({ isError: true, text: `There is no tool named "read_files". Available tools: ${TOOL_NAMES.join(", ")}.` });
+    expect(await call("read_files", { path: "x" })).toEqual({
+      isError: true,
+      text: `There is no tool named "read_files". Available tools: ${TOOL_NAMES.join(", ")}.`,
+    });
   });
 
   it("missing or mistyped arguments: says which and lists the expected fields", async () => {
@@ -45,17 +55,25 @@ describe("runToolCall: bad calls become helpful error text", () => {
   });
 
   it("arguments as a JSON string, broken JSON, or not an object", async () => {
-    expect((await call("read_file", '{"path":"src/util.ts","end_line":1}')).text).toContain("1 | export function formatName");
+    expect((await call("read_file", '{"path":"src/util.ts","end_line":1}')).text).toContain(
+      "1 | export function formatName",
+    );
     const broken = await call("read_file", '{"path": "src/util.ts"');
     expect(broken.isError).toBe(true);
-    expect(broken.text).toMatch(/^Invalid arguments for read_file: the arguments are not valid JSON \(.*\)\. Send a JSON object with these fields:\n {2}path \(string, required\)/);
+    expect(broken.text).toMatch(
+      /^Invalid arguments for read_file: the arguments are not valid JSON \(.*\)\. Send a JSON object with these fields:\n {2}path \(string, required\)/,
+    );
     expect((await call("read_file", ["src/util.ts"])).text).toMatch(/expected a JSON object, got an array/);
     expect((await call("list_dir", undefined)).text.split("\n")[0]).toBe("./");
   });
 
   it("lenient where models are sloppy: numbers as strings, unknown fields ignored", async () => {
     const r = await call("read_file", { path: "src/util.ts", start_line: "2", end_line: "3", reason: "checking" });
-    expect(r.text.split("\n")).toEqual(["src/util.ts — lines 2–3 of 5 (typescript, 120 B)", "2 |   return name.trim().toUpperCase();", "3 | }"]);
+    expect(r.text.split("\n")).toEqual([
+      "src/util.ts — lines 2–3 of 5 (typescript, 120 B)",
+      "2 |   return name.trim().toUpperCase();",
+      "3 | }",
+    ]);
   });
 
   it("a tool that throws unexpectedly: an error result without server paths", async () => {
@@ -67,11 +85,19 @@ describe("runToolCall: bad calls become helpful error text", () => {
         throw new Error("ENOENT: no such file, open '/srv/argus/data/projects/p1/x'");
       },
     };
-    expect(await runToolCall([broken], "broken", {})).toEqual({ isError: true, text: "broken failed: ENOENT: no such file, open '<path>'. Try different arguments or another tool." });
+    expect(await runToolCall([broken], "broken", {})).toEqual({
+      isError: true,
+      text: "broken failed: ENOENT: no such file, open '<path>'. Try different arguments or another tool.",
+    });
   });
 
   it("cuts an oversized result as a last resort", async () => {
-    const huge: ReviewTool = { name: "huge", description: "", input: z.object({}), run: async () => ({ text: "line\n".repeat(MAX_TOOL_RESULT_CHARS) }) };
+    const huge: ReviewTool = {
+      name: "huge",
+      description: "",
+      input: z.object({}),
+      run: async () => ({ text: "line\n".repeat(MAX_TOOL_RESULT_CHARS) }),
+    };
     const r = await runToolCall([huge], "huge", {});
     expect(r.text.length).toBeLessThan(MAX_TOOL_RESULT_CHARS + 100);
     expect(r.text).toMatch(/\[Result cut at 40,000 characters; ask for less\.\]$/);
@@ -98,7 +124,13 @@ describe("path escapes through every tool: refused, nothing read", () => {
     "%2e%2e%2foutside%2fsecret.txt",
     "src/app.ts\u0000../../outside/secret.txt",
   ];
-  const viaLinks = ["escape-rel", "escape-abs", "escape-dir/secret.txt", "escape-dir/dir/inner.txt", "src/escape-nested/inner.txt"];
+  const viaLinks = [
+    "escape-rel",
+    "escape-abs",
+    "escape-dir/secret.txt",
+    "escape-dir/dir/inner.txt",
+    "src/escape-nested/inner.txt",
+  ];
   const ignored = [".env", "node_modules/dep/index.js", "generated/out.ts", ".git/config"];
   const pathArgs = (p: string): [string, Record<string, unknown>][] => [
     ["list_dir", { path: p }],
@@ -131,7 +163,8 @@ describe("path escapes through every tool: refused, nothing read", () => {
         const r = await call(name, args);
         for (const s of secrets()) expect(r.text, `${name} ${JSON.stringify(args)}`).not.toContain(s);
         // Tools that open the path refuse it; the history/finding filters answer "nothing there".
-        if (!["get_static_analysis", "get_diff", "get_git_log"].includes(name) || ignored.includes(p)) expect(r.isError, `${name} ${p}`).toBe(true);
+        if (!["get_static_analysis", "get_diff", "get_git_log"].includes(name) || ignored.includes(p))
+          expect(r.isError, `${name} ${p}`).toBe(true);
       }
     }
   });

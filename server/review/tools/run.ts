@@ -28,10 +28,19 @@ function typeName(p: JsonSchemaProperty): string {
 
 /** "path (string, required): …" per field, from the tool's JSON Schema. */
 export function describeFields(tool: ReviewTool): string {
-  const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, JsonSchemaProperty>; required?: string[] };
+  const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, JsonSchemaProperty>;
+    required?: string[];
+  };
   const required = new Set(schema.required ?? []);
   const rows = Object.entries(schema.properties ?? {}).map(([name, p]) => {
-    const flags = [typeName(p), required.has(name) ? "required" : "optional", p.default !== undefined ? `default ${JSON.stringify(p.default)}` : ""].filter(Boolean).join(", ");
+    const flags = [
+      typeName(p),
+      required.has(name) ? "required" : "optional",
+      p.default !== undefined ? `default ${JSON.stringify(p.default)}` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     return `  ${name} (${flags})${p.description ? `: ${p.description}` : ""}`;
   });
   return rows.length ? rows.join("\n") : "  (no arguments)";
@@ -47,24 +56,45 @@ function parseRaw(raw: unknown): { ok: true; value: unknown } | { ok: false; mes
   }
 }
 
-export async function runToolCall(tools: readonly ReviewTool[], name: string, rawInput: unknown, signal?: AbortSignal): Promise<ToolResult> {
+export async function runToolCall(
+  tools: readonly ReviewTool[],
+  name: string,
+  rawInput: unknown,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
-    return fail(`There is no tool named ${JSON.stringify(String(name).slice(0, 100))}. Available tools: ${tools.map((t) => t.name).join(", ")}.`);
+    return fail(
+      `There is no tool named ${JSON.stringify(String(name).slice(0, 100))}. Available tools: ${tools.map((t) => t.name).join(", ")}.`,
+    );
   }
   const raw = parseRaw(rawInput);
-  if (!raw.ok) return fail(`Invalid arguments for ${tool.name}: ${raw.message}. Send a JSON object with these fields:\n${describeFields(tool)}`);
+  if (!raw.ok)
+    return fail(
+      `Invalid arguments for ${tool.name}: ${raw.message}. Send a JSON object with these fields:\n${describeFields(tool)}`,
+    );
   if (typeof raw.value !== "object" || raw.value === null || Array.isArray(raw.value)) {
-    return fail(`Invalid arguments for ${tool.name}: expected a JSON object, got ${Array.isArray(raw.value) ? "an array" : typeof raw.value}. Fields:\n${describeFields(tool)}`);
+    return fail(
+      `Invalid arguments for ${tool.name}: expected a JSON object, got ${Array.isArray(raw.value) ? "an array" : typeof raw.value}. Fields:\n${describeFields(tool)}`,
+    );
   }
   const parsed = tool.input.safeParse(raw.value);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.length ? i.path.join(".") : "arguments"}: ${i.message}`).join("\n");
+    const problems = parsed.error.issues
+      .map((i) => `  ${i.path.length ? i.path.join(".") : "arguments"}: ${i.message}`)
+      .join("\n");
     return fail(`Invalid arguments for ${tool.name}:\n${problems}\nExpected fields:\n${describeFields(tool)}`);
   }
   try {
     const result = await tool.run(parsed.data, signal);
-    return { ...result, text: clip(result.text, MAX_TOOL_RESULT_CHARS, () => `[Result cut at ${MAX_TOOL_RESULT_CHARS.toLocaleString("en-US")} characters; ask for less.]`) };
+    return {
+      ...result,
+      text: clip(
+        result.text,
+        MAX_TOOL_RESULT_CHARS,
+        () => `[Result cut at ${MAX_TOOL_RESULT_CHARS.toLocaleString("en-US")} characters; ask for less.]`,
+      ),
+    };
   } catch (err) {
     if (signal?.aborted) throw signal.reason ?? err;
     // An unexpected failure is a bug on our side; its message must not show the server's file layout.
@@ -76,7 +106,10 @@ export async function runToolCall(tools: readonly ReviewTool[], name: string, ra
 /** The definitions the model sees, from each tool's zod schema. */
 export function toolDefinitions(tools: readonly ReviewTool[]): ToolDefinition[] {
   return tools.map((t) => {
-    const { $schema: _drop, ...inputSchema } = z.toJSONSchema(t.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const { $schema: _drop, ...inputSchema } = z.toJSONSchema(t.input, {
+      io: "input",
+      unrepresentable: "any",
+    }) as Record<string, unknown>;
     return { name: t.name, description: t.description, inputSchema };
   });
 }

@@ -20,13 +20,21 @@ describe("symbol tools", () => {
   it("list_symbols: a file's outline with ranges and signatures", async () => {
     const r = await call("list_symbols", { file: "src/util.ts" });
     expect(r.text).toBe(
-      ["2 symbols in src/util.ts:", "1-3  function formatName (exported)", "    export function formatName(name: string): string {", "5-5  constant VERSION (exported)", '    export const VERSION = "1.0";'].join("\n"),
+      [
+        "2 symbols in src/util.ts:",
+        "1-3  function formatName (exported)",
+        "    export function formatName(name: string): string {",
+        "5-5  constant VERSION (exported)",
+        '    export const VERSION = "1.0";',
+      ].join("\n"),
     );
   });
 
   it("list_symbols: by query and kind across the project", async () => {
     const r = await call("list_symbols", { query: "greet", kind: "class" });
-    expect(r.text).toBe('1 symbol of kind class matching "greet":\nsrc/app.ts:4-10  class Greeter (exported)\n    export class Greeter {');
+    expect(r.text).toBe(
+      '1 symbol of kind class matching "greet":\nsrc/app.ts:4-10  class Greeter (exported)\n    export class Greeter {',
+    );
     const capped = await call("list_symbols", { limit: 2 });
     expect(capped.text).toMatch(/\[Showing the first 2 symbols; there may be more/);
   });
@@ -41,17 +49,28 @@ describe("symbol tools", () => {
       "    greet(name: string): string {",
     ]);
     expect((await call("find_definition", { name: "Greeter.greet" })).text).toContain("1 definition of");
-    expect((await call("find_definition", { name: "nothingLikeThis" })).text).toMatch(/No definition of "nothingLikeThis".*try grep/);
+    expect((await call("find_definition", { name: "nothingLikeThis" })).text).toMatch(
+      /No definition of "nothingLikeThis".*try grep/,
+    );
   });
 
   it("find_references: grouped by file with the line of code", async () => {
     const r = await call("find_references", { name: "formatName" });
-    expect(r.text).toBe(['2 references to "formatName" in 1 file:', "src/app.ts", '  1:1 import  import { formatName } from "./util";', "  8:26 call  return this.prefix + formatName(name);"].join("\n"));
+    expect(r.text).toBe(
+      [
+        '2 references to "formatName" in 1 file:',
+        "src/app.ts",
+        '  1:1 import  import { formatName } from "./util";',
+        "  8:26 call  return this.prefix + formatName(name);",
+      ].join("\n"),
+    );
     expect((await call("find_references", { name: "formatName", kind: "call" })).text).toContain("1 reference to");
   });
 
   it("find_module: project file, external, unresolved", async () => {
-    expect((await call("find_module", { specifier: "./util", from_file: "src/app.ts" })).text).toBe('"./util" from src/app.ts resolves to the project file src/util.ts.');
+    expect((await call("find_module", { specifier: "./util", from_file: "src/app.ts" })).text).toBe(
+      '"./util" from src/app.ts resolves to the project file src/util.ts.',
+    );
     expect((await call("find_module", { specifier: "express", from_file: "src/app.ts" })).text).toMatch(/is external/);
     expect((await call("find_module", { specifier: "./nope", from_file: "src/app.ts" })).text).toMatch(/unresolved/);
   });
@@ -72,12 +91,19 @@ describe("symbol tools", () => {
     const bare: ToolContext = { root: f.root, staticFindings: async () => [] };
     const noIndex = createReviewTools(bare);
     const r = await call("find_definition", { name: "greet" }, noIndex);
-    expect(r).toEqual({ isError: true, text: "This snapshot has no symbol index, so symbol tools can't answer. Use grep to find definitions and usages, and list_dir / read_file to explore." });
+    expect(r).toEqual({
+      isError: true,
+      text: "This snapshot has no symbol index, so symbol tools can't answer. Use grep to find definitions and usages, and list_dir / read_file to explore.",
+    });
     const missing = createReviewTools({ ...bare, symbolsPath: `${f.base}/nope.sqlite` });
-    expect((await call("list_symbols", {}, missing)).text).toBe("This snapshot has no symbol index yet. Use grep, list_dir and read_file instead.");
+    expect((await call("list_symbols", {}, missing)).text).toBe(
+      "This snapshot has no symbol index yet. Use grep, list_dir and read_file instead.",
+    );
     // The summary still works without an index.
     const summary = await call("get_file_summary", { path: "src/util.ts" }, noIndex);
-    expect(summary.text).toContain("Outline: not available (This snapshot has no symbol index, so symbol tools can't answer).");
+    expect(summary.text).toContain(
+      "Outline: not available (This snapshot has no symbol index, so symbol tools can't answer).",
+    );
   });
 });
 
@@ -122,11 +148,17 @@ describe("get_file_summary and get_static_analysis", () => {
     expect((await call("get_static_analysis", { file: "src", min_severity: "medium" })).text).toBe(
       "1 static finding in src at or above medium (1 high):\n[high] src/app.ts:18 argus sql/string-concat (confidence 0.80): SQL built by string concatenation",
     );
-    expect((await call("get_static_analysis", { file: "src/long.ts" })).text).toContain("1 static finding in src/long.ts");
-    expect((await call("get_static_analysis", { file: "src/util.ts" })).text).toBe("No static findings in src/util.ts (4 findings in the whole snapshot).");
+    expect((await call("get_static_analysis", { file: "src/long.ts" })).text).toContain(
+      "1 static finding in src/long.ts",
+    );
+    expect((await call("get_static_analysis", { file: "src/util.ts" })).text).toBe(
+      "No static findings in src/util.ts (4 findings in the whole snapshot).",
+    );
     expect((await call("get_static_analysis", { limit: 1 })).text).toContain("[2 more not shown");
     expect((await call("get_static_analysis", { file: "node_modules" })).isError).toBe(true);
-    expect((await call("get_static_analysis", { min_severity: "severe" })).text).toMatch(/min_severity: Invalid option: expected one of "critical"\|"high"/);
+    expect((await call("get_static_analysis", { min_severity: "severe" })).text).toMatch(
+      /min_severity: Invalid option: expected one of "critical"\|"high"/,
+    );
   });
 });
 
@@ -135,8 +167,24 @@ describe("search_code", () => {
     expect(opts).toEqual({ mode: "hybrid", k: 10, pathGlob: "src/**", language: undefined });
     expect(query).toBe("string concatenation query");
     return [
-      { file: "src/app.ts", startLine: 12, endLine: 19, snippetStartLine: 17, snippet: "export function runQuery(db: { query(sql: string): unknown }, id: string) {\n  return db.query(\"SELECT * FROM users WHERE id = '\" + id + \"'\");\n}", score: 0.5, symbolPath: "runQuery" },
-      { file: "node_modules/dep/index.js", startLine: 1, endLine: 1, snippetStartLine: 1, snippet: f.ignoredSecrets[1]!, score: 0.4 },
+      {
+        file: "src/app.ts",
+        startLine: 12,
+        endLine: 19,
+        snippetStartLine: 17,
+        snippet:
+          'export function runQuery(db: { query(sql: string): unknown }, id: string) {\n  return db.query("SELECT * FROM users WHERE id = \'" + id + "\'");\n}',
+        score: 0.5,
+        symbolPath: "runQuery",
+      },
+      {
+        file: "node_modules/dep/index.js",
+        startLine: 1,
+        endLine: 1,
+        snippetStartLine: 1,
+        snippet: f.ignoredSecrets[1]!,
+        score: 0.4,
+      },
     ];
   };
 
@@ -148,7 +196,7 @@ describe("search_code", () => {
         '1 result for "string concatenation query" (hybrid), best first:',
         "1. src/app.ts:12-19 runQuery (score 0.500)",
         "   17 | export function runQuery(db: { query(sql: string): unknown }, id: string) {",
-        "   18 |   return db.query(\"SELECT * FROM users WHERE id = '\" + id + \"'\");",
+        '   18 |   return db.query("SELECT * FROM users WHERE id = \'" + id + "\'");',
         "   19 | }",
       ].join("\n"),
     );

@@ -5,30 +5,70 @@ import type { ToolEnv } from "./env.ts";
 import { clip, cutLine, defineTool, expectedError, ok, plural, splitLines } from "./format.ts";
 import { DEFAULT_SYMBOL_RESULTS, MAX_SYMBOL_CHARS, MAX_SYMBOL_RESULTS } from "./limits.ts";
 
-const SYMBOL_KINDS = ["function", "method", "constructor", "class", "struct", "interface", "trait", "enum", "type", "module", "constant", "variable", "field", "macro", "impl", "other"] as const satisfies readonly SymbolKind[];
+const SYMBOL_KINDS = [
+  "function",
+  "method",
+  "constructor",
+  "class",
+  "struct",
+  "interface",
+  "trait",
+  "enum",
+  "type",
+  "module",
+  "constant",
+  "variable",
+  "field",
+  "macro",
+  "impl",
+  "other",
+] as const satisfies readonly SymbolKind[];
 const REFERENCE_KINDS = ["call", "new", "type", "implementation", "import"] as const;
 
 const limitField = (def: number) =>
-  z.coerce.number().int().min(1).max(MAX_SYMBOL_RESULTS).default(def).describe(`Rows to return (default ${def}, at most ${MAX_SYMBOL_RESULTS}).`);
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SYMBOL_RESULTS)
+    .default(def)
+    .describe(`Rows to return (default ${def}, at most ${MAX_SYMBOL_RESULTS}).`);
 const name = z.string().trim().min(1, "give a symbol name").max(500);
 
 export const listSymbolsInput = z.object({
-  file: z.string().max(4096).optional().describe("Only symbols of this file (path relative to the project root): its outline."),
+  file: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe("Only symbols of this file (path relative to the project root): its outline."),
   kind: z.enum(SYMBOL_KINDS).optional().describe("Only symbols of this kind."),
-  query: z.string().max(500).optional().describe("Case-insensitive part of the name; exact and prefix matches come first."),
+  query: z
+    .string()
+    .max(500)
+    .optional()
+    .describe("Case-insensitive part of the name; exact and prefix matches come first."),
   limit: limitField(DEFAULT_SYMBOL_RESULTS),
 });
 export const findDefinitionInput = z.object({
-  name: name.describe('Symbol name, optionally qualified by its container: "parseConfig", "UserService.login", "Client::new".'),
+  name: name.describe(
+    'Symbol name, optionally qualified by its container: "parseConfig", "UserService.login", "Client::new".',
+  ),
   limit: limitField(20),
 });
 export const findReferencesInput = z.object({
-  name: name.describe("Exact name of the symbol whose uses to list (calls, instantiations, type uses, implementations, imports)."),
+  name: name.describe(
+    "Exact name of the symbol whose uses to list (calls, instantiations, type uses, implementations, imports).",
+  ),
   kind: z.enum(REFERENCE_KINDS).optional().describe("Only references of this kind."),
   limit: limitField(DEFAULT_SYMBOL_RESULTS),
 });
 export const findModuleInput = z.object({
-  specifier: z.string().trim().min(1, "give the import specifier").max(1000).describe('The import as written: "./util", "@/lib/db", "os.path", "github.com/x/y/pkg".'),
+  specifier: z
+    .string()
+    .trim()
+    .min(1, "give the import specifier")
+    .max(1000)
+    .describe('The import as written: "./util", "@/lib/db", "os.path", "github.com/x/y/pkg".'),
   from_file: z.string().max(4096).describe("The file the import is written in (path relative to the project root)."),
 });
 
@@ -44,7 +84,9 @@ function visible<T extends { path: string }>(env: ToolEnv, rows: T[]): T[] {
 }
 
 function moreNote(shown: number, limitValue: number, what: string): string {
-  return shown >= limitValue ? `\n[Showing the first ${shown} ${what}; there may be more: raise limit (at most ${MAX_SYMBOL_RESULTS}) or narrow the query.]` : "";
+  return shown >= limitValue
+    ? `\n[Showing the first ${shown} ${what}; there may be more: raise limit (at most ${MAX_SYMBOL_RESULTS}) or narrow the query.]`
+    : "";
 }
 
 export function listSymbolsTool(env: ToolEnv) {
@@ -57,13 +99,26 @@ export function listSymbolsTool(env: ToolEnv) {
     async run(args) {
       try {
         const file = args.file !== undefined ? env.sandbox.resolve(args.file, "file").rel : undefined;
-        const rows = visible(env, env.withSymbols((ix) => ix.listSymbols({ file, kind: args.kind, query: args.query, limit: args.limit })));
-        const filter = [file && `in ${file}`, args.kind && `of kind ${args.kind}`, args.query && `matching ${JSON.stringify(args.query)}`].filter(Boolean).join(" ");
+        const rows = visible(
+          env,
+          env.withSymbols((ix) => ix.listSymbols({ file, kind: args.kind, query: args.query, limit: args.limit })),
+        );
+        const filter = [
+          file && `in ${file}`,
+          args.kind && `of kind ${args.kind}`,
+          args.query && `matching ${JSON.stringify(args.query)}`,
+        ]
+          .filter(Boolean)
+          .join(" ");
         if (rows.length === 0) {
-          return ok(`No symbols ${filter || "in the index"}.${file ? " The file may have no definitions, or its language has no outline support: read it with read_file." : ""}`);
+          return ok(
+            `No symbols ${filter || "in the index"}.${file ? " The file may have no definitions, or its language has no outline support: read it with read_file." : ""}`,
+          );
         }
         const text = `${plural(rows.length, "symbol")}${filter ? ` ${filter}` : ""}:\n${rows.map((s) => symbolLine(s, !file)).join("\n")}${moreNote(rows.length, args.limit, "symbols")}`;
-        return ok(clip(text, MAX_SYMBOL_CHARS, () => "[Output cut at the size limit: narrow with file, kind or query.]"));
+        return ok(
+          clip(text, MAX_SYMBOL_CHARS, () => "[Output cut at the size limit: narrow with file, kind or query.]"),
+        );
       } catch (err) {
         return expectedError(err);
       }
@@ -74,14 +129,27 @@ export function listSymbolsTool(env: ToolEnv) {
 export function findDefinitionTool(env: ToolEnv) {
   return defineTool({
     name: "find_definition",
-    description: 'Find where a symbol is defined: file, line range, kind and signature. Qualify methods as "Class.method" to narrow. Then read_file the range.',
+    description:
+      'Find where a symbol is defined: file, line range, kind and signature. Qualify methods as "Class.method" to narrow. Then read_file the range.',
     input: findDefinitionInput,
     async run(args) {
       try {
-        const rows = visible(env, env.withSymbols((ix) => ix.findDefinition(args.name, { limit: args.limit })));
-        if (rows.length === 0) return ok(`No definition of ${JSON.stringify(args.name)} in the symbol index. It may come from a dependency, be generated, or be defined dynamically; try grep.`);
+        const rows = visible(
+          env,
+          env.withSymbols((ix) => ix.findDefinition(args.name, { limit: args.limit })),
+        );
+        if (rows.length === 0)
+          return ok(
+            `No definition of ${JSON.stringify(args.name)} in the symbol index. It may come from a dependency, be generated, or be defined dynamically; try grep.`,
+          );
         const text = `${plural(rows.length, "definition")} of ${JSON.stringify(args.name)}:\n${rows.map((s) => symbolLine(s, true)).join("\n")}${moreNote(rows.length, args.limit, "definitions")}`;
-        return ok(clip(text, MAX_SYMBOL_CHARS, () => "[Output cut at the size limit: qualify the name (Container.name) to narrow.]"));
+        return ok(
+          clip(
+            text,
+            MAX_SYMBOL_CHARS,
+            () => "[Output cut at the size limit: qualify the name (Container.name) to narrow.]",
+          ),
+        );
       } catch (err) {
         return expectedError(err);
       }
@@ -92,15 +160,24 @@ export function findDefinitionTool(env: ToolEnv) {
 export function findReferencesTool(env: ToolEnv) {
   return defineTool({
     name: "find_references",
-    description: "List where a symbol is used (calls, instantiations, type uses, implementations, imports), grouped by file, each with its line of code.",
+    description:
+      "List where a symbol is used (calls, instantiations, type uses, implementations, imports), grouped by file, each with its line of code.",
     input: findReferencesInput,
     async run(args) {
       try {
-        const rows = visible(env, env.withSymbols((ix) => ix.findReferences(args.name, { limit: args.limit, kind: args.kind })));
-        if (rows.length === 0) return ok(`No references to ${JSON.stringify(args.name)}${args.kind ? ` of kind ${args.kind}` : ""} in the symbol index. Try grep for textual uses.`);
+        const rows = visible(
+          env,
+          env.withSymbols((ix) => ix.findReferences(args.name, { limit: args.limit, kind: args.kind })),
+        );
+        if (rows.length === 0)
+          return ok(
+            `No references to ${JSON.stringify(args.name)}${args.kind ? ` of kind ${args.kind}` : ""} in the symbol index. Try grep for textual uses.`,
+          );
         const byFile = new Map<string, ReferenceHit[]>();
         for (const r of rows) byFile.set(r.path, [...(byFile.get(r.path) ?? []), r]);
-        const out: string[] = [`${plural(rows.length, "reference")} to ${JSON.stringify(args.name)} in ${plural(byFile.size, "file")}:`];
+        const out: string[] = [
+          `${plural(rows.length, "reference")} to ${JSON.stringify(args.name)} in ${plural(byFile.size, "file")}:`,
+        ];
         for (const [file, refs] of byFile) {
           let lines: string[] = [];
           try {
@@ -126,7 +203,8 @@ export function findReferencesTool(env: ToolEnv) {
 export function findModuleTool(env: ToolEnv) {
   return defineTool({
     name: "find_module",
-    description: "Resolve an import specifier as seen from a file: the project file (or Go package folder) it refers to, or whether it is an external dependency / unresolved.",
+    description:
+      "Resolve an import specifier as seen from a file: the project file (or Go package folder) it refers to, or whether it is an external dependency / unresolved.",
     input: findModuleInput,
     async run(args) {
       try {
@@ -137,13 +215,25 @@ export function findModuleTool(env: ToolEnv) {
           case "file":
             return ok(`${spec} from ${from} resolves to the project file ${m.path}.`);
           case "package": {
-            const files = visible(env, (m.files ?? []).map((p) => ({ path: p })));
-            return ok(`${spec} from ${from} resolves to the package folder ${m.path}/ with ${plural(files.length, "file")}:\n${files.slice(0, 100).map((f) => `  ${f.path}`).join("\n")}${files.length > 100 ? `\n  … ${files.length - 100} more` : ""}`);
+            const files = visible(
+              env,
+              (m.files ?? []).map((p) => ({ path: p })),
+            );
+            return ok(
+              `${spec} from ${from} resolves to the package folder ${m.path}/ with ${plural(files.length, "file")}:\n${files
+                .slice(0, 100)
+                .map((f) => `  ${f.path}`)
+                .join("\n")}${files.length > 100 ? `\n  … ${files.length - 100} more` : ""}`,
+            );
           }
           case "external":
-            return ok(`${spec} from ${from} is external: a dependency or the standard library, not part of this project's code.`);
+            return ok(
+              `${spec} from ${from} is external: a dependency or the standard library, not part of this project's code.`,
+            );
           default:
-            return ok(`${spec} from ${from} looks like a project import but matches no file in the snapshot (unresolved). It may be generated, excluded by ignore rules, or mistyped; try list_dir or grep.`);
+            return ok(
+              `${spec} from ${from} looks like a project import but matches no file in the snapshot (unresolved). It may be generated, excluded by ignore rules, or mistyped; try list_dir or grep.`,
+            );
         }
       } catch (err) {
         return expectedError(err);

@@ -111,8 +111,14 @@ export function makeFixture(): Fixture {
   put("node_modules/dep/index.js", `module.exports = "${ignoredSecrets[1]}";\n`);
   put("generated/out.ts", `export const token = "${ignoredSecrets[2]}";\n`);
   put("debug.log", `${ignoredSecrets[2]} in a log\n`);
-  put("assets/blob.bin", Buffer.concat([Buffer.from("BINARYMARK"), Buffer.from([0, 1, 2, 3, 0]), Buffer.from("greet")]));
-  put("src/long.ts", Array.from({ length: 2500 }, (_, i) => `export const line${i + 1} = ${i + 1}; // greet marker`).join("\n") + "\n");
+  put(
+    "assets/blob.bin",
+    Buffer.concat([Buffer.from("BINARYMARK"), Buffer.from([0, 1, 2, 3, 0]), Buffer.from("greet")]),
+  );
+  put(
+    "src/long.ts",
+    Array.from({ length: 2500 }, (_, i) => `export const line${i + 1} = ${i + 1}; // greet marker`).join("\n") + "\n",
+  );
   put("src/short.txt", Array.from({ length: 1500 }, (_, i) => `${i % 10}`).join("\n") + "\n");
   // 5 MB: more than read_file reads (4 MB) and than grep searches per file (1 MB).
   const bigLine = "x".repeat(99) + "\n";
@@ -141,10 +147,46 @@ export function makeFixture(): Fixture {
       symbolsPath,
       gitDir: path.join(root, ".git"),
       staticFindings: async () => [
-        { tool: "argus", ruleId: "sql/string-concat", severity: "high", confidence: 0.8, file: "src/app.ts", startLine: 18, endLine: 18, message: "SQL built by string concatenation" },
-        { tool: "eslint", ruleId: "no-unused-vars", severity: "low", confidence: 0.9, file: "src/app.ts", startLine: 2, endLine: 2, message: "'express' is defined but never used" },
-        { tool: "argus", ruleId: "style/long-file", severity: "info", confidence: 0.5, file: "src/long.ts", startLine: 1, endLine: 2500, message: "Very long file" },
-        { tool: "argus", ruleId: "secrets/api-key", severity: "critical", confidence: 0.9, file: "node_modules/dep/index.js", startLine: 1, endLine: 1, message: `key ${ignoredSecrets[1]}` },
+        {
+          tool: "argus",
+          ruleId: "sql/string-concat",
+          severity: "high",
+          confidence: 0.8,
+          file: "src/app.ts",
+          startLine: 18,
+          endLine: 18,
+          message: "SQL built by string concatenation",
+        },
+        {
+          tool: "eslint",
+          ruleId: "no-unused-vars",
+          severity: "low",
+          confidence: 0.9,
+          file: "src/app.ts",
+          startLine: 2,
+          endLine: 2,
+          message: "'express' is defined but never used",
+        },
+        {
+          tool: "argus",
+          ruleId: "style/long-file",
+          severity: "info",
+          confidence: 0.5,
+          file: "src/long.ts",
+          startLine: 1,
+          endLine: 2500,
+          message: "Very long file",
+        },
+        {
+          tool: "argus",
+          ruleId: "secrets/api-key",
+          severity: "critical",
+          confidence: 0.9,
+          file: "node_modules/dep/index.js",
+          startLine: 1,
+          endLine: 1,
+          message: `key ${ignoredSecrets[1]}`,
+        },
       ],
     },
     cleanup,
@@ -155,5 +197,11 @@ export function makeFixture(): Fixture {
 export async function buildFixtureIndex(f: Fixture): Promise<void> {
   mkdirSync(path.dirname(f.symbolsPath), { recursive: true });
   const walked = await walk(f.root);
-  await buildSymbolIndex({ root: f.root, files: walked.files.map((w) => ({ path: w.path, language: w.language })), indexPath: f.symbolsPath, workers: 0, ctags: false });
+  await buildSymbolIndex({
+    root: f.root,
+    files: walked.files.map((w) => ({ path: w.path, language: w.language })),
+    indexPath: f.symbolsPath,
+    workers: 0,
+    ctags: false,
+  });
 }

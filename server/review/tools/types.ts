@@ -26,9 +26,33 @@ export interface ToolContext {
   /** The snapshot's symbol index (server/codebase/symbols), if built. */
   symbolsPath?: string;
   /** Static findings of the snapshot (from the database). */
-  staticFindings: () => Promise<{ tool: string; ruleId: string; severity: string; confidence: number; file: string; startLine: number; endLine: number; message: string }[]>;
+  staticFindings: () => Promise<
+    {
+      tool: string;
+      ruleId: string;
+      severity: string;
+      confidence: number;
+      file: string;
+      startLine: number;
+      endLine: number;
+      message: string;
+    }[]
+  >;
   /** Code search over the snapshot's index; undefined when the snapshot has none. */
-  searchCode?: (query: string, opts: { mode?: "hybrid" | "fulltext" | "vector"; k?: number; pathGlob?: string; language?: string }) => Promise<{ file: string; startLine: number; endLine: number; snippet: string; snippetStartLine: number; score: number; symbolPath?: string }[]>;
+  searchCode?: (
+    query: string,
+    opts: { mode?: "hybrid" | "fulltext" | "vector"; k?: number; pathGlob?: string; language?: string },
+  ) => Promise<
+    {
+      file: string;
+      startLine: number;
+      endLine: number;
+      snippet: string;
+      snippetStartLine: number;
+      score: number;
+      symbolPath?: string;
+    }[]
+  >;
   /** The git repository of the snapshot, if it came from git (for get_diff / get_git_log). */
   gitDir?: string;
 }

@@ -22,7 +22,10 @@ let stranger: TestUser; // owner of another workspace
 beforeAll(async () => {
   server = await startTestServer();
   owner = await signUp(server.url, { name: "Olivia Owner" });
-  [member, viewer] = await Promise.all([inviteAndSignUp(owner, "member", "Mia Member"), inviteAndSignUp(owner, "viewer", "Victor Viewer")]);
+  [member, viewer] = await Promise.all([
+    inviteAndSignUp(owner, "member", "Mia Member"),
+    inviteAndSignUp(owner, "viewer", "Victor Viewer"),
+  ]);
   stranger = await signUpInNewWorkspace(server, "Stan Stranger");
 });
 afterAll(async () => {
@@ -31,16 +34,24 @@ afterAll(async () => {
 
 const anon = () => new Client(server.url);
 const createInvite = (user: TestUser, role: string, workspaceId = owner.workspaceId, extra: object = {}) =>
-  user.client.mutate<{ id: string; token: string; role: string; expiresAt: string }>("account.createInvite", { workspaceId, role, ...extra });
+  user.client.mutate<{ id: string; token: string; role: string; expiresAt: string }>("account.createInvite", {
+    workspaceId,
+    role,
+    ...extra,
+  });
 
 describe("roles from invites", () => {
   it("the invited users joined the owner's workspace with the invited roles", async () => {
     expect(member.workspaceId).toBe(owner.workspaceId);
     expect(member.role).toBe("member");
     expect(viewer.role).toBe("viewer");
-    const members = await viewer.client.ok<{ userId: string; role: string; email: string }[]>("query", "account.members", {
-      workspaceId: owner.workspaceId,
-    });
+    const members = await viewer.client.ok<{ userId: string; role: string; email: string }[]>(
+      "query",
+      "account.members",
+      {
+        workspaceId: owner.workspaceId,
+      },
+    );
     expect(members.map((m) => [m.userId, m.role])).toEqual([
       [owner.userId, "owner"],
       expect.anything(),
@@ -76,17 +87,26 @@ describe("another workspace's data", () => {
 
   it("creating prompts, projects or invites there → 403, and nothing is written", async () => {
     const uid = crypto.randomUUID();
-    expect((await stranger.client.mutate("prompts.create", { workspaceId: owner.workspaceId, uid, name: "x", content: "y" })).status).toBe(403);
-    expect((await stranger.client.mutate("projects.create", { workspaceId: owner.workspaceId, uid, name: "x" })).status).toBe(403);
+    expect(
+      (await stranger.client.mutate("prompts.create", { workspaceId: owner.workspaceId, uid, name: "x", content: "y" }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await stranger.client.mutate("projects.create", { workspaceId: owner.workspaceId, uid, name: "x" })).status,
+    ).toBe(403);
     expect((await createInvite(stranger, "member")).status).toBe(403);
     expect(await server.services.db.prompt.findUnique({ where: { uid } })).toBeNull();
     expect(await server.services.db.project.findUnique({ where: { uid } })).toBeNull();
   });
 
   it("reading, editing or deleting one of its prompts by uid → 403", async () => {
-    const prompts = await owner.client.ok<{ uid: string; isDefault: boolean; isBuiltin: boolean }[]>("query", "prompts.list", {
-      workspaceId: owner.workspaceId,
-    });
+    const prompts = await owner.client.ok<{ uid: string; isDefault: boolean; isBuiltin: boolean }[]>(
+      "query",
+      "prompts.list",
+      {
+        workspaceId: owner.workspaceId,
+      },
+    );
     const uid = prompts[0]!.uid;
     expect((await stranger.client.query("prompts.get", { uid })).status).toBe(403);
     expect((await stranger.client.mutate("prompts.update", { uid, name: "Hijacked" })).status).toBe(403);
@@ -99,7 +119,9 @@ describe("another workspace's data", () => {
     const invite = (await createInvite(owner, "member")).data;
     const r = await stranger.client.mutate("account.revokeInvite", { id: invite.id });
     expect(r.status).toBe(403);
-    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe("valid");
+    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe(
+      "valid",
+    );
   });
 });
 
@@ -113,11 +135,22 @@ describe("what each role may do", () => {
 
   it("a viewer cannot create or change prompts or projects (403 naming the role)", async () => {
     const uid = crypto.randomUUID();
-    const create = await viewer.client.mutate("prompts.create", { workspaceId: owner.workspaceId, uid, name: "Mine", content: "text" });
+    const create = await viewer.client.mutate("prompts.create", {
+      workspaceId: owner.workspaceId,
+      uid,
+      name: "Mine",
+      content: "text",
+    });
     expect(create.status).toBe(403);
-    expect(create.error?.message).toMatch(/^You are a read-only viewer in this workspace; only a member .*can make changes here\.$/);
+    expect(create.error?.message).toMatch(
+      /^You are a read-only viewer in this workspace; only a member .*can make changes here\.$/,
+    );
 
-    const project = await viewer.client.mutate("projects.create", { workspaceId: owner.workspaceId, uid, name: "Mine" });
+    const project = await viewer.client.mutate("projects.create", {
+      workspaceId: owner.workspaceId,
+      uid,
+      name: "Mine",
+    });
     expect(project.status).toBe(403);
 
     const own = await member.client.ok<{ uid: string }>("mutate", "prompts.create", {
@@ -128,17 +161,30 @@ describe("what each role may do", () => {
     });
     expect((await viewer.client.mutate("prompts.update", { uid: own.uid, content: "Viewer text" })).status).toBe(403);
     expect((await viewer.client.mutate("prompts.setDefault", { uid: own.uid, isDefault: true })).status).toBe(403);
-    expect((await viewer.client.mutate("prompts.duplicate", { uid: own.uid, newUid: crypto.randomUUID() })).status).toBe(403);
+    expect(
+      (await viewer.client.mutate("prompts.duplicate", { uid: own.uid, newUid: crypto.randomUUID() })).status,
+    ).toBe(403);
     expect((await viewer.client.mutate("prompts.delete", { uid: own.uid })).status).toBe(403);
-    const after = await viewer.client.ok<{ content: string; isDefault: boolean }>("query", "prompts.get", { uid: own.uid });
+    const after = await viewer.client.ok<{ content: string; isDefault: boolean }>("query", "prompts.get", {
+      uid: own.uid,
+    });
     expect(after).toMatchObject({ content: "Original text", isDefault: false });
   });
 
   it("a member can create prompts and projects", async () => {
     const uid = crypto.randomUUID();
-    const p = await member.client.mutate("prompts.create", { workspaceId: owner.workspaceId, uid, name: "By member", content: "text" });
+    const p = await member.client.mutate("prompts.create", {
+      workspaceId: owner.workspaceId,
+      uid,
+      name: "By member",
+      content: "text",
+    });
     expect(p.status).toBe(200);
-    const proj = await member.client.mutate("projects.create", { workspaceId: owner.workspaceId, uid: crypto.randomUUID(), name: "By member" });
+    const proj = await member.client.mutate("projects.create", {
+      workspaceId: owner.workspaceId,
+      uid: crypto.randomUUID(),
+      name: "By member",
+    });
     expect(proj.status).toBe(200);
   });
 
@@ -165,9 +211,13 @@ describe("invite links", () => {
   it("inviteInfo (public) reports the workspace, role and status", async () => {
     const invite = (await createInvite(owner, "viewer")).data;
     expect(invite.role).toBe("viewer");
-    const info = await anon().ok<{ workspaceName: string; role: string; status: string; expiresAt: string }>("query", "account.inviteInfo", {
-      token: invite.token,
-    });
+    const info = await anon().ok<{ workspaceName: string; role: string; status: string; expiresAt: string }>(
+      "query",
+      "account.inviteInfo",
+      {
+        token: invite.token,
+      },
+    );
     expect(info).toMatchObject({ workspaceName: "Olivia's workspace", role: "viewer", status: "valid" });
     expect(new Date(info.expiresAt).getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000); // default 7 days
   });
@@ -178,14 +228,21 @@ describe("invite links", () => {
     expect(first.role).toBe("member");
 
     const email = uniqueEmail("twice");
-    const second = await anon().mutate("account.signUp", { name: "Twice", email, password: PASSWORD, inviteToken: invite.token });
+    const second = await anon().mutate("account.signUp", {
+      name: "Twice",
+      email,
+      password: PASSWORD,
+      inviteToken: invite.token,
+    });
     expect(second.status).toBe(409);
     expect(second.error?.message).toMatch(/already been used/);
     expect(await server.services.db.user.findUnique({ where: { email } })).toBeNull();
 
     const info = await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token });
     expect(info.status).toBe("used");
-    const listed = await owner.client.ok<{ id: string; status: string }[]>("query", "account.invites", { workspaceId: owner.workspaceId });
+    const listed = await owner.client.ok<{ id: string; status: string }[]>("query", "account.invites", {
+      workspaceId: owner.workspaceId,
+    });
     expect(listed.find((i) => i.id === invite.id)?.status).toBe("used");
   });
 
@@ -193,12 +250,16 @@ describe("invite links", () => {
     const invite = (await createInvite(owner, "member")).data;
     const emails = [uniqueEmail("racer"), uniqueEmail("racer")];
     const results = await Promise.all(
-      emails.map((email) => anon().mutate("account.signUp", { name: "Racer", email, password: PASSWORD, inviteToken: invite.token })),
+      emails.map((email) =>
+        anon().mutate("account.signUp", { name: "Racer", email, password: PASSWORD, inviteToken: invite.token }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const users = await server.services.db.user.findMany({ where: { email: { in: emails } } });
     expect(users).toHaveLength(1); // the loser's account was removed again
-    const memberships = await server.services.db.membership.count({ where: { userId: { in: users.map((u) => u.id) } } });
+    const memberships = await server.services.db.membership.count({
+      where: { userId: { in: users.map((u) => u.id) } },
+    });
     expect(memberships).toBe(1);
   });
 
@@ -206,20 +267,37 @@ describe("invite links", () => {
     const invite = (await createInvite(owner, "member")).data;
     expect((await owner.client.mutate("account.revokeInvite", { id: invite.id })).status).toBe(200);
     const email = uniqueEmail("revoked");
-    const r = await anon().mutate("account.signUp", { name: "Late", email, password: PASSWORD, inviteToken: invite.token });
+    const r = await anon().mutate("account.signUp", {
+      name: "Late",
+      email,
+      password: PASSWORD,
+      inviteToken: invite.token,
+    });
     expect(r.status).toBe(409);
     expect(r.error?.message).toMatch(/revoked/);
     expect(await server.services.db.user.findUnique({ where: { email } })).toBeNull();
-    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe("revoked");
+    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe(
+      "revoked",
+    );
   });
 
   it("an expired link → 409 on sign-up; inviteInfo says expired", async () => {
     const invite = (await createInvite(owner, "member")).data;
-    await server.services.db.invite.update({ where: { id: invite.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const r = await anon().mutate("account.signUp", { name: "Late", email: uniqueEmail("expired"), password: PASSWORD, inviteToken: invite.token });
+    await server.services.db.invite.update({
+      where: { id: invite.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const r = await anon().mutate("account.signUp", {
+      name: "Late",
+      email: uniqueEmail("expired"),
+      password: PASSWORD,
+      inviteToken: invite.token,
+    });
     expect(r.status).toBe(409);
     expect(r.error?.message).toMatch(/expired/);
-    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe("expired");
+    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe(
+      "expired",
+    );
   });
 
   it("an unknown token → 404 for both inviteInfo and sign-up", async () => {
@@ -227,7 +305,12 @@ describe("invite links", () => {
     expect(info.status).toBe(404);
     expect(info.error?.message).toMatch(/not valid/);
     const email = uniqueEmail("unknown");
-    const r = await anon().mutate("account.signUp", { name: "Lost", email, password: PASSWORD, inviteToken: "no-such-token" });
+    const r = await anon().mutate("account.signUp", {
+      name: "Lost",
+      email,
+      password: PASSWORD,
+      inviteToken: "no-such-token",
+    });
     expect(r.status).toBe(404);
     expect(await server.services.db.user.findUnique({ where: { email } })).toBeNull();
   });
@@ -238,15 +321,24 @@ describe("invite links", () => {
 
   it("a signed-in user can accept an invite to join a second workspace", async () => {
     const invite = (await createInvite(stranger, "viewer", stranger.workspaceId)).data;
-    const r = await member.client.mutate<{ workspaceId: string; role: string }>("account.acceptInvite", { token: invite.token });
+    const r = await member.client.mutate<{ workspaceId: string; role: string }>("account.acceptInvite", {
+      token: invite.token,
+    });
     expect(r.status).toBe(200);
     expect(r.data).toEqual({ workspaceId: stranger.workspaceId, role: "viewer" });
     const me = await member.client.ok<{ workspaces: { id: string; role: string }[] }>("query", "account.me");
     expect(me.workspaces).toEqual(
-      expect.arrayContaining([expect.objectContaining({ id: owner.workspaceId, role: "member" }), expect.objectContaining({ id: stranger.workspaceId, role: "viewer" })]),
+      expect.arrayContaining([
+        expect.objectContaining({ id: owner.workspaceId, role: "member" }),
+        expect.objectContaining({ id: stranger.workspaceId, role: "viewer" }),
+      ]),
     );
     // The viewer role applies in that workspace only.
-    const write = await member.client.mutate("projects.create", { workspaceId: stranger.workspaceId, uid: crypto.randomUUID(), name: "x" });
+    const write = await member.client.mutate("projects.create", {
+      workspaceId: stranger.workspaceId,
+      uid: crypto.randomUUID(),
+      name: "x",
+    });
     expect(write.status).toBe(403);
     // And the link is spent.
     expect((await viewer.client.mutate("account.acceptInvite", { token: invite.token })).status).toBe(409);
@@ -257,7 +349,9 @@ describe("invite links", () => {
     const r = await member.client.mutate<{ role: string }>("account.acceptInvite", { token: invite.token });
     expect(r.status).toBe(200);
     expect(r.data.role).toBe("member");
-    const members = await owner.client.ok<{ userId: string; role: string }[]>("query", "account.members", { workspaceId: owner.workspaceId });
+    const members = await owner.client.ok<{ userId: string; role: string }[]>("query", "account.members", {
+      workspaceId: owner.workspaceId,
+    });
     expect(members.find((m) => m.userId === member.userId)?.role).toBe("member");
     // The link was not spent on someone already inside: its invitee can still use it.
     const info = await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token });
@@ -271,7 +365,9 @@ describe("invite links", () => {
     const revoke = await owner.client.mutate("account.revokeInvite", { id: invite.id });
     expect(revoke.status).toBe(409);
     expect(revoke.error?.message).toMatch(/already used/);
-    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe("used");
+    expect((await anon().ok<{ status: string }>("query", "account.inviteInfo", { token: invite.token })).status).toBe(
+      "used",
+    );
   });
 
   it("the invited user can sign in later with their password", async () => {

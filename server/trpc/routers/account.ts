@@ -15,10 +15,22 @@ export const accountRouter = router({
     return { workspaceId, role };
   }),
   me: protectedProcedure.query(({ ctx }) => ctx.services.workspaces.me(ctx.actor)),
-  members: protectedProcedure.input(workspaceInput).query(({ ctx, input }) => ctx.services.workspaces.listMembers(ctx.actor, input.workspaceId)),
-  inviteInfo: publicProcedure.input(inviteTokenInput).query(({ ctx, input }) => ctx.services.workspaces.inviteInfo(input.token)),
-  acceptInvite: protectedProcedure.input(inviteTokenInput).mutation(({ ctx, input }) => ctx.services.workspaces.acceptInvite(ctx.actor, input.token)),
-  createInvite: protectedProcedure.input(createInviteInput).mutation(({ ctx, input }) => ctx.services.workspaces.createInvite(ctx.actor, input)),
-  invites: protectedProcedure.input(workspaceInput).query(({ ctx, input }) => ctx.services.workspaces.listInvites(ctx.actor, input.workspaceId)),
-  revokeInvite: protectedProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.workspaces.revokeInvite(ctx.actor, input.id)),
+  members: protectedProcedure
+    .input(workspaceInput)
+    .query(({ ctx, input }) => ctx.services.workspaces.listMembers(ctx.actor, input.workspaceId)),
+  inviteInfo: publicProcedure
+    .input(inviteTokenInput)
+    .query(({ ctx, input }) => ctx.services.workspaces.inviteInfo(input.token)),
+  acceptInvite: protectedProcedure
+    .input(inviteTokenInput)
+    .mutation(({ ctx, input }) => ctx.services.workspaces.acceptInvite(ctx.actor, input.token)),
+  createInvite: protectedProcedure
+    .input(createInviteInput)
+    .mutation(({ ctx, input }) => ctx.services.workspaces.createInvite(ctx.actor, input)),
+  invites: protectedProcedure
+    .input(workspaceInput)
+    .query(({ ctx, input }) => ctx.services.workspaces.listInvites(ctx.actor, input.workspaceId)),
+  revokeInvite: protectedProcedure
+    .input(z.object({ id: z.string().min(1) }))
+    .mutation(({ ctx, input }) => ctx.services.workspaces.revokeInvite(ctx.actor, input.id)),
 });

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocx, buildPdf } from "../../knowledge/parse/test-support.ts";
 import { baseDirs, knowledgeIndexName, searchStoreUri } from "../../knowledge/storage.ts";
 import { connect, openChunkIndex } from "../../retrieval/store/index.ts";
-import { inviteAndSignUp, signUp, signUpInNewWorkspace, startTestServer, type TestServer, type TestUser } from "../../../test/helpers/server.ts";
+import {
+  inviteAndSignUp,
+  signUp,
+  signUpInNewWorkspace,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from "../../../test/helpers/server.ts";
 
 interface Base {
   uid: string;
@@ -18,7 +25,12 @@ interface Base {
   documents: number;
   readyDocuments: number;
   chunks: number;
-  chunking: { chunk_backend: string; chunk_size: number; tokenizer_or_token_counter: string; chunk_backend_configs: { sentence: { chunk_overlap: number } } };
+  chunking: {
+    chunk_backend: string;
+    chunk_size: number;
+    tokenizer_or_token_counter: string;
+    chunk_backend_configs: { sentence: { chunk_overlap: number } };
+  };
 }
 interface Doc {
   uid: string;
@@ -50,23 +62,37 @@ let viewer: TestUser;
 beforeAll(async () => {
   server = await startTestServer();
   owner = await signUp(server.url, { name: "Olivia" });
-  [member, viewer] = await Promise.all([inviteAndSignUp(owner, "member", "Mia"), inviteAndSignUp(owner, "viewer", "Vic")]);
+  [member, viewer] = await Promise.all([
+    inviteAndSignUp(owner, "member", "Mia"),
+    inviteAndSignUp(owner, "viewer", "Vic"),
+  ]);
 });
 afterAll(async () => {
   await server?.stop();
 });
 
-const GUIDE_MD = "# Deployment guide\n\nRun the **orchestrator** with `npm start`. Set PORT to choose the port.\n\nThe [health check](https://x.test/health) answers on /api/health.\n";
-const NOTES_TXT = "Meeting notes.\nThe quarterly budget for lighthouse maintenance was approved.\nNext meeting in March.\n";
+const GUIDE_MD =
+  "# Deployment guide\n\nRun the **orchestrator** with `npm start`. Set PORT to choose the port.\n\nThe [health check](https://x.test/health) answers on /api/health.\n";
+const NOTES_TXT =
+  "Meeting notes.\nThe quarterly budget for lighthouse maintenance was approved.\nNext meeting in March.\n";
 
-async function createBase(name = `kb-${Math.random().toString(36).slice(2, 8)}`, user = member, extra: Record<string, unknown> = {}): Promise<Base> {
+async function createBase(
+  name = `kb-${Math.random().toString(36).slice(2, 8)}`,
+  user = member,
+  extra: Record<string, unknown> = {},
+): Promise<Base> {
   return user.client.ok<Base>("mutate", "knowledge.create", { workspaceId: owner.workspaceId, name, ...extra });
 }
 
 function upload(user: TestUser, baseUid: string, files: [name: string, body: string | Uint8Array][]) {
   const form = new FormData();
-  for (const [name, body] of files) form.append("file", new Blob([typeof body === "string" ? body : new Uint8Array(body)]), name);
-  return fetch(`${server.url}/api/knowledge/${baseUid}/upload`, { method: "POST", headers: { cookie: user.client.cookie }, body: form });
+  for (const [name, body] of files)
+    form.append("file", new Blob([typeof body === "string" ? body : new Uint8Array(body)]), name);
+  return fetch(`${server.url}/api/knowledge/${baseUid}/upload`, {
+    method: "POST",
+    headers: { cookie: user.client.cookie },
+    body: form,
+  });
 }
 
 async function uploadOk(user: TestUser, baseUid: string, files: [string, string | Uint8Array][]): Promise<UploadReply> {
@@ -83,19 +109,28 @@ async function settled(baseUid: string, user: TestUser = viewer): Promise<{ base
   return { base, docs };
 }
 
-const search = (user: TestUser, uid: string, query: string, mode = "hybrid") => user.client.query<Hit[]>("knowledge.search", { uid, query, mode });
+const search = (user: TestUser, uid: string, query: string, mode = "hybrid") =>
+  user.client.query<Hit[]>("knowledge.search", { uid, query, mode });
 const byName = (docs: Doc[], name: string) => docs.find((d) => d.name === name)!;
 
 describe("knowledge bases", () => {
   it("uploads every supported format, refuses the unreadable ones per document, and searches the rest", async () => {
     const base = await createBase("Handbook");
-    expect(base).toMatchObject({ name: "Handbook", status: "empty", documents: 0, chunking: { chunk_backend: "sentence", chunk_size: 512, tokenizer_or_token_counter: "character" } });
+    expect(base).toMatchObject({
+      name: "Handbook",
+      status: "empty",
+      documents: 0,
+      chunking: { chunk_backend: "sentence", chunk_size: 512, tokenizer_or_token_counter: "character" },
+    });
     expect(base).not.toHaveProperty("id");
 
     const reply = await uploadOk(member, base.uid, [
       ["guide.md", GUIDE_MD],
       ["notes.txt", NOTES_TXT],
-      ["page.html", "<html><head><title>Intranet</title><script>var tracking = 'zebra';</script></head><body><p>The cafeteria opens at noon.</p></body></html>"],
+      [
+        "page.html",
+        "<html><head><title>Intranet</title><script>var tracking = 'zebra';</script></head><body><p>The cafeteria opens at noon.</p></body></html>",
+      ],
       ["paper.pdf", buildPdf(["Photosynthesis converts light into chemical energy."], { title: "Biology" })],
       ["report.docx", buildDocx(["# Annual report", "Revenue from telescopes doubled."])],
       ["tool.exe", "MZ binary"],
@@ -103,20 +138,48 @@ describe("knowledge bases", () => {
       ["broken.pdf", buildPdf(["fine text"]).subarray(0, 50)],
       ["scan.pdf", buildPdf([""])],
     ]);
-    expect(reply.documents.map((d) => d.name).sort()).toEqual(["broken.pdf", "guide.md", "locked.pdf", "notes.txt", "page.html", "paper.pdf", "report.docx", "scan.pdf", "tool.exe"]);
+    expect(reply.documents.map((d) => d.name).sort()).toEqual([
+      "broken.pdf",
+      "guide.md",
+      "locked.pdf",
+      "notes.txt",
+      "page.html",
+      "paper.pdf",
+      "report.docx",
+      "scan.pdf",
+      "tool.exe",
+    ]);
     expect(reply.rejected).toEqual([]);
     // Unsupported types are refused at once; the rest wait for the indexing job.
-    expect(byName(reply.documents, "tool.exe")).toMatchObject({ status: "skipped", message: expect.stringMatching(/"\.exe" files are not supported/) });
-    expect(byName(reply.documents, "guide.md")).toMatchObject({ status: "pending", mime: "text/markdown", bytes: Buffer.byteLength(GUIDE_MD) });
+    expect(byName(reply.documents, "tool.exe")).toMatchObject({
+      status: "skipped",
+      message: expect.stringMatching(/"\.exe" files are not supported/),
+    });
+    expect(byName(reply.documents, "guide.md")).toMatchObject({
+      status: "pending",
+      mime: "text/markdown",
+      bytes: Buffer.byteLength(GUIDE_MD),
+    });
 
     const { base: done, docs } = await settled(base.uid);
     expect(done).toMatchObject({ status: "ready", progress: 1, message: null, documents: 9, readyDocuments: 5 });
-    for (const name of ["guide.md", "notes.txt", "page.html", "paper.pdf", "report.docx"]) expect(byName(docs, name)).toMatchObject({ status: "ready", message: null, chunkCount: expect.any(Number) });
+    for (const name of ["guide.md", "notes.txt", "page.html", "paper.pdf", "report.docx"])
+      expect(byName(docs, name)).toMatchObject({ status: "ready", message: null, chunkCount: expect.any(Number) });
     expect(docs.filter((d) => d.status === "ready").every((d) => d.chunkCount >= 1)).toBe(true);
     expect(done.chunks).toBe(docs.reduce((n, d) => n + d.chunkCount, 0));
-    expect(byName(docs, "locked.pdf")).toMatchObject({ status: "skipped", chunkCount: 0, message: expect.stringMatching(/password-protected/) });
-    expect(byName(docs, "scan.pdf")).toMatchObject({ status: "skipped", message: expect.stringMatching(/no text layer/) });
-    expect(byName(docs, "broken.pdf")).toMatchObject({ status: "failed", message: expect.stringMatching(/could not be read as a PDF/) });
+    expect(byName(docs, "locked.pdf")).toMatchObject({
+      status: "skipped",
+      chunkCount: 0,
+      message: expect.stringMatching(/password-protected/),
+    });
+    expect(byName(docs, "scan.pdf")).toMatchObject({
+      status: "skipped",
+      message: expect.stringMatching(/no text layer/),
+    });
+    expect(byName(docs, "broken.pdf")).toMatchObject({
+      status: "failed",
+      message: expect.stringMatching(/could not be read as a PDF/),
+    });
 
     // A viewer searches; each format's words are found in the right document.
     for (const [query, name] of [
@@ -128,7 +191,10 @@ describe("knowledge bases", () => {
     ] as const) {
       const r = await search(viewer, base.uid, query);
       expect(r.status, query).toBe(200);
-      expect(r.data[0], query).toMatchObject({ documentName: name, snippet: expect.stringMatching(new RegExp(query.split(" ")[0]!, "i")) });
+      expect(r.data[0], query).toMatchObject({
+        documentName: name,
+        snippet: expect.stringMatching(new RegExp(query.split(" ")[0]!, "i")),
+      });
     }
     // Markup and scripts were not indexed.
     expect((await search(viewer, base.uid, "zebra", "fulltext")).data).toEqual([]);
@@ -139,8 +205,12 @@ describe("knowledge bases", () => {
     const types = events.map((e) => e.type);
     expect(types).toContain("kb.progress");
     expect(types[types.length - 1]).toBe("kb.indexed");
-    expect(events.filter((e) => e.type === "kb.document").map((e) => (e.payload as { name: string }).name)).toEqual(expect.arrayContaining(["locked.pdf", "scan.pdf", "broken.pdf", "guide.md"]));
-    const progress = events.filter((e) => e.type === "kb.progress").map((e) => (e.payload as { progress: number }).progress);
+    expect(events.filter((e) => e.type === "kb.document").map((e) => (e.payload as { name: string }).name)).toEqual(
+      expect.arrayContaining(["locked.pdf", "scan.pdf", "broken.pdf", "guide.md"]),
+    );
+    const progress = events
+      .filter((e) => e.type === "kb.progress")
+      .map((e) => (e.payload as { progress: number }).progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
@@ -154,7 +224,10 @@ describe("knowledge bases", () => {
     expect(body.rejected).toEqual([{ name: "copy of notes.txt", reason: "duplicate", message: body.message }]);
 
     // Mixed: the new file is added, the duplicate reported.
-    const mixed = await uploadOk(member, base.uid, [["notes.txt", NOTES_TXT], ["other.md", "# Other\n\nDifferent words entirely."]]);
+    const mixed = await uploadOk(member, base.uid, [
+      ["notes.txt", NOTES_TXT],
+      ["other.md", "# Other\n\nDifferent words entirely."],
+    ]);
     expect(mixed.documents.map((d) => d.name)).toEqual(["other.md"]);
     expect(mixed.rejected.map((r) => r.reason)).toEqual(["duplicate"]);
 
@@ -168,11 +241,18 @@ describe("knowledge bases", () => {
     const base = await createBase();
     await uploadOk(member, base.uid, [["first.txt", "The first document mentions quasars."]]);
     // The first run is queued or going; these two must not start parallel writers, nor be lost.
-    await Promise.all([uploadOk(member, base.uid, [["second.txt", "The second mentions pulsars."]]), uploadOk(member, base.uid, [["third.txt", "The third mentions nebulae."]])]);
+    await Promise.all([
+      uploadOk(member, base.uid, [["second.txt", "The second mentions pulsars."]]),
+      uploadOk(member, base.uid, [["third.txt", "The third mentions nebulae."]]),
+    ]);
     const { base: done, docs } = await settled(base.uid);
     expect(done).toMatchObject({ status: "ready", readyDocuments: 3 });
     expect(docs.every((d) => d.status === "ready")).toBe(true);
-    for (const [word, name] of [["quasars", "first.txt"], ["pulsars", "second.txt"], ["nebulae", "third.txt"]]) {
+    for (const [word, name] of [
+      ["quasars", "first.txt"],
+      ["pulsars", "second.txt"],
+      ["nebulae", "third.txt"],
+    ]) {
       expect((await search(viewer, base.uid, word!, "fulltext")).data.map((h) => h.documentName)).toEqual([name]);
     }
   });
@@ -185,10 +265,18 @@ describe("knowledge bases", () => {
 
     const r = await member.client.mutate<Base>("knowledge.setChunking", {
       uid: base.uid,
-      chunking: { chunk_backend: "token", tokenizer_or_token_counter: "word", chunk_size: 20, chunk_backend_configs: { token: { chunk_overlap: 5 } } },
+      chunking: {
+        chunk_backend: "token",
+        tokenizer_or_token_counter: "word",
+        chunk_size: 20,
+        chunk_backend_configs: { token: { chunk_overlap: 5 } },
+      },
     });
     expect(r.status).toBe(200);
-    expect(r.data).toMatchObject({ status: "indexing", chunking: { chunk_backend: "token", chunk_size: 20, tokenizer_or_token_counter: "word" } });
+    expect(r.data).toMatchObject({
+      status: "indexing",
+      chunking: { chunk_backend: "token", chunk_size: 20, tokenizer_or_token_counter: "word" },
+    });
     const { base: after, docs } = await settled(base.uid);
     expect(after.status).toBe("ready");
     // 40 sentences × 7 words = 280 words; windows of 20 words start every 15 (0, 15 … 270) → 19 chunks.
@@ -202,13 +290,19 @@ describe("knowledge bases", () => {
     await uploadOk(member, base.uid, [["notes.txt", NOTES_TXT]]);
     await settled(base.uid);
     // Damage the stored text of the document behind the server's back.
-    const textDir = baseDirs(server.services.config.dataDir, (await server.services.db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } })).id).text;
+    const textDir = baseDirs(
+      server.services.config.dataDir,
+      (await server.services.db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } })).id,
+    ).text;
     const [file] = await readdir(textDir);
     await writeFile(path.join(textDir, file!), "{ not json");
 
     expect((await member.client.mutate<Base>("knowledge.rebuild", { uid: base.uid })).status).toBe(200);
     const { base: failed } = await settled(base.uid);
-    expect(failed).toMatchObject({ status: "failed", message: expect.stringMatching(/Search still uses the previous index/) });
+    expect(failed).toMatchObject({
+      status: "failed",
+      message: expect.stringMatching(/Search still uses the previous index/),
+    });
     const hits = await search(viewer, base.uid, "lighthouse");
     expect(hits.status).toBe(200);
     expect(hits.data[0]).toMatchObject({ documentName: "notes.txt" });
@@ -216,12 +310,19 @@ describe("knowledge bases", () => {
 
   it("deleting a document removes it from the results; deleting the base removes files, index and events", async () => {
     const base = await createBase();
-    await uploadOk(member, base.uid, [["notes.txt", NOTES_TXT], ["guide.md", GUIDE_MD]]);
+    await uploadOk(member, base.uid, [
+      ["notes.txt", NOTES_TXT],
+      ["guide.md", GUIDE_MD],
+    ]);
     const { docs } = await settled(base.uid);
     expect((await search(viewer, base.uid, "lighthouse", "fulltext")).data).toHaveLength(1);
 
-    expect((await viewer.client.mutate("knowledge.deleteDocument", { documentUid: byName(docs, "notes.txt").uid })).status).toBe(403);
-    expect((await member.client.mutate("knowledge.deleteDocument", { documentUid: byName(docs, "notes.txt").uid })).status).toBe(200);
+    expect(
+      (await viewer.client.mutate("knowledge.deleteDocument", { documentUid: byName(docs, "notes.txt").uid })).status,
+    ).toBe(403);
+    expect(
+      (await member.client.mutate("knowledge.deleteDocument", { documentUid: byName(docs, "notes.txt").uid })).status,
+    ).toBe(200);
     // Gone from results at once (before the rebuild has run)…
     expect((await search(viewer, base.uid, "lighthouse", "fulltext")).data).toEqual([]);
     const after = await settled(base.uid);
@@ -248,7 +349,10 @@ describe("knowledge bases", () => {
 
   it("deleting a base while it is being indexed leaves no files or index behind", async () => {
     const base = await createBase();
-    await uploadOk(member, base.uid, [["a.md", GUIDE_MD], ["b.txt", NOTES_TXT]]);
+    await uploadOk(member, base.uid, [
+      ["a.md", GUIDE_MD],
+      ["b.txt", NOTES_TXT],
+    ]);
     const row = await server.services.db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } });
     await member.client.ok("mutate", "knowledge.delete", { uid: base.uid });
     await server.services.queue.idle();
@@ -276,7 +380,11 @@ describe("roles", () => {
     const base = await createBase("Shared");
     await uploadOk(member, base.uid, [["notes.txt", NOTES_TXT]]);
     await settled(base.uid);
-    expect((await viewer.client.ok<Base[]>("query", "knowledge.list", { workspaceId: owner.workspaceId })).map((b) => b.name)).toContain("Shared");
+    expect(
+      (await viewer.client.ok<Base[]>("query", "knowledge.list", { workspaceId: owner.workspaceId })).map(
+        (b) => b.name,
+      ),
+    ).toContain("Shared");
     expect((await search(viewer, base.uid, "budget")).status).toBe(200);
 
     const create = await viewer.client.mutate("knowledge.create", { workspaceId: owner.workspaceId, name: "Nope" });
@@ -292,7 +400,15 @@ describe("roles", () => {
     ] as const) {
       expect((await viewer.client.mutate(path, input)).status, path).toBe(403);
     }
-    expect((await owner.client.mutate<Base>("knowledge.update", { uid: base.uid, name: "Shared docs", description: "For everyone" })).data).toMatchObject({ name: "Shared docs", description: "For everyone" });
+    expect(
+      (
+        await owner.client.mutate<Base>("knowledge.update", {
+          uid: base.uid,
+          name: "Shared docs",
+          description: "For everyone",
+        })
+      ).data,
+    ).toMatchObject({ name: "Shared docs", description: "For everyone" });
   });
 
   it("another workspace cannot see or touch the base; signed-out requests get 401", async () => {
@@ -302,9 +418,18 @@ describe("roles", () => {
     expect((await stranger.client.query("knowledge.list", { workspaceId: owner.workspaceId })).status).toBe(403);
     expect((await search(stranger, base.uid, "anything")).status).toBe(403);
     expect((await upload(stranger, base.uid, [["a.txt", "a"]])).status).toBe(403);
-    const anon = await fetch(`${server.url}/api/knowledge/${base.uid}/upload`, { method: "POST", body: new FormData() });
+    const anon = await fetch(`${server.url}/api/knowledge/${base.uid}/upload`, {
+      method: "POST",
+      body: new FormData(),
+    });
     expect(anon.status).toBe(401);
-    expect((await fetch(`${server.url}/api/trpc/knowledge.list?input=${encodeURIComponent(JSON.stringify({ workspaceId: owner.workspaceId }))}`)).status).toBe(401);
+    expect(
+      (
+        await fetch(
+          `${server.url}/api/trpc/knowledge.list?input=${encodeURIComponent(JSON.stringify({ workspaceId: owner.workspaceId }))}`,
+        )
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -320,32 +445,59 @@ describe("bad input", () => {
     expect(dup.error?.message).toMatch(/already exists in this workspace/);
 
     const base = await createBase();
-    const overlap = await member.client.mutate("knowledge.setChunking", { uid: base.uid, chunking: { chunk_size: 100, chunk_backend_configs: { sentence: { chunk_overlap: 100 } } } });
+    const overlap = await member.client.mutate("knowledge.setChunking", {
+      uid: base.uid,
+      chunking: { chunk_size: 100, chunk_backend_configs: { sentence: { chunk_overlap: 100 } } },
+    });
     expect(overlap.status).toBe(400);
-    expect(overlap.error?.message).toBe("chunking.chunk_backend_configs.sentence.chunk_overlap: chunk_overlap (100) must be smaller than chunk_size (100)");
-    const tokenizer = await member.client.mutate("knowledge.setChunking", { uid: base.uid, chunking: { tokenizer_or_token_counter: "gpt2" } });
+    expect(overlap.error?.message).toBe(
+      "chunking.chunk_backend_configs.sentence.chunk_overlap: chunk_overlap (100) must be smaller than chunk_size (100)",
+    );
+    const tokenizer = await member.client.mutate("knowledge.setChunking", {
+      uid: base.uid,
+      chunking: { tokenizer_or_token_counter: "gpt2" },
+    });
     expect(tokenizer.error?.message).toMatch(/tokenizer_or_token_counter must be "word" or "character"/);
     const tiny = await member.client.mutate("knowledge.setChunking", { uid: base.uid, chunking: { chunk_size: 1 } });
     expect(tiny.error?.message).toMatch(/chunk_size must be at least 16/);
-    const delim = await member.client.mutate("knowledge.setChunking", { uid: base.uid, chunking: { chunk_backend_configs: { sentence: { delim: "['.', " } } } });
+    const delim = await member.client.mutate("knowledge.setChunking", {
+      uid: base.uid,
+      chunking: { chunk_backend_configs: { sentence: { delim: "['.', " } } },
+    });
     expect(delim.error?.message).toMatch(/delim: not a Python list of strings/);
     // UltraRAG's string form of delim is accepted.
-    expect((await member.client.mutate<Base>("knowledge.setChunking", { uid: base.uid, chunking: { chunk_backend_configs: { sentence: { delim: "['.', '\\n']" } } } })).status).toBe(200);
+    expect(
+      (
+        await member.client.mutate<Base>("knowledge.setChunking", {
+          uid: base.uid,
+          chunking: { chunk_backend_configs: { sentence: { delim: "['.', '\\n']" } } },
+        })
+      ).status,
+    ).toBe(200);
 
     await uploadOk(member, base.uid, [["a.md", "# A\n\nalpha beta gamma"]]);
     await settled(base.uid);
-    expect((await search(viewer, base.uid, "   ")).error).toMatchObject({ data: { httpStatus: 400 }, message: "The search query is empty." });
+    expect((await search(viewer, base.uid, "   ")).error).toMatchObject({
+      data: { httpStatus: 400 },
+      message: "The search query is empty.",
+    });
     expect((await search(viewer, base.uid, "x".repeat(9000))).error?.message).toMatch(/under 8,192 characters/);
     expect((await search(viewer, base.uid, "?!")).error?.message).toMatch(/no letters or digits/);
     expect((await search(viewer, base.uid, "ギリシャ 文字 αβγ")).status).toBe(200);
     expect((await viewer.client.query("knowledge.get", { uid: crypto.randomUUID() })).status).toBe(404);
-    expect((await viewer.client.query("knowledge.get", { uid: "not-a-uuid" })).error?.message).toBe("uid: uid must be a UUID");
+    expect((await viewer.client.query("knowledge.get", { uid: "not-a-uuid" })).error?.message).toBe(
+      "uid: uid must be a UUID",
+    );
   });
 
   it("uploads: not multipart, no files, too many files, a file over the size cap", async () => {
     const base = await createBase();
     const url = `${server.url}/api/knowledge/${base.uid}/upload`;
-    const raw = await fetch(url, { method: "POST", headers: { cookie: member.client.cookie, "content-type": "text/plain" }, body: "hello" });
+    const raw = await fetch(url, {
+      method: "POST",
+      headers: { cookie: member.client.cookie, "content-type": "text/plain" },
+      body: "hello",
+    });
     expect(raw.status).toBe(400);
     expect(((await raw.json()) as { message: string }).message).toMatch(/multipart\/form-data/);
 
@@ -355,22 +507,45 @@ describe("bad input", () => {
     expect(noFiles.status).toBe(400);
     expect(((await noFiles.json()) as { message: string }).message).toMatch(/contained no files/);
 
-    const many = await upload(member, base.uid, Array.from({ length: 101 }, (_, i) => [`f${i}.txt`, `file ${i}`] as [string, string]));
+    const many = await upload(
+      member,
+      base.uid,
+      Array.from({ length: 101 }, (_, i) => [`f${i}.txt`, `file ${i}`] as [string, string]),
+    );
     expect(many.status).toBe(400);
-    expect(((await many.json()) as { message: string }).message).toBe("At most 100 files can be uploaded at once. Upload the rest in another batch.");
+    expect(((await many.json()) as { message: string }).message).toBe(
+      "At most 100 files can be uploaded at once. Upload the rest in another batch.",
+    );
 
-    const big = await upload(member, base.uid, [["huge.txt", new Uint8Array(50 * 1024 * 1024 + 1).fill(0x61)], ["small.txt", "a small file"]]);
+    const big = await upload(member, base.uid, [
+      ["huge.txt", new Uint8Array(50 * 1024 * 1024 + 1).fill(0x61)],
+      ["small.txt", "a small file"],
+    ]);
     expect(big.status).toBe(201);
     const body = (await big.json()) as UploadReply;
     expect(body.documents.map((d) => d.name)).toEqual(["small.txt"]);
-    expect(body.rejected).toEqual([{ name: "huge.txt", reason: "too_large", message: "huge.txt is larger than 50 MB, the limit for one document. Split it, or keep only the text." }]);
+    expect(body.rejected).toEqual([
+      {
+        name: "huge.txt",
+        reason: "too_large",
+        message: "huge.txt is larger than 50 MB, the limit for one document. Split it, or keep only the text.",
+      },
+    ]);
 
     // Nothing of the refused uploads is left behind.
     await server.services.queue.idle();
     const row = await server.services.db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } });
     expect(await readdir(baseDirs(server.services.config.dataDir, row.id).incoming)).toEqual([]);
     expect((await settled(base.uid)).docs.map((d) => d.name)).toEqual(["small.txt"]);
-    expect(await readFile(path.join(baseDirs(server.services.config.dataDir, row.id).docs, (await readdir(baseDirs(server.services.config.dataDir, row.id).docs))[0]!), "utf8")).toBe("a small file");
+    expect(
+      await readFile(
+        path.join(
+          baseDirs(server.services.config.dataDir, row.id).docs,
+          (await readdir(baseDirs(server.services.config.dataDir, row.id).docs))[0]!,
+        ),
+        "utf8",
+      ),
+    ).toBe("a small file");
   });
 
   it("a client that hangs up mid-upload leaves no partial file behind", async () => {

@@ -1,6 +1,12 @@
 /** Projects over tRPC against the real server. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inviteAndSignUp, signUp, startTestServer, type TestServer, type TestUser } from "../../../test/helpers/server.ts";
+import {
+  inviteAndSignUp,
+  signUp,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from "../../../test/helpers/server.ts";
 
 interface Project {
   uid: string;
@@ -20,7 +26,10 @@ let viewer: TestUser;
 beforeAll(async () => {
   server = await startTestServer();
   owner = await signUp(server.url, { name: "Olivia" });
-  [member, viewer] = await Promise.all([inviteAndSignUp(owner, "member", "Mia"), inviteAndSignUp(owner, "viewer", "Vic")]);
+  [member, viewer] = await Promise.all([
+    inviteAndSignUp(owner, "member", "Mia"),
+    inviteAndSignUp(owner, "viewer", "Vic"),
+  ]);
 });
 afterAll(async () => {
   await server?.stop();
@@ -38,7 +47,12 @@ describe("projects", () => {
   it("create → list (newest first) → get", async () => {
     const a = await create("  Alpha  ");
     expect(a.status).toBe(200);
-    expect(a.data).toMatchObject({ name: "Alpha", workspaceId: owner.workspaceId, sourceKind: "none", status: "empty" });
+    expect(a.data).toMatchObject({
+      name: "Alpha",
+      workspaceId: owner.workspaceId,
+      sourceKind: "none",
+      status: "empty",
+    });
     expect(a.data).not.toHaveProperty("id");
     await new Promise((r) => setTimeout(r, 5)); // distinct createdAt
     const b = await create("Beta");
@@ -83,7 +97,7 @@ describe("projects", () => {
     ["an empty name", ""],
     ["a blank name", "   "],
     ["a 121-character name", "p".repeat(121)],
-  ])("%s → 400 naming \"name\", on create and rename", async (_label, name) => {
+  ])('%s → 400 naming "name", on create and rename', async (_label, name) => {
     const c = await create(name);
     expect(c.status).toBe(400);
     expect(c.error?.data.issues?.map((i) => i.path.join("."))).toEqual(["name"]);

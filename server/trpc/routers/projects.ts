@@ -7,11 +7,21 @@ const uidInput = z.object({ uid: z.uuid("uid must be a UUID") });
 const workspaceInput = z.object({ workspaceId: z.string().min(1) });
 
 export const projectsRouter = router({
-  list: protectedProcedure.input(workspaceInput).query(({ ctx, input }) => ctx.services.projects.list(ctx.actor, input.workspaceId)),
+  list: protectedProcedure
+    .input(workspaceInput)
+    .query(({ ctx, input }) => ctx.services.projects.list(ctx.actor, input.workspaceId)),
   get: protectedProcedure.input(uidInput).query(({ ctx, input }) => ctx.services.projects.get(ctx.actor, input.uid)),
-  create: protectedProcedure.input(createProjectInput).mutation(({ ctx, input }) => ctx.services.projects.create(ctx.actor, input)),
-  rename: protectedProcedure.input(renameProjectInput).mutation(({ ctx, input }) => ctx.services.projects.rename(ctx.actor, input)),
+  create: protectedProcedure
+    .input(createProjectInput)
+    .mutation(({ ctx, input }) => ctx.services.projects.create(ctx.actor, input)),
+  rename: protectedProcedure
+    .input(renameProjectInput)
+    .mutation(({ ctx, input }) => ctx.services.projects.rename(ctx.actor, input)),
   /** One click on first run: import the demo project and start a review of it. */
-  startDemo: protectedProcedure.input(startDemoInput).mutation(({ ctx, input }) => ctx.services.demo.start(ctx.actor, input)),
-  delete: protectedProcedure.input(uidInput).mutation(({ ctx, input }) => ctx.services.projects.remove(ctx.actor, input.uid)),
+  startDemo: protectedProcedure
+    .input(startDemoInput)
+    .mutation(({ ctx, input }) => ctx.services.demo.start(ctx.actor, input)),
+  delete: protectedProcedure
+    .input(uidInput)
+    .mutation(({ ctx, input }) => ctx.services.projects.remove(ctx.actor, input.uid)),
 });

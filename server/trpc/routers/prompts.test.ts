@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { testProvider } from "../../../test/helpers/db.ts";
-import { inviteAndSignUp, signUp, startTestServer, type TestServer, type TestUser } from "../../../test/helpers/server.ts";
+import {
+  inviteAndSignUp,
+  signUp,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from "../../../test/helpers/server.ts";
 import { builtinUid, loadBuiltinPrompts } from "../../prompts/builtins.ts";
 
 interface Prompt {
@@ -45,7 +51,8 @@ const createOk = async (input: Parameters<typeof create>[0] = {}) => {
   if (r.status !== 200) throw new Error(JSON.stringify(r.body));
   return r.data;
 };
-const setDefault = (uid: string, isDefault = true) => member.client.mutate<Prompt>("prompts.setDefault", { uid, isDefault });
+const setDefault = (uid: string, isDefault = true) =>
+  member.client.mutate<Prompt>("prompts.setDefault", { uid, isDefault });
 const builtin = (key: string) => builtinUid(owner.workspaceId, key);
 
 /**
@@ -58,7 +65,10 @@ async function whileDefaultRowLocked<T>(start: () => Promise<T>, blocked: number
   let pending!: Promise<T>;
   await db.$transaction(
     async (tx) => {
-      const locked = await tx.prompt.updateMany({ where: { workspaceId: owner.workspaceId, isDefault: true }, data: { isDefault: true } });
+      const locked = await tx.prompt.updateMany({
+        where: { workspaceId: owner.workspaceId, isDefault: true },
+        data: { isDefault: true },
+      });
       expect(locked.count).toBe(1);
       pending = start();
       pending.catch(() => undefined);
@@ -102,7 +112,13 @@ describe("prompts.list and get", () => {
 describe("prompts.create", () => {
   it("creates a non-default prompt by default, trimming the name", async () => {
     const p = await createOk({ name: "  Padded name  " });
-    expect(p).toMatchObject({ name: "Padded name", isDefault: false, isBuiltin: false, version: 1, workspaceId: owner.workspaceId });
+    expect(p).toMatchObject({
+      name: "Padded name",
+      isDefault: false,
+      isBuiltin: false,
+      version: 1,
+      workspaceId: owner.workspaceId,
+    });
     expect((await list()).some((x) => x.uid === p.uid)).toBe(true);
   });
 
@@ -120,7 +136,11 @@ describe("prompts.create", () => {
   // "A prompt with this id already exists" (409).)
   it("two overlapping creates with isDefault: true both succeed, leaving one default", async () => {
     const results = await whileDefaultRowLocked(
-      () => Promise.all([create({ name: "Overlap default 1", isDefault: true }), create({ name: "Overlap default 2", isDefault: true })]),
+      () =>
+        Promise.all([
+          create({ name: "Overlap default 1", isDefault: true }),
+          create({ name: "Overlap default 2", isDefault: true }),
+        ]),
       2,
     );
     expect(await defaults()).toHaveLength(1);
@@ -145,7 +165,12 @@ describe("prompts.create", () => {
     ["a blank name", { name: "    " }, "name", /^name: Give the prompt a name\.$/m],
     ["a 121-character name", { name: "x".repeat(121) }, "name", /^name: Keep the name under 120 characters\.$/m],
     ["blank content", { content: " \n " }, "content", /^content: The prompt text is empty\.$/m],
-    ["content over 100,000 characters", { content: "x".repeat(100_001) }, "content", /^content: Keep the prompt under 100,000 characters\.$/m],
+    [
+      "content over 100,000 characters",
+      { content: "x".repeat(100_001) },
+      "content",
+      /^content: Keep the prompt under 100,000 characters\.$/m,
+    ],
     ["an empty workspaceId", { workspaceId: "" }, "workspaceId", /^workspaceId: /m],
   ] as const)("%s → 400 naming the field", async (_label, input, field, message) => {
     const r = await create(input as object);
@@ -157,7 +182,12 @@ describe("prompts.create", () => {
   });
 
   it("several invalid fields are all reported", async () => {
-    const r = await member.client.mutate("prompts.create", { workspaceId: owner.workspaceId, uid: "x", name: "", content: "" });
+    const r = await member.client.mutate("prompts.create", {
+      workspaceId: owner.workspaceId,
+      uid: "x",
+      name: "",
+      content: "",
+    });
     expect(r.status).toBe(400);
     expect(r.error?.data.issues?.map((i) => i.path.join(".")).sort()).toEqual(["content", "name", "uid"]);
   });
@@ -222,7 +252,9 @@ describe("prompts.delete", () => {
     const p = await createOk({ name: "Default to keep", isDefault: true });
     const r = await member.client.mutate("prompts.delete", { uid: p.uid });
     expect(r.status).toBe(409);
-    expect(r.error?.message).toBe("This is the default review prompt. Make another prompt the default first, then delete this one.");
+    expect(r.error?.message).toBe(
+      "This is the default review prompt. Make another prompt the default first, then delete this one.",
+    );
     expect((await defaults()).map((x) => x.uid)).toEqual([p.uid]);
   });
 
@@ -251,7 +283,10 @@ describe("prompts.update", () => {
     const p = await createOk({ name: "Versioned", content: "v1 text" });
     expect(p.version).toBe(1);
 
-    const renamed = await member.client.ok<Prompt>("mutate", "prompts.update", { uid: p.uid, name: "Versioned (renamed)" });
+    const renamed = await member.client.ok<Prompt>("mutate", "prompts.update", {
+      uid: p.uid,
+      name: "Versioned (renamed)",
+    });
     expect(renamed).toMatchObject({ name: "Versioned (renamed)", content: "v1 text", version: 1 });
 
     const edited = await member.client.ok<Prompt>("mutate", "prompts.update", { uid: p.uid, content: "v2 text" });
@@ -260,7 +295,11 @@ describe("prompts.update", () => {
     const same = await member.client.ok<Prompt>("mutate", "prompts.update", { uid: p.uid, content: "v2 text" });
     expect(same.version).toBe(2);
 
-    const both = await member.client.ok<Prompt>("mutate", "prompts.update", { uid: p.uid, name: "Final", content: "v3 text" });
+    const both = await member.client.ok<Prompt>("mutate", "prompts.update", {
+      uid: p.uid,
+      name: "Final",
+      content: "v3 text",
+    });
     expect(both).toMatchObject({ name: "Final", content: "v3 text", version: 3 });
     expect((await member.client.ok<Prompt>("query", "prompts.get", { uid: p.uid })).version).toBe(3);
   });
@@ -292,7 +331,10 @@ describe("prompts.duplicate", () => {
       version: 1,
       workspaceId: owner.workspaceId,
     });
-    const edited = await member.client.mutate<Prompt>("prompts.update", { uid: newUid, content: `${source.content}\nMore.` });
+    const edited = await member.client.mutate<Prompt>("prompts.update", {
+      uid: newUid,
+      content: `${source.content}\nMore.`,
+    });
     expect(edited.status).toBe(200);
     expect(edited.data.version).toBe(2);
     // The built-in itself is unchanged.
@@ -301,14 +343,20 @@ describe("prompts.duplicate", () => {
 
   it("duplicating the default does not create a second default", async () => {
     const current = (await defaults())[0]!;
-    const copy = await member.client.ok<Prompt>("mutate", "prompts.duplicate", { uid: current.uid, newUid: crypto.randomUUID() });
+    const copy = await member.client.ok<Prompt>("mutate", "prompts.duplicate", {
+      uid: current.uid,
+      newUid: crypto.randomUUID(),
+    });
     expect(copy.isDefault).toBe(false);
     expect(await defaults()).toHaveLength(1);
   });
 
   it("keeps the copy's name within the 120-character limit", async () => {
     const long = await createOk({ name: "n".repeat(120) });
-    const copy = await member.client.ok<Prompt>("mutate", "prompts.duplicate", { uid: long.uid, newUid: crypto.randomUUID() });
+    const copy = await member.client.ok<Prompt>("mutate", "prompts.duplicate", {
+      uid: long.uid,
+      newUid: crypto.randomUUID(),
+    });
     expect(copy.name.length).toBeLessThanOrEqual(120);
   });
 
@@ -316,7 +364,10 @@ describe("prompts.duplicate", () => {
     const a = await createOk();
     const b = await createOk();
     expect((await member.client.mutate("prompts.duplicate", { uid: a.uid, newUid: b.uid })).status).toBe(409);
-    expect((await member.client.mutate("prompts.duplicate", { uid: crypto.randomUUID(), newUid: crypto.randomUUID() })).status).toBe(404);
+    expect(
+      (await member.client.mutate("prompts.duplicate", { uid: crypto.randomUUID(), newUid: crypto.randomUUID() }))
+        .status,
+    ).toBe(404);
     const bad = await member.client.mutate("prompts.duplicate", { uid: a.uid, newUid: "nope" });
     expect(bad.status).toBe(400);
     expect(bad.error?.message).toBe("newUid: newUid must be a UUID");

@@ -2,7 +2,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestConfig } from "../../../test/helpers/db.ts";
-import { inviteAndSignUp, signUp, startTestServer, type TestServer, type TestUser } from "../../../test/helpers/server.ts";
+import {
+  inviteAndSignUp,
+  signUp,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from "../../../test/helpers/server.ts";
 import { startScriptedServer, type ScriptedServer } from "../../llm/scripted/server.ts";
 
 const KEY = "sk-ant-test-0123456789-wxyz";
@@ -13,7 +19,14 @@ let ollama: Server;
 let owner: TestUser;
 let viewer: TestUser;
 
-type Connection = { uid: string | null; source: string; name: string; provider: string; hasKey: boolean; apiKeyHint: string | null };
+type Connection = {
+  uid: string | null;
+  source: string;
+  name: string;
+  provider: string;
+  hasKey: boolean;
+  apiKeyHint: string | null;
+};
 type TestResult = { ok: boolean; reply?: string; error?: string; model?: string };
 
 beforeAll(async () => {
@@ -42,11 +55,21 @@ afterAll(async () => {
 });
 
 const save = (user: TestUser, fields: Record<string, unknown>) =>
-  user.client.mutate<Connection>("providers.save", { workspaceId: owner.workspaceId, uid: crypto.randomUUID(), ...fields });
+  user.client.mutate<Connection>("providers.save", {
+    workspaceId: owner.workspaceId,
+    uid: crypto.randomUUID(),
+    ...fields,
+  });
 
 describe("provider connections", () => {
   it("a saved key is encrypted at rest and never returned; only its last four characters show", async () => {
-    const r = await save(owner, { name: "Team Anthropic", provider: "anthropic", baseUrl: llm.anthropicBaseURL, model: "claude-sonnet-5-5", apiKey: KEY });
+    const r = await save(owner, {
+      name: "Team Anthropic",
+      provider: "anthropic",
+      baseUrl: llm.anthropicBaseURL,
+      model: "claude-sonnet-5-5",
+      apiKey: KEY,
+    });
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({ hasKey: true, apiKeyHint: "wxyz", source: "workspace" });
     const list = await owner.client.ok<Connection[]>("query", "providers.list", { workspaceId: owner.workspaceId });
@@ -58,7 +81,15 @@ describe("provider connections", () => {
   });
 
   it("Test connection sends one tiny request with the stored key and reports the reply", async () => {
-    const saved = (await save(owner, { name: "Tested", provider: "anthropic", baseUrl: llm.anthropicBaseURL, model: "claude-sonnet-5-5", apiKey: KEY })).data;
+    const saved = (
+      await save(owner, {
+        name: "Tested",
+        provider: "anthropic",
+        baseUrl: llm.anthropicBaseURL,
+        model: "claude-sonnet-5-5",
+        apiKey: KEY,
+      })
+    ).data;
     const before = llm.requests.length;
     const r = await owner.client.ok<TestResult>("mutate", "providers.test", { uid: saved.uid });
     expect(r).toMatchObject({ ok: true, reply: "OK", model: "claude-sonnet-5-5" });
@@ -107,7 +138,13 @@ describe("provider connections", () => {
   it("editing without a key keeps the stored one; deleting removes the connection", async () => {
     const uid = crypto.randomUUID();
     await save(owner, { uid, name: "Keep", provider: "anthropic", baseUrl: llm.anthropicBaseURL, apiKey: KEY });
-    const edited = await save(owner, { uid, name: "Kept", provider: "anthropic", baseUrl: llm.anthropicBaseURL, model: "claude-sonnet-5-5" });
+    const edited = await save(owner, {
+      uid,
+      name: "Kept",
+      provider: "anthropic",
+      baseUrl: llm.anthropicBaseURL,
+      model: "claude-sonnet-5-5",
+    });
     expect(edited.data).toMatchObject({ name: "Kept", hasKey: true, apiKeyHint: "wxyz" });
     expect((await owner.client.ok<TestResult>("mutate", "providers.test", { uid })).ok).toBe(true);
     expect((await owner.client.mutate("providers.delete", { uid })).status).toBe(200);
@@ -115,7 +152,11 @@ describe("provider connections", () => {
   });
 
   it("a local Ollama is detected with its models", async () => {
-    const r = await owner.client.ok<{ reachable: boolean; models: string[]; baseUrl: string }>("query", "providers.detectOllama", { workspaceId: owner.workspaceId });
+    const r = await owner.client.ok<{ reachable: boolean; models: string[]; baseUrl: string }>(
+      "query",
+      "providers.detectOllama",
+      { workspaceId: owner.workspaceId },
+    );
     expect(r.reachable).toBe(true);
     expect(r.models).toEqual(["qwen3:8b", "llama3.3:70b"]);
     expect(r.baseUrl).toMatch(/\/v1$/);
@@ -129,7 +170,9 @@ describe("without a local Ollama", () => {
   it("detection says unreachable instead of failing", async () => {
     other = await startTestServer(await createTestConfig({ OLLAMA_URL: "http://127.0.0.1:9" }));
     const user = await signUp(other.url, { name: "Solo" });
-    const r = await user.client.ok<{ reachable: boolean; models: string[] }>("query", "providers.detectOllama", { workspaceId: user.workspaceId });
+    const r = await user.client.ok<{ reachable: boolean; models: string[] }>("query", "providers.detectOllama", {
+      workspaceId: user.workspaceId,
+    });
     expect(r).toMatchObject({ reachable: false, models: [] });
   });
 });

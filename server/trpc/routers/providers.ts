@@ -6,9 +6,19 @@ const workspaceInput = z.object({ workspaceId: z.string().min(1) });
 
 export const providersRouter = router({
   catalog: protectedProcedure.query(({ ctx }) => ctx.services.providers.catalog()),
-  list: protectedProcedure.input(workspaceInput).query(({ ctx, input }) => ctx.services.providers.list(ctx.actor, input.workspaceId)),
-  save: protectedProcedure.input(saveConnectionInput).mutation(({ ctx, input }) => ctx.services.providers.save(ctx.actor, input)),
-  delete: protectedProcedure.input(z.object({ uid: z.uuid() })).mutation(({ ctx, input }) => ctx.services.providers.remove(ctx.actor, input.uid)),
-  test: protectedProcedure.input(testConnectionInput).mutation(({ ctx, input }) => ctx.services.providers.test(ctx.actor, input)),
-  detectOllama: protectedProcedure.input(workspaceInput).query(({ ctx, input }) => ctx.services.providers.detectOllama(ctx.actor, input.workspaceId)),
+  list: protectedProcedure
+    .input(workspaceInput)
+    .query(({ ctx, input }) => ctx.services.providers.list(ctx.actor, input.workspaceId)),
+  save: protectedProcedure
+    .input(saveConnectionInput)
+    .mutation(({ ctx, input }) => ctx.services.providers.save(ctx.actor, input)),
+  delete: protectedProcedure
+    .input(z.object({ uid: z.uuid() }))
+    .mutation(({ ctx, input }) => ctx.services.providers.remove(ctx.actor, input.uid)),
+  test: protectedProcedure
+    .input(testConnectionInput)
+    .mutation(({ ctx, input }) => ctx.services.providers.test(ctx.actor, input)),
+  detectOllama: protectedProcedure
+    .input(workspaceInput)
+    .query(({ ctx, input }) => ctx.services.providers.detectOllama(ctx.actor, input.workspaceId)),
 });

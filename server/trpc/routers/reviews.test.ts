@@ -4,18 +4,45 @@
  * refusals. Agent-engine reviews are covered in server/review/agent with the scripted LLM server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inviteAndSignUp, signUp, startTestServer, type TestServer, type TestUser } from "../../../test/helpers/server.ts";
+import {
+  inviteAndSignUp,
+  signUp,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from "../../../test/helpers/server.ts";
 
 let server: TestServer;
 let owner: TestUser;
 let viewer: TestUser;
 
-type ReviewView = { uid: string; status: string; statusReason: string | null; engine: string; projectUid: string; snapshotUid: string | null; findingsCount: number; scoreOverall: number | null };
+type ReviewView = {
+  uid: string;
+  status: string;
+  statusReason: string | null;
+  engine: string;
+  projectUid: string;
+  snapshotUid: string | null;
+  findingsCount: number;
+  scoreOverall: number | null;
+};
 type ReviewDetail = ReviewView & {
   report: { engineLabel: string; summary: string; overallScore: number; stages: Record<string, number> } | null;
   files: { path: string; score: number; counts: Record<string, number> }[];
 };
-type Finding = { fingerprint: string; title: string; severity: string; category: string; file: string; startLine: number; endLine: number; evidence: string; dismissed: boolean; source: string; ruleId: string | null };
+type Finding = {
+  fingerprint: string;
+  title: string;
+  severity: string;
+  category: string;
+  file: string;
+  startLine: number;
+  endLine: number;
+  evidence: string;
+  dismissed: boolean;
+  source: string;
+  ruleId: string | null;
+};
 
 let demo: { projectUid: string; review: ReviewView };
 
@@ -32,7 +59,8 @@ afterAll(async () => {
 });
 
 const get = (uid: string, user = owner) => user.client.ok<ReviewDetail>("query", "reviews.get", { uid });
-const findings = (reviewUid: string, extra: Record<string, unknown> = {}) => owner.client.ok<Finding[]>("query", "reviews.findings", { reviewUid, ...extra });
+const findings = (reviewUid: string, extra: Record<string, unknown> = {}) =>
+  owner.client.ok<Finding[]>("query", "reviews.findings", { reviewUid, ...extra });
 
 describe("a static review of the demo project", () => {
   it("completes with real findings located in the code, a per-file rollup and a label saying no LLM was used", async () => {
@@ -43,7 +71,13 @@ describe("a static review of the demo project", () => {
     const all = await findings(demo.review.uid);
     expect(all.length).toBe(review.findingsCount);
     const sqli = all.find((f) => f.file === "src/api.py" && /SQL/i.test(f.title));
-    expect(sqli).toMatchObject({ severity: "critical", category: "security", startLine: 19, source: "static", ruleId: "injection/sql" });
+    expect(sqli).toMatchObject({
+      severity: "critical",
+      category: "security",
+      startLine: 19,
+      source: "static",
+      ruleId: "injection/sql",
+    });
     expect(sqli!.evidence).toContain("SELECT id, name, stock FROM items");
     expect(all.some((f) => f.file === "src/settings.py" && f.severity === "critical")).toBe(true);
     // The eslint and Argus findings on the same exec() line are one finding, not two.
@@ -68,12 +102,19 @@ describe("a static review of the demo project", () => {
   });
 
   it("records every step as events that replay", async () => {
-    const events = await owner.client.ok<{ seq: number; type: string; payload: { status?: string } }[]>("query", "reviews.events", { uid: demo.review.uid });
+    const events = await owner.client.ok<{ seq: number; type: string; payload: { status?: string } }[]>(
+      "query",
+      "reviews.events",
+      { uid: demo.review.uid },
+    );
     const statuses = events.filter((e) => e.type === "status").map((e) => e.payload.status);
     expect(statuses).toEqual(["queued", "running", "completed"]);
     expect(events.some((e) => e.type === "report")).toBe(true);
     expect(events.at(-1)!.type).toBe("done");
-    const later = await owner.client.ok<{ seq: number }[]>("query", "reviews.events", { uid: demo.review.uid, afterSeq: events[1]!.seq });
+    const later = await owner.client.ok<{ seq: number }[]>("query", "reviews.events", {
+      uid: demo.review.uid,
+      afterSeq: events[1]!.seq,
+    });
     expect(later[0]!.seq).toBe(events[2]!.seq);
   });
 });
@@ -83,7 +124,11 @@ describe("false positives and re-runs", () => {
     const first = await findings(demo.review.uid);
     const target = first.find((f) => f.file === "src/server.js" && /md5/i.test(f.title))!;
     expect(target).toBeDefined();
-    await owner.client.ok("mutate", "reviews.dismiss", { reviewUid: demo.review.uid, fingerprint: target.fingerprint, reason: "test fixture" });
+    await owner.client.ok("mutate", "reviews.dismiss", {
+      reviewUid: demo.review.uid,
+      fingerprint: target.fingerprint,
+      reason: "test fixture",
+    });
     expect((await findings(demo.review.uid)).find((f) => f.fingerprint === target.fingerprint)!.dismissed).toBe(true);
 
     const rerun = await owner.client.ok<ReviewView>("mutate", "reviews.rerun", { uid: demo.review.uid });
@@ -92,10 +137,15 @@ describe("false positives and re-runs", () => {
     expect(second.status).toBe("completed");
     const again = await findings(rerun.uid);
     expect(again.map((f) => f.fingerprint)).not.toContain(target.fingerprint);
-    expect(new Set(again.map((f) => f.fingerprint))).toEqual(new Set(first.map((f) => f.fingerprint).filter((p) => p !== target.fingerprint)));
+    expect(new Set(again.map((f) => f.fingerprint))).toEqual(
+      new Set(first.map((f) => f.fingerprint).filter((p) => p !== target.fingerprint)),
+    );
     expect(second.report!.stages.droppedDismissed).toBe(1);
 
-    await owner.client.ok("mutate", "reviews.undismiss", { reviewUid: demo.review.uid, fingerprint: target.fingerprint });
+    await owner.client.ok("mutate", "reviews.undismiss", {
+      reviewUid: demo.review.uid,
+      fingerprint: target.fingerprint,
+    });
     expect((await findings(demo.review.uid)).find((f) => f.fingerprint === target.fingerprint)!.dismissed).toBe(false);
   });
 
@@ -120,7 +170,9 @@ describe("refusals", () => {
     expect(start.status).toBe(403);
     const dismiss = await viewer.client.mutate("reviews.dismiss", { reviewUid: demo.review.uid, fingerprint: "x" });
     expect(dismiss.status).toBe(403);
-    const anonymous = await fetch(`${server.url}/api/trpc/reviews.get?input=${encodeURIComponent(JSON.stringify({ uid: demo.review.uid }))}`);
+    const anonymous = await fetch(
+      `${server.url}/api/trpc/reviews.get?input=${encodeURIComponent(JSON.stringify({ uid: demo.review.uid }))}`,
+    );
     expect(anonymous.status).toBe(401);
   });
 
@@ -135,7 +187,11 @@ describe("refusals", () => {
     expect(noKey.status).toBe(400);
     expect(noKey.error!.message).toMatch(/Settings → Model providers|static engine/);
 
-    const nothing = await owner.client.ok<ReviewView>("mutate", "reviews.start", { projectUid: demo.projectUid, engine: "static", scope: { kind: "paths", paths: ["does/not/exist/**"] } });
+    const nothing = await owner.client.ok<ReviewView>("mutate", "reviews.start", {
+      projectUid: demo.projectUid,
+      engine: "static",
+      scope: { kind: "paths", paths: ["does/not/exist/**"] },
+    });
     await server.services.queue.idle();
     const failed = await get(nothing.uid);
     expect(failed.status).toBe("failed");
@@ -148,7 +204,9 @@ describe("lifecycle", () => {
     const project = await server.services.db.project.findUniqueOrThrow({ where: { uid: demo.projectUid } });
     const source = await server.services.db.review.findUniqueOrThrow({ where: { uid: demo.review.uid } });
     const { id: _id, uid: _uid, createdAt: _c, report: _r, ...rest } = source;
-    return server.services.db.review.create({ data: { ...rest, uid: crypto.randomUUID(), status, projectId: project.id, findingsCount: 0, report: null } });
+    return server.services.db.review.create({
+      data: { ...rest, uid: crypto.randomUUID(), status, projectId: project.id, findingsCount: 0, report: null },
+    });
   }
 
   it("a running review blocks deleting it and its project (409); a queued one can be cancelled", async () => {
@@ -187,15 +245,28 @@ describe("lifecycle", () => {
     expect(await server.services.events.history(`review:${r.uid}`)).toEqual([]);
     expect((await owner.client.query("reviews.get", { uid: r.uid })).status).toBe(404);
 
-    const page = await owner.client.ok<{ items: ReviewView[]; nextCursor: string | null }>("query", "reviews.list", { workspaceId: owner.workspaceId, limit: 2 });
+    const page = await owner.client.ok<{ items: ReviewView[]; nextCursor: string | null }>("query", "reviews.list", {
+      workspaceId: owner.workspaceId,
+      limit: 2,
+    });
     expect(page.items).toHaveLength(2);
     expect(page.nextCursor).not.toBeNull();
-    const next = await owner.client.ok<{ items: ReviewView[] }>("query", "reviews.list", { workspaceId: owner.workspaceId, limit: 2, cursor: page.nextCursor });
+    const next = await owner.client.ok<{ items: ReviewView[] }>("query", "reviews.list", {
+      workspaceId: owner.workspaceId,
+      limit: 2,
+      cursor: page.nextCursor,
+    });
     expect(next.items[0]!.uid).not.toBe(page.items[1]!.uid);
-    const completed = await owner.client.ok<{ items: ReviewView[] }>("query", "reviews.list", { workspaceId: owner.workspaceId, status: "completed", limit: 100 });
+    const completed = await owner.client.ok<{ items: ReviewView[] }>("query", "reviews.list", {
+      workspaceId: owner.workspaceId,
+      status: "completed",
+      limit: 100,
+    });
     expect(completed.items.every((i) => i.status === "completed")).toBe(true);
 
-    const trend = await owner.client.ok<{ critical: number }[]>("query", "reviews.trend", { projectUid: demo.projectUid });
+    const trend = await owner.client.ok<{ critical: number }[]>("query", "reviews.trend", {
+      projectUid: demo.projectUid,
+    });
     expect(trend.length).toBeGreaterThan(1);
     expect(trend[0]!.critical).toBeGreaterThan(0);
 

@@ -4,7 +4,17 @@ import { Pencil, RefreshCw, Trash2 } from "lucide-react";
 import { useParams, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { BackLink, Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
+import {
+  BackLink,
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  DelayedSkeleton,
+  ErrorNotice,
+  PageHeader,
+  ProgressBar,
+} from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { BaseDialog } from "../_components/base-dialog.tsx";
@@ -21,9 +31,15 @@ export default function KnowledgeBasePage() {
   const queryClient = useQueryClient();
   const { canEdit } = useWorkspace();
   // Poll every second while the base is indexing (rooms come later); every viewer sees the same bar.
-  const base = useQuery({ ...trpc.knowledge.get.queryOptions({ uid }), refetchInterval: (q) => (q.state.data?.status === "indexing" ? 1000 : false) });
+  const base = useQuery({
+    ...trpc.knowledge.get.queryOptions({ uid }),
+    refetchInterval: (q) => (q.state.data?.status === "indexing" ? 1000 : false),
+  });
   const indexing = base.data?.status === "indexing";
-  const documents = useQuery({ ...trpc.knowledge.documents.queryOptions({ uid }), refetchInterval: indexing ? 1000 : false });
+  const documents = useQuery({
+    ...trpc.knowledge.documents.queryOptions({ uid }),
+    refetchInterval: indexing ? 1000 : false,
+  });
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
@@ -35,7 +51,12 @@ export default function KnowledgeBasePage() {
   }, [indexing, queryClient, trpc]);
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.knowledge.pathKey() });
-  const rebuild = useMutation(trpc.knowledge.rebuild.mutationOptions({ onSuccess: () => void invalidate(), onError: (err) => toast.error(errorInfo(err).message) }));
+  const rebuild = useMutation(
+    trpc.knowledge.rebuild.mutationOptions({
+      onSuccess: () => void invalidate(),
+      onError: (err) => toast.error(errorInfo(err).message),
+    }),
+  );
   const remove = useMutation(
     trpc.knowledge.delete.mutationOptions({
       onSuccess: async () => {
@@ -47,9 +68,7 @@ export default function KnowledgeBasePage() {
     }),
   );
 
-  const back = (
-    <BackLink href="/knowledge">Knowledge</BackLink>
-  );
+  const back = <BackLink href="/knowledge">Knowledge</BackLink>;
   if (base.isError) {
     return (
       <>
@@ -61,7 +80,12 @@ export default function KnowledgeBasePage() {
   if (!base.data) return <DelayedSkeleton />;
   const b = base.data;
   const pct = Math.round(b.progress * 100);
-  const searchDisabled = b.chunks === 0 ? (indexing ? "Search opens once the first documents are indexed…" : "Upload documents to search them.") : undefined;
+  const searchDisabled =
+    b.chunks === 0
+      ? indexing
+        ? "Search opens once the first documents are indexed…"
+        : "Upload documents to search them."
+      : undefined;
 
   return (
     <>
@@ -75,7 +99,12 @@ export default function KnowledgeBasePage() {
               <Button variant="secondary" onClick={() => setEditing(true)}>
                 <Pencil className="size-4" aria-hidden /> Edit
               </Button>
-              <Button variant="secondary" busy={rebuild.isPending} disabled={indexing || b.documents === 0} onClick={() => rebuild.mutate({ uid })}>
+              <Button
+                variant="secondary"
+                busy={rebuild.isPending}
+                disabled={indexing || b.documents === 0}
+                onClick={() => rebuild.mutate({ uid })}
+              >
                 <RefreshCw className="size-4" aria-hidden /> Rebuild index
               </Button>
               <Button variant="ghost" aria-label="Delete knowledge base" onClick={() => setDeleting(true)}>
@@ -88,7 +117,8 @@ export default function KnowledgeBasePage() {
       <div className="mb-4 flex flex-wrap items-center gap-3 text-sm text-zinc-500">
         <Badge tone={statusTone(b.status)}>{b.status}</Badge>
         <span>
-          {b.readyDocuments} of {b.documents} {b.documents === 1 ? "document" : "documents"} indexed · {b.chunks.toLocaleString()} chunks · {formatBytes(b.bytes)} · embedder {b.embedder}
+          {b.readyDocuments} of {b.documents} {b.documents === 1 ? "document" : "documents"} indexed ·{" "}
+          {b.chunks.toLocaleString()} chunks · {formatBytes(b.bytes)} · embedder {b.embedder}
         </span>
       </div>
       {indexing && (
@@ -101,7 +131,10 @@ export default function KnowledgeBasePage() {
         </Card>
       )}
       {b.status === "failed" && (
-        <div role="alert" className="mb-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100">
+        <div
+          role="alert"
+          className="mb-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+        >
           <p className="font-medium">The last indexing run failed.</p>
           <p className="mt-1">{b.message}</p>
           {b.chunks > 0 && <p className="mt-1 text-xs">Search still answers from the previous index.</p>}
@@ -115,8 +148,14 @@ export default function KnowledgeBasePage() {
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="min-w-0 space-y-4">
           {canEdit && <UploadZone baseUid={uid} onUploaded={() => void invalidate()} />}
-          {documents.isError && <ErrorNotice message={errorInfo(documents.error).message} onRetry={() => documents.refetch()} />}
-          {documents.isPending ? <DelayedSkeleton /> : documents.data && <DocumentsTable documents={documents.data} canEdit={canEdit} />}
+          {documents.isError && (
+            <ErrorNotice message={errorInfo(documents.error).message} onRetry={() => documents.refetch()} />
+          )}
+          {documents.isPending ? (
+            <DelayedSkeleton />
+          ) : (
+            documents.data && <DocumentsTable documents={documents.data} canEdit={canEdit} />
+          )}
         </div>
         <div>
           <ChunkingForm baseUid={uid} chunking={b.chunking} canEdit={canEdit} />
@@ -130,7 +169,11 @@ export default function KnowledgeBasePage() {
         onConfirm={() => remove.mutate({ uid })}
         busy={remove.isPending}
         title="Delete knowledge base?"
-        body={<>“{b.name}”, its {b.documents} documents and its search index will be deleted. This cannot be undone.</>}
+        body={
+          <>
+            “{b.name}”, its {b.documents} documents and its search index will be deleted. This cannot be undone.
+          </>
+        }
         confirmLabel="Delete knowledge base"
       />
     </>

@@ -8,7 +8,15 @@ import { Button, Field, Input, Modal, TextArea } from "@/app/_components/ui.tsx"
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
-export function BaseDialog({ open, onClose, base }: { open: boolean; onClose: () => void; base?: { uid: string; name: string; description: string | null } }) {
+export function BaseDialog({
+  open,
+  onClose,
+  base,
+}: {
+  open: boolean;
+  onClose: () => void;
+  base?: { uid: string; name: string; description: string | null };
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -54,11 +62,33 @@ export function BaseDialog({ open, onClose, base }: { open: boolean; onClose: ()
   return (
     <Modal open={open} onClose={onClose} title={base ? "Edit knowledge base" : "New knowledge base"}>
       <form onSubmit={submit} className="space-y-4">
-        <Field label="Name" htmlFor="kb-name" error={err?.fields?.name?.[0] ?? (err && !err.fields ? err.message : undefined)}>
-          <Input id="kb-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Engineering handbook" invalid={!!err} />
+        <Field
+          label="Name"
+          htmlFor="kb-name"
+          error={err?.fields?.name?.[0] ?? (err && !err.fields ? err.message : undefined)}
+        >
+          <Input
+            id="kb-name"
+            autoFocus
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. Engineering handbook"
+            invalid={!!err}
+          />
         </Field>
-        <Field label="Description" htmlFor="kb-description" error={err?.fields?.description?.[0]} hint="Optional: what is in it, who it is for.">
-          <TextArea id="kb-description" rows={3} className="font-sans" value={description} onChange={(e) => setDescription(e.target.value)} />
+        <Field
+          label="Description"
+          htmlFor="kb-description"
+          error={err?.fields?.description?.[0]}
+          hint="Optional: what is in it, who it is for."
+        >
+          <TextArea
+            id="kb-description"
+            rows={3}
+            className="font-sans"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
         </Field>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>

@@ -26,7 +26,8 @@ export interface Chunking {
 /** A delimiter list as UltraRAG's parameter files write it: ['.', '!', '\n']. */
 function pythonList(delim: string[] | string): string {
   if (typeof delim === "string") return delim;
-  const esc = (s: string) => s.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
+  const esc = (s: string) =>
+    s.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
   return `[${delim.map((d) => `'${esc(d)}'`).join(", ")}]`;
 }
 
@@ -46,7 +47,11 @@ function toForm(c: Chunking): FormState {
     backend: c.chunk_backend,
     tokenizer: c.tokenizer_or_token_counter,
     size: String(c.chunk_size),
-    overlap: String(c.chunk_backend === "token" ? c.chunk_backend_configs.token.chunk_overlap : c.chunk_backend_configs.sentence.chunk_overlap),
+    overlap: String(
+      c.chunk_backend === "token"
+        ? c.chunk_backend_configs.token.chunk_overlap
+        : c.chunk_backend_configs.sentence.chunk_overlap,
+    ),
     minSentences: String(c.chunk_backend_configs.sentence.min_sentences_per_chunk),
     delim: pythonList(c.chunk_backend_configs.sentence.delim),
     minChars: String(c.chunk_backend_configs.recursive.min_characters_per_chunk),
@@ -56,7 +61,15 @@ function toForm(c: Chunking): FormState {
 
 const num = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
 
-export function ChunkingForm({ baseUid, chunking, canEdit }: { baseUid: string; chunking: Chunking; canEdit: boolean }) {
+export function ChunkingForm({
+  baseUid,
+  chunking,
+  canEdit,
+}: {
+  baseUid: string;
+  chunking: Chunking;
+  canEdit: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<FormState>(() => toForm(chunking));
@@ -72,7 +85,8 @@ export function ChunkingForm({ baseUid, chunking, canEdit }: { baseUid: string; 
   );
   const err = save.error ? errorInfo(save.error) : null;
   /** The first server message about a field (issues under `chunking`, by their full path). */
-  const fieldError = (...keys: string[]) => err?.issues?.find((i) => i.path[0] === "chunking" && keys.includes(i.path.slice(1).join(".")))?.message;
+  const fieldError = (...keys: string[]) =>
+    err?.issues?.find((i) => i.path[0] === "chunking" && keys.includes(i.path.slice(1).join(".")))?.message;
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   function submit(e: FormEvent) {
@@ -86,9 +100,12 @@ export function ChunkingForm({ baseUid, chunking, canEdit }: { baseUid: string; 
         chunk_size: num(form.size),
         use_title: form.useTitle,
         chunk_backend_configs: {
-          token: { chunk_overlap: form.backend === "token" ? overlap : chunking.chunk_backend_configs.token.chunk_overlap },
+          token: {
+            chunk_overlap: form.backend === "token" ? overlap : chunking.chunk_backend_configs.token.chunk_overlap,
+          },
           sentence: {
-            chunk_overlap: form.backend === "sentence" ? overlap : chunking.chunk_backend_configs.sentence.chunk_overlap,
+            chunk_overlap:
+              form.backend === "sentence" ? overlap : chunking.chunk_backend_configs.sentence.chunk_overlap,
             min_sentences_per_chunk: num(form.minSentences),
             delim: form.delim,
           },
@@ -99,52 +116,120 @@ export function ChunkingForm({ baseUid, chunking, canEdit }: { baseUid: string; 
   }
 
   const unit = form.tokenizer === "word" ? "words" : "characters";
-  const select = "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+  const select =
+    "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
   const otherError = err && !err.issues?.some((i) => i.path[0] === "chunking") ? err.message : undefined;
   return (
     <Card className="p-5">
       <h2 className="font-medium">Chunking</h2>
-      <p className="mt-1 text-xs text-zinc-500">UltraRAG corpus parameters. Saving re-chunks and re-indexes every document; nothing is uploaded again.</p>
+      <p className="mt-1 text-xs text-zinc-500">
+        UltraRAG corpus parameters. Saving re-chunks and re-indexes every document; nothing is uploaded again.
+      </p>
       <form onSubmit={submit} className="mt-4 space-y-4" aria-label="Chunking settings">
         <fieldset disabled={!canEdit} className="grid gap-4 sm:grid-cols-2">
           <Field label="chunk_backend" htmlFor="kb-backend">
-            <select id="kb-backend" className={select} value={form.backend} onChange={(e) => set("backend", e.target.value as Backend)}>
+            <select
+              id="kb-backend"
+              className={select}
+              value={form.backend}
+              onChange={(e) => set("backend", e.target.value as Backend)}
+            >
               <option value="sentence">sentence</option>
               <option value="token">token</option>
               <option value="recursive">recursive</option>
             </select>
           </Field>
-          <Field label="tokenizer_or_token_counter" htmlFor="kb-tokenizer" error={fieldError("tokenizer_or_token_counter")}>
-            <select id="kb-tokenizer" className={select} value={form.tokenizer} onChange={(e) => set("tokenizer", e.target.value as "word" | "character")}>
+          <Field
+            label="tokenizer_or_token_counter"
+            htmlFor="kb-tokenizer"
+            error={fieldError("tokenizer_or_token_counter")}
+          >
+            <select
+              id="kb-tokenizer"
+              className={select}
+              value={form.tokenizer}
+              onChange={(e) => set("tokenizer", e.target.value as "word" | "character")}
+            >
               <option value="character">character</option>
               <option value="word">word</option>
             </select>
           </Field>
           <Field label="chunk_size" htmlFor="kb-size" hint={`In ${unit}.`} error={fieldError("chunk_size")}>
-            <Input id="kb-size" inputMode="numeric" value={form.size} onChange={(e) => set("size", e.target.value)} invalid={!!fieldError("chunk_size")} />
+            <Input
+              id="kb-size"
+              inputMode="numeric"
+              value={form.size}
+              onChange={(e) => set("size", e.target.value)}
+              invalid={!!fieldError("chunk_size")}
+            />
           </Field>
           {form.backend !== "recursive" && (
-            <Field label="chunk_overlap" htmlFor="kb-overlap" hint={`In ${unit}; smaller than chunk_size.`} error={fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)}>
-              <Input id="kb-overlap" inputMode="numeric" value={form.overlap} onChange={(e) => set("overlap", e.target.value)} invalid={!!fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)} />
+            <Field
+              label="chunk_overlap"
+              htmlFor="kb-overlap"
+              hint={`In ${unit}; smaller than chunk_size.`}
+              error={fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)}
+            >
+              <Input
+                id="kb-overlap"
+                inputMode="numeric"
+                value={form.overlap}
+                onChange={(e) => set("overlap", e.target.value)}
+                invalid={!!fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)}
+              />
             </Field>
           )}
           {form.backend === "sentence" && (
             <>
-              <Field label="min_sentences_per_chunk" htmlFor="kb-min-sentences" error={fieldError("chunk_backend_configs.sentence.min_sentences_per_chunk")}>
-                <Input id="kb-min-sentences" inputMode="numeric" value={form.minSentences} onChange={(e) => set("minSentences", e.target.value)} />
+              <Field
+                label="min_sentences_per_chunk"
+                htmlFor="kb-min-sentences"
+                error={fieldError("chunk_backend_configs.sentence.min_sentences_per_chunk")}
+              >
+                <Input
+                  id="kb-min-sentences"
+                  inputMode="numeric"
+                  value={form.minSentences}
+                  onChange={(e) => set("minSentences", e.target.value)}
+                />
               </Field>
-              <Field label="delim" htmlFor="kb-delim" hint="A Python list, as in UltraRAG parameter files." error={fieldError("chunk_backend_configs.sentence.delim")}>
-                <Input id="kb-delim" className="font-mono" value={form.delim} onChange={(e) => set("delim", e.target.value)} invalid={!!fieldError("chunk_backend_configs.sentence.delim")} />
+              <Field
+                label="delim"
+                htmlFor="kb-delim"
+                hint="A Python list, as in UltraRAG parameter files."
+                error={fieldError("chunk_backend_configs.sentence.delim")}
+              >
+                <Input
+                  id="kb-delim"
+                  className="font-mono"
+                  value={form.delim}
+                  onChange={(e) => set("delim", e.target.value)}
+                  invalid={!!fieldError("chunk_backend_configs.sentence.delim")}
+                />
               </Field>
             </>
           )}
           {form.backend === "recursive" && (
-            <Field label="min_characters_per_chunk" htmlFor="kb-min-chars" error={fieldError("chunk_backend_configs.recursive.min_characters_per_chunk")}>
-              <Input id="kb-min-chars" inputMode="numeric" value={form.minChars} onChange={(e) => set("minChars", e.target.value)} />
+            <Field
+              label="min_characters_per_chunk"
+              htmlFor="kb-min-chars"
+              error={fieldError("chunk_backend_configs.recursive.min_characters_per_chunk")}
+            >
+              <Input
+                id="kb-min-chars"
+                inputMode="numeric"
+                value={form.minChars}
+                onChange={(e) => set("minChars", e.target.value)}
+              />
             </Field>
           )}
           <label className="flex items-center gap-2 text-sm sm:col-span-2">
-            <input type="checkbox" checked={form.useTitle} onChange={(e) => set("useTitle", e.target.checked)} className="size-4 rounded border-zinc-300" />
+            <input
+              type="checkbox"
+              checked={form.useTitle}
+              onChange={(e) => set("useTitle", e.target.checked)}
+              className="size-4 rounded border-zinc-300"
+            />
             use_title — prefix each chunk with its document's title
           </label>
         </fieldset>

@@ -35,7 +35,9 @@ export function DocumentsTable({ documents, canEdit }: { documents: DocumentRow[
   if (documents.length === 0) {
     return (
       <EmptyState icon={<FileText className="size-8" />} title="No documents yet">
-        {canEdit ? "Upload documents above; they are read, chunked and indexed in the background." : "Nobody has uploaded documents to this base yet."}
+        {canEdit
+          ? "Upload documents above; they are read, chunked and indexed in the background."
+          : "Nobody has uploaded documents to this base yet."}
       </EmptyState>
     );
   }
@@ -48,7 +50,11 @@ export function DocumentsTable({ documents, canEdit }: { documents: DocumentRow[
             <th className="px-2 py-2 font-medium">Status</th>
             <th className="px-2 py-2 text-right font-medium">Chunks</th>
             <th className="px-2 py-2 text-right font-medium">Size</th>
-            {canEdit && <th className="w-10 px-2 py-2"><span className="sr-only">Actions</span></th>}
+            {canEdit && (
+              <th className="w-10 px-2 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
@@ -56,12 +62,22 @@ export function DocumentsTable({ documents, canEdit }: { documents: DocumentRow[
             <tr key={d.uid} className="align-top">
               <td className="px-4 py-2">
                 <p className="break-all font-medium">{d.name}</p>
-                {d.message && <p className={d.status === "failed" ? "text-xs text-red-600 dark:text-red-400" : "text-xs text-zinc-500"}>{d.message}</p>}
+                {d.message && (
+                  <p
+                    className={
+                      d.status === "failed" ? "text-xs text-red-600 dark:text-red-400" : "text-xs text-zinc-500"
+                    }
+                  >
+                    {d.message}
+                  </p>
+                )}
               </td>
               <td className="px-2 py-2">
                 <Badge tone={statusTone(d.status)}>{d.status}</Badge>
               </td>
-              <td className="px-2 py-2 text-right tabular-nums">{d.status === "ready" ? d.chunkCount.toLocaleString() : "–"}</td>
+              <td className="px-2 py-2 text-right tabular-nums">
+                {d.status === "ready" ? d.chunkCount.toLocaleString() : "–"}
+              </td>
               <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums">{formatBytes(d.bytes)}</td>
               {canEdit && (
                 <td className="px-2 py-1">

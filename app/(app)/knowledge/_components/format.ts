@@ -6,4 +6,10 @@ export function formatBytes(n: number): string {
 }
 
 export const statusTone = (status: string): "zinc" | "brand" | "amber" | "green" =>
-  status === "ready" ? "green" : status === "indexing" || status === "pending" ? "brand" : status === "empty" ? "zinc" : "amber";
+  status === "ready"
+    ? "green"
+    : status === "indexing" || status === "pending"
+      ? "brand"
+      : status === "empty"
+        ? "zinc"
+        : "amber";

@@ -9,13 +9,16 @@ import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 
 type Mode = "hybrid" | "fulltext" | "vector";
 
-
 export function KnowledgeSearch({ baseUid, disabled }: { baseUid: string; disabled?: string }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
   const [mode, setMode] = useState<Mode>("hybrid");
   const query = useDebouncedQuery(text);
-  const results = useQuery({ ...trpc.knowledge.search.queryOptions({ uid: baseUid, query, mode, k: 20 }), enabled: query.length > 0 && !disabled, retry: false });
+  const results = useQuery({
+    ...trpc.knowledge.search.queryOptions({ uid: baseUid, query, mode, k: 20 }),
+    enabled: query.length > 0 && !disabled,
+    retry: false,
+  });
 
   return (
     <section aria-label="Search this knowledge base">
@@ -31,7 +34,12 @@ export function KnowledgeSearch({ baseUid, disabled }: { baseUid: string; disabl
             className="pl-8"
           />
         </div>
-        <select aria-label="Search mode" value={mode} onChange={(e) => setMode(e.target.value as Mode)} className="rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900">
+        <select
+          aria-label="Search mode"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as Mode)}
+          className="rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        >
           <option value="hybrid">Hybrid</option>
           <option value="fulltext">Full text</option>
           <option value="vector">Semantic</option>
@@ -57,7 +65,9 @@ export function KnowledgeSearch({ baseUid, disabled }: { baseUid: string; disabl
                     {r.title && r.title !== r.documentName ? ` · ${r.title}` : ""}
                   </span>
                 </p>
-                <p className="mt-1 line-clamp-4 whitespace-pre-wrap text-sm text-zinc-700 dark:text-zinc-300">{highlightTerms(r.snippet, query)}</p>
+                <p className="mt-1 line-clamp-4 whitespace-pre-wrap text-sm text-zinc-700 dark:text-zinc-300">
+                  {highlightTerms(r.snippet, query)}
+                </p>
               </li>
             ))}
           </ul>

@@ -25,7 +25,12 @@ export function UploadZone({ baseUid, onUploaded }: { baseUid: string; onUploade
     for (const f of files) form.append("file", f, f.name);
     setProgress(0);
     try {
-      const { status, body } = await uploadWithProgress<UploadReply>(`/api/knowledge/${baseUid}/upload`, form, {}, setProgress);
+      const { status, body } = await uploadWithProgress<UploadReply>(
+        `/api/knowledge/${baseUid}/upload`,
+        form,
+        {},
+        setProgress,
+      );
       if (status === 201) {
         const added = body.documents ?? [];
         const skipped = added.filter((d) => d.status === "skipped");
@@ -69,7 +74,15 @@ export function UploadZone({ baseUid, onUploaded }: { baseUid: string; onUploade
         Choose files…
       </Button>
       <p className="mt-2 text-xs text-zinc-500">.txt, .md, .html, .pdf and .docx · up to 50 MB each, 100 per upload</p>
-      <input ref={input} type="file" multiple accept={ACCEPT} hidden aria-label="Documents to upload" onChange={(e) => void send(Array.from(e.target.files ?? []))} />
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        hidden
+        aria-label="Documents to upload"
+        onChange={(e) => void send(Array.from(e.target.files ?? []))}
+      />
       {progress !== null && (
         <div className="mx-auto mt-3 max-w-sm">
           <ProgressBar fraction={pct / 100} label="Upload" />

@@ -7,7 +7,16 @@ import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
 import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
 import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
 import { toast } from "sonner";
-import { BackLink, Badge, Button, Card, DelayedSkeleton, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
+import {
+  BackLink,
+  Badge,
+  Button,
+  Card,
+  DelayedSkeleton,
+  ErrorNotice,
+  PageHeader,
+  ProgressBar,
+} from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -75,11 +84,21 @@ function ProjectView() {
       <BackLink href="/projects">Projects</BackLink>
       <PageHeader
         title={project.data.name}
-        description={selected ? `${selected.sourceLabel}${selected.commit ? ` @ ${selected.commit.slice(0, 10)}` : ""} · imported ${new Date(selected.createdAt).toLocaleString()}` : "No code imported yet"}
+        description={
+          selected
+            ? `${selected.sourceLabel}${selected.commit ? ` @ ${selected.commit.slice(0, 10)}` : ""} · imported ${new Date(selected.createdAt).toLocaleString()}`
+            : "No code imported yet"
+        }
         actions={
           <>
             {canEdit && project.data.gitUrl && (
-              <Button variant="secondary" busy={refresh.isPending} onClick={() => refresh.mutate({ projectUid: uid, url: project.data.gitUrl!, ref: project.data.gitRef ?? undefined })}>
+              <Button
+                variant="secondary"
+                busy={refresh.isPending}
+                onClick={() =>
+                  refresh.mutate({ projectUid: uid, url: project.data.gitUrl!, ref: project.data.gitRef ?? undefined })
+                }
+              >
                 Refresh from git
               </Button>
             )}
@@ -128,7 +147,10 @@ function ProjectView() {
       <StartReviewDialog open={startingReview} onClose={() => setStartingReview(false)} projectUid={uid} />
       {canEdit && (
         <div className="mt-8 max-w-2xl">
-          <ImportPanel projectUid={uid} onStarted={() => void snapshots.refetch().then(() => router.replace(`/projects/${uid}`))} />
+          <ImportPanel
+            projectUid={uid}
+            onStarted={() => void snapshots.refetch().then(() => router.replace(`/projects/${uid}`))}
+          />
         </div>
       )}
     </>

@@ -5,7 +5,16 @@ import { useParams, useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { PromptForm } from "@/app/_components/prompt-form.tsx";
-import { BackLink, Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
+import {
+  BackLink,
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  DelayedSkeleton,
+  ErrorNotice,
+  PageHeader,
+} from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -63,9 +72,7 @@ export default function PromptPage() {
     }),
   );
 
-  const back = (
-    <BackLink href="/prompts">Prompts</BackLink>
-  );
+  const back = <BackLink href="/prompts">Prompts</BackLink>;
   if (prompt.isError) {
     return (
       <>
@@ -79,10 +86,18 @@ export default function PromptPage() {
 
   const actions = canEdit && (
     <>
-      <Button variant="secondary" onClick={() => setDefault.mutate({ uid, isDefault: !p.isDefault })} busy={setDefault.isPending}>
+      <Button
+        variant="secondary"
+        onClick={() => setDefault.mutate({ uid, isDefault: !p.isDefault })}
+        busy={setDefault.isPending}
+      >
         <Star className="size-4" aria-hidden /> {p.isDefault ? "Unset default" : "Set as default"}
       </Button>
-      <Button variant="secondary" onClick={() => duplicate.mutate({ uid, newUid: crypto.randomUUID() })} busy={duplicate.isPending}>
+      <Button
+        variant="secondary"
+        onClick={() => duplicate.mutate({ uid, newUid: crypto.randomUUID() })}
+        busy={duplicate.isPending}
+      >
         <Copy className="size-4" aria-hidden /> Duplicate
       </Button>
       {!p.isBuiltin && (
@@ -101,7 +116,11 @@ export default function PromptPage() {
   return (
     <>
       {back}
-      <PageHeader title={p.name} description={`Version ${p.version} · updated ${new Date(p.updatedAt).toLocaleString()}`} actions={actions} />
+      <PageHeader
+        title={p.name}
+        description={`Version ${p.version} · updated ${new Date(p.updatedAt).toLocaleString()}`}
+        actions={actions}
+      />
       <div className="mb-4 flex gap-2">
         {p.isDefault && <Badge tone="brand">Default</Badge>}
         {p.isBuiltin && <Badge>Built-in · read-only — duplicate to edit</Badge>}
@@ -119,7 +138,10 @@ export default function PromptPage() {
         </Card>
       ) : (
         <Card className="p-5">
-          <pre className="whitespace-pre-wrap break-words font-mono text-sm leading-relaxed" data-testid="prompt-content">
+          <pre
+            className="whitespace-pre-wrap break-words font-mono text-sm leading-relaxed"
+            data-testid="prompt-content"
+          >
             {p.content}
           </pre>
         </Card>

@@ -13,11 +13,27 @@ import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
 import { ScoreChip, StatusPill } from "@/app/_components/review/badges.tsx";
 import { FilesAtRisk } from "@/app/_components/review/files-at-risk.tsx";
 import { FindingsList } from "@/app/_components/review/findings-list.tsx";
-import { engineLabel, formatCost, formatDate, formatDuration, formatTokens, scopeLabel } from "@/app/_components/review/format.ts";
+import {
+  engineLabel,
+  formatCost,
+  formatDate,
+  formatDuration,
+  formatTokens,
+  scopeLabel,
+} from "@/app/_components/review/format.ts";
 import { describeStages } from "@/server/review/report/stages.ts";
 import { Markdown } from "@/app/_components/review/markdown.tsx";
 import { isActive, type ReviewDetail, type ReviewFindingRow } from "@/app/_components/review/types.ts";
-import { BackLink, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
+import {
+  BackLink,
+  Button,
+  Card,
+  ConfirmDialog,
+  DelayedSkeleton,
+  ErrorNotice,
+  PageHeader,
+  ProgressBar,
+} from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -32,8 +48,18 @@ function Meta({ review }: { review: ReviewDetail }) {
     ["Scope", scopeLabel(review.scope)],
     ...(review.promptName ? ([["Prompt", review.promptName]] as [string, string][]) : []),
     ["Created", formatDate(review.createdAt)],
-    ["Duration", started ? formatDuration((finished ?? Date.now()) - started) + (finished ? "" : " so far") : "not started"],
-    ...(u ? ([["Usage", `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out${u.iterations ? ` · ${u.iterations} iterations` : ""}${formatCost(u.costUsd) ? ` · ${formatCost(u.costUsd)}` : ""}`]] as [string, string][]) : []),
+    [
+      "Duration",
+      started ? formatDuration((finished ?? Date.now()) - started) + (finished ? "" : " so far") : "not started",
+    ],
+    ...(u
+      ? ([
+          [
+            "Usage",
+            `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out${u.iterations ? ` · ${u.iterations} iterations` : ""}${formatCost(u.costUsd) ? ` · ${formatCost(u.costUsd)}` : ""}`,
+          ],
+        ] as [string, string][])
+      : []),
   ];
   return (
     <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
@@ -92,7 +118,10 @@ export default function ReviewPage() {
   const status = review.data?.status;
   const live = !!status && isActive(status);
   const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
-  const findings = useQuery({ ...trpc.reviews.findings.queryOptions({ reviewUid: uid }), enabled: status === "completed" });
+  const findings = useQuery({
+    ...trpc.reviews.findings.queryOptions({ reviewUid: uid }),
+    enabled: status === "completed",
+  });
 
   useEffect(() => {
     // The review just finished: load its findings and refresh lists that show it.
@@ -123,7 +152,10 @@ export default function ReviewPage() {
       },
     }),
   );
-  const setDismissed = (f: ReviewFindingRow, dismissed: boolean) => queryClient.setQueryData<ReviewFindingRow[]>(findingsKey, (rows) => rows?.map((r) => (r.fingerprint === f.fingerprint ? { ...r, dismissed } : r)));
+  const setDismissed = (f: ReviewFindingRow, dismissed: boolean) =>
+    queryClient.setQueryData<ReviewFindingRow[]>(findingsKey, (rows) =>
+      rows?.map((r) => (r.fingerprint === f.fingerprint ? { ...r, dismissed } : r)),
+    );
   const dismiss = useMutation(trpc.reviews.dismiss.mutationOptions());
   const undismiss = useMutation(trpc.reviews.undismiss.mutationOptions());
   async function toggleDismiss(f: ReviewFindingRow, dismissed: boolean) {
@@ -131,7 +163,11 @@ export default function ReviewPage() {
     try {
       await (dismissed ? dismiss : undismiss).mutateAsync({ reviewUid: uid, fingerprint: f.fingerprint });
       setDismissed(f, dismissed);
-      toast.success(dismissed ? "Marked as false positive — later reviews of this project will not raise it again" : "Finding restored");
+      toast.success(
+        dismissed
+          ? "Marked as false positive — later reviews of this project will not raise it again"
+          : "Finding restored",
+      );
     } catch (err) {
       onError(err);
     } finally {
@@ -139,14 +175,15 @@ export default function ReviewPage() {
     }
   }
 
-  const back = (
-    <BackLink href="/reviews">Reviews</BackLink>
-  );
+  const back = <BackLink href="/reviews">Reviews</BackLink>;
   if (review.isError) {
     return (
       <>
         {back}
-        <ErrorNotice message={errorInfo(review.error).message} onRetry={errorInfo(review.error).status === 404 ? undefined : () => review.refetch()} />
+        <ErrorNotice
+          message={errorInfo(review.error).message}
+          onRetry={errorInfo(review.error).status === 404 ? undefined : () => review.refetch()}
+        />
       </>
     );
   }
@@ -189,10 +226,16 @@ export default function ReviewPage() {
       </p>
       <Card className="mb-6 p-4">
         <Meta review={r} />
-        {r.status === "running" && (
-          <ProgressBar className="mt-3" fraction={r.progress} label="Review progress" />
+        {r.status === "running" && <ProgressBar className="mt-3" fraction={r.progress} label="Review progress" />}
+        {r.statusReason && (r.status === "failed" || r.status === "cancelled") && (
+          <p
+            className={
+              r.status === "failed" ? "mt-3 text-sm text-red-700 dark:text-red-400" : "mt-3 text-sm text-zinc-500"
+            }
+          >
+            {r.statusReason}
+          </p>
         )}
-        {r.statusReason && (r.status === "failed" || r.status === "cancelled") && <p className={r.status === "failed" ? "mt-3 text-sm text-red-700 dark:text-red-400" : "mt-3 text-sm text-zinc-500"}>{r.statusReason}</p>}
       </Card>
 
       {(live || r.engine === "agent") && (
@@ -210,7 +253,12 @@ export default function ReviewPage() {
               ["sarif", "SARIF"],
               ["json", "JSON"],
             ].map(([format, label]) => (
-              <a key={format} href={exportHref(format!)} download className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800">
+              <a
+                key={format}
+                href={exportHref(format!)}
+                download
+                className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              >
                 <Download className="size-3.5" aria-hidden /> {label}
               </a>
             ))}
@@ -241,14 +289,29 @@ export default function ReviewPage() {
               Findings
             </h2>
             {findings.isPending && <DelayedSkeleton rows={4} />}
-            {findings.isError && <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => findings.refetch()} />}
-            {findings.data && <FindingsList findings={findings.data} projectUid={r.projectUid} snapshotUid={r.snapshotUid} canEdit={canEdit} pending={pendingFp} onDismiss={(f, d) => void toggleDismiss(f, d)} />}
+            {findings.isError && (
+              <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => findings.refetch()} />
+            )}
+            {findings.data && (
+              <FindingsList
+                findings={findings.data}
+                projectUid={r.projectUid}
+                snapshotUid={r.snapshotUid}
+                canEdit={canEdit}
+                pending={pendingFp}
+                onDismiss={(f, d) => void toggleDismiss(f, d)}
+              />
+            )}
           </section>
           <section className="mb-8" aria-labelledby="files-heading">
             <h2 id="files-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
               Files at risk
             </h2>
-            <FilesAtRisk files={r.files.length ? r.files : report.files} projectUid={r.projectUid} snapshotUid={r.snapshotUid} />
+            <FilesAtRisk
+              files={r.files.length ? r.files : report.files}
+              projectUid={r.projectUid}
+              snapshotUid={r.snapshotUid}
+            />
           </section>
         </>
       )}

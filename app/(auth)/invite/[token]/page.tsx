@@ -28,7 +28,9 @@ export default function InvitePage() {
     return (
       <div className="space-y-3 text-sm">
         <h1 className="text-lg font-semibold">Invite not found</h1>
-        <p role="alert" className="text-zinc-600 dark:text-zinc-400">{errorInfo(info.error).message}</p>
+        <p role="alert" className="text-zinc-600 dark:text-zinc-400">
+          {errorInfo(info.error).message}
+        </p>
       </div>
     );
   }
@@ -39,7 +41,8 @@ export default function InvitePage() {
       <div className="space-y-3 text-sm">
         <h1 className="text-lg font-semibold">This invite can't be used</h1>
         <p role="alert" className="text-zinc-600 dark:text-zinc-400">
-          The link has {status === "used" ? "already been used" : status === "expired" ? "expired" : "been revoked"}. Ask the owner of {workspaceName} for a new one.
+          The link has {status === "used" ? "already been used" : status === "expired" ? "expired" : "been revoked"}.
+          Ask the owner of {workspaceName} for a new one.
         </p>
       </div>
     );
@@ -53,14 +56,21 @@ export default function InvitePage() {
           <Button className="w-full" busy={accept.isPending} onClick={() => accept.mutate({ token })}>
             Join workspace
           </Button>
-          {accept.error && <p role="alert" className="text-sm text-red-600">{errorInfo(accept.error).message}</p>}
+          {accept.error && (
+            <p role="alert" className="text-sm text-red-600">
+              {errorInfo(accept.error).message}
+            </p>
+          )}
         </div>
       ) : (
         <>
           <SignUpForm inviteToken={token} submitLabel="Create account and join" />
           <p className="mt-4 text-xs text-zinc-500">
             Already have an account?{" "}
-            <Link href={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`} className="text-brand-600 hover:underline">
+            <Link
+              href={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}
+              className="text-brand-600 hover:underline"
+            >
               Sign in first
             </Link>
             , then open this link again.

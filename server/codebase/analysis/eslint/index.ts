@@ -27,7 +27,14 @@ export interface EslintOptions {
   inProcess?: boolean;
 }
 
-export const PROJECT_CONFIG_NAMES = ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts", "eslint.config.cts"];
+export const PROJECT_CONFIG_NAMES = [
+  "eslint.config.js",
+  "eslint.config.mjs",
+  "eslint.config.cjs",
+  "eslint.config.ts",
+  "eslint.config.mts",
+  "eslint.config.cts",
+];
 
 /** eslint-plugin-security rules: how bad a hit is, and how often it is real. */
 const SECURITY_RULES: Record<string, [Severity, number]> = {
@@ -52,7 +59,9 @@ export async function runEslint(options: EslintOptions): Promise<{ findings: Fin
   const started = performance.now();
   const maxFiles = options.maxFiles ?? 3000;
   const maxBytes = options.maxFileBytes ?? 1024 * 1024;
-  const candidates = options.files.filter((f) => LINTABLE.test(f) && !PROJECT_CONFIG_NAMES.includes(f) && !/\.min\.[cm]?js$/.test(f));
+  const candidates = options.files.filter(
+    (f) => LINTABLE.test(f) && !PROJECT_CONFIG_NAMES.includes(f) && !/\.min\.[cm]?js$/.test(f),
+  );
   const files = candidates.filter((f) => {
     try {
       return statSync(path.join(options.root, f)).size <= maxBytes;
@@ -62,12 +71,22 @@ export async function runEslint(options: EslintOptions): Promise<{ findings: Fin
   });
   const skippedBig = candidates.length - files.length;
   const selected = files.slice(0, maxFiles);
-  const run: ToolRun = { tool: "eslint", status: "skipped", detail: "", files: selected.length, findings: 0, durationMs: 0 };
+  const run: ToolRun = {
+    tool: "eslint",
+    status: "skipped",
+    detail: "",
+    files: selected.length,
+    findings: 0,
+    durationMs: 0,
+  };
   if (selected.length === 0) {
     run.detail = "no JavaScript or TypeScript files";
     return { findings: [], run };
   }
-  const projectConfig = options.useProjectConfig === false ? null : (PROJECT_CONFIG_NAMES.find((n) => existsSync(path.join(options.root, n))) ?? null);
+  const projectConfig =
+    options.useProjectConfig === false
+      ? null
+      : (PROJECT_CONFIG_NAMES.find((n) => existsSync(path.join(options.root, n))) ?? null);
   const job: EslintJob = { root: options.root, files: selected, projectConfig };
   try {
     const outcome = options.inProcess ? await lint(job) : await inWorker(job, options.timeoutMs ?? 120_000);
@@ -80,20 +99,40 @@ export async function runEslint(options: EslintOptions): Promise<{ findings: Fin
           continue;
         }
         const [severity, confidence] = severityOf(m.ruleId, m.severity);
-        findings.push({ tool: "eslint", ruleId: m.ruleId, severity, confidence, file: result.file, startLine: m.line, endLine: Math.max(m.line, m.endLine ?? m.line), message: m.message });
+        findings.push({
+          tool: "eslint",
+          ruleId: m.ruleId,
+          severity,
+          confidence,
+          file: result.file,
+          startLine: m.line,
+          endLine: Math.max(m.line, m.endLine ?? m.line),
+          message: m.message,
+        });
       }
     }
     const notes = [
-      outcome.config === "project" ? `project config ${projectConfig}` : "built-in security config (typescript-eslint parser + eslint-plugin-security)",
+      outcome.config === "project"
+        ? `project config ${projectConfig}`
+        : "built-in security config (typescript-eslint parser + eslint-plugin-security)",
       outcome.fallback ? `fell back: ${outcome.fallback}` : null,
       parseErrors ? `${parseErrors} file(s) could not be parsed` : null,
       files.length > maxFiles ? `${files.length - maxFiles} file(s) over the ${maxFiles}-file limit not linted` : null,
       skippedBig ? `${skippedBig} file(s) over ${Math.round(maxBytes / 1024)} KiB not linted` : null,
     ].filter(Boolean);
-    Object.assign(run, { status: "ran", detail: notes.join("; "), findings: findings.length, durationMs: Math.round(performance.now() - started) });
+    Object.assign(run, {
+      status: "ran",
+      detail: notes.join("; "),
+      findings: findings.length,
+      durationMs: Math.round(performance.now() - started),
+    });
     return { findings, run };
   } catch (err) {
-    Object.assign(run, { status: "failed", detail: (err instanceof Error ? err.message : String(err)).split("\n")[0]!.slice(0, 400), durationMs: Math.round(performance.now() - started) });
+    Object.assign(run, {
+      status: "failed",
+      detail: (err instanceof Error ? err.message : String(err)).split("\n")[0]!.slice(0, 400),
+      durationMs: Math.round(performance.now() - started),
+    });
     return { findings: [], run };
   }
 }
@@ -107,7 +146,11 @@ function severityOf(ruleId: string, eslintSeverity: number): [Severity, number] 
 
 function inWorker(job: EslintJob, timeoutMs: number): Promise<EslintOutcome> {
   return new Promise((resolve, reject) => {
-    const worker = startTsWorker(new URL("./worker.ts", import.meta.url), { eslintJob: job }, { maxOldGenerationSizeMb: 2048 });
+    const worker = startTsWorker(
+      new URL("./worker.ts", import.meta.url),
+      { eslintJob: job },
+      { maxOldGenerationSizeMb: 2048 },
+    );
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error(`ESLint timed out after ${Math.round(timeoutMs / 1000)} s`));
@@ -117,7 +160,9 @@ function inWorker(job: EslintJob, timeoutMs: number): Promise<EslintOutcome> {
       void worker.terminate();
       fn();
     };
-    worker.on("message", (message: EslintWorkerMessage) => settle(() => (message.type === "done" ? resolve(message.outcome) : reject(new Error(message.message)))));
+    worker.on("message", (message: EslintWorkerMessage) =>
+      settle(() => (message.type === "done" ? resolve(message.outcome) : reject(new Error(message.message)))),
+    );
     worker.on("error", (err) => settle(() => reject(err)));
     worker.on("exit", (code) => settle(() => reject(new Error(`ESLint worker exited with code ${code}`))));
   });

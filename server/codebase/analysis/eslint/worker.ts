@@ -47,7 +47,12 @@ export async function lint(job: EslintJob): Promise<EslintOutcome> {
   }
   // Built-in: `true` stops ESLint looking for a config up the tree (it would find the server's own).
   // Inline directives are off: code under review does not get to switch our checks off.
-  const eslint = new ESLint({ ...common, overrideConfigFile: true, overrideConfig: builtinConfig(), allowInlineConfig: false });
+  const eslint = new ESLint({
+    ...common,
+    overrideConfigFile: true,
+    overrideConfig: builtinConfig(),
+    allowInlineConfig: false,
+  });
   return { config: "builtin", fallback, results: simplify(job.root, await eslint.lintFiles(job.files)) };
 }
 
@@ -56,7 +61,14 @@ function simplify(root: string, results: ESLint.LintResult[]): EslintOutcome["re
     .filter((r) => r.messages.length > 0)
     .map((r) => ({
       file: path.relative(root, r.filePath).split(path.sep).join("/"),
-      messages: r.messages.map((m) => ({ ruleId: m.ruleId, severity: m.severity, message: m.message, line: m.line ?? 1, endLine: m.endLine ?? null, fatal: m.fatal === true })),
+      messages: r.messages.map((m) => ({
+        ruleId: m.ruleId,
+        severity: m.severity,
+        message: m.message,
+        line: m.line ?? 1,
+        endLine: m.endLine ?? null,
+        fatal: m.fatal === true,
+      })),
     }));
 }
 
@@ -64,6 +76,10 @@ const port = parentPort;
 if (port && (workerData as { eslintJob?: EslintJob } | null)?.eslintJob) {
   lint((workerData as { eslintJob: EslintJob }).eslintJob).then(
     (outcome) => port.postMessage({ type: "done", outcome } satisfies EslintWorkerMessage),
-    (err: unknown) => port.postMessage({ type: "fatal", message: err instanceof Error ? err.message : String(err) } satisfies EslintWorkerMessage),
+    (err: unknown) =>
+      port.postMessage({
+        type: "fatal",
+        message: err instanceof Error ? err.message : String(err),
+      } satisfies EslintWorkerMessage),
   );
 }

@@ -18,13 +18,25 @@ export interface Call {
 }
 
 const CALL_TYPES: Record<GrammarId, Record<string, { callee: string; args: string; isNew: boolean }>> = {
-  javascript: { call_expression: { callee: "function", args: "arguments", isNew: false }, new_expression: { callee: "constructor", args: "arguments", isNew: true } },
-  typescript: { call_expression: { callee: "function", args: "arguments", isNew: false }, new_expression: { callee: "constructor", args: "arguments", isNew: true } },
-  tsx: { call_expression: { callee: "function", args: "arguments", isNew: false }, new_expression: { callee: "constructor", args: "arguments", isNew: true } },
+  javascript: {
+    call_expression: { callee: "function", args: "arguments", isNew: false },
+    new_expression: { callee: "constructor", args: "arguments", isNew: true },
+  },
+  typescript: {
+    call_expression: { callee: "function", args: "arguments", isNew: false },
+    new_expression: { callee: "constructor", args: "arguments", isNew: true },
+  },
+  tsx: {
+    call_expression: { callee: "function", args: "arguments", isNew: false },
+    new_expression: { callee: "constructor", args: "arguments", isNew: true },
+  },
   python: { call: { callee: "function", args: "arguments", isNew: false } },
   go: { call_expression: { callee: "function", args: "arguments", isNew: false } },
   rust: { call_expression: { callee: "function", args: "arguments", isNew: false } },
-  java: { method_invocation: { callee: "name", args: "arguments", isNew: false }, object_creation_expression: { callee: "type", args: "arguments", isNew: true } },
+  java: {
+    method_invocation: { callee: "name", args: "arguments", isNew: false },
+    object_creation_expression: { callee: "type", args: "arguments", isNew: true },
+  },
 };
 
 const SKIP_ARG = new Set(["comment", "line_comment", "block_comment", "(", ")", ","]);
@@ -72,6 +84,9 @@ function toCall(grammar: GrammarId, node: Node, calleeNode: Node, argsField: str
       } else args.push(arg);
     }
   }
-  const name = callee.split(/\.|::|\?\./).pop()!.replace(/<.*$/, "");
+  const name = callee
+    .split(/\.|::|\?\./)
+    .pop()!
+    .replace(/<.*$/, "");
   return { node, callee, name, args, kwargs, isNew };
 }

@@ -17,13 +17,20 @@ export interface RuleContext {
   isTest: boolean;
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|spec|specs|fixtures?|testdata|mocks?)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|Tests?\.java$/i;
+const TEST_PATH =
+  /(^|\/)(tests?|__tests__|__mocks__|spec|specs|fixtures?|testdata|mocks?)\/|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|Tests?\.java$/i;
 
 export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
-export function makeContext(path: string, language: string, grammar: GrammarId | null, source: string, tree: Tree | null): RuleContext {
+export function makeContext(
+  path: string,
+  language: string,
+  grammar: GrammarId | null,
+  source: string,
+  tree: Tree | null,
+): RuleContext {
   return { path, language, grammar, source, tree, isTest: isTestPath(path) };
 }
 
@@ -66,8 +73,17 @@ function lineText(ctx: RuleContext, n: number): string {
  * A finding at [startLine, endLine], unless an `argus-ignore` / `nosec` comment on the line or the
  * line above suppresses it. Test files: one severity lower, confidence × 0.6.
  */
-export function finding(ctx: RuleContext, ruleId: string, severity: Severity, confidence: number, startLine: number, endLine: number, message: string): Finding | null {
-  if (SUPPRESS.test(lineText(ctx, startLine)) || (startLine > 1 && SUPPRESS.test(lineText(ctx, startLine - 1)))) return null;
+export function finding(
+  ctx: RuleContext,
+  ruleId: string,
+  severity: Severity,
+  confidence: number,
+  startLine: number,
+  endLine: number,
+  message: string,
+): Finding | null {
+  if (SUPPRESS.test(lineText(ctx, startLine)) || (startLine > 1 && SUPPRESS.test(lineText(ctx, startLine - 1))))
+    return null;
   let sev = severity;
   let conf = confidence;
   if (ctx.isTest) {
@@ -75,10 +91,26 @@ export function finding(ctx: RuleContext, ruleId: string, severity: Severity, co
     conf = confidence * 0.6;
     message = `${message} (in a test file)`;
   }
-  return { tool: "argus", ruleId, severity: sev, confidence: Math.round(conf * 100) / 100, file: ctx.path, startLine, endLine, message };
+  return {
+    tool: "argus",
+    ruleId,
+    severity: sev,
+    confidence: Math.round(conf * 100) / 100,
+    file: ctx.path,
+    startLine,
+    endLine,
+    message,
+  };
 }
 
-export function nodeFinding(ctx: RuleContext, node: Node, ruleId: string, severity: Severity, confidence: number, message: string): Finding | null {
+export function nodeFinding(
+  ctx: RuleContext,
+  node: Node,
+  ruleId: string,
+  severity: Severity,
+  confidence: number,
+  message: string,
+): Finding | null {
   return finding(ctx, ruleId, severity, confidence, node.startPosition.row + 1, node.endPosition.row + 1, message);
 }
 
@@ -92,7 +124,20 @@ export function* matchAll(source: string, re: RegExp): Generator<RegExpExecArray
 }
 
 /** Node types that are not code: an anchor inside one of these is ignored. */
-const NOT_CODE = new Set(["comment", "line_comment", "block_comment", "string_fragment", "string_content", "string", "template_string", "interpreted_string_literal", "raw_string_literal", "string_literal", "escape_sequence", "ERROR"]);
+const NOT_CODE = new Set([
+  "comment",
+  "line_comment",
+  "block_comment",
+  "string_fragment",
+  "string_content",
+  "string",
+  "template_string",
+  "interpreted_string_literal",
+  "raw_string_literal",
+  "string_literal",
+  "escape_sequence",
+  "ERROR",
+]);
 
 /** The smallest named node at a text offset, or null if it is inside a comment or a string. */
 export function codeNodeAt(ctx: RuleContext, index: number): Node | null {

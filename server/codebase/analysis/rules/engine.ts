@@ -56,7 +56,9 @@ export async function runSinkRules(ctx: RuleContext, flow: FlowAnalysis, rules: 
     if (rule.when && !rule.when(ctx)) continue;
     for (const match of matchAll(ctx.source, rule.anchor)) {
       const index = anchorIndex(match);
-      const node = rule.inStrings ? ctx.tree?.rootNode.namedDescendantForIndex(index, index + 1) : codeNodeAt(ctx, index);
+      const node = rule.inStrings
+        ? ctx.tree?.rootNode.namedDescendantForIndex(index, index + 1)
+        : codeNodeAt(ctx, index);
       if (!node) continue;
       const result = await rule.check({ ctx, flow, match, node, call: callAt(ctx, index) });
       if (!result) continue;
@@ -77,7 +79,8 @@ function anchorIndex(match: RegExpExecArray): number {
 }
 
 /** Words around a sink that say it handles a secret (a weak hash of a password, a random token). */
-export const SECRET_CONTEXT = /pass(?:word|wd|phrase)?|pwd|secret|credential|salt|token|nonce|otp|csrf|session|api[_-]?key|reset|invite|verif/i;
+export const SECRET_CONTEXT =
+  /pass(?:word|wd|phrase)?|pwd|secret|credential|salt|token|nonce|otp|csrf|session|api[_-]?key|reset|invite|verif/i;
 
 /** The statement around a node, for context checks (bounded: a minified line is not a statement). */
 export function statementText(node: Node): string {
@@ -89,7 +92,8 @@ export function statementText(node: Node): string {
   return n.text.slice(0, 400);
 }
 
-const FUNCTION_NODES = /^(?:function_declaration|function_definition|function_expression|function_item|generator_function_declaration|arrow_function|method_definition|method_declaration|constructor_declaration|func_literal|lambda|lambda_expression|closure_expression)$/;
+const FUNCTION_NODES =
+  /^(?:function_declaration|function_definition|function_expression|function_item|generator_function_declaration|arrow_function|method_definition|method_declaration|constructor_declaration|func_literal|lambda|lambda_expression|closure_expression)$/;
 
 /** The name of the function a node is in (its name often says what a hash or random is for). */
 export function enclosingFunctionName(node: Node): string {

@@ -13,19 +13,39 @@ export type Flow = "source" | "tainted" | "dynamic" | "constant";
 
 const SOURCES: Record<"js" | "python" | "go" | "java" | "rust", RegExp> = {
   js: /\b(?:req|request|ctx\.request|ctx)\s*\.\s*(?:query|body|params|param\s*\(|headers|cookies|signedCookies|files?|originalUrl|url|get\s*\()|\bevent\s*\.\s*(?:body|queryStringParameters|pathParameters|headers)\b|\b(?:searchParams|formData)\s*\.\s*get(?:All)?\s*\(|\blocation\s*\.\s*(?:search|hash)\b/,
-  python: /\brequest\s*\.\s*(?:args|form|values|json|data|files|cookies|headers|GET|POST|body|query_params|path_params|get_json\s*\(|get_data\s*\()/,
+  python:
+    /\brequest\s*\.\s*(?:args|form|values|json|data|files|cookies|headers|GET|POST|body|query_params|path_params|get_json\s*\(|get_data\s*\()/,
   go: /\b(?:r|req|request)\s*\.\s*(?:URL\s*\.\s*(?:Query|Path|RawQuery)|FormValue|PostFormValue|Form|PostForm|Header|Body|Cookie)\b|\b(?:c|ctx)\s*\.\s*(?:Query|DefaultQuery|Param|PostForm|FormValue|GetHeader|QueryParam|Params)\s*\(|\bmux\s*\.\s*Vars\s*\(/,
   java: /\b(?:request|req|httpRequest|servletRequest)\s*\.\s*get(?:Parameter|ParameterValues|Header|QueryString|Cookies|InputStream|Reader|PathInfo|RequestURI)\s*\(/,
   rust: /\b(?:req|request)\s*\.\s*(?:query|uri|body|headers)\b|\b(?:Query|Path|Form|Json)\s*\(/,
 };
 
 /** Calls whose result is no longer attacker-shaped (arguments may nest one level of parentheses). */
-const SANITIZERS = /\b(?:path\s*\.\s*basename|basename|parseInt|parseFloat|Number|encodeURIComponent|shlex\s*\.\s*quote|quote|shellescape|int|float|filepath\s*\.\s*Base|strconv\s*\.\s*Atoi|Integer\s*\.\s*parseInt|Long\s*\.\s*parseLong|secure_filename|escape_string|escape)\s*\((?:[^()]|\([^()]*\))*\)/g;
+const SANITIZERS =
+  /\b(?:path\s*\.\s*basename|basename|parseInt|parseFloat|Number|encodeURIComponent|shlex\s*\.\s*quote|quote|shellescape|int|float|filepath\s*\.\s*Base|strconv\s*\.\s*Atoi|Integer\s*\.\s*parseInt|Long\s*\.\s*parseLong|secure_filename|escape_string|escape)\s*\((?:[^()]|\([^()]*\))*\)/g;
 
 const FUNCTION_TYPES: Record<GrammarId, Set<string>> = {
-  javascript: new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration"]),
-  typescript: new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration"]),
-  tsx: new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration"]),
+  javascript: new Set([
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+  ]),
+  typescript: new Set([
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+  ]),
+  tsx: new Set([
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+  ]),
   python: new Set(["function_definition", "lambda"]),
   go: new Set(["function_declaration", "method_declaration", "func_literal"]),
   java: new Set(["method_declaration", "constructor_declaration", "lambda_expression"]),
@@ -57,8 +77,34 @@ const ASSIGNMENTS: Record<GrammarId, string> = {
   rust: `(let_declaration pattern: (_) @lhs value: (_) @rhs)`,
 };
 
-const STRING_TYPES = new Set(["string", "template_string", "interpreted_string_literal", "raw_string_literal", "string_literal", "concatenated_string", "text_block"]);
-const LITERAL_TYPES = new Set(["number", "integer", "float", "int_literal", "float_literal", "decimal_integer_literal", "true", "false", "null", "undefined", "none", "nil", "None", "True", "False", "boolean_literal", "null_literal"]);
+const STRING_TYPES = new Set([
+  "string",
+  "template_string",
+  "interpreted_string_literal",
+  "raw_string_literal",
+  "string_literal",
+  "concatenated_string",
+  "text_block",
+]);
+const LITERAL_TYPES = new Set([
+  "number",
+  "integer",
+  "float",
+  "int_literal",
+  "float_literal",
+  "decimal_integer_literal",
+  "true",
+  "false",
+  "null",
+  "undefined",
+  "none",
+  "nil",
+  "None",
+  "True",
+  "False",
+  "boolean_literal",
+  "null_literal",
+]);
 const INTERPOLATION_TYPES = new Set(["template_substitution", "interpolation"]);
 
 const MAX_TEXT = 4000;
@@ -114,7 +160,8 @@ export class FlowAnalysis {
     if (node.type !== "identifier") return node;
     const scope = await this.scopeOf(node);
     let best: Assignment | undefined;
-    for (const a of scope.assignments) if (a.at < node.startIndex && a.lhs.includes(node.text) && (!best || a.at > best.at)) best = a;
+    for (const a of scope.assignments)
+      if (a.at < node.startIndex && a.lhs.includes(node.text) && (!best || a.at > best.at)) best = a;
     return best?.rhs ?? node;
   }
 
@@ -134,7 +181,8 @@ export class FlowAnalysis {
       case "identifier": {
         if (/^[A-Z][A-Z0-9_]*$/.test(node.text)) return true;
         let best: Assignment | undefined;
-        for (const a of scope.assignments) if (a.at < node.startIndex && a.lhs.includes(node.text) && (!best || a.at > best.at)) best = a;
+        for (const a of scope.assignments)
+          if (a.at < node.startIndex && a.lhs.includes(node.text) && (!best || a.at > best.at)) best = a;
         return best ? this.isConstant(best.rhs, scope, depth + 1) : false;
       }
     }
@@ -177,7 +225,8 @@ export class FlowAnalysis {
 }
 
 /** Literal parts of strings: their words are data, not identifiers. */
-const LITERAL_CONTENT = /^(?:string_fragment|string_content|escape_sequence|raw_string_literal_content|interpreted_string_literal_content|multiline_string_fragment)$/;
+const LITERAL_CONTENT =
+  /^(?:string_fragment|string_content|escape_sequence|raw_string_literal_content|interpreted_string_literal_content|multiline_string_fragment)$/;
 
 /** An expression's text with string contents blanked (interpolations kept: they are code). */
 function codeText(node: Node): string {
@@ -207,7 +256,7 @@ function assignedNames(lhs: string): string[] {
   const text = lhs.slice(0, 500).replace(/\b\w+\s*:(?!=)/g, " ");
   for (const m of text.matchAll(IDENT)) {
     const before = text[m.index - 1];
-    if (before === "." ) continue;
+    if (before === ".") continue;
     names.push(m[0]);
   }
   return names;
@@ -239,7 +288,10 @@ export function isInterpolated(node: Node): boolean {
   }
   if (t === "call" || t === "call_expression" || t === "method_invocation" || t === "macro_invocation") {
     const text = node.text.slice(0, 300);
-    return /^(?:fmt\s*\.\s*Sprintf|String\s*\.\s*format|format!|util\s*\.\s*format)\b/.test(text) || /^["'][^]*["']\s*\.\s*format\s*\(/.test(text);
+    return (
+      /^(?:fmt\s*\.\s*Sprintf|String\s*\.\s*format|format!|util\s*\.\s*format)\b/.test(text) ||
+      /^["'][^]*["']\s*\.\s*format\s*\(/.test(text)
+    );
   }
   if (t === "parenthesized_expression") return node.namedChildren.some((c) => !!c && isInterpolated(c));
   return false;
@@ -252,16 +304,31 @@ export function isInterpolated(node: Node): boolean {
 function routeParameters(grammar: GrammarId, fn: Node): string[] {
   if (grammar === "python") {
     const decorated = fn.parent?.type === "decorated_definition" ? fn.parent : null;
-    if (!decorated || !/@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch)\s*\(/.test(decorated.text.slice(0, fn.startIndex - decorated.startIndex))) return [];
+    if (
+      !decorated ||
+      !/@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch)\s*\(/.test(
+        decorated.text.slice(0, fn.startIndex - decorated.startIndex),
+      )
+    )
+      return [];
     const params = fn.childForFieldName("parameters");
-    return params ? params.namedChildren.flatMap((p) => (p ? [(p.childForFieldName("name") ?? p).text.split(":")[0]!.trim()] : [])).filter((n) => n !== "self") : [];
+    return params
+      ? params.namedChildren
+          .flatMap((p) => (p ? [(p.childForFieldName("name") ?? p).text.split(":")[0]!.trim()] : []))
+          .filter((n) => n !== "self")
+      : [];
   }
   if (grammar === "java") {
     const params = fn.childForFieldName("parameters");
     if (!params) return [];
     const out: string[] = [];
     for (const p of params.namedChildren) {
-      if (p && /@(?:RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam)\b/.test(p.text)) {
+      if (
+        p &&
+        /@(?:RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam)\b/.test(
+          p.text,
+        )
+      ) {
         const name = p.childForFieldName("name")?.text;
         if (name) out.push(name);
       }

@@ -29,10 +29,19 @@ const SINK_RULES: Record<GrammarId, SinkRule[]> = {
 };
 
 /** Rule families, the first segment of every Argus rule id. */
-export const RULE_FAMILIES = ["secrets", "injection", "deserialization", "path-traversal", "tls", "crypto", "redirect"] as const;
+export const RULE_FAMILIES = [
+  "secrets",
+  "injection",
+  "deserialization",
+  "path-traversal",
+  "tls",
+  "crypto",
+  "redirect",
+] as const;
 
 export async function runArgusRules(ctx: RuleContext): Promise<Finding[]> {
   const findings = [...runSecretRules(ctx), ...runTextRules(ctx)];
-  if (ctx.grammar && ctx.tree) findings.push(...(await runSinkRules(ctx, new FlowAnalysis(ctx), SINK_RULES[ctx.grammar])));
+  if (ctx.grammar && ctx.tree)
+    findings.push(...(await runSinkRules(ctx, new FlowAnalysis(ctx), SINK_RULES[ctx.grammar])));
   return findings.sort((a, b) => a.startLine - b.startLine || a.ruleId.localeCompare(b.ruleId));
 }

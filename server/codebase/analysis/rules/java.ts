@@ -13,11 +13,16 @@ export const JAVA_RULES: SinkRule[] = [
         // new ProcessBuilder("sh", "-c", script) is a shell; otherwise only the program matters.
         const [program, flag, script] = call.args;
         if (!program) return null;
-        const shell = /^"(?:\/bin\/)?(?:sh|bash|cmd(?:\.exe)?)"$/.test(program.text) && /^"[/-]c"$/.test(flag?.text ?? "");
+        const shell =
+          /^"(?:\/bin\/)?(?:sh|bash|cmd(?:\.exe)?)"$/.test(program.text) && /^"[/-]c"$/.test(flag?.text ?? "");
         const target = shell && script ? script : program;
         const flow = await hit.flow.classify(target);
         const built = shell && flow === "dynamic" && (await hit.flow.isBuiltString(target));
-        const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.8], dynamic: built ? ["medium", 0.5] : null });
+        const verdict = byFlow(flow, {
+          source: ["critical", 0.9],
+          tainted: ["high", 0.8],
+          dynamic: built ? ["medium", 0.5] : null,
+        });
         return report(hit, "injection/command", verdict, `ProcessBuilder runs a command from ${FLOW_WORDS[flow]}`);
       }
       if (!/getRuntime\(\)\.exec$|^(?:runtime|rt|r)\.exec$/i.test(call.callee)) return null;
@@ -25,43 +30,79 @@ export const JAVA_RULES: SinkRule[] = [
       if (!command) return null;
       const flow = await hit.flow.classify(command);
       const built = flow === "dynamic" && (await hit.flow.isBuiltString(command));
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.85], dynamic: built ? ["medium", 0.5] : null });
+      const verdict = byFlow(flow, {
+        source: ["critical", 0.9],
+        tainted: ["high", 0.85],
+        dynamic: built ? ["medium", 0.5] : null,
+      });
       return report(hit, "injection/command", verdict, `Runtime.exec() runs a command built from ${FLOW_WORDS[flow]}`);
     },
   },
-  sqlInjectionRule({ anchor: /\.\s*(executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|query|update|batchUpdate)\s*\(/dg, advice: "; use PreparedStatement parameters", dynamicConfidence: 0.65 }),
+  sqlInjectionRule({
+    anchor:
+      /\.\s*(executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|query|update|batchUpdate)\s*\(/dg,
+    advice: "; use PreparedStatement parameters",
+    dynamicConfidence: 0.65,
+  }),
   {
     id: "deserialization/unsafe",
     anchor: /\bnew\s+(ObjectInputStream|XMLDecoder)\s*\(|\.\s*(enableDefaultTyping|activateDefaultTyping)\s*\(/dg,
     async check(hit) {
       const call = hit.call;
       if (!call) return null;
-      if (!call.isNew) return report(hit, "deserialization/unsafe", ["high", 0.7], `${call.name}() lets JSON choose classes to instantiate (gadget chains)`);
+      if (!call.isNew)
+        return report(
+          hit,
+          "deserialization/unsafe",
+          ["high", 0.7],
+          `${call.name}() lets JSON choose classes to instantiate (gadget chains)`,
+        );
       const data = call.args[0];
       const flow = data ? await hit.flow.classify(data) : "dynamic";
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["critical", 0.85], dynamic: ["high", 0.7], constant: ["medium", 0.5] });
-      return report(hit, "deserialization/unsafe", verdict, `${call.callee} deserializes arbitrary classes; readObject on untrusted data runs gadget chains`);
+      const verdict = byFlow(flow, {
+        source: ["critical", 0.9],
+        tainted: ["critical", 0.85],
+        dynamic: ["high", 0.7],
+        constant: ["medium", 0.5],
+      });
+      return report(
+        hit,
+        "deserialization/unsafe",
+        verdict,
+        `${call.callee} deserializes arbitrary classes; readObject on untrusted data runs gadget chains`,
+      );
     },
   },
   {
     id: "path-traversal",
-    anchor: /\bnew\s+(File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile)\s*\(|\bPaths\s*\.\s*(get)\s*\(|\bPath\s*\.\s*(of)\s*\(/dg,
+    anchor:
+      /\bnew\s+(File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile)\s*\(|\bPaths\s*\.\s*(get)\s*\(|\bPath\s*\.\s*(of)\s*\(/dg,
     async check(hit) {
       const call = hit.call;
       if (!call || call.args.length === 0) return null;
       for (const arg of call.args) {
         const flow = await hit.flow.classify(arg);
-        if (flow === "source" || flow === "tainted") return report(hit, "path-traversal", byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }), `${call.callee} opens a path from ${FLOW_WORDS[flow]} (path traversal)`);
+        if (flow === "source" || flow === "tainted")
+          return report(
+            hit,
+            "path-traversal",
+            byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
+            `${call.callee} opens a path from ${FLOW_WORDS[flow]} (path traversal)`,
+          );
       }
       return null;
     },
   },
   {
     id: "tls/verification-disabled",
-    anchor: /\b(NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy)\b|\b(setHostnameVerifier)\s*\(\s*\(?[\w\s,]*\)?\s*->\s*true\b|\bboolean\s+(verify)\s*\([^)]*SSLSession[^)]*\)\s*\{\s*return\s+true\s*;|\bvoid\s+(checkServerTrusted)\s*\([^)]*\)\s*(?:throws\s+[\w.,\s]+)?\{\s*\}/dg,
+    anchor:
+      /\b(NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy)\b|\b(setHostnameVerifier)\s*\(\s*\(?[\w\s,]*\)?\s*->\s*true\b|\bboolean\s+(verify)\s*\([^)]*SSLSession[^)]*\)\s*\{\s*return\s+true\s*;|\bvoid\s+(checkServerTrusted)\s*\([^)]*\)\s*(?:throws\s+[\w.,\s]+)?\{\s*\}/dg,
     check(hit) {
       const what = hit.match[1] ?? hit.match[2] ?? hit.match[3] ?? hit.match[4];
-      const message = what === "checkServerTrusted" ? "a TrustManager whose checkServerTrusted() is empty accepts any certificate" : `${what} accepts any host or certificate`;
+      const message =
+        what === "checkServerTrusted"
+          ? "a TrustManager whose checkServerTrusted() is empty accepts any certificate"
+          : `${what} accepts any host or certificate`;
       return report(hit, "tls/verification-disabled", ["high", 0.85], message, hit.node.parent ?? hit.node);
     },
   },
@@ -70,7 +111,12 @@ export const JAVA_RULES: SinkRule[] = [
     anchor: /\bMessageDigest\s*\.\s*(getInstance)\s*\(\s*"(MD5|MD4|MD2|SHA-?1)"/dgi,
     check(hit) {
       if (!hit.call || !inSecretContext(hit.call.node)) return null;
-      return report(hit, "crypto/weak-hash", ["high", 0.8], `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2/PBKDF2`);
+      return report(
+        hit,
+        "crypto/weak-hash",
+        ["high", 0.8],
+        `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2/PBKDF2`,
+      );
     },
   },
   {
@@ -80,7 +126,12 @@ export const JAVA_RULES: SinkRule[] = [
       const algorithm = hit.match[2]!;
       // "AES" alone means AES/ECB/PKCS5Padding on the default providers.
       if (!/^(?:DES|DESede|TripleDES|RC4|ARCFOUR|RC2|Blowfish)\b|\/ECB\/|^AES$/i.test(algorithm)) return null;
-      return report(hit, "crypto/weak-cipher", ["high", 0.85], `Cipher "${algorithm}" is broken or uses ECB; use AES/GCM/NoPadding`);
+      return report(
+        hit,
+        "crypto/weak-cipher",
+        ["high", 0.85],
+        `Cipher "${algorithm}" is broken or uses ECB; use AES/GCM/NoPadding`,
+      );
     },
   },
   {
@@ -89,7 +140,12 @@ export const JAVA_RULES: SinkRule[] = [
     check(hit) {
       const node = hit.call?.node ?? hit.node;
       if (!inSecretContext(node)) return null;
-      return report(hit, "crypto/insecure-random", ["medium", 0.7], "java.util.Random / Math.random() is predictable: use SecureRandom for tokens and secrets");
+      return report(
+        hit,
+        "crypto/insecure-random",
+        ["medium", 0.7],
+        "java.util.Random / Math.random() is predictable: use SecureRandom for tokens and secrets",
+      );
     },
   },
   {
@@ -100,7 +156,12 @@ export const JAVA_RULES: SinkRule[] = [
       const url = call?.args[0];
       if (!call || !url) return null;
       const flow = await hit.flow.classify(url);
-      return report(hit, "redirect/open", byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }), `sendRedirect() to a URL from ${FLOW_WORDS[flow]} (open redirect)`);
+      return report(
+        hit,
+        "redirect/open",
+        byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }),
+        `sendRedirect() to a URL from ${FLOW_WORDS[flow]} (open redirect)`,
+      );
     },
   },
 ];

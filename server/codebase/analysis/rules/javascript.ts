@@ -11,7 +11,11 @@ export const JS_RULES: SinkRule[] = [
     when: (ctx) => importsChildProcess(ctx.source),
     async check(hit) {
       const call = hit.call;
-      if (!call || !/^(?:(?:child_process|childProcess|cp|proc|require\(["']child_process["']\))\.)?\w+$/.test(call.callee)) return null;
+      if (
+        !call ||
+        !/^(?:(?:child_process|childProcess|cp|proc|require\(["']child_process["']\))\.)?\w+$/.test(call.callee)
+      )
+        return null;
       const [first, second, third] = call.args;
       if (!first) return null;
       const options = [second, third].find((a) => a?.type === "object");
@@ -19,16 +23,31 @@ export const JS_RULES: SinkRule[] = [
       const flow = await hit.flow.classify(first);
       if (shell) {
         const built = flow === "dynamic" && (await hit.flow.isBuiltString(first));
-        const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.8], dynamic: built ? ["medium", 0.5] : null });
-        return report(hit, "injection/command", verdict, `${call.callee}() runs a shell command built from ${FLOW_WORDS[flow]}`);
+        const verdict = byFlow(flow, {
+          source: ["critical", 0.9],
+          tainted: ["high", 0.8],
+          dynamic: built ? ["medium", 0.5] : null,
+        });
+        return report(
+          hit,
+          "injection/command",
+          verdict,
+          `${call.callee}() runs a shell command built from ${FLOW_WORDS[flow]}`,
+        );
       }
       // No shell: only the program itself being chosen by the request is an injection.
-      return report(hit, "injection/command", byFlow(flow, { source: ["high", 0.8], tainted: ["high", 0.7] }), `${call.callee}() runs a program chosen by ${FLOW_WORDS[flow]}`);
+      return report(
+        hit,
+        "injection/command",
+        byFlow(flow, { source: ["high", 0.8], tainted: ["high", 0.7] }),
+        `${call.callee}() runs a program chosen by ${FLOW_WORDS[flow]}`,
+      );
     },
   },
   {
     id: "injection/code",
-    anchor: /\b(eval|Function|setTimeout|setInterval|runInNewContext|runInThisContext|runInContext|compileFunction)\s*\(/dg,
+    anchor:
+      /\b(eval|Function|setTimeout|setInterval|runInNewContext|runInThisContext|runInContext|compileFunction)\s*\(/dg,
     async check(hit) {
       const call = hit.call;
       if (!call) return null;
@@ -44,21 +63,40 @@ export const JS_RULES: SinkRule[] = [
       const flow = await hit.flow.classify(code);
       // Unknown values are ESLint's detect-eval-with-expression; we report strings assembled here.
       const built = flow === "dynamic" && !isTimer && (await hit.flow.isBuiltString(code));
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.85], dynamic: built ? ["medium", 0.5] : null });
+      const verdict = byFlow(flow, {
+        source: ["critical", 0.9],
+        tainted: ["high", 0.85],
+        dynamic: built ? ["medium", 0.5] : null,
+      });
       return report(hit, "injection/code", verdict, `${call.callee}() evaluates ${FLOW_WORDS[flow]} as code`);
     },
   },
-  sqlInjectionRule({ anchor: /\.\s*(query|execute|exec|raw|prepare|run|all|get|\$queryRawUnsafe|\$executeRawUnsafe|unsafe|sql)\s*\(/dg, advice: "; use parameters", dynamicConfidence: 0.6 }),
+  sqlInjectionRule({
+    anchor: /\.\s*(query|execute|exec|raw|prepare|run|all|get|\$queryRawUnsafe|\$executeRawUnsafe|unsafe|sql)\s*\(/dg,
+    advice: "; use parameters",
+    dynamicConfidence: 0.6,
+  }),
   {
     id: "injection/template",
     anchor: /\b(render|renderString|renderFile|compile|template|compileTemplate)\s*\(/dg,
     async check(hit) {
       const call = hit.call;
-      if (!call || !/^(?:ejs|pug|jade|handlebars|Handlebars|hbs|nunjucks|env|_|lodash|mustache|Mustache|dot|doT|swig|twig|Twig|eta|Eta|liquid|engine|Liquid)\.\w+$/.test(call.callee)) return null;
+      if (
+        !call ||
+        !/^(?:ejs|pug|jade|handlebars|Handlebars|hbs|nunjucks|env|_|lodash|mustache|Mustache|dot|doT|swig|twig|Twig|eta|Eta|liquid|engine|Liquid)\.\w+$/.test(
+          call.callee,
+        )
+      )
+        return null;
       const template = call.args[0];
       if (!template) return null;
       const flow = await hit.flow.classify(template);
-      return report(hit, "injection/template", byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }), `${call.callee}() compiles a template from ${FLOW_WORDS[flow]} (server-side template injection)`);
+      return report(
+        hit,
+        "injection/template",
+        byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
+        `${call.callee}() compiles a template from ${FLOW_WORDS[flow]} (server-side template injection)`,
+      );
     },
   },
   {
@@ -71,33 +109,62 @@ export const JS_RULES: SinkRule[] = [
       if (!call || !data) return null;
       const flow = await hit.flow.classify(data);
       const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["critical", 0.85], dynamic: ["high", 0.7] });
-      return report(hit, "deserialization/unsafe", verdict, `${call.callee}() deserializes ${FLOW_WORDS[flow]}: node-serialize-style formats execute code`);
+      return report(
+        hit,
+        "deserialization/unsafe",
+        verdict,
+        `${call.callee}() deserializes ${FLOW_WORDS[flow]}: node-serialize-style formats execute code`,
+      );
     },
   },
   {
     id: "path-traversal",
-    anchor: /\b(readFile|readFileSync|createReadStream|writeFile|writeFileSync|createWriteStream|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|readdir|readdirSync|open|openSync|sendFile|download|sendfile)\s*\(/dg,
+    anchor:
+      /\b(readFile|readFileSync|createReadStream|writeFile|writeFileSync|createWriteStream|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|readdir|readdirSync|open|openSync|sendFile|download|sendfile)\s*\(/dg,
     async check(hit) {
       const call = hit.call;
-      if (!call || !/^(?:(?:fs|fsp|fsPromises|promises|fse|fsExtra|res|response|reply|ctx)\.(?:promises\.)?)?\w+$/.test(call.callee)) return null;
+      if (
+        !call ||
+        !/^(?:(?:fs|fsp|fsPromises|promises|fse|fsExtra|res|response|reply|ctx)\.(?:promises\.)?)?\w+$/.test(
+          call.callee,
+        )
+      )
+        return null;
       const target = call.args[0];
       if (!target) return null;
       const flow = await hit.flow.classify(target);
-      return report(hit, "path-traversal", byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }), `${call.callee}() opens a path from ${FLOW_WORDS[flow]} (path traversal)`);
+      return report(
+        hit,
+        "path-traversal",
+        byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
+        `${call.callee}() opens a path from ${FLOW_WORDS[flow]} (path traversal)`,
+      );
     },
   },
   {
     id: "tls/verification-disabled",
     anchor: /\b(rejectUnauthorized|strictSSL)["']?\s*:\s*false\b/dg,
     inStrings: true,
-    check: (hit) => report(hit, "tls/verification-disabled", ["high", 0.9], `${hit.match[1]}: false disables TLS certificate verification`, hit.node.parent ?? hit.node),
+    check: (hit) =>
+      report(
+        hit,
+        "tls/verification-disabled",
+        ["high", 0.9],
+        `${hit.match[1]}: false disables TLS certificate verification`,
+        hit.node.parent ?? hit.node,
+      ),
   },
   {
     id: "crypto/weak-hash",
     anchor: /\b(createHash|createHmac)\s*\(\s*["'`](md5|md4|sha1|sha-1|ripemd160)["'`]/dgi,
     check(hit) {
       if (!hit.call || !inSecretContext(hit.call.node)) return null;
-      return report(hit, "crypto/weak-hash", ["high", 0.8], `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2 (or SHA-256+ for tokens)`);
+      return report(
+        hit,
+        "crypto/weak-hash",
+        ["high", 0.8],
+        `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2 (or SHA-256+ for tokens)`,
+      );
     },
   },
   {
@@ -105,8 +172,20 @@ export const JS_RULES: SinkRule[] = [
     anchor: /\b(createCipheriv|createDecipheriv|createCipher|createDecipher)\s*\(\s*["'`]([\w-]+)["'`]/dg,
     check(hit) {
       const algorithm = hit.match[2]!;
-      if (/^(?:des|des-ede|des-ede3|des3|rc4|rc2|bf|blowfish|cast)(?:-|$)|-ecb$/i.test(algorithm)) return report(hit, "crypto/weak-cipher", ["high", 0.85], `cipher "${algorithm}" is broken or leaks patterns (DES/RC4/ECB)`);
-      if (/^create(?:De)?cipher$/.test(hit.match[1]!)) return report(hit, "crypto/weak-cipher", ["medium", 0.7], `${hit.match[1]}() derives the key with MD5 and no salt or IV; use createCipheriv`);
+      if (/^(?:des|des-ede|des-ede3|des3|rc4|rc2|bf|blowfish|cast)(?:-|$)|-ecb$/i.test(algorithm))
+        return report(
+          hit,
+          "crypto/weak-cipher",
+          ["high", 0.85],
+          `cipher "${algorithm}" is broken or leaks patterns (DES/RC4/ECB)`,
+        );
+      if (/^create(?:De)?cipher$/.test(hit.match[1]!))
+        return report(
+          hit,
+          "crypto/weak-cipher",
+          ["medium", 0.7],
+          `${hit.match[1]}() derives the key with MD5 and no salt or IV; use createCipheriv`,
+        );
       return null;
     },
   },
@@ -115,7 +194,13 @@ export const JS_RULES: SinkRule[] = [
     anchor: /\bMath\s*\.\s*(random)\s*\(\s*\)/dg,
     check(hit) {
       if (!inSecretContext(hit.node)) return null;
-      return report(hit, "crypto/insecure-random", ["medium", 0.7], "Math.random() is predictable: use crypto.randomBytes / randomUUID for tokens and secrets", hit.node.parent ?? hit.node);
+      return report(
+        hit,
+        "crypto/insecure-random",
+        ["medium", 0.7],
+        "Math.random() is predictable: use crypto.randomBytes / randomUUID for tokens and secrets",
+        hit.node.parent ?? hit.node,
+      );
     },
   },
   {
@@ -127,8 +212,12 @@ export const JS_RULES: SinkRule[] = [
       const url = call.args.length > 1 && call.args[0]?.type === "number" ? call.args[1] : call.args[0];
       if (!url) return null;
       const flow = await hit.flow.classify(url);
-      return report(hit, "redirect/open", byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }), `${call.callee}() redirects to a URL from ${FLOW_WORDS[flow]} (open redirect)`);
+      return report(
+        hit,
+        "redirect/open",
+        byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }),
+        `${call.callee}() redirects to a URL from ${FLOW_WORDS[flow]} (open redirect)`,
+      );
     },
   },
 ];
-

@@ -12,27 +12,55 @@ export const PYTHON_RULES: SinkRule[] = [
       const call = hit.call;
       const command = call?.args[0];
       if (!call || !command) return null;
-      const alwaysShell = /^(?:os\.(?:system|popen)|commands\.(?:getoutput|getstatusoutput)|subprocess\.(?:getoutput|getstatusoutput))$/.test(call.callee);
-      const subprocess = /^(?:subprocess\.)?(?:call|run|Popen|check_output|check_call)$/.test(call.callee) && (call.callee.startsWith("subprocess.") || /\bfrom\s+subprocess\s+import\b/.test(hit.ctx.source));
+      const alwaysShell =
+        /^(?:os\.(?:system|popen)|commands\.(?:getoutput|getstatusoutput)|subprocess\.(?:getoutput|getstatusoutput))$/.test(
+          call.callee,
+        );
+      const subprocess =
+        /^(?:subprocess\.)?(?:call|run|Popen|check_output|check_call)$/.test(call.callee) &&
+        (call.callee.startsWith("subprocess.") || /\bfrom\s+subprocess\s+import\b/.test(hit.ctx.source));
       if (!alwaysShell && !subprocess) return null;
       const shell = alwaysShell || /^True$/.test(call.kwargs.get("shell")?.text ?? "");
       const flow = await hit.flow.classify(command);
       if (shell) {
         const built = flow === "dynamic" && (await hit.flow.isBuiltString(command));
-        const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.85], dynamic: built ? ["medium", 0.5] : null });
-        return report(hit, "injection/command", verdict, `${call.callee}() runs a shell command built from ${FLOW_WORDS[flow]}`);
+        const verdict = byFlow(flow, {
+          source: ["critical", 0.9],
+          tainted: ["high", 0.85],
+          dynamic: built ? ["medium", 0.5] : null,
+        });
+        return report(
+          hit,
+          "injection/command",
+          verdict,
+          `${call.callee}() runs a shell command built from ${FLOW_WORDS[flow]}`,
+        );
       }
       // An argument list without a shell is the safe form, unless the program itself comes from input.
       if (command.type === "list" || command.type === "tuple") {
         const program = command.namedChildren[0];
         if (!program) return null;
         const programFlow = await hit.flow.classify(program);
-        return report(hit, "injection/command", byFlow(programFlow, { source: ["high", 0.8], tainted: ["high", 0.7] }), `${call.callee}() runs a program chosen by ${FLOW_WORDS[programFlow]}`);
+        return report(
+          hit,
+          "injection/command",
+          byFlow(programFlow, { source: ["high", 0.8], tainted: ["high", 0.7] }),
+          `${call.callee}() runs a program chosen by ${FLOW_WORDS[programFlow]}`,
+        );
       }
-      return report(hit, "injection/command", byFlow(flow, { source: ["high", 0.8], tainted: ["high", 0.7] }), `${call.callee}() runs a program chosen by ${FLOW_WORDS[flow]}`);
+      return report(
+        hit,
+        "injection/command",
+        byFlow(flow, { source: ["high", 0.8], tainted: ["high", 0.7] }),
+        `${call.callee}() runs a program chosen by ${FLOW_WORDS[flow]}`,
+      );
     },
   },
-  sqlInjectionRule({ anchor: /\.\s*(execute|executemany|executescript|raw|extra|text|exec_driver_sql)\s*\(|\b(text)\s*\(/dg, advice: " (f-string, % or +); pass parameters instead", dynamicConfidence: 0.65 }),
+  sqlInjectionRule({
+    anchor: /\.\s*(execute|executemany|executescript|raw|extra|text|exec_driver_sql)\s*\(|\b(text)\s*\(/dg,
+    advice: " (f-string, % or +); pass parameters instead",
+    dynamicConfidence: 0.65,
+  }),
   {
     id: "injection/template",
     anchor: /\b(render_template_string|Template|from_string)\s*\(/dg,
@@ -40,11 +68,25 @@ export const PYTHON_RULES: SinkRule[] = [
       const call = hit.call;
       const template = call?.args[0];
       if (!call || !template) return null;
-      if (!/^(?:flask\.)?render_template_string$|^(?:jinja2\.|mako\.template\.)?Template$|\.from_string$/.test(call.callee)) return null;
+      if (
+        !/^(?:flask\.)?render_template_string$|^(?:jinja2\.|mako\.template\.)?Template$|\.from_string$/.test(
+          call.callee,
+        )
+      )
+        return null;
       const flow = await hit.flow.classify(template);
       const dynamic = call.name === "render_template_string" && (await hit.flow.isBuiltString(template));
-      const verdict = byFlow(flow, { source: ["high", 0.9], tainted: ["high", 0.85], dynamic: dynamic ? ["medium", 0.55] : null });
-      return report(hit, "injection/template", verdict, `${call.callee}() compiles a template from ${FLOW_WORDS[flow]} (server-side template injection)`);
+      const verdict = byFlow(flow, {
+        source: ["high", 0.9],
+        tainted: ["high", 0.85],
+        dynamic: dynamic ? ["medium", 0.55] : null,
+      });
+      return report(
+        hit,
+        "injection/template",
+        verdict,
+        `${call.callee}() compiles a template from ${FLOW_WORDS[flow]} (server-side template injection)`,
+      );
     },
   },
   {
@@ -56,7 +98,12 @@ export const PYTHON_RULES: SinkRule[] = [
       if (!call || !code || (call.callee !== "eval" && call.callee !== "exec")) return null;
       const flow = await hit.flow.classify(code);
       const built = flow === "dynamic" && (await hit.flow.isBuiltString(code));
-      return report(hit, "injection/code", byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.85], dynamic: built ? ["medium", 0.5] : null }), `${call.callee}() evaluates ${FLOW_WORDS[flow]} as code`);
+      return report(
+        hit,
+        "injection/code",
+        byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.85], dynamic: built ? ["medium", 0.5] : null }),
+        `${call.callee}() evaluates ${FLOW_WORDS[flow]} as code`,
+      );
     },
   },
   {
@@ -67,8 +114,14 @@ export const PYTHON_RULES: SinkRule[] = [
       if (!call) return null;
       const data = call.args[0];
       let why: string | null = null;
-      if (/^(?:pickle|cPickle|_pickle|dill|cloudpickle|joblib|marshal|shelve|jsonpickle)\.(?:loads?|decode|Unpickler)$|^(?:pd|pandas)\.read_pickle$/.test(call.callee)) why = `${call.callee}() can execute code embedded in the data`;
-      else if (/^(?:yaml|ruamel\.yaml)\.(?:unsafe_load|unsafe_load_all|full_load)$/.test(call.callee)) why = `${call.callee}() constructs arbitrary Python objects`;
+      if (
+        /^(?:pickle|cPickle|_pickle|dill|cloudpickle|joblib|marshal|shelve|jsonpickle)\.(?:loads?|decode|Unpickler)$|^(?:pd|pandas)\.read_pickle$/.test(
+          call.callee,
+        )
+      )
+        why = `${call.callee}() can execute code embedded in the data`;
+      else if (/^(?:yaml|ruamel\.yaml)\.(?:unsafe_load|unsafe_load_all|full_load)$/.test(call.callee))
+        why = `${call.callee}() constructs arbitrary Python objects`;
       else if (/^yaml\.(?:load|load_all)$/.test(call.callee)) {
         const loader = call.kwargs.get("Loader")?.text ?? call.args[1]?.text ?? "";
         if (SAFE_YAML_LOADERS.test(loader)) return null;
@@ -76,7 +129,12 @@ export const PYTHON_RULES: SinkRule[] = [
       }
       if (!why) return null;
       const flow = data ? await hit.flow.classify(data) : "dynamic";
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["critical", 0.85], dynamic: ["high", 0.75], constant: ["medium", 0.5] });
+      const verdict = byFlow(flow, {
+        source: ["critical", 0.9],
+        tainted: ["critical", 0.85],
+        dynamic: ["high", 0.75],
+        constant: ["medium", 0.5],
+      });
       return report(hit, "deserialization/unsafe", verdict, why);
     },
   },
@@ -87,18 +145,36 @@ export const PYTHON_RULES: SinkRule[] = [
       const call = hit.call;
       const target = call?.args[0];
       if (!call || !target) return null;
-      if (!/^(?:open|io\.open|codecs\.open|(?:flask\.)?send_file|FileResponse|os\.(?:remove|unlink)|shutil\.rmtree)$/.test(call.callee)) return null;
+      if (
+        !/^(?:open|io\.open|codecs\.open|(?:flask\.)?send_file|FileResponse|os\.(?:remove|unlink)|shutil\.rmtree)$/.test(
+          call.callee,
+        )
+      )
+        return null;
       const flow = await hit.flow.classify(target);
-      return report(hit, "path-traversal", byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }), `${call.callee}() opens a path from ${FLOW_WORDS[flow]} (path traversal); use send_from_directory / safe_join`);
+      return report(
+        hit,
+        "path-traversal",
+        byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
+        `${call.callee}() opens a path from ${FLOW_WORDS[flow]} (path traversal); use send_from_directory / safe_join`,
+      );
     },
   },
   {
     id: "tls/verification-disabled",
-    anchor: /\b(verify)\s*=\s*False\b|\b(_create_unverified_context)\b|\b(check_hostname)\s*=\s*False\b|\b(CERT_NONE)\b/dg,
+    anchor:
+      /\b(verify)\s*=\s*False\b|\b(_create_unverified_context)\b|\b(check_hostname)\s*=\s*False\b|\b(CERT_NONE)\b/dg,
     check(hit) {
       const what = hit.match[1] ?? hit.match[2] ?? hit.match[3] ?? hit.match[4];
-      if (what === "verify" && hit.node.parent?.type !== "keyword_argument" && hit.node.type !== "keyword_argument") return null;
-      return report(hit, "tls/verification-disabled", ["high", what === "check_hostname" ? 0.75 : 0.9], `${what} disables TLS certificate verification`, hit.node.parent ?? hit.node);
+      if (what === "verify" && hit.node.parent?.type !== "keyword_argument" && hit.node.type !== "keyword_argument")
+        return null;
+      return report(
+        hit,
+        "tls/verification-disabled",
+        ["high", what === "check_hostname" ? 0.75 : 0.9],
+        `${what} disables TLS certificate verification`,
+        hit.node.parent ?? hit.node,
+      );
     },
   },
   {
@@ -109,20 +185,38 @@ export const PYTHON_RULES: SinkRule[] = [
       if (!call) return null;
       if (call.name === "new" && !/^["'](?:md5|sha1|md4)["']/i.test(call.args[0]?.text ?? "")) return null;
       if (!inSecretContext(call.node)) return null;
-      return report(hit, "crypto/weak-hash", ["high", 0.8], `${call.callee}() is too weak/fast for passwords or secrets; use hashlib.scrypt / bcrypt / argon2`);
+      return report(
+        hit,
+        "crypto/weak-hash",
+        ["high", 0.8],
+        `${call.callee}() is too weak/fast for passwords or secrets; use hashlib.scrypt / bcrypt / argon2`,
+      );
     },
   },
   {
     id: "crypto/weak-cipher",
-    anchor: /\b(DES|DES3|ARC4|ARC2|Blowfish|CAST)\s*\.\s*new\s*\(|\b(MODE_ECB)\b|\balgorithms\s*\.\s*(TripleDES|ARC4|Blowfish|CAST5|IDEA)\b|\bmodes\s*\.\s*(ECB)\b/dg,
-    check: (hit) => report(hit, "crypto/weak-cipher", ["high", 0.85], `${hit.match[1] ?? hit.match[2] ?? hit.match[3] ?? hit.match[4]} is broken or leaks patterns; use AES-GCM`, hit.node.parent ?? hit.node),
+    anchor:
+      /\b(DES|DES3|ARC4|ARC2|Blowfish|CAST)\s*\.\s*new\s*\(|\b(MODE_ECB)\b|\balgorithms\s*\.\s*(TripleDES|ARC4|Blowfish|CAST5|IDEA)\b|\bmodes\s*\.\s*(ECB)\b/dg,
+    check: (hit) =>
+      report(
+        hit,
+        "crypto/weak-cipher",
+        ["high", 0.85],
+        `${hit.match[1] ?? hit.match[2] ?? hit.match[3] ?? hit.match[4]} is broken or leaks patterns; use AES-GCM`,
+        hit.node.parent ?? hit.node,
+      ),
   },
   {
     id: "crypto/insecure-random",
     anchor: /\brandom\s*\.\s*(random|randint|choice|choices|randrange|getrandbits|sample)\s*\(/dg,
     check(hit) {
       if (!hit.call || !inSecretContext(hit.call.node)) return null;
-      return report(hit, "crypto/insecure-random", ["medium", 0.7], `random.${hit.match[1]}() is predictable: use the secrets module for tokens and passwords`);
+      return report(
+        hit,
+        "crypto/insecure-random",
+        ["medium", 0.7],
+        `random.${hit.match[1]}() is predictable: use the secrets module for tokens and passwords`,
+      );
     },
   },
   {
@@ -133,7 +227,12 @@ export const PYTHON_RULES: SinkRule[] = [
       const url = call?.args[0];
       if (!call || !url) return null;
       const flow = await hit.flow.classify(url);
-      return report(hit, "redirect/open", byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }), `${call.callee}() redirects to a URL from ${FLOW_WORDS[flow]} (open redirect)`);
+      return report(
+        hit,
+        "redirect/open",
+        byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }),
+        `${call.callee}() redirects to a URL from ${FLOW_WORDS[flow]} (open redirect)`,
+      );
     },
   },
 ];

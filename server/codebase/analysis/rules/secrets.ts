@@ -22,32 +22,140 @@ interface KeyFormat {
 }
 
 const FORMATS: KeyFormat[] = [
-  { id: "secrets/aws-access-key", what: "AWS access key id", re: /\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b/g, severity: "critical", confidence: 0.9, group: 1 },
-  { id: "secrets/aws-secret-key", what: "AWS secret access key", re: /aws_?secret_?(?:access_?)?key["']?\s*(?:=|:|:=|=>)\s*["']([A-Za-z0-9/+=]{40})["']/gi, severity: "critical", confidence: 0.85, group: 1 },
-  { id: "secrets/github-token", what: "GitHub token", re: /\b(gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, severity: "critical", confidence: 0.95, group: 1 },
-  { id: "secrets/slack-token", what: "Slack token", re: /\b(xox[abposr]-[A-Za-z0-9-]{10,250})\b/g, severity: "high", confidence: 0.9, group: 1 },
-  { id: "secrets/slack-webhook", what: "Slack webhook URL", re: /(https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{16,})/g, severity: "high", confidence: 0.9, group: 1 },
-  { id: "secrets/stripe-key", what: "Stripe live key", re: /\b((?:sk|rk)_live_[0-9A-Za-z]{20,247})\b/g, severity: "critical", confidence: 0.95, group: 1 },
-  { id: "secrets/stripe-key", what: "Stripe test key", re: /\b((?:sk|rk)_test_[0-9A-Za-z]{20,247})\b/g, severity: "low", confidence: 0.6, group: 1 },
-  { id: "secrets/private-key", what: "private key block", re: /(-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----)/g, severity: "critical", confidence: 0.95, group: 1 },
-  { id: "secrets/jwt", what: "JSON Web Token", re: /\b(eyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{10,2000})/g, severity: "high", confidence: 0.7, group: 1 },
-  { id: "secrets/google-api-key", what: "Google API key", re: /\b(AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/g, severity: "high", confidence: 0.85, group: 1 },
-  { id: "secrets/openai-key", what: "OpenAI API key", re: /\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})/g, severity: "critical", confidence: 0.95, group: 1 },
-  { id: "secrets/anthropic-key", what: "Anthropic API key", re: /\b(sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,120})/g, severity: "critical", confidence: 0.95, group: 1 },
-  { id: "secrets/sendgrid-key", what: "SendGrid API key", re: /\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})\b/g, severity: "high", confidence: 0.9, group: 1 },
-  { id: "secrets/npm-token", what: "npm access token", re: /\b(npm_[A-Za-z0-9]{36})\b/g, severity: "high", confidence: 0.9, group: 1 },
+  {
+    id: "secrets/aws-access-key",
+    what: "AWS access key id",
+    re: /\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b/g,
+    severity: "critical",
+    confidence: 0.9,
+    group: 1,
+  },
+  {
+    id: "secrets/aws-secret-key",
+    what: "AWS secret access key",
+    re: /aws_?secret_?(?:access_?)?key["']?\s*(?:=|:|:=|=>)\s*["']([A-Za-z0-9/+=]{40})["']/gi,
+    severity: "critical",
+    confidence: 0.85,
+    group: 1,
+  },
+  {
+    id: "secrets/github-token",
+    what: "GitHub token",
+    re: /\b(gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
+    severity: "critical",
+    confidence: 0.95,
+    group: 1,
+  },
+  {
+    id: "secrets/slack-token",
+    what: "Slack token",
+    re: /\b(xox[abposr]-[A-Za-z0-9-]{10,250})\b/g,
+    severity: "high",
+    confidence: 0.9,
+    group: 1,
+  },
+  {
+    id: "secrets/slack-webhook",
+    what: "Slack webhook URL",
+    re: /(https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,}\/B[A-Z0-9]{6,}\/[A-Za-z0-9]{16,})/g,
+    severity: "high",
+    confidence: 0.9,
+    group: 1,
+  },
+  {
+    id: "secrets/stripe-key",
+    what: "Stripe live key",
+    re: /\b((?:sk|rk)_live_[0-9A-Za-z]{20,247})\b/g,
+    severity: "critical",
+    confidence: 0.95,
+    group: 1,
+  },
+  {
+    id: "secrets/stripe-key",
+    what: "Stripe test key",
+    re: /\b((?:sk|rk)_test_[0-9A-Za-z]{20,247})\b/g,
+    severity: "low",
+    confidence: 0.6,
+    group: 1,
+  },
+  {
+    id: "secrets/private-key",
+    what: "private key block",
+    re: /(-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----)/g,
+    severity: "critical",
+    confidence: 0.95,
+    group: 1,
+  },
+  {
+    id: "secrets/jwt",
+    what: "JSON Web Token",
+    re: /\b(eyJ[A-Za-z0-9_-]{10,2000}\.eyJ[A-Za-z0-9_-]{10,4000}\.[A-Za-z0-9_-]{10,2000})/g,
+    severity: "high",
+    confidence: 0.7,
+    group: 1,
+  },
+  {
+    id: "secrets/google-api-key",
+    what: "Google API key",
+    re: /\b(AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/g,
+    severity: "high",
+    confidence: 0.85,
+    group: 1,
+  },
+  {
+    id: "secrets/openai-key",
+    what: "OpenAI API key",
+    re: /\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})/g,
+    severity: "critical",
+    confidence: 0.95,
+    group: 1,
+  },
+  {
+    id: "secrets/anthropic-key",
+    what: "Anthropic API key",
+    re: /\b(sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,120})/g,
+    severity: "critical",
+    confidence: 0.95,
+    group: 1,
+  },
+  {
+    id: "secrets/sendgrid-key",
+    what: "SendGrid API key",
+    re: /\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})\b/g,
+    severity: "high",
+    confidence: 0.9,
+    group: 1,
+  },
+  {
+    id: "secrets/npm-token",
+    what: "npm access token",
+    re: /\b(npm_[A-Za-z0-9]{36})\b/g,
+    severity: "high",
+    confidence: 0.9,
+    group: 1,
+  },
   // Anchored on "://" (a literal first atom lets the regex engine skip ahead; a scheme-first pattern
   // was the costliest regex of the pass).
-  { id: "secrets/connection-string", what: "password in a connection URL", re: /:\/\/[^:@/\s"'`]{1,64}:([^@/\s"'`]{3,128})@[\w.-]+/g, severity: "high", confidence: 0.75, group: 1 },
+  {
+    id: "secrets/connection-string",
+    what: "password in a connection URL",
+    re: /:\/\/[^:@/\s"'`]{1,64}:([^@/\s"'`]{3,128})@[\w.-]+/g,
+    severity: "high",
+    confidence: 0.75,
+    group: 1,
+  },
 ];
 
 /** Documentation placeholders and template holes: never reported. */
-const PLACEHOLDER = /example|sample|dummy|fake|placeholder|changeme|change_me|redacted|your[_-]?|xxxx|\*\*\*|\$\{|\{\{|<[^>]*>|^\$[A-Z_]+$|^%[sd(]|^(?:password|passwd|secret|token|pass|pwd|user|username|root|admin|test|null|none|undefined|string)$/i;
+const PLACEHOLDER =
+  /example|sample|dummy|fake|placeholder|changeme|change_me|redacted|your[_-]?|xxxx|\*\*\*|\$\{|\{\{|<[^>]*>|^\$[A-Z_]+$|^%[sd(]|^(?:password|passwd|secret|token|pass|pwd|user|username|root|admin|test|null|none|undefined|string)$/i;
 
-const SECRET_NAME = /secret|passw(?:or)?d|passwd|pwd|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credential|signing[_-]?key|encryption[_-]?key|master[_-]?key/gi;
+const SECRET_NAME =
+  /secret|passw(?:or)?d|passwd|pwd|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credential|signing[_-]?key|encryption[_-]?key|master[_-]?key/gi;
 const SECRET_NAME_TEST = new RegExp(SECRET_NAME.source, "i");
 /** Names that contain a secret word but hold something else (a header name, a URL, a length). */
-const NOT_A_SECRET_NAME = /(?:url|uri|path|file|name|id|type|header|field|length|len|size|env|var|prefix|endpoint|format|pattern|regex|label|placeholder|key_?name|expir\w*|ttl|count|min|max|policy|mode|kind|storage|cookie)$/i;
+const NOT_A_SECRET_NAME =
+  /(?:url|uri|path|file|name|id|type|header|field|length|len|size|env|var|prefix|endpoint|format|pattern|regex|label|placeholder|key_?name|expir\w*|ttl|count|min|max|policy|mode|kind|storage|cookie)$/i;
 /** `name = "value"` / `name: 'value'` / `name := "value"` / `"name": "value"`, value without spaces. */
 const ASSIGNMENT = /([A-Za-z_$][\w$.-]{0,80})["']?\s*(?::=|=>|=|:)\s*[rbfuRBFU]{0,2}(["'`])([^"'`\s\\]{8,200})\2/g;
 
@@ -76,7 +184,15 @@ export function runSecretRules(ctx: RuleContext): Finding[] {
       const secret = m[format.group ?? 0] ?? m[0];
       if (PLACEHOLDER.test(secret)) continue;
       const line = lineOf(ctx, m.index);
-      const f = finding(ctx, format.id, format.severity, format.confidence, line, line + (m[0].match(/\n/g)?.length ?? 0), `hard-coded ${format.what}: ${redact(secret)}`);
+      const f = finding(
+        ctx,
+        format.id,
+        format.severity,
+        format.confidence,
+        line,
+        line + (m[0].match(/\n/g)?.length ?? 0),
+        `hard-coded ${format.what}: ${redact(secret)}`,
+      );
       if (f) {
         out.push(f);
         linesWithKnown.add(line);
@@ -103,12 +219,21 @@ function highEntropyAssignments(ctx: RuleContext, skipLines: Set<number>): Findi
       const name = m[1]!;
       const value = m[3]!;
       if (!SECRET_NAME_TEST.test(name) || NOT_A_SECRET_NAME.test(name) || PLACEHOLDER.test(value)) continue;
-      if (/^[A-Z][A-Z0-9_]+$/.test(value) || /^(?:https?|file):\/\//.test(value) || /^[\w.-]+\.[a-z]{2,4}$/.test(value)) continue;
+      if (/^[A-Z][A-Z0-9_]+$/.test(value) || /^(?:https?|file):\/\//.test(value) || /^[\w.-]+\.[a-z]{2,4}$/.test(value))
+        continue;
       const h = entropy(value);
       const strong = value.length >= 16 ? h >= 3.5 : h >= 3.0 && charClasses(value) >= 3;
       if (!strong) continue;
       const confidence = Math.min(0.85, 0.55 + (h - 3) * 0.15);
-      const f = finding(ctx, "secrets/high-entropy-literal", "high", confidence, line, line, `high-entropy literal assigned to "${name.slice(0, 60)}": ${redact(value)}`);
+      const f = finding(
+        ctx,
+        "secrets/high-entropy-literal",
+        "high",
+        confidence,
+        line,
+        line,
+        `high-entropy literal assigned to "${name.slice(0, 60)}": ${redact(value)}`,
+      );
       if (f) out.push(f);
       break;
     }

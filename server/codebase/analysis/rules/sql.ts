@@ -5,9 +5,15 @@
  */
 import { byFlow, FLOW_WORDS, report, type SinkRule } from "./engine.ts";
 
-export const SQL_WORDS = /\b(?:select|insert|update|delete|from|where|into|values|drop|create|alter|union|order\s+by|group\s+by)\b/i;
+export const SQL_WORDS =
+  /\b(?:select|insert|update|delete|from|where|into|values|drop|create|alter|union|order\s+by|group\s+by)\b/i;
 
-export function sqlInjectionRule(opts: { anchor: RegExp; advice: string; dynamicConfidence: number; taintedSourceIsBuilt?: boolean }): SinkRule {
+export function sqlInjectionRule(opts: {
+  anchor: RegExp;
+  advice: string;
+  dynamicConfidence: number;
+  taintedSourceIsBuilt?: boolean;
+}): SinkRule {
   return {
     id: "injection/sql",
     anchor: opts.anchor,
@@ -19,8 +25,17 @@ export function sqlInjectionRule(opts: { anchor: RegExp; advice: string; dynamic
       if (!SQL_WORDS.test(resolved.text.slice(0, 2000))) return null;
       const flow = await hit.flow.classify(sql);
       const built = (await hit.flow.isBuiltString(sql)) || (opts.taintedSourceIsBuilt === true && flow === "source");
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: built ? ["critical", 0.85] : ["high", 0.7], dynamic: built ? ["high", opts.dynamicConfidence] : null });
-      return report(hit, "injection/sql", verdict, `SQL passed to ${call.callee}() is built from ${FLOW_WORDS[flow]}${opts.advice}`);
+      const verdict = byFlow(flow, {
+        source: ["critical", 0.9],
+        tainted: built ? ["critical", 0.85] : ["high", 0.7],
+        dynamic: built ? ["high", opts.dynamicConfidence] : null,
+      });
+      return report(
+        hit,
+        "injection/sql",
+        verdict,
+        `SQL passed to ${call.callee}() is built from ${FLOW_WORDS[flow]}${opts.advice}`,
+      );
     },
   };
 }

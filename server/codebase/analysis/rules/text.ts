@@ -6,9 +6,18 @@ import type { Finding } from "../types.ts";
 import { finding, lineOf, matchAll, type RuleContext } from "./context.ts";
 
 const RULES: { re: RegExp; message: string }[] = [
-  { re: /\bNODE_TLS_REJECT_UNAUTHORIZED\b["']?\s*(?:=|:|,)\s*["']?0\b/g, message: "NODE_TLS_REJECT_UNAUTHORIZED=0 disables TLS verification for the whole Node process" },
-  { re: /\bPYTHONHTTPSVERIFY\b["']?\s*(?:=|:)\s*["']?0\b/g, message: "PYTHONHTTPSVERIFY=0 disables HTTPS certificate verification for the whole Python process" },
-  { re: /\bGIT_SSL_NO_VERIFY\b["']?\s*(?:=|:)\s*["']?(?:1|true)\b/gi, message: "GIT_SSL_NO_VERIFY disables TLS verification for git" },
+  {
+    re: /\bNODE_TLS_REJECT_UNAUTHORIZED\b["']?\s*(?:=|:|,)\s*["']?0\b/g,
+    message: "NODE_TLS_REJECT_UNAUTHORIZED=0 disables TLS verification for the whole Node process",
+  },
+  {
+    re: /\bPYTHONHTTPSVERIFY\b["']?\s*(?:=|:)\s*["']?0\b/g,
+    message: "PYTHONHTTPSVERIFY=0 disables HTTPS certificate verification for the whole Python process",
+  },
+  {
+    re: /\bGIT_SSL_NO_VERIFY\b["']?\s*(?:=|:)\s*["']?(?:1|true)\b/gi,
+    message: "GIT_SSL_NO_VERIFY disables TLS verification for git",
+  },
 ];
 
 /** A line that is only a comment in the common syntaxes (#, //, --, ;, *). */

@@ -49,20 +49,23 @@ export async function collectModuleConfig(root: string, files: string[]): Promis
         if (entry) config.tsconfigs.push(entry);
       } else if (name === "package.json" && !file.includes("node_modules/")) {
         const pkg = await readJson(root, file);
-        if (pkg && typeof pkg.name === "string") config.packages.push({ name: pkg.name, dir: dirOf(file), entry: packageEntry(pkg, dirOf(file)) });
+        if (pkg && typeof pkg.name === "string")
+          config.packages.push({ name: pkg.name, dir: dirOf(file), entry: packageEntry(pkg, dirOf(file)) });
       } else if (name === "go.mod") {
         const text = await readCapped(root, file);
         const m = text && /^\s*module\s+("?)([^\s"]+)\1\s*$/m.exec(text);
         if (m) config.goModules.push({ dir: dirOf(file), path: m[2]! });
       } else if (name === "pyproject.toml" || name === "setup.py" || name === "setup.cfg") {
         const dir = dirOf(file);
-        for (const r of [dir, dir ? `${dir}/src` : "src"]) if (!config.pythonRoots.includes(r)) config.pythonRoots.push(r);
+        for (const r of [dir, dir ? `${dir}/src` : "src"])
+          if (!config.pythonRoots.includes(r)) config.pythonRoots.push(r);
       }
     } catch {
       // An unreadable or malformed config only means fewer specifiers resolve.
     }
   }
-  if (!config.pythonRoots.includes("src") && files.some((f) => f.startsWith("src/") && f.endsWith(".py"))) config.pythonRoots.push("src");
+  if (!config.pythonRoots.includes("src") && files.some((f) => f.startsWith("src/") && f.endsWith(".py")))
+    config.pythonRoots.push("src");
   return config;
 }
 
@@ -117,15 +120,22 @@ async function loadTsconfig(root: string, rel: string): Promise<TsConfigEntry | 
     const dir: string = posix.dirname(current) === "." ? "" : posix.dirname(current);
     const options = (json.compilerOptions ?? {}) as Record<string, unknown>;
     // The nearest config that sets an option wins; its relative values are relative to it.
-    if (baseUrl === null && typeof options.baseUrl === "string") baseUrl = posix.normalize(posix.join(dir, options.baseUrl));
+    if (baseUrl === null && typeof options.baseUrl === "string")
+      baseUrl = posix.normalize(posix.join(dir, options.baseUrl));
     if (paths === null && options.paths && typeof options.paths === "object") {
       const base = typeof options.baseUrl === "string" ? posix.join(dir, options.baseUrl) : dir;
       paths = {};
       for (const [pattern, targets] of Object.entries(options.paths as Record<string, unknown>)) {
-        if (Array.isArray(targets)) paths[pattern] = targets.filter((t): t is string => typeof t === "string").map((t) => posix.normalize(posix.join(base, t)));
+        if (Array.isArray(targets))
+          paths[pattern] = targets
+            .filter((t): t is string => typeof t === "string")
+            .map((t) => posix.normalize(posix.join(base, t)));
       }
     }
-    const ext: string | null = typeof json.extends === "string" && json.extends.startsWith(".") ? posix.normalize(posix.join(dir, json.extends)) : null;
+    const ext: string | null =
+      typeof json.extends === "string" && json.extends.startsWith(".")
+        ? posix.normalize(posix.join(dir, json.extends))
+        : null;
     current = ext && !ext.startsWith("..") ? (ext.endsWith(".json") ? ext : `${ext}.json`) : null;
   }
   const dir = posix.dirname(rel) === "." ? "" : posix.dirname(rel);
@@ -135,7 +145,11 @@ async function loadTsconfig(root: string, rel: string): Promise<TsConfigEntry | 
 function packageEntry(pkg: Record<string, unknown>, dir: string): string | null {
   const exp = pkg.exports;
   let entry: unknown =
-    typeof exp === "string" ? exp : exp && typeof exp === "object" ? ((exp as Record<string, unknown>)["."] ?? null) : null;
+    typeof exp === "string"
+      ? exp
+      : exp && typeof exp === "object"
+        ? ((exp as Record<string, unknown>)["."] ?? null)
+        : null;
   if (entry && typeof entry === "object") {
     const cond = entry as Record<string, unknown>;
     entry = cond.types ?? cond.import ?? cond.default ?? cond.require ?? null;

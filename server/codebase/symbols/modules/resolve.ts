@@ -14,10 +14,28 @@ import type { ModuleConfig, TsConfigEntry } from "./config.ts";
 
 const posix = path.posix;
 
-const JS_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json", ".vue", ".svelte"];
+const JS_EXTENSIONS = [
+  ".ts",
+  ".tsx",
+  ".d.ts",
+  ".js",
+  ".jsx",
+  ".mjs",
+  ".cjs",
+  ".mts",
+  ".cts",
+  ".json",
+  ".vue",
+  ".svelte",
+];
 const INDEX_FILES = ["index.ts", "index.tsx", "index.d.ts", "index.js", "index.jsx", "index.mjs", "index.cjs"];
 /** TS projects import their own .ts files with the extension they will have once compiled. */
-const COMPILED_TO_SOURCE: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };
+const COMPILED_TO_SOURCE: Record<string, string[]> = {
+  ".js": [".ts", ".tsx"],
+  ".jsx": [".tsx"],
+  ".mjs": [".mts"],
+  ".cjs": [".cts"],
+};
 
 type Family = "js" | "python" | "go" | "java" | null;
 
@@ -105,7 +123,8 @@ export class ModuleResolver {
   private probeFile(p: string): string | null {
     if (this.files.has(p)) return p;
     const ext = posix.extname(p);
-    for (const source of COMPILED_TO_SOURCE[ext] ?? []) if (this.files.has(p.slice(0, -ext.length) + source)) return p.slice(0, -ext.length) + source;
+    for (const source of COMPILED_TO_SOURCE[ext] ?? [])
+      if (this.files.has(p.slice(0, -ext.length) + source)) return p.slice(0, -ext.length) + source;
     return null;
   }
 
@@ -125,7 +144,8 @@ export class ModuleResolver {
         else {
           const prefix = pattern.slice(0, star);
           const suffix = pattern.slice(star + 1);
-          if (spec.startsWith(prefix) && spec.endsWith(suffix) && spec.length >= prefix.length + suffix.length) hole = spec.slice(prefix.length, spec.length - suffix.length);
+          if (spec.startsWith(prefix) && spec.endsWith(suffix) && spec.length >= prefix.length + suffix.length)
+            hole = spec.slice(prefix.length, spec.length - suffix.length);
         }
         if (hole === null) continue;
         matchedPattern = true;
@@ -184,7 +204,10 @@ export class ModuleResolver {
     // Packages under some other root: a unique file whose path ends with the dotted path.
     const tail = `${parts.join("/")}.py`;
     const initTail = `${parts.join("/")}/__init__.py`;
-    const candidates = [...(this.byBasename.get(`${parts[parts.length - 1]}.py`) ?? []), ...(this.byBasename.get("__init__.py") ?? [])].filter((f) => f === tail || f.endsWith(`/${tail}`) || f === initTail || f.endsWith(`/${initTail}`));
+    const candidates = [
+      ...(this.byBasename.get(`${parts[parts.length - 1]}.py`) ?? []),
+      ...(this.byBasename.get("__init__.py") ?? []),
+    ].filter((f) => f === tail || f.endsWith(`/${tail}`) || f === initTail || f.endsWith(`/${initTail}`));
     if (candidates.length === 1) return { kind: "file", path: candidates[0]! };
     return { kind: "external", path: null };
   }
@@ -192,7 +215,9 @@ export class ModuleResolver {
   // ---- Go -----------------------------------------------------------------------------------
 
   private resolveGo(spec: string): Omit<ModuleResolution, "specifier" | "fromFile"> {
-    const mod = this.config.goModules.filter((m) => spec === m.path || spec.startsWith(`${m.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+    const mod = this.config.goModules
+      .filter((m) => spec === m.path || spec.startsWith(`${m.path}/`))
+      .sort((a, b) => b.path.length - a.path.length)[0];
     const candidates: string[] = [];
     if (mod) candidates.push(posix.join(mod.dir, spec.slice(mod.path.length + 1)));
     candidates.push(`vendor/${spec}`);
@@ -201,7 +226,9 @@ export class ModuleResolver {
       const files = this.goDirs.get(d);
       if (files?.length) {
         // Non-test files first: they are the package a caller imports.
-        const sorted = [...files].sort((a, b) => Number(a.endsWith("_test.go")) - Number(b.endsWith("_test.go")) || a.localeCompare(b));
+        const sorted = [...files].sort(
+          (a, b) => Number(a.endsWith("_test.go")) - Number(b.endsWith("_test.go")) || a.localeCompare(b),
+        );
         return { kind: "package", path: d, files: sorted };
       }
     }
@@ -215,7 +242,9 @@ export class ModuleResolver {
     // Static imports name a member: try the class, then its enclosing segments.
     for (let n = parts.length; n > 1; n--) {
       const tail = `${parts.slice(0, n).join("/")}.java`;
-      const hits = (this.byBasename.get(`${parts[n - 1]}.java`) ?? []).filter((f) => f === tail || f.endsWith(`/${tail}`));
+      const hits = (this.byBasename.get(`${parts[n - 1]}.java`) ?? []).filter(
+        (f) => f === tail || f.endsWith(`/${tail}`),
+      );
       if (hits.length) return { kind: "file", path: hits[0]! };
     }
     return { kind: "external", path: null };

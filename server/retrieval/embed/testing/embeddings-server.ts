@@ -62,7 +62,10 @@ export async function startEmbeddingsServer(options: EmbeddingsServerOptions = {
   const queue: QueuedReply[] = [];
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain" : "application/json", ...headers });
+      res.writeHead(status, {
+        "content-type": typeof body === "string" ? "text/plain" : "application/json",
+        ...headers,
+      });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
     let body: EmbeddingsRequest["body"] = {};
@@ -80,12 +83,17 @@ export async function startEmbeddingsServer(options: EmbeddingsServerOptions = {
       return send(400, { error: { message: "'$.input' is invalid: every input must be a non-empty string" } });
     }
     const o = options;
-    if (o.maxBatch && input.length > o.maxBatch) return send(413, { error: `batch size ${input.length} > maximum allowed batch size ${o.maxBatch}` });
+    if (o.maxBatch && input.length > o.maxBatch)
+      return send(413, { error: `batch size ${input.length} > maximum allowed batch size ${o.maxBatch}` });
     const dims = o.wrongDims ?? body.dimensions ?? o.dims ?? 32;
     const base64 = o.alwaysBase64 || body.encoding_format === "base64";
     const data = input.map((text, index) => {
       const v = bagOfWordsVector(text as string, dims);
-      return { object: "embedding", index, embedding: base64 ? Buffer.from(Float32Array.from(v).buffer).toString("base64") : v };
+      return {
+        object: "embedding",
+        index,
+        embedding: base64 ? Buffer.from(Float32Array.from(v).buffer).toString("base64") : v,
+      };
     });
     if (o.reversed) data.reverse();
     send(200, { object: "list", data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } });

@@ -107,7 +107,8 @@ function tensor(t: TensorInit): ProtoWriter {
 
 function valueInfo(v: ValueInfo): ProtoWriter {
   const shape = new ProtoWriter();
-  for (const d of v.shape) shape.message(1, typeof d === "number" ? new ProtoWriter().int(1, d) : new ProtoWriter().string(2, d)); // dim: dim_value | dim_param
+  for (const d of v.shape)
+    shape.message(1, typeof d === "number" ? new ProtoWriter().int(1, d) : new ProtoWriter().string(2, d)); // dim: dim_value | dim_param
   const tensorType = new ProtoWriter().int(1, v.elemType).message(2, shape); // elem_type, shape
   return new ProtoWriter().string(1, v.name).message(2, new ProtoWriter().message(1, tensorType)); // name, type.tensor_type
 }

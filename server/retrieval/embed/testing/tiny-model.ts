@@ -102,19 +102,45 @@ export async function writeTinyModel(dir: string, options: TinyModelOptions = {}
     outputs: [{ name: "last_hidden_state", elemType: ONNX_FLOAT, shape: ["batch", "sequence", dims] }],
   });
 
-  const specialToken = (content: string, i: number) => ({ id: i, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const specialToken = (content: string, i: number) => ({
+    id: i,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   const files: Record<string, string | Uint8Array> = {
-    "config.json": JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: dims, vocab_size: vocab.length, max_position_embeddings: 512 }),
+    "config.json": JSON.stringify({
+      model_type: "bert",
+      architectures: ["BertModel"],
+      hidden_size: dims,
+      vocab_size: vocab.length,
+      max_position_embeddings: 512,
+    }),
     "tokenizer.json": JSON.stringify({
       version: "1.0",
       truncation: null,
       padding: null,
       added_tokens: SPECIALS.map(specialToken),
-      normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+      normalizer: {
+        type: "BertNormalizer",
+        clean_text: true,
+        handle_chinese_chars: true,
+        strip_accents: null,
+        lowercase: true,
+      },
       pre_tokenizer: { type: "BertPreTokenizer" },
       post_processor: { type: "BertProcessing", sep: ["[SEP]", 3], cls: ["[CLS]", 2] },
       decoder: { type: "WordPiece", prefix: "##", cleanup: true },
-      model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab: Object.fromEntries(vocab.map((w, i) => [w, i])) },
+      model: {
+        type: "WordPiece",
+        unk_token: "[UNK]",
+        continuing_subword_prefix: "##",
+        max_input_chars_per_word: 100,
+        vocab: Object.fromEntries(vocab.map((w, i) => [w, i])),
+      },
     }),
     "tokenizer_config.json": JSON.stringify({
       tokenizer_class: "BertTokenizer",
