@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 // e2e runs the real server (built UI, SQLite in a fresh data directory) and Debian's Chromium.
-const port = 3210;
+// E2E_PORT lets two checkouts run their e2e suites side by side.
+const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://localhost:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "argus-e2e-"));
 
