@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // parallel. The provider follows DATABASE_URL exactly like the app (unset → SQLite).
 export default defineConfig({
   test: {
-    include: ["server/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "*.test.ts", "docs/*.test.ts"],
     exclude: ["node_modules/**", "e2e/**", ".next/**"],
     environment: "node",
     pool: "forks",

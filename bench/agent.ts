@@ -6,16 +6,16 @@
  * history, events. The time spent inside the HTTP round trips (SDK + our client + server) is
  * reported next to it as the baseline it excludes. Target (issue 6): p50 ≤ 2 ms.
  *
- * Also the grep figures of the review tools (server/review/tools/measure-grep.ts: our grep tool vs
+ * Also the grep figures of the review tools (bench/measure/grep.ts: our grep tool vs
  * `rg` on a 100k-line tree, same run) when that module exists.
  */
-import { createBudget } from "../server/llm/budget.ts";
-import type { LlmClient } from "../server/llm/client.ts";
+import { createBudget } from "../server/llm/index.ts";
+import type { LlmClient } from "../server/llm/index.ts";
 import { startScriptedServer } from "../server/llm/scripted/server.ts";
 import { clientFor } from "../server/llm/test-support.ts";
 import { runAgent } from "../server/review/agent/loop.ts";
 import { memoryTools, reportText } from "../server/review/agent/test-support.ts";
-import { measureGrep } from "../server/review/tools/measure-grep.ts";
+import { measureGrep } from "./measure/grep.ts";
 import { summarize } from "./_stats.ts";
 
 const ITERATIONS = 100;

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/settings.ts";
+import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/index.ts";
 import { embedderEnvShape, embedderSettingsFromEnv, type EmbedderSettings } from "./retrieval/embed/settings.ts";
 
 const port = z.coerce

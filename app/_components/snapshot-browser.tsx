@@ -4,11 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { useTRPC } from "@/app/_lib/trpc.ts";
+import { SEVERITIES, type Severity } from "@/server/shared/findings.ts";
 import { CodeSearch } from "./code-search.tsx";
 import { CodeViewer } from "./code-viewer.tsx";
 import { Badge, Card, DelayedSkeleton, EmptyState, Input, cx } from "./ui.tsx";
 
-const severities = ["critical", "high", "medium", "low", "info"] as const;
 const severityTone = { critical: "amber", high: "amber", medium: "zinc", low: "zinc", info: "zinc" } as const;
 
 export function SnapshotBrowser({
@@ -29,7 +29,7 @@ export function SnapshotBrowser({
   const trpc = useTRPC();
   const tree = useQuery(trpc.snapshots.tree.queryOptions({ snapshotUid }));
   const [filter, setFilter] = useState("");
-  const [severity, setSeverity] = useState<(typeof severities)[number] | "">("");
+  const [severity, setSeverity] = useState<Severity | "">("");
   const current = file ?? tree.data?.[0]?.path;
   const fileQuery = useQuery({
     ...trpc.snapshots.file.queryOptions({ snapshotUid, path: current ?? "" }),
@@ -171,7 +171,7 @@ export function SnapshotBrowser({
               className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
             >
               <option value="">All</option>
-              {severities.map((s) => (
+              {SEVERITIES.map((s) => (
                 <option key={s} value={s}>
                   {s}
                 </option>

@@ -13,8 +13,7 @@ import { z } from "zod";
 import { getConfig } from "../config.ts";
 import { DomainError } from "../errors.ts";
 import { search, type SearchResult } from "../retrieval/search.ts";
-import { openChunkIndex, type ChunkIndex } from "../retrieval/store/chunk-index.ts";
-import { connect, type Store } from "../retrieval/store/connect.ts";
+import { connect, openChunkIndex, type ChunkIndex, type Store } from "../retrieval/store/index.ts";
 import { runImport } from "../snapshots/import.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "../snapshots/storage.ts";
 

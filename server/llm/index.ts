@@ -28,5 +28,13 @@ export {
   modelInfo,
   modelsFor,
 } from "./catalog.ts";
-export { Budget, type BudgetLimits, createBudget } from "./budget.ts";
+export { Budget, type BudgetLimits, createBudget, estimateInputTokens } from "./budget.ts";
+export { type RetryPolicy } from "./retry.ts";
+export {
+  createEmbeddingsEndpoint,
+  type EmbeddingsEndpoint,
+  type EmbeddingsEndpointOptions,
+  type EmbeddingsRequest,
+  EmbeddingsRequestError,
+} from "./embeddings.ts";
 export { LlmError } from "./errors.ts";

@@ -40,7 +40,7 @@ export function parseToolArguments(name: string, json: string): Record<string, u
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw new SyntaxError(`arguments of tool call "${name}" are not valid JSON: ${(e as Error).message}`);
+    throw new SyntaxError(`arguments of tool call "${name}" are not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) {
     throw new SyntaxError(`arguments of tool call "${name}" are not a JSON object`);

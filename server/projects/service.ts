@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
 import { isUniqueViolation, type Db, type Project } from "../db/client.ts";
 import { conflict, notFound } from "../errors.ts";
+import { ACTIVE_REVIEW_STATUSES } from "../shared/statuses.ts";
 
 export const projectName = z
   .string()
@@ -75,7 +76,7 @@ export function createProjectService(db: Db, deps: ProjectServiceDeps) {
       const project = await load(uid);
       await requireRole(db, actor, project.workspaceId, "member");
       const busy = await db.review.count({
-        where: { projectId: project.id, status: { in: ["pending", "queued", "running"] } },
+        where: { projectId: project.id, status: { in: [...ACTIVE_REVIEW_STATUSES] } },
       });
       if (busy > 0)
         throw conflict(

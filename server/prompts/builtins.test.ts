@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openMigratedDb, type TestConfig } from "../../test/helpers/db.ts";
+import { openMigratedDb } from "../../test/helpers/db.ts";
 import type { Db } from "../db/client.ts";
 import { uuid5 } from "../lib/uuid5.ts";
 import { builtinUid, loadBuiltinPrompts, seedAllWorkspaces, seedBuiltinPrompts } from "./builtins.ts";
@@ -13,12 +13,11 @@ const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
 };
 const defaultKey = manifest.prompts.find((p) => p.default)!.key;
 
-let t: TestConfig;
 let db: Db;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ t, db, close } = await openMigratedDb());
+  ({ db, close } = await openMigratedDb());
 });
 afterAll(async () => {
   await close?.();

@@ -1,12 +1,12 @@
 import { mkdtempSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect as lanceConnect } from "@lancedb/lancedb";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { HashEmbedder } from "./embed/hash.ts";
 import { indexSnapshot, type SnapshotFile } from "./index-snapshot.ts";
 import { search } from "./search.ts";
 import { connect, openChunkIndex, replaceIndex, updateIndex, type Store } from "./store/index.ts";
+import { deleteRowsBehindCatalog } from "./store/testing.ts";
 
 let dir: string;
 let store: Store;
@@ -222,12 +222,7 @@ describe("indexSnapshot", () => {
     const t = tree({ "a.ts": fn("survivorFunction"), "b.ts": fn("bystanderFunction") });
     await indexSnapshot(store, "crash", t.root, t.list());
     // Simulate a crash: rows deleted from the physical table, catalog never moved.
-    const raw = await lanceConnect(path.join(dir, "lancedb"));
-    const physical = (await raw.tableNames()).find((x) => x.startsWith("crash--"))!;
-    const table = await raw.openTable(physical);
-    await table.delete("file = 'a.ts'");
-    table.close();
-    raw.close();
+    await deleteRowsBehindCatalog(store, "crash", "file = 'a.ts'");
 
     const index = (await openChunkIndex(store, "crash"))!;
     try {
@@ -258,12 +253,8 @@ describe("indexSnapshot", () => {
     await indexSnapshot(store, "pinned", t.root, t.list());
     const index = (await openChunkIndex(store, "pinned"))!;
     try {
-      const raw = await lanceConnect(path.join(dir, "lancedb"));
-      const table = await raw.openTable((await raw.tableNames()).find((x) => x.startsWith("pinned--"))!);
-      await table.delete("file = 'a.ts' OR file = 'b.ts'");
-      await table.optimize(); // rewrites the remaining rows: their addresses in the new version move
-      table.close();
-      raw.close();
+      // Compaction rewrites the remaining rows: their addresses in the new version move.
+      await deleteRowsBehindCatalog(store, "pinned", "file = 'a.ts' OR file = 'b.ts'", { optimize: true });
 
       // Full text matches one chunk, so vector-only hits fill the page and are read by address.
       const hits = await search(index, "survivor", { mode: "hybrid", k: 4 });

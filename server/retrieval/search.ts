@@ -10,6 +10,7 @@ import type { Embedder } from "./embed/types.ts";
 import { reciprocalRankFusion } from "./rrf.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
 import { globToRegex, sqlString, type ChunkIndex, type StoredHit } from "./store/index.ts";
+import { formatZodIssues } from "../shared/zod-issues.ts";
 
 /** Longer queries are refused, not truncated: silently searching for a prefix would return results
  * that look authoritative for a question nobody asked. 8k characters holds any real code snippet. */
@@ -84,9 +85,7 @@ export interface SearchResult {
 export async function search(index: ChunkIndex, query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
   const parsed = searchOptionsSchema.safeParse(options);
   if (!parsed.success)
-    throw invalid(
-      `Invalid search options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`,
-    );
+    throw invalid(`Invalid search options: ${formatZodIssues(parsed.error, { separator: "; ", root: "options" })}`);
   const { mode, k, filters } = parsed.data;
   const words = checkQuery(query);
   const where = whereClause(filters);

@@ -17,7 +17,8 @@ import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
-import { ACTIVE_STATUSES, reviewRoom, type ReviewJob } from "./service.ts";
+import { isActiveReview } from "../shared/statuses.ts";
+import { reviewRoom, type ReviewJob } from "./service.ts";
 import type { ToolContext } from "./tools/types.ts";
 
 export interface ReviewJobDeps {
@@ -37,7 +38,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
 
   return async function runReviewJob({ reviewId }: ReviewJob): Promise<void> {
     const review = await db.review.findUnique({ where: { id: reviewId } });
-    if (!review || !(ACTIVE_STATUSES as readonly string[]).includes(review.status)) return; // cancelled or deleted while queued
+    if (!review || !isActiveReview(review.status)) return; // cancelled or deleted while queued
     const room = reviewRoom(review.uid);
     // The cancel switch exists before the review shows as running, so a cancel never finds a
     // running review without one (it would only flip the status while the model kept working).

@@ -29,12 +29,11 @@ import {
   type ReviewSettings,
   type Severity,
 } from "./report/schema.ts";
+import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewStatus } from "../shared/statuses.ts";
 
 export const REVIEW_JOB = "review";
 export type ReviewJob = { reviewId: string };
 
-export const REVIEW_STATUSES = ["pending", "queued", "running", "completed", "failed", "cancelled"] as const;
-export const ACTIVE_STATUSES = ["pending", "queued", "running"] as const;
 export const reviewRoom = (uid: string) => `review:${uid}`;
 
 export const startReviewInput = z.object({
@@ -81,7 +80,7 @@ export interface ReviewView {
   projectName: string;
   snapshotUid: string | null;
   engine: "static" | "agent";
-  status: (typeof REVIEW_STATUSES)[number];
+  status: ReviewStatus;
   statusReason: string | null;
   scope: ReviewScope;
   promptName: string | null;
@@ -320,7 +319,7 @@ export function createReviewService(deps: {
 
     async cancel(actor: Actor, uid: string): Promise<ReviewView> {
       const r = await loadFor(actor, uid, "member");
-      if (!(ACTIVE_STATUSES as readonly string[]).includes(r.status))
+      if (!isActiveReview(r.status))
         throw conflict(
           `This review already ${r.status === "completed" ? "completed" : `is ${r.status}`}; there is nothing to cancel.`,
         );
@@ -330,7 +329,7 @@ export function createReviewService(deps: {
       } else {
         // Queued, not started: the job sees the status and skips it.
         await db.review.updateMany({
-          where: { id: r.id, status: { in: [...ACTIVE_STATUSES] } },
+          where: { id: r.id, status: { in: [...ACTIVE_REVIEW_STATUSES] } },
           data: { status: "cancelled", statusReason: "Cancelled before it started.", finishedAt: new Date() },
         });
         await publishStatus({ uid: r.uid, status: "cancelled", statusReason: "Cancelled before it started." });
@@ -362,8 +361,7 @@ export function createReviewService(deps: {
 
     async remove(actor: Actor, uid: string): Promise<void> {
       const r = await loadFor(actor, uid, "member");
-      if ((ACTIVE_STATUSES as readonly string[]).includes(r.status))
-        throw conflict("This review is still running. Cancel it first, then delete it.");
+      if (isActiveReview(r.status)) throw conflict("This review is still running. Cancel it first, then delete it.");
       await db.review.delete({ where: { id: r.id } }); // files and findings cascade
       await events.deleteRoom(reviewRoom(r.uid));
     },
@@ -425,7 +423,7 @@ export function createReviewService(deps: {
     /** On start: see the restart policy at the top of this file. */
     async recoverInterrupted(): Promise<{ failed: number; requeued: number }> {
       const stuck = await db.review.findMany({
-        where: { status: { in: [...ACTIVE_STATUSES] } },
+        where: { status: { in: [...ACTIVE_REVIEW_STATUSES] } },
         orderBy: { createdAt: "asc" },
       });
       let failed = 0;

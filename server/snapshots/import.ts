@@ -17,7 +17,7 @@ import {
 import { buildSymbolIndex } from "../codebase/symbols/index.ts";
 import { runStaticAnalysis } from "../codebase/analysis/index.ts";
 import type { Finding } from "../codebase/analysis/types.ts";
-import { connect } from "../retrieval/store/connect.ts";
+import { connect } from "../retrieval/store/index.ts";
 import { indexSnapshot } from "../retrieval/index-snapshot.ts";
 import type { Embedder } from "../retrieval/embed/types.ts";
 import type { snapshotDirs } from "./storage.ts";

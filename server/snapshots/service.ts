@@ -19,11 +19,10 @@ import type { SnapshotSummary } from "./import.ts";
 import { Sandbox, SandboxError } from "../review/sandbox.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
-import { connect } from "../retrieval/store/connect.ts";
-import { dropIndex } from "../retrieval/store/write.ts";
-import type { IndexCache } from "../retrieval/store/index-cache.ts";
+import { connect, dropIndex, type IndexCache } from "../retrieval/store/index.ts";
 import { search as searchIndex, type SearchResult } from "../retrieval/search.ts";
 import { INGEST_JOB, type IngestJob } from "./job.ts";
+import { severitySchema } from "../shared/findings.ts";
 
 /** The URL as people may see it: any credentials in it removed. */
 export function displayUrl(url: string): string {
@@ -63,7 +62,7 @@ export const searchInput = z.object({
 
 export const findingsInput = z.object({
   snapshotUid: z.uuid(),
-  severity: z.enum(["critical", "high", "medium", "low", "info"]).optional(),
+  severity: severitySchema.optional(),
   file: z.string().max(4096).optional(),
   tool: z.string().max(50).optional(),
   limit: z.number().int().min(1).max(1000).default(500),

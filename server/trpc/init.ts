@@ -8,6 +8,7 @@ import { z, ZodError } from "zod";
 import type { Actor } from "../auth/access.ts";
 import type { Services } from "../context.ts";
 import { DomainError, type DomainErrorKind } from "../errors.ts";
+import { formatZodIssues } from "../shared/zod-issues.ts";
 
 export interface TrpcContext {
   services: Services;
@@ -26,7 +27,7 @@ const codeFor: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
 
 /** "name: Give the prompt a name." — one line per problem, each naming its field. */
 export function describeZodError(error: ZodError): string {
-  return error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("\n");
+  return formatZodIssues(error);
 }
 
 const t = initTRPC.context<TrpcContext>().create({

@@ -10,18 +10,5 @@ export type ReviewEvent = Outputs["events"][number];
 export type TrendPoint = Outputs["trend"][number];
 export type ReviewStatus = ReviewListItem["status"];
 
-export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-export const CATEGORIES = [
-  "security",
-  "correctness",
-  "reliability",
-  "performance",
-  "maintainability",
-  "style",
-  "testing",
-  "documentation",
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-export const ACTIVE_STATUSES: readonly ReviewStatus[] = ["pending", "queued", "running"];
-export const isActive = (status: ReviewStatus) => ACTIVE_STATUSES.includes(status);
+export { SEVERITIES, CATEGORIES, type Severity, type Category } from "@/server/shared/findings.ts";
+export { isActiveReview as isActive } from "@/server/shared/statuses.ts";

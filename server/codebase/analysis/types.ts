@@ -1,8 +1,7 @@
 /** What the static-analysis pre-pass produces. */
 
-export type Severity = "critical" | "high" | "medium" | "low" | "info";
-
-export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
+export { SEVERITIES, type Severity } from "../../shared/findings.ts";
+import type { Severity } from "../../shared/findings.ts";
 
 export interface Finding {
   /** "argus", "eslint", "ruff", "bandit". */

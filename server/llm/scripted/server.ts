@@ -66,7 +66,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0]!;
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     } catch {

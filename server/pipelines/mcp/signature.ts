@@ -12,6 +12,7 @@
 import { z } from "zod";
 import { toolSignatureSchema, type ServerSignature, type ToolSignature } from "../dsl/schema.ts";
 import { signatureFromSpec } from "../servers/io-spec.ts";
+import { formatZodIssues } from "../../shared/zod-issues.ts";
 
 export const IO_META = "argus/io";
 export const PARAMETERS_META = "argus/parameters";
@@ -100,9 +101,7 @@ const serverYamlSchema = z.looseObject({ tools: entries, prompts: entries });
 export function signatureFromServerYaml(doc: unknown, parameters: Record<string, unknown>): ServerSignature {
   const r = serverYamlSchema.safeParse(doc);
   if (!r.success)
-    throw new Error(
-      `server.yaml is not in UltraRAG's format: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-    );
+    throw new Error(`server.yaml is not in UltraRAG's format: ${formatZodIssues(r.error, { separator: "; " })}`);
   const pick = (m: Record<string, ToolSignature>, skipBuild: boolean) =>
     Object.fromEntries(Object.entries(m).filter(([n]) => callable(n) && !(skipBuild && n === BUILD_TOOL)));
   return { tools: pick(r.data.tools, true), prompts: pick(r.data.prompts, false), parameters };

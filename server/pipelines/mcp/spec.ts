@@ -12,6 +12,7 @@
  * through a shell: `$VAR`, globs, pipes and `;` are literal characters of an argument.
  */
 import { z } from "zod";
+import { formatZodIssues } from "../../shared/zod-issues.ts";
 
 export const STDIO_PREFIX = "stdio:";
 
@@ -84,9 +85,7 @@ export function parseServerRef(value: unknown): McpServerSpec | undefined {
 function checked<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const issues = r.error.issues
-    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
-    .join("; ");
+  const issues = formatZodIssues(r.error, { separator: "; " });
   throw new McpSpecError(
     `Invalid MCP server entry: ${issues}. Write \`{command, args?, env?, cwd?}\`, \`{url, headers?}\`, \`${STDIO_PREFIX}<command line>\` or an http(s) URL`,
   );

@@ -11,6 +11,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { defineServer, ToolError } from "./define.ts";
 import { PythonRandom } from "./python-random.ts";
+import { formatZodIssues } from "../../shared/zod-issues.ts";
 
 const configSchema = z.object({
   name: z.string().optional(),
@@ -105,7 +106,7 @@ export const benchmark = defineServer({
         const parsed = configSchema.safeParse(args.benchmark ?? {});
         if (!parsed.success)
           throw new ToolError(
-            `benchmark.get_data: bad \`benchmark\` parameter: ${parsed.error.issues.map((i) => i.message).join("; ")}`,
+            `benchmark.get_data: bad \`benchmark\` parameter: ${formatZodIssues(parsed.error, { separator: "; " })}`,
           );
         const cfg = parsed.data;
         const file = path.resolve(ctx.cwd, cfg.path);

@@ -1,7 +1,7 @@
 /**
- * Any OpenAI-compatible embeddings endpoint (OpenAI, Ollama, vLLM, LM Studio, TEI…) as an embedder,
- * through the shared OpenAI SDK client (server/llm/openai-client.ts) and the LLM client's retry
- * policy (server/llm/retry.ts): 429 / 5xx / network errors back off and retry, other 4xx fail at once.
+ * Any OpenAI-compatible embeddings endpoint (OpenAI, Ollama, vLLM, LM Studio, TEI…) as an embedder.
+ * The request itself (SDK, retries: 429 / 5xx / network errors back off, other 4xx fail at once) is
+ * server/llm's `createEmbeddingsEndpoint`; this file owns what the vectors must look like.
  *
  * What the servers disagree on is handled here rather than trusted: vectors are requested as plain
  * floats (not every server speaks the SDK's default base64) but base64 is accepted too; results are
@@ -14,11 +14,13 @@
  * nor in any error message.
  */
 import { createHash } from "node:crypto";
-import type OpenAI from "openai";
 import { z } from "zod";
-import { classifyError } from "../../llm/errors.ts";
-import { createOpenAIClient } from "../../llm/openai-client.ts";
-import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from "../../llm/retry.ts";
+import {
+  createEmbeddingsEndpoint,
+  type EmbeddingsEndpoint,
+  EmbeddingsRequestError,
+  type RetryPolicy,
+} from "../../llm/index.ts";
 import type { Embedder, EmbedderRecord } from "./types.ts";
 
 export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -77,23 +79,21 @@ export class OpenAIEmbedder implements Embedder {
   readonly dims: number;
   /** Inputs cut to maxInputChars so far. */
   truncatedInputs = 0;
-  private readonly client: OpenAI;
+  private readonly client: EmbeddingsEndpoint;
   private readonly endpoint: string;
   private readonly host: string;
-  private readonly policy: RetryPolicy;
 
   private constructor(
     private readonly options: Required<Pick<OpenAIEmbedderOptions, "model" | "maxBatchSize" | "maxInputChars">> &
       OpenAIEmbedderOptions,
     dims: number,
-    client: OpenAI,
+    client: EmbeddingsEndpoint,
   ) {
     this.dims = dims;
     this.client = client;
     const baseURL = options.baseURL ?? DEFAULT_OPENAI_BASE_URL;
     this.endpoint = displayEndpoint(baseURL);
     this.host = new URL(baseURL).host;
-    this.policy = { ...DEFAULT_RETRY, ...options.retry };
   }
 
   /** Validates the options; asks the endpoint for one vector when the dimension is not configured. */
@@ -128,16 +128,12 @@ export class OpenAIEmbedder implements Embedder {
       maxBatchSize: options.maxBatchSize ?? 64,
       maxInputChars: options.maxInputChars ?? 24_000,
     };
-    const client = createOpenAIClient(
-      // Local servers need no key; the SDK insists on one (and would read OPENAI_API_KEY otherwise).
-      {
-        apiKey: options.apiKey || "no-key",
-        baseURL,
-        requestTimeoutMs: options.timeoutMs ?? 60_000,
-        headers: undefined,
-      },
+    const client = createEmbeddingsEndpoint({
       baseURL,
-    );
+      apiKey: options.apiKey,
+      requestTimeoutMs: options.timeoutMs ?? 60_000,
+      retry: options.retry,
+    });
     if (options.dims !== undefined) return new OpenAIEmbedder(full, options.dims, client);
     const probe = new OpenAIEmbedder(full, 0, client);
     const [v] = await probe.request(["dimension probe"]);
@@ -187,36 +183,25 @@ export class OpenAIEmbedder implements Embedder {
     const where = `${this.endpoint} (model ${model})`;
     // Servers may echo what they received; a key must not reach logs or the UI through their message.
     const redact = (s: string) => (apiKey && apiKey.length >= 4 ? s.split(apiKey).join("***") : s);
-    for (let attempt = 0; ; attempt++) {
-      let raw: unknown;
-      try {
-        raw = await this.client.embeddings.create({
-          model,
-          input,
-          encoding_format: "float",
-          ...(requestDimensions ? { dimensions: this.dims } : {}),
-        });
-      } catch (error) {
-        const e = classifyError(error, "openai-compatible", model, false);
-        const delay = retryDelay(e, attempt, this.policy);
-        if (delay !== undefined) {
-          await sleep(delay);
-          continue;
-        }
-        const status = e.status === undefined ? "" : ` ${e.status}`;
-        // LlmError's message is "<provider> (<model>) <status>: <detail>"; ours names the endpoint instead.
-        const prefix = `openai-compatible (${model})${status}: `;
-        const detail = redact(e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message);
-        const tries = attempt > 0 ? ` (after ${attempt + 1} attempts)` : "";
-        throw new EmbeddingEndpointError(
-          `embeddings endpoint ${where}${status}: ${detail}${tries}${hintFor(e.status, e.kind)}`,
-          e.status,
-          attempt + 1,
-          { cause: error },
-        );
-      }
-      return this.vectors(raw, input.length, where);
+    let raw: unknown;
+    try {
+      raw = await this.client.request({ model, input, dimensions: requestDimensions ? this.dims : undefined });
+    } catch (error) {
+      if (!(error instanceof EmbeddingsRequestError)) throw error;
+      const { error: e, attempts } = error;
+      const status = e.status === undefined ? "" : ` ${e.status}`;
+      // LlmError's message is "<provider> (<model>) <status>: <detail>"; ours names the endpoint instead.
+      const prefix = `openai-compatible (${model})${status}: `;
+      const detail = redact(e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message);
+      const tries = attempts > 1 ? ` (after ${attempts} attempts)` : "";
+      throw new EmbeddingEndpointError(
+        `embeddings endpoint ${where}${status}: ${detail}${tries}${hintFor(e.status, e.kind)}`,
+        e.status,
+        attempts,
+        { cause: e.cause },
+      );
     }
+    return this.vectors(raw, input.length, where);
   }
 
   private vectors(raw: unknown, count: number, where: string): Float32Array[] {

@@ -2,7 +2,7 @@
  * Which indexes a chunk table carries, and how a vector query uses them. BM25 on `search_text`
  * always. The vector index depends on the table's size; measured with the hash embedder (1024 dims)
  * on real code chunks replicated with perturbation, natural-language queries, LanceDB 0.31, 2 shared
- * cores (server/retrieval/measure-ann.ts, bench/search.ts → bench/results/search.json):
+ * cores (bench/measure/ann.ts, bench/search.ts → bench/results/search.json):
  *  - exact scan: p50 209 ms at 250k rows (~0.8 µs a row: it reads every 4 KB vector), ~7 ms at 2.3k;
  *  - IVF partitions of any kind lose recall: IVF_FLAT recalled 0.58–0.69 probing 40 of 224 partitions
  *    at 50k, 0.67 probing 80 of 500 at 250k. The hashed feature vector of a short query is far from

@@ -6,7 +6,7 @@
  * exactly what was wrong, in words the model can act on in a repair turn.
  */
 import type { z } from "zod";
-import { formatIssues } from "./tool-runner.ts";
+import { formatZodIssues } from "../../shared/zod-issues.ts";
 
 export type Extracted<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -27,7 +27,10 @@ export function extractTagged<S extends z.ZodType>(text: string, tag: string, sc
     }
     const result = schema.safeParse(parsed.value);
     if (result.success) return { ok: true, value: result.data };
-    return { ok: false, error: `The ${tag} JSON does not match the required schema:\n${formatIssues(result.error)}` };
+    return {
+      ok: false,
+      error: `The ${tag} JSON does not match the required schema:\n${formatZodIssues(result.error, { prefix: "- ", root: "(root)", limit: 20 })}`,
+    };
   }
   return { ok: false, error: firstError! };
 }

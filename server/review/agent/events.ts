@@ -6,7 +6,7 @@
  * (the full report is stored on the review row).
  */
 import { z } from "zod";
-import { usageSchema } from "../../llm/types.ts";
+import { usageSchema } from "../../llm/index.ts";
 import { findingSchema, stageCountsSchema } from "../report/schema.ts";
 
 /** The part of the work an event belongs to. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createBudget } from "../../llm/budget.ts";
+import { createBudget } from "../../llm/index.ts";
 import type { ScriptedServer } from "../../llm/scripted/server.ts";
 import type { RuleInput } from "../../llm/scripted/script.ts";
 import { clientFor, startServer } from "../../llm/test-support.ts";

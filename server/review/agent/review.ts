@@ -6,9 +6,9 @@
  * provider failed, the budget ran out first, the REPORT stayed invalid) it throws ReviewAgentError
  * carrying the stop reason and the usage spent, so the job can fail or cancel the review with a reason.
  */
-import { type Budget, createBudget } from "../../llm/budget.ts";
-import type { LlmClient } from "../../llm/client.ts";
-import type { Message, Usage } from "../../llm/types.ts";
+import { type Budget, createBudget } from "../../llm/index.ts";
+import type { LlmClient } from "../../llm/index.ts";
+import type { Message, Usage } from "../../llm/index.ts";
 import { type ReadFile, buildReport } from "../report/build.ts";
 import {
   type Report,

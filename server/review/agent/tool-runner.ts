@@ -3,7 +3,6 @@
  * runToolCall (unknown tools, invalid or non-JSON arguments and failing tools all become error text
  * for the model; only cancellation throws); tests may pass their own with the same signature.
  */
-import type { z } from "zod";
 import type { ReviewTool, ToolResult } from "../tools/types.ts";
 
 export { runToolCall, toolDefinitions } from "../tools/run.ts";
@@ -15,11 +14,3 @@ export type RunToolCall = (
   input: unknown,
   signal?: AbortSignal,
 ) => Promise<ToolResult>;
-
-/** One "path: message" line per zod issue, the way the model (and a person) reads them best. */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 20)
-    .map((i) => `- ${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)
-    .join("\n");
-}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBudget } from "../../llm/budget.ts";
+import { createBudget } from "../../llm/index.ts";
 import type { ScriptedServer } from "../../llm/scripted/server.ts";
 import { clientFor, startServer } from "../../llm/test-support.ts";
 import type { Finding } from "../report/schema.ts";

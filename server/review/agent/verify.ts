@@ -7,9 +7,9 @@
  * provider fails) the remaining findings are "not_run" and build.ts keeps them marked as such.
  */
 import { z } from "zod";
-import type { Budget } from "../../llm/budget.ts";
-import type { LlmClient } from "../../llm/client.ts";
-import type { Usage } from "../../llm/types.ts";
+import type { Budget } from "../../llm/index.ts";
+import type { LlmClient } from "../../llm/index.ts";
+import type { Usage } from "../../llm/index.ts";
 import type { VerificationResult } from "../report/build.ts";
 import type { Finding } from "../report/schema.ts";
 import type { ReviewTool } from "../tools/types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeStages } from "../report/stages.ts";
+import { describeStages } from "../../shared/stages.ts";
 import { toMarkdown } from "./markdown.ts";
 import { sampleFinding, sampleInput } from "./testing.ts";
 

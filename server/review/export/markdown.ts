@@ -4,7 +4,7 @@
  * inside, prose has raw HTML neutralised (see text.ts).
  */
 import { SEVERITIES, severityRank, type Finding, type Severity } from "../report/schema.ts";
-import { describeStages } from "../report/stages.ts";
+import { describeStages } from "../../shared/stages.ts";
 import { block, cell, fence, fenceLanguage, inline } from "./text.ts";
 import type { ExportInput, ExportReview } from "./types.ts";
 

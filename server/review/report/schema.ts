@@ -7,26 +7,22 @@
  * fields Argus adds (fingerprint, verification, per-file rollup, stage counts).
  */
 import { z } from "zod";
+import { categorySchema, severitySchema } from "../../shared/findings.ts";
+import { stageCountsSchema } from "../../shared/stages.ts";
 
-export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
-export const severitySchema = z.enum(SEVERITIES);
-export type Severity = z.infer<typeof severitySchema>;
-/** critical = 0 … info = 4; lower is worse. */
-export const severityRank = (s: Severity) => SEVERITIES.indexOf(s);
-export const atLeast = (s: Severity, floor: Severity) => severityRank(s) <= severityRank(floor);
-
-export const CATEGORIES = [
-  "security",
-  "correctness",
-  "reliability",
-  "performance",
-  "maintainability",
-  "style",
-  "testing",
-  "documentation",
-] as const;
-export const categorySchema = z.enum(CATEGORIES);
-export type Category = z.infer<typeof categorySchema>;
+// Severities, categories and stage counts are shared with the browser (server/shared); re-exported
+// here so the report's schema stays one import for the server.
+export {
+  SEVERITIES,
+  severitySchema,
+  type Severity,
+  severityRank,
+  atLeast,
+  CATEGORIES,
+  categorySchema,
+  type Category,
+} from "../../shared/findings.ts";
+export { stageCountsSchema, type StageCounts } from "../../shared/stages.ts";
 
 const score = z.coerce.number().min(0).max(100);
 const line = z.coerce.number().int().positive();
@@ -91,20 +87,6 @@ export const fileRollupSchema = z.object({
   counts: z.record(severitySchema, z.number().int().nonnegative()),
 });
 export type FileRollup = z.infer<typeof fileRollupSchema>;
-
-/** How many findings each noise-control stage removed, so the report can say so. */
-export const stageCountsSchema = z.object({
-  proposed: z.number().int().nonnegative(),
-  droppedUnlocatable: z.number().int().nonnegative(),
-  repairedLocation: z.number().int().nonnegative(),
-  droppedDuplicate: z.number().int().nonnegative(),
-  droppedDismissed: z.number().int().nonnegative(),
-  droppedUnverified: z.number().int().nonnegative(),
-  droppedBelowConfidence: z.number().int().nonnegative(),
-  droppedBelowSeverity: z.number().int().nonnegative(),
-  kept: z.number().int().nonnegative(),
-});
-export type StageCounts = z.infer<typeof stageCountsSchema>;
 
 export const reportSchema = z.object({
   engine: z.enum(["static", "agent"]),

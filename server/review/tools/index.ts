@@ -3,8 +3,6 @@
  * model (toolDefinitions) and run a call (runToolCall). Every tool reaches files only through the
  * Sandbox built here from ctx.root.
  */
-import { z } from "zod";
-import type { ToolDefinition } from "../../llm/types.ts";
 import { Sandbox } from "../sandbox.ts";
 import { fileSummaryTool, staticAnalysisTool } from "./analysis.ts";
 import { ToolEnv } from "./env.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { toolDefinitionSchema } from "../../llm/types.ts";
+import { toolDefinitionSchema } from "../../llm/index.ts";
 import {
   createReviewTools,
   MAX_TOOL_RESULT_CHARS,

@@ -7,8 +7,9 @@
 import { z } from "zod";
 import { MAX_TOOL_RESULT_CHARS } from "./limits.ts";
 import { clip, fail } from "./format.ts";
-import type { ToolDefinition } from "../../llm/types.ts";
+import type { ToolDefinition } from "../../llm/index.ts";
 import type { ReviewTool, ToolResult } from "./types.ts";
+import { formatZodIssues } from "../../shared/zod-issues.ts";
 
 interface JsonSchemaProperty {
   type?: string;
@@ -80,9 +81,7 @@ export async function runToolCall(
   }
   const parsed = tool.input.safeParse(raw.value);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((i) => `  ${i.path.length ? i.path.join(".") : "arguments"}: ${i.message}`)
-      .join("\n");
+    const problems = formatZodIssues(parsed.error, { prefix: "  ", root: "arguments" });
     return fail(`Invalid arguments for ${tool.name}:\n${problems}\nExpected fields:\n${describeFields(tool)}`);
   }
   try {

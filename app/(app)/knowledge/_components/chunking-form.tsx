@@ -5,23 +5,16 @@
  * Saving re-chunks every document (no re-upload). The server validates; its messages show per field.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button, Card, Field, Input } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import type { AppRouter } from "@/server/trpc/router.ts";
 
-type Backend = "token" | "sentence" | "recursive";
-export interface Chunking {
-  chunk_backend: Backend;
-  tokenizer_or_token_counter: "word" | "character";
-  chunk_size: number;
-  use_title: boolean;
-  chunk_backend_configs: {
-    token: { chunk_overlap: number };
-    sentence: { chunk_overlap: number; min_sentences_per_chunk: number; delim: string[] | string };
-    recursive: { min_characters_per_chunk: number };
-  };
-}
+/** The base's settings as the API returns them (inferred from the router, never re-declared). */
+type Chunking = inferRouterOutputs<AppRouter>["knowledge"]["get"]["chunking"];
+type Backend = Chunking["chunk_backend"];
 
 /** A delimiter list as UltraRAG's parameter files write it: ['.', '!', '\n']. */
 function pythonList(delim: string[] | string): string {

@@ -1,21 +1,16 @@
 "use client";
 /** The documents of a base: status, chunks, size and, for skipped or failed ones, the reason. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
 import { FileText, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Badge, Button, Card, ConfirmDialog, EmptyState } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import type { AppRouter } from "@/server/trpc/router.ts";
 import { formatBytes, statusTone } from "./format.ts";
 
-export interface DocumentRow {
-  uid: string;
-  name: string;
-  status: string;
-  message: string | null;
-  chunkCount: number;
-  bytes: number;
-}
+type DocumentRow = inferRouterOutputs<AppRouter>["knowledge"]["documents"][number];
 
 export function DocumentsTable({ documents, canEdit }: { documents: DocumentRow[]; canEdit: boolean }) {
   const trpc = useTRPC();

@@ -21,7 +21,7 @@ import {
   formatTokens,
   scopeLabel,
 } from "@/app/_components/review/format.ts";
-import { describeStages } from "@/server/review/report/stages.ts";
+import { describeStages } from "@/server/shared/stages.ts";
 import { Markdown } from "@/app/_components/review/markdown.tsx";
 import { isActive, type ReviewDetail, type ReviewFindingRow } from "@/app/_components/review/types.ts";
 import {

@@ -5,7 +5,7 @@
  * visiting every call node; the tree then confirms the shape (a call, its arguments, not a comment).
  */
 import type { GrammarId, Node, Tree } from "../../treesitter.ts";
-import type { Finding, Severity } from "../types.ts";
+import { SEVERITIES, type Finding, type Severity } from "../types.ts";
 
 export interface RuleContext {
   path: string;
@@ -53,8 +53,6 @@ export function lineOf(ctx: RuleContext, index: number): number {
   return lo + 1;
 }
 
-const SEVERITY_ORDER: Severity[] = ["critical", "high", "medium", "low", "info"];
-
 const SUPPRESS = /argus-ignore|nosec\b/;
 
 /** The text of line `n` (1-based), bounded so a minified line never gets copied whole. */
@@ -87,7 +85,7 @@ export function finding(
   let sev = severity;
   let conf = confidence;
   if (ctx.isTest) {
-    sev = SEVERITY_ORDER[Math.min(SEVERITY_ORDER.indexOf(severity) + 1, SEVERITY_ORDER.length - 1)]!;
+    sev = SEVERITIES[Math.min(SEVERITIES.indexOf(severity) + 1, SEVERITIES.length - 1)]!;
     conf = confidence * 0.6;
     message = `${message} (in a test file)`;
   }

@@ -213,7 +213,11 @@ export class FlowAnalysis {
         if (a.lhs.every((n) => tainted.has(n))) continue;
         const text = stripSanitized(codeText(a.rhs));
         if (this.source.test(text) || mentions(text, tainted)) {
-          for (const n of a.lhs) if (!tainted.has(n)) (tainted.add(n), (grew = true));
+          for (const n of a.lhs)
+            if (!tainted.has(n)) {
+              tainted.add(n);
+              grew = true;
+            }
         }
       }
       if (!grew) break;

@@ -68,7 +68,7 @@ export async function startEmbeddingsServer(options: EmbeddingsServerOptions = {
       });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
-    let body: EmbeddingsRequest["body"] = {};
+    let body: EmbeddingsRequest["body"];
     try {
       body = JSON.parse(await readBody(req)) as EmbeddingsRequest["body"];
     } catch {

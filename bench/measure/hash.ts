@@ -1,12 +1,12 @@
 /**
  * Throughput of the hash embedder on real code, outside the tests (timings are not asserted there):
- *   node --import tsx server/retrieval/embed/measure-hash.ts [dir]   (default: server/)
+ *   node --import tsx bench/measure/hash.ts [dir]   (default: server/)
  * Chunks every .ts/.js/.py file under dir with the code chunker, then times fit and embed.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { chunkCode } from "../chunk/code.ts";
-import { HashEmbedder } from "./hash.ts";
+import { chunkCode } from "../../server/retrieval/chunk/code.ts";
+import { HashEmbedder } from "../../server/retrieval/embed/hash.ts";
 
 const LANG: Record<string, string> = {
   ".ts": "typescript",

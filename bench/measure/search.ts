@@ -1,15 +1,15 @@
 /**
  * Index build time and per-mode search latency on real code, outside the tests (timings are not
- * asserted there):   node --import tsx server/retrieval/measure-search.ts [dir] [copies]
+ * asserted there):   node --import tsx bench/measure/search.ts [dir] [copies]
  * Indexes every .ts/.js/.py file under dir (default server/) into a temp LanceDB, `copies` times under
  * distinct prefixes to grow the table, then times 50 queries per mode (identifiers from the corpus).
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { indexSnapshot, type SnapshotFile } from "./index-snapshot.ts";
-import { search } from "./search.ts";
-import { connect, openChunkIndex } from "./store/index.ts";
+import { indexSnapshot, type SnapshotFile } from "../../server/retrieval/index-snapshot.ts";
+import { search } from "../../server/retrieval/search.ts";
+import { connect, openChunkIndex } from "../../server/retrieval/store/index.ts";
 
 const LANG: Record<string, string> = { ".ts": "typescript", ".js": "javascript", ".py": "python" };
 const root = path.resolve(process.argv[2] ?? "server");

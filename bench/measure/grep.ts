@@ -3,7 +3,7 @@
  * same run, with the same query and the same rg arguments — so the ratio is exactly what the tool adds
  * (Sandbox check, spawn wrapper, parsing, ignore filtering, sorting, formatting). Target: ≤ 1.3×.
  *
- *   node --import tsx server/review/tools/measure-grep.ts        (prints the result as JSON)
+ *   node --import tsx bench/measure/grep.ts        (prints the result as JSON)
  *
  * bench/agent.ts imports measureGrep(). The tree (TypeScript sources of @anthropic-ai/sdk and the
  * .d.ts files of typescript/lib, copied — and replicated if need be — until it has ≥ 100k lines) is built once in the temp folder
@@ -25,9 +25,9 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
-import { WALK_DEFAULTS } from "../../codebase/walker.ts";
-import { createReviewTools, runToolCall } from "./index.ts";
-import { ripgrepArgs, type RgQuery } from "./ripgrep.ts";
+import { WALK_DEFAULTS } from "../../server/codebase/walker.ts";
+import { createReviewTools, runToolCall } from "../../server/review/tools/index.ts";
+import { ripgrepArgs, type RgQuery } from "../../server/review/tools/ripgrep.ts";
 
 const TREE_VERSION = 3;
 const MIN_LINES = 100_000;

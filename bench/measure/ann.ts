@@ -1,6 +1,6 @@
 /**
  * Which LanceDB vector index suits the hash embedder's vectors, outside the tests (slow, timing-based):
- *   node --import tsx server/retrieval/measure-ann.ts <rows> <index> [build options] [query settings]
+ *   node --import tsx bench/measure/ann.ts <rows> <index> [build options] [query settings]
  *   e.g. … 50000 hnsw_sq b:numPartitions=4 b:m=16 b:efConstruction=150 q:ef=300,nprobes=4,refine=5
  *        … 50000 ivf_flat b:numPartitions=224 q:nprobes=20 q:nprobes=40
  * index: exact | ivf_flat | ivf_pq | hnsw_sq | ivf_rq; DIST=dot|cosine|l2 (default cosine); DIMS (1024).
@@ -13,12 +13,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, Index } from "@lancedb/lancedb";
-import { buildCodeSet } from "../../bench/search/code-set.ts";
-import { replicate, type BaseChunk } from "../../bench/search/large-table.ts";
-import { chunkCode } from "./chunk/code.ts";
-import { HashEmbedder } from "./embed/hash.ts";
-import { splitIdentifiersInText } from "./split-identifiers.ts";
-import { chunkSchema, toArrowTable } from "./store/schema.ts";
+import { buildCodeSet } from "../search/code-set.ts";
+import { replicate, type BaseChunk } from "../search/large-table.ts";
+import { chunkCode } from "../../server/retrieval/chunk/code.ts";
+import { HashEmbedder } from "../../server/retrieval/embed/hash.ts";
+import { splitIdentifiersInText } from "../../server/retrieval/split-identifiers.ts";
+import { chunkSchema, toArrowTable } from "../../server/retrieval/store/schema.ts";
 
 const rowsWanted = Number(process.argv[2] ?? 50_000);
 const kind = process.argv[3] ?? "exact";
