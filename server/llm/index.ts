@@ -28,5 +28,5 @@ export {
   modelInfo,
   modelsFor,
 } from "./catalog.ts";
-export { Budget, type BudgetLimits, createBudget } from "./budget.ts";
+export { Budget, type BudgetLimits, createBudget, estimateInputTokens } from "./budget.ts";
 export { LlmError } from "./errors.ts";
