@@ -16,6 +16,9 @@
  * prompt plus `finalReserveTokens`, plus any `reserve` kept for later stages such as verification).
  * Cancellation: the signal aborts the HTTP request and any running tool; the outcome says "cancelled".
  * Nothing a model sends throws out of here; a failed request ends the loop with stopReason "error".
+ *
+ * This file is the driver; each step is a function in ./loop/ over one run object (options + LoopState),
+ * see the README. `beforeTurn` is the seam for steering between iterations.
  */
 import { type ModelReport, modelReportSchema } from "../report/schema.ts";
 import { type ContractAnswer, answerWithContract } from "./loop/answer.ts";

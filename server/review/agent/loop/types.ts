@@ -59,7 +59,7 @@ export interface LoopOptions<T> {
 export interface LoopOutcome<T> {
   /** The validated tagged answer (contract mode). */
   value?: T;
-  /** The final text (chat mode; in contract mode the last answer's text). */
+  /** The final text (chat mode; in contract mode the answer's text as first given, before any repair). */
   answer?: string;
   /** Model requests made. */
   iterations: number;
