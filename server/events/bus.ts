@@ -1,8 +1,9 @@
 /**
- * The one event bus. Every review, chat and pipeline run is a room ("review:<uid>", "run:<uid>" …);
- * services publish typed events into it, the log is persisted (so a room replays after a reload or a
- * restart) and live subscribers get each event as it is published. The Socket.IO room adapter
- * subscribes here; pages that predate it poll `history`.
+ * The one event bus. Every review, project, pipeline run and knowledge base is a room
+ * (server/shared/rooms.ts); services publish events into it — only members of the room's union
+ * (server/shared/room-events.ts), validated here — the log is persisted (so a room replays after a
+ * reload or a restart), every row read back is parsed again, and live subscribers get each event as it
+ * is published. The Socket.IO room adapter subscribes here; pages that predate it poll `history`.
  *
  * Token deltas are too many to store one row each: consecutive `token` events of a room are merged
  * into one persisted event (text concatenated) that is flushed when any other event of that room is
@@ -10,29 +11,24 @@
  */
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENT } from "../shared/room-events.ts";
+import { parseRoom, type RoomKind, type RoomKindOf, type RoomName } from "../shared/rooms.ts";
+import { formatZodIssues } from "../shared/zod-issues.ts";
 
-export interface RoomEvent<T = unknown> {
-  room: string;
-  /** 1, 2, 3 … per room; a delta's seq is the seq its merged row will get. */
-  seq: number;
-  type: string;
-  payload: T;
-  at: string;
-}
+export type { RoomEvent, RoomEventBody } from "../shared/room-events.ts";
 
-export type RoomListener = (event: RoomEvent) => void;
+export type RoomListener<K extends RoomKind = RoomKind> = (event: RoomEvent<K>) => void;
 
 export interface EventBus {
-  publish<T>(room: string, type: string, payload: T): Promise<RoomEvent<T>>;
+  /** Throws when the event is not one of the room's kind (a programming error, never user input). */
+  publish<R extends RoomName>(room: R, event: RoomEventBody<RoomKindOf<R>>): Promise<RoomEvent<RoomKindOf<R>>>;
   /** Live events of one room; returns the unsubscribe function. */
-  subscribe(room: string, listener: RoomListener): () => void;
+  subscribe<R extends RoomName>(room: R, listener: RoomListener<RoomKindOf<R>>): () => void;
   /** Persisted events with seq > afterSeq, oldest first (pending token text flushed first). */
-  history(room: string, afterSeq?: number, limit?: number): Promise<RoomEvent[]>;
-  deleteRoom(room: string): Promise<void>;
+  history<R extends RoomName>(room: R, afterSeq?: number, limit?: number): Promise<RoomEvent<RoomKindOf<R>>[]>;
+  deleteRoom(room: RoomName): Promise<void>;
   flush(): Promise<void>;
 }
-
-export const TOKEN_EVENT = "token";
 const FLUSH_MS = 250;
 
 interface PendingTokens {
@@ -61,6 +57,16 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
     }
     nextSeq.set(room, next + 1);
     return next;
+  }
+
+  /** The room's kind and the event checked against its union; throws on either being wrong. */
+  function check(room: string, event: unknown): RoomEventBody {
+    const parsed = parseRoom(room);
+    if (!parsed || parsed.name !== room) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
+    const result = roomEventSchemas[parsed.kind].safeParse(event);
+    if (!result.success)
+      throw new Error(`Not an event of a ${parsed.kind} room: ${formatZodIssues(result.error, { separator: "; " })}`);
+    return result.data;
   }
 
   function persist(room: string, event: RoomEvent): Promise<void> {
@@ -97,40 +103,49 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
     if (!p) return chains.get(room) ?? Promise.resolve();
     pending.delete(room);
     clearTimeout(p.timer);
-    return persist(room, { room, seq: p.seq, type: TOKEN_EVENT, payload: { ...p.rest, text: p.text }, at: p.at });
+    return persist(room, {
+      room,
+      seq: p.seq,
+      type: TOKEN_EVENT,
+      payload: { ...p.rest, text: p.text },
+      at: p.at,
+    } as RoomEvent);
   }
 
-  return {
-    async publish<T>(room: string, type: string, payload: T): Promise<RoomEvent<T>> {
-      const at = new Date().toISOString();
-      if (type === TOKEN_EVENT) {
-        const { text = "", ...rest } = (payload ?? {}) as { text?: string } & Record<string, unknown>;
-        const open = pending.get(room);
-        if (open && sameKeys(open.rest, rest)) {
-          open.text += text;
-          const event = { room, seq: open.seq, type, payload, at };
-          emit(event);
-          return event;
-        }
-        if (open) await flushRoom(room);
-        const seq = await allocateSeq(room);
-        const timer = setTimeout(() => void flushRoom(room), FLUSH_MS);
-        timer.unref?.();
-        pending.set(room, { seq, text, rest, at, timer });
-        const event = { room, seq, type, payload, at };
+  async function publish(room: RoomName, body: RoomEventBody): Promise<RoomEvent> {
+    const { type, payload } = check(room, body);
+    const at = new Date().toISOString();
+    const make = (seq: number) => ({ room, seq, type, payload, at }) as RoomEvent;
+    if (type === TOKEN_EVENT) {
+      const { text, ...rest } = payload as { text: string } & Record<string, unknown>;
+      const open = pending.get(room);
+      if (open && sameKeys(open.rest, rest)) {
+        open.text += text;
+        const event = make(open.seq);
         emit(event);
         return event;
       }
-      await flushRoom(room);
+      if (open) await flushRoom(room);
       const seq = await allocateSeq(room);
-      const event = { room, seq, type, payload, at };
-      const written = persist(room, event);
+      const timer = setTimeout(() => void flushRoom(room), FLUSH_MS);
+      timer.unref?.();
+      pending.set(room, { seq, text, rest, at, timer });
+      const event = make(seq);
       emit(event);
-      await written;
       return event;
-    },
+    }
+    await flushRoom(room);
+    const event = make(await allocateSeq(room));
+    const written = persist(room, event);
+    emit(event);
+    await written;
+    return event;
+  }
 
-    subscribe(room, listener) {
+  return {
+    publish: publish as EventBus["publish"],
+
+    subscribe: ((room: RoomName, listener: RoomListener) => {
       let set = listeners.get(room);
       if (!set) listeners.set(room, (set = new Set()));
       set.add(listener);
@@ -138,23 +153,30 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
         set.delete(listener);
         if (set.size === 0) listeners.delete(room);
       };
-    },
+    }) as EventBus["subscribe"],
 
-    async history(room, afterSeq = 0, limit = 5000) {
+    history: (async (room: RoomName, afterSeq = 0, limit = 5000) => {
+      const kind = parseRoom(room)?.kind;
+      if (!kind) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
       await flushRoom(room);
       const rows = await db.roomEvent.findMany({
         where: { room, seq: { gt: afterSeq } },
         orderBy: { seq: "asc" },
         take: limit,
       });
-      return rows.map((r) => ({
-        room,
-        seq: r.seq,
-        type: r.type,
-        payload: JSON.parse(r.payload) as unknown,
-        at: r.createdAt.toISOString(),
-      }));
-    },
+      const events: RoomEvent[] = [];
+      for (const r of rows) {
+        const parsed = roomEventSchemas[kind].safeParse({ type: r.type, payload: parseJson(r.payload) });
+        if (!parsed.success) {
+          // A row no schema describes (written by hand, or by a version that never shipped): left out,
+          // and said so, rather than handed to a page that would trip over it.
+          log.warn({ room, seq: r.seq, type: r.type }, "room event does not match its room's schema; skipped");
+          continue;
+        }
+        events.push({ ...parsed.data, room, seq: r.seq, at: r.createdAt.toISOString() } as RoomEvent);
+      }
+      return events;
+    }) as EventBus["history"],
 
     async deleteRoom(room) {
       const p = pending.get(room);
@@ -171,6 +193,14 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
       await Promise.all([...chains.values()]);
     },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {

@@ -18,6 +18,7 @@ import type { Config } from "../config.ts";
 import type { Db, KnowledgeBase, KnowledgeDocument } from "../db/client.ts";
 import { DomainError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
+import { kbRoom } from "../shared/rooms.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import { connect, dropIndex } from "../retrieval/store/index.ts";
@@ -30,8 +31,6 @@ export const KB_INDEX_JOB = "knowledge.index";
 export interface KbIndexJob {
   baseId: string;
 }
-
-export const kbRoom = (baseUid: string) => `kb:${baseUid}`;
 
 const PROGRESS_EVERY_MS = 500;
 
@@ -84,7 +83,10 @@ export function createKnowledgeIndexer(deps: {
           where: { id: base.id },
           data: { status: "indexing", progress: p, message },
         });
-        await events.publish(kbRoom(base.uid), "kb.progress", { status: "indexing", progress: p, message });
+        await events.publish(kbRoom(base.uid), {
+          type: "kb.progress",
+          payload: { status: "indexing", progress: p, message },
+        });
       },
       (err) => log.warn({ err }, "knowledge base progress update failed"),
       PROGRESS_EVERY_MS,
@@ -98,12 +100,9 @@ export function createKnowledgeIndexer(deps: {
     base: KnowledgeBase,
     doc: Pick<KnowledgeDocument, "uid" | "name" | "status" | "message" | "chunkCount">,
   ) {
-    await events.publish(kbRoom(base.uid), "kb.document", {
-      uid: doc.uid,
-      name: doc.name,
-      status: doc.status,
-      message: doc.message,
-      chunkCount: doc.chunkCount,
+    await events.publish(kbRoom(base.uid), {
+      type: "kb.document",
+      payload: { uid: doc.uid, name: doc.name, status: doc.status, message: doc.message, chunkCount: doc.chunkCount },
     });
   }
 
@@ -238,7 +237,7 @@ export function createKnowledgeIndexer(deps: {
       ))
         await documentEvent(base, d);
       const ms = Date.now() - started;
-      await events.publish(kbRoom(base.uid), "kb.indexed", { documents: usable.length, chunks, ms });
+      await events.publish(kbRoom(base.uid), { type: "kb.indexed", payload: { documents: usable.length, chunks, ms } });
       log.info({ knowledgeBase: base.uid, documents: usable.length, chunks, ms }, "knowledge base indexed");
     } catch (err) {
       await report.settle();
@@ -252,7 +251,7 @@ export function createKnowledgeIndexer(deps: {
       await db.knowledgeBase
         .updateMany({ where: { id: base.id }, data: { status: "failed", message } })
         .catch(() => undefined);
-      await events.publish(kbRoom(base.uid), "kb.failed", { message }).catch(() => undefined);
+      await events.publish(kbRoom(base.uid), { type: "kb.failed", payload: { message } }).catch(() => undefined);
     } finally {
       store.close();
     }

@@ -17,7 +17,8 @@ import type { Logger } from "../logger.ts";
 import { search as searchIndex } from "../retrieval/search.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import { chunkingSchema, DEFAULT_CHUNKING, readChunking, type ChunkingSettings } from "./chunking.ts";
-import { createKnowledgeIndexer, kbRoom } from "./job.ts";
+import { kbRoom } from "../shared/rooms.ts";
+import { createKnowledgeIndexer } from "./job.ts";
 import { kindOf, MIME, unsupportedMessage } from "./parse/index.ts";
 import { dropBaseStorage, documentPaths, knowledgeIndexName } from "./storage.ts";
 

@@ -4,6 +4,7 @@
  * are the TypeScript types too, so a request can be validated at the edge (tRPC, scripts, tests).
  */
 import { z } from "zod";
+import { type Usage, usageSchema } from "../shared/usage.ts";
 
 export const PROVIDERS = ["anthropic", "openai", "openai-compatible"] as const;
 export const providerSchema = z.enum(PROVIDERS);
@@ -111,14 +112,8 @@ export type StreamRequestData = z.infer<typeof streamRequestSchema>;
 
 // ---- stream events --------------------------------------------------------------------------------
 
-export const usageSchema = z.object({
-  /** All prompt tokens, cached ones included (Anthropic's three figures are summed). */
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  cacheReadTokens: z.number().int().nonnegative(),
-  cacheWriteTokens: z.number().int().nonnegative(),
-});
-export type Usage = z.infer<typeof usageSchema>;
+// Shared with the browser (review events carry usage), so it lives in server/shared.
+export { usageSchema, type Usage } from "../shared/usage.ts";
 
 export const STOP_REASONS = ["end_turn", "tool_use", "max_tokens", "error"] as const;
 export type StopReason = (typeof STOP_REASONS)[number];

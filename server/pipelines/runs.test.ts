@@ -4,7 +4,8 @@ import { openMigratedDb } from "../../test/helpers/db.ts";
 import type { Db } from "../db/client.ts";
 import { createEventBus } from "../events/bus.ts";
 import { TEST_BUILTINS, tempDir } from "./engine/test-support.ts";
-import { createRunService, runRoom } from "./runs.ts";
+import { runRoom } from "../shared/rooms.ts";
+import { createRunService } from "./runs.ts";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -51,7 +52,7 @@ describe("run service", () => {
       ]);
       // Token deltas are merged into one stored event; the spec payloads are kept otherwise.
       expect(history[3]!.payload).toEqual({ text: "Hello", step: "toy.stream", is_final: true });
-      expect(history[0]!.payload).toEqual({ type: "step_start", name: "toy.seed", depth: 0 });
+      expect(history[0]!.payload).toEqual({ name: "toy.seed", depth: 0 });
       expect(history.every((e) => e.room === runRoom(uid))).toBe(true);
       expect((await runs.list()).map((r) => r.uid)).toContain(uid);
     } finally {
@@ -73,7 +74,7 @@ describe("run service", () => {
       const history = await runs.history(record.uid);
       expect(history.at(-1)).toMatchObject({
         type: "error",
-        payload: { type: "error", message: "Step toy.boom failed: the toy exploded" },
+        payload: { message: "Step toy.boom failed: the toy exploded" },
       });
     } finally {
       t.cleanup();

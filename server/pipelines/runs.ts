@@ -3,21 +3,22 @@
  * parameters, status, timings, result summary, memory file) and the run's events published to room
  * `run:<uid>` on the event bus, so a run can be watched live and replayed later (`bus.history`).
  *
- * Bus payloads are the spec §4.4 events as they are, except `token`: `{text, step, is_final}` (the
- * bus merges consecutive deltas by `text`; spec's `content` is that text).
+ * Room events are the spec §4.4 events as `{ type, payload }` (server/shared/room-events.ts), except
+ * `token`'s payload: `{text, step, is_final}` (the bus coalesces deltas by `text`; spec's `content` is
+ * that text).
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../errors.ts";
-import type { EventBus } from "../events/bus.ts";
+import type { EventBus, RoomEventBody } from "../events/bus.ts";
+import { toEnvelope } from "../shared/event-union.ts";
+import { runRoom } from "../shared/rooms.ts";
 import type { AliasParameters } from "./dsl/params.ts";
 import type { PipelineEvent } from "./engine/events.ts";
 import { RunCancelledError } from "./engine/execute.ts";
 import { runPipeline, type RunOptions, type RunResult } from "./engine/run.ts";
 import { summarizeStep } from "./engine/summary.ts";
-
-export const runRoom = (uid: string) => `run:${uid}`;
 
 export type RunStatus = "running" | "completed" | "failed" | "cancelled";
 
@@ -103,8 +104,8 @@ export function createRunService(deps: RunServiceDeps) {
     // Events are published in order, one after another; the run waits for them before finishing.
     let published: Promise<unknown> = Promise.resolve();
     const publish = (e: PipelineEvent) => {
-      const payload = e.type === "token" ? { text: e.content, step: e.step, is_final: e.is_final } : e;
-      published = published.then(() => events.publish(runRoom(uid), e.type, payload)).catch(() => undefined);
+      const event = roomEvent(e);
+      published = published.then(() => events.publish(runRoom(uid), event)).catch(() => undefined);
     };
     const done = (async (): Promise<RunRecord> => {
       let status: RunStatus = "completed";
@@ -183,3 +184,9 @@ export function createRunService(deps: RunServiceDeps) {
 }
 
 export type RunService = ReturnType<typeof createRunService>;
+
+/** The engine's event as a run room's event. */
+function roomEvent(e: PipelineEvent): RoomEventBody<"run"> {
+  if (e.type === "token") return { type: "token", payload: { text: e.content, step: e.step, is_final: e.is_final } };
+  return toEnvelope(e);
+}

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
 import { isUniqueViolation, type Db, type Project } from "../db/client.ts";
 import { conflict, notFound } from "../errors.ts";
+import { projectRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { ACTIVE_REVIEW_STATUSES } from "../shared/statuses.ts";
 
 export const projectName = z
@@ -29,8 +30,8 @@ function view(p: Project): ProjectView {
 export interface ProjectServiceDeps {
   /** Removes a deleted project's files and search indexes (snapshots' storage lives elsewhere). */
   dropStorage(projectId: string, snapshotIds: string[]): Promise<void>;
-  /** Deletes the event rooms of the project's reviews. */
-  dropRooms(rooms: string[]): Promise<void>;
+  /** Deletes the rooms of the project and of its reviews. */
+  dropRooms(rooms: RoomName[]): Promise<void>;
 }
 
 export function createProjectService(db: Db, deps: ProjectServiceDeps) {
@@ -91,7 +92,7 @@ export function createProjectService(db: Db, deps: ProjectServiceDeps) {
         db.review.findMany({ where: { projectId: project.id }, select: { uid: true } }),
       ]);
       await db.project.delete({ where: { id: project.id } }); // snapshots, reviews, findings, dismissals cascade
-      await deps.dropRooms(reviews.map((r) => `review:${r.uid}`));
+      await deps.dropRooms([projectRoom(project.uid), ...reviews.map((r) => reviewRoom(r.uid))]);
       await deps.dropStorage(
         project.id,
         snapshots.map((s) => s.id),

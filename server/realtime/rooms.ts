@@ -1,34 +1,49 @@
 /**
- * Rooms: who may watch what. A room is named after what it shows — `review:<uid>`, `run:<uid>`,
- * `kb:<uid>` — and anyone who may read that thing (a viewer of its workspace) may join it.
+ * Rooms: who may do what in which room. A room is named after what it shows (server/shared/rooms.ts);
+ * its workspace decides: a viewer of it may enter, watch and talk; some messages need a member
+ * (server/shared/room-protocol.ts says which).
  */
-import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
+import type { Role } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
 import { invalid, notFound } from "../errors.ts";
+import { parseRoom, type ParsedRoom, type RoomName } from "../shared/rooms.ts";
 
-export const roomNameSchema = z
-  .string()
-  .regex(/^(review|run|kb):[0-9a-f-]{36}$/i, "a room is review:<uid>, run:<uid> or kb:<uid>");
-
-async function workspaceOf(db: Db, room: string): Promise<string | null | undefined> {
-  const [kind, uid] = room.split(":") as [string, string];
-  if (kind === "review")
-    return (await db.review.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
-  if (kind === "run")
-    return (await db.pipelineRun.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
-  return (await db.knowledgeBase.findUnique({ where: { uid }, select: { workspaceId: true } }))?.workspaceId;
+async function workspaceOf(db: Db, { kind, uid }: ParsedRoom): Promise<string | null | undefined> {
+  const select = { workspaceId: true } as const;
+  switch (kind) {
+    case "review":
+      return (await db.review.findUnique({ where: { uid }, select }))?.workspaceId;
+    case "project":
+      return (await db.project.findUnique({ where: { uid }, select }))?.workspaceId;
+    case "run":
+      return (await db.pipelineRun.findUnique({ where: { uid }, select }))?.workspaceId;
+    case "kb":
+      return (await db.knowledgeBase.findUnique({ where: { uid }, select }))?.workspaceId;
+  }
 }
 
-/** The room's name once the actor may watch it; throws invalid / not_found / forbidden otherwise. */
-export async function authorizeRoom(db: Db, actor: Actor, room: unknown): Promise<string> {
-  const parsed = roomNameSchema.safeParse(room);
-  // Only a string names a room (an array would pass String() and then join something else).
-  if (!parsed.success) throw invalid("That is not a room you can join.");
-  const name = parsed.data;
-  const workspaceId = await workspaceOf(db, name);
+export interface AuthorizedRoom {
+  name: RoomName;
+  workspaceId: string;
+  role: Role;
+}
+
+/**
+ * The room once the actor holds `needed` in its workspace; throws invalid / not_found / forbidden
+ * otherwise. Called for every message, not only on join: a right lost since is refused at once.
+ */
+export async function authorizeRoom(
+  db: Db,
+  actor: Actor,
+  room: unknown,
+  needed: Role = "viewer",
+): Promise<AuthorizedRoom> {
+  const parsed = parseRoom(room);
+  if (!parsed) throw invalid("That is not a room you can join.");
+  const workspaceId = await workspaceOf(db, parsed);
   // Runs started from the command line belong to no workspace: nobody watches them in the app.
-  if (!workspaceId) throw notFound(`Nothing to watch at ${name}: it does not exist or was deleted.`);
-  await requireRole(db, actor, workspaceId, "viewer");
-  return name;
+  if (!workspaceId) throw notFound(`Nothing to watch at ${parsed.name}: it does not exist or was deleted.`);
+  const role = await requireRole(db, actor, workspaceId, needed);
+  return { name: parsed.name, workspaceId, role };
 }

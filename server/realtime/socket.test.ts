@@ -1,6 +1,15 @@
 /** The Socket.IO handshake on the real server: the same session check as tRPC. */
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RoomEvent } from "../shared/room-events.ts";
+import {
+  type Ack,
+  type ClientToServerEvents,
+  HISTORY_PAGE,
+  type HistoryReply,
+  type ServerToClientEvents,
+} from "../shared/room-protocol.ts";
+import { kbRoom, type RoomName } from "../shared/rooms.ts";
 import { recheckSockets } from "./socket.ts";
 import {
   signIn,
@@ -89,105 +98,131 @@ describe("Socket.IO handshake", () => {
   });
 });
 
+type RoomClient = Socket<ServerToClientEvents, ClientToServerEvents>;
+const join = (socket: RoomClient, room: string, afterSeq = 0) =>
+  new Promise<Ack<HistoryReply>>((resolve) => socket.emit("join", { room, afterSeq }, resolve));
+
+async function knowledgeRoom(workspaceId = user.workspaceId): Promise<RoomName<"kb">> {
+  const uid = crypto.randomUUID();
+  await server.services.db.knowledgeBase.create({
+    data: { uid, workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" },
+  });
+  return kbRoom(uid);
+}
+
+const progress = (p: number) =>
+  ({ type: "kb.progress", payload: { status: "indexing", progress: p, message: `${p}` } }) as const;
+
 describe("rooms", () => {
-  type Joined = { ok: true; events: { seq: number; type: string; payload: unknown }[] } | { ok: false; error: string };
-  const join = (socket: Socket, room: string, afterSeq = 0) =>
-    new Promise<Joined>((resolve) => socket.emit("join", room, afterSeq, resolve));
-
-  async function knowledgeRoom(): Promise<string> {
-    const uid = crypto.randomUUID();
-    await server.services.db.knowledgeBase.create({
-      data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" },
-    });
-    return `kb:${uid}`;
-  }
-
   it("a member joins, gets the log after afterSeq, then every new event live", async () => {
     const room = await knowledgeRoom();
-    await server.services.events.publish(room, "status", { status: "indexing" });
-    await server.services.events.publish(room, "progress", { fraction: 0.5 });
-    const socket = open(user.client.cookie);
+    await server.services.events.publish(room, progress(0.1));
+    await server.services.events.publish(room, progress(0.5));
+    const socket: RoomClient = open(user.client.cookie);
     await outcome(socket);
     const joined = await join(socket, room);
     expect(joined.ok && joined.events.map((e) => [e.seq, e.type])).toEqual([
-      [1, "status"],
-      [2, "progress"],
+      [1, "kb.progress"],
+      [2, "kb.progress"],
     ]);
+    expect(joined.ok && joined.more).toBe(false);
     const later = await join(socket, room, 1);
     expect(later.ok && later.events.map((e) => e.seq)).toEqual([2]);
 
-    const live: { seq: number; type: string; payload: unknown }[] = [];
+    const live: RoomEvent[] = [];
     socket.on("event", (e) => live.push(e));
-    await server.services.events.publish(room, "token", { text: "Hel" });
-    await server.services.events.publish(room, "token", { text: "lo" });
-    await server.services.events.publish(room, "done", {});
-    await expect.poll(() => live.length).toBe(3);
-    expect(live.map((e) => [e.seq, e.type, e.payload])).toEqual([
-      [3, "token", { text: "Hel" }],
-      [3, "token", { text: "lo" }],
-      [4, "done", {}],
+    await server.services.events.publish(room, progress(0.7));
+    await server.services.events.publish(room, { type: "kb.indexed", payload: { documents: 1, chunks: 1, ms: 1 } });
+    await expect.poll(() => live.length).toBe(2);
+    expect(live.map((e) => [e.room, e.seq, e.type])).toEqual([
+      [room, 3, "kb.progress"],
+      [room, 4, "kb.indexed"],
     ]);
 
     // After leaving, nothing more arrives.
-    socket.emit("leave", room);
+    socket.emit("leave", { room });
     await new Promise((r) => setTimeout(r, 100));
-    await server.services.events.publish(room, "status", { status: "ready" });
+    await server.services.events.publish(room, progress(0.9));
     await new Promise((r) => setTimeout(r, 100));
-    expect(live).toHaveLength(3);
+    expect(live).toHaveLength(2);
   });
 
-  it("refuses rooms of other workspaces, unknown rooms and malformed names — and sends them nothing", async () => {
+  it("pages a long log: join says more, history gives the rest, in order, each event once", async () => {
+    const room = await knowledgeRoom();
+    const total = HISTORY_PAGE + 5;
+    await server.services.db.roomEvent.createMany({
+      data: Array.from({ length: total }, (_, i) => ({
+        room,
+        seq: i + 1,
+        type: "kb.progress",
+        payload: JSON.stringify(progress(0.5).payload),
+      })),
+    });
+    const socket: RoomClient = open(user.client.cookie);
+    await outcome(socket);
+    const first = await join(socket, room);
+    expect(first.ok && [first.events.length, first.more]).toEqual([HISTORY_PAGE, true]);
+    const rest = await new Promise<Ack<HistoryReply>>((resolve) =>
+      socket.emit("history", { room, afterSeq: HISTORY_PAGE }, resolve),
+    );
+    expect(rest.ok && [rest.events.map((e) => e.seq), rest.more]).toEqual([
+      [HISTORY_PAGE + 1, HISTORY_PAGE + 2, HISTORY_PAGE + 3, HISTORY_PAGE + 4, HISTORY_PAGE + 5],
+      false,
+    ]);
+  });
+
+  it("refuses rooms of other workspaces, unknown rooms and malformed messages — and sends them nothing", async () => {
     const room = await knowledgeRoom();
     const stranger = await signUpInNewWorkspace(server, "Stranger");
-    const socket = open(stranger.client.cookie);
+    const socket: RoomClient = open(stranger.client.cookie);
     await outcome(socket);
     const live: unknown[] = [];
     socket.on("event", (e) => live.push(e));
-    const refused = await join(socket, room);
-    expect(refused).toEqual({ ok: false, error: "You are not a member of this workspace." });
+    expect(await join(socket, room)).toEqual({ ok: false, error: "You are not a member of this workspace." });
     expect(await join(socket, `review:${crypto.randomUUID()}`)).toMatchObject({
       ok: false,
       error: expect.stringMatching(/does not exist/),
     });
-    expect(await join(socket, "../../etc")).toEqual({ ok: false, error: "That is not a room you can join." });
+    const hint =
+      "The join message was not understood: room: a room is review:<uid>, project:<uid>, run:<uid> or kb:<uid>";
+    expect(await join(socket, "../../etc")).toEqual({ ok: false, error: hint });
     expect(await join(socket, [room] as unknown as string)).toEqual({
       ok: false,
-      error: "That is not a room you can join.",
+      error: "The join message was not understood: room: Invalid input: expected string, received array",
     });
-    await server.services.events.publish(room, "status", { status: "secret" });
+    expect(await join(socket, room, -1)).toMatchObject({ ok: false, error: expect.stringMatching(/afterSeq/) });
+    // The history of a room one may not enter is refused like the join.
+    expect(await new Promise((resolve) => socket.emit("history", { room, afterSeq: 0 }, resolve))).toEqual({
+      ok: false,
+      error: "You are not a member of this workspace.",
+    });
+    await server.services.events.publish(room, progress(0.2));
     await new Promise((r) => setTimeout(r, 150));
     expect(live).toEqual([]);
   });
 });
 
 describe("rights are checked again while connected", () => {
-  const join = (socket: Socket, room: string) =>
-    new Promise<{ ok: boolean }>((resolve) => socket.emit("join", room, 0, resolve));
-
   it("a signed-out session is disconnected; a room its user may no longer watch is left with the reason", async () => {
     const member = await signUpInNewWorkspace(server, "Soon Gone");
-    const uid = crypto.randomUUID();
-    await server.services.db.knowledgeBase.create({
-      data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" },
-    });
-    const room = `kb:${uid}`;
+    const room = await knowledgeRoom();
     // The member joins the owner's workspace, watches the room, then loses the membership.
     await server.services.db.membership.create({
       data: { workspaceId: user.workspaceId, userId: member.userId, role: "viewer" },
     });
-    const watcher = open(member.client.cookie);
+    const watcher: RoomClient = open(member.client.cookie);
     await outcome(watcher);
     expect(await join(watcher, room)).toMatchObject({ ok: true });
-    const owner = open(user.client.cookie);
+    const owner: RoomClient = open(user.client.cookie);
     await outcome(owner);
     expect(await join(owner, room)).toMatchObject({ ok: true });
 
     const seen: string[] = [];
-    watcher.on("event", (e: { type: string }) => seen.push(e.type));
-    const revoked: [string, string][] = [];
-    watcher.on("revoked", (r: string, reason: string) => revoked.push([r, reason]));
-    await server.services.events.publish(room, "status", { status: "before" });
-    await expect.poll(() => seen).toEqual(["status"]);
+    watcher.on("event", (e) => seen.push(e.type));
+    const revoked: { room: string; reason: string }[] = [];
+    watcher.on("revoked", (r) => revoked.push(r));
+    await server.services.events.publish(room, progress(0.1));
+    await expect.poll(() => seen).toEqual(["kb.progress"]);
 
     // Nothing changed: the check leaves everyone alone.
     expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 0, revoked: 0 });
@@ -196,10 +231,10 @@ describe("rights are checked again while connected", () => {
       where: { workspaceId_userId: { workspaceId: user.workspaceId, userId: member.userId } },
     });
     expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 0, revoked: 1 });
-    await expect.poll(() => revoked).toEqual([[room, "You are not a member of this workspace."]]);
-    await server.services.events.publish(room, "status", { status: "after" });
+    await expect.poll(() => revoked).toEqual([{ room, reason: "You are not a member of this workspace." }]);
+    await server.services.events.publish(room, progress(0.2));
     await new Promise((r) => setTimeout(r, 150));
-    expect(seen).toEqual(["status"]);
+    expect(seen).toEqual(["kb.progress"]);
     expect(owner.connected).toBe(true);
 
     // Signing out ends the session: the socket opened with it is disconnected.

@@ -204,7 +204,7 @@ describe("cancelling a running agent review", () => {
         { uid: review.uid },
       );
       // Lifecycle statuses (the agent's own "status" events carry a phase and a message instead).
-      expect(events.filter((e) => e.type === "status" && e.payload.status).map((e) => e.payload.status)).toEqual([
+      expect(events.filter((e) => e.type === "review_status").map((e) => e.payload.status)).toEqual([
         "queued",
         "running",
         "cancelled",

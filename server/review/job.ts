@@ -18,8 +18,11 @@ import { openSymbolIndex } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
 import { isActiveReview } from "../shared/statuses.ts";
-import { reviewRoom, type ReviewJob } from "./service.ts";
+import { toEnvelope } from "../shared/event-union.ts";
+import { reviewRoom } from "../shared/rooms.ts";
+import type { ReviewJob } from "./service.ts";
 import type { ToolContext } from "./tools/types.ts";
+import type { AgentEvent } from "./agent/events.ts";
 
 export interface ReviewJobDeps {
   db: Db;
@@ -52,7 +55,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
       deps.running.delete(review.id); // cancelled between the read and now
       return;
     }
-    await events.publish(room, "status", { status: "running" });
+    await events.publish(room, { type: "review_status", payload: { status: "running" } });
 
     try {
       const snapshot = await db.snapshot.findUniqueOrThrow({ where: { id: review.snapshotId } });
@@ -79,7 +82,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
           : undefined;
 
       let lastProgress = 0;
-      let agentDone: object = {};
+      let agentDone: Extract<AgentEvent, { type: "done" }> | undefined;
       const result = await executeReview({
         engine: review.engine === "agent" ? "agent" : "static",
         root: dirs.src,
@@ -109,18 +112,24 @@ export function createReviewJob(deps: ReviewJobDeps) {
               .update({ where: { id: review.id }, data: { progress: event.fraction } })
               .catch(() => undefined);
           }
-          void events.publish(room, event.type, event);
+          void events.publish(room, toEnvelope(event));
         },
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       await saveReport(review.id, review.projectId, result.report, result.usage);
-      await events.publish(room, "report", {
-        overallScore: result.report.overallScore,
-        findings: result.report.findings.length,
-        stages: result.report.stages,
+      await events.publish(room, {
+        type: "report",
+        payload: {
+          overallScore: result.report.overallScore,
+          findings: result.report.findings.length,
+          stages: result.report.stages,
+          notes: result.report.notes,
+        },
       });
-      await events.publish(room, "status", { status: "completed" });
-      await events.publish(room, "done", { ...agentDone, type: undefined, status: "completed" });
+      await events.publish(room, { type: "review_status", payload: { status: "completed" } });
+      // The loop's stop reason (the static engine has no loop: it ends by itself, in no model turns).
+      const { type: _done, ...done } = agentDone ?? { type: "done", stopReason: "end_turn", iterations: 0, notes: [] };
+      await events.publish(room, { type: "done", payload: { ...done, notes: result.report.notes } });
     } catch (err) {
       const cancelled = controller.signal.aborted;
       const reason = cancelled ? "Cancelled by a user." : err instanceof Error ? err.message : String(err);
@@ -134,8 +143,11 @@ export function createReviewJob(deps: ReviewJobDeps) {
         },
       });
       if (count === 0) return; // already cancelled (and announced) by the service
-      if (!cancelled) await events.publish(room, "error", { message: reason });
-      await events.publish(room, "status", { status: cancelled ? "cancelled" : "failed", reason });
+      if (!cancelled) await events.publish(room, { type: "error", payload: { message: reason } });
+      await events.publish(room, {
+        type: "review_status",
+        payload: { status: cancelled ? "cancelled" : "failed", reason },
+      });
     } finally {
       deps.running.delete(review.id);
     }

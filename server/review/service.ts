@@ -29,12 +29,11 @@ import {
   type ReviewSettings,
   type Severity,
 } from "./report/schema.ts";
+import { reviewRoom } from "../shared/rooms.ts";
 import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewStatus } from "../shared/statuses.ts";
 
 export const REVIEW_JOB = "review";
 export type ReviewJob = { reviewId: string };
-
-export const reviewRoom = (uid: string) => `review:${uid}`;
 
 export const startReviewInput = z.object({
   projectUid: z.uuid(),
@@ -155,7 +154,10 @@ export function createReviewService(deps: {
   }
 
   async function publishStatus(r: Pick<Review, "uid" | "status" | "statusReason">) {
-    await events.publish(reviewRoom(r.uid), "status", { status: r.status, reason: r.statusReason });
+    await events.publish(reviewRoom(r.uid), {
+      type: "review_status",
+      payload: { status: r.status as ReviewStatus, reason: r.statusReason },
+    });
   }
 
   /** Resolves what the review will run with, refusing early what could never run. */
@@ -383,13 +385,19 @@ export function createReviewService(deps: {
         },
         update: { reason: input.reason ?? null },
       });
-      await events.publish(reviewRoom(r.uid), "finding_dismissed", { fingerprint: input.fingerprint });
+      await events.publish(reviewRoom(r.uid), {
+        type: "finding_dismissed",
+        payload: { fingerprint: input.fingerprint },
+      });
     },
 
     async undismiss(actor: Actor, input: z.infer<typeof dismissInput>): Promise<void> {
       const r = await loadFor(actor, input.reviewUid, "member");
       await db.findingDismissal.deleteMany({ where: { projectId: r.projectId, fingerprint: input.fingerprint } });
-      await events.publish(reviewRoom(r.uid), "finding_restored", { fingerprint: input.fingerprint });
+      await events.publish(reviewRoom(r.uid), {
+        type: "finding_restored",
+        payload: { fingerprint: input.fingerprint },
+      });
     },
 
     /** Findings by severity across the project's completed reviews, oldest first (the trend chart). */

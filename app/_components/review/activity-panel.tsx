@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useRoom } from "@/app/_lib/room.ts";
+import { reviewRoom } from "@/server/shared/rooms.ts";
 import { useTRPCClient } from "@/app/_lib/trpc.ts";
 import { Card, cx } from "../ui.tsx";
 import { formatCost, formatTokens } from "./format.ts";
@@ -15,14 +16,9 @@ const POLL_MS = 2000;
 const MAX_LINES = 400;
 const STREAM_TAIL = 1500;
 
-type Payload = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === "string" ? v : "");
-const num = (v: unknown) => (typeof v === "number" ? v : 0);
-
 /** One short line per tool argument set: `read_file src/app.ts 1-80`. */
-function summarizeInput(input: unknown): string {
-  if (!input || typeof input !== "object") return "";
-  const parts = Object.entries(input as Payload).map(([k, v]) =>
+function summarizeInput(input: Record<string, unknown>): string {
+  const parts = Object.entries(input).map(([k, v]) =>
     typeof v === "string"
       ? k === "path" || k === "pattern" || k === "query"
         ? v
@@ -39,7 +35,7 @@ function summarizeInput(input: unknown): string {
  */
 export function useReviewEvents(reviewUid: string, live: boolean) {
   const client = useTRPCClient();
-  const room = useRoom(`review:${reviewUid}`);
+  const room = useRoom(reviewRoom(reviewUid));
   const [polled, setPolled] = useState<ReviewEvent[]>([]);
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
@@ -73,7 +69,7 @@ export function useReviewEvents(reviewUid: string, live: boolean) {
     };
   }, [client, reviewUid, live, polling]);
 
-  if (room.connected) return { events: room.events as unknown as ReviewEvent[], error: room.error, live: true };
+  if (room.connected) return { events: room.events, error: room.error, live: true };
   return { events: polled, error: room.error ?? error, live: false };
 }
 
@@ -93,67 +89,79 @@ function toLines(events: ReviewEvent[]): {
   let stream = "";
   let usage: { input: number; output: number; cost?: number; requests: number } | null = null;
   for (const e of events) {
-    const p = (e.payload ?? {}) as Payload;
     switch (e.type) {
-      case "status":
-        // The review service's status (queued/running/…) or the agent's phase message.
+      case "review_status":
         lines.push({
           seq: e.seq,
           kind: "status",
-          text: str(p.message) || `Review ${str(p.status)}${p.reason ? ` — ${str(p.reason)}` : ""}`,
+          text: `Review ${e.payload.status}${e.payload.reason ? ` — ${e.payload.reason}` : ""}`,
         });
         stream = "";
         break;
-      case "token":
-        stream = (stream + str(p.text)).slice(-STREAM_TAIL);
-        break;
-      case "tool_call":
-        lines.push({ seq: e.seq, kind: "tool", text: `${str(p.name)} ${summarizeInput(p.input)}` });
+      case "status":
+        lines.push({ seq: e.seq, kind: "status", text: e.payload.message });
         stream = "";
         break;
-      case "tool_result":
+      case "progress":
+        lines.push({
+          seq: e.seq,
+          kind: "info",
+          text: `${e.payload.stage} (${Math.round(e.payload.fraction * 100)} %)`,
+        });
+        break;
+      case "token":
+        stream = (stream + e.payload.text).slice(-STREAM_TAIL);
+        break;
+      case "tool_call":
+        lines.push({ seq: e.seq, kind: "tool", text: `${e.payload.name} ${summarizeInput(e.payload.input)}` });
+        stream = "";
+        break;
+      case "tool_result": {
+        const p = e.payload;
         lines.push({
           seq: e.seq,
           kind: p.isError ? "error" : "result",
-          text: `${str(p.name)} → ${p.isError ? "error" : `${num(p.chars).toLocaleString()} chars`} in ${Math.round(num(p.durationMs))} ms`,
-          detail: str(p.preview),
+          text: `${p.name} → ${p.isError ? "error" : `${p.chars.toLocaleString()} chars`} in ${Math.round(p.durationMs)} ms`,
+          detail: p.preview,
         });
         break;
-      case "usage": {
-        const u = (p.usage ?? {}) as Payload;
+      }
+      case "usage":
         usage = {
-          input: num(u.inputTokens),
-          output: num(u.outputTokens),
-          cost: typeof p.costUsd === "number" ? p.costUsd : undefined,
-          requests: num(p.requests),
+          input: e.payload.usage.inputTokens,
+          output: e.payload.usage.outputTokens,
+          cost: e.payload.costUsd,
+          requests: e.payload.requests,
         };
         break;
-      }
       case "finding":
-        lines.push({ seq: e.seq, kind: "info", text: `finding: ${str((p.finding as Payload | undefined)?.title)}` });
+        lines.push({ seq: e.seq, kind: "info", text: `finding: ${e.payload.finding.title}` });
         break;
       case "report":
         lines.push({
           seq: e.seq,
           kind: "info",
-          text: `report: ${num(p.findings)} findings, score ${Math.round(num(p.overallScore))}`,
+          text: `report: ${e.payload.findings} findings, score ${Math.round(e.payload.overallScore)}`,
         });
         break;
       case "error":
-        lines.push({ seq: e.seq, kind: "error", text: str(p.message) });
+        lines.push({ seq: e.seq, kind: "error", text: e.payload.message });
         break;
       case "done":
         lines.push({
           seq: e.seq,
           kind: "done",
-          text: `done (${str(p.stopReason)}) after ${num(p.iterations)} iterations`,
+          text: `done (${e.payload.stopReason}) after ${e.payload.iterations} iterations`,
         });
         break;
       case "finding_dismissed":
       case "finding_restored":
         break;
-      default:
-        lines.push({ seq: e.seq, kind: "info", text: e.type });
+      default: {
+        // Every event type of a review room is handled above (checked by the compiler).
+        const unhandled: never = e;
+        void unhandled;
+      }
     }
   }
   return { lines: lines.slice(-MAX_LINES), stream, usage };

@@ -7,7 +7,7 @@
  * fields Argus adds (fingerprint, verification, per-file rollup, stage counts).
  */
 import { z } from "zod";
-import { categorySchema, severitySchema } from "../../shared/findings.ts";
+import { categorySchema, findingSchema, severitySchema } from "../../shared/findings.ts";
 import { stageCountsSchema } from "../../shared/stages.ts";
 
 // Severities, categories and stage counts are shared with the browser (server/shared); re-exported
@@ -21,6 +21,10 @@ export {
   CATEGORIES,
   categorySchema,
   type Category,
+  VERIFICATION,
+  verificationSchema,
+  findingSchema,
+  type Finding,
 } from "../../shared/findings.ts";
 export { stageCountsSchema, type StageCounts } from "../../shared/stages.ts";
 
@@ -54,31 +58,6 @@ export const modelReportSchema = z.object({
   findings: z.array(modelFindingSchema).max(2000),
 });
 export type ModelReport = z.infer<typeof modelReportSchema>;
-
-export const VERIFICATION = ["confirmed", "unverified", "not_run"] as const;
-export const verificationSchema = z.enum(VERIFICATION);
-
-export const findingSchema = z.object({
-  fingerprint: z.string().min(1),
-  title: z.string(),
-  severity: severitySchema,
-  confidence: z.number().min(0).max(1),
-  category: categorySchema,
-  file: z.string(),
-  startLine: z.number().int().positive(),
-  endLine: z.number().int().positive(),
-  evidence: z.string(),
-  explanation: z.string(),
-  suggestedFix: z.string().optional(),
-  diff: z.string().optional(),
-  verification: verificationSchema,
-  /** What the verification pass said: the confirming evidence, or why it did not confirm. */
-  verificationNote: z.string().optional(),
-  /** "static" for findings of the static engine / pre-pass (tool + rule in ruleId). */
-  source: z.enum(["agent", "static"]),
-  ruleId: z.string().optional(),
-});
-export type Finding = z.infer<typeof findingSchema>;
 
 export const fileRollupSchema = z.object({
   path: z.string(),

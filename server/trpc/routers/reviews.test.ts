@@ -107,7 +107,7 @@ describe("a static review of the demo project", () => {
       "reviews.events",
       { uid: demo.review.uid },
     );
-    const statuses = events.filter((e) => e.type === "status").map((e) => e.payload.status);
+    const statuses = events.filter((e) => e.type === "review_status").map((e) => e.payload.status);
     expect(statuses).toEqual(["queued", "running", "completed"]);
     expect(events.some((e) => e.type === "report")).toBe(true);
     expect(events.at(-1)!.type).toBe("done");

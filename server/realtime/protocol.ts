@@ -1,0 +1,80 @@
+/**
+ * Serving the room protocol on one socket (server/shared/room-protocol.ts): each client→server message
+ * is parsed with its schema, authorized against the room's workspace with the role the message needs —
+ * on every message, not only at join — and handed to its handler. Whatever goes wrong comes back as
+ * the message's error reply, saying what was wrong; a handler that throws applies nothing.
+ */
+import type { Services } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import {
+  type Ack,
+  type ClientMessage,
+  type ClientPayload,
+  type ClientReplies,
+  clientMessages,
+  MESSAGE_ROLES,
+} from "../shared/room-protocol.ts";
+import { formatZodIssues } from "../shared/zod-issues.ts";
+import { type AuthorizedRoom, authorizeRoom } from "./rooms.ts";
+import type { ArgusSocket } from "./types.ts";
+
+type Reply<M extends ClientMessage> = M extends keyof ClientReplies ? ClientReplies[M] : void;
+
+/** A message's handler: gets the parsed payload and the room it was authorized for (null: no check). */
+export type Handler<M extends ClientMessage> = (
+  socket: ArgusSocket,
+  payload: ClientPayload<M>,
+  room: AuthorizedRoom | null,
+) => Promise<Reply<M>>;
+
+export type Handlers = { [M in ClientMessage]: Handler<M> };
+
+/** A refusal that is not a DomainError but still says what to do (e.g. "too fast, retry in 3 s"). */
+export class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function serveProtocol(socket: ArgusSocket, services: Pick<Services, "db" | "log">, handlers: Handlers): void {
+  for (const name of Object.keys(clientMessages) as ClientMessage[]) {
+    // The payload is whatever the client sent: typed only once the schema has parsed it.
+    socket.on(name, (payload: unknown, ack?: unknown) => {
+      const reply = (r: Ack<object>) => {
+        if (typeof ack === "function") (ack as (r: Ack<object>) => void)(r);
+      };
+      void dispatch(name, payload).then(reply);
+    });
+  }
+
+  async function dispatch<M extends ClientMessage>(name: M, payload: unknown): Promise<Ack<object>> {
+    const parsed = clientMessages[name].safeParse(payload);
+    if (!parsed.success)
+      return {
+        ok: false,
+        error: `The ${name} message was not understood: ${formatZodIssues(parsed.error, { separator: "; " })}`,
+      };
+    const data = parsed.data as ClientPayload<M>;
+    try {
+      const needed = MESSAGE_ROLES[name];
+      const room = needed
+        ? await authorizeRoom(services.db, socket.data.actor, (data as { room: string }).room, needed)
+        : null;
+      const result = await (handlers[name] as Handler<M>)(socket, data, room);
+      return { ok: true, ...(result ?? {}) };
+    } catch (err) {
+      if (err instanceof DomainError) return { ok: false, error: err.message };
+      if (err instanceof Refusal)
+        return {
+          ok: false,
+          error: err.message,
+          ...(err.retryAfterMs === undefined ? {} : { retryAfterMs: err.retryAfterMs }),
+        };
+      services.log.error({ err, message: name }, "room message failed");
+      return { ok: false, error: `Argus could not handle that ${name} message; try again.` };
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The events of each kind of room: one payload map per kind, one zod discriminated union of
+ * `{ type, payload }` per kind built from it. The bus accepts only a member of the room's union when
+ * publishing and parses every row it reads back; the Socket.IO messages and the browser use the same
+ * types. Every event a room ever carried is listed here — nothing is published with a shape of its own.
+ */
+import { z } from "zod";
+import { agentPayloads } from "./agent-events.ts";
+import { type Enveloped, envelopeUnion, type PayloadMap } from "./event-union.ts";
+import type { RoomKind, RoomName } from "./rooms.ts";
+import { REVIEW_STATUSES } from "./statuses.ts";
+
+/** Token deltas: coalesced by the bus into one frame per room and time window (see server/events/bus.ts). */
+export const TOKEN_EVENT = "token";
+
+const fingerprint = z.string().min(1).max(200);
+
+/** A review room: the agent's work, the review's life, and what the team does with its findings. */
+export const reviewPayloads = {
+  ...agentPayloads,
+  /** The review's own status (queued, running, completed …), not the agent's phase (`status`). */
+  review_status: z.object({ status: z.enum(REVIEW_STATUSES), reason: z.string().nullable().optional() }),
+  /** The static engine's progress. */
+  progress: z.object({ fraction: z.number().min(0).max(1), stage: z.string() }),
+  finding_dismissed: z.object({ fingerprint }),
+  finding_restored: z.object({ fingerprint }),
+} satisfies PayloadMap;
+
+/** A project room: the team's talk about a project. */
+export const projectPayloads = {} satisfies PayloadMap;
+
+const sourceSchema = z.object({ id: z.number(), title: z.string(), content: z.string() });
+
+/** A pipeline run room: the engine's events (docs/pipelines.md), tokens as `{ text, step, is_final }`. */
+export const runPayloads = {
+  step_start: z.object({ name: z.string(), depth: z.number().int().nonnegative() }),
+  step_end: z.object({ name: z.string(), output: z.string() }),
+  token: z.object({ text: z.string(), step: z.string(), is_final: z.boolean() }),
+  sources: z.object({ data: z.array(sourceSchema) }),
+  final: z.object({
+    data: z.object({
+      status: z.literal("succeeded"),
+      answer: z.string().nullable(),
+      dataset_path: z.string().nullable(),
+      memory_path: z.string().nullable(),
+      is_first_turn: z.literal(true),
+    }),
+  }),
+  error: z.object({ message: z.string() }),
+} satisfies PayloadMap;
+
+/** A knowledge-base room: indexing progress and each document's outcome. */
+export const kbPayloads = {
+  "kb.progress": z.object({ status: z.literal("indexing"), progress: z.number().min(0).max(1), message: z.string() }),
+  "kb.document": z.object({
+    uid: z.string(),
+    name: z.string(),
+    status: z.string(),
+    message: z.string().nullable(),
+    chunkCount: z.number().int().nonnegative(),
+  }),
+  "kb.indexed": z.object({
+    documents: z.number().int().nonnegative(),
+    chunks: z.number().int().nonnegative(),
+    ms: z.number().nonnegative(),
+  }),
+  "kb.failed": z.object({ message: z.string() }),
+} satisfies PayloadMap;
+
+export const roomPayloads = {
+  review: reviewPayloads,
+  project: projectPayloads,
+  run: runPayloads,
+  kb: kbPayloads,
+} satisfies Record<RoomKind, PayloadMap>;
+
+/** What is published into a room of kind K: `{ type, payload }`, one of the kind's events. */
+export type RoomEventBody<K extends RoomKind = RoomKind> = K extends K ? Enveloped<(typeof roomPayloads)[K]> : never;
+
+export const roomEventSchemas: { [K in RoomKind]: z.ZodType<RoomEventBody<K>> } = {
+  review: envelopeUnion(reviewPayloads),
+  project: envelopeUnion(projectPayloads),
+  run: envelopeUnion(runPayloads),
+  kb: envelopeUnion(kbPayloads),
+};
+
+/** A published event as subscribers and clients receive it: numbered per room (seq 1, 2, 3 …). */
+export type RoomEvent<K extends RoomKind = RoomKind> = K extends K
+  ? RoomEventBody<K> & { room: RoomName<K>; seq: number; at: string }
+  : never;
+
+/** The event types of a kind (e.g. for a switch that must be exhaustive). */
+export type RoomEventType<K extends RoomKind> = RoomEventBody<K>["type"];

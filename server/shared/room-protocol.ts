@@ -1,0 +1,77 @@
+/**
+ * The Socket.IO protocol of rooms: every client→server message with its payload schema and its reply
+ * (acknowledgement), and every server→client message. The server parses each payload with these
+ * schemas (server/realtime/protocol.ts) and types its Socket.IO server with the interfaces below; the
+ * browser types its socket with the same interfaces (app/_lib/room.ts).
+ *
+ * Every reply is `{ ok: true, … }` or `{ ok: false, error }`: the error says what was wrong in words a
+ * person can act on, and nothing was applied.
+ */
+import { z } from "zod";
+import type { RoomEvent } from "./room-events.ts";
+import { roomNameSchema } from "./rooms.ts";
+
+/** Events a join or history reply carries at most; `more` says that another history call is needed. */
+export const HISTORY_PAGE = 1000;
+
+const seq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+export const ackErrorSchema = z.object({
+  ok: z.literal(false),
+  error: z.string(),
+  /** Set when the message was refused for coming too fast: when to try again. */
+  retryAfterMs: z.number().int().nonnegative().optional(),
+});
+export type AckError = z.infer<typeof ackErrorSchema>;
+export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
+
+/** Payload schemas of the client→server messages. */
+export const clientMessages = {
+  /** Enter a room: the reply carries the persisted events after `afterSeq`, then events arrive live. */
+  join: z.object({ room: roomNameSchema, afterSeq: seq.default(0) }),
+  leave: z.object({ room: roomNameSchema }),
+  /** The next page of a room's log (after a join or history reply that said `more`). */
+  history: z.object({ room: roomNameSchema, afterSeq: seq }),
+};
+export type ClientMessage = keyof typeof clientMessages;
+
+/**
+ * The role in the room's workspace each message needs, checked on every message (null: none — leaving
+ * is always allowed). Viewers watch; changing what the team sees of a review needs a member.
+ */
+export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = {
+  join: "viewer",
+  leave: null,
+  history: "viewer",
+};
+export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
+
+/** The log after a seq: at most HISTORY_PAGE events, oldest first. */
+export interface HistoryReply {
+  events: RoomEvent[];
+  /** True when more events follow the last one here (ask again with its seq). */
+  more: boolean;
+}
+
+/** What each message's acknowledgement carries when it succeeded. */
+export interface ClientReplies {
+  join: HistoryReply;
+  history: HistoryReply;
+}
+
+type Input<M extends ClientMessage> = z.input<(typeof clientMessages)[M]>;
+
+/** Client→server events, for `Server<ClientToServerEvents, …>` and `Socket<ServerToClientEvents, ClientToServerEvents>`. */
+export type ClientToServerEvents = {
+  [M in ClientMessage]: M extends keyof ClientReplies
+    ? (payload: Input<M>, ack: (reply: Ack<ClientReplies[M]>) => void) => void
+    : (payload: Input<M>) => void;
+};
+
+export interface ServerToClientEvents {
+  ready: (info: { userId: string }) => void;
+  /** A live event of a joined room. */
+  event: (event: RoomEvent) => void;
+  /** The user may no longer be in this room (it was deleted, or their access was): it was left. */
+  revoked: (info: { room: string; reason: string }) => void;
+}
