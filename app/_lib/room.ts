@@ -2,15 +2,17 @@
 /**
  * Watching a room live: one Socket.IO connection per tab (the session cookie authenticates it), a
  * `join` that answers with the persisted log after the last seq we have (paged: `history` until no
- * `more`), then live events. Token deltas share the seq of the row they are stored in, so a live token
- * with the seq we already have extends it instead of being dropped as a duplicate. If the socket cannot
- * connect, the caller's polling fallback takes over (`connected` stays false).
+ * `more`), then live events. Every event has its own seq (token deltas arrive coalesced, one frame
+ * per seq), so de-duplicating by seq rebuilds the log exactly (server/shared/room-delivery.ts) —
+ * also after a reconnect, which joins again with the last seq seen. If the socket cannot connect,
+ * the caller's polling fallback takes over (`connected` stays false).
  *
  * The socket is typed with the shared protocol (server/shared/room-protocol.ts): events, payloads
  * and replies are the server's own types.
  */
 import { useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
+import { RoomFeed } from "@/server/shared/room-delivery.ts";
 import type { RoomEvent } from "@/server/shared/room-events.ts";
 import type { ClientToServerEvents, HistoryReply, ServerToClientEvents } from "@/server/shared/room-protocol.ts";
 import type { Ack } from "@/server/shared/room-protocol.ts";
@@ -42,62 +44,48 @@ export function useRoom<K extends RoomKind>(
   const [events, setEvents] = useState<RoomEvent<K>[]>([]);
   const [connected, setConnected] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const last = useRef<{ seq: number; type: string }>({ seq: 0, type: "" });
+  // One feed per room: it keeps the last seq across reconnects (and starts again for another room).
+  const feed = useRef<{ room: string; feed: RoomFeed<RoomEvent<K>> } | null>(null);
 
   useEffect(() => {
     if (!enabled) return;
     const s = roomSocket();
-    let joined = false;
-    let buffered: RoomEvent<K>[] = [];
     let stale = false;
+    if (feed.current?.room !== room) {
+      feed.current = {
+        room,
+        feed: new RoomFeed<RoomEvent<K>>((fresh) => setEvents((prev) => [...prev, ...fresh].slice(-MAX_EVENTS))),
+      };
+      setEvents([]);
+    }
+    const current = feed.current.feed;
 
-    const accept = (batch: RoomEvent<K>[]) => {
-      const fresh: RoomEvent<K>[] = [];
-      for (const e of batch) {
-        const extendsTokenRow = e.type === "token" && e.seq === last.current.seq && last.current.type === "token";
-        if (e.seq <= last.current.seq && !extendsTokenRow) continue;
-        last.current = { seq: e.seq, type: e.type };
-        fresh.push(e);
-      }
-      if (fresh.length) setEvents((prev) => [...prev, ...fresh].slice(-MAX_EVENTS));
-    };
     // A live event names its room; the socket carries every joined room's events.
     const ofThisRoom = (e: RoomEvent): e is RoomEvent<K> => e.room === room;
     const onEvent = (e: RoomEvent) => {
-      if (!ofThisRoom(e)) return;
-      if (joined) accept([e]);
-      else buffered.push(e);
+      if (ofThisRoom(e)) current.live(e);
     };
-    const onPage = (reply: Ack<HistoryReply>, resolve: () => void) => {
+    const onPage = (reply: Ack<HistoryReply>) => {
       if (stale) return;
       if (!reply.ok) {
         setError(reply.error);
         return;
       }
-      accept(reply.events.filter(ofThisRoom));
-      if (reply.more) s.emit("history", { room, afterSeq: last.current.seq }, (r) => onPage(r, resolve));
-      else resolve();
+      current.page(reply.events.filter(ofThisRoom));
+      if (reply.more) {
+        s.emit("history", { room, afterSeq: current.lastSeq }, onPage);
+        return;
+      }
+      current.caughtUp();
+      setConnected(true);
+      setError(null);
     };
-    const join = () => {
-      joined = false;
-      s.emit("join", { room, afterSeq: last.current.seq }, (reply) =>
-        onPage(reply, () => {
-          setConnected(true);
-          setError(null);
-          // Events that arrived while the log was read: reading it closed any open token row, so only
-          // later seqs are new (deltas of that row are already in its stored text).
-          const seen = last.current.seq;
-          accept(buffered.filter((e) => e.seq > seen));
-          buffered = [];
-          joined = true;
-        }),
-      );
-    };
+    const join = () => s.emit("join", { room, afterSeq: current.startJoin() }, onPage);
     const onDisconnect = () => setConnected(false);
     // The server re-checks rights while connected: access lost → the room was left for us.
     const onRevoked = ({ room: r, reason }: { room: string; reason: string }) => {
       if (r !== room) return;
-      joined = false;
+      current.startJoin(); // hold anything that still arrives
       setConnected(false);
       setError(reason);
     };

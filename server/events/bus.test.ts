@@ -1,16 +1,17 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openMigratedDb } from "../../test/helpers/db.ts";
-import type { Db } from "../db/client.ts";
+import { openMigratedDb, type TestConfig } from "../../test/helpers/db.ts";
+import { createDb, type Db } from "../db/client.ts";
 import { kbRoom, reviewRoom, runRoom } from "../shared/rooms.ts";
 import { createEventBus, type RoomEvent } from "./bus.ts";
 
 const log = pino({ level: "silent" });
 let db: Db;
+let t: TestConfig;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, close } = await openMigratedDb());
+  ({ db, t, close } = await openMigratedDb());
 });
 afterAll(() => close());
 
@@ -18,6 +19,46 @@ const uid = () => crypto.randomUUID();
 const running = { type: "review_status", payload: { status: "running" } } as const;
 
 describe("event bus", () => {
+  it("two processes publishing into one room at once: every seq unique, none skipped, each one's order kept", async () => {
+    // Two buses on two database clients — two Argus processes sharing one database.
+    const otherDb = await createDb(t.config.db);
+    try {
+      const room = reviewRoom(uid());
+      const buses = [createEventBus({ db, log }), createEventBus({ db: otherDb, log })];
+      const seen = buses.map((bus) => {
+        const got: RoomEvent[] = [];
+        bus.subscribe(room, (e) => got.push(e));
+        return got;
+      });
+      const N = 40;
+      const results = await Promise.all(
+        buses.map((bus, b) =>
+          Promise.all(
+            Array.from({ length: N }, (_, i) =>
+              bus.publish(room, { type: "finding_dismissed", payload: { fingerprint: `bus${b}-${i}` } }),
+            ),
+          ),
+        ),
+      );
+      const history = await buses[0]!.history(room);
+      expect(history.map((e) => e.seq)).toEqual(Array.from({ length: 2 * N }, (_, i) => i + 1));
+      for (const [b, published] of results.entries()) {
+        const fps = (events: RoomEvent[]) =>
+          events
+            .map((e) => (e.type === "finding_dismissed" ? e.payload.fingerprint : ""))
+            .filter((f) => f.startsWith(`bus${b}-`));
+        const inOrder = Array.from({ length: N }, (_, i) => `bus${b}-${i}`);
+        // Stored in publish order, delivered live in that order, with the seqs publish returned.
+        expect(fps(history)).toEqual(inOrder);
+        expect(fps(seen[b]!)).toEqual(inOrder);
+        expect(seen[b]!.map((e) => e.seq)).toEqual(published.map((e) => e.seq));
+        expect(published.map((e) => e.seq)).toEqual([...published.map((e) => e.seq)].sort((x, y) => x - y));
+      }
+    } finally {
+      await otherDb.$disconnect();
+    }
+  });
+
   it("numbers events per room, delivers them live and replays them from the database", async () => {
     const bus = createEventBus({ db, log });
     const a = reviewRoom(uid());
@@ -65,32 +106,66 @@ describe("event bus", () => {
   it("history parses what it reads: a row no schema describes is left out", async () => {
     const bus = createEventBus({ db, log });
     const room = kbRoom(uid());
-    await db.roomEvent.create({ data: { room, seq: 1, type: "kb.exploded", payload: "{}" } });
-    await db.roomEvent.create({ data: { room, seq: 2, type: "kb.failed", payload: "not json" } });
     await bus.publish(room, { type: "kb.failed", payload: { message: "no text" } });
+    // Rows written behind this bus's back (as another process would): its next seq is taken, so it
+    // retries with the next free one instead of losing the event.
+    await db.roomEvent.create({ data: { room, seq: 2, type: "kb.exploded", payload: "{}" } });
+    await db.roomEvent.create({ data: { room, seq: 3, type: "kb.failed", payload: "not json" } });
     await bus.publish(room, { type: "kb.indexed", payload: { documents: 1, chunks: 2, ms: 3 } });
     expect((await bus.history(room)).map((e) => [e.seq, e.type, e.payload])).toEqual([
-      [3, "kb.failed", { message: "no text" }],
+      [1, "kb.failed", { message: "no text" }],
       [4, "kb.indexed", { documents: 1, chunks: 2, ms: 3 }],
     ]);
   });
 
-  it("streams every token delta live but stores consecutive deltas as one event", async () => {
-    const bus = createEventBus({ db, log });
+  it("coalesces token deltas into one frame per window: the same frames are stored and broadcast", async () => {
+    const bus = createEventBus({ db, log, coalesceMs: 30 });
     const room = reviewRoom(uid());
-    const live: string[] = [];
-    bus.subscribe(room, (e) => live.push(`${e.type}:${e.type === "token" ? e.payload.text : ""}`));
-    for (const t of ["Hel", "lo ", "world"])
-      await bus.publish(room, { type: "token", payload: { text: t, phase: "exploring" } });
+    const live: RoomEvent<"review">[] = [];
+    bus.subscribe(room, (e) => live.push(e));
+    const token = (text: string, phase: "exploring" | "critiquing" = "exploring") =>
+      bus.publish(room, { type: "token", payload: { text, phase } });
+    // Deltas of one tick: one frame; every delta's publish resolves with it.
+    const sent = await Promise.all(["Hel", "lo ", "world"].map((t) => token(t)));
+    expect(new Set(sent.map((e) => e.seq))).toEqual(new Set([1]));
+    // Another event closes the open frame first; a change of phase starts a new frame.
+    void token("a");
+    void token("b", "critiquing");
     await bus.publish(room, { type: "tool_call", payload: { id: "c", name: "grep", input: {}, iteration: 1 } });
-    await bus.publish(room, { type: "token", payload: { text: "again", phase: "exploring" } });
-    expect(live).toEqual(["token:Hel", "token:lo ", "token:world", "tool_call:", "token:again"]);
-    const stored = await bus.history(room);
-    expect(stored.map((e) => [e.seq, e.type, e.type === "token" ? e.payload.text : ""])).toEqual([
-      [1, "token", "Hello world"],
-      [2, "tool_call", ""],
-      [3, "token", "again"],
-    ]);
+    await token("again");
+    const seen = (events: RoomEvent<"review">[]) =>
+      events.map((e) => [e.seq, e.type, e.type === "token" ? `${e.payload.phase}:${e.payload.text}` : ""]);
+    const expected = [
+      [1, "token", "exploring:Hello world"],
+      [2, "token", "exploring:a"],
+      [3, "token", "critiquing:b"],
+      [4, "tool_call", ""],
+      [5, "token", "exploring:again"],
+    ];
+    expect(seen(live)).toEqual(expected);
+    expect(seen(await bus.history(room))).toEqual(expected);
+  });
+
+  it("a steady stream of deltas goes out as about one frame per window, not one per delta", async () => {
+    const windowMs = 40;
+    const bus = createEventBus({ db, log, coalesceMs: windowMs });
+    const room = reviewRoom(uid());
+    const frames: string[] = [];
+    bus.subscribe(room, (e) => e.type === "token" && frames.push(e.payload.text));
+    const started = Date.now();
+    const deltas = Array.from({ length: 60 }, (_, i) => `${i},`);
+    const pending: Promise<unknown>[] = [];
+    for (const d of deltas) {
+      pending.push(bus.publish(room, { type: "token", payload: { text: d, phase: "exploring" } }));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(pending);
+    const elapsed = Date.now() - started;
+    // Nothing lost, nothing reordered, and far fewer frames than deltas: a frame spans a window.
+    expect(frames.join("")).toBe(deltas.join(""));
+    expect(frames.length).toBeLessThanOrEqual(Math.ceil(elapsed / windowMs) + 1);
+    expect(frames.length).toBeLessThan(deltas.length / 3);
+    expect((await bus.history(room)).length).toBe(frames.length);
   });
 
   it("keeps deltas of different steps apart and deletes a room", async () => {

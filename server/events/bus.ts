@@ -1,15 +1,24 @@
 /**
  * The one event bus. Every review, project, pipeline run and knowledge base is a room
  * (server/shared/rooms.ts); services publish events into it — only members of the room's union
- * (server/shared/room-events.ts), validated here — the log is persisted (so a room replays after a
- * reload or a restart), every row read back is parsed again, and live subscribers get each event as it
- * is published. The Socket.IO room adapter subscribes here; pages that predate it poll `history`.
+ * (server/shared/room-events.ts), validated here — each event is persisted with the room's next seq,
+ * then handed to live subscribers (the Socket.IO bridge). `history` reads the log back, parsing every
+ * row again; pages that predate the socket poll it.
  *
- * Token deltas are too many to store one row each: consecutive `token` events of a room are merged
- * into one persisted event (text concatenated) that is flushed when any other event of that room is
- * published, after FLUSH_MS, or on `flush()`. Live subscribers still receive every delta at once.
+ * Delivery: seq is 1, 2, 3 … per room, unique in the database (unique index on room + seq). A seq is
+ * taken by inserting the row with it — the insert is the allocation — so two processes publishing
+ * into one room cannot both take one: the loser's insert fails on the index and it retries with the
+ * database's max + 1. Committed seqs therefore never skip (a seq is only taken after the one before
+ * it was committed). Within a process, a room's writes are chained, so its events are persisted and
+ * delivered in publish order, each after it is stored: a live event is always also in the log, and a
+ * client that joins (or reconnects) and reads the log after its last seq misses nothing.
+ *
+ * Token deltas are coalesced, for storage and broadcast alike: the deltas of a room within one
+ * COALESCE_MS window (with the same other fields, e.g. the same phase) become one event — one row,
+ * one frame to every watcher — so a stream of 10⁴ deltas is not 10⁴ rows or 10⁴ × watchers messages.
+ * Any other event of the room closes the open window first, so order is kept.
  */
-import type { Db } from "../db/client.ts";
+import { isUniqueViolation, type Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENT } from "../shared/room-events.ts";
 import { parseRoom, type RoomKind, type RoomKindOf, type RoomName } from "../shared/rooms.ts";
@@ -20,47 +29,47 @@ export type { RoomEvent, RoomEventBody } from "../shared/room-events.ts";
 export type RoomListener<K extends RoomKind = RoomKind> = (event: RoomEvent<K>) => void;
 
 export interface EventBus {
-  /** Throws when the event is not one of the room's kind (a programming error, never user input). */
+  /**
+   * Persists and delivers the event; resolves with it as stored (a token delta: with the frame it
+   * went out in). Rejects when the event is not one of the room's kind (a programming error, never
+   * user input) or could not be stored (then nobody received it either).
+   */
   publish<R extends RoomName>(room: R, event: RoomEventBody<RoomKindOf<R>>): Promise<RoomEvent<RoomKindOf<R>>>;
   /** Live events of one room; returns the unsubscribe function. */
   subscribe<R extends RoomName>(room: R, listener: RoomListener<RoomKindOf<R>>): () => void;
-  /** Persisted events with seq > afterSeq, oldest first (pending token text flushed first). */
+  /** Persisted events with seq > afterSeq, oldest first (this process's pending events stored first). */
   history<R extends RoomName>(room: R, afterSeq?: number, limit?: number): Promise<RoomEvent<RoomKindOf<R>>[]>;
   deleteRoom(room: RoomName): Promise<void>;
   flush(): Promise<void>;
 }
-const FLUSH_MS = 250;
 
-interface PendingTokens {
-  seq: number;
+/** The coalescing window for token deltas: one frame per room per window. */
+export const COALESCE_MS = 40;
+/** Inserts tried before a publish gives up (each lost race means another process took that seq). */
+const MAX_SEQ_ATTEMPTS = 50;
+
+type Body = RoomEventBody;
+
+interface OpenFrame {
   text: string;
-  /** Payload fields other than `text` of the first delta (e.g. which message or step it belongs to). */
+  /** Payload fields other than `text` (the same for every delta of the frame). */
   rest: Record<string, unknown>;
-  at: string;
   timer: NodeJS.Timeout;
+  /** The frame's stored event, once written: every delta's publish resolves with it. */
+  written: Deferred<RoomEvent>;
 }
 
-export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
+export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number }): EventBus {
   const { db, log } = deps;
+  const coalesceMs = deps.coalesceMs ?? COALESCE_MS;
   const listeners = new Map<string, Set<RoomListener>>();
+  /** The seq this process expects to take next per room (a guess: the insert decides). */
   const nextSeq = new Map<string, number>();
-  const pending = new Map<string, PendingTokens>();
-  // Writes of one room are chained so rows land in seq order and a failed write does not stall the room.
-  const chains = new Map<string, Promise<void>>();
+  const frames = new Map<string, OpenFrame>();
+  // Writes of one room are chained so rows land (and go out) in publish order.
+  const chains = new Map<string, Promise<unknown>>();
 
-  async function allocateSeq(room: string): Promise<number> {
-    let next = nextSeq.get(room);
-    if (next === undefined) {
-      const last = await db.roomEvent.findFirst({ where: { room }, orderBy: { seq: "desc" }, select: { seq: true } });
-      // Another publish may have raced us while we looked.
-      next = nextSeq.get(room) ?? (last?.seq ?? 0) + 1;
-    }
-    nextSeq.set(room, next + 1);
-    return next;
-  }
-
-  /** The room's kind and the event checked against its union; throws on either being wrong. */
-  function check(room: string, event: unknown): RoomEventBody {
+  function check(room: string, event: unknown): Body {
     const parsed = parseRoom(room);
     if (!parsed || parsed.name !== room) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
     const result = roomEventSchemas[parsed.kind].safeParse(event);
@@ -69,23 +78,27 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
     return result.data;
   }
 
-  function persist(room: string, event: RoomEvent): Promise<void> {
-    const write = async () => {
-      await db.roomEvent.create({
-        data: {
-          room,
-          seq: event.seq,
-          type: event.type,
-          payload: JSON.stringify(event.payload ?? null),
-          createdAt: new Date(event.at),
-        },
-      });
-    };
-    const chained = (chains.get(room) ?? Promise.resolve()).then(write, write).catch((err: unknown) => {
-      log.error({ err, room, type: event.type }, "could not persist room event");
-    });
-    chains.set(room, chained);
-    return chained;
+  async function lastSeq(room: string): Promise<number> {
+    const last = await db.roomEvent.findFirst({ where: { room }, orderBy: { seq: "desc" }, select: { seq: true } });
+    return last?.seq ?? 0;
+  }
+
+  /** Inserts the event with the room's next free seq (see the file comment) and returns it as stored. */
+  async function store(room: RoomName, body: Body): Promise<RoomEvent> {
+    const at = new Date();
+    const payload = JSON.stringify(body.payload);
+    let seq = nextSeq.get(room) ?? (await lastSeq(room)) + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.roomEvent.create({ data: { room, seq, type: body.type, payload, createdAt: at } });
+        break;
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= MAX_SEQ_ATTEMPTS) throw err;
+        seq = (await lastSeq(room)) + 1; // another process took it
+      }
+    }
+    nextSeq.set(room, seq + 1);
+    return { ...body, room, seq, at: at.toISOString() } as RoomEvent;
   }
 
   function emit(event: RoomEvent) {
@@ -98,48 +111,62 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
     }
   }
 
-  function flushRoom(room: string): Promise<void> {
-    const p = pending.get(room);
-    if (!p) return chains.get(room) ?? Promise.resolve();
-    pending.delete(room);
-    clearTimeout(p.timer);
-    return persist(room, {
-      room,
-      seq: p.seq,
-      type: TOKEN_EVENT,
-      payload: { ...p.rest, text: p.text },
-      at: p.at,
-    } as RoomEvent);
-  }
-
-  async function publish(room: RoomName, body: RoomEventBody): Promise<RoomEvent> {
-    const { type, payload } = check(room, body);
-    const at = new Date().toISOString();
-    const make = (seq: number) => ({ room, seq, type, payload, at }) as RoomEvent;
-    if (type === TOKEN_EVENT) {
-      const { text, ...rest } = payload as { text: string } & Record<string, unknown>;
-      const open = pending.get(room);
-      if (open && sameKeys(open.rest, rest)) {
-        open.text += text;
-        const event = make(open.seq);
-        emit(event);
-        return event;
-      }
-      if (open) await flushRoom(room);
-      const seq = await allocateSeq(room);
-      const timer = setTimeout(() => void flushRoom(room), FLUSH_MS);
-      timer.unref?.();
-      pending.set(room, { seq, text, rest, at, timer });
-      const event = make(seq);
+  /** Stores then delivers, after every earlier write of the room. */
+  function enqueue(room: RoomName, body: Body): Promise<RoomEvent> {
+    const write = async () => {
+      const event = await store(room, body);
       emit(event);
       return event;
+    };
+    const result = (chains.get(room) ?? Promise.resolve()).then(write, write);
+    // The chain continues whatever this write did; the caller sees its own outcome.
+    chains.set(
+      room,
+      result.catch((err: unknown) => log.error({ err, room, type: body.type }, "could not store room event")),
+    );
+    return result;
+  }
+
+  /** Closes the room's open token frame: it is queued as one event, its deltas' publishes settle with it. */
+  function closeFrame(room: RoomName): void {
+    const frame = frames.get(room);
+    if (!frame) return;
+    frames.delete(room);
+    clearTimeout(frame.timer);
+    enqueue(room, { type: TOKEN_EVENT, payload: { ...frame.rest, text: frame.text } } as Body).then(
+      frame.written.resolve,
+      frame.written.reject,
+    );
+  }
+
+  function publishToken(room: RoomName, payload: { text: string } & Record<string, unknown>): Promise<RoomEvent> {
+    const { text, ...rest } = payload;
+    let frame = frames.get(room);
+    if (frame && !sameFields(frame.rest, rest)) {
+      closeFrame(room);
+      frame = undefined;
     }
-    await flushRoom(room);
-    const event = make(await allocateSeq(room));
-    const written = persist(room, event);
-    emit(event);
-    await written;
-    return event;
+    if (!frame) {
+      const timer = setTimeout(() => closeFrame(room), coalesceMs);
+      timer.unref?.();
+      frame = { text: "", rest, timer, written: deferred() };
+      frames.set(room, frame);
+    }
+    frame.text += text;
+    return frame.written.promise;
+  }
+
+  async function publish(room: RoomName, event: Body): Promise<RoomEvent> {
+    const body = check(room, event);
+    if (body.type === TOKEN_EVENT) return publishToken(room, body.payload as { text: string });
+    closeFrame(room);
+    return enqueue(room, body);
+  }
+
+  /** This process's writes of the room so far, stored (open token text included). */
+  async function settle(room: RoomName): Promise<void> {
+    closeFrame(room);
+    await chains.get(room);
   }
 
   return {
@@ -158,7 +185,7 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
     history: (async (room: RoomName, afterSeq = 0, limit = 5000) => {
       const kind = parseRoom(room)?.kind;
       if (!kind) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
-      await flushRoom(room);
+      await settle(room);
       const rows = await db.roomEvent.findMany({
         where: { room, seq: { gt: afterSeq } },
         orderBy: { seq: "asc" },
@@ -179,20 +206,42 @@ export function createEventBus(deps: { db: Db; log: Logger }): EventBus {
     }) as EventBus["history"],
 
     async deleteRoom(room) {
-      const p = pending.get(room);
-      if (p) clearTimeout(p.timer);
-      pending.delete(room);
-      await (chains.get(room) ?? Promise.resolve());
+      const frame = frames.get(room);
+      if (frame) {
+        clearTimeout(frame.timer);
+        frames.delete(room);
+        frame.written.reject(new Error(`Room ${room} was deleted.`));
+      }
+      await chains.get(room);
       chains.delete(room);
       nextSeq.delete(room);
       await db.roomEvent.deleteMany({ where: { room } });
     },
 
     async flush() {
-      await Promise.all([...pending.keys()].map(flushRoom));
+      for (const room of [...frames.keys()]) closeFrame(room as RoomName);
       await Promise.all([...chains.values()]);
     },
   };
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (v: T) => void;
+  reject: (e: unknown) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A fire-and-forget delta must not turn a failed write into an unhandled rejection: the write's
+  // failure is logged by the chain.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 function parseJson(text: string): unknown {
@@ -203,7 +252,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;
   return ka.every((k) => a[k] === b[k]);

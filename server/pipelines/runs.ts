@@ -101,11 +101,13 @@ export function createRunService(deps: RunServiceDeps) {
     });
     const controller = new AbortController();
     running.set(uid, controller);
-    // Events are published in order, one after another; the run waits for them before finishing.
-    let published: Promise<unknown> = Promise.resolve();
+    // The bus keeps a room's events in publish order (token deltas coalesce, so a delta's publish
+    // settles when its frame is written: awaiting each in turn would put every delta in a frame of its
+    // own); the run waits for them all before finishing.
+    const published: Promise<unknown>[] = [];
     const publish = (e: PipelineEvent) => {
       const event = roomEvent(e);
-      published = published.then(() => events.publish(runRoom(uid), event)).catch(() => undefined);
+      published.push(events.publish(runRoom(uid), event).catch(() => undefined));
     };
     const done = (async (): Promise<RunRecord> => {
       let status: RunStatus = "completed";
@@ -137,7 +139,7 @@ export function createRunService(deps: RunServiceDeps) {
       } finally {
         running.delete(uid);
       }
-      await published;
+      await Promise.all(published);
       await events.flush();
       const row = await db.pipelineRun.update({
         where: { uid },

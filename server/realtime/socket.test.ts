@@ -9,7 +9,8 @@ import {
   type HistoryReply,
   type ServerToClientEvents,
 } from "../shared/room-protocol.ts";
-import { kbRoom, type RoomName } from "../shared/rooms.ts";
+import { RoomFeed } from "../shared/room-delivery.ts";
+import { kbRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { recheckSockets } from "./socket.ts";
 import {
   signIn,
@@ -19,6 +20,7 @@ import {
   type TestServer,
   type TestUser,
 } from "../../test/helpers/server.ts";
+import { createReviewRow } from "../../test/helpers/review-row.ts";
 
 let server: TestServer;
 let user: TestUser;
@@ -35,10 +37,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function open(cookie?: string): Socket {
+function open(cookie?: string, opts: { reconnection?: boolean; reconnectionDelay?: number } = {}): Socket {
   const socket = connect(server.url, {
     forceNew: true,
     reconnection: false,
+    ...opts,
     transports: ["websocket"],
     extraHeaders: cookie ? { cookie } : {},
     timeout: 5000,
@@ -169,6 +172,47 @@ describe("rooms", () => {
       [HISTORY_PAGE + 1, HISTORY_PAGE + 2, HISTORY_PAGE + 3, HISTORY_PAGE + 4, HISTORY_PAGE + 5],
       false,
     ]);
+  });
+
+  it("a client whose socket is cut mid-stream rejoins after its last seq and rebuilds the log exactly", async () => {
+    const room = reviewRoom((await createReviewRow(server.services.db, user.workspaceId, { status: "running" })).uid);
+    const socket: RoomClient = open(user.client.cookie, { reconnection: true, reconnectionDelay: 50 });
+    await outcome(socket);
+    // The client's bookkeeping, as app/_lib/room.ts does it.
+    const got: RoomEvent[] = [];
+    const feed = new RoomFeed<RoomEvent>((fresh) => got.push(...fresh));
+    socket.on("event", (e) => feed.live(e));
+    const rejoin = async () => {
+      const r = await join(socket, room, feed.startJoin());
+      if (r.ok) feed.page(r.events);
+      feed.caughtUp();
+    };
+    let cuts = 0;
+    socket.on("disconnect", () => cuts++);
+    socket.on("connect", () => void rejoin());
+    await rejoin();
+
+    const publishing = (async () => {
+      for (let i = 0; i < 60; i++) {
+        const event =
+          i % 3 === 0
+            ? ({ type: "tool_call", payload: { id: `c${i}`, name: "grep", input: {}, iteration: i } } as const)
+            : ({ type: "token", payload: { text: `t${i} `, phase: "exploring" } } as const);
+        void server.services.events.publish(room, event);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await server.services.events.flush();
+    })();
+    await new Promise((r) => setTimeout(r, 150));
+    // The transport drops (as a network cut would); Socket.IO reconnects by itself.
+    socket.io.engine.close();
+    await publishing;
+    await expect.poll(() => socket.connected, { timeout: 5000 }).toBe(true);
+    expect(cuts).toBe(1);
+    const log = await server.services.events.history(room);
+    await expect.poll(() => got.length, { timeout: 5000 }).toBe(log.length);
+    expect(got.map((e) => e.seq)).toEqual(log.map((e) => e.seq));
+    expect(got).toEqual(log);
   });
 
   it("refuses rooms of other workspaces, unknown rooms and malformed messages — and sends them nothing", async () => {

@@ -112,7 +112,10 @@ export function createReviewJob(deps: ReviewJobDeps) {
               .update({ where: { id: review.id }, data: { progress: event.fraction } })
               .catch(() => undefined);
           }
-          void events.publish(room, toEnvelope(event));
+          // Not awaited (the loop does not wait for watchers); the bus keeps the room's order.
+          events
+            .publish(room, toEnvelope(event))
+            .catch((err: unknown) => log.warn({ err, reviewId: review.id }, "review event not published"));
         },
       });
       if (controller.signal.aborted) throw controller.signal.reason;
