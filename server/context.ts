@@ -22,6 +22,7 @@ import { createKnowledgeService, type KnowledgeService } from "./knowledge/servi
 import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/service.ts";
 import { createDemoService, type DemoService } from "./review/demo.ts";
 import { createReviewJob } from "./review/job.ts";
+import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 
 export interface Services {
   config: Config;
@@ -37,6 +38,7 @@ export interface Services {
   events: EventBus;
   knowledge: KnowledgeService;
   reviews: ReviewService;
+  roomChat: RoomChat;
   demo: DemoService;
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function createServices(config: Config, log = createLogger(config.l
       },
     }),
     reviews,
+    roomChat: createRoomChat({ db, events }),
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,

@@ -36,11 +36,14 @@ export function roomSocket(): RoomSocket {
 
 const MAX_EVENTS = 2000;
 
-/** Events of one room of kind K, live, de-duplicated by seq. */
-export function useRoom<K extends RoomKind>(
-  room: RoomName<K>,
-  enabled = true,
-): { events: RoomEvent<K>[]; connected: boolean; error: string | null } {
+export interface RoomState<K extends RoomKind> {
+  events: RoomEvent<K>[];
+  connected: boolean;
+  error: string | null;
+}
+
+/** Events of one room of kind K, live, de-duplicated by seq (none while `room` is null). */
+export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState<K> {
   const [events, setEvents] = useState<RoomEvent<K>[]>([]);
   const [connected, setConnected] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +51,7 @@ export function useRoom<K extends RoomKind>(
   const feed = useRef<{ room: string; feed: RoomFeed<RoomEvent<K>> } | null>(null);
 
   useEffect(() => {
-    if (!enabled) return;
+    if (!room) return;
     const s = roomSocket();
     let stale = false;
     if (feed.current?.room !== room) {
@@ -102,7 +105,7 @@ export function useRoom<K extends RoomKind>(
       s.off("revoked", onRevoked);
       if (s.connected) s.emit("leave", { room });
     };
-  }, [room, enabled]);
+  }, [room]);
 
   return { events, connected, error };
 }

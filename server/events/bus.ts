@@ -39,6 +39,7 @@ export interface EventBus {
   subscribe<R extends RoomName>(room: R, listener: RoomListener<RoomKindOf<R>>): () => void;
   /** Persisted events with seq > afterSeq, oldest first (this process's pending events stored first). */
   history<R extends RoomName>(room: R, afterSeq?: number, limit?: number): Promise<RoomEvent<RoomKindOf<R>>[]>;
+  /** The room's thing was deleted: its log and its chat go with it. */
   deleteRoom(room: RoomName): Promise<void>;
   flush(): Promise<void>;
 }
@@ -216,6 +217,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
       chains.delete(room);
       nextSeq.delete(room);
       await db.roomEvent.deleteMany({ where: { room } });
+      await db.roomMessage.deleteMany({ where: { room } }); // their edits cascade
     },
 
     async flush() {

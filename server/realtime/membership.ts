@@ -12,7 +12,7 @@ import { HISTORY_PAGE, type HistoryReply } from "../shared/room-protocol.ts";
 import type { RoomName } from "../shared/rooms.ts";
 import type { RoomBridge } from "./bridge.ts";
 import type { Handler } from "./protocol.ts";
-import { authorizeRoom } from "./rooms.ts";
+import { authorizeRoom } from "../rooms/access.ts";
 import type { ArgusSocketServer } from "./types.ts";
 
 export function membershipHandlers(

@@ -15,7 +15,8 @@ import {
   MESSAGE_ROLES,
 } from "../shared/room-protocol.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
-import { type AuthorizedRoom, authorizeRoom } from "./rooms.ts";
+import { type AuthorizedRoom, authorizeRoom } from "../rooms/access.ts";
+import { RateLimited } from "../rooms/rate-limit.ts";
 import type { ArgusSocket } from "./types.ts";
 
 type Reply<M extends ClientMessage> = M extends keyof ClientReplies ? ClientReplies[M] : void;
@@ -28,16 +29,6 @@ export type Handler<M extends ClientMessage> = (
 ) => Promise<Reply<M>>;
 
 export type Handlers = { [M in ClientMessage]: Handler<M> };
-
-/** A refusal that is not a DomainError but still says what to do (e.g. "too fast, retry in 3 s"). */
-export class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
-}
 
 export function serveProtocol(socket: ArgusSocket, services: Pick<Services, "db" | "log">, handlers: Handlers): void {
   for (const name of Object.keys(clientMessages) as ClientMessage[]) {
@@ -67,12 +58,7 @@ export function serveProtocol(socket: ArgusSocket, services: Pick<Services, "db"
       return { ok: true, ...(result ?? {}) };
     } catch (err) {
       if (err instanceof DomainError) return { ok: false, error: err.message };
-      if (err instanceof Refusal)
-        return {
-          ok: false,
-          error: err.message,
-          ...(err.retryAfterMs === undefined ? {} : { retryAfterMs: err.retryAfterMs }),
-        };
+      if (err instanceof RateLimited) return { ok: false, error: err.message, retryAfterMs: err.retryAfterMs };
       services.log.error({ err, message: name }, "room message failed");
       return { ok: false, error: `Argus could not handle that ${name} message; try again.` };
     }

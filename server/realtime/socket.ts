@@ -1,13 +1,14 @@
 /**
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (handshake.ts: the
  * same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
- * its handlers (membership.ts: join / leave / history), the bus→room adapter (bridge.ts), and the
+ * its handlers (membership.ts: join / leave / history; chat-handlers.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
  */
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import type { Services } from "../context.ts";
 import { bridgeRooms } from "./bridge.ts";
+import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
 import { membershipHandlers, recheckSockets } from "./membership.ts";
 import { serveProtocol } from "./protocol.ts";
@@ -16,14 +17,19 @@ import type { ArgusSocketServer } from "./types.ts";
 export { recheckSockets } from "./membership.ts";
 export type { ArgusSocket, ArgusSocketServer, SocketData } from "./types.ts";
 
+/** The largest frame a client may send. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+
 /** How often live sockets' rights are checked again: the longest a revoked right keeps working. */
 export const RECHECK_MS = 30_000;
 
 export function attachSocketServer(httpServer: HttpServer, services: Services): ArgusSocketServer {
-  const io: ArgusSocketServer = new Server(httpServer, { serveClient: false });
+  // A client message is small (a chat message is at most 16 KB): a bigger frame closes the socket
+  // instead of being buffered (Socket.IO's default accepts 1 MB).
+  const io: ArgusSocketServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: MAX_FRAME_BYTES });
   authenticateSockets(io, services);
   const bridge = bridgeRooms(io, services.events);
-  const handlers = { ...membershipHandlers(services, bridge) };
+  const handlers = { ...membershipHandlers(services, bridge), ...chatHandlers(services.roomChat) };
 
   io.on("connection", (socket) => {
     serveProtocol(socket, services, handlers);

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { agentPayloads } from "./agent-events.ts";
 import { type Enveloped, envelopeUnion, type PayloadMap } from "./event-union.ts";
 import type { RoomKind, RoomName } from "./rooms.ts";
+import { chatMessageSchema } from "./room-chat.ts";
 import { REVIEW_STATUSES } from "./statuses.ts";
 
 /** Token deltas: coalesced by the bus into one frame per room and time window (see server/events/bus.ts). */
@@ -15,9 +16,16 @@ export const TOKEN_EVENT = "token";
 
 const fingerprint = z.string().min(1).max(200);
 
+/** What every kind of room carries besides its own events: the team's chat. */
+const teamPayloads = {
+  /** A chat message as it is now (written, edited or deleted: the highest version wins). */
+  chat_message: chatMessageSchema,
+} satisfies PayloadMap;
+
 /** A review room: the agent's work, the review's life, and what the team does with its findings. */
 export const reviewPayloads = {
   ...agentPayloads,
+  ...teamPayloads,
   /** The review's own status (queued, running, completed …), not the agent's phase (`status`). */
   review_status: z.object({ status: z.enum(REVIEW_STATUSES), reason: z.string().nullable().optional() }),
   /** The static engine's progress. */
@@ -27,12 +35,13 @@ export const reviewPayloads = {
 } satisfies PayloadMap;
 
 /** A project room: the team's talk about a project. */
-export const projectPayloads = {} satisfies PayloadMap;
+export const projectPayloads = { ...teamPayloads } satisfies PayloadMap;
 
 const sourceSchema = z.object({ id: z.number(), title: z.string(), content: z.string() });
 
 /** A pipeline run room: the engine's events (docs/pipelines.md), tokens as `{ text, step, is_final }`. */
 export const runPayloads = {
+  ...teamPayloads,
   step_start: z.object({ name: z.string(), depth: z.number().int().nonnegative() }),
   step_end: z.object({ name: z.string(), output: z.string() }),
   token: z.object({ text: z.string(), step: z.string(), is_final: z.boolean() }),
@@ -51,6 +60,7 @@ export const runPayloads = {
 
 /** A knowledge-base room: indexing progress and each document's outcome. */
 export const kbPayloads = {
+  ...teamPayloads,
   "kb.progress": z.object({ status: z.literal("indexing"), progress: z.number().min(0).max(1), message: z.string() }),
   "kb.document": z.object({
     uid: z.string(),

@@ -9,12 +9,14 @@
  */
 import { z } from "zod";
 import type { RoomEvent } from "./room-events.ts";
+import { CHAT_PAGE, chatBodySchema, type ChatEdit, type ChatMessage, threadSchema } from "./room-chat.ts";
 import { roomNameSchema } from "./rooms.ts";
 
 /** Events a join or history reply carries at most; `more` says that another history call is needed. */
 export const HISTORY_PAGE = 1000;
 
 const seq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const messageId = z.uuid();
 
 export const ackErrorSchema = z.object({
   ok: z.literal(false),
@@ -32,6 +34,20 @@ export const clientMessages = {
   leave: z.object({ room: roomNameSchema }),
   /** The next page of a room's log (after a join or history reply that said `more`). */
   history: z.object({ room: roomNameSchema, afterSeq: seq }),
+  /** Post to the room's chat, or (with `thread`) to a finding's thread in a review room. */
+  "chat.send": z.object({ room: roomNameSchema, body: chatBodySchema, thread: threadSchema.nullable().default(null) }),
+  /** Replace the text of one's own message (the earlier text is kept: `chat.edits`). */
+  "chat.edit": z.object({ room: roomNameSchema, id: messageId, body: chatBodySchema }),
+  "chat.delete": z.object({ room: roomNameSchema, id: messageId }),
+  /** Messages before `before` (a message id; newest when absent), oldest first. */
+  "chat.page": z.object({
+    room: roomNameSchema,
+    thread: threadSchema.nullable().default(null),
+    before: messageId.optional(),
+    limit: z.number().int().min(1).max(CHAT_PAGE).default(CHAT_PAGE),
+  }),
+  /** The earlier texts of an edited message. */
+  "chat.edits": z.object({ room: roomNameSchema, id: messageId }),
 };
 export type ClientMessage = keyof typeof clientMessages;
 
@@ -43,6 +59,12 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   join: "viewer",
   leave: null,
   history: "viewer",
+  // Viewers talk too: a chat changes nothing of the workspace's work.
+  "chat.send": "viewer",
+  "chat.edit": "viewer",
+  "chat.delete": "viewer",
+  "chat.page": "viewer",
+  "chat.edits": "viewer",
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
@@ -57,6 +79,11 @@ export interface HistoryReply {
 export interface ClientReplies {
   join: HistoryReply;
   history: HistoryReply;
+  "chat.send": { message: ChatMessage };
+  "chat.edit": { message: ChatMessage };
+  "chat.delete": { message: ChatMessage };
+  "chat.page": { messages: ChatMessage[]; more: boolean };
+  "chat.edits": { edits: ChatEdit[] };
 }
 
 type Input<M extends ClientMessage> = z.input<(typeof clientMessages)[M]>;

@@ -24,6 +24,11 @@ export function roomName<K extends RoomKind>(kind: K, uid: string): RoomName<K> 
   return `${kind}:${uid.toLowerCase()}`;
 }
 
+/** The room of a uid from outside (a URL): null when it is no uid, instead of throwing. */
+export function roomNameOrNull<K extends RoomKind>(kind: K, uid: string): RoomName<K> | null {
+  return UID.test(uid) ? roomName(kind, uid) : null;
+}
+
 export const reviewRoom = (uid: string) => roomName("review", uid);
 export const projectRoom = (uid: string) => roomName("project", uid);
 export const runRoom = (uid: string) => roomName("run", uid);

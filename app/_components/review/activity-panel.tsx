@@ -5,8 +5,7 @@
  * Shows status changes, tool calls and results, usage and the model's streamed text.
  */
 import { useEffect, useRef, useState } from "react";
-import { useRoom } from "@/app/_lib/room.ts";
-import { reviewRoom } from "@/server/shared/rooms.ts";
+import type { RoomState } from "@/app/_lib/room.ts";
 import { useTRPCClient } from "@/app/_lib/trpc.ts";
 import { Card, cx } from "../ui.tsx";
 import { formatCost, formatTokens } from "./format.ts";
@@ -33,9 +32,8 @@ function summarizeInput(input: Record<string, unknown>): string {
  * The review's events: live over its Socket.IO room when the socket connects, else by polling the
  * persisted log (`reviews.events` with afterSeq every 2 s) — the same events either way.
  */
-export function useReviewEvents(reviewUid: string, live: boolean) {
+export function useReviewEvents(reviewUid: string, live: boolean, room: RoomState<"review">) {
   const client = useTRPCClient();
-  const room = useRoom(reviewRoom(reviewUid));
   const [polled, setPolled] = useState<ReviewEvent[]>([]);
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
@@ -156,6 +154,7 @@ function toLines(events: ReviewEvent[]): {
         break;
       case "finding_dismissed":
       case "finding_restored":
+      case "chat_message": // the chat panel shows these
         break;
       default: {
         // Every event type of a review room is handled above (checked by the compiler).
@@ -176,8 +175,17 @@ const kindClass: Record<Line["kind"], string> = {
   info: "text-zinc-600 dark:text-zinc-400",
 };
 
-export function ActivityPanel({ reviewUid, live }: { reviewUid: string; live: boolean }) {
-  const { events, error, live: streaming } = useReviewEvents(reviewUid, live);
+export function ActivityPanel({
+  reviewUid,
+  live,
+  room,
+}: {
+  reviewUid: string;
+  live: boolean;
+  /** The review room, joined by the page (the chat shares it). */
+  room: RoomState<"review">;
+}) {
+  const { events, error, live: streaming } = useReviewEvents(reviewUid, live, room);
   const { lines, stream, usage } = toLines(events);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {

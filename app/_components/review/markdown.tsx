@@ -1,10 +1,16 @@
 "use client";
 /**
- * Model-written Markdown, rendered safely: react-markdown builds React elements (no innerHTML), raw
- * HTML in the source is dropped (skipHtml), and its default URL filter removes javascript: and other
- * unsafe link targets. Links open in a new tab without an opener.
+ * Model- and user-written Markdown, rendered safely: react-markdown builds React elements (no
+ * innerHTML), raw HTML in the source is dropped (skipHtml; without rehype-raw it is never parsed as
+ * HTML), link targets other than http(s), mailto and in-app paths are removed (safeLinkUrl), images
+ * are shown as their alt text (no request to another host), and tables are not rendered as tables
+ * (no GFM plugin). External links open in a new tab without an opener. With `codeLink`,
+ * `path:line` references become links to the code viewer.
  */
+import { useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
+import { safeLinkUrl } from "@/server/shared/safe-links.ts";
+import { type CodeLink, remarkCodeRefLinks } from "./code-ref-links.ts";
 
 const components: Components = {
   h1: ({ children }) => <h3 className="mt-3 text-base font-semibold">{children}</h3>,
@@ -13,11 +19,18 @@ const components: Components = {
   p: ({ children }) => <p className="my-2 leading-relaxed">{children}</p>,
   ul: ({ children }) => <ul className="my-2 list-disc space-y-1 pl-5">{children}</ul>,
   ol: ({ children }) => <ol className="my-2 list-decimal space-y-1 pl-5">{children}</ol>,
-  a: ({ children, href }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-brand-600 underline">
-      {children}
-    </a>
-  ),
+  a: ({ children, href }) =>
+    !href ? (
+      <span className="underline decoration-dotted">{children}</span>
+    ) : href.startsWith("/") ? (
+      <a href={href} className="text-brand-600 underline">
+        {children}
+      </a>
+    ) : (
+      <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-brand-600 underline">
+        {children}
+      </a>
+    ),
   code: ({ children, className }) => (
     <code
       className={
@@ -42,10 +55,21 @@ const components: Components = {
   img: ({ alt }) => <span className="text-zinc-500">[image: {alt}]</span>,
 };
 
-export function Markdown({ children, className }: { children: string; className?: string }) {
+const urlTransform = (url: string) => safeLinkUrl(url) ?? "";
+
+export function Markdown({
+  children,
+  className,
+  codeLink,
+}: {
+  children: string;
+  className?: string;
+  codeLink?: CodeLink;
+}) {
+  const plugins = useMemo(() => (codeLink ? [remarkCodeRefLinks(codeLink)] : []), [codeLink]);
   return (
     <div className={className ?? "text-sm"}>
-      <ReactMarkdown skipHtml components={components}>
+      <ReactMarkdown skipHtml components={components} urlTransform={urlTransform} remarkPlugins={plugins}>
         {children}
       </ReactMarkdown>
     </div>

@@ -7,13 +7,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
+import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
+import { useRoom } from "@/app/_lib/room.ts";
+import { roomNameOrNull } from "@/server/shared/rooms.ts";
 import { ScoreChip, StatusPill } from "@/app/_components/review/badges.tsx";
 import { FilesAtRisk } from "@/app/_components/review/files-at-risk.tsx";
 import { FindingsList } from "@/app/_components/review/findings-list.tsx";
 import {
+  codeHref,
   engineLabel,
   formatCost,
   formatDate,
@@ -116,6 +120,15 @@ export default function ReviewPage() {
     refetchInterval: (q) => (q.state.data && isActive(q.state.data.status) ? POLL_MS : false),
   });
   const status = review.data?.status;
+  const roomName = roomNameOrNull("review", uid);
+  // One join of the review's room for the page: the activity log and the chat share it.
+  const room = useRoom(review.data ? roomName : null);
+  const projectUid = review.data?.projectUid;
+  const snapshotUid = review.data?.snapshotUid ?? null;
+  const codeLink = useCallback(
+    (path: string, line: number, endLine?: number) => codeHref(projectUid ?? "", snapshotUid, path, line, endLine),
+    [projectUid, snapshotUid],
+  );
   const live = !!status && isActive(status);
   const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
   const findings = useQuery({
@@ -238,11 +251,14 @@ export default function ReviewPage() {
         )}
       </Card>
 
-      {(live || r.engine === "agent") && (
-        <div className="mb-6">
-          <ActivityPanel reviewUid={r.uid} live={live} />
-        </div>
-      )}
+      <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        {live || r.engine === "agent" ? (
+          <ActivityPanel reviewUid={r.uid} live={live} room={room} />
+        ) : (
+          <div className="hidden lg:block" />
+        )}
+        {roomName && <ChatPanel room={roomName} state={room} codeLink={codeLink} />}
+      </div>
 
       {report && (
         <>

@@ -1,0 +1,231 @@
+"use client";
+/**
+ * A room's team chat (or, with `thread`, one finding's thread): messages rendered as sanitized
+ * Markdown with `path:line` links to the code viewer, edit and delete of one's own messages (earlier
+ * texts viewable), older pages on request, and a composer that says why a message was refused.
+ */
+import { Pencil, Trash2 } from "lucide-react";
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import type { RoomState } from "@/app/_lib/room.ts";
+import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { chatBodySchema, type ChatEdit, type ChatMessage } from "@/server/shared/room-chat.ts";
+import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
+import type { CodeLink } from "../review/code-ref-links.ts";
+import { formatDate } from "../review/format.ts";
+import { Markdown } from "../review/markdown.tsx";
+import { Button, Card, TextArea, cx } from "../ui.tsx";
+import { Avatar } from "./avatar.tsx";
+import { useRoomChat } from "./use-room-chat.ts";
+
+/** The composer's own check, the same rule the server applies (server/shared/room-chat.ts). */
+function problem(body: string): string | null {
+  const r = chatBodySchema.safeParse(body);
+  return r.success ? null : (r.error.issues[0]?.message ?? "This message cannot be sent.");
+}
+
+function Composer({
+  label,
+  disabled,
+  initial = "",
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  label: string;
+  disabled: boolean;
+  initial?: string;
+  submitLabel: string;
+  onSubmit: (body: string) => Promise<string | null>;
+  onCancel?: () => void;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e?: FormEvent) {
+    e?.preventDefault();
+    const local = problem(draft);
+    if (local) return setError(local.charAt(0).toUpperCase() + local.slice(1) + ".");
+    setBusy(true);
+    const refused = await onSubmit(draft);
+    setBusy(false);
+    setError(refused);
+    if (!refused) setDraft("");
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends, Shift+Enter is a new line; Escape cancels an edit.
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    }
+    if (e.key === "Escape") onCancel?.();
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} className="mt-2">
+      <TextArea
+        aria-label={label}
+        rows={2}
+        value={draft}
+        disabled={disabled}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        placeholder={disabled ? "Connecting…" : "Write a message (Markdown; src/file.ts:12 links to the code)"}
+        className="resize-y font-sans"
+        invalid={!!error}
+      />
+      <div className="mt-1 flex items-center justify-between gap-2">
+        <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
+          {error}
+        </p>
+        <div className="flex gap-2">
+          {onCancel && (
+            <Button variant="ghost" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+          <Button type="submit" busy={busy} disabled={disabled || !draft.trim()}>
+            {submitLabel}
+          </Button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function EarlierTexts({ load }: { load: () => Promise<ChatEdit[]> }) {
+  const [edits, setEdits] = useState<ChatEdit[] | null>(null);
+  if (!edits)
+    return (
+      <button type="button" className="text-xs text-zinc-500 underline" onClick={() => void load().then(setEdits)}>
+        edited
+      </button>
+    );
+  return (
+    <details open className="text-xs text-zinc-500">
+      <summary>earlier texts</summary>
+      {edits.length === 0 && <p>none kept</p>}
+      {edits.map((e) => (
+        <p key={e.version} className="mt-1 whitespace-pre-wrap border-l-2 border-zinc-300 pl-2">
+          <span className="block text-[11px]">until {formatDate(e.replacedAt)}</span>
+          {e.body}
+        </p>
+      ))}
+    </details>
+  );
+}
+
+function MessageRow({
+  m,
+  mine,
+  codeLink,
+  chat,
+}: {
+  m: ChatMessage;
+  mine: boolean;
+  codeLink?: CodeLink;
+  chat: ReturnType<typeof useRoomChat>;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <li className="flex gap-2 py-1.5" data-message={m.id}>
+      <Avatar id={m.author.id} name={m.author.name} />
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
+          <span className="font-medium text-zinc-800 dark:text-zinc-100">{m.author.name}</span>
+          <time className="text-zinc-500" dateTime={m.createdAt}>
+            {formatDate(m.createdAt)}
+          </time>
+          {m.editedAt && !m.deleted && <EarlierTexts load={() => chat.edits(m.id)} />}
+          {mine && !m.deleted && !editing && (
+            <span className="ml-auto flex gap-1">
+              <button type="button" aria-label="Edit message" onClick={() => setEditing(true)}>
+                <Pencil className="size-3.5 text-zinc-500" aria-hidden />
+              </button>
+              <button type="button" aria-label="Delete message" onClick={() => void chat.remove(m.id).then(setError)}>
+                <Trash2 className="size-3.5 text-zinc-500" aria-hidden />
+              </button>
+            </span>
+          )}
+        </p>
+        {m.deleted ? (
+          <p className="text-sm italic text-zinc-500">message deleted</p>
+        ) : editing ? (
+          <Composer
+            label="Edit message"
+            disabled={false}
+            initial={m.body}
+            submitLabel="Save"
+            onCancel={() => setEditing(false)}
+            onSubmit={async (body) => {
+              const refused = await chat.edit(m.id, body);
+              if (!refused) setEditing(false);
+              return refused;
+            }}
+          />
+        ) : (
+          <Markdown className="break-words text-sm [&_p]:my-0.5" codeLink={codeLink}>
+            {m.body}
+          </Markdown>
+        )}
+        {error && <p className="text-xs text-red-700">{error}</p>}
+      </div>
+    </li>
+  );
+}
+
+export function ChatPanel<K extends RoomKind>({
+  room,
+  state,
+  thread = null,
+  title = "Team chat",
+  codeLink,
+  className,
+}: {
+  room: RoomName<K>;
+  state: RoomState<K>;
+  thread?: string | null;
+  title?: string;
+  codeLink?: CodeLink;
+  className?: string;
+}) {
+  const chat = useRoomChat(room, state, thread);
+  const { user } = useWorkspace();
+  const box = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    // Follow new messages when the reader is at the bottom. Block body: see docs/architecture.md.
+    const el = box.current;
+    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 120) el.scrollTop = el.scrollHeight;
+  }, [chat.messages.length]);
+  const label = thread ? "Thread messages" : "Chat messages";
+  return (
+    <Card className={cx("p-4", className)}>
+      <h2 className="mb-2 text-sm font-semibold">{title}</h2>
+      <ol
+        ref={box}
+        className="max-h-96 divide-y divide-zinc-100 overflow-y-auto dark:divide-zinc-800"
+        aria-label={label}
+      >
+        {chat.more && (
+          <li className="py-1 text-center">
+            <button type="button" className="text-xs text-brand-600 underline" onClick={() => void chat.loadOlder()}>
+              Load earlier messages
+            </button>
+          </li>
+        )}
+        {chat.messages.length === 0 && (
+          <li className="py-2 text-sm text-zinc-500">{thread ? "No replies yet." : "No messages yet: say hello."}</li>
+        )}
+        {chat.messages.map((m) => (
+          <MessageRow key={m.id} m={m} mine={m.author.id === user.id} codeLink={codeLink} chat={chat} />
+        ))}
+      </ol>
+      {chat.error && <p className="mt-1 text-xs text-red-700">{chat.error}</p>}
+      <Composer
+        label={thread ? "Reply" : "Message"}
+        disabled={!state.connected}
+        submitLabel="Send"
+        onSubmit={chat.send}
+      />
+    </Card>
+  );
+}

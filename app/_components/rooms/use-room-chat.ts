@@ -1,0 +1,77 @@
+"use client";
+/**
+ * A room's chat (or one finding's thread) in the browser: the latest page loaded over the socket,
+ * older pages on request, and every `chat_message` event of the room merged in — each message at its
+ * highest version, so an edit or a delete replaces what was shown whatever arrived first.
+ */
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { roomSocket, type RoomState } from "@/app/_lib/room.ts";
+import { type ChatMessage, mergeMessages } from "@/server/shared/room-chat.ts";
+import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
+
+const TIMEOUT_MS = 10_000;
+
+/** What a chat action answers: nothing when it worked, else the server's reason. */
+export type ChatResult = string | null;
+
+export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomState<K>, thread: string | null = null) {
+  const [paged, setPaged] = useState<Map<string, ChatMessage>>(new Map());
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const loadPage = useCallback(
+    async (before?: string) => {
+      try {
+        const reply = await roomSocket()
+          .timeout(TIMEOUT_MS)
+          .emitWithAck("chat.page", { room, thread, ...(before ? { before } : {}) });
+        if (!reply.ok) return setError(reply.error);
+        setPaged((prev) => mergeMessages(prev, reply.messages));
+        // "More" is about the oldest page loaded so far.
+        if (before || !reply.more) setMore(reply.more);
+        else setMore((had) => had || reply.more);
+        setError(null);
+      } catch {
+        setError("The chat did not answer; check your connection.");
+      }
+    },
+    [room, thread],
+  );
+
+  useEffect(() => {
+    if (state.connected) void loadPage();
+  }, [state.connected, loadPage]);
+
+  const messages = useMemo(() => {
+    const live = state.events.flatMap((e) =>
+      e.type === "chat_message" && e.payload.thread === thread ? [e.payload] : [],
+    );
+    return [...mergeMessages(paged, live).values()].sort(
+      (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+    );
+  }, [paged, state.events, thread]);
+
+  const run = async (call: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<ChatResult> => {
+    try {
+      const reply = await call();
+      return reply.ok ? null : reply.error;
+    } catch {
+      return "The chat did not answer; check your connection and try again.";
+    }
+  };
+  const s = () => roomSocket().timeout(TIMEOUT_MS);
+
+  return {
+    messages,
+    more,
+    error,
+    loadOlder: () => messages[0] && loadPage(messages[0].id),
+    send: (body: string) => run(() => s().emitWithAck("chat.send", { room, body, thread })),
+    edit: (id: string, body: string) => run(() => s().emitWithAck("chat.edit", { room, id, body })),
+    remove: (id: string) => run(() => s().emitWithAck("chat.delete", { room, id })),
+    edits: async (id: string) => {
+      const reply = await s().emitWithAck("chat.edits", { room, id });
+      return reply.ok ? reply.edits : [];
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Team chat in every room: messages are rows of room_message (paged from there) and every change —
+ * written, edited, deleted — is also a `chat_message` event of the room carrying the message as it now
+ * is, so watchers get it live and a reconnect catches up through the log like any other event.
+ * Only the author edits or deletes a message; an edit keeps the earlier text (room_message_edit); a
+ * delete drops the text and its earlier versions but keeps the row, so replies around it still read.
+ * A message with a thread belongs to a finding of the review whose room it is.
+ *
+ * The caller (the socket protocol) has authorized the room for the actor with the message's role;
+ * the service checks what only it knows: authorship, the thread's finding, size and rate.
+ */
+import { requireUser, type Actor } from "../auth/access.ts";
+import type { Db, RoomMessage } from "../db/client.ts";
+import { forbidden, invalid, notFound } from "../errors.ts";
+import type { EventBus } from "../events/bus.ts";
+import {
+  CHAT_PAGE,
+  CHAT_RATE_MESSAGES,
+  CHAT_RATE_WINDOW_MS,
+  type ChatEdit,
+  type ChatMessage,
+} from "../shared/room-chat.ts";
+import { parseRoom, type RoomName } from "../shared/rooms.ts";
+import type { AuthorizedRoom } from "./access.ts";
+import { createRateLimiter } from "./rate-limit.ts";
+
+export interface SendInput {
+  body: string;
+  thread: string | null;
+}
+
+export function createRoomChat(deps: { db: Db; events: EventBus; now?: () => number }) {
+  const { db, events } = deps;
+  const limiter = createRateLimiter({
+    max: CHAT_RATE_MESSAGES,
+    windowMs: CHAT_RATE_WINDOW_MS,
+    now: deps.now,
+    message: (s) =>
+      `You are sending messages faster than ${CHAT_RATE_MESSAGES} in ${CHAT_RATE_WINDOW_MS / 1000} s; try again in ${s} s.`,
+  });
+
+  async function names(ids: string[]): Promise<Map<string, string>> {
+    const users = await db.user.findMany({
+      where: { id: { in: [...new Set(ids)] } },
+      select: { id: true, name: true },
+    });
+    return new Map(users.map((u) => [u.id, u.name]));
+  }
+
+  function view(m: RoomMessage, authorName: string | undefined): ChatMessage {
+    return {
+      id: m.uid,
+      thread: m.thread,
+      author: { id: m.authorId, name: authorName ?? "A former member" },
+      body: m.deletedAt ? "" : m.body,
+      version: m.version,
+      createdAt: m.createdAt.toISOString(),
+      editedAt: m.editedAt?.toISOString() ?? null,
+      deleted: m.deletedAt !== null,
+    };
+  }
+
+  async function announce(room: RoomName, m: RoomMessage): Promise<ChatMessage> {
+    const message = view(m, (await names([m.authorId])).get(m.authorId));
+    await events.publish(room, { type: "chat_message", payload: message });
+    return message;
+  }
+
+  /** A thread is a finding of this review: refused anywhere else. */
+  async function checkThread(room: RoomName, thread: string): Promise<void> {
+    const parsed = parseRoom(room);
+    if (parsed?.kind !== "review") throw invalid("Only a review's findings have threads; post to the room's chat.");
+    const finding = await db.reviewFinding.findFirst({
+      where: { fingerprint: thread, review: { uid: parsed.uid } },
+      select: { id: true },
+    });
+    if (!finding) throw notFound("That finding is not part of this review, so it has no thread here.");
+  }
+
+  /** The message of this room, written by the actor and not deleted; else why not. */
+  async function ownMessage(actor: NonNullable<Actor>, room: RoomName, id: string): Promise<RoomMessage> {
+    const m = await db.roomMessage.findUnique({ where: { uid: id } });
+    if (!m || m.room !== room) throw notFound("That message is not in this room (it may have been deleted).");
+    if (m.authorId !== actor.userId) throw forbidden("Only its author can change or delete a message.");
+    if (m.deletedAt) throw notFound("That message was deleted.");
+    return m;
+  }
+
+  return {
+    async send(actor: Actor, room: AuthorizedRoom, input: SendInput): Promise<ChatMessage> {
+      const user = requireUser(actor);
+      if (input.thread !== null) await checkThread(room.name, input.thread);
+      limiter.hit(user.userId);
+      const m = await db.roomMessage.create({
+        data: {
+          uid: crypto.randomUUID(),
+          room: room.name,
+          thread: input.thread,
+          authorId: user.userId,
+          body: input.body,
+        },
+      });
+      return announce(room.name, m);
+    },
+
+    async edit(actor: Actor, room: AuthorizedRoom, input: { id: string; body: string }): Promise<ChatMessage> {
+      const user = requireUser(actor);
+      const m = await ownMessage(user, room.name, input.id);
+      if (m.body === input.body) return view(m, user.name);
+      limiter.hit(user.userId);
+      const updated = await db.$transaction(async (tx) => {
+        await tx.roomMessageEdit.create({ data: { messageId: m.id, version: m.version, body: m.body } });
+        // Only from the version read: two edits at once cannot both build on it.
+        const { count } = await tx.roomMessage.updateMany({
+          where: { id: m.id, version: m.version, deletedAt: null },
+          data: { body: input.body, version: m.version + 1, editedAt: new Date() },
+        });
+        if (count === 0) throw invalid("That message changed meanwhile; load it again and retry.");
+        return tx.roomMessage.findUniqueOrThrow({ where: { id: m.id } });
+      });
+      return announce(room.name, updated);
+    },
+
+    async remove(actor: Actor, room: AuthorizedRoom, input: { id: string }): Promise<ChatMessage> {
+      const user = requireUser(actor);
+      const m = await ownMessage(user, room.name, input.id);
+      const deleted = await db.$transaction(async (tx) => {
+        await tx.roomMessageEdit.deleteMany({ where: { messageId: m.id } });
+        return tx.roomMessage.update({
+          where: { id: m.id },
+          data: { body: "", deletedAt: new Date(), version: m.version + 1 },
+        });
+      });
+      return announce(room.name, deleted);
+    },
+
+    /** Up to `limit` messages before `before` (the newest without it), oldest first. */
+    async page(
+      room: AuthorizedRoom,
+      input: { thread: string | null; before?: string; limit?: number },
+    ): Promise<{ messages: ChatMessage[]; more: boolean }> {
+      const limit = input.limit ?? CHAT_PAGE;
+      let cursor: { createdAt: Date; id: string } | undefined;
+      if (input.before) {
+        const at = await db.roomMessage.findUnique({ where: { uid: input.before } });
+        if (!at || at.room !== room.name) throw notFound("That message is not in this room.");
+        cursor = { createdAt: at.createdAt, id: at.id };
+      }
+      const rows = await db.roomMessage.findMany({
+        where: {
+          room: room.name,
+          thread: input.thread,
+          ...(cursor
+            ? {
+                OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }],
+              }
+            : {}),
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: limit + 1,
+      });
+      const page = rows.slice(0, limit).reverse();
+      const who = await names(page.map((m) => m.authorId));
+      return { messages: page.map((m) => view(m, who.get(m.authorId))), more: rows.length > limit };
+    },
+
+    /** The earlier texts of a message, oldest first (none once it is deleted). */
+    async edits(room: AuthorizedRoom, input: { id: string }): Promise<ChatEdit[]> {
+      const m = await db.roomMessage.findUnique({
+        where: { uid: input.id },
+        include: { edits: { orderBy: { version: "asc" } } },
+      });
+      if (!m || m.room !== room.name) throw notFound("That message is not in this room.");
+      return m.edits.map((e) => ({ version: e.version, body: e.body, replacedAt: e.replacedAt.toISOString() }));
+    },
+  };
+}
+
+export type RoomChat = ReturnType<typeof createRoomChat>;
