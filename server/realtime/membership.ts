@@ -1,6 +1,6 @@
 /**
- * Being in a room: join (the log after the client's last seq, then live events), history (the next
- * page of the log), leave — and the periodic re-check that takes away what a socket may no longer
+ * Being in a room: join (the log after the client's last seq, then live events; presence.ts counts
+ * the user in), history (the next page of the log), leave, what one looks at — and the periodic re-check that takes away what a socket may no longer
  * have: a signed-out session is disconnected, a room its user may no longer watch is left with a
  * "revoked" message.
  */
@@ -11,14 +11,16 @@ import { DomainError } from "../errors.ts";
 import { HISTORY_PAGE, type HistoryReply } from "../shared/room-protocol.ts";
 import type { RoomName } from "../shared/rooms.ts";
 import type { RoomBridge } from "./bridge.ts";
-import type { Handler } from "./protocol.ts";
+import type { Presence } from "./presence.ts";
+import type { Handlers } from "./protocol.ts";
 import { authorizeRoom } from "../rooms/access.ts";
 import type { ArgusSocketServer } from "./types.ts";
 
 export function membershipHandlers(
   services: Pick<Services, "events">,
   bridge: RoomBridge,
-): { join: Handler<"join">; leave: Handler<"leave">; history: Handler<"history"> } {
+  presence: Presence,
+): Pick<Handlers, "join" | "leave" | "history" | "presence.update"> {
   const page = async (room: RoomName, afterSeq: number): Promise<HistoryReply> => {
     const events = await services.events.history(room, afterSeq, HISTORY_PAGE + 1);
     return { events: events.slice(0, HISTORY_PAGE), more: events.length > HISTORY_PAGE };
@@ -29,12 +31,17 @@ export function membershipHandlers(
       // live events it already has by seq).
       await socket.join(room!.name);
       bridge.watch(room!.name);
+      presence.joined(socket, room!.name);
       return page(room!.name, afterSeq);
     },
     async leave(socket, { room }) {
       await socket.leave(room);
     },
     history: async (_socket, { afterSeq }, room) => page(room!.name, afterSeq),
+    "presence.update": async (socket, { focus }, room) => {
+      presence.focus(socket, room!.name, focus);
+      return {};
+    },
   };
 }
 

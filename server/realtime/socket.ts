@@ -1,7 +1,8 @@
 /**
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (handshake.ts: the
  * same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
- * its handlers (membership.ts: join / leave / history; chat-handlers.ts), the bus→room adapter (bridge.ts), and the
+ * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts), who is in each
+ * room (presence.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
  */
 import type { Server as HttpServer } from "node:http";
@@ -11,6 +12,7 @@ import { bridgeRooms } from "./bridge.ts";
 import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
 import { membershipHandlers, recheckSockets } from "./membership.ts";
+import { trackPresence } from "./presence.ts";
 import { serveProtocol } from "./protocol.ts";
 import type { ArgusSocketServer } from "./types.ts";
 
@@ -29,7 +31,8 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   const io: ArgusSocketServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: MAX_FRAME_BYTES });
   authenticateSockets(io, services);
   const bridge = bridgeRooms(io, services.events);
-  const handlers = { ...membershipHandlers(services, bridge), ...chatHandlers(services.roomChat) };
+  const presence = trackPresence(io);
+  const handlers = { ...membershipHandlers(services, bridge, presence), ...chatHandlers(services.roomChat) };
 
   io.on("connection", (socket) => {
     serveProtocol(socket, services, handlers);

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { RoomEvent } from "./room-events.ts";
 import { CHAT_PAGE, chatBodySchema, type ChatEdit, type ChatMessage, threadSchema } from "./room-chat.ts";
+import { focusSchema, type PresentMember } from "./room-presence.ts";
 import { roomNameSchema } from "./rooms.ts";
 
 /** Events a join or history reply carries at most; `more` says that another history call is needed. */
@@ -48,6 +49,8 @@ export const clientMessages = {
   }),
   /** The earlier texts of an edited message. */
   "chat.edits": z.object({ room: roomNameSchema, id: messageId }),
+  /** What the sender looks at in a room they joined (null: nothing, or hidden). */
+  "presence.update": z.object({ room: roomNameSchema, focus: focusSchema.nullable() }),
 };
 export type ClientMessage = keyof typeof clientMessages;
 
@@ -65,6 +68,7 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "chat.delete": "viewer",
   "chat.page": "viewer",
   "chat.edits": "viewer",
+  "presence.update": "viewer",
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
@@ -84,6 +88,7 @@ export interface ClientReplies {
   "chat.delete": { message: ChatMessage };
   "chat.page": { messages: ChatMessage[]; more: boolean };
   "chat.edits": { edits: ChatEdit[] };
+  "presence.update": object;
 }
 
 type Input<M extends ClientMessage> = z.input<(typeof clientMessages)[M]>;
@@ -101,4 +106,6 @@ export interface ServerToClientEvents {
   event: (event: RoomEvent) => void;
   /** The user may no longer be in this room (it was deleted, or their access was): it was left. */
   revoked: (info: { room: string; reason: string }) => void;
+  /** Who is in a joined room now, and what each looks at (sent whenever that changes). */
+  presence: (info: { room: string; members: PresentMember[] }) => void;
 }

@@ -8,7 +8,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import Link from "next/link";
-import { useMemo, useRef, useState } from "react";
+import { type ReactNode, useMemo, useRef, useState } from "react";
 import { Badge, Button, EmptyState, cx } from "../ui.tsx";
 import { SeverityBadge } from "./badges.tsx";
 import { DiffView } from "./diff-view.tsx";
@@ -39,9 +39,25 @@ export interface FindingsListProps {
   /** Fingerprint of the finding whose false-positive mark is being saved. */
   pending: string | null;
   onDismiss: (f: ReviewFindingRow, dismissed: boolean) => void;
+  /** A finding was opened (its details shown): e.g. to tell the room what one looks at. */
+  onOpen?: (f: ReviewFindingRow) => void;
+  /** Extra things on a finding's row (who looks at it, thread and vote counts). */
+  rowExtras?: (f: ReviewFindingRow) => ReactNode;
+  /** Extra things in an opened finding (the team's thread and votes). */
+  details?: (f: ReviewFindingRow) => ReactNode;
 }
 
-export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pending, onDismiss }: FindingsListProps) {
+export function FindingsList({
+  findings,
+  projectUid,
+  snapshotUid,
+  canEdit,
+  pending,
+  onDismiss,
+  onOpen,
+  rowExtras,
+  details,
+}: FindingsListProps) {
   const [severity, setSeverity] = useState<Severity | "">("");
   const [category, setCategory] = useState("");
   const [file, setFile] = useState("");
@@ -218,7 +234,10 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
                     type="button"
                     aria-expanded={expanded}
                     aria-controls={detailsId}
-                    onClick={() => toggle(f.fingerprint)}
+                    onClick={() => {
+                      if (!expanded) onOpen?.(f);
+                      toggle(f.fingerprint);
+                    }}
                     className="flex min-w-0 flex-1 items-start gap-2 text-left"
                   >
                     <ChevronRight
@@ -245,6 +264,7 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
                     </span>
                   </button>
                   <div className="flex shrink-0 flex-wrap items-center justify-end gap-1.5 text-xs">
+                    {rowExtras?.(f)}
                     {f.dismissed && <Badge tone="amber">false positive</Badge>}
                     {f.verification === "confirmed" && <Badge tone="green">verified</Badge>}
                     {f.verification === "unverified" && <Badge>unverified</Badge>}
@@ -317,6 +337,7 @@ export function FindingsList({ findings, projectUid, snapshotUid, canEdit, pendi
                         )}
                       </span>
                     </div>
+                    {details?.(f)}
                   </div>
                 )}
               </li>

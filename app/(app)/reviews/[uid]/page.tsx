@@ -11,6 +11,8 @@ import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
 import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
+import { PresenceBar, WatchersOf } from "@/app/_components/rooms/presence-bar.tsx";
+import { usePresence } from "@/app/_components/rooms/use-presence.ts";
 import { useRoom } from "@/app/_lib/room.ts";
 import { roomNameOrNull } from "@/server/shared/rooms.ts";
 import { ScoreChip, StatusPill } from "@/app/_components/review/badges.tsx";
@@ -111,7 +113,7 @@ export default function ReviewPage() {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const { canEdit } = useWorkspace();
+  const { canEdit, user } = useWorkspace();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [pendingFp, setPendingFp] = useState<string | null>(null);
 
@@ -125,6 +127,7 @@ export default function ReviewPage() {
   const room = useRoom(review.data ? roomName : null);
   const projectUid = review.data?.projectUid;
   const snapshotUid = review.data?.snapshotUid ?? null;
+  const presence = usePresence(roomName, room);
   const codeLink = useCallback(
     (path: string, line: number, endLine?: number) => codeHref(projectUid ?? "", snapshotUid, path, line, endLine),
     [projectUid, snapshotUid],
@@ -213,6 +216,7 @@ export default function ReviewPage() {
         description={`${engineLabel(r)} · ${scopeLabel(r.scope)}`}
         actions={
           <>
+            <PresenceBar members={presence.members} selfId={user.id} />
             <StatusPill status={r.status} progress={r.progress} />
             {canEdit && live && (
               <Button variant="secondary" busy={cancel.isPending} onClick={() => cancel.mutate({ uid: r.uid })}>
@@ -253,7 +257,9 @@ export default function ReviewPage() {
 
       <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         {live || r.engine === "agent" ? (
-          <ActivityPanel reviewUid={r.uid} live={live} room={room} />
+          <div onMouseEnter={() => presence.setFocus({ kind: "activity" })}>
+            <ActivityPanel reviewUid={r.uid} live={live} room={room} />
+          </div>
         ) : (
           <div className="hidden lg:block" />
         )}
@@ -316,6 +322,15 @@ export default function ReviewPage() {
                 canEdit={canEdit}
                 pending={pendingFp}
                 onDismiss={(f, d) => void toggleDismiss(f, d)}
+                onOpen={(f) => presence.setFocus({ kind: "finding", fingerprint: f.fingerprint })}
+                rowExtras={(f) => (
+                  <WatchersOf
+                    members={presence.members.filter(
+                      (m) =>
+                        m.userId !== user.id && m.focus?.kind === "finding" && m.focus.fingerprint === f.fingerprint,
+                    )}
+                  />
+                )}
               />
             )}
           </section>

@@ -1,0 +1,121 @@
+/** Presence over the room protocol on the real server. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReviewRow } from "../../test/helpers/review-row.ts";
+import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.ts";
+import {
+  signUp,
+  signUpInNewWorkspace,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from "../../test/helpers/server.ts";
+import type { PresentMember } from "../shared/room-presence.ts";
+import { reviewRoom, type RoomName } from "../shared/rooms.ts";
+import { recheckSockets } from "./socket.ts";
+
+let server: TestServer;
+let owner: TestUser;
+let bea: TestUser;
+const clients: RoomClient[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await signUp(server.url, { name: "Olga Owner" });
+  bea = await signUpInNewWorkspace(server, "Bea Member");
+  await server.services.db.membership.create({
+    data: { workspaceId: owner.workspaceId, userId: bea.userId, role: "member" },
+  });
+});
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await server?.stop();
+});
+
+/** A client that records the latest presence of each room it hears about. */
+async function client(u: TestUser) {
+  const c = await openRoomClient(server.url, u.client.cookie);
+  clients.push(c);
+  const latest = new Map<string, PresentMember[]>();
+  c.socket.on("presence", ({ room, members }) => latest.set(room, members));
+  const names = (room: string) => (latest.get(room) ?? []).map((m) => m.name).sort();
+  return Object.assign(c, { latest, names });
+}
+
+const newRoom = async (): Promise<RoomName<"review">> =>
+  reviewRoom((await createReviewRow(server.services.db, owner.workspaceId)).uid);
+
+describe("presence", () => {
+  it("lists who is in the room; a user leaves when their last socket does", async () => {
+    const room = await newRoom();
+    const a = await client(owner);
+    const b1 = await client(bea);
+    const b2 = await client(bea);
+    await a.call("join", { room, afterSeq: 0 });
+    await expect.poll(() => a.names(room)).toEqual(["Olga Owner"]);
+    await b1.call("join", { room, afterSeq: 0 });
+    await b2.call("join", { room, afterSeq: 0 });
+    await expect.poll(() => a.names(room)).toEqual(["Bea Member", "Olga Owner"]);
+    expect(b1.names(room)).toEqual(["Bea Member", "Olga Owner"]);
+    // One of Bea's two sockets leaves: she is still there (one entry, not two).
+    b1.socket.emit("leave", { room });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(a.names(room)).toEqual(["Bea Member", "Olga Owner"]);
+    // Her last socket goes away (a disconnect, not a leave): she is gone.
+    b2.close();
+    await expect.poll(() => a.names(room)).toEqual(["Olga Owner"]);
+  });
+
+  it("says what each looks at; refuses a position in a room not joined, a malformed one, or a stranger's", async () => {
+    const room = await newRoom();
+    const a = await client(owner);
+    const b = await client(bea);
+    expect(await a.call("presence.update", { room, focus: { kind: "activity" } })).toEqual({
+      ok: false,
+      error: "Join the room first, then say what you look at.",
+    });
+    await a.call("join", { room, afterSeq: 0 });
+    await b.call("join", { room, afterSeq: 0 });
+    expect(await a.call("presence.update", { room, focus: { kind: "file", path: "src/app.ts", line: 12 } })).toEqual({
+      ok: true,
+    });
+    await expect
+      .poll(() => b.latest.get(room)?.find((m) => m.userId === owner.userId)?.focus)
+      .toEqual({ kind: "file", path: "src/app.ts", line: 12 });
+    await a.call("presence.update", { room, focus: { kind: "finding", fingerprint: "fp-1" } });
+    await expect
+      .poll(() => b.latest.get(room)?.find((m) => m.userId === owner.userId)?.focus)
+      .toEqual({ kind: "finding", fingerprint: "fp-1" });
+    expect(
+      await a.call("presence.update", { room, focus: { kind: "file", path: "", line: 0 } } as never),
+    ).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^The presence.update message was not understood: focus\.path/),
+    });
+    const stranger = await client(await signUpInNewWorkspace(server, "Stranger"));
+    expect(await stranger.call("presence.update", { room, focus: null })).toEqual({
+      ok: false,
+      error: "You are not a member of this workspace.",
+    });
+    // Hiding one's position: focus null.
+    await a.call("presence.update", { room, focus: null });
+    await expect.poll(() => b.latest.get(room)?.find((m) => m.userId === owner.userId)?.focus).toBeNull();
+  });
+
+  it("a user whose right to the room was revoked leaves its presence", async () => {
+    const room = await newRoom();
+    const gone = await signUpInNewWorkspace(server, "Gone Soon");
+    await server.services.db.membership.create({
+      data: { workspaceId: owner.workspaceId, userId: gone.userId, role: "viewer" },
+    });
+    const a = await client(owner);
+    const g = await client(gone);
+    await a.call("join", { room, afterSeq: 0 });
+    await g.call("join", { room, afterSeq: 0 });
+    await expect.poll(() => a.names(room)).toEqual(["Gone Soon", "Olga Owner"]);
+    await server.services.db.membership.delete({
+      where: { workspaceId_userId: { workspaceId: owner.workspaceId, userId: gone.userId } },
+    });
+    await recheckSockets(server.io, server.services);
+    await expect.poll(() => a.names(room)).toEqual(["Olga Owner"]);
+  });
+});
