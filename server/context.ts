@@ -23,6 +23,7 @@ import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/se
 import { createDemoService, type DemoService } from "./review/demo.ts";
 import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
+import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 
 export interface Services {
   config: Config;
@@ -39,6 +40,7 @@ export interface Services {
   knowledge: KnowledgeService;
   reviews: ReviewService;
   roomChat: RoomChat;
+  findingTeam: FindingTeam;
   demo: DemoService;
   close(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     }),
     reviews,
     roomChat: createRoomChat({ db, events }),
+    findingTeam: createFindingTeam({ db, events }),
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,

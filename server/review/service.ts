@@ -30,6 +30,7 @@ import {
   type Severity,
 } from "./report/schema.ts";
 import { reviewRoom } from "../shared/rooms.ts";
+import { teamSummary } from "./team.ts";
 import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewStatus } from "../shared/statuses.ts";
 
 export const REVIEW_JOB = "review";
@@ -301,6 +302,12 @@ export function createReviewService(deps: {
         db.findingDismissal.findMany({ where: { projectId: r.projectId }, select: { fingerprint: true } }),
       ]);
       const gone = new Set(dismissed.map((d) => d.fingerprint));
+      const team = await teamSummary(db, r.id, r.uid);
+      const resolvers = await db.user.findMany({
+        where: { id: { in: [...new Set(rows.flatMap((f) => (f.resolvedById ? [f.resolvedById] : [])))] } },
+        select: { id: true, name: true },
+      });
+      const resolverName = new Map(resolvers.map((u) => [u.id, u.name]));
       const order: Record<typeof input.sort, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
         severity: (a, b) =>
           severityRank(a.severity as Severity) - severityRank(b.severity as Severity) ||
@@ -314,9 +321,14 @@ export function createReviewService(deps: {
           a.category.localeCompare(b.category) ||
           severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
       };
-      return rows
-        .sort(order[input.sort])
-        .map(({ id: _id, reviewId: _r, projectId: _p, ...f }) => ({ ...f, dismissed: gone.has(f.fingerprint) }));
+      return rows.sort(order[input.sort]).map(({ id: _id, reviewId: _r, projectId: _p, resolvedById, ...f }) => ({
+        ...f,
+        resolvedAt: f.resolvedAt?.toISOString() ?? null,
+        resolvedBy: resolvedById ? (resolverName.get(resolvedById) ?? "A former member") : null,
+        dismissed: gone.has(f.fingerprint),
+        votes: team.get(f.fingerprint)?.votes ?? [],
+        threadCount: team.get(f.fingerprint)?.threadCount ?? 0,
+      }));
     },
 
     async cancel(actor: Actor, uid: string): Promise<ReviewView> {
@@ -383,7 +395,8 @@ export function createReviewService(deps: {
           reason: input.reason ?? null,
           createdById: actor!.userId,
         },
-        update: { reason: input.reason ?? null },
+        // Marked by hand now: it stays, whatever the team's votes do later.
+        update: { reason: input.reason ?? null, source: "manual" },
       });
       await events.publish(reviewRoom(r.uid), {
         type: "finding_dismissed",

@@ -63,6 +63,12 @@ export function createRoomChat(deps: { db: Db; events: EventBus; now?: () => num
   async function announce(room: RoomName, m: RoomMessage): Promise<ChatMessage> {
     const message = view(m, (await names([m.authorId])).get(m.authorId));
     await events.publish(room, { type: "chat_message", payload: message });
+    const review = parseRoom(room);
+    if (m.thread !== null && review?.kind === "review") {
+      // The findings list shows each thread's size; the latest count event is the count.
+      const count = await db.roomMessage.count({ where: { room, thread: m.thread, deletedAt: null } });
+      await events.publish(review.name, { type: "thread_count", payload: { fingerprint: m.thread, count } });
+    }
     return message;
   }
 

@@ -10,6 +10,7 @@ import { type Enveloped, envelopeUnion, type PayloadMap } from "./event-union.ts
 import type { RoomKind, RoomName } from "./rooms.ts";
 import { chatMessageSchema } from "./room-chat.ts";
 import { REVIEW_STATUSES } from "./statuses.ts";
+import { voteSchema } from "./team-verdicts.ts";
 
 /** Token deltas: coalesced by the bus into one frame per room and time window (see server/events/bus.ts). */
 export const TOKEN_EVENT = "token";
@@ -32,6 +33,16 @@ export const reviewPayloads = {
   progress: z.object({ fraction: z.number().min(0).max(1), stage: z.string() }),
   finding_dismissed: z.object({ fingerprint }),
   finding_restored: z.object({ fingerprint }),
+  /** A finding's votes as they now are (the latest event of a finding is its state). */
+  finding_votes: z.object({ fingerprint, votes: z.array(voteSchema) }),
+  finding_resolved: z.object({
+    fingerprint,
+    resolved: z.boolean(),
+    by: z.object({ id: z.string(), name: z.string() }),
+    at: z.string(),
+  }),
+  /** How many messages a finding's thread has now. */
+  thread_count: z.object({ fingerprint, count: z.number().int().nonnegative() }),
 } satisfies PayloadMap;
 
 /** A project room: the team's talk about a project. */

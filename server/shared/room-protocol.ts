@@ -12,6 +12,7 @@ import type { RoomEvent } from "./room-events.ts";
 import { CHAT_PAGE, chatBodySchema, type ChatEdit, type ChatMessage, threadSchema } from "./room-chat.ts";
 import { focusSchema, type PresentMember } from "./room-presence.ts";
 import { roomNameSchema } from "./rooms.ts";
+import { type Vote, verdictSchema } from "./team-verdicts.ts";
 
 /** Events a join or history reply carries at most; `more` says that another history call is needed. */
 export const HISTORY_PAGE = 1000;
@@ -49,6 +50,19 @@ export const clientMessages = {
   }),
   /** The earlier texts of an edited message. */
   "chat.edits": z.object({ room: roomNameSchema, id: messageId }),
+  /** The sender's verdict on a finding of the review (null takes their vote back). */
+  "finding.vote": z
+    .object({
+      room: roomNameSchema,
+      fingerprint: threadSchema,
+      verdict: verdictSchema.nullable(),
+      duplicateOf: threadSchema.optional(),
+    })
+    .refine((v) => (v.verdict === "duplicate") === (v.duplicateOf !== undefined), {
+      message: "name the finding it duplicates (duplicateOf) with the verdict duplicate, and only then",
+      path: ["duplicateOf"],
+    }),
+  "finding.resolve": z.object({ room: roomNameSchema, fingerprint: threadSchema, resolved: z.boolean() }),
   /** What the sender looks at in a room they joined (null: nothing, or hidden). */
   "presence.update": z.object({ room: roomNameSchema, focus: focusSchema.nullable() }),
 };
@@ -69,6 +83,9 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "chat.page": "viewer",
   "chat.edits": "viewer",
   "presence.update": "viewer",
+  // A verdict changes what later reviews raise (false positive → the project's dismissals).
+  "finding.vote": "member",
+  "finding.resolve": "member",
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
@@ -89,6 +106,8 @@ export interface ClientReplies {
   "chat.page": { messages: ChatMessage[]; more: boolean };
   "chat.edits": { edits: ChatEdit[] };
   "presence.update": object;
+  "finding.vote": { votes: Vote[] };
+  "finding.resolve": object;
 }
 
 type Input<M extends ClientMessage> = z.input<(typeof clientMessages)[M]>;

@@ -155,6 +155,9 @@ function toLines(events: ReviewEvent[]): {
       case "finding_dismissed":
       case "finding_restored":
       case "chat_message": // the chat panel shows these
+      case "finding_votes": // and the findings list these
+      case "finding_resolved":
+      case "thread_count":
         break;
       default: {
         // Every event type of a review room is handled above (checked by the compiler).

@@ -15,6 +15,7 @@ import { DiffView } from "./diff-view.tsx";
 import { codeHref, severityRank } from "./format.ts";
 import { Markdown } from "./markdown.tsx";
 import { CATEGORIES, SEVERITIES, type ReviewFindingRow, type Severity } from "./types.ts";
+import { type Verdict, VERDICT_LABEL, VERDICTS } from "@/server/shared/team-verdicts.ts";
 
 type SortKey = "severity" | "file" | "confidence" | "category";
 const selectClass =
@@ -45,7 +46,12 @@ export interface FindingsListProps {
   rowExtras?: (f: ReviewFindingRow) => ReactNode;
   /** Extra things in an opened finding (the team's thread and votes). */
   details?: (f: ReviewFindingRow) => ReactNode;
+  /** The team's verdict on a finding: with it, the list filters by verdict. */
+  teamVerdictOf?: (f: ReviewFindingRow) => TeamFilter;
 }
+
+/** A finding's team verdict for the filter: a verdict, split/unvoted ("unjudged"). */
+export type TeamFilter = Verdict | "unjudged";
 
 export function FindingsList({
   findings,
@@ -57,7 +63,9 @@ export function FindingsList({
   onOpen,
   rowExtras,
   details,
+  teamVerdictOf,
 }: FindingsListProps) {
+  const [team, setTeam] = useState<TeamFilter | "">("");
   const [severity, setSeverity] = useState<Severity | "">("");
   const [category, setCategory] = useState("");
   const [file, setFile] = useState("");
@@ -82,10 +90,11 @@ export function FindingsList({
             (!category || f.category === category) &&
             (!file || f.file === file) &&
             f.confidence >= minConfidence &&
-            (falsePositives === "show" || (falsePositives === "hide" ? !f.dismissed : f.dismissed)),
+            (falsePositives === "show" || (falsePositives === "hide" ? !f.dismissed : f.dismissed)) &&
+            (!team || !teamVerdictOf || teamVerdictOf(f) === team),
         )
         .sort(comparators[sort]),
-    [findings, severity, category, file, minConfidence, sort, falsePositives],
+    [findings, severity, category, file, minConfidence, sort, falsePositives, team, teamVerdictOf],
   );
 
   const virtualizer = useVirtualizer({
@@ -190,6 +199,25 @@ export function FindingsList({
             <option value="only">Only</option>
           </select>
         </label>
+        {teamVerdictOf && (
+          <label className="flex items-center gap-1.5">
+            Team verdict
+            <select
+              aria-label="Team verdict"
+              className={selectClass}
+              value={team}
+              onChange={(e) => setTeam(e.target.value as TeamFilter | "")}
+            >
+              <option value="">Any</option>
+              {VERDICTS.map((v) => (
+                <option key={v} value={v}>
+                  {VERDICT_LABEL[v]}
+                </option>
+              ))}
+              <option value="unjudged">not judged</option>
+            </select>
+          </label>
+        )}
         <label className="flex items-center gap-1.5">
           Sort by
           <select

@@ -7,11 +7,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
 import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
+import { FindingTeam, TeamBadges } from "@/app/_components/rooms/finding-team.tsx";
 import { PresenceBar, WatchersOf } from "@/app/_components/rooms/presence-bar.tsx";
+import { foldTeamEvents } from "@/server/shared/team-state.ts";
+import { confirmedByTeam, teamVerdict } from "@/server/shared/team-verdicts.ts";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
 import { useRoom } from "@/app/_lib/room.ts";
 import { roomNameOrNull } from "@/server/shared/rooms.ts";
@@ -138,6 +141,13 @@ export default function ReviewPage() {
     ...trpc.reviews.findings.queryOptions({ reviewUid: uid }),
     enabled: status === "completed",
   });
+  // The findings as loaded, brought up to date by the room's votes, resolutions, threads and marks.
+  const teamState = useMemo(() => foldTeamEvents(room.events), [room.events]);
+  const teamFindings = useMemo(
+    () => (findings.data ?? []).map((f) => ({ ...f, ...teamState.get(f.fingerprint) })),
+    [findings.data, teamState],
+  );
+  const confirmed = useMemo(() => confirmedByTeam(teamFindings), [teamFindings]);
 
   useEffect(() => {
     // The review just finished: load its findings and refresh lists that show it.
@@ -315,8 +325,14 @@ export default function ReviewPage() {
               <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => findings.refetch()} />
             )}
             {findings.data && (
+              <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Confirmed by the team">
+                Confirmed by the team: {confirmed.confirmed} of {confirmed.judged} judged
+                {confirmed.judged < teamFindings.length ? ` (${teamFindings.length} findings)` : ""}
+              </p>
+            )}
+            {findings.data && (
               <FindingsList
-                findings={findings.data}
+                findings={teamFindings}
                 projectUid={r.projectUid}
                 snapshotUid={r.snapshotUid}
                 canEdit={canEdit}
@@ -324,13 +340,30 @@ export default function ReviewPage() {
                 onDismiss={(f, d) => void toggleDismiss(f, d)}
                 onOpen={(f) => presence.setFocus({ kind: "finding", fingerprint: f.fingerprint })}
                 rowExtras={(f) => (
-                  <WatchersOf
-                    members={presence.members.filter(
-                      (m) =>
-                        m.userId !== user.id && m.focus?.kind === "finding" && m.focus.fingerprint === f.fingerprint,
-                    )}
-                  />
+                  <>
+                    <WatchersOf
+                      members={presence.members.filter(
+                        (m) =>
+                          m.userId !== user.id && m.focus?.kind === "finding" && m.focus.fingerprint === f.fingerprint,
+                      )}
+                    />
+                    <TeamBadges f={f} />
+                  </>
                 )}
+                details={(f) =>
+                  roomName && (
+                    <FindingTeam
+                      room={roomName}
+                      state={room}
+                      finding={f}
+                      findings={teamFindings}
+                      selfId={user.id}
+                      canVote={canEdit}
+                      codeLink={codeLink}
+                    />
+                  )
+                }
+                teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
               />
             )}
           </section>
