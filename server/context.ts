@@ -24,6 +24,7 @@ import { createDemoService, type DemoService } from "./review/demo.ts";
 import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
+import { createSteering, type Steering } from "./review/steering.ts";
 
 export interface Services {
   config: Config;
@@ -41,6 +42,7 @@ export interface Services {
   reviews: ReviewService;
   roomChat: RoomChat;
   findingTeam: FindingTeam;
+  steering: Steering;
   demo: DemoService;
   close(): Promise<void>;
 }
@@ -55,14 +57,15 @@ export async function createServices(config: Config, log = createLogger(config.l
   const queue = createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
   const events = createEventBus({ db, log });
   const providers = createProviderService(db, config, authSecret);
-  const reviews = createReviewService({ db, queue, events, log, providers });
+  const steering = createSteering({ db, events, log });
+  const reviews = createReviewService({ db, queue, events, log, providers, steering });
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(
     REVIEW_JOB,
-    createReviewJob({ db, config, events, log, providers, running: reviews.running, searchIndexes }),
+    createReviewJob({ db, config, events, log, providers, steering, running: reviews.running, searchIndexes }),
   );
   return {
     config,
@@ -83,6 +86,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     reviews,
     roomChat: createRoomChat({ db, events }),
     findingTeam: createFindingTeam({ db, events }),
+    steering,
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,

@@ -1,7 +1,7 @@
 /**
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (handshake.ts: the
  * same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
- * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; team-handlers.ts), who is in each
+ * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
  */
@@ -14,6 +14,7 @@ import { authenticateSockets } from "./handshake.ts";
 import { membershipHandlers, recheckSockets } from "./membership.ts";
 import { trackPresence } from "./presence.ts";
 import { serveProtocol } from "./protocol.ts";
+import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
 import type { ArgusSocketServer } from "./types.ts";
 
@@ -37,6 +38,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     ...membershipHandlers(services, bridge, presence),
     ...chatHandlers(services.roomChat),
     ...teamHandlers(services.findingTeam),
+    ...steerHandlers(services.steering),
   };
 
   io.on("connection", (socket) => {

@@ -23,6 +23,7 @@ import { reviewRoom } from "../shared/rooms.ts";
 import type { ReviewJob } from "./service.ts";
 import type { ToolContext } from "./tools/types.ts";
 import type { AgentEvent } from "./agent/events.ts";
+import type { Steering } from "./steering.ts";
 
 export interface ReviewJobDeps {
   db: Db;
@@ -34,6 +35,7 @@ export interface ReviewJobDeps {
   running: Map<string, AbortController>;
   /** Open search indexes shared with the search boxes. */
   searchIndexes: IndexCache;
+  steering: Steering;
 }
 
 export function createReviewJob(deps: ReviewJobDeps) {
@@ -49,7 +51,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
     deps.running.set(review.id, controller);
     const started = await db.review.updateMany({
       where: { id: review.id, status: { in: ["pending", "queued"] } },
-      data: { status: "running", startedAt: new Date(), progress: 0.05 },
+      data: { status: "running", startedAt: new Date(), progress: 0.05, statusReason: null },
     });
     if (started.count === 0) {
       deps.running.delete(review.id); // cancelled between the read and now
@@ -97,6 +99,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
         agent,
         searchCode: codeSearchFor(deps.config, deps.searchIndexes, snapshot.id),
         signal: controller.signal,
+        beforeTurn: deps.steering.beforeTurnFor(review, controller.signal),
         emit: (event) => {
           // The loop's own "report" and "done" end the model conversation; the review's come after
           // the checks and the save (below), carrying the loop's stop reason.

@@ -5,6 +5,7 @@
  */
 import type { LlmClientOptions } from "../llm/index.ts";
 import type { AgentEvent } from "./agent/events.ts";
+import type { BeforeTurn } from "./agent/loop.ts";
 import { buildReport } from "./report/build.ts";
 import { createLlmClient } from "../llm/index.ts";
 import type { StaticSummary } from "./agent/first-message.ts";
@@ -44,6 +45,8 @@ export interface ExecuteReviewInput {
   searchCode?: ToolContext["searchCode"];
   emit: (event: AgentEvent | { type: "progress"; fraction: number; stage: string }) => void;
   signal?: AbortSignal;
+  /** Steering of the agent between iterations (hints, pause, stop); see agent/review.ts. */
+  beforeTurn?: BeforeTurn;
 }
 
 export interface ExecuteReviewResult {
@@ -105,6 +108,7 @@ async function agentReview(
       engineLabel: `${input.agent.llm.provider} / ${llm.model}`,
       signal: input.signal,
       onEvent: input.emit,
+      ...(input.beforeTurn ? { beforeTurn: input.beforeTurn } : {}),
     });
     // The agent may read any file for context, but a diff or path review reports on its scope only.
     const files = new Set(scope.files);

@@ -5,7 +5,8 @@
  *
  * Restart policy (decided): a review that was queued but never started is queued again on start;
  * one that was running is failed as "interrupted" (its partial model conversation cannot be resumed
- * faithfully, and re-running it silently would spend the user's budget twice).
+ * faithfully, and re-running it silently would spend the user's budget twice) — unless a teammate had
+ * paused it: then it is queued again, still paused, and starts over only when someone resumes it.
  */
 import { z } from "zod";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
@@ -30,6 +31,8 @@ import {
   type Severity,
 } from "./report/schema.ts";
 import { reviewRoom } from "../shared/rooms.ts";
+import type { SteeringState } from "../shared/steering.ts";
+import type { Steering } from "./steering.ts";
 import { teamSummary } from "./team.ts";
 import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewStatus } from "../shared/statuses.ts";
 
@@ -105,6 +108,7 @@ export function createReviewService(deps: {
   events: EventBus;
   log: Logger;
   providers: ProviderService;
+  steering: Pick<Steering, "stateOf">;
 }) {
   const { db, queue, events } = deps;
   /** Running reviews' cancel switches (this process only; see job.ts). */
@@ -266,6 +270,8 @@ export function createReviewService(deps: {
       ReviewView & {
         report: Omit<Report, "findings"> | null;
         files: { path: string; score: number; counts: Record<Severity, number> }[];
+        /** Paused / stop asked for, and by whom (a reload shows it as it is). */
+        steering: SteeringState;
       }
     > {
       const r = await loadFor(actor, uid, "viewer");
@@ -283,6 +289,7 @@ export function createReviewService(deps: {
           score: f.score,
           counts: { critical: f.critical, high: f.high, medium: f.medium, low: f.low, info: f.info },
         })),
+        steering: await deps.steering.stateOf(r.id),
       };
     },
 
@@ -450,7 +457,18 @@ export function createReviewService(deps: {
       let failed = 0;
       let requeued = 0;
       for (const r of stuck) {
-        if (r.status === "running") {
+        const steering = r.status === "running" ? await deps.steering.stateOf(r.id) : null;
+        if (steering?.paused && !steering.stopRequested) {
+          // Paused by a teammate: it stays paused, queued again. Its conversation could not be kept,
+          // so when it is resumed it starts from the beginning (with every hint given so far unsent).
+          const statusReason =
+            "The server restarted while this review was paused; it starts again from the beginning when resumed.";
+          await db.review.update({ where: { id: r.id }, data: { status: "queued", statusReason } });
+          await db.reviewSteer.updateMany({ where: { reviewId: r.id, kind: "hint" }, data: { deliveredAt: null } });
+          await publishStatus({ uid: r.uid, status: "queued", statusReason });
+          queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
+          requeued++;
+        } else if (r.status === "running") {
           const statusReason = "Interrupted by a server restart. Re-run the review.";
           await db.review.update({
             where: { id: r.id },

@@ -31,6 +31,8 @@ export const STOP_REASONS = [
   "cancelled",
   "error",
   "invalid_report",
+  /** A teammate stopped the exploration; the answer covers what was read until then. */
+  "stopped",
 ] as const;
 export const agentStopReasonSchema = z.enum(STOP_REASONS);
 export type AgentStopReason = z.infer<typeof agentStopReasonSchema>;

@@ -10,6 +10,7 @@ import { type Enveloped, envelopeUnion, type PayloadMap } from "./event-union.ts
 import type { RoomKind, RoomName } from "./rooms.ts";
 import { chatMessageSchema } from "./room-chat.ts";
 import { REVIEW_STATUSES } from "./statuses.ts";
+import { steeringPayloads } from "./steering.ts";
 import { voteSchema } from "./team-verdicts.ts";
 
 /** Token deltas: coalesced by the bus into one frame per room and time window (see server/events/bus.ts). */
@@ -27,6 +28,7 @@ const teamPayloads = {
 export const reviewPayloads = {
   ...agentPayloads,
   ...teamPayloads,
+  ...steeringPayloads,
   /** The review's own status (queued, running, completed …), not the agent's phase (`status`). */
   review_status: z.object({ status: z.enum(REVIEW_STATUSES), reason: z.string().nullable().optional() }),
   /** The static engine's progress. */

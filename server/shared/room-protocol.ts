@@ -12,6 +12,7 @@ import type { RoomEvent } from "./room-events.ts";
 import { CHAT_PAGE, chatBodySchema, type ChatEdit, type ChatMessage, threadSchema } from "./room-chat.ts";
 import { focusSchema, type PresentMember } from "./room-presence.ts";
 import { roomNameSchema } from "./rooms.ts";
+import { hintTextSchema } from "./steering.ts";
 import { type Vote, verdictSchema } from "./team-verdicts.ts";
 
 /** Events a join or history reply carries at most; `more` says that another history call is needed. */
@@ -63,6 +64,13 @@ export const clientMessages = {
       path: ["duplicateOf"],
     }),
   "finding.resolve": z.object({ room: roomNameSchema, fingerprint: threadSchema, resolved: z.boolean() }),
+  /** A hint for a running agent review's model, given at its next iteration. */
+  "steer.hint": z.object({ room: roomNameSchema, text: hintTextSchema }),
+  /** No model request until resumed (the pause outlives a reload and a restart). */
+  "steer.pause": z.object({ room: roomNameSchema }),
+  "steer.resume": z.object({ room: roomNameSchema }),
+  /** End the exploration: the review reports what it found so far. */
+  "steer.stop": z.object({ room: roomNameSchema }),
   /** What the sender looks at in a room they joined (null: nothing, or hidden). */
   "presence.update": z.object({ room: roomNameSchema, focus: focusSchema.nullable() }),
 };
@@ -86,6 +94,11 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   // A verdict changes what later reviews raise (false positive → the project's dismissals).
   "finding.vote": "member",
   "finding.resolve": "member",
+  // Steering spends (or saves) the workspace's model budget: members only.
+  "steer.hint": "member",
+  "steer.pause": "member",
+  "steer.resume": "member",
+  "steer.stop": "member",
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
@@ -108,6 +121,10 @@ export interface ClientReplies {
   "presence.update": object;
   "finding.vote": { votes: Vote[] };
   "finding.resolve": object;
+  "steer.hint": { id: string };
+  "steer.pause": object;
+  "steer.resume": object;
+  "steer.stop": object;
 }
 
 type Input<M extends ClientMessage> = z.input<(typeof clientMessages)[M]>;

@@ -73,7 +73,7 @@ export function useReviewEvents(reviewUid: string, live: boolean, room: RoomStat
 
 interface Line {
   seq: number;
-  kind: "status" | "tool" | "result" | "error" | "done" | "info";
+  kind: "status" | "tool" | "result" | "error" | "done" | "info" | "hint";
   text: string;
   detail?: string;
 }
@@ -152,6 +152,17 @@ function toLines(events: ReviewEvent[]): {
           text: `done (${e.payload.stopReason}) after ${e.payload.iterations} iterations`,
         });
         break;
+      case "hint":
+        lines.push({ seq: e.seq, kind: "hint", text: `hint from ${e.payload.author.name}: ${e.payload.text}` });
+        break;
+      case "hint_delivered":
+        lines.push({ seq: e.seq, kind: "info", text: `hint given to the model before turn ${e.payload.iteration}` });
+        break;
+      case "steering": {
+        const what = { paused: "paused", resumed: "resumed", stop_requested: "stopped" }[e.payload.action];
+        lines.push({ seq: e.seq, kind: "status", text: `${what} by ${e.payload.by.name}` });
+        break;
+      }
       case "finding_dismissed":
       case "finding_restored":
       case "chat_message": // the chat panel shows these
@@ -176,6 +187,7 @@ const kindClass: Record<Line["kind"], string> = {
   error: "text-red-700 dark:text-red-400",
   done: "text-green-700 dark:text-green-400 font-medium",
   info: "text-zinc-600 dark:text-zinc-400",
+  hint: "text-amber-800 dark:text-amber-300",
 };
 
 export function ActivityPanel({

@@ -59,12 +59,14 @@ export const chatForcedFinalMessage = (why: string) =>
 
 export const WHY_CHAT_ITERATIONS = "You have reached the step limit for this answer.";
 export const WHY_CHAT_BUDGET = "The token/cost budget is nearly spent.";
+export const WHY_CHAT_STOPPED = "A teammate asked you to stop here.";
 
 export const CHAT_CONTINUE =
   "Your answer was cut off at the output limit. Continue exactly where you stopped, without repeating anything.";
 
 export const WHY_ITERATIONS = "You have reached the iteration limit for this review.";
 export const WHY_BUDGET = "The token/cost budget for this review is nearly spent.";
+export const WHY_STOPPED = "A teammate stopped the review here: report what you found so far.";
 
 /** The result of every tool call the model makes in a step that offers no tools. */
 export const TOOLS_UNAVAILABLE = "Tools are not available in this step. Answer without calling tools.";

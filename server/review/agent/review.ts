@@ -20,7 +20,7 @@ import {
 import type { ReviewTool } from "../tools/types.ts";
 import type { AgentEvent, AgentStopReason, EventSink } from "./events.ts";
 import { type FirstMessageInput, buildFirstMessage } from "./first-message.ts";
-import { runAgent } from "./loop.ts";
+import { type BeforeTurn, runAgent } from "./loop.ts";
 import type { RunToolCall } from "./tool-runner.ts";
 import { verifyFindings } from "./verify.ts";
 
@@ -65,6 +65,12 @@ export interface ReviewWithAgentOptions {
   onEvent?: EventSink;
   runToolCall?: RunToolCall;
   critiqueRounds?: number;
+  /**
+   * Steering (teammates' hints, pause, stop), awaited between iterations of the review and of each
+   * verification check. A stop ends the exploration with a report of what was found so far, and the
+   * verification pass is skipped (it would spend more model requests after a stop).
+   */
+  beforeTurn?: BeforeTurn;
 }
 
 export interface ReviewWithAgentResult extends AgentRunSummary {
@@ -98,7 +104,9 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     ...(o.runToolCall ? { runToolCall: o.runToolCall } : {}),
     ...(o.critiqueRounds !== undefined ? { critiqueRounds: o.critiqueRounds } : {}),
     ...(verifying ? { reserve: reserveFor(budget) } : {}),
+    ...(o.beforeTurn ? { beforeTurn: o.beforeTurn } : {}),
   });
+  const stopped = agent.stopReason === "stopped";
   const summary: AgentRunSummary = {
     stopReason: agent.stopReason,
     iterations: agent.iterations,
@@ -125,7 +133,7 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
   const report = await buildReport({
     model: agent.report,
     readFile: o.readFile,
-    settings,
+    settings: stopped ? { ...settings, verify: false } : settings,
     ...(o.dismissed ? { dismissed: o.dismissed } : {}),
     engineLabel: o.engineLabel ?? `${o.llm.provider} / ${o.llm.model}`,
     notes: summary.notes,
@@ -138,6 +146,7 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
         signal: o.signal,
         onEvent: inner,
         ...(o.runToolCall ? { runToolCall: o.runToolCall } : {}),
+        ...(o.beforeTurn ? { beforeTurn: o.beforeTurn } : {}),
       });
       add(summary, v.usage, v.costUsd, v.requests);
       return { results: v.results, notes: v.notes };

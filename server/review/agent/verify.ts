@@ -14,7 +14,7 @@ import type { VerificationResult } from "../report/build.ts";
 import type { Finding } from "../report/schema.ts";
 import type { ReviewTool } from "../tools/types.ts";
 import type { EventSink } from "./events.ts";
-import { type Contract, runLoop } from "./loop.ts";
+import { type BeforeTurn, type Contract, runLoop } from "./loop.ts";
 import * as P from "./prompts.ts";
 import type { RunToolCall } from "./tool-runner.ts";
 
@@ -50,6 +50,8 @@ export interface VerifyOptions {
   maxIterations?: number;
   /** Findings verified at most; the rest are not_run (default 100). */
   maxFindings?: number;
+  /** Steering between the turns of each check (a pause holds it; a stop forces its verdict). */
+  beforeTurn?: BeforeTurn;
 }
 
 export interface VerifyOutcome {
@@ -96,6 +98,7 @@ export async function verifyFindings(o: VerifyOptions): Promise<VerifyOutcome> {
       onEvent: sink,
       phase: "verifying",
       ...(o.runToolCall ? { runToolCall: o.runToolCall } : {}),
+      ...(o.beforeTurn ? { beforeTurn: o.beforeTurn } : {}),
     });
     for (const k of Object.keys(usage) as Array<keyof Usage>) usage[k] += out.usage[k];
     cost = cost === undefined || out.costUsd === undefined ? undefined : cost + out.costUsd;

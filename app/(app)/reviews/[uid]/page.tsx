@@ -13,6 +13,7 @@ import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
 import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
 import { FindingTeam, TeamBadges } from "@/app/_components/rooms/finding-team.tsx";
 import { PresenceBar, WatchersOf } from "@/app/_components/rooms/presence-bar.tsx";
+import { SteeringBar } from "@/app/_components/rooms/steering-bar.tsx";
 import { foldTeamEvents } from "@/server/shared/team-state.ts";
 import { confirmedByTeam, teamVerdict } from "@/server/shared/team-verdicts.ts";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
@@ -265,6 +266,16 @@ export default function ReviewPage() {
         )}
       </Card>
 
+      {roomName && live && r.engine === "agent" && (
+        <div className="mb-4">
+          <SteeringBar room={roomName} state={room} steering={r.steering} canSteer={canEdit} />
+        </div>
+      )}
+      {r.steering.stopRequested && !live && (
+        <p className="-mt-2 mb-4 text-sm text-zinc-600" role="note">
+          Stopped early by {r.steering.stopRequested.by.name}: the report covers what was explored until then.
+        </p>
+      )}
       <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         {live || r.engine === "agent" ? (
           <div onMouseEnter={() => presence.setFocus({ kind: "activity" })}>

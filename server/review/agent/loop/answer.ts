@@ -29,6 +29,7 @@ async function contractText<T>(run: LoopRun, c: Contract<T>, end: ExploreEnd): P
       name: "forced final pass",
       whyIterations: P.WHY_ITERATIONS,
       whyBudget: P.WHY_BUDGET,
+      whyStopped: P.WHY_STOPPED,
       message: c.forcedMessage,
     };
     return (await forcedFinal(run, end, wording)).text;

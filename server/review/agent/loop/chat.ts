@@ -14,6 +14,7 @@ const WORDING = {
   name: "forced final answer",
   whyIterations: P.WHY_CHAT_ITERATIONS,
   whyBudget: P.WHY_CHAT_BUDGET,
+  whyStopped: P.WHY_CHAT_STOPPED,
   message: P.chatForcedFinalMessage,
 };
 

@@ -1,7 +1,7 @@
 /** explore on its own, and the beforeTurn seam (steering's hints and pause) it offers between iterations. */
 import { describe, expect, it } from "vitest";
 import { createBudget } from "../../../llm/index.ts";
-import { runLoop } from "../loop.ts";
+import { runAgent, runLoop } from "../loop.ts";
 import { explore } from "./explore.ts";
 import { Stop } from "./stop.ts";
 import { ofType, useScriptedRuns } from "./test-support.ts";
@@ -128,5 +128,41 @@ describe("explore: the beforeTurn seam", () => {
       beforeTurn: () => ["Hint: it is about SQL"],
     });
     expect(out).toMatchObject({ stopReason: "end_turn", answer: "About SQL." });
+  });
+
+  it("stops the exploration when the hook says stop: its hints still go in, its text is a note", async () => {
+    let turn = 0;
+    const beforeTurn: BeforeTurn = () =>
+      ++turn === 2 ? { hints: ["Hint: wrap up."], stop: "Stopped by Ada." } : undefined;
+    const { run } = llm.start(listThenAnswer, { beforeTurn });
+    expect(await explore(run, "exploring", 10)).toBe("stopped");
+    // One turn ran; the second was never requested.
+    expect(llm.server.requests).toHaveLength(1);
+    expect(run.state.notes).toEqual(["Stopped by Ada."]);
+    expect(run.state.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: expect.arrayContaining([{ type: "text", text: "Hint: wrap up." }]),
+    });
+  });
+
+  it("a stopped review answers with a forced final report and ends as stopped, without self-critique", async () => {
+    const report = { summary: "Partial.", overall_score: 70, category_scores: {}, findings: [] };
+    const { run } = llm.start([
+      { match: "stopped the review here", text: `REPORT: ${JSON.stringify(report)}` },
+      { toolCalls: [{ name: "list_dir", input: {} }] },
+    ]);
+    let turn = 0;
+    const out = await runAgent({
+      llm: run.llm,
+      mode: "review",
+      system: "Review.",
+      firstMessage: "Review scope",
+      tools: run.tools,
+      beforeTurn: () => (++turn === 3 ? { stop: "Stopped by Ada." } : undefined),
+    });
+    expect(out).toMatchObject({ stopReason: "stopped", report: { summary: "Partial." } });
+    expect(out.notes).toEqual(["Stopped by Ada.", "forced final pass (stopped)"]);
+    // Two exploring turns and the forced final pass; no critique round.
+    expect(llm.server.requests).toHaveLength(3);
   });
 });

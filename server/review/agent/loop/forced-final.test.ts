@@ -9,6 +9,7 @@ const wording: ForcedFinalWording = {
   name: "forced final pass",
   whyIterations: "Out of steps.",
   whyBudget: "Out of budget.",
+  whyStopped: "Stopped by a teammate.",
   message: (why) => `${why} Answer now.`,
 };
 

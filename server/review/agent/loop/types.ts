@@ -20,11 +20,25 @@ export interface Contract<T> {
 }
 
 /**
+ * What the steering hook may answer besides a list of hints: hints, and `stop` — end the exploration
+ * now and answer from what was read so far (a teammate stopped the review; the text says who, and
+ * becomes a note of the run).
+ */
+export interface Steering {
+  hints?: string[];
+  stop?: string;
+}
+
+/**
  * Awaited before each tool-using turn, between iterations: the seam for steering. Texts it returns are
  * added to the conversation as user content before that turn (teammates' hints); a promise that has
- * not settled yet holds the loop there (pause, until resumed). Cancelling the run ends the wait.
+ * not settled yet holds the loop there (pause, until resumed); `{ stop }` ends the exploration with a
+ * forced final answer. Cancelling the run ends the wait.
  */
-export type BeforeTurn = (state: Readonly<LoopState>, phase: Phase) => Promise<string[] | void> | string[] | void;
+export type BeforeTurn = (
+  state: Readonly<LoopState>,
+  phase: Phase,
+) => Promise<string[] | Steering | void> | string[] | Steering | void;
 
 export interface LoopOptions<T> {
   llm: LlmClient;
@@ -81,7 +95,7 @@ export interface Turn {
 }
 
 /** How a run of tool-using turns ended. */
-export type ExploreEnd = "end_turn" | "max_tokens" | "max_iterations" | "budget_exhausted";
+export type ExploreEnd = "end_turn" | "max_tokens" | "max_iterations" | "budget_exhausted" | "stopped";
 
 /** Everything a run changes as it goes; the steps read and update it, nothing else is mutable. */
 export interface LoopState {
