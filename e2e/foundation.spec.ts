@@ -222,7 +222,7 @@ test("a viewer joins through the invite and is refused an edit", async ({ browse
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(viewerInviteUrl);
-  await expect(page.getByText("You are invited as a read-only viewer.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Join .+ as a read-only viewer$/ })).toBeVisible();
   await signUp(page, viewer, /create account and join/i);
   await expect(page.getByRole("heading", { name: "Welcome, Charles" })).toBeVisible();
   await expect(page.getByText("Read-only")).toBeVisible();

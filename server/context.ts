@@ -12,6 +12,7 @@ import { createProjectService } from "./projects/service.ts";
 import { createPromptService } from "./prompts/service.ts";
 import { createProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
+import { createMembershipChanges } from "./workspaces/membership-changes.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
 import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
@@ -69,7 +70,11 @@ export async function createServices(config: Config, log = createLogger(config.l
     events,
     knowledge: createKnowledgeService({ db, config, queue, events, log, searchIndexes }),
     snapshots,
-    workspaces: createWorkspaceService(db, auth),
+    workspaces: createWorkspaceService(
+      db,
+      auth,
+      createMembershipChanges((err) => log.error({ err }, "a membership-change listener failed")),
+    ),
     projects: createProjectService(db, {
       dropStorage: (projectId, snapshotIds) => dropProjectStorage(config.dataDir, projectId, snapshotIds, log),
       dropRooms: async (rooms) => {

@@ -3,6 +3,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recheckSockets } from "./socket.ts";
 import {
+  inviteAndSignUp,
   signIn,
   signUp,
   signUpInNewWorkspace,
@@ -212,5 +213,47 @@ describe("rights are checked again while connected", () => {
     expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 1, revoked: 0 });
     await expect.poll(() => watcher.connected).toBe(false);
     expect(owner.connected).toBe(true);
+  });
+});
+
+describe("membership changes reach live sockets at once", () => {
+  const join = (socket: Socket, room: string) =>
+    new Promise<{ ok: boolean }>((resolve) => socket.emit("join", room, 0, resolve));
+
+  it("a removed member's socket leaves the room before the removal returns (not at the 30 s re-check)", async () => {
+    const member = await inviteAndSignUp(user, "member", "Removed Soon");
+    const uid = crypto.randomUUID();
+    await server.services.db.knowledgeBase.create({
+      data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" },
+    });
+    const room = `kb:${uid}`;
+    const watcher = open(member.client.cookie);
+    await outcome(watcher);
+    expect(await join(watcher, room)).toMatchObject({ ok: true });
+    const seen: string[] = [];
+    watcher.on("event", (e: { payload: { status: string } }) => seen.push(e.payload.status));
+    const revoked: [string, string][] = [];
+    watcher.on("revoked", (r: string, reason: string) => revoked.push([r, reason]));
+
+    // A role change that keeps read access leaves the socket where it is.
+    await user.client.ok("mutate", "workspaces.changeRole", {
+      workspaceId: user.workspaceId,
+      userId: member.userId,
+      role: "viewer",
+    });
+    await server.services.events.publish(room, "status", { status: "still watching" });
+    await expect.poll(() => seen).toEqual(["still watching"]);
+
+    const started = Date.now();
+    await user.client.ok("mutate", "workspaces.removeMember", { workspaceId: user.workspaceId, userId: member.userId });
+    // Published the moment the removal returned: it must not reach the removed member.
+    await server.services.events.publish(room, "status", { status: "after removal" });
+    await expect.poll(() => revoked, { timeout: 2000 }).toEqual([[room, "You are not a member of this workspace."]]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen).toEqual(["still watching"]);
+    // Still connected (the session is valid), just without the room; joining again is refused.
+    expect(watcher.connected).toBe(true);
+    expect(await join(watcher, room)).toMatchObject({ ok: false });
   });
 });

@@ -4,7 +4,10 @@
  * (rooms.ts decides who may): the join answers with the room's persisted events after `afterSeq`,
  * and every event published on the bus afterwards arrives live as "event". Rights are checked again
  * every RECHECK_MS (`recheckSockets`): a signed-out session is disconnected, and a room its user may no
- * longer watch is left with a "revoked" message — a long-lived socket keeps no rights it lost.
+ * longer watch is left with a "revoked" message — a long-lived socket keeps no rights it lost. When a
+ * membership changes (a member removed, a role changed, someone left), the workspace service says so
+ * and that user's sockets are checked at once; the periodic check stays as the backstop (other nodes,
+ * a join that was being authorized while the membership changed).
  */
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
@@ -97,21 +100,33 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
       .finally(() => (checking = false));
   }, RECHECK_MS);
   recheck.unref();
-  httpServer.once("close", () => clearInterval(recheck));
+  // Awaited by the service: when a removal returns, this node's sockets of that user have left.
+  const unsubscribe = services.workspaces.onMembershipChanged(async ({ userId }) => {
+    await recheckSockets(io, services, { userId });
+  });
+  httpServer.once("close", () => {
+    clearInterval(recheck);
+    unsubscribe();
+  });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;
 }
 
-/** Check every connected socket's session and joined rooms again (see the file comment). */
+/**
+ * Check connected sockets' sessions and joined rooms again (see the file comment): every socket, or
+ * only the sockets of `only.userId`.
+ */
 export async function recheckSockets(
   io: ArgusSocketServer,
   services: Services,
+  only?: { userId: string },
 ): Promise<{ disconnected: number; revoked: number }> {
   let disconnected = 0;
   let revoked = 0;
   // This process's sockets (with several nodes, each checks its own); one session lookup per cookie.
   const sessions = new Map<string, Promise<Actor | undefined>>();
   for (const local of [...io.sockets.sockets.values()]) {
+    if (only && local.data.actor.userId !== only.userId) continue;
     const cookie = String(local.request.headers.cookie ?? "");
     let lookup = sessions.get(cookie);
     if (!lookup) {

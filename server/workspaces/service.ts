@@ -12,6 +12,8 @@ import { isUniqueViolation, type Db, type Invite, type Tx } from "../db/client.t
 import { conflict, forbidden, invalid, notFound, type DomainError } from "../errors.ts";
 import { uuid5 } from "../lib/uuid5.ts";
 import { seedBuiltinPrompts } from "../prompts/builtins.ts";
+import { createMemberService, markSelected } from "./members.ts";
+import type { MembershipChanges } from "./membership-changes.ts";
 
 export const signUpInput = z.object({
   name: z.string().trim().min(1, "Tell us your name.").max(100),
@@ -80,8 +82,16 @@ function authError(err: unknown): DomainError | null {
   return null;
 }
 
-export function createWorkspaceService(db: Db, auth: Auth) {
+/**
+ * `changes` announces membership changes (removals, role changes, departures) to whoever holds live
+ * connections: server/realtime subscribes through `onMembershipChanged`.
+ */
+export function createWorkspaceService(db: Db, auth: Auth, changes: MembershipChanges) {
+  const members = createMemberService(db, changes);
   return {
+    ...members,
+    onMembershipChanged: changes.subscribe,
+
     /** True until the first account exists: the sign-up page then creates the owner. */
     async needsSetup(): Promise<boolean> {
       return (await db.user.count()) === 0;
@@ -130,19 +140,7 @@ export function createWorkspaceService(db: Db, auth: Auth) {
 
     async me(actor: Actor) {
       const user = requireUser(actor);
-      const memberships = await db.membership.findMany({
-        where: { userId: user.userId },
-        include: { workspace: { select: { id: true, name: true } } },
-        orderBy: { createdAt: "asc" },
-      });
-      return {
-        user: { id: user.userId, email: user.email, name: user.name },
-        workspaces: memberships.map((m) => ({
-          id: m.workspace.id,
-          name: m.workspace.name,
-          role: roleSchema.parse(m.role),
-        })),
-      };
+      return { user: { id: user.userId, email: user.email, name: user.name }, ...(await members.mine(actor)) };
     },
 
     /** Public: what an invite link offers, so the invite page can say it before sign-up. */
@@ -162,9 +160,14 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       };
     },
 
+    /** A signed-in user joins the invite's workspace (kept at their role if already in it) and lands in it. */
     async acceptInvite(actor: Actor, token: string) {
       const user = requireUser(actor);
-      return db.$transaction((tx) => redeemInvite(tx, token, user.userId));
+      return db.$transaction(async (tx) => {
+        const joined = await redeemInvite(tx, token, user.userId);
+        await markSelected(tx, joined.workspaceId, user.userId);
+        return joined;
+      });
     },
 
     async createInvite(actor: Actor, input: z.infer<typeof createInviteInput>) {
@@ -208,22 +211,6 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       if (invite.usedAt)
         throw conflict("This invite was already used; revoking it would not remove the person who joined with it.");
       await db.invite.update({ where: { id }, data: { revokedAt: invite.revokedAt ?? new Date() } });
-    },
-
-    async listMembers(actor: Actor, workspaceId: string) {
-      await requireRole(db, actor, workspaceId, "viewer");
-      const rows = await db.membership.findMany({
-        where: { workspaceId },
-        include: { user: { select: { id: true, name: true, email: true } } },
-        orderBy: { createdAt: "asc" },
-      });
-      return rows.map((m) => ({
-        userId: m.user.id,
-        name: m.user.name,
-        email: m.user.email,
-        role: roleSchema.parse(m.role),
-        joinedAt: m.createdAt,
-      }));
     },
   };
 }
