@@ -3,6 +3,7 @@
  * web app's job (job.ts) and `argus review` (cli/review.ts) share every step: scope, engine, the
  * report checks and noise control. Every file read goes through the Sandbox.
  */
+import { invalid } from "../errors.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
 import type { AgentEvent } from "./agent/events.ts";
 import { buildReport } from "./report/build.ts";
@@ -74,7 +75,7 @@ async function agentReview(
   readFile: (f: string) => Promise<string | null>,
 ): Promise<ExecuteReviewResult> {
   if (!input.agent)
-    throw new Error("The agent engine needs a model: pick a provider connection, or run the static engine.");
+    throw invalid("The agent engine needs a model: pick a provider connection, or run the static engine.");
   const tools = createReviewTools({
     root: input.root,
     symbolsPath: input.symbolsPath,

@@ -43,6 +43,11 @@ export class ReviewAgentError extends Error {
     super(message);
     this.name = "ReviewAgentError";
   }
+
+  /** The loop's stop reason: a provider's error, the budget, an unusable REPORT (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
 }
 
 export interface ReviewWithAgentOptions {
