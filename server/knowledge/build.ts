@@ -30,7 +30,12 @@ export interface SourceText {
 
 export type ChunkDraft = Omit<ChunkRow, "vector">;
 
-export class TooManyChunksError extends Error {}
+export class TooManyChunksError extends Error {
+  /** Says how many chunks and what to change (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
+}
 
 /** Chunk rows of one document. `file` is the document's uid (results map it back to the name). */
 export function chunkDocument(doc: SourceText, settings: ChunkingSettings): ChunkDraft[] {

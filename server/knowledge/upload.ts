@@ -20,6 +20,7 @@ import busboy from "busboy";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import type { KnowledgeService, ReceivedFile } from "./service.ts";
 import { baseDirs } from "./storage.ts";
 
@@ -80,9 +81,7 @@ export async function handleKnowledgeUpload(
   } catch (err) {
     req.unpipe();
     req.resume(); // drain what the client is still sending so it gets the answer
-    const message =
-      err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
-    if (!(err instanceof DomainError)) services.log.error({ err }, "knowledge upload failed");
+    const { message } = publicError(err, { doing: "receiving the upload", log: services.log, context: { baseUid } });
     send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });
   }
 }

@@ -39,6 +39,11 @@ export class LlmError extends Error {
     this.retryable = RETRYABLE.has(init.kind);
   }
 
+  /** Names provider, model and status, then the provider's own words: shown to users as is (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
+
   toInfo(): LlmErrorInfo {
     const info: LlmErrorInfo = {
       kind: this.kind,

@@ -10,10 +10,12 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
+import type { Logger } from "../logger.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { AliasParameters } from "./dsl/params.ts";
 import type { PipelineEvent } from "./engine/events.ts";
-import { RunCancelledError } from "./engine/execute.ts";
+import { RunCancelledError, StepError } from "./engine/execute.ts";
 import { runPipeline, type RunOptions, type RunResult } from "./engine/run.ts";
 import { summarizeStep } from "./engine/summary.ts";
 
@@ -48,6 +50,8 @@ export interface RunRecord {
 export interface RunServiceDeps {
   db: Db;
   events: EventBus;
+  /** Where an unexpected failure's detail goes (the run record and room get a reference). */
+  log: Logger;
   /** Passed through to the engine (external MCP servers, extra built-ins). */
   engine?: Pick<RunOptions, "external" | "builtins" | "log">;
 }
@@ -80,6 +84,9 @@ function outputsOf(r: RunResult) {
   };
 }
 
+/** "running step retriever.search" when a step crashed, so the sentence still says where. */
+const doingFor = (err: unknown) => (err instanceof StepError ? `running step ${err.step}` : "running the pipeline");
+
 export function createRunService(deps: RunServiceDeps) {
   const { db, events } = deps;
   const running = new Map<string, AbortController>();
@@ -102,9 +109,13 @@ export function createRunService(deps: RunServiceDeps) {
     running.set(uid, controller);
     // Events are published in order, one after another; the run waits for them before finishing.
     let published: Promise<unknown> = Promise.resolve();
-    const publish = (e: PipelineEvent) => {
+    const send = (e: PipelineEvent) => {
       const payload = e.type === "token" ? { text: e.content, step: e.step, is_final: e.is_final } : e;
       published = published.then(() => events.publish(runRoom(uid), e.type, payload)).catch(() => undefined);
+    };
+    // The engine's own error event carries the raw message; the run sends what users may see (below).
+    const publish = (e: PipelineEvent) => {
+      if (e.type !== "error") send(e);
     };
     const done = (async (): Promise<RunRecord> => {
       let status: RunStatus = "completed";
@@ -132,7 +143,11 @@ export function createRunService(deps: RunServiceDeps) {
         });
       } catch (err) {
         status = err instanceof RunCancelledError || controller.signal.aborted ? "cancelled" : "failed";
-        error = err instanceof Error ? err.message : String(err);
+        error =
+          status === "cancelled"
+            ? new RunCancelledError().message
+            : publicError(err, { doing: doingFor(err), log: deps.log, context: { run: uid } }).message;
+        send({ type: "error", message: error });
       } finally {
         running.delete(uid);
       }

@@ -18,16 +18,17 @@ let owner: TestUser;
 let projectUid: string;
 
 const SQL_EVIDENCE = `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`;
+const sqlFinding = modelFinding({
+  title: "SQL injection in find_items",
+  file: "src/api.py",
+  start_line: 19,
+  end_line: 19,
+  evidence: SQL_EVIDENCE,
+  severity: "critical",
+  category: "security",
+});
 const report = reportText([
-  modelFinding({
-    title: "SQL injection in find_items",
-    file: "src/api.py",
-    start_line: 19,
-    end_line: 19,
-    evidence: SQL_EVIDENCE,
-    severity: "critical",
-    category: "security",
-  }),
+  sqlFinding,
   // Wrong lines: repaired from the evidence.
   modelFinding({
     title: "Off-by-one in basketTotal",
@@ -160,6 +161,57 @@ describe.each(["anthropic", "openai"] as const)("an agent review over the %s wir
     expect(events.filter((e) => e.type === "done")).toHaveLength(1);
     expect(events.at(-1)!.type).toBe("done");
   });
+});
+
+describe("a model whose REPORT has no scores", () => {
+  it("completes the review with scores Argus computed from the findings, and every export says so", async () => {
+    const noScores = reportText([sqlFinding], { overall_score: undefined, category_scores: undefined });
+    const scoreless = await startScripted([
+      { match: "review it critically", text: noScores },
+      { match: "Review scope", text: noScores },
+    ]);
+    try {
+      const uid = crypto.randomUUID();
+      await owner.client.ok("mutate", "providers.save", {
+        workspaceId: owner.workspaceId,
+        uid,
+        name: "scoreless",
+        provider: "anthropic",
+        baseUrl: scoreless.url,
+        model: "claude-sonnet-4-5",
+        apiKey: "sk-test",
+      });
+      const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", {
+        projectUid,
+        engine: "agent",
+        connectionUid: uid,
+        settings: { verify: false },
+      });
+      await app.services.queue.idle();
+      const done = await owner.client.ok<{
+        status: string;
+        scoreOverall: number;
+        report: { overallScore: number; categoryScores: Record<string, number>; notes: string[] };
+      }>("query", "reviews.get", { uid: review.uid });
+      // One critical security finding (weight 40): 100 · e^(−0.4) = 67.
+      expect(done).toMatchObject({
+        status: "completed",
+        scoreOverall: 67,
+        report: { overallScore: 67, categoryScores: { security: 67 } },
+      });
+      const note = done.report.notes.find((n) => n.startsWith("Scores computed by Argus"));
+      expect(note).toBeDefined();
+      for (const format of ["md", "sarif", "json"]) {
+        const res = await fetch(`${app.url}/api/reviews/${review.uid}/export?format=${format}`, {
+          headers: { cookie: owner.client.cookie },
+        });
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain(format === "md" ? note : JSON.stringify(note).slice(1, -1));
+      }
+    } finally {
+      await scoreless.close();
+    }
+  }, 60_000);
 });
 
 describe("cancelling a running agent review", () => {

@@ -9,7 +9,8 @@ import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
-import { invalid } from "../errors.ts";
+import { invalid, isUserFacing } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import { search } from "../retrieval/search.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import type { SnapshotSummary } from "../snapshots/import.ts";
@@ -123,8 +124,11 @@ export function createReviewJob(deps: ReviewJobDeps) {
       await events.publish(room, "done", { ...agentDone, type: undefined, status: "completed" });
     } catch (err) {
       const cancelled = controller.signal.aborted;
-      const reason = cancelled ? "Cancelled by a user." : err instanceof Error ? err.message : String(err);
-      if (!cancelled) log.warn({ err, reviewId: review.id }, "review failed");
+      // Every viewer of the room reads the reason: an unexpected error's detail goes to the log only.
+      const reason = cancelled
+        ? "Cancelled by a user."
+        : publicError(err, { doing: "running the review", log, context: { review: review.uid } }).message;
+      if (!cancelled && isUserFacing(err)) log.warn({ err, review: review.uid }, "review failed");
       const { count } = await db.review.updateMany({
         where: { id: review.id, status: "running" },
         data: {

@@ -6,7 +6,7 @@
 import type { Config } from "../config.ts";
 import { throttledProgress } from "../jobs/throttled-progress.ts";
 import type { Db } from "../db/client.ts";
-import { DomainError } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import type { Logger } from "../logger.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
 import type { IngestSummary } from "../codebase/ingest/index.ts";
@@ -106,9 +106,7 @@ export function createIngestJob(deps: {
       log.info({ snapshot: snapshot.uid, files: summary.files, ms: Date.now() - started }, "snapshot ready");
     } catch (err) {
       await report.settle();
-      const message =
-        err instanceof DomainError ? err.message : "The import failed unexpectedly. It has been logged; try again.";
-      if (!(err instanceof DomainError)) log.error({ err, snapshot: snapshot.uid }, "snapshot import failed");
+      const { message } = publicError(err, { doing: "importing the code", log, context: { snapshot: snapshot.uid } });
       await deps.fail(snapshot.id, message);
     }
   };

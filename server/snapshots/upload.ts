@@ -15,6 +15,7 @@ import busboy from "busboy";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import {
   ingestFiles,
   ingestFolder,
@@ -126,9 +127,7 @@ export async function handleUpload(
     send(201, { snapshotUid: snapshot.uid, files: summary.walk.files.length });
   } catch (err) {
     req.resume(); // drain what the client is still sending so it gets the answer
-    const message =
-      err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
-    if (!(err instanceof DomainError)) services.log.error({ err }, "upload failed");
+    const { message } = publicError(err, { doing: "receiving the upload", log: services.log });
     if (snapshotId) await services.snapshots.fail(snapshotId, message);
     send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });
   }
