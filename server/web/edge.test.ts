@@ -183,7 +183,7 @@ describe("Origin check on state-changing requests", () => {
   });
 
   it("the same requests from Argus's own pages (or from no page at all) go through", async () => {
-    for (const headers of [{ origin: server.url }, {}]) {
+    for (const headers of [{ origin: server.url }, {}] as Record<string, string>[]) {
       const res = await fetch(url("/api/trpc/prompts.create"), {
         method: "POST",
         headers: { "content-type": "application/json", cookie: owner.client.cookie, ...headers },
