@@ -74,7 +74,7 @@ test("injected markup cannot run script", async ({ page }) => {
     document.body.appendChild(box);
     const frame = document.createElement("iframe");
     document.body.appendChild(frame);
-    frame.contentDocument!.write("<script>parent.__written = true<\/script>");
+    frame.contentDocument!.write("<script>parent.__written = true</script>");
     frame.contentDocument!.close();
     await new Promise((r) => setTimeout(r, 300));
     return { handler: w.__handler === true, written: w.__written === true };
