@@ -84,6 +84,24 @@ describe("loadConfig", () => {
     expect(config.log).toEqual({ level: "silent", format: "pretty" }); // pretty by default in development
   });
 
+  it("web security settings: allowed origins (PUBLIC_URL first), trusted proxies, a preset setup token", () => {
+    expect(loadConfig({})).toMatchObject({ allowedOrigins: [], trustedProxies: [], setupToken: undefined });
+    const config = loadConfig({
+      PUBLIC_URL: "https://Argus.example.com/argus/",
+      ALLOWED_ORIGINS: " https://review.example.com:8443/ , http://localhost:3000,https://argus.example.com",
+      TRUSTED_PROXIES: "10.0.0.1, 192.168.0.0/16,::1,fd00::/8",
+      SETUP_TOKEN: "preset-setup-token-1234",
+    });
+    // Origins are what a browser sends: scheme://host[:port], lower-cased, no path, no duplicates.
+    expect(config.allowedOrigins).toEqual([
+      "https://argus.example.com",
+      "https://review.example.com:8443",
+      "http://localhost:3000",
+    ]);
+    expect(config.trustedProxies).toEqual(["10.0.0.1", "192.168.0.0/16", "::1", "fd00::/8"]);
+    expect(config.setupToken).toBe("preset-setup-token-1234");
+  });
+
   describe("bad values stop start-up with a message naming the variable and what was expected", () => {
     it("PORT=abc", () => {
       const err = configError({ PORT: "abc" });
@@ -123,6 +141,21 @@ describe("loadConfig", () => {
     it.each(["localhost:3000", "ftp://argus.example.com"])("PUBLIC_URL=%s (not an http(s) URL)", (value) => {
       const err = configError({ PUBLIC_URL: value });
       expect(err.problems[0]).toMatch(/^PUBLIC_URL: expected .*http/);
+      expect(err.problems[0]).toContain(`got "${value}"`);
+    });
+
+    it.each([
+      ["TRUSTED_PROXIES", "10.0.0.1,proxy.example.com", /IP addresses or CIDR/],
+      ["TRUSTED_PROXIES", "10.0.0.0/33", /IP addresses or CIDR/],
+      ["TRUSTED_PROXIES", "::1/129", /IP addresses or CIDR/],
+      ["ALLOWED_ORIGINS", "https://ok.example.com,argus.example.com", /http\(s\) origins/],
+      ["SETUP_TOKEN", "short", /at least 16 characters/],
+      ["SETUP_TOKEN", "has spaces and/slashes!", /letters, digits/],
+    ])("%s=%s", (name, value, expected) => {
+      const err = configError({ [name]: value });
+      expect(err.problems).toHaveLength(1);
+      expect(err.problems[0]).toMatch(new RegExp(`^${name}: expected `));
+      expect(err.problems[0]).toMatch(expected);
       expect(err.problems[0]).toContain(`got "${value}"`);
     });
 

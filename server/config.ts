@@ -2,6 +2,7 @@
  * The one place that reads process.env. Every variable is declared here with its type, default and
  * meaning (mirrored in .env.example); a bad value stops start-up with a message naming the variable.
  */
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/index.ts";
@@ -26,6 +27,41 @@ const envSchema = z.object({
     .refine((v) => /^(postgres(ql)?:\/\/|file:)/.test(v), {
       error: "a postgres://user@host:port/db URL, or file:/path/to/argus.db for SQLite",
     })
+    .optional(),
+  /** Other origins (besides PUBLIC_URL) whose pages may call the API and open sockets; comma-separated. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: "a comma-separated list of http(s) origins" })))
+    .optional(),
+  /** Reverse proxies whose X-Forwarded-For is believed (IPs or CIDR ranges, comma-separated). */
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine(isIpOrCidr, {
+          error: "a comma-separated list of IP addresses or CIDR ranges such as 10.0.0.0/8",
+        }),
+      ),
+    )
+    .optional(),
+  /** Presets the one-time setup link's token (automated installs); otherwise one is drawn at start. */
+  SETUP_TOKEN: z
+    .string()
+    .min(16, "at least 16 characters")
+    .max(200, "at most 200 characters")
+    .regex(/^[\w.~-]+$/, "letters, digits and - _ . ~ only (it goes into a URL)")
     .optional(),
   /** Secret for signing session cookies (≥ 32 characters). Generated into DATA_DIR when unset. */
   AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
@@ -83,6 +119,13 @@ export interface Config {
   dataDir: string;
   db: { provider: DbProvider; url: string };
   authSecret: string | undefined;
+  /** Origins allowed to make state-changing requests and open sockets (PUBLIC_URL's first). Empty:
+   * the request's own host. */
+  allowedOrigins: string[];
+  /** Proxies (IP or CIDR) whose X-Forwarded-For names the client; empty: the socket address is the client. */
+  trustedProxies: string[];
+  /** Operator-chosen setup token, or undefined (a random one is drawn at start). */
+  setupToken: string | undefined;
   log: { level: Env["LOG_LEVEL"]; format: "pretty" | "json" };
   llm: LlmSettings;
   /** Which embedder new search indexes use (hash by default) and its settings. */
@@ -123,7 +166,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
-        const name = issue.path.join(".");
+        // A list variable's bad item is reported under the variable's own name, with its whole value.
+        const name = String(issue.path[0]);
         const got = cleaned[name];
         return `${name}: expected ${issue.message}${got === undefined ? "" : `, got "${got}"`}`;
       }),
@@ -140,6 +184,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     db: { provider: url.startsWith("file:") ? "sqlite" : "postgres", url },
     authSecret: env.AUTH_SECRET,
+    allowedOrigins: [
+      ...new Set([env.PUBLIC_URL, ...(env.ALLOWED_ORIGINS ?? [])].filter((u) => u !== undefined).map(originOf)),
+    ],
+    trustedProxies: env.TRUSTED_PROXIES ?? [],
+    setupToken: env.SETUP_TOKEN,
     log: {
       level: env.LOG_LEVEL,
       format: env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
@@ -161,6 +210,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 }
 
 const MiB = 1024 * 1024;
+
+/** "https://Argus.example.com:443/x" → "https://argus.example.com": what a browser sends as Origin. */
+function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+function isIpOrCidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split("/");
+  const family = isIP(address ?? "");
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 function dropUndefined<T extends Record<string, number | undefined>>(o: T): { [K in keyof T]?: number } {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: number };

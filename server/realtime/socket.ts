@@ -1,6 +1,7 @@
 /**
- * Socket.IO on the app's HTTP server. The handshake runs the same session check as tRPC: no valid
- * session cookie → the connection is refused with "unauthorized". A client then joins rooms
+ * Socket.IO on the app's HTTP server. The handshake is refused (403) when it comes from another site's
+ * page (Origin, server/web/origin.ts), then runs the same session check as tRPC: no valid session
+ * cookie → the connection is refused with "unauthorized". A client then joins rooms
  * (rooms.ts decides who may): the join answers with the room's persisted events after `afterSeq`,
  * and every event published on the bus afterwards arrives live as "event". Rights are checked again
  * every RECHECK_MS (`recheckSockets`): a signed-out session is disconnected, and a room its user may no
@@ -9,13 +10,15 @@
  * and that user's sockets are checked at once; the periodic check stays as the backstop (other nodes,
  * a join that was being authorized while the membership changed).
  */
-import type { Server as HttpServer } from "node:http";
+import type { Server as HttpServer, ServerResponse } from "node:http";
 import { Server } from "socket.io";
 import type { Actor } from "../auth/access.ts";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import type { RoomEvent } from "../events/bus.ts";
+import { handshakeOriginRefusal } from "../web/origin.ts";
+import { setSecurityHeaders } from "../web/security-headers.ts";
 import { authorizeRoom } from "./rooms.ts";
 
 export interface SocketData {
@@ -43,7 +46,20 @@ export type ArgusSocketServer = Server<ClientToServerEvents, ServerToClientEvent
 export const RECHECK_MS = 30_000;
 
 export function attachSocketServer(httpServer: HttpServer, services: Services): ArgusSocketServer {
-  const io: ArgusSocketServer = new Server(httpServer, { serveClient: false });
+  const io: ArgusSocketServer = new Server(httpServer, {
+    serveClient: false,
+    // A page on another site must not open a socket with the visitor's cookies (the WebSocket
+    // handshake is not covered by CORS): the same Origin rule as state-changing HTTP requests.
+    allowRequest: (req, callback) => {
+      const refusal = handshakeOriginRefusal(req.headers, services.config.allowedOrigins);
+      callback(refusal, refusal === null);
+    },
+  });
+  // Engine.IO answers /socket.io/ itself (polling responses, handshake errors): same headers as the rest.
+  io.engine.use((_req: unknown, res: ServerResponse, next: () => void) => {
+    setSecurityHeaders(res);
+    next();
+  });
   io.use(async (socket, next) => {
     try {
       const actor = await actorFromHeaders(services.auth, toHeaders(socket.request.headers));

@@ -1,6 +1,7 @@
 /**
- * Accounts beyond what better-auth does: the first sign-up sets Argus up (owner of a new workspace);
- * later sign-ups need an invite link, which adds the newcomer as a member or a read-only viewer.
+ * Accounts beyond what better-auth does: the first sign-up sets Argus up (owner of a new workspace)
+ * and needs the one-time setup token from the server log (server/auth/setup-token.ts); later sign-ups
+ * need an invite link, which adds the newcomer as a member or a read-only viewer.
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -8,6 +9,7 @@ import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Auth } from "../auth/auth.ts";
 import { MIN_PASSWORD_LENGTH } from "../auth/auth.ts";
 import { roleSchema, type Role } from "../auth/roles.ts";
+import type { SetupToken } from "../auth/setup-token.ts";
 import { isUniqueViolation, type Db, type Invite, type Tx } from "../db/client.ts";
 import { conflict, forbidden, invalid, notFound, type DomainError } from "../errors.ts";
 import { uuid5 } from "../lib/uuid5.ts";
@@ -23,6 +25,8 @@ export const signUpInput = z.object({
     .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
     .max(128, "Use at most 128 characters."),
   inviteToken: z.string().min(1).max(100).optional(),
+  /** The token of the setup link printed in the server log; needed to create the first owner. */
+  setupToken: z.string().max(200).optional(),
 });
 export const createInviteInput = z.object({
   workspaceId: z.string().min(1),
@@ -82,19 +86,24 @@ function authError(err: unknown): DomainError | null {
   return null;
 }
 
+/** Setup is over once any workspace has an owner; accounts without one (strays) do not count. */
+async function hasOwner(db: Db | Tx): Promise<boolean> {
+  return (await db.membership.count({ where: { role: "owner" }, take: 1 })) > 0;
+}
+
 /**
  * `changes` announces membership changes (removals, role changes, departures) to whoever holds live
  * connections: server/realtime subscribes through `onMembershipChanged`.
  */
-export function createWorkspaceService(db: Db, auth: Auth, changes: MembershipChanges) {
+export function createWorkspaceService(db: Db, auth: Auth, setup: SetupToken, changes: MembershipChanges) {
   const members = createMemberService(db, changes);
   return {
     ...members,
     onMembershipChanged: changes.subscribe,
 
-    /** True until the first account exists: the sign-up page then creates the owner. */
+    /** True until a workspace owner exists: the sign-up page then creates the owner (with the setup link). */
     async needsSetup(): Promise<boolean> {
-      return (await db.user.count()) === 0;
+      return !(await hasOwner(db));
     },
 
     /**
@@ -106,6 +115,7 @@ export function createWorkspaceService(db: Db, auth: Auth, changes: MembershipCh
         throw forbidden("Argus is already set up. Ask a workspace owner for an invite link, or sign in.");
       }
       if (input.inviteToken) await this.inviteInfo(input.inviteToken, { requireValid: true });
+      else setup.check(input.setupToken);
 
       let created: { headers: Headers; response: { user: { id: string } } };
       try {
@@ -120,7 +130,7 @@ export function createWorkspaceService(db: Db, auth: Auth, changes: MembershipCh
       try {
         const placed = await db.$transaction(async (tx) => {
           if (input.inviteToken) return redeemInvite(tx, input.inviteToken, userId);
-          if ((await tx.workspace.count()) > 0) throw conflict(SETUP_RACE);
+          if (await hasOwner(tx)) throw conflict(SETUP_RACE);
           // The first workspace has a fixed id: of two first visitors whose transactions overlap,
           // the second insert hits the primary key, so exactly one becomes the owner.
           const ws = await tx.workspace.create({
@@ -131,6 +141,7 @@ export function createWorkspaceService(db: Db, auth: Auth, changes: MembershipCh
           await seedBuiltinPrompts(tx, ws.id);
           return { workspaceId: ws.id, role: "owner" as const };
         });
+        if (!input.inviteToken) setup.consume();
         return { headers: created.headers, ...placed };
       } catch (err) {
         await db.user.delete({ where: { id: userId } }).catch(() => undefined);
