@@ -114,7 +114,7 @@ export function classifyGitFailure(rawStderr: string, ctx: GitFailureContext): I
       "auth_failed",
       ctx.hasToken
         ? `The access token was refused for ${url}: check that it is valid and can read this repository.`
-        : `${url} asks for credentials: the repository is private or does not exist. For a private one, add an access token (https) or give the server an SSH key (ssh).`,
+        : `${url} asks for credentials: the repository is private or does not exist. For a private one, use its https URL with an access token (ssh clones get the server's SSH key only if the operator allows it: GIT_SSH_USE_SERVER_KEYS).`,
     );
   }
   if (any(NOT_A_REPO, stderr)) {

@@ -2,18 +2,23 @@
  * SSRF through git URLs: the address check with an injected resolver, then real clones of internal
  * addresses against a listener that counts connections (none may arrive), and an https redirect.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import https from "node:https";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IngestError } from "./errors.ts";
 import { ingestGit } from "./git.ts";
 import { planGitConnection, type GitNetworkPolicy } from "./git-network.ts";
 import { parseGitUrl } from "./git-url.ts";
-import { expectRefusal, freePort, sandbox, type Sandbox } from "./test-support.ts";
+import {
+  expectRefusal,
+  freePort,
+  hasOpenssl,
+  makeTlsFixture,
+  sandbox,
+  startHttpsRecorder,
+  type HttpsRecorder,
+  type Sandbox,
+  type TlsFixture,
+} from "./test-support.ts";
 
 const answer =
   (...addresses: string[]) =>
@@ -204,50 +209,28 @@ describe("cloning an internal address", () => {
   });
 });
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe.skipIf(!hasOpenssl)("an https remote that redirects", () => {
-  let certDir: string;
-  let server: https.Server;
-  let port: number;
+  let tls: TlsFixture;
+  let server: HttpsRecorder;
   let elsewhere: Awaited<ReturnType<typeof listener>>;
   let savedCa: string | undefined;
 
   beforeAll(async () => {
-    certDir = await mkdtemp(path.join(os.tmpdir(), "argus-tls-"));
-    execFileSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
-        .concat(["-addext", "subjectAltName=IP:127.0.0.1"])
-        .concat(["-keyout", path.join(certDir, "key.pem"), "-out", path.join(certDir, "cert.pem")]),
-      { stdio: "ignore" },
-    );
+    tls = await makeTlsFixture();
     elsewhere = await listener();
-    server = https.createServer(
-      { key: await readFile(path.join(certDir, "key.pem")), cert: await readFile(path.join(certDir, "cert.pem")) },
-      (req, res) => {
-        res.writeHead(302, { location: `https://localhost:${elsewhere.port}${req.url}` });
-        res.end();
-      },
-    );
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    port = (server.address() as net.AddressInfo).port;
+    server = await startHttpsRecorder(tls, (req, res) => {
+      res.writeHead(302, { location: `https://localhost:${elsewhere.port}${req.url}` });
+      res.end();
+    });
     savedCa = process.env.GIT_SSL_CAINFO;
-    process.env.GIT_SSL_CAINFO = path.join(certDir, "cert.pem");
+    process.env.GIT_SSL_CAINFO = tls.caFile;
   });
   afterAll(async () => {
     if (savedCa === undefined) delete process.env.GIT_SSL_CAINFO;
     else process.env.GIT_SSL_CAINFO = savedCa;
-    await new Promise((r) => server?.close(r));
+    await server?.stop();
     await elsewhere?.close();
-    if (certDir) await rm(certDir, { recursive: true, force: true });
+    await tls?.cleanup();
   });
 
   it("is not followed: the redirect target gets no connection and the user is told why", async () => {
@@ -255,13 +238,14 @@ describe.skipIf(!hasOpenssl)("an https remote that redirects", () => {
       sb,
       () =>
         ingestGit({
-          url: `https://127.0.0.1:${port}/o/app.git`,
+          url: `https://127.0.0.1:${server.port}/o/app.git`,
           dest: sb.dest,
           network: { allowedHosts: ["127.0.0.1"] },
         }),
       "redirect_refused",
       /does not follow redirects/,
     );
+    expect(server.requests).toHaveLength(1);
     expect(elsewhere.connections()).toBe(0);
   });
 });

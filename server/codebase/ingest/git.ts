@@ -99,7 +99,7 @@ async function planClone(o: GitIngestOptions): Promise<Plan> {
     if (parsed.transport !== "https" || !parsed.origin) {
       throw ingestError(
         "bad_url",
-        "An access token works only with an https URL; for ssh, give the server's user an SSH key instead.",
+        "An access token works only with an https URL; give the repository's https URL with it.",
       );
     }
     // Printable ASCII only: a CR/LF would let the "token" inject more HTTP headers.
