@@ -300,7 +300,7 @@ describe("importing code", () => {
     } finally {
       await daemon?.stop();
     }
-  });
+  }, 60_000); // two full imports (clone, index, ESLint): slow on a busy 2-core machine
 
   it("git URLs that lead to internal addresses are refused before anything is queued or connected", async () => {
     const projectUid = await newProject(member);
@@ -397,6 +397,7 @@ describe("importing code", () => {
         await tls.cleanup();
       }
     },
+    60_000, // six imports in a row
   );
 
   it("dangerous git URLs are refused before anything runs", async () => {
