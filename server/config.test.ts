@@ -102,6 +102,23 @@ describe("loadConfig", () => {
     expect(config.setupToken).toBe("preset-setup-token-1234");
   });
 
+  it("reads the git network policy, the server-folder roots and the knowledge caps", () => {
+    const off = loadConfig({});
+    expect(off.git).toEqual({ allowedHosts: [], useServerSshKeys: false });
+    expect(off.importPathRoots).toEqual([]);
+    expect(off.knowledgeUploadLimits).toEqual({});
+    const config = loadConfig({
+      GIT_ALLOWED_HOSTS: " gitlab.internal, 10.0.0.7,[::1] ,",
+      GIT_SSH_USE_SERVER_KEYS: "true",
+      IMPORT_PATH_ROOTS: `/srv/code${path.delimiter}/home/shared/repos/`,
+      KNOWLEDGE_MAX_UPLOAD_MB: "2",
+      KNOWLEDGE_MAX_FILES: "10",
+    });
+    expect(config.git).toEqual({ allowedHosts: ["gitlab.internal", "10.0.0.7", "[::1]"], useServerSshKeys: true });
+    expect(config.importPathRoots).toEqual(["/srv/code", "/home/shared/repos"]);
+    expect(config.knowledgeUploadLimits).toEqual({ maxUploadBytes: 2 * 1024 * 1024, maxFiles: 10 });
+  });
+
   describe("bad values stop start-up with a message naming the variable and what was expected", () => {
     it("PORT=abc", () => {
       const err = configError({ PORT: "abc" });
@@ -157,6 +174,16 @@ describe("loadConfig", () => {
       expect(err.problems[0]).toMatch(new RegExp(`^${name}: expected `));
       expect(err.problems[0]).toMatch(expected);
       expect(err.problems[0]).toContain(`got "${value}"`);
+    });
+
+    it("a git host with a scheme or port, a relative import root", () => {
+      for (const value of ["https://gitlab.internal", "gitlab.internal:8443", "cafe.de:22", "a b"])
+        expect(configError({ GIT_ALLOWED_HOSTS: value }).problems[0]).toMatch(
+          /^GIT_ALLOWED_HOSTS: expected a comma-separated list of host names or IP addresses/,
+        );
+      expect(configError({ IMPORT_PATH_ROOTS: "srv/code" }).problems[0]).toMatch(
+        /^IMPORT_PATH_ROOTS: expected absolute folder paths/,
+      );
     });
 
     it("reports every bad variable at once", () => {

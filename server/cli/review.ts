@@ -24,6 +24,7 @@ import {
 } from "../review/report/schema.ts";
 import { executeReview } from "../review/run.ts";
 import type { StaticInput } from "../review/static-engine.ts";
+import { OPERATOR_GIT_POLICY } from "../codebase/ingest/index.ts";
 import { runImport } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
@@ -169,6 +170,8 @@ export async function runReviewCli(argv: string[]): Promise<number> {
       {
         limits: config.ingestLimits,
         projectEslintConfig: config.projectEslintConfig,
+        // The operator typed the URL on their own machine: any host, their own ssh keys.
+        git: OPERATOR_GIT_POLICY,
       },
     ).catch((err: unknown) => {
       throw err instanceof DomainError ? new UsageError(err.message) : err;

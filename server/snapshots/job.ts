@@ -9,7 +9,7 @@ import type { Db } from "../db/client.ts";
 import { publicError } from "../errors-public.ts";
 import type { Logger } from "../logger.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
-import type { IngestSummary } from "../codebase/ingest/index.ts";
+import type { ImportPathPolicy, IngestSummary } from "../codebase/ingest/index.ts";
 import { runImport, type ImportSource } from "./import.ts";
 import { createEmbedderFromSettings } from "../retrieval/embed/settings.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
@@ -19,7 +19,8 @@ export const INGEST_JOB = "snapshot.ingest";
 /** What is queued: never a plaintext token (the sealed one is opened when the job runs). */
 export type QueuedSource =
   | { kind: "git"; url: string; ref?: string; tokenCipher?: string }
-  | { kind: "path"; path: string }
+  /** policy: checked again when the job runs (the folder may have changed since the request). */
+  | { kind: "path"; path: string; policy?: ImportPathPolicy }
   | { kind: "uploaded"; summary: IngestSummary };
 
 export interface IngestJob {
@@ -72,6 +73,7 @@ export function createIngestJob(deps: {
         {
           limits: config.ingestLimits,
           projectEslintConfig: config.projectEslintConfig,
+          git: { allowedHosts: config.git.allowedHosts, useServerSshKeys: config.git.useServerSshKeys },
           search: {
             uri: searchStoreUri(config.dataDir),
             name: searchIndexName(snapshot.id),

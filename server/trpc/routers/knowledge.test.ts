@@ -528,7 +528,8 @@ describe("bad input", () => {
       {
         name: "huge.txt",
         reason: "too_large",
-        message: "huge.txt is larger than 50 MB, the limit for one document. Split it, or keep only the text.",
+        message:
+          "huge.txt is larger than 50 MB, the limit for one document (KNOWLEDGE_MAX_FILE_MB). Split it, or keep only the text.",
       },
     ]);
 
