@@ -51,7 +51,11 @@ export function stopReading(req: IncomingMessage): void {
   req.pause();
 }
 
-/** Sends a JSON answer; after a 413 the connection is closed, since the rest of the body is never read. */
+/**
+ * Sends a JSON answer. The connection is closed after it when the request body was not read to its
+ * end (a 413, or any answer given mid-upload): a client must not send its next request on a socket
+ * that still carries the rest of this body — it would be reset (seen as ECONNRESET under load).
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -59,9 +63,10 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent) return;
+  const unread = status === 413 || !res.req.complete;
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
-    ...(status === 413 ? { connection: "close" } : {}),
+    ...(unread ? { connection: "close" } : {}),
     ...headers,
   });
   res.end(JSON.stringify(body));
