@@ -4,8 +4,9 @@ import type { Finding } from "../types.ts";
 import { makeContext } from "./context.ts";
 import { FLOW_WORDS, report, runSinkRules, type SinkRule } from "./engine.ts";
 import { FlowAnalysis } from "./flow.ts";
+import { flowRule } from "./flow-rule.ts";
 import { secretUseRule } from "./secret-use.ts";
-import { codeVerdict, deserializationVerdict, INPUT_REDIRECTS, reportFlow } from "./verdicts.ts";
+import { codeVerdict, deserializationVerdict, INPUT_REDIRECTS, reportCommand, reportFlow } from "./verdicts.ts";
 
 /** Runs one rule over a Python snippet (a real parse and flow analysis), findings in line order. */
 async function run(rule: SinkRule, source: string): Promise<Finding[]> {
@@ -63,6 +64,51 @@ describe("reportFlow", () => {
     expect(verdicts(await run(rule, SNIPPET))).toEqual([
       [2, "medium", 0.85, `goes to ${FLOW_WORDS.source}`],
       [4, "medium", 0.8, `goes to ${FLOW_WORDS.tainted}`],
+    ]);
+  });
+});
+
+describe("flowRule", () => {
+  const rule = flowRule({
+    id: "test/path",
+    anchor: /\b(shell)\s*\(/dg,
+    // Only one-argument calls are this sink: the rule's argument picker decides.
+    argument: (call) => (call.args.length === 1 ? call.args[0] : undefined),
+    table: INPUT_REDIRECTS,
+    message: (call, from) => `${call.callee} from ${from}`,
+  });
+
+  it("judges the argument the picker chose and skips calls it declines", async () => {
+    const source = `def handler(request):
+    shell(request.args["a"])
+    shell(request.args["a"], 2)
+`;
+    expect(verdicts(await run(rule, source))).toEqual([[2, "medium", 0.85, `shell from ${FLOW_WORDS.source}`]]);
+  });
+});
+
+describe("reportCommand", () => {
+  const rule: SinkRule = {
+    id: "injection/command",
+    anchor: /\b(shell|direct)\s*\(/dg,
+    check: (hit) =>
+      reportCommand(hit, hit.call!, {
+        shellScript: hit.call!.name === "shell" ? hit.call!.args[0]! : null,
+        program: hit.call!.args[0],
+        taintedConfidence: 0.85,
+        noun: "script",
+      }),
+  };
+
+  it("judges a shell's script as code and a direct run by its program alone", async () => {
+    const source = `def handler(request, name):
+    shell("ls " + name)
+    direct("ls " + name)
+    direct(request.args["prog"])
+`;
+    expect(verdicts(await run(rule, source))).toEqual([
+      [2, "medium", 0.5, `shell() runs a shell script built from ${FLOW_WORDS.dynamic}`],
+      [4, "high", 0.8, `direct() runs a program chosen by ${FLOW_WORDS.source}`],
     ]);
   });
 });
