@@ -11,8 +11,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { buildSymbolIndex } from "../../codebase/symbols/index.ts";
+import { afterAll } from "vitest";
 import { walk } from "../../codebase/walker.ts";
-import type { ToolContext } from "./types.ts";
+import { createReviewTools, runToolCall, type ReviewToolSet } from "./index.ts";
+import type { ToolContext, ToolResult } from "./types.ts";
 
 export interface Fixture {
   base: string;
@@ -204,4 +206,26 @@ export async function buildFixtureIndex(f: Fixture): Promise<void> {
     workers: 0,
     ctags: false,
   });
+}
+
+export interface FixtureTools {
+  f: Fixture;
+  tools: ReviewToolSet;
+  /** One tool call against the fixture's tools, as the agent loop makes it. */
+  call(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult>;
+}
+
+/**
+ * The fixture and the full tool set for one test file (await it at the top level), with the symbol
+ * index when `index` is set; the tools are closed and the fixture removed after the last test.
+ */
+export async function fixtureWithTools(opts: { index?: boolean } = {}): Promise<FixtureTools> {
+  const f = makeFixture();
+  if (opts.index) await buildFixtureIndex(f);
+  const tools = createReviewTools(f.ctx);
+  afterAll(() => {
+    tools.close();
+    f.cleanup();
+  });
+  return { f, tools, call: (name, args, signal) => runToolCall(tools, name, args, signal) };
 }
