@@ -5,11 +5,11 @@
  * index built by the real walker + indexer, and a secret file OUTSIDE the root whose content must never
  * appear in any tool output.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fixtureGit } from "../../codebase/ingest/test-support.ts";
 import { buildSymbolIndex } from "../../codebase/symbols/index.ts";
 import { afterAll } from "vitest";
 import { walk } from "../../codebase/walker.ts";
@@ -82,16 +82,7 @@ export function makeFixture(): Fixture {
   writeFileSync(path.join(outside, "dir", "inner.txt"), `${outsideSecret} inner\n`);
 
   // History first (two commits), so symlinks and big files stay out of git.
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: "Ada",
-    GIT_AUTHOR_EMAIL: "ada@example.com",
-    GIT_COMMITTER_NAME: "Ada",
-    GIT_COMMITTER_EMAIL: "ada@example.com",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-  };
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: root, env, encoding: "utf8" }).trim();
+  const git = fixtureGit(root);
   mkdirSync(root, { recursive: true });
   git("init", "-q", "--initial-branch=main");
   put(".gitignore", "generated/\n*.log\n");
