@@ -8,6 +8,7 @@ import {
   type ButtonHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
+  type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
 
@@ -92,6 +93,22 @@ export function TextArea({
   ...props
 }: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
   return <textarea {...props} aria-invalid={invalid || undefined} className={cx(fieldClass, "font-mono", className)} />;
+}
+
+const selectClasses = {
+  /** A form row: full width, as tall as the text fields. */
+  field: "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900",
+  /** A toolbar or filter: as wide as its options. */
+  compact: "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900",
+};
+
+/** A native select styled like the other fields (native: keyboard, screen readers and mobile pickers for free). */
+export function Select({
+  size = "field",
+  className,
+  ...props
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, "size"> & { size?: keyof typeof selectClasses }) {
+  return <select {...props} className={cx(selectClasses[size], className)} />;
 }
 
 /** A determinate progress bar: `fraction` 0–1, announced with `label`. */
