@@ -10,11 +10,8 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "re
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { Button, Field, Input, Modal, TextArea } from "../ui.tsx";
+import { Button, Field, Input, Modal, Select, TextArea } from "../ui.tsx";
 import { SEVERITIES } from "./types.ts";
-
-const selectClass =
-  "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 type ScopeKind = "project" | "paths" | "diff";
 
@@ -209,9 +206,8 @@ export function StartReviewDialog({
       <form onSubmit={submit} className="max-h-[75vh] space-y-4 overflow-y-auto pr-1" noValidate>
         {!projectUid && (
           <Field label="Project" htmlFor="review-project" error={fieldError("projectUid")}>
-            <select
+            <Select
               id="review-project"
-              className={selectClass}
               value={draft.projectUid}
               onChange={(e) => set("projectUid", e.target.value)}
               autoFocus
@@ -224,7 +220,7 @@ export function StartReviewDialog({
                   {p.name}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
         )}
         <Section title="Engine">
@@ -312,24 +308,18 @@ export function StartReviewDialog({
         {agent && (
           <Section title="Model">
             <Field label="Prompt" htmlFor="review-prompt" error={fieldError("promptUid")}>
-              <select
-                id="review-prompt"
-                className={selectClass}
-                value={draft.promptUid}
-                onChange={(e) => set("promptUid", e.target.value)}
-              >
+              <Select id="review-prompt" value={draft.promptUid} onChange={(e) => set("promptUid", e.target.value)}>
                 {prompts.data?.map((p) => (
                   <option key={p.uid} value={p.uid}>
                     {p.name}
                     {p.isDefault ? " (default)" : ""}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
             <Field label="Provider" htmlFor="review-connection" error={fieldError("connectionUid")}>
-              <select
+              <Select
                 id="review-connection"
-                className={selectClass}
                 value={draft.connectionUid}
                 onChange={(e) => setDraft((d) => ({ ...d, connectionUid: e.target.value, model: "" }))}
               >
@@ -341,7 +331,7 @@ export function StartReviewDialog({
                       : ""}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
             <Field
               label="Model"
@@ -407,16 +397,15 @@ export function StartReviewDialog({
                 Verify each finding against the code (a separate check per finding)
               </label>
               <Field label="Findings the check did not confirm" htmlFor="review-unverified">
-                <select
+                <Select
                   id="review-unverified"
-                  className={selectClass}
                   value={draft.unverified}
                   onChange={(e) => set("unverified", e.target.value as Draft["unverified"])}
                   disabled={!draft.verify}
                 >
                   <option value="keep">Keep them, marked “unverified”</option>
                   <option value="drop">Drop them</option>
-                </select>
+                </Select>
               </Field>
             </>
           )}
@@ -433,9 +422,8 @@ export function StartReviewDialog({
               />
             </Field>
             <Field label="Severity floor" htmlFor="review-severity">
-              <select
+              <Select
                 id="review-severity"
-                className={selectClass}
                 value={draft.minSeverity}
                 onChange={(e) => set("minSeverity", e.target.value as Draft["minSeverity"])}
               >
@@ -444,7 +432,7 @@ export function StartReviewDialog({
                     {s} and worse
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
           </div>
           {fieldError("settings") && (

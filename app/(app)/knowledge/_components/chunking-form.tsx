@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
-import { Button, Card, Field, Input } from "@/app/_components/ui.tsx";
+import { Button, Card, Field, Input, Select } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import type { AppRouter } from "@/server/trpc/router.ts";
 
@@ -109,8 +109,6 @@ export function ChunkingForm({
   }
 
   const unit = form.tokenizer === "word" ? "words" : "characters";
-  const select =
-    "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
   const otherError = err && !err.issues?.some((i) => i.path[0] === "chunking") ? err.message : undefined;
   return (
     <Card className="p-5">
@@ -121,31 +119,25 @@ export function ChunkingForm({
       <form onSubmit={submit} className="mt-4 space-y-4" aria-label="Chunking settings">
         <fieldset disabled={!canEdit} className="grid gap-4 sm:grid-cols-2">
           <Field label="chunk_backend" htmlFor="kb-backend">
-            <select
-              id="kb-backend"
-              className={select}
-              value={form.backend}
-              onChange={(e) => set("backend", e.target.value as Backend)}
-            >
+            <Select id="kb-backend" value={form.backend} onChange={(e) => set("backend", e.target.value as Backend)}>
               <option value="sentence">sentence</option>
               <option value="token">token</option>
               <option value="recursive">recursive</option>
-            </select>
+            </Select>
           </Field>
           <Field
             label="tokenizer_or_token_counter"
             htmlFor="kb-tokenizer"
             error={fieldError("tokenizer_or_token_counter")}
           >
-            <select
+            <Select
               id="kb-tokenizer"
-              className={select}
               value={form.tokenizer}
               onChange={(e) => set("tokenizer", e.target.value as "word" | "character")}
             >
               <option value="character">character</option>
               <option value="word">word</option>
-            </select>
+            </Select>
           </Field>
           <Field label="chunk_size" htmlFor="kb-size" hint={`In ${unit}.`} error={fieldError("chunk_size")}>
             <Input
