@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { Button, Field, Input, Modal, Select } from "./ui.tsx";
+import { Button, Field, FormError, Input, Modal, Select } from "./ui.tsx";
 
 type ProviderId = "anthropic" | "openai" | "openai-compatible";
 
@@ -193,11 +193,7 @@ export function ProviderDialog({
             {result.text}
           </p>
         )}
-        {err && !err.fields && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {err.message}
-          </p>
-        )}
+        <FormError message={err && !err.fields ? err.message : null} />
         <div className="flex justify-between gap-2">
           <Button
             variant="secondary"

@@ -72,14 +72,18 @@ export function Field({
         {label}
       </label>
       {children}
-      {error ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="text-xs text-zinc-500">{hint}</p>
-      ) : null}
+      {error ? <FormError message={error} /> : hint ? <p className="text-xs text-zinc-500">{hint}</p> : null}
     </div>
+  );
+}
+
+/** A form's error sentence, announced when it appears; nothing when there is no message. */
+export function FormError({ message, className }: { message: string | null | undefined; className?: string }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className={cx("text-sm text-red-600 dark:text-red-400", className)}>
+      {message}
+    </p>
   );
 }
 

@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "re
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { Button, Field, Input, Modal, Select, TextArea } from "../ui.tsx";
+import { Button, Field, FormError, Input, Modal, Select, TextArea } from "../ui.tsx";
 import { SEVERITIES } from "./types.ts";
 
 type ScopeKind = "project" | "paths" | "diff";
@@ -60,36 +60,39 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Radio({
+/** Radio buttons, one per option, announced as `label`. */
+function RadioGroup<V extends string>({
   name,
-  value,
-  checked,
-  onChange,
   label,
-  hint,
+  value,
+  onChange,
+  options,
 }: {
   name: string;
-  value: string;
-  checked: boolean;
-  onChange: (v: string) => void;
   label: string;
-  hint?: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: { value: V; label: string; hint?: string }[];
 }) {
   return (
-    <label className="flex cursor-pointer items-start gap-2 text-sm">
-      <input
-        type="radio"
-        name={name}
-        value={value}
-        checked={checked}
-        onChange={() => onChange(value)}
-        className="mt-0.5 accent-brand-600"
-      />
-      <span>
-        {label}
-        {hint && <span className="block text-xs text-zinc-500">{hint}</span>}
-      </span>
-    </label>
+    <div role="radiogroup" aria-label={label} className="space-y-2">
+      {options.map((o) => (
+        <label key={o.value} className="flex cursor-pointer items-start gap-2 text-sm">
+          <input
+            type="radio"
+            name={name}
+            value={o.value}
+            checked={value === o.value}
+            onChange={() => onChange(o.value)}
+            className="mt-0.5 accent-brand-600"
+          />
+          <span>
+            {o.label}
+            {o.hint && <span className="block text-xs text-zinc-500">{o.hint}</span>}
+          </span>
+        </label>
+      ))}
+    </div>
   );
 }
 
@@ -224,50 +227,41 @@ export function StartReviewDialog({
           </Field>
         )}
         <Section title="Engine">
-          <div role="radiogroup" aria-label="Engine" className="space-y-2">
-            <Radio
-              name="engine"
-              value="static"
-              checked={draft.engine === "static"}
-              onChange={() => set("engine", "static")}
-              label="Static analysis — no LLM"
-              hint="Argus's rules, ESLint security rules, secrets. Fast, free, no model needed."
-            />
-            <Radio
-              name="engine"
-              value="agent"
-              checked={draft.engine === "agent"}
-              onChange={() => set("engine", "agent")}
-              label="Review agent (LLM)"
-              hint="A model reads the code with tools, then its findings are checked against the code."
-            />
-          </div>
+          <RadioGroup
+            name="engine"
+            label="Engine"
+            value={draft.engine}
+            onChange={(engine) => set("engine", engine)}
+            options={[
+              {
+                value: "static",
+                label: "Static analysis — no LLM",
+                hint: "Argus's rules, ESLint security rules, secrets. Fast, free, no model needed.",
+              },
+              {
+                value: "agent",
+                label: "Review agent (LLM)",
+                hint: "A model reads the code with tools, then its findings are checked against the code.",
+              },
+            ]}
+          />
         </Section>
         <Section title="Scope">
-          <div role="radiogroup" aria-label="Scope" className="space-y-2">
-            <Radio
-              name="scope"
-              value="project"
-              checked={draft.scope === "project"}
-              onChange={() => set("scope", "project")}
-              label="Whole project"
-            />
-            <Radio
-              name="scope"
-              value="paths"
-              checked={draft.scope === "paths"}
-              onChange={() => set("scope", "paths")}
-              label="Paths or globs"
-            />
-            <Radio
-              name="scope"
-              value="diff"
-              checked={draft.scope === "diff"}
-              onChange={() => set("scope", "diff")}
-              label="Changes between two git refs"
-              hint="Only changed hunks are in scope; any file may be read for context."
-            />
-          </div>
+          <RadioGroup
+            name="scope"
+            label="Scope"
+            value={draft.scope}
+            onChange={(scope) => set("scope", scope)}
+            options={[
+              { value: "project", label: "Whole project" },
+              { value: "paths", label: "Paths or globs" },
+              {
+                value: "diff",
+                label: "Changes between two git refs",
+                hint: "Only changed hunks are in scope; any file may be read for context.",
+              },
+            ]}
+          />
           {draft.scope === "paths" && (
             <Field label="Paths" htmlFor="review-paths" hint="One per line: files, folders or globs (src/**/*.ts).">
               <TextArea
@@ -299,11 +293,7 @@ export function StartReviewDialog({
               </Field>
             </div>
           )}
-          {fieldError("scope") && (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {fieldError("scope")}
-            </p>
-          )}
+          <FormError message={fieldError("scope")} />
         </Section>
         {agent && (
           <Section title="Model">
@@ -377,11 +367,7 @@ export function StartReviewDialog({
                 />
               </Field>
             </div>
-            {fieldError("budget") && (
-              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {fieldError("budget")}
-              </p>
-            )}
+            <FormError message={fieldError("budget")} />
           </Section>
         )}
         <Section title="Noise control">
@@ -435,17 +421,9 @@ export function StartReviewDialog({
               </Select>
             </Field>
           </div>
-          {fieldError("settings") && (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {fieldError("settings")}
-            </p>
-          )}
+          <FormError message={fieldError("settings")} />
         </Section>
-        {(generalError ?? unmapped) && (
-          <p role="alert" className="whitespace-pre-wrap text-sm text-red-600 dark:text-red-400">
-            {generalError ?? unmapped}
-          </p>
-        )}
+        <FormError message={generalError ?? unmapped} className="whitespace-pre-wrap" />
         <div className="flex justify-end gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <Button variant="secondary" onClick={onClose}>
             Cancel

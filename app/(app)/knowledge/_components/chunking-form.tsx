@@ -8,7 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useEffect, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import { toast } from "sonner";
-import { Button, Card, Field, Input, Select } from "@/app/_components/ui.tsx";
+import { Button, Card, Field, FormError, Input, Select } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import type { AppRouter } from "@/server/trpc/router.ts";
 
@@ -200,11 +200,7 @@ export function ChunkingForm({
             use_title — prefix each chunk with its document's title
           </label>
         </fieldset>
-        {otherError && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {otherError}
-          </p>
-        )}
+        <FormError message={otherError} />
         {canEdit && (
           <div className="flex gap-2">
             <Button type="submit" busy={save.isPending}>
