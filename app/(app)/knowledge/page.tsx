@@ -3,8 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import { BookOpen, Plus } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { Badge, Button, Card, DelayedSkeleton, EmptyState, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
-import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { Badge, Button, Card, DelayedSkeleton, EmptyState, PageHeader } from "@/app/_components/ui.tsx";
+import { QueryError } from "@/app/_components/query-states.tsx";
+import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { BaseDialog } from "./_components/base-dialog.tsx";
 import { formatBytes, statusTone } from "./_components/format.ts";
@@ -32,7 +33,7 @@ export default function KnowledgePage() {
         actions={newButton}
       />
       {bases.isPending && <DelayedSkeleton />}
-      {bases.isError && <ErrorNotice message={errorInfo(bases.error).message} onRetry={() => bases.refetch()} />}
+      <QueryError query={bases} />
       {bases.data?.length === 0 && (
         <EmptyState icon={<BookOpen className="size-8" />} title="No knowledge bases yet" action={newButton}>
           {canEdit

@@ -5,16 +5,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ProjectDialog } from "@/app/_components/project-dialog.tsx";
-import {
-  Badge,
-  Button,
-  Card,
-  ConfirmDialog,
-  DelayedSkeleton,
-  EmptyState,
-  ErrorNotice,
-  PageHeader,
-} from "@/app/_components/ui.tsx";
+import { Badge, Button, Card, ConfirmDialog, DelayedSkeleton, EmptyState, PageHeader } from "@/app/_components/ui.tsx";
+import { QueryError } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -53,9 +45,7 @@ export default function ProjectsPage() {
         actions={newButton}
       />
       {projects.isPending && <DelayedSkeleton />}
-      {projects.isError && (
-        <ErrorNotice message={errorInfo(projects.error).message} onRetry={() => projects.refetch()} />
-      )}
+      <QueryError query={projects} />
       {projects.data?.length === 0 && (
         <EmptyState icon={<FolderGit2 className="size-8" />} title="No projects yet" action={newButton}>
           {canEdit

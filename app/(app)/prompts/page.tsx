@@ -6,17 +6,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { PromptForm } from "@/app/_components/prompt-form.tsx";
-import {
-  Badge,
-  Button,
-  Card,
-  DelayedSkeleton,
-  EmptyState,
-  ErrorNotice,
-  Modal,
-  PageHeader,
-} from "@/app/_components/ui.tsx";
-import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { Badge, Button, Card, DelayedSkeleton, EmptyState, Modal, PageHeader } from "@/app/_components/ui.tsx";
+import { QueryError } from "@/app/_components/query-states.tsx";
+import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
 export default function PromptsPage() {
@@ -51,7 +43,7 @@ export default function PromptsPage() {
         actions={newButton}
       />
       {prompts.isPending && <DelayedSkeleton />}
-      {prompts.isError && <ErrorNotice message={errorInfo(prompts.error).message} onRetry={() => prompts.refetch()} />}
+      <QueryError query={prompts} />
       {prompts.data?.length === 0 && (
         <EmptyState icon={<MessageSquareText className="size-8" />} title="No prompts" action={newButton}>
           Write the instructions the review agent should follow.
