@@ -6,7 +6,7 @@
  */
 import type { FormEvent, ReactNode } from "react";
 import type { errorInfo } from "@/app/_lib/trpc.ts";
-import { Button, Field, Input, Modal } from "./ui.tsx";
+import { Field, FormActions, Input, Modal } from "./ui.tsx";
 
 export function NameDialog({
   open,
@@ -52,14 +52,7 @@ export function NameDialog({
           />
         </Field>
         {children}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={busy}>
-            {submitLabel}
-          </Button>
-        </div>
+        <FormActions onCancel={onClose} submitLabel={submitLabel} busy={busy} />
       </form>
     </Modal>
   );

@@ -1,7 +1,7 @@
 "use client";
 import { useState, type FormEvent } from "react";
 import { errorInfo } from "@/app/_lib/trpc.ts";
-import { Button, Field, FormError, Input, TextArea } from "./ui.tsx";
+import { Field, FormActions, FormError, Input, TextArea } from "./ui.tsx";
 
 export interface PromptFormValues {
   name: string;
@@ -74,14 +74,7 @@ export function PromptForm({
         </label>
       )}
       <FormError message={err && !err.fields ? err.message : null} />
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={busy}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormActions onCancel={onCancel} submitLabel={submitLabel} busy={busy} />
     </form>
   );
 }

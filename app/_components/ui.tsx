@@ -77,6 +77,30 @@ export function Field({
   );
 }
 
+/** A form's footer: Cancel, then the submit button (busy while the submit runs). */
+export function FormActions({
+  onCancel,
+  submitLabel,
+  busy,
+  className,
+}: {
+  onCancel: () => void;
+  submitLabel: string;
+  busy: boolean;
+  className?: string;
+}) {
+  return (
+    <div className={cx("flex justify-end gap-2", className)}>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" busy={busy}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
+
 /** A form's error sentence, announced when it appears; nothing when there is no message. */
 export function FormError({ message, className }: { message: string | null | undefined; className?: string }) {
   if (!message) return null;

@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "re
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { Button, Field, FormError, Input, Modal, Select, TextArea } from "../ui.tsx";
+import { Field, FormActions, FormError, Input, Modal, Select, TextArea } from "../ui.tsx";
 import { SEVERITIES } from "./types.ts";
 
 type ScopeKind = "project" | "paths" | "diff";
@@ -424,14 +424,12 @@ export function StartReviewDialog({
           <FormError message={fieldError("settings")} />
         </Section>
         <FormError message={generalError ?? unmapped} className="whitespace-pre-wrap" />
-        <div className="flex justify-end gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={start.isPending}>
-            Start review
-          </Button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          submitLabel="Start review"
+          busy={start.isPending}
+          className="border-t border-zinc-200 pt-4 dark:border-zinc-800"
+        />
       </form>
     </Modal>
   );
