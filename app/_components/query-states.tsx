@@ -2,7 +2,7 @@
 /** How a page shows a query that failed or has not answered yet: one look everywhere. */
 import type { ReactNode } from "react";
 import { errorInfo } from "@/app/_lib/trpc.ts";
-import { DelayedSkeleton, ErrorNotice } from "./ui.tsx";
+import { Card, DelayedSkeleton, ErrorNotice } from "./ui.tsx";
 
 interface QueryState {
   isError: boolean;
@@ -25,6 +25,37 @@ export function DetailNotLoaded({ query, back, retry }: { query: QueryState; bac
     <>
       {back}
       <QueryError query={query} retry={retry} />
+    </>
+  );
+}
+
+/**
+ * A list page's rows: a skeleton while the query runs, its failure, `empty` when there are none, else a
+ * card with the list named `label` (`children` renders one row as an <li> with its key).
+ */
+export function QueryList<T>({
+  query,
+  label,
+  empty,
+  children,
+}: {
+  query: QueryState & { isPending: boolean; data: T[] | undefined };
+  label: string;
+  empty: ReactNode;
+  children: (row: T) => ReactNode;
+}) {
+  return (
+    <>
+      {query.isPending && <DelayedSkeleton />}
+      <QueryError query={query} />
+      {query.data?.length === 0 && empty}
+      {query.data && query.data.length > 0 && (
+        <Card>
+          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={label}>
+            {query.data.map((row) => children(row))}
+          </ul>
+        </Card>
+      )}
     </>
   );
 }
