@@ -14,7 +14,7 @@ import { splitIdentifiersInText } from "../retrieval/split-identifiers.ts";
 import { replaceIndex, type ChunkRow, type Store, type WriteResult } from "../retrieval/store/index.ts";
 import { ultraragContents } from "../retrieval/chunk/text.ts";
 import { chunkOptions, type ChunkingSettings } from "./chunking.ts";
-import { lineLocator } from "../retrieval/chunk/line-locator.ts";
+import { lineLocator } from "../lib/line-locator.ts";
 
 /** A base bigger than this is refused with the fix (a larger chunk_size, or split the base). */
 export const MAX_CHUNKS_PER_BASE = 500_000;

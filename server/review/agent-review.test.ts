@@ -82,19 +82,28 @@ afterAll(async () => {
   await llm?.close();
 });
 
-async function connection(provider: "anthropic" | "openai"): Promise<string> {
+/** Saves a provider connection in the owner's workspace; returns its uid. */
+async function saveConnection(fields: {
+  name: string;
+  provider: string;
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+}): Promise<string> {
   const uid = crypto.randomUUID();
-  const baseUrl = provider === "anthropic" ? llm.url : `${llm.url}/v1`;
-  await owner.client.ok("mutate", "providers.save", {
-    workspaceId: owner.workspaceId,
-    uid,
+  await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, ...fields });
+  return uid;
+}
+
+/** A connection to the scripted server over the provider's wire format. */
+function connection(provider: "anthropic" | "openai"): Promise<string> {
+  return saveConnection({
     name: `scripted ${provider}`,
     provider,
-    baseUrl,
+    baseUrl: provider === "anthropic" ? llm.url : `${llm.url}/v1`,
     model: provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-5",
     apiKey: "sk-test",
   });
-  return uid;
 }
 
 describe.each(["anthropic", "openai"] as const)("an agent review over the %s wire format", (provider) => {
@@ -218,10 +227,7 @@ describe("cancelling a running agent review", () => {
   it("stops the model mid-request and records the review as cancelled, with nothing half-written", async () => {
     const slow = await startScripted([{ match: "Review scope", delayMs: 30_000, text: "too late" }]);
     try {
-      const uid = crypto.randomUUID();
-      await owner.client.ok("mutate", "providers.save", {
-        workspaceId: owner.workspaceId,
-        uid,
+      const uid = await saveConnection({
         name: "slow",
         provider: "anthropic",
         baseUrl: slow.url,
@@ -269,10 +275,7 @@ describe("cancelling a running agent review", () => {
 
 describe("a failing model", () => {
   it("fails the review with the provider's message and keeps nothing half-written", async () => {
-    const uid = crypto.randomUUID();
-    await owner.client.ok("mutate", "providers.save", {
-      workspaceId: owner.workspaceId,
-      uid,
+    const uid = await saveConnection({
       name: "dead end",
       provider: "openai-compatible",
       baseUrl: "http://127.0.0.1:9/v1",

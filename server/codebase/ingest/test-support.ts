@@ -91,8 +91,11 @@ export interface FixtureRepo {
   c3: string;
 }
 
-/** A small repository with history, a tag, a branch, a committed symlink and committed node_modules. */
-export function makeFixtureRepo(dir: string): FixtureRepo {
+/**
+ * Runs git in a fixture repository as a fixed author, ignoring the machine's and the user's git config
+ * (a signing key or another default branch there must not change the fixture). Returns trimmed stdout.
+ */
+export function fixtureGit(dir: string): (...args: string[]) => string {
   const env = {
     ...process.env,
     GIT_AUTHOR_NAME: "Ada",
@@ -102,7 +105,12 @@ export function makeFixtureRepo(dir: string): FixtureRepo {
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
   };
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" }).trim();
+  return (...args) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" }).trim();
+}
+
+/** A small repository with history, a tag, a branch, a committed symlink and committed node_modules. */
+export function makeFixtureRepo(dir: string): FixtureRepo {
+  const git = fixtureGit(dir);
   const put = (rel: string, text: string) => {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     writeFileSync(path.join(dir, rel), text);

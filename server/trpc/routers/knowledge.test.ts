@@ -3,18 +3,12 @@ import { readFile, stat, writeFile, readdir } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import net from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildDocx, buildPdf } from "../../knowledge/parse/test-support.ts";
 import { baseDirs, knowledgeIndexName, searchStoreUri } from "../../knowledge/storage.ts";
 import { connect, openChunkIndex } from "../../retrieval/store/index.ts";
-import {
-  inviteAndSignUp,
-  signUp,
-  signUpInNewWorkspace,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../../test/helpers/server.ts";
+import { signUpInNewWorkspace, type TestUser } from "../../../test/helpers/server.ts";
+import { startServerWithTeam } from "./test-support.ts";
 
 interface Base {
   uid: string;
@@ -55,22 +49,7 @@ interface UploadReply {
   rejected: { name: string; reason: string; message: string }[];
 }
 
-let server: TestServer;
-let owner: TestUser;
-let member: TestUser;
-let viewer: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olivia" });
-  [member, viewer] = await Promise.all([
-    inviteAndSignUp(owner, "member", "Mia"),
-    inviteAndSignUp(owner, "viewer", "Vic"),
-  ]);
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { server, owner, member, viewer } = await startServerWithTeam();
 
 const GUIDE_MD =
   "# Deployment guide\n\nRun the **orchestrator** with `npm start`. Set PORT to choose the port.\n\nThe [health check](https://x.test/health) answers on /api/health.\n";
