@@ -27,7 +27,7 @@ import type { StaticInput } from "../review/static-engine.ts";
 import { OPERATOR_GIT_POLICY } from "../codebase/ingest/index.ts";
 import { runImport } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
-import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { sourceFor } from "./ingest.ts";
 import { UsageError } from "./usage.ts";
 
@@ -177,12 +177,7 @@ export async function runReviewCli(argv: string[]): Promise<number> {
       throw err instanceof DomainError ? new UsageError(err.message) : err;
     });
     process.stderr.write("\r");
-    const symbols = openSymbolIndex(dirs.symbols);
-    const files = symbols
-      .files()
-      .filter((f) => f.status !== "skipped")
-      .map((f) => f.path);
-    symbols.close();
+    const files = reviewableFiles(dirs.symbols);
 
     const controller = new AbortController();
     process.once("SIGINT", () => controller.abort(new Error("Interrupted.")));

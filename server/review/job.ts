@@ -15,7 +15,7 @@ import { search } from "../retrieval/search.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import type { SnapshotSummary } from "../snapshots/import.ts";
 import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
-import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
 import { isActiveReview } from "../shared/statuses.ts";
@@ -59,12 +59,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
       const snapshot = await db.snapshot.findUniqueOrThrow({ where: { id: review.snapshotId } });
       const dirs = snapshotDirs(deps.config.dataDir, snapshot.projectId, snapshot.id);
       const summary = snapshot.summary ? (JSON.parse(snapshot.summary) as SnapshotSummary) : null;
-      const symbols = openSymbolIndex(dirs.symbols);
-      const files = symbols
-        .files()
-        .filter((f) => f.status !== "skipped")
-        .map((f) => f.path);
-      symbols.close();
+      const files = reviewableFiles(dirs.symbols);
       const [staticFindings, dismissals] = await Promise.all([
         db.staticFinding.findMany({ where: { snapshotId: snapshot.id } }),
         db.findingDismissal.findMany({ where: { projectId: review.projectId }, select: { fingerprint: true } }),

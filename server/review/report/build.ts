@@ -15,6 +15,7 @@
  * computed from the kept findings (scores.ts); an agent report then says so in a note and lists them
  * in `computedScores` (every static score is Argus's, its engine label says so).
  */
+import { emptyStageCounts } from "../../shared/stages.ts";
 import { fingerprint, normalisePath } from "./fingerprint.ts";
 import { locateEvidence } from "./locate.ts";
 import { rollupByFile } from "./rollup.ts";
@@ -62,17 +63,7 @@ export interface BuildReportInput {
 export async function buildReport(input: BuildReportInput): Promise<Report> {
   const settings = reviewSettingsSchema.parse(input.settings ?? {});
   const notes = [...(input.notes ?? [])];
-  const stages: StageCounts = {
-    proposed: input.model.findings.length,
-    droppedUnlocatable: 0,
-    repairedLocation: 0,
-    droppedDuplicate: 0,
-    droppedDismissed: 0,
-    droppedUnverified: 0,
-    droppedBelowConfidence: 0,
-    droppedBelowSeverity: 0,
-    kept: 0,
-  };
+  const stages: StageCounts = emptyStageCounts(input.model.findings.length);
 
   // 1. location
   const files = new Map<string, Promise<string | null>>();
