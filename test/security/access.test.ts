@@ -208,7 +208,7 @@ const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
       const query = method === "GET" && Object.keys(send).length ? `?${new URLSearchParams(send)}` : "";
       const path = `/api/auth${route.replace(/:\w+/g, "x")}${query}`;
       const body = method === "GET" ? undefined : JSON.stringify(send);
-      const headers = body ? { "content-type": "application/json" } : {};
+      const headers: Record<string, string> = body ? { "content-type": "application/json" } : {};
       const anon = await rawAs("anonymous", { method, path, headers, body });
       seen[key] = anon.status;
       wanted[key] = expected.kind === "session" ? 401 : expected.anonymous;
@@ -241,7 +241,7 @@ const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
       ["outsider", 403],
       ["viewer", 403],
     ] as const) {
-      const res = await uploadZip(w.server, { ...w.a.owner, client: clientOf(actor) }, w.a.projectUid, zip);
+      const res = await uploadZip(w.server, { client: clientOf(actor) }, w.a.projectUid, zip);
       expectRawRefusal({ status: res.status, headers: {}, body: await res.text() }, status, actor, "upload");
     }
     expect(await db.snapshot.count({ where: { projectId: project.id } })).toBe(before);
@@ -267,7 +267,7 @@ const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
       ["outsider", 403],
       ["viewer", 403],
     ] as const) {
-      const res = await uploadDocuments(w.server, { ...w.a.owner, client: clientOf(actor) }, w.a.baseUid, {
+      const res = await uploadDocuments(w.server, { client: clientOf(actor) }, w.a.baseUid, {
         [`planted-${randomUUID()}.md`]: "# planted\n",
       });
       expectRawRefusal({ status: res.status, headers: {}, body: await res.text() }, status, actor, "knowledge upload");

@@ -84,16 +84,27 @@ export function zipOf(files: Record<string, string>): Buffer {
 }
 
 /** POST a zip to the upload route as `user` (with the Origin a browser sends). */
-export function uploadZip(server: TestServer, user: TestUser, projectUid: string, zip: Uint8Array, name = "code.zip") {
+export function uploadZip(
+  server: Pick<TestServer, "url">,
+  user: Pick<TestUser, "client">,
+  projectUid: string,
+  zip: Buffer,
+  name = "code.zip",
+) {
   return fetch(`${server.url}/api/projects/${projectUid}/upload?kind=zip`, {
     method: "POST",
     headers: { cookie: user.client.cookie, origin: server.url, "x-file-name": name, "content-type": "application/zip" },
-    body: zip,
+    body: new Uint8Array(zip),
   });
 }
 
 /** POST documents to a knowledge base's upload route as `user`. */
-export function uploadDocuments(server: TestServer, user: TestUser, baseUid: string, docs: Record<string, string>) {
+export function uploadDocuments(
+  server: Pick<TestServer, "url">,
+  user: Pick<TestUser, "client">,
+  baseUid: string,
+  docs: Record<string, string>,
+) {
   const form = new FormData();
   for (const [name, text] of Object.entries(docs)) form.append("file", new Blob([text]), name);
   return fetch(`${server.url}/api/knowledge/${baseUid}/upload`, {
@@ -103,7 +114,7 @@ export function uploadDocuments(server: TestServer, user: TestUser, baseUid: str
   });
 }
 
-export async function newProject(user: TestUser, workspaceId: string, name: string): Promise<string> {
+export async function newProject(user: Pick<TestUser, "client">, workspaceId: string, name: string): Promise<string> {
   const uid = randomUUID();
   await user.client.ok("mutate", "projects.create", { workspaceId, uid, name });
   return uid;
