@@ -18,6 +18,7 @@ import { Client, signUp, type TestUser } from "../helpers/server.ts";
 import { buildZip } from "../helpers/zip.ts";
 import { startServerProcess, type ServerProcess } from "./support/process-server.ts";
 import { openRoomClient } from "./support/wire.ts";
+import { expectMessage } from "./support/expect.ts";
 import { newProject, uploadDocuments, uploadZip, zipOf } from "./support/world.ts";
 
 let t: TestConfig;
@@ -212,7 +213,7 @@ describe("after kill -9 and a restart", () => {
       uid: ids.reviewUid,
     });
     expect(review.status).toBe("failed");
-    expect(review.statusReason).toMatch(/\S{10,}/);
+    expectMessage(review.statusReason);
     const events = await roomLog(url(), `review:${ids.reviewUid}`);
     expectNoGaps(events, "the review room");
     expect(events.at(-1)).toMatchObject({ type: "status", payload: { status: "failed" } });
@@ -225,7 +226,7 @@ describe("after kill -9 and a restart", () => {
       snapshotUid: ids.interruptedSnapshot,
     });
     expect(snap.status).toBe("failed");
-    expect(snap.message).toMatch(/\S{10,}/);
+    expectMessage(snap.message);
     const file = await owner.client.query("snapshots.file", {
       snapshotUid: ids.interruptedSnapshot,
       path: "src/m1.ts",
@@ -264,7 +265,8 @@ describe("after kill -9 and a restart", () => {
       "snapshots.list",
       { projectUid: ids.trickleProject },
     );
-    expect(snap).toMatchObject({ status: "failed", message: expect.stringMatching(/\S{10,}/) });
+    expect(snap?.status).toBe("failed");
+    expectMessage(snap?.message);
     const project = path.join(dataDir(), "projects");
     const leftovers = (dir: string): string[] =>
       existsSync(dir)
@@ -300,7 +302,7 @@ describe("after kill -9 and a restart", () => {
       180_000,
     );
     if (base.status === "failed") {
-      expect(base.message).toMatch(/\S{10,}/);
+      expectMessage(base.message);
     } else {
       expect(base.readyDocuments).toBe(121);
       const hits = await owner.client.ok<unknown[]>("query", "knowledge.search", { uid: ids.baseUid, query: V2_TERM });
