@@ -64,7 +64,7 @@ function document(i: number, term: string, kb: number): string {
 
 /** A project big enough that its background indexing takes seconds. */
 function bigProject(files: number): Buffer {
-  const entries = [];
+  const entries = [{ name: "README.md", data: "# Big\n" }]; // keeps src/ (a single top folder is stripped)
   for (let i = 0; i < files; i++) {
     const body = Array.from(
       { length: 12 },
@@ -121,7 +121,12 @@ beforeAll(async () => {
 
   // A project with a ready snapshot (what must still be served after the restart).
   ids.projectUid = await newProject(owner, ws, "Harbour");
-  const ready = await uploadZip(first, owner, ids.projectUid, zipOf({ "src/app.ts": "export const app = 1;\n" }));
+  const ready = await uploadZip(
+    first,
+    owner,
+    ids.projectUid,
+    zipOf({ "src/app.ts": "export const app = 1;\n", "README.md": "# Harbour\n" }),
+  );
   ids.readySnapshot = ((await ready.json()) as { snapshotUid: string }).snapshotUid;
   await until("the first import", async () => {
     const s = await owner.client.ok<{ status: string }>("query", "snapshots.get", { snapshotUid: ids.readySnapshot });
@@ -146,7 +151,7 @@ beforeAll(async () => {
     name: "slow model",
     provider: "anthropic",
     baseUrl: llm.url,
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     apiKey: "sk-test",
   });
   ids.reviewUid = (
