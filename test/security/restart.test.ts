@@ -142,7 +142,6 @@ beforeAll(async () => {
     const b = await owner.client.ok<{ status: string }>("query", "knowledge.get", { uid: ids.baseUid });
     return b.status === "ready";
   });
-
   // 1. An agent review talking to the slow model.
   const connectionUid = crypto.randomUUID();
   await owner.client.ok("mutate", "providers.save", {
@@ -163,12 +162,12 @@ beforeAll(async () => {
   ).uid;
 
   // 2. An import whose background indexing is under way.
-  const big = await uploadZip(first, owner, ids.projectUid, bigProject(2500), "big.zip");
+  const big = await uploadZip(first, owner, ids.projectUid, bigProject(1200), "big.zip");
   expect(big.status).toBe(201);
   ids.interruptedSnapshot = ((await big.json()) as { snapshotUid: string }).snapshotUid;
 
   // 3. A rebuild of the base with much more to index.
-  const docs = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`v2-${i}.md`, document(i + 1, V2_TERM, 60)]));
+  const docs = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`v2-${i}.md`, document(i + 1, V2_TERM, 60)]));
   expect((await uploadDocuments(first, owner, ids.baseUid, docs)).status).toBe(201);
 
   // 4. An upload still streaming in.
@@ -309,7 +308,7 @@ describe("after kill -9 and a restart", () => {
     if (base.status === "failed") {
       expectMessage(base.message);
     } else {
-      expect(base.readyDocuments).toBe(121);
+      expect(base.readyDocuments).toBe(41);
       const hits = await owner.client.ok<unknown[]>("query", "knowledge.search", { uid: ids.baseUid, query: V2_TERM });
       expect(hits.length).toBeGreaterThan(0);
     }
