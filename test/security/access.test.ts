@@ -173,7 +173,7 @@ const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
     expectClean("anonymous", "health", r.body);
   },
 
-  "startsWith /api/auth/sign-up": async () => {
+  "under /api/auth/sign-up": async () => {
     const { db } = w.server.services;
     const users = await db.user.count();
     const problems: string[] = [];

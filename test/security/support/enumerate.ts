@@ -28,13 +28,14 @@ export function trpcProcedures(): Record<string, ProcedureType> {
 
 /**
  * The matchers server/http.ts dispatches on, as keys: `=== /api/health`, `startsWith /api/auth/`,
- * `UPLOAD_ROUTE`, `routeKnowledgeUpload` … Read from the source on purpose: the handler is one
+ * `under /api/auth/sign-up` (pathIsUnder), `UPLOAD_ROUTE`, `routeKnowledgeUpload` … Read from the source on purpose: the handler is one
  * function of if-statements, and a new `if (path …)` there is exactly what must not go unnoticed.
  */
 export function httpRouteMatchers(source = readFileSync(path.join(repoRoot, "server/http.ts"), "utf8")): string[] {
   const keys = new Set<string>();
   for (const m of source.matchAll(/\b\w*[pP]ath\w*\s*===\s*"([^"]+)"/g)) keys.add(`=== ${m[1]}`);
   for (const m of source.matchAll(/\b\w*[pP]ath\w*\.startsWith\(\s*"([^"]+)"\s*\)/g)) keys.add(`startsWith ${m[1]}`);
+  for (const m of source.matchAll(/\bpathIsUnder\(\s*\w+\s*,\s*"([^"]+)"\s*\)/g)) keys.add(`under ${m[1]}`);
   for (const m of source.matchAll(/\b([A-Z][A-Z0-9_]*_ROUTE)\.(?:exec|test)\(/g)) keys.add(m[1]!);
   for (const m of source.matchAll(/\bawait\s+(route[A-Z]\w*)\(/g)) keys.add(m[1]!);
   return [...keys].sort();

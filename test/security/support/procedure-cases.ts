@@ -39,7 +39,6 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     note: "Argus is set up: without an invite, sign-up is refused for everyone.",
   },
   "account.me": { access: "signedIn", input: () => undefined },
-  "account.members": { access: "viewer", input: ws },
   "account.inviteInfo": {
     access: "public",
     input: () => ({ token: `guess-${random()}` }),
@@ -54,6 +53,39 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "account.createInvite": { access: "owner", input: (w) => ({ ...ws(w), role: "member" }) },
   "account.invites": { access: "owner", input: ws },
   "account.revokeInvite": { access: "owner", input: (w) => ({ id: w.a.inviteId }) },
+
+  // ── workspaces ──
+  "workspaces.create": {
+    access: "signedIn",
+    input: () => ({ name: "Intruder's own workspace" }),
+    expect: { outsider: 200, viewer: 403 },
+    note: "Anyone who is a member or owner somewhere may create a workspace of their own; a viewer-only user may not.",
+  },
+  "workspaces.switch": { access: "viewer", input: ws },
+  "workspaces.members": { access: "viewer", input: ws },
+  "workspaces.changeRole": {
+    access: "owner",
+    input: (w) => ({ ...ws(w), userId: w.a.member.userId, role: "viewer" }),
+    crossIds: [
+      {
+        why: "B's workspace, A's owner",
+        input: (w) => ({ workspaceId: w.b.workspaceId, userId: w.a.owner.userId, role: "viewer" }),
+        status: 404,
+      },
+    ],
+  },
+  "workspaces.removeMember": {
+    access: "owner",
+    input: (w) => ({ ...ws(w), userId: w.a.member.userId }),
+    crossIds: [
+      {
+        why: "B's workspace, A's owner",
+        input: (w) => ({ workspaceId: w.b.workspaceId, userId: w.a.owner.userId }),
+        status: 404,
+      },
+    ],
+  },
+  "workspaces.leave": { access: "viewer", input: ws },
 
   // ── knowledge ──
   "knowledge.list": { access: "viewer", input: ws },
