@@ -121,3 +121,34 @@ export async function startTrap(): Promise<Trap> {
       }),
   };
 }
+
+/**
+ * POSTs a whole body and returns the answer even when the server answers early and hangs up while
+ * the body is still being sent (what a byte cap does): fetch reports that as a reset, not a reply.
+ */
+export function postBody(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = http.request(
+      { host: hostname, port, method: "POST", path, headers: { ...headers, "content-length": String(body.length) } },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(60_000, () => req.destroy(new Error(`timeout: POST ${path}`)));
+    req.on("error", (err) => {
+      if (!answered) reject(err);
+    });
+    req.end(body);
+  });
+}
