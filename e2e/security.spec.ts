@@ -54,11 +54,15 @@ async function trpc<T>(request: APIRequestContext, path: string, input: unknown)
   return (await res.json()).result.data as T;
 }
 
-/** No payload ran, no alert opened, and nothing on the page can run one when clicked. */
-async function expectHarmless(page: Page, dialogs: string[]) {
-  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
-  expect(dialogs).toEqual([]);
-  const dangerous = await page.evaluate(() => {
+async function query<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
+  const res = await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return (await res.json()).result.data as T;
+}
+
+/** Elements that could run script: event-handler attributes, javascript:/data: URLs, frames, injected scripts. */
+function dangerousElements(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
     const found: string[] = [];
     for (const el of Array.from(document.querySelectorAll("*"))) {
       for (const attr of Array.from(el.attributes)) {
@@ -75,7 +79,16 @@ async function expectHarmless(page: Page, dialogs: string[]) {
     }
     return found;
   });
-  expect(dangerous).toEqual([]);
+}
+
+/**
+ * No payload ran, no alert opened, and nothing on the page could run one (the DOM check matters most:
+ * the CSP would stop an injected handler from running, but the injection itself is the bug).
+ */
+async function expectHarmless(page: Page, dialogs: string[]) {
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+  expect(await dangerousElements(page)).toEqual([]);
 }
 
 test("hostile finding text, file names, code and model output are shown as text and never run", async ({ page }) => {
@@ -110,7 +123,7 @@ test("hostile finding text, file names, code and model output are shown as text 
     expect(upload.status(), await upload.text()).toBe(201);
     const { snapshotUid } = (await upload.json()) as { snapshotUid: string };
     await expect
-      .poll(async () => (await trpc<{ status: string }>(page.request, "snapshots.get", { snapshotUid })).status, {
+      .poll(async () => (await query<{ status: string }>(page.request, "snapshots.get", { snapshotUid })).status, {
         timeout: 90_000,
       })
       .toBe("ready");
@@ -131,7 +144,7 @@ test("hostile finding text, file names, code and model output are shown as text 
       connectionUid,
     });
     await expect
-      .poll(async () => (await trpc<{ status: string }>(page.request, "reviews.get", { uid: review.uid })).status, {
+      .poll(async () => (await query<{ status: string }>(page.request, "reviews.get", { uid: review.uid })).status, {
         timeout: 120_000,
       })
       .toBe("completed");
@@ -155,6 +168,14 @@ test("hostile finding text, file names, code and model output are shown as text 
     await page.goto("/settings");
     await expect(page.getByText(`onerror=${p(22)}`).first()).toBeVisible();
     await expectHarmless(page, dialogs);
+
+    // The check itself can fail: markup injected the way a bug would inject it is caught.
+    await page.evaluate(() => {
+      const probe = document.createElement("div");
+      probe.innerHTML = '<img src="x" onerror="window.__xss=99"><a href="javascript:void 0">x</a>';
+      document.body.append(probe);
+    });
+    expect(await dangerousElements(page)).toEqual(["IMG onerror", "A href=javascript:void 0"]);
   } finally {
     await llm.close();
   }
