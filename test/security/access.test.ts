@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roleAtLeast, type Role } from "../../server/auth/roles.ts";
-import { Client, uniqueEmail, type Reply } from "../helpers/server.ts";
+import { Client, inviteAndSignUp, uniqueEmail, type Reply } from "../helpers/server.ts";
 import { buildZip } from "../helpers/zip.ts";
 import { findLeaks } from "./support/canaries.ts";
 import {
@@ -340,6 +340,29 @@ const SOCKET_EVENT_CASES: Record<string, () => Promise<void>> = {
 
 describe("Socket.IO events refuse whoever may not use them, with no data of A", () => {
   for (const [key, check] of Object.entries(SOCKET_EVENT_CASES)) it(key, check);
+
+  it("a member removed from A loses A's rooms at once, not at the next 30 s re-check", async () => {
+    const leaver = await inviteAndSignUp(w.a.owner, "viewer", "Leaver");
+    const client = await openRoomClient(w.server.url, leaver.client.cookie);
+    try {
+      for (const room of rooms()) expect((await client.join(room)).ok).toBe(true);
+      await w.a.owner.client.ok("mutate", "workspaces.removeMember", {
+        workspaceId: w.a.workspaceId,
+        userId: leaver.userId,
+      });
+      await waitUntil(
+        () => client.received.filter((m) => (m as { revoked?: string }).revoked).length >= rooms().length,
+        5000,
+      );
+      const before = client.received.length;
+      for (const room of rooms()) await w.server.services.events.publish(room, "probe", { text: w.canaries.tagA });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(client.received.slice(before), "events after the removal").toEqual([]);
+      expect((await client.join(rooms()[0]!)).ok).toBe(false);
+    } finally {
+      client.close();
+    }
+  });
 });
 
 async function waitUntil(cond: () => boolean, ms = 5000): Promise<void> {
