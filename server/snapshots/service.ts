@@ -305,17 +305,21 @@ export function createSnapshotService(deps: {
 
     /** Marks an import failed (files removed); the previous snapshot, if any, stays current. */
     async fail(snapshotId: string, message: string): Promise<void> {
-      const s = await db.snapshot.update({
-        where: { id: snapshotId },
-        data: { status: "failed", message, finishedAt: new Date() },
+      // Snapshot and project change together: a reader never sees a failed import on a project still "ingesting".
+      const s = await db.$transaction(async (tx) => {
+        const failed = await tx.snapshot.update({
+          where: { id: snapshotId },
+          data: { status: "failed", message, finishedAt: new Date() },
+        });
+        const project = await tx.project.findUniqueOrThrow({ where: { id: failed.projectId } });
+        await tx.project.update({
+          where: { id: project.id },
+          data: { status: project.currentSnapshotId ? "ready" : "failed" },
+        });
+        return failed;
       });
       await rm(snapshotDirs(config.dataDir, s.projectId, s.id).base, { recursive: true, force: true });
       await dropSearchIndex(s.id);
-      const project = await db.project.findUniqueOrThrow({ where: { id: s.projectId } });
-      await db.project.update({
-        where: { id: project.id },
-        data: { status: project.currentSnapshotId ? "ready" : "failed" },
-      });
     },
 
     /** On start: imports cut off by a restart are marked failed and their partial files removed. */

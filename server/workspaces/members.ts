@@ -93,7 +93,8 @@ export function createMemberService(db: Db, changes: MembershipChanges) {
       const rows = await db.membership.findMany({
         where: { userId: user.userId },
         include: { workspace: { select: { id: true, name: true } } },
-        orderBy: { createdAt: "asc" },
+        // cuid ids grow within a process: they order rows written in the same millisecond.
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       });
       return {
         workspaces: rows.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: roleSchema.parse(m.role) })),
@@ -140,7 +141,7 @@ export function createMemberService(db: Db, changes: MembershipChanges) {
       const rows = await db.membership.findMany({
         where: { workspaceId },
         include: { user: { select: { id: true, name: true, email: true } } },
-        orderBy: { createdAt: "asc" },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       });
       return rows.map((m) => ({
         userId: m.user.id,
