@@ -183,7 +183,7 @@ export function createKnowledgeIndexer(deps: {
       report(0, "Reading documents", true);
       const docs = await db.knowledgeDocument.findMany({
         where: { knowledgeBaseId: base.id, status: { in: ["pending", "ready"] } },
-        orderBy: { createdAt: "asc" },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       });
       const usable: KnowledgeDocument[] = [];
       for (const [i, doc] of docs.entries()) {

@@ -181,7 +181,7 @@ export function createRunService(deps: RunServiceDeps) {
     async list(filter: { workspaceId?: string; limit?: number } = {}): Promise<RunRecord[]> {
       const rows = await db.pipelineRun.findMany({
         where: filter.workspaceId ? { workspaceId: filter.workspaceId } : {},
-        orderBy: { createdAt: "desc" },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: filter.limit ?? 50,
       });
       return rows.map(toRecord);

@@ -50,7 +50,7 @@ export function createProjectService(db: Db, deps: ProjectServiceDeps) {
   return {
     async list(actor: Actor, workspaceId: string): Promise<ProjectView[]> {
       await requireRole(db, actor, workspaceId, "viewer");
-      const rows = await db.project.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" } });
+      const rows = await db.project.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
       return rows.map(view);
     },
 

@@ -221,7 +221,7 @@ export function createSnapshotService(deps: {
       await requireRole(db, actor, project.workspaceId, "viewer");
       const rows = await db.snapshot.findMany({
         where: { projectId: project.id },
-        orderBy: { createdAt: "desc" },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: 50,
       });
       return rows.map((s) => view(s, project.uid));

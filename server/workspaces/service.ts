@@ -204,7 +204,7 @@ export function createWorkspaceService(db: Db, auth: Auth, setup: SetupToken, ch
 
     async listInvites(actor: Actor, workspaceId: string) {
       await requireRole(db, actor, workspaceId, "owner");
-      const invites = await db.invite.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, take: 100 });
+      const invites = await db.invite.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 100 });
       return invites.map((i) => ({
         id: i.id,
         token: i.token,
