@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SETUP_TOKEN } from "./e2e/support/owner.ts";
 
 // e2e runs the real server (built UI, SQLite in a fresh data directory) and Debian's Chromium.
 // E2E_PORT lets two checkouts run their e2e suites side by side.
@@ -42,6 +43,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" },
+    // SETUP_TOKEN: the owner is created through the setup link, preset as an automated install would.
+    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", SETUP_TOKEN },
   },
 });

@@ -12,13 +12,20 @@ import { summarize, time } from "./_stats.ts";
 
 export default async function apiOverhead() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "argus-bench-"));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", NODE_ENV: "test" });
+  const setupToken = "bench-setup-token-0123456789";
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    NODE_ENV: "test",
+    SETUP_TOKEN: setupToken,
+  });
   const server = await startServer({ config, ui: false });
   try {
     const res = await fetch(`${server.url}/api/trpc/account.signUp`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "Bench", email: "bench@example.com", password: "bench-password" }),
+      body: JSON.stringify({ name: "Bench", email: "bench@example.com", password: "bench-password", setupToken }),
     });
     const { result } = (await res.json()) as { result: { data: { workspaceId: string } } };
     const workspaceId = result.data.workspaceId;

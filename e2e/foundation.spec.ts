@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
 import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
-import { OWNER } from "./support/owner.ts";
+import { OWNER, SETUP_PATH } from "./support/owner.ts";
 
 // One story, in order: the first visitor sets Argus up, works with projects and prompts, invites a
 // read-only viewer, and the viewer is refused an edit.
@@ -34,10 +34,21 @@ async function defaultBadges(page: Page) {
   return page.getByRole("list", { name: "Prompts" }).getByRole("listitem").filter({ hasText: "Default" });
 }
 
-test("the first visit creates the owner account", async ({ page }) => {
+test("the setup link creates the owner account; without it the page says where to find it", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/sign-up$/);
   await expect(page.getByRole("heading", { name: "Set up Argus" })).toBeVisible();
+  await expect(page.getByText("Open the setup link printed in the server log")).toBeVisible();
+  await expect(page.getByRole("button", { name: /create owner account/i })).toHaveCount(0);
+
+  // A wrong (or stale) link is refused with what to do.
+  await page.goto("/sign-up?setup=not-the-setup-token-0000");
+  await signUp(page, owner, /create owner account/i);
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Open the setup link printed in the server log" }),
+  ).toBeVisible();
+
+  await page.goto(SETUP_PATH);
   await signUp(page, owner, /create owner account/i);
   await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
   await page.context().storageState({ path: ownerState });
@@ -222,7 +233,7 @@ test("a viewer joins through the invite and is refused an edit", async ({ browse
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(viewerInviteUrl);
-  await expect(page.getByText("You are invited as a read-only viewer.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Join .+ as a read-only viewer$/ })).toBeVisible();
   await signUp(page, viewer, /create account and join/i);
   await expect(page.getByRole("heading", { name: "Welcome, Charles" })).toBeVisible();
   await expect(page.getByText("Read-only")).toBeVisible();

@@ -84,6 +84,41 @@ describe("loadConfig", () => {
     expect(config.log).toEqual({ level: "silent", format: "pretty" }); // pretty by default in development
   });
 
+  it("web security settings: allowed origins (PUBLIC_URL first), trusted proxies, a preset setup token", () => {
+    expect(loadConfig({})).toMatchObject({ allowedOrigins: [], trustedProxies: [], setupToken: undefined });
+    const config = loadConfig({
+      PUBLIC_URL: "https://Argus.example.com/argus/",
+      ALLOWED_ORIGINS: " https://review.example.com:8443/ , http://localhost:3000,https://argus.example.com",
+      TRUSTED_PROXIES: "10.0.0.1, 192.168.0.0/16,::1,fd00::/8",
+      SETUP_TOKEN: "preset-setup-token-1234",
+    });
+    // Origins are what a browser sends: scheme://host[:port], lower-cased, no path, no duplicates.
+    expect(config.allowedOrigins).toEqual([
+      "https://argus.example.com",
+      "https://review.example.com:8443",
+      "http://localhost:3000",
+    ]);
+    expect(config.trustedProxies).toEqual(["10.0.0.1", "192.168.0.0/16", "::1", "fd00::/8"]);
+    expect(config.setupToken).toBe("preset-setup-token-1234");
+  });
+
+  it("reads the git network policy, the server-folder roots and the knowledge caps", () => {
+    const off = loadConfig({});
+    expect(off.git).toEqual({ allowedHosts: [], useServerSshKeys: false });
+    expect(off.importPathRoots).toEqual([]);
+    expect(off.knowledgeUploadLimits).toEqual({});
+    const config = loadConfig({
+      GIT_ALLOWED_HOSTS: " gitlab.internal, 10.0.0.7,[::1] ,",
+      GIT_SSH_USE_SERVER_KEYS: "true",
+      IMPORT_PATH_ROOTS: `/srv/code${path.delimiter}/home/shared/repos/`,
+      KNOWLEDGE_MAX_UPLOAD_MB: "2",
+      KNOWLEDGE_MAX_FILES: "10",
+    });
+    expect(config.git).toEqual({ allowedHosts: ["gitlab.internal", "10.0.0.7", "[::1]"], useServerSshKeys: true });
+    expect(config.importPathRoots).toEqual(["/srv/code", "/home/shared/repos"]);
+    expect(config.knowledgeUploadLimits).toEqual({ maxUploadBytes: 2 * 1024 * 1024, maxFiles: 10 });
+  });
+
   describe("bad values stop start-up with a message naming the variable and what was expected", () => {
     it("PORT=abc", () => {
       const err = configError({ PORT: "abc" });
@@ -124,6 +159,31 @@ describe("loadConfig", () => {
       const err = configError({ PUBLIC_URL: value });
       expect(err.problems[0]).toMatch(/^PUBLIC_URL: expected .*http/);
       expect(err.problems[0]).toContain(`got "${value}"`);
+    });
+
+    it.each([
+      ["TRUSTED_PROXIES", "10.0.0.1,proxy.example.com", /IP addresses or CIDR/],
+      ["TRUSTED_PROXIES", "10.0.0.0/33", /IP addresses or CIDR/],
+      ["TRUSTED_PROXIES", "::1/129", /IP addresses or CIDR/],
+      ["ALLOWED_ORIGINS", "https://ok.example.com,argus.example.com", /http\(s\) origins/],
+      ["SETUP_TOKEN", "short", /at least 16 characters/],
+      ["SETUP_TOKEN", "has spaces and/slashes!", /letters, digits/],
+    ])("%s=%s", (name, value, expected) => {
+      const err = configError({ [name]: value });
+      expect(err.problems).toHaveLength(1);
+      expect(err.problems[0]).toMatch(new RegExp(`^${name}: expected `));
+      expect(err.problems[0]).toMatch(expected);
+      expect(err.problems[0]).toContain(`got "${value}"`);
+    });
+
+    it("a git host with a scheme or port, a relative import root", () => {
+      for (const value of ["https://gitlab.internal", "gitlab.internal:8443", "cafe.de:22", "a b"])
+        expect(configError({ GIT_ALLOWED_HOSTS: value }).problems[0]).toMatch(
+          /^GIT_ALLOWED_HOSTS: expected a comma-separated list of host names or IP addresses/,
+        );
+      expect(configError({ IMPORT_PATH_ROOTS: "srv/code" }).problems[0]).toMatch(
+        /^IMPORT_PATH_ROOTS: expected absolute folder paths/,
+      );
     });
 
     it("reports every bad variable at once", () => {

@@ -2,6 +2,7 @@
  * The one place that reads process.env. Every variable is declared here with its type, default and
  * meaning (mirrored in .env.example); a bad value stops start-up with a message naming the variable.
  */
+import { isIP, isIPv6 } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/index.ts";
@@ -12,6 +13,18 @@ const port = z.coerce
   .int("a whole number")
   .min(0, "a port between 0 and 65535")
   .max(65535, "a port between 0 and 65535");
+
+/** A list variable's entries: split, trimmed, blanks dropped. */
+function splitList(value: string, separator: string): string[] {
+  return value
+    .split(separator)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** A host name, an IPv4 address or an IPv6 address (bracketed or not) — no scheme, port or path. */
+const isHostEntry = (h: string) =>
+  /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(h) || isIPv6(h.replace(/^\[(.*)\]$/, "$1"));
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -26,6 +39,41 @@ const envSchema = z.object({
     .refine((v) => /^(postgres(ql)?:\/\/|file:)/.test(v), {
       error: "a postgres://user@host:port/db URL, or file:/path/to/argus.db for SQLite",
     })
+    .optional(),
+  /** Other origins (besides PUBLIC_URL) whose pages may call the API and open sockets; comma-separated. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: "a comma-separated list of http(s) origins" })))
+    .optional(),
+  /** Reverse proxies whose X-Forwarded-For is believed (IPs or CIDR ranges, comma-separated). */
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine(isIpOrCidr, {
+          error: "a comma-separated list of IP addresses or CIDR ranges such as 10.0.0.0/8",
+        }),
+      ),
+    )
+    .optional(),
+  /** Presets the one-time setup link's token (automated installs); otherwise one is drawn at start. */
+  SETUP_TOKEN: z
+    .string()
+    .min(16, "at least 16 characters")
+    .max(200, "at most 200 characters")
+    .regex(/^[\w.~-]+$/, "letters, digits and - _ . ~ only (it goes into a URL)")
     .optional(),
   /** Secret for signing session cookies (≥ 32 characters). Generated into DATA_DIR when unset. */
   AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
@@ -66,6 +114,37 @@ const envSchema = z.object({
     .optional(),
   /** true: ESLint uses a project's own flat config (runs the project's JavaScript on the server). */
   ESLINT_USE_PROJECT_CONFIG: z.enum(["true", "false"], { error: "true or false" }).default("false"),
+  /** Git hosts a user's import may reach although they resolve to internal addresses (SSRF guard). */
+  GIT_ALLOWED_HOSTS: z
+    .string()
+    .refine((v) => splitList(v, ",").every(isHostEntry), {
+      error:
+        "a comma-separated list of host names or IP addresses, without scheme or port (e.g. gitlab.internal,10.0.0.7)",
+    })
+    .optional(),
+  /** true: ssh clones may use the server's own keys, agent and ~/.ssh/config. */
+  GIT_SSH_USE_SERVER_KEYS: z.enum(["true", "false"], { error: "true or false" }).default("false"),
+  /** Folders an owner may import from the server's disk (path list); unset: server-folder import is off. */
+  IMPORT_PATH_ROOTS: z
+    .string()
+    .refine((v) => splitList(v, path.delimiter).every((p) => path.isAbsolute(p)), {
+      error: `absolute folder paths separated by "${path.delimiter}" (e.g. /srv/code${path.delimiter}/home/shared/repos)`,
+    })
+    .optional(),
+  /** Knowledge-base upload caps (server/knowledge/upload.ts); each refusal names the variable to raise. */
+  KNOWLEDGE_MAX_FILE_MB: z.coerce
+    .number({ error: "a number of megabytes" })
+    .positive("a positive number of megabytes")
+    .optional(),
+  KNOWLEDGE_MAX_UPLOAD_MB: z.coerce
+    .number({ error: "a number of megabytes" })
+    .positive("a positive number of megabytes")
+    .optional(),
+  KNOWLEDGE_MAX_FILES: z.coerce
+    .number({ error: "a whole number" })
+    .int("a whole number")
+    .positive("a positive number")
+    .optional(),
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
   ...embedderEnvShape,
@@ -83,13 +162,26 @@ export interface Config {
   dataDir: string;
   db: { provider: DbProvider; url: string };
   authSecret: string | undefined;
+  /** Origins allowed to make state-changing requests and open sockets (PUBLIC_URL's first). Empty:
+   * the request's own host. */
+  allowedOrigins: string[];
+  /** Proxies (IP or CIDR) whose X-Forwarded-For names the client; empty: the socket address is the client. */
+  trustedProxies: string[];
+  /** Operator-chosen setup token, or undefined (a random one is drawn at start). */
+  setupToken: string | undefined;
   log: { level: Env["LOG_LEVEL"]; format: "pretty" | "json" };
   llm: LlmSettings;
   /** Which embedder new search indexes use (hash by default) and its settings. */
   embeddings: EmbedderSettings;
   ollamaUrl: string;
-  /** Overrides of the ingest caps (unset keys keep their defaults). */
   projectEslintConfig: boolean;
+  /** Where git imports may go (server/codebase/ingest/git-network.ts). */
+  git: { allowedHosts: string[]; useServerSshKeys: boolean };
+  /** Absolute paths of the folders an owner may import from (compared by real path); empty: off. */
+  importPathRoots: string[];
+  /** Overrides of the knowledge-base upload caps (unset keys keep their defaults). */
+  knowledgeUploadLimits: Partial<Record<"maxFileBytes" | "maxUploadBytes" | "maxFiles", number>>;
+  /** Overrides of the ingest caps (unset keys keep their defaults). */
   ingestLimits: Partial<
     Record<
       | "maxTotalBytes"
@@ -123,7 +215,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
-        const name = issue.path.join(".");
+        // A list variable's bad item is reported under the variable's own name, with its whole value.
+        const name = String(issue.path[0]);
         const got = cleaned[name];
         return `${name}: expected ${issue.message}${got === undefined ? "" : `, got "${got}"`}`;
       }),
@@ -140,6 +233,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     db: { provider: url.startsWith("file:") ? "sqlite" : "postgres", url },
     authSecret: env.AUTH_SECRET,
+    allowedOrigins: [
+      ...new Set([env.PUBLIC_URL, ...(env.ALLOWED_ORIGINS ?? [])].filter((u) => u !== undefined).map(originOf)),
+    ],
+    trustedProxies: env.TRUSTED_PROXIES ?? [],
+    setupToken: env.SETUP_TOKEN,
     log: {
       level: env.LOG_LEVEL,
       format: env.LOG_FORMAT ?? (env.NODE_ENV === "development" ? "pretty" : "json"),
@@ -148,6 +246,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     embeddings: embedderSettingsFromEnv(env, dataDir),
     ollamaUrl: env.OLLAMA_URL.replace(/\/$/, ""),
     projectEslintConfig: env.ESLINT_USE_PROJECT_CONFIG === "true",
+    git: {
+      allowedHosts: splitList(env.GIT_ALLOWED_HOSTS ?? "", ","),
+      useServerSshKeys: env.GIT_SSH_USE_SERVER_KEYS === "true",
+    },
+    importPathRoots: splitList(env.IMPORT_PATH_ROOTS ?? "", path.delimiter).map((p) => path.resolve(p)),
+    knowledgeUploadLimits: dropUndefined({
+      maxFileBytes: env.KNOWLEDGE_MAX_FILE_MB && Math.round(env.KNOWLEDGE_MAX_FILE_MB * MiB),
+      maxUploadBytes: env.KNOWLEDGE_MAX_UPLOAD_MB && Math.round(env.KNOWLEDGE_MAX_UPLOAD_MB * MiB),
+      maxFiles: env.KNOWLEDGE_MAX_FILES,
+    }),
     ingestLimits: dropUndefined({
       maxTotalBytes: env.INGEST_MAX_TOTAL_MB && Math.round(env.INGEST_MAX_TOTAL_MB * MiB),
       maxFiles: env.INGEST_MAX_FILES,
@@ -161,6 +269,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 }
 
 const MiB = 1024 * 1024;
+
+/** "https://Argus.example.com:443/x" → "https://argus.example.com": what a browser sends as Origin. */
+function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+function isIpOrCidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split("/");
+  const family = isIP(address ?? "");
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 function dropUndefined<T extends Record<string, number | undefined>>(o: T): { [K in keyof T]?: number } {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: number };

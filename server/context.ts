@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { resolveAuthSecret } from "./auth/secret.ts";
+import { createSetupToken, type SetupToken } from "./auth/setup-token.ts";
 import { getConfig, type Config } from "./config.ts";
 import { createDb, type Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -12,6 +13,7 @@ import { createProjectService } from "./projects/service.ts";
 import { createPromptService } from "./prompts/service.ts";
 import { createProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
+import { createMembershipChanges } from "./workspaces/membership-changes.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
 import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
@@ -31,6 +33,8 @@ export interface Services {
   log: Logger;
   db: Db;
   auth: Auth;
+  /** The one-time setup link's token (first owner); printed by server/main.ts while there is no owner. */
+  setup: SetupToken;
   workspaces: ReturnType<typeof createWorkspaceService>;
   projects: ReturnType<typeof createProjectService>;
   prompts: ReturnType<typeof createPromptService>;
@@ -52,6 +56,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const db = await createDb(config.db);
   const authSecret = resolveAuthSecret(config);
   const auth = createAuth({ config, db, secret: authSecret });
+  const setup = createSetupToken(config.setupToken);
   // Imports are CPU-heavy (parsing): one at a time leaves the other core to the web server. Reviews
   // mostly wait on the model, so two run beside an import.
   const queue = createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
@@ -76,7 +81,13 @@ export async function createServices(config: Config, log = createLogger(config.l
     events,
     knowledge: createKnowledgeService({ db, config, queue, events, log, searchIndexes }),
     snapshots,
-    workspaces: createWorkspaceService(db, auth),
+    setup,
+    workspaces: createWorkspaceService(
+      db,
+      auth,
+      setup,
+      createMembershipChanges((err) => log.error({ err }, "a membership-change listener failed")),
+    ),
     projects: createProjectService(db, {
       dropStorage: (projectId, snapshotIds) => dropProjectStorage(config.dataDir, projectId, snapshotIds, log),
       dropRooms: async (rooms) => {

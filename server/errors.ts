@@ -28,3 +28,16 @@ export const HTTP_STATUS: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
 };
+
+/**
+ * Whether an error's message was written for the person who sees it: it says what went wrong and what
+ * to do, and carries no file-system paths, stack text, SQL or internal host names. Every DomainError
+ * is; another class opts in with a `userFacing` getter returning true (LlmError, the pipeline
+ * engine's errors, …) — a wrapper may answer for its cause (StepError). Anything else is an
+ * unexpected error: users see a sentence and a reference, the log gets the detail
+ * (server/errors-public.ts).
+ */
+export function isUserFacing(err: unknown): err is Error {
+  if (err instanceof DomainError) return true;
+  return err instanceof Error && (err as { userFacing?: unknown }).userFacing === true;
+}

@@ -3,7 +3,6 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Client,
-  cookieFrom,
   PASSWORD,
   signIn,
   signUp,
@@ -101,15 +100,58 @@ describe("sign-up and sign-in", () => {
     expect(await server.services.db.user.count()).toBe(0);
   });
 
+  // (Was a bug: /api/auth/%2e/sign-up/email passed the raw prefix check, better-auth resolved the
+  // dot segment and created an account — verified against a running server.)
   it.each([
+    "/api/auth/%2e/sign-up/email",
+    "/api/auth/%2E/sign-up/email",
+    "/api/auth/%252e/sign-up/email",
+    "/api/auth/./sign-up/email",
+    "/api/auth/x/../sign-up/email",
+    "/api/auth/x/%2e%2e/sign-up/email",
     "/api/auth//sign-up/email",
+    "/api/auth/sign-up//email",
     "/api/auth/sign-up/email/",
+    "/api/auth/sign-up%2femail",
+    "/api/auth/sign-up%2Femail",
     "/api/auth/sign-up/email?x=1",
     "/api/auth/Sign-Up/email",
+    "/API/AUTH/SIGN-UP/EMAIL",
     "/api/auth/%73ign-up/email",
-  ])("no spelling of the sign-up path (%s) creates an account", async (path) => {
+    "/api/auth\\sign-up\\email",
+  ])("no spelling of the sign-up path (%s) creates an account: 403 with what to do", async (path) => {
     const r = await rawPost(path, { name: "Sneaky", email: uniqueEmail("sneaky"), password: PASSWORD });
-    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.body).message).toMatch(/setup link.*invite link/);
+    expect(await server.services.db.user.count()).toBe(0);
+  });
+
+  it("better-auth itself refuses its sign-up endpoint to any HTTP request (second line of defence)", async () => {
+    // Straight into better-auth's handler, past server/http.ts's path check.
+    for (const path of ["/api/auth/sign-up/email", "/api/auth/%2e/sign-up/email"]) {
+      const res = await server.services.auth.handler(
+        new Request(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: server.url },
+          body: JSON.stringify({ name: "Sneaky", email: uniqueEmail("sneaky"), password: PASSWORD }),
+        }),
+      );
+      expect(res.status).toBe(403);
+    }
+    expect(await server.services.db.user.count()).toBe(0);
+  });
+
+  it("the first sign-up without the setup link, or with a wrong one, is a 403 naming the server log", async () => {
+    for (const setupToken of [undefined, "wrong-token-0123456789"]) {
+      const r = await new Client(server.url).mutate("account.signUp", {
+        name: "Early Bird",
+        email: uniqueEmail("early"),
+        password: PASSWORD,
+        ...(setupToken ? { setupToken } : {}),
+      });
+      expect(r.status).toBe(403);
+      expect(r.error?.message).toMatch(/Open the setup link printed in the server log/);
+    }
     expect(await server.services.db.user.count()).toBe(0);
   });
 

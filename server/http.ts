@@ -1,17 +1,25 @@
 /**
  * The HTTP routes Argus serves itself, in front of Next.js: /api/health, /api/auth/* (better-auth),
  * /api/trpc/* (tRPC). Everything else goes to Next (or 404 when the server runs without the UI).
+ *
+ * Before any route, every request passes the web edge (server/web): security headers on the
+ * response, the client address worked out (TRUSTED_PROXIES) for better-auth, and state-changing
+ * requests from another site's page refused (Origin, 403).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { toNodeHandler } from "better-auth/node";
-import { actorFromHeaders, toHeaders } from "./auth/auth.ts";
+import { actorFromHeaders, SIGN_UP_CLOSED, toHeaders } from "./auth/auth.ts";
 import type { Services } from "./context.ts";
 import { checkHealth } from "./health.ts";
 import { appRouter } from "./trpc/router.ts";
 import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
 import { EXPORT_ROUTE, handleExport } from "./review/export/route.ts";
 import { routeKnowledgeUpload } from "./knowledge/upload.ts";
+import { CLIENT_IP_HEADER, clientIp, trustedProxies } from "./web/client-ip.ts";
+import { originRefusal } from "./web/origin.ts";
+import { pathIsUnder } from "./web/request-path.ts";
+import { preparePageRequest, setSecurityHeaders } from "./web/security-headers.ts";
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -23,6 +31,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 export function createRequestHandler(services: Services, next?: Handler): Handler {
+  const { config } = services;
+  const proxies = trustedProxies(config.trustedProxies);
+  const dev = config.env === "development";
   const auth = toNodeHandler(services.auth);
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -38,27 +49,31 @@ export function createRequestHandler(services: Services, next?: Handler): Handle
 
   return async (req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
+    setSecurityHeaders(res);
+    const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
+    if (ip) req.headers[CLIENT_IP_HEADER] = ip;
+    else delete req.headers[CLIENT_IP_HEADER];
     try {
+      const refusal = originRefusal(req.method, req.headers, config.allowedOrigins);
+      if (refusal) return sendJson(res, 403, { message: refusal });
       if (path === "/api/health") {
         const health = await checkHealth(services);
         return sendJson(res, health.status === "ok" ? 200 : 503, health);
       }
-      if (path.startsWith("/api/auth/")) {
-        // Accounts are created through account.signUp (first owner, or with an invite link) —
-        // never through better-auth's open sign-up endpoint.
-        if (path.startsWith("/api/auth/sign-up")) {
-          return sendJson(res, 403, {
-            message: "Sign up on the sign-up page, with an invite link once Argus is set up.",
-          });
-        }
-        return await auth(req, res);
-      }
+      // Accounts are created through account.signUp (first owner with the setup link, or with an
+      // invite link) — never through better-auth's sign-up endpoint, in any spelling of its path.
+      // (better-auth refuses it too, see server/auth/auth.ts; this answer names what to do.)
+      if (pathIsUnder(path, "/api/auth/sign-up")) return sendJson(res, 403, { message: SIGN_UP_CLOSED });
+      if (path.startsWith("/api/auth/")) return await auth(req, res);
       if (path.startsWith("/api/trpc/")) return await trpc(req, res);
       const upload = UPLOAD_ROUTE.exec(path);
       if (upload) return await handleUpload(services, req, res, upload[1]!);
       if (EXPORT_ROUTE.test(path)) return await handleExport(services, req, res, path);
       if (await routeKnowledgeUpload(services, req, res, path)) return;
-      if (next) return await next(req, res);
+      if (next) {
+        preparePageRequest(req, res, { dev });
+        return await next(req, res);
+      }
       sendJson(res, 404, { message: `Nothing at ${path}.` });
     } catch (err) {
       services.log.error({ err, path }, "request failed");

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { getConfig, type Config } from "./config.ts";
 import { createServices, setServices, type Services } from "./context.ts";
+import type { Logger } from "./logger.ts";
 import { migrate } from "./db/migrate.ts";
 import { createRequestHandler } from "./http.ts";
 import { seedAllWorkspaces } from "./prompts/builtins.ts";
@@ -23,6 +24,8 @@ export interface StartOptions {
   ui?: boolean;
   /** Next.js development mode (hot reload). */
   dev?: boolean;
+  /** The logger (default: one built from the config). */
+  log?: Logger;
 }
 
 export interface RunningServer {
@@ -37,7 +40,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const config = opts.config ?? getConfig();
   // Migrate before opening the app's connections: a failed migration leaves nothing open.
   const applied = await migrate(config.db);
-  const services = await createServices(config);
+  const services = await createServices(config, opts.log);
   const { log } = services;
   if (applied.length) log.info({ applied }, "applied database migrations");
   const interrupted = await services.snapshots.recoverInterrupted();
@@ -69,6 +72,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
   log.info({ url, db: config.db.provider, dataDir: config.dataDir }, `Argus is listening on ${url}`);
+  // Until someone has used it, every start says where the setup link is (server/auth/setup-token.ts).
+  if (await services.workspaces.needsSetup()) log.warn(services.setup.announcement(config.publicUrl ?? url));
 
   return {
     url,

@@ -1,27 +1,50 @@
 "use client";
 /**
  * The signed-in part of Argus: checks the session (→ /sign-up on a fresh install, → /sign-in when
- * signed out), picks the workspace and renders the sidebar around the page.
+ * signed out), shows the user's current workspace (kept by the server) and renders the sidebar around
+ * the page. A `?workspace=<id>` link switches to that workspace first.
  */
-import { useQuery } from "@tanstack/react-query";
-import { usePathname, useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { Suspense, useCallback, useEffect, useMemo, type ReactNode } from "react";
+import { toast } from "sonner";
 import { Sidebar } from "@/app/_components/sidebar.tsx";
 import { DelayedSkeleton, ErrorNotice } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
-import { WORKSPACE_KEY, WorkspaceContext, type WorkspaceState } from "@/app/_lib/workspace.tsx";
+import {
+  WORKSPACE_PARAM,
+  WorkspaceContext,
+  useWorkspace,
+  withoutParam,
+  type WorkspaceState,
+} from "@/app/_lib/workspace.tsx";
+
+/** Acts on `?workspace=<id>`: switches to it (if the user is in it), then drops the parameter. */
+function WorkspaceFromLink() {
+  const params = useSearchParams();
+  const pathname = usePathname();
+  const router = useRouter();
+  const { workspace, workspaces, selectWorkspace } = useWorkspace();
+  const wanted = params.get(WORKSPACE_PARAM);
+  useEffect(() => {
+    if (!wanted) return;
+    if (!workspaces.some((w) => w.id === wanted)) {
+      toast.error("That link is for a workspace you are not a member of. Ask its owner for an invite link.");
+    } else if (wanted !== workspace.id) {
+      selectWorkspace(wanted);
+    }
+    router.replace(withoutParam(pathname, params, WORKSPACE_PARAM, window.location.hash));
+  }, [wanted, workspace.id, workspaces, selectWorkspace, router, pathname, params]);
+  return null;
+}
 
 export default function AppLayout({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
+  const queryClient = useQueryClient();
   const me = useQuery(trpc.account.me.queryOptions());
   const setup = useQuery({ ...trpc.account.setupState.queryOptions(), enabled: me.isError });
-  const [selected, setSelected] = useState<string | null>(null);
-
-  useEffect(() => {
-    setSelected(localStorage.getItem(WORKSPACE_KEY));
-  }, []);
 
   const unauthenticated = me.isError && errorInfo(me.error).status === 401;
   useEffect(() => {
@@ -30,22 +53,32 @@ export default function AppLayout({ children }: { children: ReactNode }) {
     router.replace(setup.data.needsSetup ? "/sign-up" : `/sign-in${next}`);
   }, [unauthenticated, setup.data, router, pathname]);
 
-  const selectWorkspace = useCallback((id: string) => {
-    localStorage.setItem(WORKSPACE_KEY, id);
-    setSelected(id);
-  }, []);
+  const meKey = trpc.account.me.queryKey();
+  // Shown at once (the cached `me` is updated first), stored by the server, then `me` is fetched again.
+  const switchTo = useMutation(
+    trpc.workspaces.switch.mutationOptions({
+      onMutate: ({ workspaceId }) =>
+        queryClient.setQueryData(meKey, (old) => (old ? { ...old, currentWorkspaceId: workspaceId } : old)),
+      onError: (err) => toast.error(errorInfo(err).message),
+      onSettled: () => queryClient.invalidateQueries({ queryKey: meKey }),
+    }),
+  );
+  const { mutate: switchMutate } = switchTo;
+  const selectWorkspace = useCallback((id: string) => switchMutate({ workspaceId: id }), [switchMutate]);
 
   const state = useMemo<WorkspaceState | null>(() => {
     if (!me.data || me.data.workspaces.length === 0) return null;
-    const workspace = me.data.workspaces.find((w) => w.id === selected) ?? me.data.workspaces[0]!;
+    const { workspaces, currentWorkspaceId } = me.data;
+    const workspace = workspaces.find((w) => w.id === currentWorkspaceId) ?? workspaces[0]!;
     return {
       user: me.data.user,
       workspace,
-      workspaces: me.data.workspaces,
+      workspaces,
       selectWorkspace,
       canEdit: workspace.role !== "viewer",
+      canCreateWorkspace: workspaces.some((w) => w.role !== "viewer"),
     };
-  }, [me.data, selected, selectWorkspace]);
+  }, [me.data, selectWorkspace]);
 
   if (me.isError && !unauthenticated) {
     return (
@@ -70,6 +103,9 @@ export default function AppLayout({ children }: { children: ReactNode }) {
   }
   return (
     <WorkspaceContext.Provider value={state}>
+      <Suspense fallback={null}>
+        <WorkspaceFromLink />
+      </Suspense>
       <div className="flex min-h-screen">
         <Sidebar />
         <main className="min-w-0 flex-1 px-8 py-7">{children}</main>

@@ -79,7 +79,7 @@ export default function DashboardPage() {
   const { user, workspace } = useWorkspace();
   const projects = useQuery(trpc.projects.list.queryOptions({ workspaceId: workspace.id }));
   const prompts = useQuery(trpc.prompts.list.queryOptions({ workspaceId: workspace.id }));
-  const members = useQuery(trpc.account.members.queryOptions({ workspaceId: workspace.id }));
+  const members = useQuery(trpc.workspaces.members.queryOptions({ workspaceId: workspace.id }));
   const reviews = useQuery({
     ...trpc.reviews.list.queryOptions({ workspaceId: workspace.id, limit: 8 }),
     refetchInterval: (q) => (q.state.data?.items.some((r) => isActive(r.status)) ? 2000 : false),
@@ -102,7 +102,12 @@ export default function DashboardPage() {
           value={prompts.data?.length}
           icon={<MessageSquareText className="size-5" />}
         />
-        <Stat href="/settings" label="Members" value={members.data?.length} icon={<Users className="size-5" />} />
+        <Stat
+          href="/settings#members"
+          label="Members"
+          value={members.data?.length}
+          icon={<Users className="size-5" />}
+        />
       </div>
       <div className="mt-10 grid gap-8 lg:grid-cols-[2fr_1fr]">
         <section>

@@ -165,7 +165,7 @@ export function ImportPanel({
               label="Repository URL"
               htmlFor="git-url"
               error={gitErr?.fields?.url?.[0] ?? (gitErr && !gitErr.fields ? gitErr.message : undefined)}
-              hint="https://, ssh:// (or git@host:org/repo.git) and git:// URLs."
+              hint="https://, ssh:// (or git@host:org/repo.git) and git:// URLs of hosts on the internet (others only if the operator allows them)."
             >
               <Input
                 id="git-url"
@@ -185,7 +185,7 @@ export function ImportPanel({
             <Field
               label="Access token (private repositories)"
               htmlFor="git-token"
-              hint="Stored encrypted for refreshes; never shown again."
+              hint="Stored encrypted for refreshes and sent only to this URL's host; a URL on another host needs its own token. Never shown again."
             >
               <Input
                 id="git-token"
@@ -212,7 +212,7 @@ export function ImportPanel({
               label="Folder on the server"
               htmlFor="server-path"
               error={pathErr?.fields?.path?.[0] ?? (pathErr && !pathErr.fields ? pathErr.message : undefined)}
-              hint="An absolute path readable by the Argus process."
+              hint="An absolute path inside a folder the operator allows for import (IMPORT_PATH_ROOTS)."
             >
               <Input
                 id="server-path"

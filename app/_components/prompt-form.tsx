@@ -1,7 +1,7 @@
 "use client";
 import { useState, type FormEvent } from "react";
 import { errorInfo } from "@/app/_lib/trpc.ts";
-import { Button, Field, Input, TextArea } from "./ui.tsx";
+import { Field, FormActions, FormError, Input, TextArea } from "./ui.tsx";
 
 export interface PromptFormValues {
   name: string;
@@ -73,19 +73,8 @@ export function PromptForm({
           Use as the default for new reviews
         </label>
       )}
-      {err && !err.fields && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {err.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={busy}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormError message={err && !err.fields ? err.message : null} />
+      <FormActions onCancel={onCancel} submitLabel={submitLabel} busy={busy} />
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { Button, Field, Input, Modal } from "./ui.tsx";
+import { Button, Field, FormError, Input, Modal, Select } from "./ui.tsx";
 
 type ProviderId = "anthropic" | "openai" | "openai-compatible";
 
@@ -17,9 +17,6 @@ export interface ProviderDraft {
   hasKey?: boolean;
   apiKeyHint?: string | null;
 }
-
-const selectClass =
-  "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 /** Add or edit a provider connection; "Test connection" tries the form's values before saving. */
 export function ProviderDialog({
@@ -86,9 +83,8 @@ export function ProviderDialog({
     <Modal open={open} onClose={onClose} title={draft.uid ? "Edit provider" : "Add a model provider"}>
       <form onSubmit={submit} className="space-y-4">
         <Field label="Provider" htmlFor="provider-kind">
-          <select
+          <Select
             id="provider-kind"
-            className={selectClass}
             value={draft.provider}
             onChange={(e) => setDraft({ ...draft, provider: e.target.value as ProviderId, model: "" })}
           >
@@ -97,7 +93,7 @@ export function ProviderDialog({
                 {p.label}
               </option>
             ))}
-          </select>
+          </Select>
         </Field>
         {draft.provider === "openai-compatible" && (
           <Field
@@ -105,9 +101,8 @@ export function ProviderDialog({
             htmlFor="provider-preset"
             hint="Fills in the usual base URL of a local or hosted server."
           >
-            <select
+            <Select
               id="provider-preset"
-              className={selectClass}
               value=""
               onChange={(e) => {
                 const preset = catalog.data?.compatiblePresets.find((p) => p.id === e.target.value);
@@ -120,7 +115,7 @@ export function ProviderDialog({
                   {p.label}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
         )}
         <Field label="Name" htmlFor="provider-name" error={fieldError("name")}>
@@ -198,11 +193,7 @@ export function ProviderDialog({
             {result.text}
           </p>
         )}
-        {err && !err.fields && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {err.message}
-          </p>
-        )}
+        <FormError message={err && !err.fields ? err.message : null} />
         <div className="flex justify-between gap-2">
           <Button
             variant="secondary"

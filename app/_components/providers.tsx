@@ -11,7 +11,8 @@ function retry(failureCount: number, err: unknown) {
   return !(status && status >= 400 && status < 500) && failureCount < 2;
 }
 
-export function Providers({ children }: { children: ReactNode }) {
+/** `nonce`: the page's CSP nonce, for next-themes' inline script (the only inline script we add). */
+export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {
   const [queryClient] = useState(
     () =>
       new QueryClient({
@@ -22,7 +23,7 @@ export function Providers({ children }: { children: ReactNode }) {
   );
   const [trpcClient] = useState(makeTrpcClient);
   return (
-    <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
+    <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange nonce={nonce}>
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
           {children}

@@ -12,11 +12,14 @@ import {
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
+import { Suspense } from "react";
 import { authClient } from "@/app/_lib/auth-client.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { Logo } from "./logo.tsx";
+import { NewWorkspaceDialog } from "./new-workspace-dialog.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
-import { Badge, cx } from "./ui.tsx";
+import { cx } from "./ui.tsx";
+import { WorkspaceSwitcher } from "./workspace-switcher.tsx";
 
 const nav = [
   { href: "/", label: "Dashboard", Icon: LayoutDashboard },
@@ -32,7 +35,7 @@ export function Sidebar() {
   const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const { user, workspace, workspaces, selectWorkspace } = useWorkspace();
+  const { user } = useWorkspace();
 
   async function signOut() {
     await authClient.signOut();
@@ -48,27 +51,10 @@ export function Sidebar() {
         </Link>
       </div>
       <div className="px-3 pb-3">
-        {workspaces.length > 1 ? (
-          <select
-            aria-label="Workspace"
-            value={workspace.id}
-            onChange={(e) => selectWorkspace(e.target.value)}
-            className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            {workspaces.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <p className="truncate px-1 text-sm text-zinc-600 dark:text-zinc-400">{workspace.name}</p>
-        )}
-        {workspace.role === "viewer" && (
-          <p className="mt-1 px-1">
-            <Badge tone="amber">Read-only</Badge>
-          </p>
-        )}
+        <WorkspaceSwitcher />
+        <Suspense fallback={null}>
+          <NewWorkspaceDialog />
+        </Suspense>
       </div>
       <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
         {nav.map(({ href, label, Icon }) => {

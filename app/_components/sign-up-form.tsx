@@ -5,8 +5,16 @@ import { useState, type FormEvent } from "react";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { Button, Field, Input } from "./ui.tsx";
 
-/** Creates an account: the owner on a fresh install, or a newcomer with an invite token. */
-export function SignUpForm({ inviteToken, submitLabel }: { inviteToken?: string; submitLabel: string }) {
+/** Creates an account: the owner on a fresh install (with the setup token), or a newcomer with an invite token. */
+export function SignUpForm({
+  inviteToken,
+  setupToken,
+  submitLabel,
+}: {
+  inviteToken?: string;
+  setupToken?: string;
+  submitLabel: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -24,7 +32,7 @@ export function SignUpForm({ inviteToken, submitLabel }: { inviteToken?: string;
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    signUp.mutate({ ...form, inviteToken });
+    signUp.mutate({ ...form, inviteToken, setupToken });
   }
 
   return (

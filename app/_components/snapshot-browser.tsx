@@ -7,7 +7,7 @@ import { useTRPC } from "@/app/_lib/trpc.ts";
 import { SEVERITIES, type Severity } from "@/server/shared/findings.ts";
 import { CodeSearch } from "./code-search.tsx";
 import { CodeViewer } from "./code-viewer.tsx";
-import { Badge, Card, DelayedSkeleton, EmptyState, Input, cx } from "./ui.tsx";
+import { Badge, Card, DelayedSkeleton, EmptyState, Input, Select, cx } from "./ui.tsx";
 
 const severityTone = { critical: "amber", high: "amber", medium: "zinc", low: "zinc", info: "zinc" } as const;
 
@@ -164,11 +164,11 @@ export function SnapshotBrowser({
             <label htmlFor="severity" className="text-sm">
               Severity
             </label>
-            <select
+            <Select
+              size="compact"
               id="severity"
               value={severity}
               onChange={(e) => setSeverity(e.target.value as typeof severity)}
-              className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
             >
               <option value="">All</option>
               {SEVERITIES.map((s) => (
@@ -176,7 +176,7 @@ export function SnapshotBrowser({
                   {s}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           {findings.isPending && <DelayedSkeleton rows={3} />}
           {findings.data?.length === 0 && (

@@ -8,6 +8,7 @@ import {
   type ButtonHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
+  type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
 
@@ -71,14 +72,42 @@ export function Field({
         {label}
       </label>
       {children}
-      {error ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="text-xs text-zinc-500">{hint}</p>
-      ) : null}
+      {error ? <FormError message={error} /> : hint ? <p className="text-xs text-zinc-500">{hint}</p> : null}
     </div>
+  );
+}
+
+/** A form's footer: Cancel, then the submit button (busy while the submit runs). */
+export function FormActions({
+  onCancel,
+  submitLabel,
+  busy,
+  className,
+}: {
+  onCancel: () => void;
+  submitLabel: string;
+  busy: boolean;
+  className?: string;
+}) {
+  return (
+    <div className={cx("flex justify-end gap-2", className)}>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" busy={busy}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
+
+/** A form's error sentence, announced when it appears; nothing when there is no message. */
+export function FormError({ message, className }: { message: string | null | undefined; className?: string }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className={cx("text-sm text-red-600 dark:text-red-400", className)}>
+      {message}
+    </p>
   );
 }
 
@@ -92,6 +121,22 @@ export function TextArea({
   ...props
 }: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
   return <textarea {...props} aria-invalid={invalid || undefined} className={cx(fieldClass, "font-mono", className)} />;
+}
+
+const selectClasses = {
+  /** A form row: full width, as tall as the text fields. */
+  field: "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900",
+  /** A toolbar or filter: as wide as its options. */
+  compact: "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900",
+};
+
+/** A native select styled like the other fields (native: keyboard, screen readers and mobile pickers for free). */
+export function Select({
+  size = "field",
+  className,
+  ...props
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, "size"> & { size?: keyof typeof selectClasses }) {
+  return <select {...props} className={cx(selectClasses[size], className)} />;
 }
 
 /** A determinate progress bar: `fraction` 0–1, announced with `label`. */

@@ -3,7 +3,7 @@
  * both come here: no session → unauthenticated (401); not a member of the workspace, or a role too
  * weak for the action → forbidden (403).
  */
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { forbidden, unauthenticated } from "../errors.ts";
 import { roleAtLeast, roleLabel, roleSchema, type Role } from "./roles.ts";
 
@@ -23,8 +23,8 @@ export function requireUser(actor: Actor): NonNullable<Actor> {
   return actor;
 }
 
-/** Returns the actor's role in the workspace, or throws 401/403. */
-export async function requireRole(db: Db, actor: Actor, workspaceId: string, needed: Role): Promise<Role> {
+/** Returns the actor's role in the workspace, or throws 401/403. `db` may be a transaction client. */
+export async function requireRole(db: Db | Tx, actor: Actor, workspaceId: string, needed: Role): Promise<Role> {
   const user = requireUser(actor);
   const membership = await db.membership.findUnique({
     where: { workspaceId_userId: { workspaceId, userId: user.userId } },

@@ -4,12 +4,27 @@
  */
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import { CLIENT_IP_HEADER } from "../web/client-ip.ts";
+import { trustedOriginsFor } from "../web/origin.ts";
 import type { Actor } from "./access.ts";
 
 export const MIN_PASSWORD_LENGTH = 8;
+
+export const SIGN_UP_CLOSED =
+  "Sign up on the sign-up page: with the setup link on a new install, else with an invite link.";
+
+/**
+ * better-auth's sign-up endpoint, refused to every HTTP request whatever spelling of the path routed
+ * it there: hooks see the endpoint's own path, and only a network call has a Request. Accounts are
+ * created by account.signUp, which calls auth.api.signUpEmail in-process (no Request).
+ */
+const closeSignUpToTheNetwork = createAuthMiddleware(async (ctx) => {
+  if (ctx.path === "/sign-up/email" && ctx.request) throw new APIError("FORBIDDEN", { message: SIGN_UP_CLOSED });
+});
 
 export function createAuth(opts: { config: Config; db: Db; secret: string }) {
   const { config, db, secret } = opts;
@@ -21,19 +36,22 @@ export function createAuth(opts: { config: Config; db: Db; secret: string }) {
     database: prismaAdapter(db, { provider: config.db.provider === "postgres" ? "postgresql" : "sqlite" }),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: MIN_PASSWORD_LENGTH },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    // Without PUBLIC_URL the app answers on whatever host the browser used; requests are then
-    // trusted only from that same origin (CSRF protection stays on).
-    trustedOrigins: config.publicUrl
-      ? [config.publicUrl]
-      : async (request) => {
-          const host = request?.headers.get("host");
-          return host ? [`http://${host}`, `https://${host}`] : [];
-        },
+    hooks: { before: closeSignUpToTheNetwork },
+    // Without PUBLIC_URL / ALLOWED_ORIGINS the app answers on whatever host the browser used;
+    // requests are then trusted only from that same origin (CSRF protection stays on).
+    trustedOrigins: config.allowedOrigins.length
+      ? config.allowedOrigins
+      : async (request) => trustedOriginsFor(request?.headers.get("host"), []),
     rateLimit: { enabled: config.env === "production" },
     telemetry: { enabled: false },
     // Argus logs through pino; better-auth's own console output is limited to errors.
     logger: { level: "error" },
-    advanced: { useSecureCookies: config.publicUrl?.startsWith("https://") ?? false },
+    advanced: {
+      useSecureCookies: config.publicUrl?.startsWith("https://") ?? false,
+      // The client address as server/http.ts worked it out (TRUSTED_PROXIES), never a header the
+      // client could have written itself.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
   });
 }
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { getConfig } from "../config.ts";
 import { DomainError } from "../errors.ts";
+import { OPERATOR_GIT_POLICY } from "../codebase/ingest/index.ts";
 import { runImport, type ImportSource } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { UsageError } from "./usage.ts";
@@ -62,6 +63,8 @@ export async function runIngestCli(argv: string[]): Promise<number> {
       {
         limits: getConfig().ingestLimits,
         projectEslintConfig: getConfig().projectEslintConfig,
+        // The operator typed the URL on their own machine: any host, their own ssh keys.
+        git: OPERATOR_GIT_POLICY,
       },
     );
     const seconds = (Date.now() - started) / 1000;

@@ -129,8 +129,9 @@ async function record(
   await migrate(config.db);
   const db = await createDb(config.db);
   try {
-    const events = createEventBus({ db, log: createLogger({ ...config.log, level: "warn" }) });
-    const runs = createRunService({ db, events, engine: { log, external: mcpExternalResolver() } });
+    const logger = createLogger({ ...config.log, level: "warn" });
+    const events = createEventBus({ db, log: logger });
+    const runs = createRunService({ db, events, log: logger, engine: { log, external: mcpExternalResolver() } });
     const { uid, done } = await runs.start({ file, ...options });
     io.err(`recording run ${uid} (room run:${uid})\n`);
     const r = await done;

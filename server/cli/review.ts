@@ -24,9 +24,10 @@ import {
 } from "../review/report/schema.ts";
 import { executeReview } from "../review/run.ts";
 import type { StaticInput } from "../review/static-engine.ts";
+import { OPERATOR_GIT_POLICY } from "../codebase/ingest/index.ts";
 import { runImport } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
-import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { sourceFor } from "./ingest.ts";
 import { UsageError } from "./usage.ts";
 
@@ -169,17 +170,14 @@ export async function runReviewCli(argv: string[]): Promise<number> {
       {
         limits: config.ingestLimits,
         projectEslintConfig: config.projectEslintConfig,
+        // The operator typed the URL on their own machine: any host, their own ssh keys.
+        git: OPERATOR_GIT_POLICY,
       },
     ).catch((err: unknown) => {
       throw err instanceof DomainError ? new UsageError(err.message) : err;
     });
     process.stderr.write("\r");
-    const symbols = openSymbolIndex(dirs.symbols);
-    const files = symbols
-      .files()
-      .filter((f) => f.status !== "skipped")
-      .map((f) => f.path);
-    symbols.close();
+    const files = reviewableFiles(dirs.symbols);
 
     const controller = new AbortController();
     process.once("SIGINT", () => controller.abort(new Error("Interrupted.")));

@@ -53,7 +53,7 @@ async function openTarget(
     cleanup.push(() => db.$disconnect());
     const project = await db.project.findUnique({
       where: { uid: target },
-      include: { snapshots: { where: { status: "ready" }, orderBy: { createdAt: "desc" }, take: 1 } },
+      include: { snapshots: { where: { status: "ready" }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1 } },
     });
     if (!project) throw new DomainError("not_found", `No project with id ${target} in ${config.dataDir}.`);
     const snapshot = project.snapshots[0];

@@ -14,7 +14,7 @@ import { splitIdentifiersInText } from "../retrieval/split-identifiers.ts";
 import { replaceIndex, type ChunkRow, type Store, type WriteResult } from "../retrieval/store/index.ts";
 import { ultraragContents } from "../retrieval/chunk/text.ts";
 import { chunkOptions, type ChunkingSettings } from "./chunking.ts";
-import { lineLocator } from "../retrieval/chunk/line-locator.ts";
+import { lineLocator } from "../lib/line-locator.ts";
 
 /** A base bigger than this is refused with the fix (a larger chunk_size, or split the base). */
 export const MAX_CHUNKS_PER_BASE = 500_000;
@@ -30,7 +30,12 @@ export interface SourceText {
 
 export type ChunkDraft = Omit<ChunkRow, "vector">;
 
-export class TooManyChunksError extends Error {}
+export class TooManyChunksError extends Error {
+  /** Says how many chunks and what to change (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
+}
 
 /** Chunk rows of one document. `file` is the document's uid (results map it back to the name). */
 export function chunkDocument(doc: SourceText, settings: ChunkingSettings): ChunkDraft[] {

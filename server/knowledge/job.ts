@@ -16,13 +16,13 @@ import { z } from "zod";
 import { throttledProgress } from "../jobs/throttled-progress.ts";
 import type { Config } from "../config.ts";
 import type { Db, KnowledgeBase, KnowledgeDocument } from "../db/client.ts";
-import { DomainError } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import type { EventBus } from "../events/bus.ts";
 import { kbRoom } from "../shared/rooms.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import { connect, dropIndex } from "../retrieval/store/index.ts";
-import { buildBaseIndex, TooManyChunksError, type SourceText } from "./build.ts";
+import { buildBaseIndex, type SourceText } from "./build.ts";
 import { readChunking } from "./chunking.ts";
 import { parseDocument, ParseRefusal, statusForRefusal } from "./parse/index.ts";
 import { documentPaths, dropBaseStorage, knowledgeIndexName, searchStoreUri } from "./storage.ts";
@@ -132,9 +132,8 @@ export function createKnowledgeIndexer(deps: {
         status = "failed";
         message = `${doc.name}: the uploaded file is missing on the server. Delete it and upload it again.`;
       } else {
-        log.error({ err, document: doc.uid }, "document parser crashed");
         status = "failed";
-        message = `${doc.name} could not be read (the parser failed unexpectedly). It has been logged; try exporting the file again.`;
+        message = publicError(err, { doing: `reading ${doc.name}`, log, context: { document: doc.uid } }).message;
       }
     }
     // Nothing more can be done with the file: keep the record (with the reason), not the bytes.
@@ -183,7 +182,7 @@ export function createKnowledgeIndexer(deps: {
       report(0, "Reading documents", true);
       const docs = await db.knowledgeDocument.findMany({
         where: { knowledgeBaseId: base.id, status: { in: ["pending", "ready"] } },
-        orderBy: { createdAt: "asc" },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       });
       const usable: KnowledgeDocument[] = [];
       for (const [i, doc] of docs.entries()) {
@@ -242,12 +241,12 @@ export function createKnowledgeIndexer(deps: {
     } catch (err) {
       await report.settle();
       if (await removedMeanwhile(base).catch(() => false)) return;
-      const message =
-        err instanceof TooManyChunksError || err instanceof DomainError
-          ? err.message
-          : "Indexing failed unexpectedly. It has been logged; try again. Search still uses the previous index.";
-      if (!(err instanceof TooManyChunksError || err instanceof DomainError))
-        log.error({ err, knowledgeBase: base.uid }, "knowledge base indexing failed");
+      const failure = publicError(err, {
+        doing: "indexing the knowledge base",
+        log,
+        context: { knowledgeBase: base.uid },
+      });
+      const message = `${failure.message} Search still uses the previous index.`;
       await db.knowledgeBase
         .updateMany({ where: { id: base.id }, data: { status: "failed", message } })
         .catch(() => undefined);

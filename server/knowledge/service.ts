@@ -165,7 +165,10 @@ export function createKnowledgeService(deps: {
 
     async list(actor: Actor, workspaceId: string): Promise<BaseView[]> {
       await requireRole(db, actor, workspaceId, "viewer");
-      const rows = await db.knowledgeBase.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" } });
+      const rows = await db.knowledgeBase.findMany({
+        where: { workspaceId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      });
       return Promise.all(rows.map(view));
     },
 
@@ -218,7 +221,7 @@ export function createKnowledgeService(deps: {
       const base = await loadFor(actor, uid, "viewer");
       const rows = await db.knowledgeDocument.findMany({
         where: { knowledgeBaseId: base.id },
-        orderBy: { createdAt: "desc" },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: MAX_DOCUMENTS_PER_BASE,
       });
       return rows.map(documentView);

@@ -20,6 +20,8 @@ import busboy from "busboy";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
+import { declaresMoreThan, limitBody, PayloadTooLarge, sendJson, stopReading } from "../lib/body-limit.ts";
 import type { KnowledgeService, ReceivedFile } from "./service.ts";
 import { baseDirs } from "./storage.ts";
 
@@ -38,6 +40,14 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
 
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
+/** Multipart framing (boundaries, part headers) on top of the files' bytes, allowed beyond the upload cap. */
+const FRAMING_ALLOWANCE = 1024 * 1024;
+
+const uploadTooLarge = (limits: UploadLimits) =>
+  new PayloadTooLarge(
+    `This upload is larger than ${mb(limits.maxUploadBytes)}, the limit for one upload (KNOWLEDGE_MAX_UPLOAD_MB). Upload the documents in several batches, or ask the operator to raise the limit.`,
+  );
+
 /** The route, for server/http.ts: true when the path was ours (and answered). */
 export async function routeKnowledgeUpload(
   services: Services & { knowledge: KnowledgeService },
@@ -47,7 +57,10 @@ export async function routeKnowledgeUpload(
 ): Promise<boolean> {
   const m = KNOWLEDGE_UPLOAD_ROUTE.exec(pathname);
   if (!m) return false;
-  await handleKnowledgeUpload(services, req, res, m[1]!);
+  await handleKnowledgeUpload(services, req, res, m[1]!, {
+    ...DEFAULT_UPLOAD_LIMITS,
+    ...services.config.knowledgeUploadLimits,
+  });
   return true;
 }
 
@@ -58,16 +71,14 @@ export async function handleKnowledgeUpload(
   baseUid: string,
   limits: UploadLimits = DEFAULT_UPLOAD_LIMITS,
 ): Promise<void> {
-  const send = (status: number, body: unknown) => {
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-    res.end(JSON.stringify(body));
-  };
+  const send = (status: number, body: unknown) => sendJson(res, status, body, { "cache-control": "no-store" });
   try {
     if (req.method !== "POST") return send(405, { message: "Use POST to upload documents." });
     if (!/^multipart\/form-data/i.test(req.headers["content-type"] ?? ""))
       throw invalid("Send the documents as multipart/form-data, one part per file.");
     const actor = await actorFromHeaders(services.auth, toHeaders(req.headers));
     const base = await services.knowledge.baseForUpload(actor, baseUid);
+    if (declaresMoreThan(req, limits.maxUploadBytes + FRAMING_ALLOWANCE)) throw uploadTooLarge(limits);
     const incoming = baseDirs(services.config.dataDir, base.id).incoming;
     await mkdir(incoming, { recursive: true });
     const { files, tooLarge } = await receive(req, incoming, limits);
@@ -78,12 +89,13 @@ export async function handleKnowledgeUpload(
     const allDuplicates = outcome.rejected.every((r) => r.reason === "duplicate");
     send(allDuplicates ? 409 : 400, { message: outcome.rejected.map((r) => r.message).join("\n"), ...outcome });
   } catch (err) {
-    req.unpipe();
-    req.resume(); // drain what the client is still sending so it gets the answer
-    const message =
-      err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
-    if (!(err instanceof DomainError)) services.log.error({ err }, "knowledge upload failed");
-    send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });
+    const status = err instanceof PayloadTooLarge ? 413 : err instanceof DomainError ? HTTP_STATUS[err.kind] : 500;
+    // Over the cap the rest is not read (the connection closes after the answer); otherwise drain what
+    // the client is still sending so it gets the answer.
+    stopReading(req);
+    if (status !== 413) req.resume();
+    const { message } = publicError(err, { doing: "receiving the upload", log: services.log, context: { baseUid } });
+    send(status, { message });
   }
 }
 
@@ -117,13 +129,15 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
     // Files still being received: a failure (e.g. the client hung up) must end them, or their
     // writes never settle and the partial files are never removed.
     const inFlight = new Set<NodeJS.ReadableStream & { destroy(err?: Error): void }>();
-    let total = 0;
     let failure: DomainError | null = null;
+    const body = limitBody(req, limits.maxUploadBytes + FRAMING_ALLOWANCE, () => uploadTooLarge(limits));
     const fail = (err: DomainError) => {
       if (failure) return;
       failure = err;
-      req.unpipe(parser);
-      req.resume();
+      body.unpipe(parser);
+      // Over the cap nothing more is read; any other failure drains the rest so the client gets the answer.
+      stopReading(req);
+      if (!(err instanceof PayloadTooLarge)) req.resume();
       for (const stream of inFlight) stream.destroy(new Error(err.message));
       finish();
     };
@@ -150,7 +164,7 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
             await rm(f.path, { force: true });
             out.tooLarge.push({
               name: f.name,
-              message: `${f.name} is larger than ${mb(limits.maxFileBytes)}, the limit for one document. Split it, or keep only the text.`,
+              message: `${f.name} is larger than ${mb(limits.maxFileBytes)}, the limit for one document (KNOWLEDGE_MAX_FILE_MB). Split it, or keep only the text.`,
             });
           } else out.files.push({ name: f.name, path: f.path, bytes: f.bytes, sha256: f.sha256 });
         }
@@ -173,16 +187,6 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
         transform(chunk: Buffer, _enc, done) {
           hash.update(chunk);
           bytes += chunk.length;
-          total += chunk.length;
-          if (total > limits.maxUploadBytes) {
-            fail(
-              invalid(
-                `This upload is larger than ${mb(limits.maxUploadBytes)}, the limit for one upload. Upload the documents in several batches.`,
-              ),
-            );
-            done(new Error("upload too large"));
-            return;
-          }
           done(null, chunk);
         },
       });
@@ -211,8 +215,10 @@ function receive(req: IncomingMessage, dir: string, limits: UploadLimits): Promi
     parser.on("partsLimit", () => fail(invalid("The upload has too many parts. Send only the files.")));
     parser.on("error", (err: Error) => fail(invalid(`The upload could not be read: ${err.message}. Try again.`)));
     parser.on("close", finish);
-    req.on("aborted", () => fail(invalid("The upload was cancelled before it finished.")));
-    req.pipe(parser);
+    body.on("error", (err) =>
+      fail(err instanceof DomainError ? err : invalid("The upload was cancelled before it finished.")),
+    );
+    body.pipe(parser);
   });
 }
 

@@ -1,31 +1,14 @@
 /**
  * The Anthropic adapter through the real @anthropic-ai/sdk against the scripted server over HTTP.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ScriptedServer } from "./scripted/server.ts";
+import { describe, expect, it } from "vitest";
 import { signatureFor } from "./scripted/wire.ts";
-import { clientFor, collect, startServer } from "./test-support.ts";
+import { clientFor, collect, scriptedServerForFile, GREP_TOOL, READ_FILE_TOOL } from "./test-support.ts";
 import { type Message, type ToolDefinition, userText } from "./types.ts";
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await scriptedServerForFile();
 
-const tools: ToolDefinition[] = [
-  {
-    name: "read_file",
-    description: "Read a file",
-    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-  },
-  {
-    name: "grep",
-    description: "Search",
-    inputSchema: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"] },
-  },
-];
+const tools: ToolDefinition[] = [READ_FILE_TOOL, GREP_TOOL];
 
 describe("anthropic", () => {
   it("streams text in chunks and reports usage with cache figures", async () => {

@@ -1,18 +1,12 @@
 /**
  * Token and cost budgets, enforced by the client against the scripted server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBudget, fitToBudget } from "./budget.ts";
-import type { ScriptedServer } from "./scripted/server.ts";
-import { clientFor, collect, startServer } from "./test-support.ts";
+import { clientFor, collect, scriptedServerForFile } from "./test-support.ts";
 import { userText } from "./types.ts";
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await scriptedServerForFile();
 
 describe("budgets", () => {
   it("charges each request to the job budget and lowers max_tokens to what is left", async () => {

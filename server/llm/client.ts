@@ -9,7 +9,7 @@ import { z } from "zod";
 import { createAnthropicAdapter } from "./anthropic.ts";
 import { type Budget, estimateInputTokens, fitToBudget } from "./budget.ts";
 import { type ModelInfo, PROVIDER_INFO, costUsd, mapReasoningEffort, modelInfo } from "./catalog.ts";
-import { LlmError, StreamCutError, classifyError } from "./errors.ts";
+import { LlmError, StreamCutError, classifyError, withoutSecret } from "./errors.ts";
 import { guarded } from "./guard.ts";
 import { createOpenAICompatibleAdapter } from "./openai-compatible.ts";
 import { createOpenAIResponsesAdapter } from "./openai-responses.ts";
@@ -175,7 +175,7 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
         }
         throw new StreamCutError("the adapter ended without a stop");
       } catch (e) {
-        const err = classifyError(e, o.provider, model, signal?.aborted ?? false);
+        const err = withoutSecret(classifyError(e, o.provider, model, signal?.aborted ?? false), o.apiKey);
         err.attempts = attempt + 1;
         const delay = shown ? undefined : retryDelay(err, attempt, policy, deps.random);
         if (delay !== undefined) {

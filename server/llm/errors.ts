@@ -39,6 +39,11 @@ export class LlmError extends Error {
     this.retryable = RETRYABLE.has(init.kind);
   }
 
+  /** Names provider, model and status, then the provider's own words: shown to users as is (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
+
   toInfo(): LlmErrorInfo {
     const info: LlmErrorInfo = {
       kind: this.kind,
@@ -61,6 +66,18 @@ export class LlmError extends Error {
 }
 
 const RETRYABLE = new Set<LlmErrorKind>(["rate_limit", "server", "network", "timeout"]);
+
+/**
+ * Some providers echo the key they were sent ("invalid x-api-key: sk-…"). The message is shown to
+ * users and stored with reviews, so the key is cut out of it, and the raw SDK error (its cause, which
+ * holds the same body) is dropped so no log serializer prints it.
+ */
+export function withoutSecret(err: LlmError, secret: string | undefined): LlmError {
+  if (!secret || secret.length < 8 || !err.message.includes(secret)) return err;
+  err.message = err.message.split(secret).join("[key redacted]");
+  Object.defineProperty(err, "cause", { value: undefined, configurable: true, writable: true });
+  return err;
+}
 
 /** Raised by adapters when a stream ends without the provider's final event (connection cut). */
 export class StreamCutError extends Error {

@@ -2,34 +2,13 @@
  * Chat Completions (OpenAI-compatible servers) through the real openai SDK: native streaming
  * tool_calls, and text-JSON tool calls for models without native tool calling.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ScriptedServer } from "./scripted/server.ts";
-import { clientFor, collect, startServer } from "./test-support.ts";
+import { describe, expect, it } from "vitest";
+import { clientFor, collect, scriptedServerForFile, GREP_TOOL, READ_FILE_TOOL } from "./test-support.ts";
 import { type Message, type ToolDefinition, userText } from "./types.ts";
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await scriptedServerForFile();
 
-const tools: ToolDefinition[] = [
-  {
-    name: "read_file",
-    description: "Read a file",
-    inputSchema: {
-      type: "object",
-      properties: { path: { type: "string" }, start: { type: "integer" } },
-      required: ["path"],
-    },
-  },
-  {
-    name: "grep",
-    description: "Search",
-    inputSchema: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"] },
-  },
-];
+const tools: ToolDefinition[] = [READ_FILE_TOOL, GREP_TOOL];
 
 describe("openai-compatible, native tools", () => {
   it("streams tool_calls whose arguments are split across chunks, several calls at once", async () => {

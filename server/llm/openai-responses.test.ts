@@ -1,25 +1,13 @@
 /**
  * The OpenAI Responses adapter through the real openai SDK against the scripted server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ScriptedServer } from "./scripted/server.ts";
-import { clientFor, collect, startServer } from "./test-support.ts";
+import { describe, expect, it } from "vitest";
+import { clientFor, collect, scriptedServerForFile, READ_FILE_TOOL } from "./test-support.ts";
 import { type Message, type ToolDefinition, userText } from "./types.ts";
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await scriptedServerForFile();
 
-const tools: ToolDefinition[] = [
-  {
-    name: "read_file",
-    description: "Read a file",
-    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-  },
-];
+const tools: ToolDefinition[] = [READ_FILE_TOOL];
 
 describe("openai (Responses)", () => {
   it("streams text and reports usage with cached tokens", async () => {

@@ -2,17 +2,11 @@
  * Retries, errors, cancellation, cut and stalled streams: the same behaviour for every provider,
  * each run through its real SDK against the scripted server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ScriptedServer } from "./scripted/server.ts";
-import { MODEL, clientFor, collect, startServer } from "./test-support.ts";
+import { describe, expect, it } from "vitest";
+import { MODEL, clientFor, collect, scriptedServerForFile, startServer } from "./test-support.ts";
 import { PROVIDERS, type StreamEvent, userText } from "./types.ts";
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await scriptedServerForFile();
 
 describe.each(PROVIDERS)("%s", (provider) => {
   it("retries a 429, honouring retry-after, then succeeds", async () => {

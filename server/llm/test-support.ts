@@ -1,11 +1,12 @@
 /**
  * Shared by the tests in server/llm: a scripted server per test file, clients for each provider
- * pointed at it with tiny retry delays, and a collector for stream events.
+ * pointed at it with tiny retry delays, a collector for stream events, and two tool definitions.
  */
+import { afterAll, beforeEach } from "vitest";
 import { type LlmClient, type LlmClientOptions, createLlmClient } from "./client.ts";
 import { type ScriptedServer, startScriptedServer } from "./scripted/server.ts";
 import type { ScriptInput } from "./scripted/script.ts";
-import type { ProviderId, StopEvent, StreamEvent } from "./types.ts";
+import type { ProviderId, StopEvent, StreamEvent, ToolDefinition } from "./types.ts";
 
 export const MODEL: Record<ProviderId, string> = {
   anthropic: "claude-sonnet-5-5",
@@ -16,6 +17,33 @@ export const MODEL: Record<ProviderId, string> = {
 export function startServer(script: ScriptInput = { rules: [] }): Promise<ScriptedServer> {
   return startScriptedServer({ script });
 }
+
+/**
+ * One scripted server for the whole test file (await it at the top level): requests and rule uses are
+ * reset before each test, and the server is closed after the last.
+ */
+export async function scriptedServerForFile(script?: ScriptInput): Promise<ScriptedServer> {
+  const server = await startServer(script);
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  return server;
+}
+
+export const READ_FILE_TOOL: ToolDefinition = {
+  name: "read_file",
+  description: "Read a file",
+  inputSchema: {
+    type: "object",
+    properties: { path: { type: "string" }, start: { type: "integer" } },
+    required: ["path"],
+  },
+};
+
+export const GREP_TOOL: ToolDefinition = {
+  name: "grep",
+  description: "Search",
+  inputSchema: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"] },
+};
 
 export function clientFor(
   server: ScriptedServer,

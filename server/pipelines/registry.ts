@@ -66,7 +66,12 @@ export interface RegistryOptions {
   external?: ExternalResolver;
 }
 
-export class ServerResolveError extends Error {}
+export class ServerResolveError extends Error {
+  /** Names the server reference or file the pipeline got wrong (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
+}
 
 const MAX_PARAMETER_BYTES = 1024 * 1024;
 

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedDb } from "../../test/helpers/db.ts";
 import type { Db } from "../db/client.ts";
 import { createEventBus } from "../events/bus.ts";
+import { captureLog } from "../../test/helpers/log.ts";
 import { TEST_BUILTINS, tempDir } from "./engine/test-support.ts";
 import { runRoom } from "../shared/rooms.ts";
+import { defineServer } from "./servers/define.ts";
 import { createRunService } from "./runs.ts";
 
 let db: Db;
@@ -19,7 +21,7 @@ describe("run service", () => {
     const t = tempDir({ "pipes/p.yaml": "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- toy.stream\n" });
     try {
       const events = createEventBus({ db, log });
-      const runs = createRunService({ db, events, engine: { builtins: TEST_BUILTINS } });
+      const runs = createRunService({ db, events, log, engine: { builtins: TEST_BUILTINS } });
       const { uid, done } = await runs.start({ file: "pipes/p.yaml", cwd: t.dir, createdById: "u1" });
       expect((await db.pipelineRun.findUnique({ where: { uid } }))?.status).toBeDefined();
       const record = await done;
@@ -63,7 +65,12 @@ describe("run service", () => {
   it("records a failed run with its error and the error event", async () => {
     const t = tempDir({ "p.yaml": "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- toy.boom\n" });
     try {
-      const runs = createRunService({ db, events: createEventBus({ db, log }), engine: { builtins: TEST_BUILTINS } });
+      const runs = createRunService({
+        db,
+        events: createEventBus({ db, log }),
+        log,
+        engine: { builtins: TEST_BUILTINS },
+      });
       const record = await runs.run({ file: "p.yaml", cwd: t.dir });
       expect(record).toMatchObject({
         status: "failed",
@@ -81,6 +88,55 @@ describe("run service", () => {
     }
   });
 
+  it("a step that crashes: the record and the room get a sentence and a reference, the log the detail", async () => {
+    const leaky = defineServer({
+      name: "leaky",
+      defaults: {},
+      tools: {
+        crash: {
+          params: ["q_ls"],
+          output: "q_ls->ans_ls",
+          run: () => {
+            throw new Error("ENOENT: no such file or directory, open '/root/secret/x'");
+          },
+        },
+      },
+    });
+    const t = tempDir({
+      "p.yaml": "servers:\n  toy: servers/toy\n  leaky: servers/leaky\npipeline:\n- toy.seed\n- leaky.crash\n",
+    });
+    try {
+      const captured = captureLog();
+      const runs = createRunService({
+        db,
+        events: createEventBus({ db, log }),
+        log: captured.log,
+        engine: { builtins: { ...TEST_BUILTINS, leaky } },
+      });
+      const record = await runs.run({ file: "p.yaml", cwd: t.dir });
+      expect(record.status).toBe("failed");
+      const reference = /reference: ([0-9a-f]{8})\.$/.exec(record.error ?? "")?.[1];
+      expect(record.error).toMatch(/^Something went wrong while running step leaky\.crash\. /);
+      expect(reference).toBeDefined();
+      const history = JSON.stringify(await runs.history(record.uid));
+      expect(history).toContain(reference);
+      for (const leak of ["/root/secret", "ENOENT", "    at "]) {
+        expect(record.error).not.toContain(leak);
+        expect(history).not.toContain(leak);
+      }
+      const errors = (await runs.history(record.uid)).filter((e) => e.type === "error");
+      expect(errors).toHaveLength(1);
+      const logged = captured.lines().find((l) => l.reference === reference);
+      expect(logged).toMatchObject({ run: record.uid, err: { type: "StepError" } });
+      // The stack, down to the tool's own error and its path.
+      expect((logged!.err as { stack: string }).stack).toMatch(
+        /caused by: Error: ENOENT.*'\/root\/secret\/x'\n {4}at /,
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("cancels a running run", async () => {
     const t = tempDir({
       "p.yaml":
@@ -88,7 +144,7 @@ describe("run service", () => {
     });
     try {
       const events = createEventBus({ db, log });
-      const runs = createRunService({ db, events, engine: { builtins: TEST_BUILTINS } });
+      const runs = createRunService({ db, events, log, engine: { builtins: TEST_BUILTINS } });
       const { uid, done } = await runs.start({ file: "p.yaml", cwd: t.dir });
       let cancelled: boolean | undefined;
       events.subscribe(runRoom(uid), (e) => {

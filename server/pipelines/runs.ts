@@ -11,12 +11,14 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
+import type { Logger } from "../logger.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import { toEnvelope } from "../shared/event-union.ts";
 import { runRoom } from "../shared/rooms.ts";
 import type { AliasParameters } from "./dsl/params.ts";
 import type { PipelineEvent } from "./engine/events.ts";
-import { RunCancelledError } from "./engine/execute.ts";
+import { RunCancelledError, StepError } from "./engine/execute.ts";
 import { runPipeline, type RunOptions, type RunResult } from "./engine/run.ts";
 import { summarizeStep } from "./engine/summary.ts";
 
@@ -49,6 +51,8 @@ export interface RunRecord {
 export interface RunServiceDeps {
   db: Db;
   events: EventBus;
+  /** Where an unexpected failure's detail goes (the run record and room get a reference). */
+  log: Logger;
   /** Passed through to the engine (external MCP servers, extra built-ins). */
   engine?: Pick<RunOptions, "external" | "builtins" | "log">;
 }
@@ -81,6 +85,9 @@ function outputsOf(r: RunResult) {
   };
 }
 
+/** "running step retriever.search" when a step crashed, so the sentence still says where. */
+const doingFor = (err: unknown) => (err instanceof StepError ? `running step ${err.step}` : "running the pipeline");
+
 export function createRunService(deps: RunServiceDeps) {
   const { db, events } = deps;
   const running = new Map<string, AbortController>();
@@ -105,9 +112,13 @@ export function createRunService(deps: RunServiceDeps) {
     // settles when its frame is written: awaiting each in turn would put every delta in a frame of its
     // own); the run waits for them all before finishing.
     const published: Promise<unknown>[] = [];
-    const publish = (e: PipelineEvent) => {
+    const send = (e: PipelineEvent) => {
       const event = roomEvent(e);
       published.push(events.publish(runRoom(uid), event).catch(() => undefined));
+    };
+    // The engine's own error event carries the raw message; the run sends what users may see (below).
+    const publish = (e: PipelineEvent) => {
+      if (e.type !== "error") send(e);
     };
     const done = (async (): Promise<RunRecord> => {
       let status: RunStatus = "completed";
@@ -135,7 +146,11 @@ export function createRunService(deps: RunServiceDeps) {
         });
       } catch (err) {
         status = err instanceof RunCancelledError || controller.signal.aborted ? "cancelled" : "failed";
-        error = err instanceof Error ? err.message : String(err);
+        error =
+          status === "cancelled"
+            ? new RunCancelledError().message
+            : publicError(err, { doing: doingFor(err), log: deps.log, context: { run: uid } }).message;
+        send({ type: "error", message: error });
       } finally {
         running.delete(uid);
       }
@@ -169,7 +184,7 @@ export function createRunService(deps: RunServiceDeps) {
     async list(filter: { workspaceId?: string; limit?: number } = {}): Promise<RunRecord[]> {
       const rows = await db.pipelineRun.findMany({
         where: filter.workspaceId ? { workspaceId: filter.workspaceId } : {},
-        orderBy: { createdAt: "desc" },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: filter.limit ?? 50,
       });
       return rows.map(toRecord);

@@ -1,7 +1,8 @@
 /** Project records. Ingest (sources, snapshots, status changes) arrives with the codebase layer. */
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
-import { isUniqueViolation, type Db, type Project } from "../db/client.ts";
+import type { Db, Project } from "../db/client.ts";
+import { insertWithClientUid } from "../db/client-uid.ts";
 import { conflict, notFound } from "../errors.ts";
 import { projectRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { ACTIVE_REVIEW_STATUSES } from "../shared/statuses.ts";
@@ -41,41 +42,41 @@ export function createProjectService(db: Db, deps: ProjectServiceDeps) {
     return project;
   }
 
+  async function loadFor(actor: Actor, uid: string, role: "viewer" | "member"): Promise<Project> {
+    const project = await load(uid);
+    await requireRole(db, actor, project.workspaceId, role);
+    return project;
+  }
+
   return {
     async list(actor: Actor, workspaceId: string): Promise<ProjectView[]> {
       await requireRole(db, actor, workspaceId, "viewer");
-      const rows = await db.project.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" } });
+      const rows = await db.project.findMany({
+        where: { workspaceId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      });
       return rows.map(view);
     },
 
     async get(actor: Actor, uid: string): Promise<ProjectView> {
-      const project = await load(uid);
-      await requireRole(db, actor, project.workspaceId, "viewer");
-      return view(project);
+      return view(await loadFor(actor, uid, "viewer"));
     },
 
     async create(actor: Actor, input: z.infer<typeof createProjectInput>): Promise<ProjectView> {
       await requireRole(db, actor, input.workspaceId, "member");
-      try {
-        return view(
-          await db.project.create({ data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name } }),
-        );
-      } catch (err) {
-        if (isUniqueViolation(err))
-          throw conflict("A project with this id already exists; reload the page and try again.");
-        throw err;
-      }
+      const created = await insertWithClientUid("project", () =>
+        db.project.create({ data: { uid: input.uid, workspaceId: input.workspaceId, name: input.name } }),
+      );
+      return view(created);
     },
 
     async rename(actor: Actor, input: z.infer<typeof renameProjectInput>): Promise<ProjectView> {
-      const project = await load(input.uid);
-      await requireRole(db, actor, project.workspaceId, "member");
+      const project = await loadFor(actor, input.uid, "member");
       return view(await db.project.update({ where: { id: project.id }, data: { name: input.name } }));
     },
 
     async remove(actor: Actor, uid: string): Promise<void> {
-      const project = await load(uid);
-      await requireRole(db, actor, project.workspaceId, "member");
+      const project = await loadFor(actor, uid, "member");
       const busy = await db.review.count({
         where: { projectId: project.id, status: { in: [...ACTIVE_REVIEW_STATUSES] } },
       });

@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
-import { isUniqueViolation, uniqueViolationFields, type Db, type Prompt, type Tx } from "../db/client.ts";
+import { uniqueViolationFields, type Db, type Prompt, type Tx } from "../db/client.ts";
+import { insertWithClientUid } from "../db/client-uid.ts";
 import { conflict, notFound } from "../errors.ts";
 
 export const promptName = z
@@ -64,6 +65,12 @@ export function createPromptService(db: Db) {
     return prompt;
   }
 
+  async function loadFor(actor: Actor, uid: string, role: "viewer" | "member"): Promise<Prompt> {
+    const prompt = await load(uid);
+    await requireRole(db, actor, prompt.workspaceId, role);
+    return prompt;
+  }
+
   async function unsetDefaults(tx: Tx, workspaceId: string) {
     await tx.prompt.updateMany({ where: { workspaceId, isDefault: true }, data: { isDefault: false } });
   }
@@ -79,15 +86,13 @@ export function createPromptService(db: Db) {
     },
 
     async get(actor: Actor, uid: string): Promise<PromptView> {
-      const prompt = await load(uid);
-      await requireRole(db, actor, prompt.workspaceId, "viewer");
-      return view(prompt);
+      return view(await loadFor(actor, uid, "viewer"));
     },
 
     async create(actor: Actor, input: z.infer<typeof createPromptInput>): Promise<PromptView> {
       await requireRole(db, actor, input.workspaceId, "member");
-      try {
-        const created = await retryDefaultRace(() =>
+      const created = await insertWithClientUid("prompt", () =>
+        retryDefaultRace(() =>
           db.$transaction(async (tx) => {
             if (input.isDefault) await unsetDefaults(tx, input.workspaceId);
             return tx.prompt.create({
@@ -100,18 +105,13 @@ export function createPromptService(db: Db) {
               },
             });
           }),
-        );
-        return view(created);
-      } catch (err) {
-        if (isUniqueViolation(err))
-          throw conflict("A prompt with this id already exists; reload the page and try again.");
-        throw err;
-      }
+        ),
+      );
+      return view(created);
     },
 
     async update(actor: Actor, input: z.infer<typeof updatePromptInput>): Promise<PromptView> {
-      const prompt = await load(input.uid);
-      await requireRole(db, actor, prompt.workspaceId, "member");
+      const prompt = await loadFor(actor, input.uid, "member");
       if (prompt.isBuiltin) throw conflict(READ_ONLY);
       const contentChanged = input.content !== undefined && input.content !== prompt.content;
       const updated = await db.prompt.update({
@@ -127,8 +127,7 @@ export function createPromptService(db: Db) {
     },
 
     async setDefault(actor: Actor, input: z.infer<typeof setDefaultInput>): Promise<PromptView> {
-      const prompt = await load(input.uid);
-      await requireRole(db, actor, prompt.workspaceId, "member");
+      const prompt = await loadFor(actor, input.uid, "member");
       const updated = await retryDefaultRace(() =>
         db.$transaction(async (tx) => {
           if (input.isDefault) await unsetDefaults(tx, prompt.workspaceId);
@@ -139,28 +138,22 @@ export function createPromptService(db: Db) {
     },
 
     async duplicate(actor: Actor, input: z.infer<typeof duplicatePromptInput>): Promise<PromptView> {
-      const source = await load(input.uid);
-      await requireRole(db, actor, source.workspaceId, "member");
-      try {
-        const copy = await db.prompt.create({
+      const source = await loadFor(actor, input.uid, "member");
+      const copy = await insertWithClientUid("prompt", () =>
+        db.prompt.create({
           data: {
             uid: input.newUid,
             workspaceId: source.workspaceId,
             name: `${source.name} (copy)`.slice(0, 120),
             content: source.content,
           },
-        });
-        return view(copy);
-      } catch (err) {
-        if (isUniqueViolation(err))
-          throw conflict("A prompt with this id already exists; reload the page and try again.");
-        throw err;
-      }
+        }),
+      );
+      return view(copy);
     },
 
     async remove(actor: Actor, uid: string): Promise<void> {
-      const prompt = await load(uid);
-      await requireRole(db, actor, prompt.workspaceId, "member");
+      const prompt = await loadFor(actor, uid, "member");
       if (prompt.isBuiltin) throw conflict("Built-in prompts can't be deleted. Duplicate one to make your own copy.");
       if (prompt.isDefault) {
         throw conflict(

@@ -49,12 +49,14 @@ export function membershipHandlers(
 export async function recheckSockets(
   io: ArgusSocketServer,
   services: Pick<Services, "auth" | "db" | "log">,
+  only?: { userId: string },
 ): Promise<{ disconnected: number; revoked: number }> {
   let disconnected = 0;
   let revoked = 0;
   // This process's sockets (with several nodes, each checks its own); one session lookup per cookie.
   const sessions = new Map<string, Promise<Actor | undefined>>();
   for (const local of [...io.sockets.sockets.values()]) {
+    if (only && local.data.actor.userId !== only.userId) continue;
     const cookie = String(local.request.headers.cookie ?? "");
     let lookup = sessions.get(cookie);
     if (!lookup) {

@@ -13,6 +13,7 @@ import { RoomFeed } from "../shared/room-delivery.ts";
 import { kbRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { recheckSockets } from "./socket.ts";
 import {
+  inviteAndSignUp,
   signIn,
   signUp,
   signUpInNewWorkspace,
@@ -291,5 +292,46 @@ describe("rights are checked again while connected", () => {
     expect(await recheckSockets(server.io, server.services)).toEqual({ disconnected: 1, revoked: 0 });
     await expect.poll(() => watcher.connected).toBe(false);
     expect(owner.connected).toBe(true);
+  });
+});
+
+describe("membership changes reach live sockets at once", () => {
+  it("a removed member's socket leaves the room before the removal returns (not at the 30 s re-check)", async () => {
+    const member = await inviteAndSignUp(user, "member", "Removed Soon");
+    const uid = crypto.randomUUID();
+    await server.services.db.knowledgeBase.create({
+      data: { uid, workspaceId: user.workspaceId, name: `kb ${uid.slice(0, 8)}`, chunking: "{}" },
+    });
+    const room = kbRoom(uid);
+    const watcher: RoomClient = open(member.client.cookie);
+    await outcome(watcher);
+    expect(await join(watcher, room)).toMatchObject({ ok: true });
+    const seen: string[] = [];
+    watcher.on("event", (e) => seen.push(`${e.type} ${JSON.stringify(e.payload)}`));
+    const revoked: { room: string; reason: string }[] = [];
+    watcher.on("revoked", (r) => revoked.push(r));
+
+    // A role change that keeps read access leaves the socket where it is.
+    await user.client.ok("mutate", "workspaces.changeRole", {
+      workspaceId: user.workspaceId,
+      userId: member.userId,
+      role: "viewer",
+    });
+    await server.services.events.publish(room, progress(0.1));
+    await expect.poll(() => seen).toEqual([`kb.progress ${JSON.stringify(progress(0.1).payload)}`]);
+
+    const started = Date.now();
+    await user.client.ok("mutate", "workspaces.removeMember", { workspaceId: user.workspaceId, userId: member.userId });
+    // Published the moment the removal returned: it must not reach the removed member.
+    await server.services.events.publish(room, progress(0.2));
+    await expect
+      .poll(() => revoked, { timeout: 2000 })
+      .toEqual([{ room, reason: "You are not a member of this workspace." }]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen).toEqual([`kb.progress ${JSON.stringify(progress(0.1).payload)}`]);
+    // Still connected (the session is valid), just without the room; joining again is refused.
+    expect(watcher.connected).toBe(true);
+    expect(await join(watcher, room)).toMatchObject({ ok: false });
   });
 });

@@ -1,13 +1,17 @@
 /**
- * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (handshake.ts: the
- * same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
+ * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (refused with 403 from
+ * another site's page — Origin, server/web/origin.ts — then handshake.ts: the same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
  * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
+ * When a membership changes, the workspace service says so and that user's sockets are checked at
+ * once; the periodic check stays as the backstop.
  */
-import type { Server as HttpServer } from "node:http";
+import type { Server as HttpServer, ServerResponse } from "node:http";
 import { Server } from "socket.io";
 import type { Services } from "../context.ts";
+import { handshakeOriginRefusal } from "../web/origin.ts";
+import { setSecurityHeaders } from "../web/security-headers.ts";
 import { bridgeRooms } from "./bridge.ts";
 import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
@@ -30,7 +34,21 @@ export const RECHECK_MS = 30_000;
 export function attachSocketServer(httpServer: HttpServer, services: Services): ArgusSocketServer {
   // A client message is small (a chat message is at most 16 KB): a bigger frame closes the socket
   // instead of being buffered (Socket.IO's default accepts 1 MB).
-  const io: ArgusSocketServer = new Server(httpServer, { serveClient: false, maxHttpBufferSize: MAX_FRAME_BYTES });
+  const io: ArgusSocketServer = new Server(httpServer, {
+    serveClient: false,
+    maxHttpBufferSize: MAX_FRAME_BYTES,
+    // A page on another site must not open a socket with the visitor's cookies (the WebSocket
+    // handshake is not covered by CORS): the same Origin rule as state-changing HTTP requests.
+    allowRequest: (req, callback) => {
+      const refusal = handshakeOriginRefusal(req.headers, services.config.allowedOrigins);
+      callback(refusal, refusal === null);
+    },
+  });
+  // Engine.IO answers /socket.io/ itself (polling responses, handshake errors): same headers as the rest.
+  io.engine.use((_req: unknown, res: ServerResponse, next: () => void) => {
+    setSecurityHeaders(res);
+    next();
+  });
   authenticateSockets(io, services);
   const bridge = bridgeRooms(io, services.events);
   const presence = trackPresence(io);
@@ -55,7 +73,14 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
       .finally(() => (checking = false));
   }, RECHECK_MS);
   recheck.unref();
-  httpServer.once("close", () => clearInterval(recheck));
+  // Awaited by the service: when a removal returns, this node's sockets of that user have left.
+  const unsubscribe = services.workspaces.onMembershipChanged(async ({ userId }) => {
+    await recheckSockets(io, services, { userId });
+  });
+  httpServer.once("close", () => {
+    clearInterval(recheck);
+    unsubscribe();
+  });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;
 }

@@ -30,7 +30,7 @@ import {
   type IndexPlan,
   type Store,
 } from "./store/index.ts";
-import { lineLocator } from "./chunk/line-locator.ts";
+import { lineLocator } from "../lib/line-locator.ts";
 
 /** Bumped when chunking or row contents change: every file then counts as changed. */
 export const CHUNKING_VERSION = 1;

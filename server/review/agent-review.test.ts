@@ -18,16 +18,17 @@ let owner: TestUser;
 let projectUid: string;
 
 const SQL_EVIDENCE = `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`;
+const sqlFinding = modelFinding({
+  title: "SQL injection in find_items",
+  file: "src/api.py",
+  start_line: 19,
+  end_line: 19,
+  evidence: SQL_EVIDENCE,
+  severity: "critical",
+  category: "security",
+});
 const report = reportText([
-  modelFinding({
-    title: "SQL injection in find_items",
-    file: "src/api.py",
-    start_line: 19,
-    end_line: 19,
-    evidence: SQL_EVIDENCE,
-    severity: "critical",
-    category: "security",
-  }),
+  sqlFinding,
   // Wrong lines: repaired from the evidence.
   modelFinding({
     title: "Off-by-one in basketTotal",
@@ -81,19 +82,28 @@ afterAll(async () => {
   await llm?.close();
 });
 
-async function connection(provider: "anthropic" | "openai"): Promise<string> {
+/** Saves a provider connection in the owner's workspace; returns its uid. */
+async function saveConnection(fields: {
+  name: string;
+  provider: string;
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+}): Promise<string> {
   const uid = crypto.randomUUID();
-  const baseUrl = provider === "anthropic" ? llm.url : `${llm.url}/v1`;
-  await owner.client.ok("mutate", "providers.save", {
-    workspaceId: owner.workspaceId,
-    uid,
+  await owner.client.ok("mutate", "providers.save", { workspaceId: owner.workspaceId, uid, ...fields });
+  return uid;
+}
+
+/** A connection to the scripted server over the provider's wire format. */
+function connection(provider: "anthropic" | "openai"): Promise<string> {
+  return saveConnection({
     name: `scripted ${provider}`,
     provider,
-    baseUrl,
+    baseUrl: provider === "anthropic" ? llm.url : `${llm.url}/v1`,
     model: provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-5",
     apiKey: "sk-test",
   });
-  return uid;
 }
 
 describe.each(["anthropic", "openai"] as const)("an agent review over the %s wire format", (provider) => {
@@ -162,14 +172,62 @@ describe.each(["anthropic", "openai"] as const)("an agent review over the %s wir
   });
 });
 
-describe("cancelling a running agent review", () => {
-  it("stops the model mid-request and records the review as cancelled, with nothing half-written", async () => {
-    const slow = await startScripted([{ match: "Review scope", delayMs: 30_000, text: "too late" }]);
+describe("a model whose REPORT has no scores", () => {
+  it("completes the review with scores Argus computed from the findings, and every export says so", async () => {
+    const noScores = reportText([sqlFinding], { overall_score: undefined, category_scores: undefined });
+    const scoreless = await startScripted([
+      { match: "review it critically", text: noScores },
+      { match: "Review scope", text: noScores },
+    ]);
     try {
       const uid = crypto.randomUUID();
       await owner.client.ok("mutate", "providers.save", {
         workspaceId: owner.workspaceId,
         uid,
+        name: "scoreless",
+        provider: "anthropic",
+        baseUrl: scoreless.url,
+        model: "claude-sonnet-4-5",
+        apiKey: "sk-test",
+      });
+      const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", {
+        projectUid,
+        engine: "agent",
+        connectionUid: uid,
+        settings: { verify: false },
+      });
+      await app.services.queue.idle();
+      const done = await owner.client.ok<{
+        status: string;
+        scoreOverall: number;
+        report: { overallScore: number; categoryScores: Record<string, number>; notes: string[] };
+      }>("query", "reviews.get", { uid: review.uid });
+      // One critical security finding (weight 40): 100 · e^(−0.4) = 67.
+      expect(done).toMatchObject({
+        status: "completed",
+        scoreOverall: 67,
+        report: { overallScore: 67, categoryScores: { security: 67 } },
+      });
+      const note = done.report.notes.find((n) => n.startsWith("Scores computed by Argus"));
+      expect(note).toBeDefined();
+      for (const format of ["md", "sarif", "json"]) {
+        const res = await fetch(`${app.url}/api/reviews/${review.uid}/export?format=${format}`, {
+          headers: { cookie: owner.client.cookie },
+        });
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain(format === "md" ? note : JSON.stringify(note).slice(1, -1));
+      }
+    } finally {
+      await scoreless.close();
+    }
+  }, 60_000);
+});
+
+describe("cancelling a running agent review", () => {
+  it("stops the model mid-request and records the review as cancelled, with nothing half-written", async () => {
+    const slow = await startScripted([{ match: "Review scope", delayMs: 30_000, text: "too late" }]);
+    try {
+      const uid = await saveConnection({
         name: "slow",
         provider: "anthropic",
         baseUrl: slow.url,
@@ -217,10 +275,7 @@ describe("cancelling a running agent review", () => {
 
 describe("a failing model", () => {
   it("fails the review with the provider's message and keeps nothing half-written", async () => {
-    const uid = crypto.randomUUID();
-    await owner.client.ok("mutate", "providers.save", {
-      workspaceId: owner.workspaceId,
-      uid,
+    const uid = await saveConnection({
       name: "dead end",
       provider: "openai-compatible",
       baseUrl: "http://127.0.0.1:9/v1",

@@ -9,12 +9,13 @@ import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
-import { invalid } from "../errors.ts";
+import { invalid, isUserFacing } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import { search } from "../retrieval/search.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import type { SnapshotSummary } from "../snapshots/import.ts";
 import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
-import { openSymbolIndex } from "../codebase/symbols/index.ts";
+import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
 import { isActiveReview } from "../shared/statuses.ts";
@@ -63,12 +64,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
       const snapshot = await db.snapshot.findUniqueOrThrow({ where: { id: review.snapshotId } });
       const dirs = snapshotDirs(deps.config.dataDir, snapshot.projectId, snapshot.id);
       const summary = snapshot.summary ? (JSON.parse(snapshot.summary) as SnapshotSummary) : null;
-      const symbols = openSymbolIndex(dirs.symbols);
-      const files = symbols
-        .files()
-        .filter((f) => f.status !== "skipped")
-        .map((f) => f.path);
-      symbols.close();
+      const files = reviewableFiles(dirs.symbols);
       const [staticFindings, dismissals] = await Promise.all([
         db.staticFinding.findMany({ where: { snapshotId: snapshot.id } }),
         db.findingDismissal.findMany({ where: { projectId: review.projectId }, select: { fingerprint: true } }),
@@ -138,8 +134,11 @@ export function createReviewJob(deps: ReviewJobDeps) {
       await events.publish(room, { type: "done", payload: { ...done, notes: result.report.notes } });
     } catch (err) {
       const cancelled = controller.signal.aborted;
-      const reason = cancelled ? "Cancelled by a user." : err instanceof Error ? err.message : String(err);
-      if (!cancelled) log.warn({ err, reviewId: review.id }, "review failed");
+      // Every viewer of the room reads the reason: an unexpected error's detail goes to the log only.
+      const reason = cancelled
+        ? "Cancelled by a user."
+        : publicError(err, { doing: "running the review", log, context: { review: review.uid } }).message;
+      if (!cancelled && isUserFacing(err)) log.warn({ err, review: review.uid }, "review failed");
       const { count } = await db.review.updateMany({
         where: { id: review.id, status: "running" },
         data: {

@@ -3,6 +3,7 @@
  * web app's job (job.ts) and `argus review` (cli/review.ts) share every step: scope, engine, the
  * report checks and noise control. Every file read goes through the Sandbox.
  */
+import { invalid } from "../errors.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
 import type { AgentEvent } from "./agent/events.ts";
 import type { BeforeTurn } from "./agent/loop.ts";
@@ -10,11 +11,10 @@ import { buildReport } from "./report/build.ts";
 import { createLlmClient } from "../llm/index.ts";
 import type { StaticSummary } from "./agent/first-message.ts";
 import { reviewWithAgent } from "./agent/review.ts";
-import { rollupByFile, SEVERITY_WEIGHT } from "./report/rollup.ts";
+import { rollupByFile } from "./report/rollup.ts";
+import { recomputeScores } from "./report/scores.ts";
 import {
-  CATEGORIES,
   severityRank,
-  type Category,
   type Report,
   type ReviewBudget,
   type ReviewScope,
@@ -77,7 +77,7 @@ async function agentReview(
   readFile: (f: string) => Promise<string | null>,
 ): Promise<ExecuteReviewResult> {
   if (!input.agent)
-    throw new Error("The agent engine needs a model: pick a provider connection, or run the static engine.");
+    throw invalid("The agent engine needs a model: pick a provider connection, or run the static engine.");
   const tools = createReviewTools({
     root: input.root,
     symbolsPath: input.symbolsPath,
@@ -118,6 +118,7 @@ async function agentReview(
         ? result.report
         : {
             ...result.report,
+            ...recomputeScores(result.report, kept),
             findings: kept,
             files: rollupByFile(kept),
             notes: [
@@ -169,11 +170,10 @@ async function staticReview(
 ): Promise<Report> {
   input.emit({ type: "progress", fraction: 0.2, stage: "checking static findings" });
   const mapped = await staticFindingsToReport(findings, async (file) => (await readFile(file))?.split(/\r?\n/) ?? null);
-  const report = await buildReport({
+  // No scores given: buildReport computes all of them from the kept findings (report/scores.ts).
+  return buildReport({
     model: {
       summary: `${mapped.summary} Scope: ${scope.description}.`,
-      overall_score: 100,
-      category_scores: {},
       findings: mapped.findings,
     },
     readFile,
@@ -182,21 +182,4 @@ async function staticReview(
     engine: "static",
     engineLabel: STATIC_ENGINE_LABEL,
   });
-  return { ...report, ...scores(report.findings) };
-}
-
-/**
- * Scores for the static engine (the agent's come from the model): 100 minus severity weights
- * (rollup.ts), damped so a large project with many findings does not read 0 for everything:
- * score = 100 · e^(−Σ weight / 100).
- */
-function scores(findings: { severity: keyof typeof SEVERITY_WEIGHT; category: Category }[]) {
-  const score = (list: typeof findings) =>
-    Math.round(100 * Math.exp(-list.reduce((s, f) => s + SEVERITY_WEIGHT[f.severity], 0) / 100));
-  const categoryScores: Partial<Record<Category, number>> = {};
-  for (const c of CATEGORIES) {
-    const inCategory = findings.filter((f) => f.category === c);
-    if (inCategory.length) categoryScores[c] = score(inCategory);
-  }
-  return { overallScore: score(findings), categoryScores };
 }

@@ -452,7 +452,7 @@ export function createReviewService(deps: {
     async recoverInterrupted(): Promise<{ failed: number; requeued: number }> {
       const stuck = await db.review.findMany({
         where: { status: { in: [...ACTIVE_REVIEW_STATUSES] } },
-        orderBy: { createdAt: "asc" },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       });
       let failed = 0;
       let requeued = 0;

@@ -4,21 +4,14 @@
  * report the agent writes, so a new user with no API key still gets a real review. Findings go
  * through the same checks as the agent's (location, fingerprint, dismissals, thresholds).
  */
+import type { Finding } from "../codebase/analysis/types.ts";
 import { severitySchema, type Category } from "./report/schema.ts";
 import type { ProposedFinding } from "./report/build.ts";
 
 export const STATIC_ENGINE_LABEL = "static analysis — no LLM";
 
-export interface StaticInput {
-  tool: string;
-  ruleId: string;
-  severity: string;
-  confidence: number;
-  file: string;
-  startLine: number;
-  endLine: number;
-  message: string;
-}
+/** A pre-pass finding as the database stores it: the severity is a plain string, checked again here. */
+export type StaticInput = Omit<Finding, "severity"> & { severity: string };
 
 /** Why each family matters and what to do, in one place (shown as explanation and suggested fix). */
 const ADVICE: { match: RegExp; category: Category; fix: string }[] = [

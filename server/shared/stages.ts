@@ -16,6 +16,19 @@ export const stageCountsSchema = z.object({
 });
 export type StageCounts = z.infer<typeof stageCountsSchema>;
 
+/** Every stage at zero, `proposed` aside. */
+export const emptyStageCounts = (proposed = 0): StageCounts => ({
+  proposed,
+  droppedUnlocatable: 0,
+  repairedLocation: 0,
+  droppedDuplicate: 0,
+  droppedDismissed: 0,
+  droppedUnverified: 0,
+  droppedBelowConfidence: 0,
+  droppedBelowSeverity: 0,
+  kept: 0,
+});
+
 /** "12 proposed · 2 dropped (location) · 1 unverified removed · 9 kept" — zero stages are left out. */
 export function describeStages(s: StageCounts): string {
   const parts: string[] = [`${s.proposed} proposed`];

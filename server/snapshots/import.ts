@@ -9,6 +9,8 @@ import {
   ingestPath,
   ingestZip,
   resolveLimits,
+  type GitNetworkPolicy,
+  type ImportPathPolicy,
   type IngestLimits,
   type IngestLimitsInput,
   type IngestProgress,
@@ -24,7 +26,8 @@ import type { snapshotDirs } from "./storage.ts";
 
 export type ImportSource =
   | { kind: "git"; url: string; ref?: string; accessToken?: string; depth?: number }
-  | { kind: "path"; path: string }
+  /** policy: for a path a user gave (the operator's roots); omitted for the CLI and the demo. */
+  | { kind: "path"; path: string; policy?: ImportPathPolicy }
   | { kind: "zip"; zipPath: string }
   | { kind: "uploaded"; summary: IngestSummary };
 
@@ -52,6 +55,8 @@ export interface ImportOptions {
    * JavaScript, so this runs uploaded code on the server (contained in a worker with a timeout).
    */
   projectEslintConfig?: boolean;
+  /** Where git may fetch from and whether ssh may use the server's keys (default: public hosts, no keys). */
+  git?: GitNetworkPolicy;
 }
 
 const FULL_COMMIT = /^[0-9a-f]{40}$/i;
@@ -67,6 +72,7 @@ function materialise(
   dest: string,
   limits: IngestLimits,
   onProgress: (p: IngestProgress) => void,
+  network: GitNetworkPolicy | undefined,
 ): Promise<IngestSummary> {
   switch (source.kind) {
     case "uploaded":
@@ -74,7 +80,7 @@ function materialise(
     case "zip":
       return ingestZip({ dest, zipPath: source.zipPath, limits, onProgress });
     case "path":
-      return ingestPath({ dest, sourcePath: source.path, limits, onProgress });
+      return ingestPath({ dest, sourcePath: source.path, policy: source.policy, limits, onProgress });
     case "git":
       return ingestGit({
         dest,
@@ -82,6 +88,7 @@ function materialise(
         limits,
         onProgress,
         accessToken: source.accessToken,
+        network,
         ...(source.depth ? { depth: source.depth } : {}),
         ...(source.ref ? (FULL_COMMIT.test(source.ref) ? { commit: source.ref } : { branch: source.ref }) : {}),
       });
@@ -95,8 +102,12 @@ export async function runImport(
   options: ImportOptions = {},
 ): Promise<{ ingest: IngestSummary; summary: SnapshotSummary; findings: Finding[] }> {
   const limits = resolveLimits(options.limits ?? {});
-  const ingest = await materialise(source, dirs.src, limits, (p) =>
-    report("ingesting", ingestFraction(p), `${p.phase.replace("_", " ")}: ${p.files} files`),
+  const ingest = await materialise(
+    source,
+    dirs.src,
+    limits,
+    (p) => report("ingesting", ingestFraction(p), `${p.phase.replace("_", " ")}: ${p.files} files`),
+    options.git,
   );
   report("indexing", 0.4, `Indexing ${ingest.walk.files.length} files`);
   await mkdir(dirs.index, { recursive: true });

@@ -6,10 +6,10 @@
 import type { Config } from "../config.ts";
 import { throttledProgress } from "../jobs/throttled-progress.ts";
 import type { Db } from "../db/client.ts";
-import { DomainError } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import type { Logger } from "../logger.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
-import type { IngestSummary } from "../codebase/ingest/index.ts";
+import type { ImportPathPolicy, IngestSummary } from "../codebase/ingest/index.ts";
 import { runImport, type ImportSource } from "./import.ts";
 import { createEmbedderFromSettings } from "../retrieval/embed/settings.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
@@ -19,7 +19,8 @@ export const INGEST_JOB = "snapshot.ingest";
 /** What is queued: never a plaintext token (the sealed one is opened when the job runs). */
 export type QueuedSource =
   | { kind: "git"; url: string; ref?: string; tokenCipher?: string }
-  | { kind: "path"; path: string }
+  /** policy: checked again when the job runs (the folder may have changed since the request). */
+  | { kind: "path"; path: string; policy?: ImportPathPolicy }
   | { kind: "uploaded"; summary: IngestSummary };
 
 export interface IngestJob {
@@ -72,6 +73,7 @@ export function createIngestJob(deps: {
         {
           limits: config.ingestLimits,
           projectEslintConfig: config.projectEslintConfig,
+          git: { allowedHosts: config.git.allowedHosts, useServerSshKeys: config.git.useServerSshKeys },
           search: {
             uri: searchStoreUri(config.dataDir),
             name: searchIndexName(snapshot.id),
@@ -106,9 +108,7 @@ export function createIngestJob(deps: {
       log.info({ snapshot: snapshot.uid, files: summary.files, ms: Date.now() - started }, "snapshot ready");
     } catch (err) {
       await report.settle();
-      const message =
-        err instanceof DomainError ? err.message : "The import failed unexpectedly. It has been logged; try again.";
-      if (!(err instanceof DomainError)) log.error({ err, snapshot: snapshot.uid }, "snapshot import failed");
+      const { message } = publicError(err, { doing: "importing the code", log, context: { snapshot: snapshot.uid } });
       await deps.fail(snapshot.id, message);
     }
   };

@@ -4,7 +4,6 @@
  * ingest, symbol index, static rules — runs in server/codebase; this service keeps the records.
  */
 import { rm } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
@@ -14,7 +13,14 @@ import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
 import { openSymbolIndex } from "../codebase/symbols/index.ts";
-import { parseGitUrl } from "../codebase/ingest/index.ts";
+import {
+  parseGitUrl,
+  planGitConnection,
+  resolveImportPath,
+  type GitNetworkPolicy,
+  type ImportPathPolicy,
+  type ParsedGitUrl,
+} from "../codebase/ingest/index.ts";
 import type { SnapshotSummary } from "./import.ts";
 import { Sandbox, SandboxError } from "../review/sandbox.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
@@ -43,7 +49,7 @@ export const importGitInput = z.object({
   projectUid: z.uuid(),
   url: z.string().trim().min(1, "Enter the repository URL.").max(2000),
   ref: z.string().trim().max(250).optional(),
-  /** An access token for a private https repository; stored encrypted for refreshes. */
+  /** An access token for a private https repository; stored encrypted for refreshes of the same origin. */
   token: z.string().trim().min(1).max(1000).optional(),
 });
 export const importPathInput = z.object({
@@ -83,6 +89,32 @@ export function createSnapshotService(deps: {
 }) {
   const { db, config, queue } = deps;
   const tokens = createSecretBox(deps.authSecret, "git-tokens");
+  const gitPolicy: GitNetworkPolicy = {
+    allowedHosts: config.git.allowedHosts,
+    useServerSshKeys: config.git.useServerSshKeys,
+  };
+  const pathPolicy: ImportPathPolicy = { roots: config.importPathRoots, protectedDirs: [config.dataDir] };
+
+  /**
+   * The token a git import sends, and the origin it is bound to. A token is sent only to the origin
+   * (scheme://host[:port]) it was given for: a URL on another origin gets no token unless one is
+   * given with it, and the stored one is then forgotten (it would never be sent anywhere again).
+   * Tokens stored before origins were recorded are treated the same way: never sent, re-entered once.
+   */
+  function tokenFor(
+    project: Project,
+    parsed: ParsedGitUrl,
+    given: string | undefined,
+  ): { gitTokenCipher: string | null; gitTokenOrigin: string | null } {
+    if (given) {
+      if (!parsed.origin)
+        throw invalid("An access token works only with an https URL; give the repository's https URL with it.");
+      return { gitTokenCipher: tokens.seal(given), gitTokenOrigin: parsed.origin };
+    }
+    if (project.gitTokenCipher && project.gitTokenOrigin && project.gitTokenOrigin === parsed.origin)
+      return { gitTokenCipher: project.gitTokenCipher, gitTokenOrigin: project.gitTokenOrigin };
+    return { gitTokenCipher: null, gitTokenOrigin: null };
+  }
 
   /** Best effort: a half-built search index of a failed import is removed. */
   async function dropSearchIndex(snapshotId: string): Promise<void> {
@@ -150,11 +182,13 @@ export function createSnapshotService(deps: {
       const project = await loadProject(input.projectUid);
       await requireRole(db, actor, project.workspaceId, "member");
       const parsed = parseGitUrl(input.url); // refuses file:, ext::, "-…" before anything runs
+      // Internal addresses are refused now, with a clear message; the job checks again and pins the address.
+      await planGitConnection(parsed, gitPolicy);
       const ref = input.ref || undefined;
-      const tokenCipher = input.token ? tokens.seal(input.token) : project.gitTokenCipher;
+      const token = tokenFor(project, parsed, input.token);
       await db.project.update({
         where: { id: project.id },
-        data: { gitUrl: displayUrl(parsed.url), gitRef: ref ?? null, gitTokenCipher: tokenCipher },
+        data: { gitUrl: displayUrl(parsed.url), gitRef: ref ?? null, ...token },
       });
       const snapshot = await begin(
         project,
@@ -164,19 +198,21 @@ export function createSnapshotService(deps: {
       );
       queue.enqueue<IngestJob>(INGEST_JOB, {
         snapshotId: snapshot.id,
-        source: { kind: "git", url: input.url, ref, tokenCipher: tokenCipher ?? undefined },
+        source: { kind: "git", url: input.url, ref, tokenCipher: token.gitTokenCipher ?? undefined },
       });
       return view(snapshot, project.uid);
     },
 
     async importPath(actor: Actor, input: z.infer<typeof importPathInput>): Promise<SnapshotView> {
       const project = await loadProject(input.projectUid);
-      // Reading the server's own disk is for the people who run it.
+      // Reading the server's own disk is for the people who run it: owners, inside the operator's roots.
       await requireRole(db, actor, project.workspaceId, "owner");
-      if (!path.isAbsolute(input.path))
-        throw invalid(`Give an absolute path on the server (starting with /), not "${input.path}".`);
+      const real = await resolveImportPath(input.path, pathPolicy);
       const snapshot = await begin(project, actor!, "path", input.path);
-      queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "path", path: input.path } });
+      queue.enqueue<IngestJob>(INGEST_JOB, {
+        snapshotId: snapshot.id,
+        source: { kind: "path", path: real, policy: pathPolicy },
+      });
       return view(snapshot, project.uid);
     },
 
@@ -185,7 +221,7 @@ export function createSnapshotService(deps: {
       await requireRole(db, actor, project.workspaceId, "viewer");
       const rows = await db.snapshot.findMany({
         where: { projectId: project.id },
-        orderBy: { createdAt: "desc" },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: 50,
       });
       return rows.map((s) => view(s, project.uid));
@@ -269,17 +305,21 @@ export function createSnapshotService(deps: {
 
     /** Marks an import failed (files removed); the previous snapshot, if any, stays current. */
     async fail(snapshotId: string, message: string): Promise<void> {
-      const s = await db.snapshot.update({
-        where: { id: snapshotId },
-        data: { status: "failed", message, finishedAt: new Date() },
+      // Snapshot and project change together: a reader never sees a failed import on a project still "ingesting".
+      const s = await db.$transaction(async (tx) => {
+        const failed = await tx.snapshot.update({
+          where: { id: snapshotId },
+          data: { status: "failed", message, finishedAt: new Date() },
+        });
+        const project = await tx.project.findUniqueOrThrow({ where: { id: failed.projectId } });
+        await tx.project.update({
+          where: { id: project.id },
+          data: { status: project.currentSnapshotId ? "ready" : "failed" },
+        });
+        return failed;
       });
       await rm(snapshotDirs(config.dataDir, s.projectId, s.id).base, { recursive: true, force: true });
       await dropSearchIndex(s.id);
-      const project = await db.project.findUniqueOrThrow({ where: { id: s.projectId } });
-      await db.project.update({
-        where: { id: project.id },
-        data: { status: project.currentSnapshotId ? "ready" : "failed" },
-      });
     },
 
     /** On start: imports cut off by a restart are marked failed and their partial files removed. */

@@ -3,14 +3,24 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestConfig } from "../../test/helpers/db.ts";
 import { inviteAndSignUp, signUp, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import { buildZip } from "../../test/helpers/zip.ts";
-import { makeFixtureRepo, startGitDaemon, type GitDaemon } from "../codebase/ingest/test-support.ts";
+import {
+  hasOpenssl,
+  makeFixtureRepo,
+  makeTlsFixture,
+  startGitDaemon,
+  startHttpsRecorder,
+  type GitDaemon,
+} from "../codebase/ingest/test-support.ts";
+import { loadConfig } from "../config.ts";
 
 let server: TestServer;
 let owner: TestUser;
 let member: TestUser;
 let viewer: TestUser;
+let importRoot: string;
 let sourceDir: string;
 
 type Snapshot = {
@@ -32,11 +42,16 @@ const APP_TS = `export function greet(name: string): string {\n  return "hello "
 const CONFIG_JS = `const awsKey = "AKIAIOSFODNN7EXAMPLQ";\nmodule.exports = { awsKey };\n`;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The git fixtures listen on 127.0.0.1, which only an operator's allow list lets imports reach; server
+  // folders may come from importRoot — and, to prove it is refused anyway, from DATA_DIR.
+  importRoot = await mkdtemp(path.join(os.tmpdir(), "argus-import-root-"));
+  const t = await createTestConfig({ GIT_ALLOWED_HOSTS: "127.0.0.1" });
+  const roots = [importRoot, t.config.dataDir].join(path.delimiter);
+  server = await startTestServer({ ...t, config: loadConfig({ ...t.env, IMPORT_PATH_ROOTS: roots }) });
   owner = await signUp(server.url, { name: "Owner" });
   member = await inviteAndSignUp(owner, "member", "Member");
   viewer = await inviteAndSignUp(owner, "viewer", "Viewer");
-  sourceDir = await mkdtemp(path.join(os.tmpdir(), "argus-src-"));
+  sourceDir = path.join(importRoot, "project");
   await mkdir(path.join(sourceDir, "src"), { recursive: true });
   await writeFile(path.join(sourceDir, "src/app.ts"), APP_TS);
   await writeFile(path.join(sourceDir, "config.js"), CONFIG_JS);
@@ -44,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  if (sourceDir) await rm(sourceDir, { recursive: true, force: true });
+  if (importRoot) await rm(importRoot, { recursive: true, force: true });
 });
 
 async function newProject(user: TestUser = owner): Promise<string> {
@@ -207,17 +222,51 @@ describe("importing code", () => {
     const snap = await settled(owner, started.uid);
     expect(snap.status).toBe("ready");
     expect(snap.summary!.files).toBe(2);
-    const missing = await owner.client.ok<Snapshot>("mutate", "snapshots.importPath", {
+    const missing = await owner.client.mutate("snapshots.importPath", {
       projectUid,
       path: path.join(sourceDir, "nope"),
     });
-    const failed = await settled(owner, missing.uid);
-    expect(failed.status).toBe("failed");
-    expect(failed.message).toMatch(/no folder/i);
-    // The failed re-import leaves the earlier snapshot in charge.
+    expect(missing.status).toBe(400);
+    expect(missing.error?.message).toMatch(/no folder/i);
+    // The refused re-import leaves the earlier snapshot in charge.
     expect((await owner.client.ok<{ status: string }>("query", "projects.get", { uid: projectUid })).status).toBe(
       "ready",
     );
+    expect((await owner.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid })).length).toBe(1);
+  });
+
+  it("a server folder must lie inside the operator's IMPORT_PATH_ROOTS, and DATA_DIR never does", async () => {
+    const projectUid = await newProject();
+    const dataDir = server.services.config.dataDir;
+    const refused = async (p: string) => {
+      const r = await owner.client.mutate("snapshots.importPath", { projectUid, path: p });
+      expect(r.status, p).toBe(400);
+      return r.error!.message;
+    };
+    expect(await refused("/")).toMatch(/outside the folders the operator allows for import \(IMPORT_PATH_ROOTS: /);
+    expect(await refused("/etc")).toMatch(/outside the folders/);
+    expect(await refused(`${sourceDir}/../../etc`)).toMatch(/outside the folders/);
+    expect(await refused(dataDir)).toMatch(/Argus's own data folder \(DATA_DIR\)/);
+    expect(await refused(path.join(dataDir, "projects"))).toMatch(/DATA_DIR|no folder/);
+    expect(await refused("relative/path")).toMatch(/absolute path/);
+    // Nothing was started, nothing was read.
+    expect((await owner.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid })).length).toBe(0);
+  });
+
+  it("server-folder import is off unless the operator lists IMPORT_PATH_ROOTS", async () => {
+    const plain = await startTestServer(await createTestConfig());
+    try {
+      const boss = await signUp(plain.url, { name: "Boss" });
+      const projectUid = crypto.randomUUID();
+      await boss.client.ok("mutate", "projects.create", { workspaceId: boss.workspaceId, uid: projectUid, name: "p" });
+      const r = await boss.client.mutate("snapshots.importPath", { projectUid, path: sourceDir });
+      expect(r.status).toBe(400);
+      expect(r.error?.message).toBe(
+        "Importing a folder from the server is turned off. The operator can turn it on by listing the folders that may be imported in IMPORT_PATH_ROOTS (e.g. IMPORT_PATH_ROOTS=/srv/code) and restarting Argus; until then, upload the code or import it from git.",
+      );
+    } finally {
+      await plain.stop();
+    }
   });
 
   it("a git repository imports at a branch; a refresh makes a new snapshot of the same repository", async () => {
@@ -251,7 +300,105 @@ describe("importing code", () => {
     } finally {
       await daemon?.stop();
     }
+  }, 60_000); // two full imports (clone, index, ESLint): slow on a busy 2-core machine
+
+  it("git URLs that lead to internal addresses are refused before anything is queued or connected", async () => {
+    const projectUid = await newProject(member);
+    let connections = 0;
+    const target = net.createServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    try {
+      const port = (target.address() as net.AddressInfo).port;
+      for (const url of [
+        `git://localhost:${port}/app`, // 127.0.0.1 is allowed in this server's config; "localhost" is not
+        "https://169.254.169.254/latest/meta-data/",
+        "https://10.0.0.1/o/r.git",
+        "git://0x0a000001/app", // 10.0.0.1 spelled the way inet_aton reads it
+      ]) {
+        const r = await member.client.mutate("snapshots.importGit", { projectUid, url });
+        expect(r.status, url).toBe(400);
+        expect(r.error?.message, url).toMatch(
+          /only fetches repositories from hosts on the public internet.*GIT_ALLOWED_HOSTS/,
+        );
+      }
+      expect(connections).toBe(0);
+      expect((await member.client.ok<Snapshot[]>("query", "snapshots.list", { projectUid })).length).toBe(0);
+    } finally {
+      await new Promise((r) => target.close(r));
+    }
   });
+
+  it.skipIf(!hasOpenssl)(
+    "a stored access token is sent only to the origin it was given for; a new origin needs its own",
+    async () => {
+      const tls = await makeTlsFixture();
+      const savedCa = process.env.GIT_SSL_CAINFO;
+      process.env.GIT_SSL_CAINFO = tls.caFile;
+      const first = await startHttpsRecorder(tls);
+      const other = await startHttpsRecorder(tls);
+      try {
+        const TOKEN = "ghp_OwnersPrivateToken1234";
+        const auth = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString("base64")}`;
+        const projectUid = await newProject();
+        const importGit = async (user: TestUser, url: string, token?: string) =>
+          settled(
+            user,
+            (await user.client.ok<Snapshot>("mutate", "snapshots.importGit", { projectUid, url, token })).uid,
+          );
+        const hasToken = async () =>
+          (await member.client.ok<{ hasGitToken: boolean }>("query", "projects.get", { uid: projectUid })).hasGitToken;
+
+        // The owner gives a token for https://127.0.0.1:<first> (the fixture answers 404: the import fails).
+        await importGit(owner, `https://127.0.0.1:${first.port}/o/private.git`, TOKEN);
+        expect(first.requests.map((h) => h.authorization)).toEqual([auth]);
+        expect(await hasToken()).toBe(true);
+        const row = await server.services.db.project.findUniqueOrThrow({ where: { uid: projectUid } });
+        expect(row.gitTokenOrigin).toBe(`https://127.0.0.1:${first.port}`);
+
+        // A member refreshes another repository on the same origin: the stored token goes with it.
+        await importGit(member, `https://127.0.0.1:${first.port}/o/other.git`);
+        expect(first.requests.at(-1)?.authorization).toBe(auth);
+
+        // A member points the project at another origin, without a token: none is sent there, and the
+        // stored one is forgotten (it would never be sent again).
+        await importGit(member, `https://127.0.0.1:${other.port}/attacker/r.git`);
+        expect(other.requests.length).toBeGreaterThan(0);
+        expect(other.requests.map((h) => h.authorization)).toEqual(other.requests.map(() => undefined));
+        expect(await hasToken()).toBe(false);
+        await importGit(member, `https://127.0.0.1:${first.port}/o/private.git`);
+        expect(first.requests.at(-1)?.authorization).toBeUndefined();
+
+        // A token stored before origins were recorded is never sent anywhere.
+        await importGit(owner, `https://127.0.0.1:${first.port}/o/private.git`, TOKEN);
+        await server.services.db.project.update({ where: { uid: projectUid }, data: { gitTokenOrigin: null } });
+        const before = first.requests.length;
+        await importGit(member, `https://127.0.0.1:${first.port}/o/private.git`);
+        expect(first.requests.length).toBeGreaterThan(before);
+        expect(first.requests.slice(before).map((h) => h.authorization)).toEqual(
+          first.requests.slice(before).map(() => undefined),
+        );
+
+        // A token comes with an https URL only.
+        const ssh = await member.client.mutate("snapshots.importGit", {
+          projectUid,
+          url: "git://127.0.0.1:1/r",
+          token: TOKEN,
+        });
+        expect(ssh.status).toBe(400);
+        expect(ssh.error?.message).toMatch(/only with an https URL/);
+      } finally {
+        if (savedCa === undefined) delete process.env.GIT_SSL_CAINFO;
+        else process.env.GIT_SSL_CAINFO = savedCa;
+        await first.stop();
+        await other.stop();
+        await tls.cleanup();
+      }
+    },
+    60_000, // six imports in a row
+  );
 
   it("dangerous git URLs are refused before anything runs", async () => {
     const projectUid = await newProject();

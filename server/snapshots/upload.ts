@@ -1,25 +1,33 @@
 /**
  * POST /api/projects/<uid>/upload?kind=zip|files|folder — code uploads stream from the request to
  * disk (busboy for multipart; a zip goes to a temp file because reading a zip needs random access).
- * The ingest runs while the bytes arrive; indexing continues in the background job. Answers
- * 201 {snapshotUid} or an error naming what was wrong.
+ * The ingest runs while the bytes arrive; indexing continues in the background job. The body is
+ * counted as it streams and stopped at the total-size cap (INGEST_MAX_TOTAL_MB) — before any ingest
+ * cap could see it, a zip would otherwise be written to disk whole. Answers 201 {snapshotUid}, 413
+ * naming the cap and its variable, or another error naming what was wrong.
  */
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { PassThrough } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import busboy from "busboy";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
+import { declaresMoreThan, limitBody, sendJson, stopReading } from "../lib/body-limit.ts";
 import {
+  describeCap,
+  IngestError,
+  ingestError,
   ingestFiles,
   ingestFolder,
   ingestZip,
   resolveLimits,
+  type IngestLimits,
   type IngestSummary,
   type UploadedFile,
 } from "../codebase/ingest/index.ts";
@@ -30,9 +38,18 @@ export const UPLOAD_ROUTE = /^\/api\/projects\/([0-9a-f-]{36})\/upload$/i;
 const KINDS = ["zip", "files", "folder"] as const;
 type Kind = (typeof KINDS)[number];
 
+/** Refusals that are about size: answered 413. */
+const SIZE_CAPS = new Set(["cap_total_bytes", "cap_file_bytes"]);
+
+const uploadTooLarge = (limits: IngestLimits) => () =>
+  ingestError(
+    "cap_total_bytes",
+    `The upload is larger than ${describeCap(limits, "maxTotalBytes")}. Leave out data, dependencies and build output, or ask the operator to raise the cap.`,
+  );
+
 /** Multipart files as an async sequence, one at a time, each consumed before the next is parsed. */
-function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
-  const parser = busboy({ headers: req.headers, preservePath: true, limits: { fieldSize: 64 * 1024 } });
+function multipartFiles(body: Readable, headers: IncomingHttpHeaders): AsyncIterable<UploadedFile> {
+  const parser = busboy({ headers, preservePath: true, limits: { fieldSize: 64 * 1024 } });
   const queue: (UploadedFile | Error | null)[] = [];
   let wake: (() => void) | null = null;
   const push = (item: UploadedFile | Error | null) => {
@@ -42,22 +59,24 @@ function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
   const inFlight = new Set<PassThrough>();
   parser.on("file", (_field, stream, info) => {
     // The browser sends the relative path (webkitRelativePath) as the file name with preservePath.
-    const body = new PassThrough();
-    inFlight.add(body);
-    body.on("close", () => inFlight.delete(body));
-    stream.pipe(body);
-    push({ relativePath: info.filename ?? "", content: body });
+    const content = new PassThrough();
+    inFlight.add(content);
+    content.on("close", () => inFlight.delete(content));
+    // A file destroyed (upload failed) before the ingest started reading it would otherwise be an
+    // unhandled 'error'; the ingest still sees the error when it reads the file (the stream stays errored).
+    content.on("error", () => undefined);
+    stream.pipe(content);
+    push({ relativePath: info.filename ?? "", content });
   });
   parser.on("error", (err) => push(err instanceof Error ? err : new Error(String(err))));
   parser.on("close", () => push(null));
-  // A client that hangs up mid-upload never ends the parser: end the file being read and the
-  // sequence with an error, so the ingest fails (and cleans up) instead of waiting forever.
-  req.on("aborted", () => {
-    const err = new Error("the connection closed before the upload finished");
-    for (const body of inFlight) body.destroy(err);
+  // A body that fails — over the cap, or the client hung up — never ends the parser: end the file
+  // being read and the sequence with the error, so the ingest fails (and cleans up) instead of waiting.
+  body.on("error", (err) => {
+    for (const file of inFlight) file.destroy(err);
     push(err);
   });
-  req.pipe(parser);
+  body.pipe(parser);
   return {
     async *[Symbol.asyncIterator]() {
       for (;;) {
@@ -65,6 +84,7 @@ function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
         wake = null;
         const item = queue.shift()!;
         if (item === null) return;
+        if (item instanceof DomainError) throw item;
         if (item instanceof Error) throw invalid(`The upload could not be read: ${item.message}`);
         yield item;
       }
@@ -73,13 +93,13 @@ function multipartFiles(req: IncomingMessage): AsyncIterable<UploadedFile> {
 }
 
 async function zipFromRequest(
-  req: IncomingMessage,
+  body: Readable,
   run: (zipPath: string) => Promise<IngestSummary>,
 ): Promise<IngestSummary> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "argus-upload-"));
   const zipPath = path.join(dir, "upload.zip");
   try {
-    await pipeline(req, createWriteStream(zipPath));
+    await pipeline(body, createWriteStream(zipPath));
     return await run(zipPath);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -92,10 +112,7 @@ export async function handleUpload(
   res: ServerResponse,
   projectUid: string,
 ): Promise<void> {
-  const send = (status: number, body: unknown) => {
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify(body));
-  };
+  const send = (status: number, body: unknown) => sendJson(res, status, body);
   const kind = new URL(req.url ?? "/", "http://x").searchParams.get("kind") as Kind | null;
   let snapshotId: string | null = null;
   try {
@@ -104,6 +121,9 @@ export async function handleUpload(
       throw invalid(`Say what is uploaded: ?kind=zip, files or folder (got ${kind ?? "nothing"}).`);
     const actor = await actorFromHeaders(services.auth, toHeaders(req.headers));
     const { project, actor: user } = await services.snapshots.projectForImport(actor, projectUid);
+    const limits = resolveLimits(services.config.ingestLimits);
+    const tooLarge = uploadTooLarge(limits);
+    if (declaresMoreThan(req, limits.maxTotalBytes)) throw tooLarge();
     const label =
       kind === "zip"
         ? decodeURIComponent(String(req.headers["x-file-name"] ?? "archive.zip")).slice(0, 200)
@@ -111,25 +131,32 @@ export async function handleUpload(
     const snapshot = await services.snapshots.begin(project, user, kind, label);
     snapshotId = snapshot.id;
     const dest = snapshotDirs(services.config.dataDir, project.id, snapshot.id).src;
-    const limits = resolveLimits(services.config.ingestLimits);
     const onProgress = () => undefined;
+    const body = limitBody(req, limits.maxTotalBytes, tooLarge);
     const summary =
       kind === "zip"
-        ? await zipFromRequest(req, (zipPath) => ingestZip({ dest, zipPath, limits, onProgress }))
+        ? await zipFromRequest(body, (zipPath) => ingestZip({ dest, zipPath, limits, onProgress }))
         : await (kind === "folder" ? ingestFolder : ingestFiles)({
             dest,
-            files: multipartFiles(req),
+            files: multipartFiles(body, req.headers),
             limits,
             onProgress,
           });
     services.queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "uploaded", summary } });
     send(201, { snapshotUid: snapshot.uid, files: summary.walk.files.length });
   } catch (err) {
-    req.resume(); // drain what the client is still sending so it gets the answer
-    const message =
-      err instanceof DomainError ? err.message : "The upload failed unexpectedly. It has been logged; try again.";
-    if (!(err instanceof DomainError)) services.log.error({ err }, "upload failed");
+    const status =
+      err instanceof IngestError && SIZE_CAPS.has(err.code)
+        ? 413
+        : err instanceof DomainError
+          ? HTTP_STATUS[err.kind]
+          : 500;
+    // Over a size cap the rest is not read (the connection closes after the answer); otherwise drain
+    // what the client is still sending so it gets the answer.
+    if (status === 413) stopReading(req);
+    else req.resume();
+    const { message } = publicError(err, { doing: "receiving the upload", log: services.log });
     if (snapshotId) await services.snapshots.fail(snapshotId, message);
-    send(err instanceof DomainError ? HTTP_STATUS[err.kind] : 500, { message });
+    send(status, { message });
   }
 }

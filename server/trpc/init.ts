@@ -8,6 +8,7 @@ import { z, ZodError } from "zod";
 import type { Actor } from "../auth/access.ts";
 import type { Services } from "../context.ts";
 import { DomainError, type DomainErrorKind } from "../errors.ts";
+import { publicError } from "../errors-public.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 
 export interface TrpcContext {
@@ -46,7 +47,7 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-/** Turns domain errors into tRPC errors; anything else is an unexpected 500 (logged, not leaked). */
+/** Turns domain errors into tRPC errors; anything else is an unexpected 500 (logged with a reference, not leaked). */
 const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
@@ -55,11 +56,12 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
       throw new TRPCError({ code: codeFor[cause.kind], message: cause.message, cause });
     }
     if (result.error.code === "INTERNAL_SERVER_ERROR") {
-      ctx.services.log.error({ err: cause ?? result.error, path }, "unexpected error in tRPC procedure");
-      throw new TRPCError({
-        code: "INTERNAL_SERVER_ERROR",
-        message: "Something went wrong on the server. It has been logged; try again.",
+      const { message } = publicError(cause ?? result.error, {
+        doing: "answering the request",
+        log: ctx.services.log,
+        context: { path },
       });
+      throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message });
     }
   }
   return result;

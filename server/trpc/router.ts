@@ -6,6 +6,7 @@ import { promptsRouter } from "./routers/prompts.ts";
 import { providersRouter } from "./routers/providers.ts";
 import { reviewsRouter } from "./routers/reviews.ts";
 import { snapshotsRouter } from "./routers/snapshots.ts";
+import { workspacesRouter } from "./routers/workspaces.ts";
 
 export const appRouter = router({
   account: accountRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   providers: providersRouter,
   reviews: reviewsRouter,
   snapshots: snapshotsRouter,
+  workspaces: workspacesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,10 +4,11 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTestConfig, testProvider } from "../../test/helpers/db.ts";
+import { createTestConfig, TEST_SETUP_TOKEN, testProvider } from "../../test/helpers/db.ts";
 import { PASSWORD, uniqueEmail } from "../../test/helpers/server.ts";
 import { createServices, type Services } from "../context.ts";
 import { migrate } from "../db/migrate.ts";
+import { SETUP_LINK_MISSING, SETUP_LINK_WRONG } from "../auth/setup-token.ts";
 import { DomainError } from "../errors.ts";
 import { seedBuiltinPrompts } from "../prompts/builtins.ts";
 
@@ -23,8 +24,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function freshServices(): Promise<Services> {
-  const t = await createTestConfig();
+async function freshServices(env: Record<string, string> = {}): Promise<Services> {
+  const t = await createTestConfig(env);
   cleanups.push(t.cleanup);
   await migrate(t.config.db);
   const services = await createServices(t.config);
@@ -59,7 +60,56 @@ async function whileWorkspaceTableLocked<T>(s: Services, blocked: number, start:
   return pending;
 }
 
-const input = (name: string) => ({ name, email: uniqueEmail(name), password: PASSWORD });
+/** Sign-up input; the first owner's carries the test setup token unless `setupToken` is null. */
+const input = (name: string, setupToken: string | null = TEST_SETUP_TOKEN) => ({
+  name,
+  email: uniqueEmail(name),
+  password: PASSWORD,
+  ...(setupToken === null ? {} : { setupToken }),
+});
+
+describe("the setup link", () => {
+  it("creating the first owner needs the setup token: missing or wrong is a 403 that creates nothing", async () => {
+    const s = await freshServices();
+    await expect(s.workspaces.signUp(input("NoLink", null))).rejects.toMatchObject({
+      kind: "forbidden",
+      message: SETUP_LINK_MISSING,
+    });
+    await expect(s.workspaces.signUp(input("BadLink", "not-the-setup-token"))).rejects.toMatchObject({
+      kind: "forbidden",
+      message: SETUP_LINK_WRONG,
+    });
+    expect(await s.db.user.count()).toBe(0);
+    expect(await s.workspaces.needsSetup()).toBe(true);
+    await expect(s.workspaces.signUp(input("Owner"))).resolves.toMatchObject({ role: "owner" });
+  });
+
+  it("without SETUP_TOKEN a random token is drawn; the announced link's token works, once", async () => {
+    const s = await freshServices({ SETUP_TOKEN: "" });
+    const line = s.setup.announcement("http://localhost:3000");
+    const token = decodeURIComponent(/\/sign-up\?setup=([^\s]+)$/.exec(line)![1]!);
+    expect(token).not.toBe(TEST_SETUP_TOKEN);
+    await expect(s.workspaces.signUp(input("Guess"))).rejects.toMatchObject({ message: SETUP_LINK_WRONG });
+    await expect(s.workspaces.signUp(input("Owner", token))).resolves.toMatchObject({ role: "owner" });
+    // Used up: the same link cannot make anyone else an owner (setup is over, and the token is consumed).
+    await expect(s.workspaces.signUp(input("Again", token))).rejects.toMatchObject({
+      kind: "forbidden",
+      message: expect.stringMatching(/already set up/),
+    });
+    expect(() => s.setup.check(token)).toThrow(SETUP_LINK_WRONG);
+  });
+
+  // (Was a bug: needsSetup counted users, so an account created by any other way — e.g. through the
+  // sign-up bypass — ended setup without an owner, or one stray account locked the install.)
+  it("accounts that belong to no workspace do not end setup", async () => {
+    const s = await freshServices();
+    await s.auth.api.signUpEmail({ body: { name: "Stray", email: uniqueEmail("stray"), password: PASSWORD } });
+    expect(await s.db.user.count()).toBe(1);
+    expect(await s.workspaces.needsSetup()).toBe(true);
+    await expect(s.workspaces.signUp(input("Owner"))).resolves.toMatchObject({ role: "owner" });
+    expect(await s.workspaces.needsSetup()).toBe(false);
+  });
+});
 
 describe("first sign-up", () => {
   it("creates exactly one workspace, owned by the new user, with the built-ins", async () => {

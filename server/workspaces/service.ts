@@ -1,6 +1,7 @@
 /**
- * Accounts beyond what better-auth does: the first sign-up sets Argus up (owner of a new workspace);
- * later sign-ups need an invite link, which adds the newcomer as a member or a read-only viewer.
+ * Accounts beyond what better-auth does: the first sign-up sets Argus up (owner of a new workspace)
+ * and needs the one-time setup token from the server log (server/auth/setup-token.ts); later sign-ups
+ * need an invite link, which adds the newcomer as a member or a read-only viewer.
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -8,10 +9,13 @@ import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Auth } from "../auth/auth.ts";
 import { MIN_PASSWORD_LENGTH } from "../auth/auth.ts";
 import { roleSchema, type Role } from "../auth/roles.ts";
+import type { SetupToken } from "../auth/setup-token.ts";
 import { isUniqueViolation, type Db, type Invite, type Tx } from "../db/client.ts";
 import { conflict, forbidden, invalid, notFound, type DomainError } from "../errors.ts";
 import { uuid5 } from "../lib/uuid5.ts";
 import { seedBuiltinPrompts } from "../prompts/builtins.ts";
+import { createMemberService, markSelected } from "./members.ts";
+import type { MembershipChanges } from "./membership-changes.ts";
 
 export const signUpInput = z.object({
   name: z.string().trim().min(1, "Tell us your name.").max(100),
@@ -21,6 +25,8 @@ export const signUpInput = z.object({
     .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
     .max(128, "Use at most 128 characters."),
   inviteToken: z.string().min(1).max(100).optional(),
+  /** The token of the setup link printed in the server log; needed to create the first owner. */
+  setupToken: z.string().max(200).optional(),
 });
 export const createInviteInput = z.object({
   workspaceId: z.string().min(1),
@@ -80,11 +86,24 @@ function authError(err: unknown): DomainError | null {
   return null;
 }
 
-export function createWorkspaceService(db: Db, auth: Auth) {
+/** Setup is over once any workspace has an owner; accounts without one (strays) do not count. */
+async function hasOwner(db: Db | Tx): Promise<boolean> {
+  return (await db.membership.count({ where: { role: "owner" }, take: 1 })) > 0;
+}
+
+/**
+ * `changes` announces membership changes (removals, role changes, departures) to whoever holds live
+ * connections: server/realtime subscribes through `onMembershipChanged`.
+ */
+export function createWorkspaceService(db: Db, auth: Auth, setup: SetupToken, changes: MembershipChanges) {
+  const members = createMemberService(db, changes);
   return {
-    /** True until the first account exists: the sign-up page then creates the owner. */
+    ...members,
+    onMembershipChanged: changes.subscribe,
+
+    /** True until a workspace owner exists: the sign-up page then creates the owner (with the setup link). */
     async needsSetup(): Promise<boolean> {
-      return (await db.user.count()) === 0;
+      return !(await hasOwner(db));
     },
 
     /**
@@ -96,6 +115,7 @@ export function createWorkspaceService(db: Db, auth: Auth) {
         throw forbidden("Argus is already set up. Ask a workspace owner for an invite link, or sign in.");
       }
       if (input.inviteToken) await this.inviteInfo(input.inviteToken, { requireValid: true });
+      else setup.check(input.setupToken);
 
       let created: { headers: Headers; response: { user: { id: string } } };
       try {
@@ -110,7 +130,7 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       try {
         const placed = await db.$transaction(async (tx) => {
           if (input.inviteToken) return redeemInvite(tx, input.inviteToken, userId);
-          if ((await tx.workspace.count()) > 0) throw conflict(SETUP_RACE);
+          if (await hasOwner(tx)) throw conflict(SETUP_RACE);
           // The first workspace has a fixed id: of two first visitors whose transactions overlap,
           // the second insert hits the primary key, so exactly one becomes the owner.
           const ws = await tx.workspace.create({
@@ -121,6 +141,7 @@ export function createWorkspaceService(db: Db, auth: Auth) {
           await seedBuiltinPrompts(tx, ws.id);
           return { workspaceId: ws.id, role: "owner" as const };
         });
+        if (!input.inviteToken) setup.consume();
         return { headers: created.headers, ...placed };
       } catch (err) {
         await db.user.delete({ where: { id: userId } }).catch(() => undefined);
@@ -130,19 +151,7 @@ export function createWorkspaceService(db: Db, auth: Auth) {
 
     async me(actor: Actor) {
       const user = requireUser(actor);
-      const memberships = await db.membership.findMany({
-        where: { userId: user.userId },
-        include: { workspace: { select: { id: true, name: true } } },
-        orderBy: { createdAt: "asc" },
-      });
-      return {
-        user: { id: user.userId, email: user.email, name: user.name },
-        workspaces: memberships.map((m) => ({
-          id: m.workspace.id,
-          name: m.workspace.name,
-          role: roleSchema.parse(m.role),
-        })),
-      };
+      return { user: { id: user.userId, email: user.email, name: user.name }, ...(await members.mine(actor)) };
     },
 
     /** Public: what an invite link offers, so the invite page can say it before sign-up. */
@@ -162,9 +171,14 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       };
     },
 
+    /** A signed-in user joins the invite's workspace (kept at their role if already in it) and lands in it. */
     async acceptInvite(actor: Actor, token: string) {
       const user = requireUser(actor);
-      return db.$transaction((tx) => redeemInvite(tx, token, user.userId));
+      return db.$transaction(async (tx) => {
+        const joined = await redeemInvite(tx, token, user.userId);
+        await markSelected(tx, joined.workspaceId, user.userId);
+        return joined;
+      });
     },
 
     async createInvite(actor: Actor, input: z.infer<typeof createInviteInput>) {
@@ -190,7 +204,11 @@ export function createWorkspaceService(db: Db, auth: Auth) {
 
     async listInvites(actor: Actor, workspaceId: string) {
       await requireRole(db, actor, workspaceId, "owner");
-      const invites = await db.invite.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, take: 100 });
+      const invites = await db.invite.findMany({
+        where: { workspaceId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: 100,
+      });
       return invites.map((i) => ({
         id: i.id,
         token: i.token,
@@ -208,22 +226,6 @@ export function createWorkspaceService(db: Db, auth: Auth) {
       if (invite.usedAt)
         throw conflict("This invite was already used; revoking it would not remove the person who joined with it.");
       await db.invite.update({ where: { id }, data: { revokedAt: invite.revokedAt ?? new Date() } });
-    },
-
-    async listMembers(actor: Actor, workspaceId: string) {
-      await requireRole(db, actor, workspaceId, "viewer");
-      const rows = await db.membership.findMany({
-        where: { workspaceId },
-        include: { user: { select: { id: true, name: true, email: true } } },
-        orderBy: { createdAt: "asc" },
-      });
-      return rows.map((m) => ({
-        userId: m.user.id,
-        name: m.user.name,
-        email: m.user.email,
-        role: roleSchema.parse(m.role),
-        joinedAt: m.createdAt,
-      }));
     },
   };
 }

@@ -29,9 +29,13 @@ export function testProvider(): Config["db"]["provider"] {
   return /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "") ? "postgres" : "sqlite";
 }
 
+/** Every test server's preset setup token (SETUP_TOKEN), so helpers can create the first owner. */
+export const TEST_SETUP_TOKEN = "test-setup-token-0123456789";
+
 function baseEnv(dataDir: string, extra: Record<string, string>): Record<string, string> {
   return {
     DATA_DIR: dataDir,
+    SETUP_TOKEN: TEST_SETUP_TOKEN,
     PORT: "0",
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { startServer, type RunningServer } from "../../server/main.ts";
 import type { Role } from "../../server/auth/roles.ts";
-import { createTestConfig, type TestConfig } from "./db.ts";
+import { createTestConfig, TEST_SETUP_TOKEN, type TestConfig } from "./db.ts";
 
 export interface TestServer extends RunningServer {
   db: TestConfig;
@@ -124,10 +124,13 @@ export const uniqueEmail = (label = "user") =>
   `${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${Date.now().toString(36)}-${counter++}@example.test`;
 export const PASSWORD = "correct horse battery";
 
-/** account.signUp; throws unless it succeeded. The returned client carries the session cookie. */
+/**
+ * account.signUp; throws unless it succeeded. The returned client carries the session cookie.
+ * Without an invite token it sends the test servers' setup token (the first owner needs it).
+ */
 export async function signUp(
   baseUrl: string,
-  opts: { name?: string; email?: string; password?: string; inviteToken?: string } = {},
+  opts: { name?: string; email?: string; password?: string; inviteToken?: string; setupToken?: string } = {},
 ): Promise<TestUser> {
   const email = opts.email ?? uniqueEmail(opts.name ?? "user");
   const password = opts.password ?? PASSWORD;
@@ -136,7 +139,7 @@ export async function signUp(
     name: opts.name ?? "Test User",
     email,
     password,
-    ...(opts.inviteToken ? { inviteToken: opts.inviteToken } : {}),
+    ...(opts.inviteToken ? { inviteToken: opts.inviteToken } : { setupToken: opts.setupToken ?? TEST_SETUP_TOKEN }),
   });
   if (r.status !== 200) throw new Error(`sign-up failed ${r.status}: ${JSON.stringify(r.body)}`);
   const client = new Client(baseUrl, cookieFrom(r.headers));
@@ -168,19 +171,19 @@ export async function inviteAndSignUp(
 }
 
 /**
- * A second, separate workspace with its own owner (who is not a member of any other workspace):
- * the workspace and an invite are written directly, then the user signs up through the real flow.
+ * A separate workspace with its own owner (who is not a member of any other workspace): the workspace
+ * and an invite are written directly, then the user signs up through the real flow. Works on an empty
+ * install too, so tests need not create the first owner through the setup flow.
  */
 export async function signUpInNewWorkspace(server: RunningServer, name = "Stranger"): Promise<TestUser> {
   const { db } = server.services;
   const ws = await db.workspace.create({ data: { name: `${name}'s workspace` } });
-  const anyUser = await db.user.findFirstOrThrow();
   const invite = await db.invite.create({
     data: {
       token: `test-${randomUUID()}`,
       workspaceId: ws.id,
       role: "member",
-      createdById: anyUser.id,
+      createdById: "test-helper",
       expiresAt: new Date(Date.now() + 86_400_000),
     },
   });

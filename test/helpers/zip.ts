@@ -71,13 +71,29 @@ export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
     offset += local.length + name.length + body.length;
   }
   const cd = Buffer.concat(centrals);
+  // More than 65,535 entries only fit in the ZIP64 end records; the classic one then says 0xFFFF.
+  const zip64 = entries.length > 0xffff;
   const eocd = Buffer.alloc(22);
   eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(entries.length, 8);
-  eocd.writeUInt16LE(entries.length, 10);
+  eocd.writeUInt16LE(zip64 ? 0xffff : entries.length, 8);
+  eocd.writeUInt16LE(zip64 ? 0xffff : entries.length, 10);
   eocd.writeUInt32LE(cd.length, 12);
   eocd.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, eocd]);
+  if (!zip64) return Buffer.concat([...locals, cd, eocd]);
+  const record = Buffer.alloc(56);
+  record.writeUInt32LE(0x06064b50, 0);
+  record.writeBigUInt64LE(44n, 4); // size of the rest of this record
+  record.writeUInt16LE(45, 12);
+  record.writeUInt16LE(45, 14);
+  record.writeBigUInt64LE(BigInt(entries.length), 24);
+  record.writeBigUInt64LE(BigInt(entries.length), 32);
+  record.writeBigUInt64LE(BigInt(cd.length), 40);
+  record.writeBigUInt64LE(BigInt(offset), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(offset + cd.length), 8);
+  locator.writeUInt32LE(1, 16);
+  return Buffer.concat([...locals, cd, record, locator, eocd]);
 }
 
 export async function writeZip(file: string, entries: readonly ZipEntrySpec[]): Promise<string> {

@@ -5,16 +5,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ProjectDialog } from "@/app/_components/project-dialog.tsx";
-import {
-  Badge,
-  Button,
-  Card,
-  ConfirmDialog,
-  DelayedSkeleton,
-  EmptyState,
-  ErrorNotice,
-  PageHeader,
-} from "@/app/_components/ui.tsx";
+import { Badge, Button, ConfirmDialog, EmptyState, PageHeader } from "@/app/_components/ui.tsx";
+import { QueryList } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -52,45 +44,40 @@ export default function ProjectsPage() {
         description="Codebases Argus can review and answer questions about."
         actions={newButton}
       />
-      {projects.isPending && <DelayedSkeleton />}
-      {projects.isError && (
-        <ErrorNotice message={errorInfo(projects.error).message} onRetry={() => projects.refetch()} />
-      )}
-      {projects.data?.length === 0 && (
-        <EmptyState icon={<FolderGit2 className="size-8" />} title="No projects yet" action={newButton}>
-          {canEdit
-            ? "Create a project, then import its code to start a review."
-            : "Nobody has created a project in this workspace yet."}
-        </EmptyState>
-      )}
-      {projects.data && projects.data.length > 0 && (
-        <Card>
-          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Projects">
-            {projects.data.map((p) => (
-              <li key={p.uid} className="flex items-center gap-3 px-4 py-3">
-                <FolderGit2 className="size-4 text-zinc-400" aria-hidden />
-                <Link href={`/projects/${p.uid}`} className="min-w-0 flex-1 truncate font-medium hover:underline">
-                  {p.name}
-                </Link>
-                <Badge>{p.status}</Badge>
-                <span className="hidden text-xs text-zinc-500 sm:inline">
-                  updated {new Date(p.updatedAt).toLocaleString()}
-                </span>
-                {canEdit && (
-                  <>
-                    <Button variant="ghost" aria-label={`Rename ${p.name}`} onClick={() => setRenaming(p)}>
-                      <Pencil className="size-4" aria-hidden />
-                    </Button>
-                    <Button variant="ghost" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
-                      <Trash2 className="size-4" aria-hidden />
-                    </Button>
-                  </>
-                )}
-              </li>
-            ))}
-          </ul>
-        </Card>
-      )}
+      <QueryList
+        query={projects}
+        label="Projects"
+        empty={
+          <EmptyState icon={<FolderGit2 className="size-8" />} title="No projects yet" action={newButton}>
+            {canEdit
+              ? "Create a project, then import its code to start a review."
+              : "Nobody has created a project in this workspace yet."}
+          </EmptyState>
+        }
+      >
+        {(p) => (
+          <li key={p.uid} className="flex items-center gap-3 px-4 py-3">
+            <FolderGit2 className="size-4 text-zinc-400" aria-hidden />
+            <Link href={`/projects/${p.uid}`} className="min-w-0 flex-1 truncate font-medium hover:underline">
+              {p.name}
+            </Link>
+            <Badge>{p.status}</Badge>
+            <span className="hidden text-xs text-zinc-500 sm:inline">
+              updated {new Date(p.updatedAt).toLocaleString()}
+            </span>
+            {canEdit && (
+              <>
+                <Button variant="ghost" aria-label={`Rename ${p.name}`} onClick={() => setRenaming(p)}>
+                  <Pencil className="size-4" aria-hidden />
+                </Button>
+                <Button variant="ghost" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
+                  <Trash2 className="size-4" aria-hidden />
+                </Button>
+              </>
+            )}
+          </li>
+        )}
+      </QueryList>
       <ProjectDialog open={creating} onClose={() => setCreating(false)} />
       <ProjectDialog open={!!renaming} onClose={() => setRenaming(null)} project={renaming ?? undefined} />
       <ConfirmDialog

@@ -6,17 +6,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { PromptForm } from "@/app/_components/prompt-form.tsx";
-import {
-  Badge,
-  Button,
-  Card,
-  DelayedSkeleton,
-  EmptyState,
-  ErrorNotice,
-  Modal,
-  PageHeader,
-} from "@/app/_components/ui.tsx";
-import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { Badge, Button, EmptyState, Modal, PageHeader } from "@/app/_components/ui.tsx";
+import { QueryList } from "@/app/_components/query-states.tsx";
+import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
 export default function PromptsPage() {
@@ -50,29 +42,26 @@ export default function PromptsPage() {
         description="System prompts for reviews. The default is preselected when a review starts."
         actions={newButton}
       />
-      {prompts.isPending && <DelayedSkeleton />}
-      {prompts.isError && <ErrorNotice message={errorInfo(prompts.error).message} onRetry={() => prompts.refetch()} />}
-      {prompts.data?.length === 0 && (
-        <EmptyState icon={<MessageSquareText className="size-8" />} title="No prompts" action={newButton}>
-          Write the instructions the review agent should follow.
-        </EmptyState>
-      )}
-      {prompts.data && prompts.data.length > 0 && (
-        <Card>
-          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Prompts">
-            {prompts.data.map((p) => (
-              <li key={p.uid} className="flex items-center gap-3 px-4 py-3">
-                <Link href={`/prompts/${p.uid}`} className="min-w-0 flex-1 truncate font-medium hover:underline">
-                  {p.name}
-                </Link>
-                {p.isDefault && <Badge tone="brand">Default</Badge>}
-                {p.isBuiltin && <Badge>Built-in</Badge>}
-                <span className="text-xs text-zinc-500">v{p.version}</span>
-              </li>
-            ))}
-          </ul>
-        </Card>
-      )}
+      <QueryList
+        query={prompts}
+        label="Prompts"
+        empty={
+          <EmptyState icon={<MessageSquareText className="size-8" />} title="No prompts" action={newButton}>
+            Write the instructions the review agent should follow.
+          </EmptyState>
+        }
+      >
+        {(p) => (
+          <li key={p.uid} className="flex items-center gap-3 px-4 py-3">
+            <Link href={`/prompts/${p.uid}`} className="min-w-0 flex-1 truncate font-medium hover:underline">
+              {p.name}
+            </Link>
+            {p.isDefault && <Badge tone="brand">Default</Badge>}
+            {p.isBuiltin && <Badge>Built-in</Badge>}
+            <span className="text-xs text-zinc-500">v{p.version}</span>
+          </li>
+        )}
+      </QueryList>
       <Modal open={creating} onClose={() => setCreating(false)} title="New prompt">
         <PromptForm
           initial={{ name: "", content: "", isDefault: false }}

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { ProvidersSettings } from "@/app/_components/providers-settings.tsx";
 import { ThemeToggle } from "@/app/_components/theme-toggle.tsx";
+import { MembersCard } from "./_components/members-card.tsx";
 import { Badge, Button, Card, DelayedSkeleton, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
@@ -32,7 +33,7 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
-function Invites({ workspaceId }: { workspaceId: string }) {
+function Invites({ workspaceId, workspaceName }: { workspaceId: string; workspaceName: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const invites = useQuery(trpc.account.invites.queryOptions({ workspaceId }));
@@ -58,7 +59,8 @@ function Invites({ workspaceId }: { workspaceId: string }) {
     <Card className="p-5">
       <h2 className="font-medium">Invite links</h2>
       <p className="mt-1 text-sm text-zinc-500">
-        Each link adds one person. Members can change things; viewers can only look.
+        Each link adds one person to {workspaceName}, whether they are new to Argus or already have an account. Members
+        can change things; viewers can only look.
       </p>
       <div className="mt-4 flex flex-wrap items-center gap-2">
         <label htmlFor="invite-role" className="text-sm">
@@ -104,9 +106,7 @@ function Invites({ workspaceId }: { workspaceId: string }) {
 }
 
 export default function SettingsPage() {
-  const trpc = useTRPC();
   const { workspace } = useWorkspace();
-  const members = useQuery(trpc.account.members.queryOptions({ workspaceId: workspace.id }));
   return (
     <>
       <PageHeader title="Settings" description={workspace.name} />
@@ -117,20 +117,8 @@ export default function SettingsPage() {
             <ThemeToggle />
           </div>
         </Card>
-        <Card className="p-5">
-          <h2 className="font-medium">Members</h2>
-          {members.isPending && <DelayedSkeleton rows={2} />}
-          <ul className="mt-3 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Members">
-            {members.data?.map((m) => (
-              <li key={m.userId} className="flex items-center gap-3 py-2">
-                <span className="font-medium">{m.name}</span>
-                <span className="flex-1 truncate text-zinc-500">{m.email}</span>
-                <Badge tone={roleTone[m.role]}>{m.role}</Badge>
-              </li>
-            ))}
-          </ul>
-        </Card>
-        {workspace.role === "owner" && <Invites workspaceId={workspace.id} />}
+        <MembersCard />
+        {workspace.role === "owner" && <Invites workspaceId={workspace.id} workspaceName={workspace.name} />}
         <ProvidersSettings />
       </div>
     </>

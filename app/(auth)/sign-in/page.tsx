@@ -5,11 +5,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useState, type FormEvent } from "react";
 import { Button, Field, Input } from "@/app/_components/ui.tsx";
 import { authClient } from "@/app/_lib/auth-client.ts";
-
-/** Only same-site paths: an attacker's ?next=https://evil.example must not redirect off-site. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
-}
+import { safeNextPath } from "@/server/shared/safe-next.ts";
 
 function SignInForm() {
   const router = useRouter();
@@ -35,7 +31,8 @@ function SignInForm() {
       return;
     }
     await queryClient.invalidateQueries();
-    router.replace(safeNext(params.get("next")));
+    // Only same-site paths: an attacker's ?next=/\evil.example must not redirect off-site.
+    router.replace(safeNextPath(params.get("next")));
   }
 
   return (

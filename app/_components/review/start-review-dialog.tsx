@@ -10,11 +10,8 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "re
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { Button, Field, Input, Modal, TextArea } from "../ui.tsx";
+import { Field, FormActions, FormError, Input, Modal, Select, TextArea } from "../ui.tsx";
 import { SEVERITIES } from "./types.ts";
-
-const selectClass =
-  "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 type ScopeKind = "project" | "paths" | "diff";
 
@@ -63,36 +60,39 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Radio({
+/** Radio buttons, one per option, announced as `label`. */
+function RadioGroup<V extends string>({
   name,
-  value,
-  checked,
-  onChange,
   label,
-  hint,
+  value,
+  onChange,
+  options,
 }: {
   name: string;
-  value: string;
-  checked: boolean;
-  onChange: (v: string) => void;
   label: string;
-  hint?: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: { value: V; label: string; hint?: string }[];
 }) {
   return (
-    <label className="flex cursor-pointer items-start gap-2 text-sm">
-      <input
-        type="radio"
-        name={name}
-        value={value}
-        checked={checked}
-        onChange={() => onChange(value)}
-        className="mt-0.5 accent-brand-600"
-      />
-      <span>
-        {label}
-        {hint && <span className="block text-xs text-zinc-500">{hint}</span>}
-      </span>
-    </label>
+    <div role="radiogroup" aria-label={label} className="space-y-2">
+      {options.map((o) => (
+        <label key={o.value} className="flex cursor-pointer items-start gap-2 text-sm">
+          <input
+            type="radio"
+            name={name}
+            value={o.value}
+            checked={value === o.value}
+            onChange={() => onChange(o.value)}
+            className="mt-0.5 accent-brand-600"
+          />
+          <span>
+            {o.label}
+            {o.hint && <span className="block text-xs text-zinc-500">{o.hint}</span>}
+          </span>
+        </label>
+      ))}
+    </div>
   );
 }
 
@@ -209,9 +209,8 @@ export function StartReviewDialog({
       <form onSubmit={submit} className="max-h-[75vh] space-y-4 overflow-y-auto pr-1" noValidate>
         {!projectUid && (
           <Field label="Project" htmlFor="review-project" error={fieldError("projectUid")}>
-            <select
+            <Select
               id="review-project"
-              className={selectClass}
               value={draft.projectUid}
               onChange={(e) => set("projectUid", e.target.value)}
               autoFocus
@@ -224,54 +223,45 @@ export function StartReviewDialog({
                   {p.name}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
         )}
         <Section title="Engine">
-          <div role="radiogroup" aria-label="Engine" className="space-y-2">
-            <Radio
-              name="engine"
-              value="static"
-              checked={draft.engine === "static"}
-              onChange={() => set("engine", "static")}
-              label="Static analysis — no LLM"
-              hint="Argus's rules, ESLint security rules, secrets. Fast, free, no model needed."
-            />
-            <Radio
-              name="engine"
-              value="agent"
-              checked={draft.engine === "agent"}
-              onChange={() => set("engine", "agent")}
-              label="Review agent (LLM)"
-              hint="A model reads the code with tools, then its findings are checked against the code."
-            />
-          </div>
+          <RadioGroup
+            name="engine"
+            label="Engine"
+            value={draft.engine}
+            onChange={(engine) => set("engine", engine)}
+            options={[
+              {
+                value: "static",
+                label: "Static analysis — no LLM",
+                hint: "Argus's rules, ESLint security rules, secrets. Fast, free, no model needed.",
+              },
+              {
+                value: "agent",
+                label: "Review agent (LLM)",
+                hint: "A model reads the code with tools, then its findings are checked against the code.",
+              },
+            ]}
+          />
         </Section>
         <Section title="Scope">
-          <div role="radiogroup" aria-label="Scope" className="space-y-2">
-            <Radio
-              name="scope"
-              value="project"
-              checked={draft.scope === "project"}
-              onChange={() => set("scope", "project")}
-              label="Whole project"
-            />
-            <Radio
-              name="scope"
-              value="paths"
-              checked={draft.scope === "paths"}
-              onChange={() => set("scope", "paths")}
-              label="Paths or globs"
-            />
-            <Radio
-              name="scope"
-              value="diff"
-              checked={draft.scope === "diff"}
-              onChange={() => set("scope", "diff")}
-              label="Changes between two git refs"
-              hint="Only changed hunks are in scope; any file may be read for context."
-            />
-          </div>
+          <RadioGroup
+            name="scope"
+            label="Scope"
+            value={draft.scope}
+            onChange={(scope) => set("scope", scope)}
+            options={[
+              { value: "project", label: "Whole project" },
+              { value: "paths", label: "Paths or globs" },
+              {
+                value: "diff",
+                label: "Changes between two git refs",
+                hint: "Only changed hunks are in scope; any file may be read for context.",
+              },
+            ]}
+          />
           {draft.scope === "paths" && (
             <Field label="Paths" htmlFor="review-paths" hint="One per line: files, folders or globs (src/**/*.ts).">
               <TextArea
@@ -303,33 +293,23 @@ export function StartReviewDialog({
               </Field>
             </div>
           )}
-          {fieldError("scope") && (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {fieldError("scope")}
-            </p>
-          )}
+          <FormError message={fieldError("scope")} />
         </Section>
         {agent && (
           <Section title="Model">
             <Field label="Prompt" htmlFor="review-prompt" error={fieldError("promptUid")}>
-              <select
-                id="review-prompt"
-                className={selectClass}
-                value={draft.promptUid}
-                onChange={(e) => set("promptUid", e.target.value)}
-              >
+              <Select id="review-prompt" value={draft.promptUid} onChange={(e) => set("promptUid", e.target.value)}>
                 {prompts.data?.map((p) => (
                   <option key={p.uid} value={p.uid}>
                     {p.name}
                     {p.isDefault ? " (default)" : ""}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
             <Field label="Provider" htmlFor="review-connection" error={fieldError("connectionUid")}>
-              <select
+              <Select
                 id="review-connection"
-                className={selectClass}
                 value={draft.connectionUid}
                 onChange={(e) => setDraft((d) => ({ ...d, connectionUid: e.target.value, model: "" }))}
               >
@@ -341,7 +321,7 @@ export function StartReviewDialog({
                       : ""}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
             <Field
               label="Model"
@@ -387,11 +367,7 @@ export function StartReviewDialog({
                 />
               </Field>
             </div>
-            {fieldError("budget") && (
-              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {fieldError("budget")}
-              </p>
-            )}
+            <FormError message={fieldError("budget")} />
           </Section>
         )}
         <Section title="Noise control">
@@ -407,16 +383,15 @@ export function StartReviewDialog({
                 Verify each finding against the code (a separate check per finding)
               </label>
               <Field label="Findings the check did not confirm" htmlFor="review-unverified">
-                <select
+                <Select
                   id="review-unverified"
-                  className={selectClass}
                   value={draft.unverified}
                   onChange={(e) => set("unverified", e.target.value as Draft["unverified"])}
                   disabled={!draft.verify}
                 >
                   <option value="keep">Keep them, marked “unverified”</option>
                   <option value="drop">Drop them</option>
-                </select>
+                </Select>
               </Field>
             </>
           )}
@@ -433,9 +408,8 @@ export function StartReviewDialog({
               />
             </Field>
             <Field label="Severity floor" htmlFor="review-severity">
-              <select
+              <Select
                 id="review-severity"
-                className={selectClass}
                 value={draft.minSeverity}
                 onChange={(e) => set("minSeverity", e.target.value as Draft["minSeverity"])}
               >
@@ -444,28 +418,18 @@ export function StartReviewDialog({
                     {s} and worse
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
           </div>
-          {fieldError("settings") && (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-              {fieldError("settings")}
-            </p>
-          )}
+          <FormError message={fieldError("settings")} />
         </Section>
-        {(generalError ?? unmapped) && (
-          <p role="alert" className="whitespace-pre-wrap text-sm text-red-600 dark:text-red-400">
-            {generalError ?? unmapped}
-          </p>
-        )}
-        <div className="flex justify-end gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={start.isPending}>
-            Start review
-          </Button>
-        </div>
+        <FormError message={generalError ?? unmapped} className="whitespace-pre-wrap" />
+        <FormActions
+          onCancel={onClose}
+          submitLabel="Start review"
+          busy={start.isPending}
+          className="border-t border-zinc-200 pt-4 dark:border-zinc-800"
+        />
       </form>
     </Modal>
   );

@@ -3,8 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { TrendingUp } from "lucide-react";
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
-import { DelayedSkeleton, EmptyState, ErrorNotice } from "../ui.tsx";
+import { useTRPC } from "@/app/_lib/trpc.ts";
+import { DelayedSkeleton, EmptyState } from "../ui.tsx";
+import { QueryError } from "../query-states.tsx";
 import { SEVERITY_COLOR } from "./format.ts";
 import { SEVERITIES } from "./types.ts";
 
@@ -14,7 +15,7 @@ export function TrendChart({ projectUid }: { projectUid: string }) {
   const trpc = useTRPC();
   const trend = useQuery(trpc.reviews.trend.queryOptions({ projectUid }));
   if (trend.isPending) return <DelayedSkeleton rows={2} />;
-  if (trend.isError) return <ErrorNotice message={errorInfo(trend.error).message} onRetry={() => trend.refetch()} />;
+  if (trend.isError) return <QueryError query={trend} />;
   if (trend.data.length === 0) {
     return (
       <EmptyState icon={<TrendingUp className="size-8" />} title="No completed reviews yet">

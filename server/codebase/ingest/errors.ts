@@ -23,6 +23,8 @@ export type IngestErrorCode =
   | "bad_url"
   | "transport_refused"
   | "bad_ref"
+  | "address_refused"
+  | "redirect_refused"
   | "repo_not_found"
   | "auth_failed"
   | "host_unreachable"
@@ -32,6 +34,7 @@ export type IngestErrorCode =
   | "git_failed"
   // local path / destination
   | "source_not_found"
+  | "path_not_allowed"
   | "destination_exists"
   | "aborted";
 

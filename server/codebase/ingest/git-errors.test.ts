@@ -34,6 +34,8 @@ describe("classifyGitFailure", () => {
         { ref: { kind: "commit", name: "1".repeat(40) } },
       ],
       ["fatal: the remote end hung up unexpectedly", "git_failed"],
+      ["fatal: unable to access 'https://x/o/r.git/': The requested URL returned error: 302", "redirect_refused"],
+      ["fatal: unable to access 'https://x/o/r.git/': The requested URL returned error: 301", "redirect_refused"],
     ];
     for (const [stderr, code, extra] of cases) {
       const err = classifyGitFailure(stderr, { ...ctx, ...extra });

@@ -93,6 +93,13 @@ export function classifyGitFailure(rawStderr: string, ctx: GitFailureContext): I
       `The TLS certificate of ${url} is not trusted; fix the server's certificate (or set GIT_SSL_CAINFO for a private CA).`,
     );
   }
+  // http.followRedirects=false: git reports the redirect status itself as the failure.
+  if (/The requested URL returned error: 30[12378]\b/.test(stderr)) {
+    return ingestError(
+      "redirect_refused",
+      `${url} answered with a redirect. Argus does not follow redirects when fetching a repository (the new address would not have been checked); give the repository's current URL.`,
+    );
+  }
   if (any(REF_MISSING, stderr) && ctx.ref) {
     const what = ctx.ref.kind === "commit" ? "commit" : `${ctx.ref.kind}`;
     return ingestError(
@@ -107,7 +114,7 @@ export function classifyGitFailure(rawStderr: string, ctx: GitFailureContext): I
       "auth_failed",
       ctx.hasToken
         ? `The access token was refused for ${url}: check that it is valid and can read this repository.`
-        : `${url} asks for credentials: the repository is private or does not exist. For a private one, add an access token (https) or give the server an SSH key (ssh).`,
+        : `${url} asks for credentials: the repository is private or does not exist. For a private one, use its https URL with an access token (ssh clones get the server's SSH key only if the operator allows it: GIT_SSH_USE_SERVER_KEYS).`,
     );
   }
   if (any(NOT_A_REPO, stderr)) {

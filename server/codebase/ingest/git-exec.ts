@@ -18,6 +18,8 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   "protocol.file.allow=never",
   "protocol.ext.allow=never",
   "protocol.http.allow=never",
+  // A redirect would take the fetch to a host nobody checked (git-network.ts checks the first one).
+  "http.followRedirects=false",
   // Nothing from a repository or a global config gets to run a program.
   "core.hooksPath=/dev/null",
   "core.fsmonitor=false",
@@ -30,11 +32,53 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
 // or make it print headers; only the operator's CA settings and exec path pass through.
 const KEEP_GIT_VARS = new Set(["GIT_SSL_CAINFO", "GIT_SSL_CAPATH", "GIT_EXEC_PATH"]);
 
+export interface SshSettings {
+  /** Let ssh use the server's own keys, agent and ssh config (GIT_SSH_USE_SERVER_KEYS=true). */
+  useServerKeys?: boolean;
+  /** More `-o` options (validated by the caller: host names and addresses only), e.g. the address pin. */
+  options?: readonly string[];
+}
+
+// A user's URL must not borrow the server's identity: no key files, no agent, no ~/.ssh/config or
+// /etc/ssh/ssh_config (IdentityFile, ProxyCommand, Host aliases). known_hosts is still checked.
+const ISOLATED_SSH = [
+  "-F",
+  "/dev/null",
+  "-o",
+  "IdentitiesOnly=yes",
+  "-o",
+  "IdentityFile=none",
+  "-o",
+  "IdentityAgent=none",
+];
+
+/** The GIT_SSH_COMMAND: never prompts, gives up on a dead host, isolated from the server's keys unless allowed. */
+export function sshCommand(settings: SshSettings = {}): string {
+  const args = [
+    ...(settings.useServerKeys ? [] : ISOLATED_SSH),
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "ConnectTimeout=30",
+    ...(settings.options ?? []).flatMap((o) => ["-o", o]),
+  ];
+  // git runs this through sh: anything beyond plain characters is single-quoted.
+  const quoted = args.map((a) => {
+    if (/^[\w./=-]+$/.test(a)) return a;
+    if (/['\x00-\x1f]/.test(a)) throw new Error(`unsafe ssh option: ${JSON.stringify(a)}`);
+    return `'${a}'`;
+  });
+  return ["ssh", ...quoted].join(" ");
+}
+
 /** process.env without GIT_* (mostly), plus settings that make every prompt fail fast. */
-export function safeGitEnv(extra: Record<string, string> = {}): Record<string, string> {
+export function safeGitEnv(extra: Record<string, string> = {}, ssh: SshSettings = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && (!k.startsWith("GIT_") || KEEP_GIT_VARS.has(k))) env[k] = v;
+    if (v === undefined || (k.startsWith("GIT_") && !KEEP_GIT_VARS.has(k))) continue;
+    // The agent holds the server's keys; a clone for a user must not reach it.
+    if (k === "SSH_AUTH_SOCK" && !ssh.useServerKeys) continue;
+    env[k] = v;
   }
   return {
     ...env,
@@ -47,7 +91,7 @@ export function safeGitEnv(extra: Record<string, string> = {}): Record<string, s
     SSH_ASKPASS: "",
     SSH_ASKPASS_REQUIRE: "never",
     GCM_INTERACTIVE: "never",
-    GIT_SSH_COMMAND: "ssh -o BatchMode=yes -o ConnectTimeout=30",
+    GIT_SSH_COMMAND: sshCommand(ssh),
     GIT_ALLOW_PROTOCOL: "https:ssh:git",
     // LFS objects would be a second, uncapped download; the pointer files are enough to review.
     GIT_LFS_SKIP_SMUDGE: "1",

@@ -18,8 +18,12 @@ describe("parseGitUrl", () => {
       url: "https://github.com/owner/repo.git",
       transport: "https",
       host: "github.com",
+      port: 443,
       origin: "https://github.com",
     });
+    expect(parseGitUrl("git://[0:0:0:0:0:0:0:1]/r")).toMatchObject({ host: "[::1]", port: 9418 });
+    expect(parseGitUrl("ssh://git@h.example:2222/r")).toMatchObject({ port: 2222 });
+    expect(parseGitUrl("git@h.example:r")).toMatchObject({ port: 22 });
     expect(parseGitUrl("HTTPS://gitlab.example.com:8443/g/r").url).toBe("https://gitlab.example.com:8443/g/r");
     expect(parseGitUrl("HTTPS://gitlab.example.com:8443/g/r").origin).toBe("https://gitlab.example.com:8443");
     expect(parseGitUrl("ssh://git@host.example/r.git")).toMatchObject({ transport: "ssh", host: "host.example" });

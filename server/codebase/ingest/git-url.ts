@@ -13,12 +13,16 @@ export interface ParsedGitUrl {
   /** Exactly what is passed to git (after `--`). */
   url: string;
   transport: GitTransport;
+  /** As written in the URL (IPv6 in brackets); for https as the WHATWG parser normalised it. */
   host: string;
+  /** The port git connects to (the transport's default when the URL names none). */
+  port: number;
   /** For https: "https://host[:port]", the scope of the access-token header. */
   origin?: string;
 }
 
 const MAX_URL_LENGTH = 2048;
+const DEFAULT_PORT: Record<GitTransport, number> = { https: 443, ssh: 22, git: 9418 };
 // A hostname or IPv4 (letters, digits, dots, dashes, never a leading dash) or a bracketed IPv6.
 const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]+\])$/;
 const SCP_LIKE = /^(?:([A-Za-z0-9._-]+)@)?([^/:@]+|\[[^\]]+\]):(.+)$/;
@@ -59,6 +63,7 @@ export function parseGitUrl(input: string): ParsedGitUrl {
       url: scheme + raw.slice(scheme.length), // "HTTPS://" → "https://": git's transport names are lower-case
       transport: scheme,
       host,
+      port: u.port ? Number(u.port) : DEFAULT_PORT[scheme],
       ...(scheme === "https" && { origin: `https://${u.host}` }),
     };
   }
@@ -73,7 +78,7 @@ export function parseGitUrl(input: string): ParsedGitUrl {
       throw refused(raw, "local paths and remote helpers are not allowed");
     if (!HOST.test(host)) throw badUrl(raw, "the host name is invalid");
     if (repoPath.startsWith("-")) throw refused(raw, 'a repository path may not start with "-"');
-    return { url: raw, transport: "ssh", host };
+    return { url: raw, transport: "ssh", host, port: DEFAULT_PORT.ssh };
   }
   throw refused(raw, "local paths are not git URLs (an owner can ingest a server folder as a local path instead)");
 }

@@ -1,14 +1,14 @@
 /**
- * The git source against a real `git daemon` on 127.0.0.1 (git:// is an allowed transport), and
- * against a fake `git` on PATH to see exactly what argv and environment a token-carrying clone gets.
+ * The git source against a real `git daemon` on 127.0.0.1 (allowed the way an operator would allow it:
+ * GIT_ALLOWED_HOSTS), and against a fake `git` on PATH to see exactly what argv and environment a
+ * clone gets: the token header, the address pin, the isolated ssh.
  */
-import { chmod, lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { chmod, lstat, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { gitDiff, gitHead, gitLog, gitRefs } from "../git-meta.ts";
 import { IngestError } from "./errors.ts";
-import { ingestGit } from "./git.ts";
+import { ingestGit, type GitIngestOptions } from "./git.ts";
 import {
   expectRefusal,
   freePort,
@@ -36,6 +36,10 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
+/** The daemon listens on 127.0.0.1, which only an operator's allow list lets a fetch reach. */
+const LOCAL = { allowedHosts: ["127.0.0.1"] };
+const ingestLocal = (o: GitIngestOptions) => ingestGit({ network: LOCAL, ...o });
+
 let sb: Sandbox;
 beforeEach(async () => {
   sb = await sandbox();
@@ -47,7 +51,7 @@ afterEach(async () => {
 describe("ingestGit over git://", () => {
   it("clones the default branch shallowly; symlinks are not materialised, committed node_modules is not indexed", async () => {
     const phases = new Set<string>();
-    const summary = await ingestGit({ url: repoUrl, dest: sb.dest, onProgress: (p) => phases.add(p.phase) });
+    const summary = await ingestLocal({ url: repoUrl, dest: sb.dest, onProgress: (p) => phases.add(p.phase) });
     expect(summary.git).toEqual({ url: repoUrl, commit: repo.c2, branch: "main", depth: 1 });
     expect(summary.walk.files.map((f) => f.path)).toEqual(["README.md", "docs/guide.md", "src/index.ts"]);
     expect(summary.walk.ignored).toEqual([".git/", "node_modules/"]);
@@ -65,25 +69,25 @@ describe("ingestGit over git://", () => {
   });
 
   it("clones a branch and a tag", async () => {
-    const dev = await ingestGit({ url: repoUrl, branch: "dev", dest: sb.dest });
+    const dev = await ingestLocal({ url: repoUrl, branch: "dev", dest: sb.dest });
     expect(dev.git).toMatchObject({ commit: repo.c3, branch: "dev" });
     expect(dev.walk.files.map((f) => f.path)).toContain("dev.ts");
 
     const tagDest = path.join(sb.dir, "snapshots", "snap-tag");
-    const tag = await ingestGit({ url: repoUrl, tag: "v1", dest: tagDest });
+    const tag = await ingestLocal({ url: repoUrl, tag: "v1", dest: tagDest });
     expect(tag.git).toMatchObject({ commit: repo.c1, tag: "v1" });
     expect(tag.walk.files.map((f) => f.path)).toEqual(["README.md", "src/index.ts"]);
     expect((await gitHead(tagDest)).branch).toBeNull();
   });
 
   it("fetches one commit by id", async () => {
-    const summary = await ingestGit({ url: repoUrl, commit: repo.c1, dest: sb.dest });
+    const summary = await ingestLocal({ url: repoUrl, commit: repo.c1, dest: sb.dest });
     expect(summary.git).toMatchObject({ commit: repo.c1 });
     expect((await gitHead(sb.dest)).commit.sha).toBe(repo.c1);
   });
 
   it("serves git-meta on a deeper clone: diff between refs (optionally by path), log (optionally for a path), refs", async () => {
-    await ingestGit({ url: repoUrl, dest: sb.dest, depth: 5 });
+    await ingestLocal({ url: repoUrl, dest: sb.dest, depth: 5 });
     const diff = await gitDiff(sb.dest, { from: "v1", to: "HEAD" });
     expect(diff.from).toBe(repo.c1);
     expect(diff.to).toBe(repo.c2);
@@ -109,26 +113,26 @@ describe("ingestGit over git://", () => {
   it("gives clear errors for no repository, a missing branch or commit, an unreachable host", async () => {
     await expectRefusal(
       sb,
-      () => ingestGit({ url: `git://127.0.0.1:${port}/nope.git`, dest: sb.dest }),
+      () => ingestLocal({ url: `git://127.0.0.1:${port}/nope.git`, dest: sb.dest }),
       "repo_not_found",
       /no git repository/,
     );
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, branch: "nope", dest: sb.dest }),
+      () => ingestLocal({ url: repoUrl, branch: "nope", dest: sb.dest }),
       "ref_not_found",
       /no branch "nope"/,
     );
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, commit: "1".repeat(40), dest: sb.dest }),
+      () => ingestLocal({ url: repoUrl, commit: "1".repeat(40), dest: sb.dest }),
       "ref_not_found",
       /no commit/,
     );
     const closed = await freePort();
     await expectRefusal(
       sb,
-      () => ingestGit({ url: `git://127.0.0.1:${closed}/app`, dest: sb.dest }),
+      () => ingestLocal({ url: `git://127.0.0.1:${closed}/app`, dest: sb.dest }),
       "host_unreachable",
     );
   });
@@ -136,25 +140,25 @@ describe("ingestGit over git://", () => {
   it("refuses over the caps before checking anything out, and stops at the time limit", async () => {
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxFiles: 2 } }),
+      () => ingestLocal({ url: repoUrl, dest: sb.dest, limits: { maxFiles: 2 } }),
       "cap_files",
       /INGEST_MAX_FILES/,
     );
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxFileBytes: 20 } }),
+      () => ingestLocal({ url: repoUrl, dest: sb.dest, limits: { maxFileBytes: 20 } }),
       "cap_file_bytes",
       /INGEST_MAX_FILE_MB/,
     );
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { maxTotalBytes: 50 } }),
+      () => ingestLocal({ url: repoUrl, dest: sb.dest, limits: { maxTotalBytes: 50 } }),
       "cap_total_bytes",
       /INGEST_MAX_TOTAL_MB/,
     );
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, dest: sb.dest, limits: { gitTimeoutMs: 1 } }),
+      () => ingestLocal({ url: repoUrl, dest: sb.dest, limits: { gitTimeoutMs: 1 } }),
       "timeout",
       /INGEST_GIT_TIMEOUT_SECONDS/,
     );
@@ -163,33 +167,36 @@ describe("ingestGit over git://", () => {
   it("refuses bad URLs and refs before running git", async () => {
     await expectRefusal(
       sb,
-      () => ingestGit({ url: "ext::sh -c touch% /tmp/pwned", dest: sb.dest }),
+      () => ingestLocal({ url: "ext::sh -c touch% /tmp/pwned", dest: sb.dest }),
       "transport_refused",
     );
-    await expectRefusal(sb, () => ingestGit({ url: `file://${repo.dir}`, dest: sb.dest }), "transport_refused");
-    await expectRefusal(sb, () => ingestGit({ url: repo.dir, dest: sb.dest }), "transport_refused");
+    await expectRefusal(sb, () => ingestLocal({ url: `file://${repo.dir}`, dest: sb.dest }), "transport_refused");
+    await expectRefusal(sb, () => ingestLocal({ url: repo.dir, dest: sb.dest }), "transport_refused");
     await expectRefusal(
       sb,
-      () => ingestGit({ url: "--upload-pack=touch /tmp/pwned", dest: sb.dest }),
+      () => ingestLocal({ url: "--upload-pack=touch /tmp/pwned", dest: sb.dest }),
       "transport_refused",
     );
-    await expectRefusal(sb, () => ingestGit({ url: repoUrl, branch: "--upload-pack=x", dest: sb.dest }), "bad_ref");
+    await expectRefusal(sb, () => ingestLocal({ url: repoUrl, branch: "--upload-pack=x", dest: sb.dest }), "bad_ref");
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, branch: "main", tag: "v1", dest: sb.dest }),
+      () => ingestLocal({ url: repoUrl, branch: "main", tag: "v1", dest: sb.dest }),
       "bad_ref",
       /only one/,
     );
     await expectRefusal(
       sb,
-      () => ingestGit({ url: repoUrl, accessToken: "tok", dest: sb.dest }),
+      () => ingestLocal({ url: repoUrl, accessToken: "tok", dest: sb.dest }),
       "bad_url",
       /only with an https URL/,
     );
   });
 });
 
-describe("ingestGit with an access token (fake git on PATH)", () => {
+/** A resolver that answers a public address for any name (the fake-git tests never go online). */
+const PUBLIC = { resolve: async () => ["140.82.112.3"] };
+
+describe("ingestGit with a fake git on PATH: token, pins, ssh", () => {
   const TOKEN = "ghp_S3cretT0kenValue42";
   let bin: string;
   let record: string;
@@ -216,7 +223,8 @@ describe("ingestGit with an access token (fake git on PATH)", () => {
   it("passes the token only as an origin-scoped header in the environment, and never shows it", async () => {
     const err = await expectRefusal(
       sb,
-      () => ingestGit({ url: "https://git.example.invalid/o/r.git", accessToken: TOKEN, dest: sb.dest }),
+      () =>
+        ingestGit({ url: "https://git.example.invalid/o/r.git", accessToken: TOKEN, dest: sb.dest, network: PUBLIC }),
       "auth_failed",
       /token was refused/,
     );
@@ -234,6 +242,10 @@ describe("ingestGit with an access token (fake git on PATH)", () => {
     expect(env).toContain("GIT_CONFIG_KEY_0=http.https://git.example.invalid/.extraHeader");
     expect(env).toContain(`GIT_CONFIG_VALUE_0=Authorization: Basic ${basic}`);
     expect(env).not.toContain(`=${TOKEN}`);
+    // Pinned to the address that was checked; redirects (to a host nobody checked) are not followed.
+    expect(env).toContain("GIT_CONFIG_KEY_1=http.curloptResolve");
+    expect(env).toContain("GIT_CONFIG_VALUE_1=git.example.invalid:443:140.82.112.3");
+    expect(args).toEqual(expect.arrayContaining(["http.followRedirects=false"]));
   });
 
   it("scrubs the token from an unclassified failure too", async () => {
@@ -242,11 +254,50 @@ describe("ingestGit with an access token (fake git on PATH)", () => {
       url: "https://git.example.invalid/o/r.git",
       accessToken: TOKEN,
       dest: sb.dest,
+      network: PUBLIC,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IngestError);
     expect((err as IngestError).code).toBe("git_failed");
     expect((err as IngestError).message).toContain("something odd about ***");
     expect((err as IngestError).message).not.toContain(TOKEN);
+  });
+
+  it("runs ssh without the server's keys, agent or config, pinned to the checked address", async () => {
+    const savedSock = process.env.SSH_AUTH_SOCK;
+    process.env.SSH_AUTH_SOCK = "/tmp/argus-test-agent.sock";
+    try {
+      const url = "git@git.example.invalid:o/r.git";
+      await ingestGit({ url, dest: sb.dest, network: PUBLIC }).catch(() => undefined);
+      let [argv = "", env = ""] = (await readFile(record, "utf8")).split("\nENV\n");
+      expect(argv.split("\n").slice(-3)).toEqual(["--", url, expect.stringContaining("tree")]);
+      const sshLine = env.split("\n").find((l) => l.startsWith("GIT_SSH_COMMAND="));
+      expect(sshLine).toBe(
+        "GIT_SSH_COMMAND=ssh -F /dev/null -o IdentitiesOnly=yes -o IdentityFile=none -o IdentityAgent=none " +
+          "-o BatchMode=yes -o ConnectTimeout=30 -o HostName=140.82.112.3 -o HostKeyAlias=git.example.invalid",
+      );
+      expect(env).not.toContain("SSH_AUTH_SOCK");
+
+      // The operator may let clones use the server's own keys (GIT_SSH_USE_SERVER_KEYS=true).
+      await ingestGit({ url, dest: sb.dest, network: { ...PUBLIC, useServerSshKeys: true } }).catch(() => undefined);
+      [argv = "", env = ""] = (await readFile(record, "utf8")).split("\nENV\n");
+      expect(env).toContain("SSH_AUTH_SOCK=/tmp/argus-test-agent.sock");
+      expect(env).not.toContain("/dev/null -o IdentitiesOnly");
+    } finally {
+      if (savedSock === undefined) delete process.env.SSH_AUTH_SOCK;
+      else process.env.SSH_AUTH_SOCK = savedSock;
+    }
+  });
+
+  it("gives git:// the checked address instead of the name", async () => {
+    await ingestGit({ url: "git://git.example.invalid/o/r.git", dest: sb.dest, network: PUBLIC }).catch(
+      () => undefined,
+    );
+    const [argv = ""] = (await readFile(record, "utf8")).split("\nENV\n");
+    expect(argv.split("\n").slice(-3)).toEqual([
+      "--",
+      "git://140.82.112.3:9418/o/r.git",
+      expect.stringContaining("tree"),
+    ]);
   });
 
   it("refuses a token that could inject headers", async () => {

@@ -3,6 +3,9 @@
  * branch, a tag or one commit.
  *
  * Safety, beyond the URL check in git-url.ts and the environment in git-exec.ts:
+ * - the host must resolve to public addresses only, unless the operator allows it, and git is pinned
+ *   to the address that was checked (git-network.ts); redirects are not followed;
+ * - ssh never uses the server's keys, agent or ssh config unless the operator allows it;
  * - the clone is made without a checkout; `ls-tree` then lists every blob with its size, and the
  *   caps (file count, single file, total) are checked before a single file is written;
  * - core.symlinks=false: git writes a symlink as a small text file, which we then delete — a
@@ -18,6 +21,7 @@ import { rm } from "node:fs/promises";
 import { ingestError, quote } from "./errors.ts";
 import { classifyGitFailure, scrub } from "./git-errors.ts";
 import { runGit, safeGitEnv, type GitRunOptions, type GitRunResult } from "./git-exec.ts";
+import { planGitConnection, type GitNetworkPolicy } from "./git-network.ts";
 import { checkCommitId, checkRefName, parseGitUrl, type ParsedGitUrl } from "./git-url.ts";
 import { describeCap, type IngestLimits } from "./limits.ts";
 import { inside } from "./paths.ts";
@@ -36,6 +40,8 @@ export interface GitIngestOptions extends IngestOptions {
   accessToken?: string;
   /** The user name sent with the token (default "x-access-token": GitHub; GitLab accepts any). */
   tokenUser?: string;
+  /** Which hosts may be reached and whether ssh may use the server's keys. Default: public hosts, no keys. */
+  network?: GitNetworkPolicy;
 }
 
 const MAX_DEPTH = 100_000;
@@ -44,27 +50,36 @@ const LS_TREE_MAX_BYTES = 256 * 1024 * 1024;
 
 interface Plan {
   parsed: ParsedGitUrl;
+  /** What git is given: the URL, pinned to the checked address for git://. */
+  fetchUrl: string;
   ref?: { kind: "branch" | "tag" | "commit"; name: string };
   depth: number;
   env: Record<string, string>;
   secrets: string[];
 }
 
-/** The environment that carries the token as an extra header for the repository's origin only. */
-export function gitAuthEnv(
+/** Config entries for git's environment (GIT_CONFIG_COUNT/KEY_n/VALUE_n): never argv, never a file. */
+function configEnv(entries: readonly (readonly [string, string])[]): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return entries.length ? env : {};
+}
+
+/** The config entry that carries the token as an extra header for the repository's origin only. */
+export function gitAuthConfig(
   origin: string,
   token: string,
   user = "x-access-token",
-): { env: Record<string, string>; secrets: string[] } {
+): { entry: [string, string]; secrets: string[] } {
   const basic = Buffer.from(`${user}:${token}`).toString("base64");
   const header = `Authorization: Basic ${basic}`;
-  return {
-    env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `http.${origin}/.extraHeader`, GIT_CONFIG_VALUE_0: header },
-    secrets: [token, basic, header],
-  };
+  return { entry: [`http.${origin}/.extraHeader`, header], secrets: [token, basic, header] };
 }
 
-function planClone(o: GitIngestOptions): Plan {
+async function planClone(o: GitIngestOptions): Promise<Plan> {
   const parsed = parseGitUrl(o.url);
   const given = [o.branch, o.tag, o.commit].filter((v) => v !== undefined && v !== "");
   if (given.length > 1) throw ingestError("bad_ref", "Give a branch, a tag or a commit — only one of them.");
@@ -78,13 +93,13 @@ function planClone(o: GitIngestOptions): Plan {
   const depth = o.depth ?? 1;
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH)
     throw ingestError("bad_ref", `The history depth must be a whole number from 1 to ${MAX_DEPTH}.`);
-  let extra: Record<string, string> = {};
+  const config: [string, string][] = [];
   let secrets: string[] = [];
   if (o.accessToken) {
     if (parsed.transport !== "https" || !parsed.origin) {
       throw ingestError(
         "bad_url",
-        "An access token works only with an https URL; for ssh, give the server's user an SSH key instead.",
+        "An access token works only with an https URL; give the repository's https URL with it.",
       );
     }
     // Printable ASCII only: a CR/LF would let the "token" inject more HTTP headers.
@@ -93,9 +108,19 @@ function planClone(o: GitIngestOptions): Plan {
     const user = o.tokenUser ?? "x-access-token";
     if (!/^[\x21-\x7e]{1,256}$/.test(user) || user.includes(":"))
       throw ingestError("bad_url", "The token user name is invalid.");
-    ({ env: extra, secrets } = gitAuthEnv(parsed.origin, o.accessToken, user));
+    const auth = gitAuthConfig(parsed.origin, o.accessToken, user);
+    config.push(auth.entry);
+    secrets = auth.secrets;
   }
-  return { parsed, ref, depth, env: safeGitEnv(extra), secrets };
+  // Last, after every check that needs no network: where the host leads, and the pin to it.
+  const network = o.network ?? {};
+  const connection = await planGitConnection(parsed, network);
+  config.push(...connection.config);
+  const env = safeGitEnv(configEnv(config), {
+    useServerKeys: network.useServerSshKeys,
+    options: connection.sshOptions,
+  });
+  return { parsed, fetchUrl: connection.fetchUrl, ref, depth, env, secrets };
 }
 
 const UNITS: Record<string, number> = { bytes: 1, B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4 };
@@ -150,8 +175,8 @@ function checkTree(stdout: Buffer, limits: IngestLimits, ctx: IngestContext): Tr
 }
 
 export async function ingestGit(options: GitIngestOptions): Promise<IngestSummary> {
-  const plan = planClone(options);
-  const { parsed, ref, depth, env, secrets } = plan;
+  const plan = await planClone(options);
+  const { parsed, fetchUrl, ref, depth, env, secrets } = plan;
   const shownUrl = parsed.url;
   return runIngest("git", options, async (tree, ctx) => {
     const deadline = Date.now() + ctx.limits.gitTimeoutMs;
@@ -185,7 +210,7 @@ export async function ingestGit(options: GitIngestOptions): Promise<IngestSummar
       if (r.code !== 0) throw internal("init", r);
       r = await git(["-C", tree, "config", "core.symlinks", "false"]);
       if (r.code !== 0) throw internal("config", r);
-      r = await git(["-C", tree, "fetch", "--progress", "--no-tags", `--depth=${depth}`, "--", parsed.url, ref.name], {
+      r = await git(["-C", tree, "fetch", "--progress", "--no-tags", `--depth=${depth}`, "--", fetchUrl, ref.name], {
         onStderrLine,
       });
       if (r.code !== 0) throw fetchFailed(r);
@@ -201,7 +226,7 @@ export async function ingestGit(options: GitIngestOptions): Promise<IngestSummar
         "core.symlinks=false",
       ];
       if (ref) args.push(`--branch=${ref.name}`);
-      const r = await git([...args, "--", parsed.url, tree], { onStderrLine });
+      const r = await git([...args, "--", fetchUrl, tree], { onStderrLine });
       if (r.code !== 0) throw fetchFailed(r);
       target = "HEAD";
     }

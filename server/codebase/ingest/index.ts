@@ -5,12 +5,15 @@ export { ingestFolder, type FolderIngestOptions } from "./folder.ts";
 export { ingestGit, type GitIngestOptions } from "./git.ts";
 export { ingestPath, type PathIngestOptions } from "./path.ts";
 export { parseGitUrl, type ParsedGitUrl } from "./git-url.ts";
-export { IngestError, type IngestErrorCode } from "./errors.ts";
+export { planGitConnection, OPERATOR_GIT_POLICY, type GitNetworkPolicy } from "./git-network.ts";
+export { resolveImportPath, type ImportPathPolicy } from "./path-policy.ts";
+export { IngestError, ingestError, type IngestErrorCode } from "./errors.ts";
 export {
   ingestLimitsSchema,
   resolveLimits,
   DEFAULT_INGEST_LIMITS,
   LIMIT_ENV,
+  describeCap,
   type IngestLimits,
   type IngestLimitsInput,
 } from "./limits.ts";

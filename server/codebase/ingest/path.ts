@@ -1,6 +1,7 @@
 /**
  * A folder on the server's own disk, copied into a snapshot. Who may do this (the owner) is the
- * caller's check; this module makes the copy safe: the same ignore rules and caps as uploads, no
+ * caller's check; which folders, the `policy` (path-policy.ts: the operator's IMPORT_PATH_ROOTS, never
+ * DATA_DIR) when the path comes from a user. This module makes the copy safe: the same ignore rules and caps as uploads, no
  * symlink followed (each is reported as dropped, whether it points inside or out), no FIFO or device
  * opened, files opened with O_NOFOLLOW so a file swapped for a link mid-copy is not read through.
  */
@@ -10,6 +11,7 @@ import { createIgnoreMatcher } from "../filters.ts";
 import { SAFE_OPEN_FLAGS, traverse } from "../walker.ts";
 import { ingestError, quote } from "./errors.ts";
 import { inside } from "./paths.ts";
+import { isWithin, resolveImportPath, type ImportPathPolicy } from "./path-policy.ts";
 import { fileTooLarge, runIngest, type IngestContext } from "./run.ts";
 import type { IngestOptions, IngestSummary } from "./types.ts";
 import { writeCapped } from "./write.ts";
@@ -17,9 +19,24 @@ import { writeCapped } from "./write.ts";
 export interface PathIngestOptions extends IngestOptions {
   /** Absolute path of a folder on the server. */
   sourcePath: string;
+  /** For a path a user gave: the folders it must lie in. Omitted (the CLI, the demo): any folder. */
+  policy?: ImportPathPolicy;
 }
 
-async function resolveSource(sourcePath: string, dest: string): Promise<string> {
+async function resolveSource(sourcePath: string, dest: string, policy?: ImportPathPolicy): Promise<string> {
+  const real = policy ? await resolveImportPath(sourcePath, policy) : await resolveAnyFolder(sourcePath);
+  // The staging directory sits beside dest; inside the source, the copy would copy itself.
+  const destParent = await realpath(path.dirname(path.resolve(dest)));
+  if (isWithin(real, destParent)) {
+    throw ingestError(
+      "unsafe_path",
+      `Argus keeps its snapshots inside ${quote(sourcePath)}, so that folder can't be ingested; pick the project's own folder.`,
+    );
+  }
+  return real;
+}
+
+async function resolveAnyFolder(sourcePath: string): Promise<string> {
   if (!path.isAbsolute(sourcePath))
     throw ingestError("source_not_found", `Give an absolute path on the server, not ${quote(sourcePath)}.`);
   let real: string;
@@ -33,14 +50,6 @@ async function resolveSource(sourcePath: string, dest: string): Promise<string> 
   }
   if (!(await stat(real)).isDirectory())
     throw ingestError("source_not_found", `${quote(sourcePath)} is a file; give the project's folder.`);
-  // The staging directory sits beside dest; inside the source, the copy would copy itself.
-  const destParent = await realpath(path.dirname(path.resolve(dest)));
-  if (destParent === real || destParent.startsWith(real + path.sep)) {
-    throw ingestError(
-      "unsafe_path",
-      `Argus keeps its snapshots inside ${quote(sourcePath)}, so that folder can't be ingested; pick the project's own folder.`,
-    );
-  }
   return real;
 }
 
@@ -78,7 +87,7 @@ async function copyOne(
 
 export function ingestPath(options: PathIngestOptions): Promise<IngestSummary> {
   return runIngest("path", options, async (tree, ctx) => {
-    const root = await resolveSource(options.sourcePath, options.dest);
+    const root = await resolveSource(options.sourcePath, options.dest, options.policy);
     const matcher = createIgnoreMatcher({ root });
     for await (const entry of traverse(root, matcher, ctx.signal)) {
       if (entry.kind === "ignored") ctx.drop(entry.path, "ignored");

@@ -5,7 +5,9 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { lstat, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import https from "node:https";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -89,8 +91,11 @@ export interface FixtureRepo {
   c3: string;
 }
 
-/** A small repository with history, a tag, a branch, a committed symlink and committed node_modules. */
-export function makeFixtureRepo(dir: string): FixtureRepo {
+/**
+ * Runs git in a fixture repository as a fixed author, ignoring the machine's and the user's git config
+ * (a signing key or another default branch there must not change the fixture). Returns trimmed stdout.
+ */
+export function fixtureGit(dir: string): (...args: string[]) => string {
   const env = {
     ...process.env,
     GIT_AUTHOR_NAME: "Ada",
@@ -100,7 +105,12 @@ export function makeFixtureRepo(dir: string): FixtureRepo {
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
   };
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" }).trim();
+  return (...args) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" }).trim();
+}
+
+/** A small repository with history, a tag, a branch, a committed symlink and committed node_modules. */
+export function makeFixtureRepo(dir: string): FixtureRepo {
+  const git = fixtureGit(dir);
   const put = (rel: string, text: string) => {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     writeFileSync(path.join(dir, rel), text);
@@ -178,5 +188,75 @@ export async function startGitDaemon(): Promise<GitDaemon> {
       daemon.kill();
       await rm(base, { recursive: true, force: true });
     },
+  };
+}
+
+export const hasOpenssl = (() => {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+export interface TlsFixture {
+  key: Buffer;
+  cert: Buffer;
+  /** The certificate as a file, for GIT_SSL_CAINFO. */
+  caFile: string;
+  cleanup(): Promise<void>;
+}
+
+/** A self-signed certificate for 127.0.0.1 and localhost (needs the openssl command: check hasOpenssl). */
+export async function makeTlsFixture(): Promise<TlsFixture> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "argus-tls-"));
+  const keyFile = path.join(dir, "key.pem");
+  const caFile = path.join(dir, "cert.pem");
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"].concat([
+      "-addext",
+      "subjectAltName=IP:127.0.0.1,DNS:localhost",
+      "-keyout",
+      keyFile,
+      "-out",
+      caFile,
+    ]),
+    { stdio: "ignore" },
+  );
+  return {
+    key: await readFile(keyFile),
+    cert: await readFile(caFile),
+    caFile,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+export interface HttpsRecorder {
+  port: number;
+  /** The headers of every request received, in order. */
+  requests: IncomingHttpHeaders[];
+  stop(): Promise<void>;
+}
+
+/** An https server on 127.0.0.1 that records each request's headers and answers with `handler` (default 404). */
+export async function startHttpsRecorder(
+  tls: TlsFixture,
+  handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
+    res.writeHead(404);
+    res.end();
+  },
+): Promise<HttpsRecorder> {
+  const requests: IncomingHttpHeaders[] = [];
+  const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    requests.push(req.headers);
+    handler(req, res);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    requests,
+    stop: () => new Promise((r) => server.close(() => r())),
   };
 }

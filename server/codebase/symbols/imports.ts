@@ -153,7 +153,7 @@ function jsImportNames(statement: Node): string[] {
   return names;
 }
 
-/** `import a.b, c as d` → ["a.b", "c"]. */
+/** The names a statement imports, not their aliases: `import a.b, c as d` → ["a.b", "c"]. */
 function pythonImportModules(statement: Node): string[] {
   const out: string[] = [];
   for (const child of statement.childrenForFieldName("name")) {
@@ -166,12 +166,7 @@ function pythonImportModules(statement: Node): string[] {
 
 /** `from x import a, b as c` → ["a", "b"]; `from x import *` → ["*"]. */
 function pythonFromNames(statement: Node): string[] {
-  const out: string[] = [];
-  for (const child of statement.childrenForFieldName("name")) {
-    if (!child) continue;
-    const name = child.type === "aliased_import" ? child.childForFieldName("name") : child;
-    if (name) out.push(name.text);
-  }
+  const out = pythonImportModules(statement);
   if (out.length === 0 && statement.namedChildren.some((c) => c?.type === "wildcard_import")) out.push("*");
   return out;
 }

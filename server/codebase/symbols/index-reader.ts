@@ -8,7 +8,6 @@ import type { ModuleConfig } from "./modules/config.ts";
 import { ModuleResolver } from "./modules/resolve.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import type {
-  FileStatus,
   FileSymbols,
   ImportKind,
   ModuleResolution,
@@ -226,24 +225,8 @@ export class SymbolIndex {
   files(): IndexedFile[] {
     const rows = this.db
       .prepare("SELECT path, language, status, note, lines, bytes, parse_errors FROM files ORDER BY path")
-      .all() as {
-      path: string;
-      language: string;
-      status: FileStatus;
-      note: string | null;
-      lines: number;
-      bytes: number;
-      parse_errors: number;
-    }[];
-    return rows.map((r) => ({
-      path: r.path,
-      language: r.language,
-      status: r.status,
-      note: r.note,
-      lines: r.lines,
-      bytes: r.bytes,
-      parseErrors: r.parse_errors === 1,
-    }));
+      .all() as (Omit<IndexedFile, "parseErrors"> & { parse_errors: number })[];
+    return rows.map(({ parse_errors, ...row }) => ({ ...row, parseErrors: parse_errors === 1 }));
   }
 
   stats(): IndexStats {

@@ -12,3 +12,18 @@ export {
   type ListSymbolsOptions,
 } from "./index-reader.ts";
 export type * from "./types.ts";
+
+import { openSymbolIndex as open } from "./index-reader.ts";
+
+/** The paths of a snapshot a review looks at: every indexed file the symbol pass did not skip. */
+export function reviewableFiles(symbolsPath: string): string[] {
+  const symbols = open(symbolsPath);
+  try {
+    return symbols
+      .files()
+      .filter((f) => f.status !== "skipped")
+      .map((f) => f.path);
+  } finally {
+    symbols.close();
+  }
+}

@@ -12,7 +12,7 @@ import { grammarFor, parse, type Tree } from "../treesitter.ts";
 import { extractSymbols } from "./extract.ts";
 import { extractImports } from "./imports.ts";
 import { regexOutline } from "./outline.ts";
-import type { FileSymbols, SourceFile } from "./types.ts";
+import type { FileStatus, FileSymbols, SourceFile } from "./types.ts";
 
 export interface PassOptions {
   /** Snapshot root (absolute). */
@@ -44,12 +44,13 @@ const BINARY_SNIFF = 8000;
  * inside the root (buildSymbolIndex does, for all files at once), sparing a second lstat/realpath. */
 export type PassInput = SourceFile & { checkedSize?: number };
 
-export async function runFilePass(input: PassInput, options: PassOptions): Promise<PassResult> {
-  const file: FileSymbols = {
-    path: input.path,
-    language: input.language,
-    status: "parsed",
-    note: null,
+/** A file's record before (or without) a pass: nothing counted, nothing found. */
+export function emptyFileSymbols(source: SourceFile, status: FileStatus, note: string | null): FileSymbols {
+  return {
+    path: source.path,
+    language: source.language,
+    status,
+    note,
     lines: 0,
     bytes: 0,
     parseErrors: false,
@@ -57,6 +58,10 @@ export async function runFilePass(input: PassInput, options: PassOptions): Promi
     references: [],
     imports: [],
   };
+}
+
+export async function runFilePass(input: PassInput, options: PassOptions): Promise<PassResult> {
+  const file = emptyFileSymbols(input, "parsed", null);
   const findings: Finding[] = [];
   const maxBytes = options.maxParseBytes ?? DEFAULT_MAX_PARSE_BYTES;
   const maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;

@@ -7,7 +7,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { startTsWorker } from "../analysis/ts-worker.ts";
-import { runFilePass, type PassInput, type PassOptions, type PassResult } from "./pass.ts";
+import { emptyFileSymbols, runFilePass, type PassInput, type PassOptions, type PassResult } from "./pass.ts";
 import type { FromWorker, ToWorker } from "./worker.ts";
 
 export interface PoolOptions {
@@ -133,22 +133,7 @@ export async function runPool(
     await Promise.all(workers.map((w) => w.terminate()));
     // Files never started: report them so the caller's counts add up.
     while (next < files.length) {
-      const file = files[next++]!;
-      deliver({
-        file: {
-          path: file.path,
-          language: file.language,
-          status: "skipped",
-          note: "cancelled",
-          lines: 0,
-          bytes: 0,
-          parseErrors: false,
-          definitions: [],
-          references: [],
-          imports: [],
-        },
-        findings: [],
-      });
+      deliver({ file: emptyFileSymbols(files[next++]!, "skipped", "cancelled"), findings: [] });
     }
   }
   await finished;

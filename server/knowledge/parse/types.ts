@@ -30,6 +30,11 @@ export class ParseRefusal extends Error {
     super(message);
     this.name = "ParseRefusal";
   }
+
+  /** Names the document and why it was refused (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
 }
 
 /** unsupported, encrypted and empty files are skipped (nothing is wrong with them as such);

@@ -154,6 +154,19 @@ describe("malformed pipelines", () => {
     expect(where(parse(body).diagnostics)).toEqual(expected);
   });
 
+  it("names the ignored key of a loop or a branch and the two keys it reads", () => {
+    const said = (body: string) =>
+      parse(body)
+        .diagnostics.filter((d) => d.code === "ignored_key")
+        .map((d) => [d.message, d.hint]);
+    expect(said("pipeline:\n- loop: {times: 1, steps: [a.one], until: x}\n")).toEqual([
+      ["`until` is ignored in a loop", "a loop reads only `times:` and `steps:`"],
+    ]);
+    expect(said("pipeline:\n- branch:\n    router: [r.route1]\n    branches: {s: []}\n    when: x\n")).toEqual([
+      ["`when` is ignored in a branch", "a branch reads only `router:` and `branches:`"],
+    ]);
+  });
+
   it("reports every malformed step in one pass", () => {
     expect(where(parse("pipeline:\n- foo: 1\n- a.b.c\n- loop: {steps: []}\n").diagnostics)).toEqual([
       "5:3 shape",

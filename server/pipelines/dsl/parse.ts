@@ -280,16 +280,7 @@ class Builder {
       return undefined;
     }
     if (!this.withinDepth(depth + 1, pos)) return undefined;
-    for (const p of body.items) {
-      const k = this.keyName(p);
-      if (k !== "times" && k !== "steps")
-        this.warn(
-          "ignored_key",
-          this.map.of(p.key, pos),
-          `\`${k}\` is ignored in a loop`,
-          "a loop reads only `times:` and `steps:`",
-        );
-    }
+    this.warnIgnoredKeys(body, "loop", ["times", "steps"], pos);
     const timesPair = this.pair(body, "times");
     const times = this.deref(timesPair?.value);
     let ok = true;
@@ -331,16 +322,7 @@ class Builder {
       return undefined;
     }
     if (!this.withinDepth(depth + 1, pos)) return undefined;
-    for (const p of body.items) {
-      const k = this.keyName(p);
-      if (k !== "router" && k !== "branches")
-        this.warn(
-          "ignored_key",
-          this.map.of(p.key, pos),
-          `\`${k}\` is ignored in a branch`,
-          "a branch reads only `router:` and `branches:`",
-        );
-    }
+    this.warnIgnoredKeys(body, "branch", ["router", "branches"], pos);
     const routerPair = this.pair(body, "router");
     const routerNode = this.deref(routerPair?.value);
     if (!isSeq(routerNode) || routerNode.items.length === 0) {
@@ -445,6 +427,20 @@ class Builder {
   }
 
   /** Keys are names: a plain `1:` or `yes:` is the string "1"/"yes", as a router state returns it. */
+  /** Warns about each key of a loop's or branch's mapping other than the two it reads. */
+  private warnIgnoredKeys(body: YAMLMap, what: "loop" | "branch", read: readonly [string, string], pos: Pos) {
+    for (const p of body.items) {
+      const k = this.keyName(p);
+      if (!read.includes(k))
+        this.warn(
+          "ignored_key",
+          this.map.of(p.key, pos),
+          `\`${k}\` is ignored in a ${what}`,
+          `a ${what} reads only \`${read[0]}:\` and \`${read[1]}:\``,
+        );
+    }
+  }
+
   private keyName(p: Pair): string {
     const k = this.deref(p.key);
     if (isScalar(k)) return k.source !== undefined && typeof k.value !== "string" ? String(k.source) : String(k.value);

@@ -18,6 +18,11 @@ export class ParameterFileError extends Error {
     super(message);
     this.name = "ParameterFileError";
   }
+
+  /** Names the parameter file and what is wrong with it (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
 }
 
 export interface PipelineContext {

@@ -7,6 +7,7 @@
  * (partial `output:` maps store only their keys), Q4 (string steps assign the loop flag, dict steps
  * AND it), Q6 (branch order is unspecified upstream; Argus runs states in `branches:` order).
  */
+import { isUserFacing } from "../../errors.ts";
 import type { BranchStep, LoopStep, Pipeline, Step, ToolStep } from "../dsl/ast.ts";
 import { stepName } from "../dsl/ast.ts";
 import { findCallable } from "../dsl/catalog.ts";
@@ -43,12 +44,22 @@ export class StepError extends Error {
     super(`Step ${step} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = "StepError";
   }
+
+  /** Only as shown to users as its cause is: a tool's crash keeps its detail in the log. */
+  get userFacing(): boolean {
+    return isUserFacing(this.cause);
+  }
 }
 
 export class RunCancelledError extends Error {
   constructor() {
     super("The run was cancelled");
     this.name = "RunCancelledError";
+  }
+
+  /** A fixed sentence (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
   }
 }
 
@@ -242,7 +253,7 @@ export class Executor {
     if (result === null || typeof result !== "object" || Array.isArray(result)) {
       throw new StepError(
         name,
-        new Error(
+        new PipelineRuntimeError(
           `the ${c.kind} returned ${Array.isArray(result) ? "a list" : typeof result}, not a record of outputs`,
         ),
       );

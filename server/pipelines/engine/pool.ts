@@ -14,6 +14,11 @@ export class PipelineRuntimeError extends Error {
     super(message);
     this.name = "PipelineRuntimeError";
   }
+
+  /** Names the step and variable the pipeline got wrong (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
 }
 
 export type BranchPair = readonly [depth: number, state: string];

@@ -16,6 +16,11 @@ export class McpServerError extends Error {
     // Callers that stop on cancellation test `name === "AbortError"`, as for fetch.
     this.name = failure === "aborted" ? "AbortError" : "McpServerError";
   }
+
+  /** Names the server and what happened, for the pipeline's author (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
 }
 
 /** The last `max` characters of a child's stderr, for error messages. */

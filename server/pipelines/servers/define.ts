@@ -43,6 +43,11 @@ export class ToolError extends Error {
     super(message);
     this.name = "ToolError";
   }
+
+  /** A built-in tool's bad arguments or data, for the pipeline's author (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
+  }
 }
 
 export class NotImplementedError extends ToolError {

@@ -149,32 +149,22 @@ export class TransformersEmbedder implements Embedder {
     const maxInputChars = options.maxInputChars ?? maxTokens * 32;
     const contentHash = await hashFiles(folder, files);
     const name = remote ? id : path.basename(folder);
+    const withDims = (dims: number) =>
+      new TransformersEmbedder(
+        tokenizer,
+        model,
+        dims,
+        folder,
+        name,
+        dtype,
+        maxTokens,
+        maxInputChars,
+        batchSize,
+        contentHash,
+      );
     // Dimension from a real forward pass: configs name it differently (hidden_size, d_model, dim…).
-    const probe = new TransformersEmbedder(
-      tokenizer,
-      model,
-      0,
-      folder,
-      name,
-      dtype,
-      maxTokens,
-      maxInputChars,
-      batchSize,
-      contentHash,
-    );
-    const [vector] = await probe.forward(["dimension probe"], true);
-    return new TransformersEmbedder(
-      tokenizer,
-      model,
-      vector!.length,
-      folder,
-      name,
-      dtype,
-      maxTokens,
-      maxInputChars,
-      batchSize,
-      contentHash,
-    );
+    const [vector] = await withDims(0).forward(["dimension probe"], true);
+    return withDims(vector!.length);
   }
 
   record(): EmbedderRecord {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelReportSchema } from "../report/schema.ts";
+import { modelReportSchema, salvageReportSchema } from "../report/schema.ts";
 import { extractTagged } from "./contract.ts";
 
 const report = { summary: "ok", overall_score: 80, findings: [] };
@@ -52,5 +52,54 @@ describe("extractTagged", () => {
       expect(bad.error).toContain("findings.0.severity:");
       expect(bad.error).toContain("findings.0.file:");
     }
+  });
+});
+
+describe("the REPORT's scores", () => {
+  const finding = {
+    title: "t",
+    severity: "high",
+    confidence: 0.9,
+    category: "security",
+    file: "a.ts",
+    start_line: 1,
+    end_line: 1,
+    evidence: "x",
+    explanation: "e",
+  };
+
+  it("may be left out (or null): Argus computes them, so no repair turn is spent on them", () => {
+    for (const scores of ["", `"overall_score": null, "category_scores": null,`]) {
+      const r = extract(`REPORT: {"summary": "s", ${scores} "findings": []}`);
+      expect(r).toEqual({ ok: true, value: { summary: "s", category_scores: {}, findings: [] } });
+    }
+    // null is "no score", never a 0 by coercion
+    const r = extract(
+      `REPORT: {"summary": "s", "overall_score": 70, "category_scores": {"security": null}, "findings": []}`,
+    );
+    expect(r.ok && r.value).toMatchObject({ overall_score: 70, category_scores: {} });
+    expect(r.ok && r.value.category_scores.security).toBeUndefined();
+  });
+
+  it("that are given but wrong still go back to the model for repair", () => {
+    for (const bad of [`"overall_score": 150`, `"overall_score": "high"`, `"category_scores": {"bugs": 50}`]) {
+      expect(extract(`REPORT: {"summary": "s", ${bad}, "findings": []}`).ok).toBe(false);
+    }
+  });
+
+  it("after the repair turns, wrong scores count as left out; wrong findings still do not pass", () => {
+    const salvage = (json: string) => extractTagged(`REPORT: ${json}`, "REPORT", salvageReportSchema);
+    const kept = salvage(
+      JSON.stringify({ summary: "s", overall_score: 150, category_scores: { bugs: 5 }, findings: [finding] }),
+    );
+    expect(kept).toMatchObject({ ok: true, value: { category_scores: {}, findings: [{ title: "t" }] } });
+    expect(kept.ok && kept.value.overall_score).toBeUndefined();
+    const someKept = salvage(
+      JSON.stringify({ summary: "s", category_scores: { security: 40, style: -3 }, findings: [] }),
+    );
+    expect(someKept.ok && someKept.value.category_scores).toEqual({ security: 40 });
+    expect(
+      salvage(JSON.stringify({ summary: "s", overall_score: 150, findings: [{ ...finding, severity: "urgent" }] })).ok,
+    ).toBe(false);
   });
 });

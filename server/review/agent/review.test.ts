@@ -179,6 +179,95 @@ describe.each(["anthropic", "openai"] as const)("reviewWithAgent (%s wire format
     expect(dismissed.report.stages.droppedDismissed).toBe(1);
   });
 
+  it("a REPORT without scores: the review succeeds with scores computed from the findings, and says so", async () => {
+    const events: AgentEvent[] = [];
+    const noScores = reportText([sql, limit, invented], { overall_score: undefined, category_scores: undefined });
+    expect(noScores).not.toContain("score");
+    const out = await review(provider, { report: noScores, settings: { verify: false }, events });
+    // Kept: a critical (weight 40) and a medium (8) security finding; the invented one costs nothing.
+    expect(out.report.findings.map((f) => f.severity)).toEqual(["critical", "medium"]);
+    expect(out.report).toMatchObject({
+      overallScore: Math.round(100 * Math.exp(-0.48)),
+      categoryScores: { security: Math.round(100 * Math.exp(-0.48)) },
+      computedScores: ["overall", "security"],
+    });
+    expect(out.report.notes).toContainEqual(
+      expect.stringMatching(/^Scores computed by Argus, .*: overall, security\./),
+    );
+    // No repair turn was spent on the scores, and nothing failed on the way.
+    expect(server.requests.some((q) => JSON.stringify(q.body).includes("could not be used"))).toBe(false);
+    expect(events.some((e) => e.type === "error")).toBe(false);
+    expect(events.find((e) => e.type === "report")).toMatchObject({
+      overallScore: 62,
+      notes: expect.arrayContaining([expect.stringMatching(/^Scores computed by Argus/)]),
+    });
+  });
+
+  it("a REPORT with scores keeps the model's, with no note", async () => {
+    const out = await review(provider, { settings: { verify: false } });
+    expect(out.report).toMatchObject({ overallScore: 70, categoryScores: { security: 50 } });
+    expect(out.report.computedScores).toBeUndefined();
+    expect(out.report.notes.join("\n")).not.toContain("computed by Argus");
+  });
+
+  it("scores still out of range after the repair turns: the report is kept with computed scores", async () => {
+    const events: AgentEvent[] = [];
+    const badScores = reportText([sql], { overall_score: 150, category_scores: { security: "very low" } });
+    server.setScript([
+      { match: "could not be used", text: badScores },
+      { match: "/^\\s*1 \\| /", text: badScores },
+      { match: "Review scope", toolCalls: [{ name: "read_file", input: { path: "src/db.ts" } }] },
+    ]);
+    const out = await reviewWithAgent({
+      llm: clientFor(server, provider, { maxRetries: 0 }),
+      system: "You review code.",
+      context,
+      tools: memoryTools(tree),
+      readFile: readFrom(tree),
+      settings: { verify: false },
+      onEvent: (e) => events.push(agentEventSchema.parse(e)),
+    });
+    // Both repair turns were asked for (the model was told what was wrong), then the report was kept.
+    expect(server.requests.filter((q) => JSON.stringify(q.body).includes("could not be used"))).toHaveLength(2);
+    expect(out.stopReason).toBe("end_turn");
+    expect(out.report).toMatchObject({
+      overallScore: 67,
+      categoryScores: { security: 67 },
+      computedScores: ["overall", "security"],
+    });
+    expect(out.report.notes).toEqual(
+      expect.arrayContaining([
+        "The model's scores were still unusable after the repair turns, so the report was kept without them.",
+        expect.stringMatching(/^Scores computed by Argus/),
+      ]),
+    );
+    // The loop's "no usable REPORT" error was not announced: the review did not fail.
+    expect(events.some((e) => e.type === "error")).toBe(false);
+    expect(events.filter((e) => e.type === "done")).toEqual([events.at(-1)]);
+    expect(events.at(-1)).toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("a REPORT whose findings stay broken after the repair turns still fails the review", async () => {
+    const events: AgentEvent[] = [];
+    const broken = reportText([{ ...sql, severity: "urgent" }], { overall_score: 150 });
+    server.setScript([
+      { match: "could not be used", text: broken },
+      { match: "Review scope", text: broken },
+    ]);
+    const err = await reviewWithAgent({
+      llm: clientFor(server, provider, { maxRetries: 0 }),
+      system: "s",
+      context,
+      tools: memoryTools(tree),
+      readFile: readFrom(tree),
+      onEvent: (e) => events.push(agentEventSchema.parse(e)),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ReviewAgentError);
+    expect((err as ReviewAgentError).summary.stopReason).toBe("invalid_report");
+    expect((err as ReviewAgentError).message).toContain("findings.0.severity");
+    expect(events.filter((e) => e.type === "error")).toHaveLength(1);
+  });
+
   it("throws ReviewAgentError with the usage spent when no report comes", async () => {
     server.setScript([{ status: 401, message: "invalid x-api-key" }]);
     const err = await reviewWithAgent({

@@ -21,6 +21,7 @@ import type { ReviewTool } from "../tools/types.ts";
 import type { AgentEvent, AgentStopReason, EventSink } from "./events.ts";
 import { type FirstMessageInput, buildFirstMessage } from "./first-message.ts";
 import { type BeforeTurn, runAgent } from "./loop.ts";
+import { SALVAGED_NOTE, salvageReport } from "./salvage.ts";
 import type { RunToolCall } from "./tool-runner.ts";
 import { verifyFindings } from "./verify.ts";
 
@@ -42,6 +43,11 @@ export class ReviewAgentError extends Error {
   ) {
     super(message);
     this.name = "ReviewAgentError";
+  }
+
+  /** The loop's stop reason: a provider's error, the budget, an unusable REPORT (server/errors.ts isUserFacing). */
+  get userFacing(): boolean {
+    return true;
   }
 }
 
@@ -90,6 +96,13 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     }
   };
   const inner: EventSink = (e) => e.type !== "done" && emit(e);
+  // The loop announces an unusable REPORT as an error: held back until the salvage below has had
+  // its say (the loop emits nothing but `done` after it, so the order stays the same).
+  const held: AgentEvent[] = [];
+  const loopSink: EventSink = (e) => {
+    if (e.type === "error") held.push(e);
+    else inner(e);
+  };
 
   const agent = await runAgent({
     llm: o.llm,
@@ -100,7 +113,7 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     budget,
     maxIterations: limits.maxIterations,
     signal: o.signal,
-    onEvent: inner,
+    onEvent: loopSink,
     ...(o.runToolCall ? { runToolCall: o.runToolCall } : {}),
     ...(o.critiqueRounds !== undefined ? { critiqueRounds: o.critiqueRounds } : {}),
     ...(verifying ? { reserve: reserveFor(budget) } : {}),
@@ -114,7 +127,17 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     costUsd: agent.costUsd,
     notes: [...agent.notes],
   };
-  if (!agent.report) {
+  let modelReport = agent.report;
+  if (!modelReport && agent.stopReason === "invalid_report") {
+    modelReport = salvageReport(agent.messages);
+    if (modelReport) {
+      held.length = 0;
+      summary.stopReason = "end_turn";
+      summary.notes.push(SALVAGED_NOTE);
+    }
+  }
+  held.forEach(emit);
+  if (!modelReport) {
     emit({ type: "done", stopReason: agent.stopReason, iterations: agent.iterations, notes: summary.notes });
     throw new ReviewAgentError(
       agent.stopReason === "cancelled"
@@ -131,7 +154,7 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     iteration: agent.iterations,
   });
   const report = await buildReport({
-    model: agent.report,
+    model: modelReport,
     readFile: o.readFile,
     settings: stopped ? { ...settings, verify: false } : settings,
     ...(o.dismissed ? { dismissed: o.dismissed } : {}),

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { modelFinding, readFrom } from "../agent/test-support.ts";
+import { buildReport } from "../report/build.ts";
+import { modelReportSchema } from "../report/schema.ts";
 import { isExportFormat, renderExport } from "./index.ts";
 import { JSON_EXPORT_FORMAT } from "./json.ts";
 import { sampleInput } from "./testing.ts";
@@ -45,5 +48,54 @@ describe("renderExport", () => {
       false,
       false,
     ]);
+  });
+});
+
+describe("a report whose scores Argus computed", () => {
+  it("says so in the Markdown, SARIF and JSON exports", async () => {
+    const tree = { "src/db.ts": "const q = `SELECT * FROM users WHERE id = ${id}`;\n" };
+    const report = await buildReport({
+      // The model's REPORT without overall_score or category_scores.
+      model: modelReportSchema.parse({
+        summary: "One injection.",
+        findings: [
+          modelFinding({
+            title: "SQL injection",
+            file: "src/db.ts",
+            start_line: 1,
+            evidence: "SELECT * FROM users WHERE id = ${id}",
+            severity: "critical",
+          }),
+        ],
+      }),
+      readFile: readFrom(tree),
+      settings: { verify: false },
+      engineLabel: "anthropic / claude-sonnet-4-6",
+    });
+    const note = report.notes.find((n) => n.startsWith("Scores computed by Argus"));
+    expect(note).toBeDefined();
+    const input = sampleInput({ findings: report.findings, report });
+
+    const md = renderExport("md", input).body;
+    expect(md).toContain("| Overall score | **67** / 100 (computed by Argus) |");
+    expect(md).toContain("| security | 67 (computed by Argus) |");
+    expect(md).toContain(`## Notes\n\n- ${note}`);
+
+    const sarif = JSON.parse(renderExport("sarif", input).body);
+    expect(sarif.runs[0].properties).toMatchObject({
+      overallScore: 67,
+      computedScores: ["overall", "security"],
+      notes: [note],
+    });
+
+    const json = JSON.parse(renderExport("json", input).body);
+    expect(json.report).toMatchObject({ overallScore: 67, computedScores: ["overall", "security"], notes: [note] });
+  });
+
+  it("and the model's own scores are not marked", () => {
+    const md = renderExport("md", sampleInput()).body;
+    expect(md).toContain("| Overall score | **41** / 100 |");
+    expect(md).not.toContain("computed by Argus");
+    expect(JSON.parse(renderExport("sarif", sampleInput()).body).runs[0].properties.computedScores).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeStages } from "../../shared/stages.ts";
+import { describeStages, emptyStageCounts } from "../../shared/stages.ts";
 import { toMarkdown } from "./markdown.ts";
 import { sampleFinding, sampleInput } from "./testing.ts";
 
@@ -30,19 +30,7 @@ describe("Markdown export", () => {
     expect(md).toContain(
       "Noise control: 7 proposed · 1 location repaired · 2 dropped (location) · 1 duplicates merged · 1 unverified removed · 3 kept.",
     );
-    expect(
-      describeStages({
-        proposed: 0,
-        droppedUnlocatable: 0,
-        repairedLocation: 0,
-        droppedDuplicate: 0,
-        droppedDismissed: 0,
-        droppedUnverified: 0,
-        droppedBelowConfidence: 0,
-        droppedBelowSeverity: 0,
-        kept: 0,
-      }),
-    ).toBe("0 proposed · 0 kept");
+    expect(describeStages(emptyStageCounts())).toBe("0 proposed · 0 kept");
   });
 
   it("neutralises raw HTML from the model and cannot be broken out of by backticks in quoted code", () => {

@@ -84,14 +84,20 @@ export function toMarkdown({ review, report, dismissed }: ExportInput): string {
       `| Usage | ${u.inputTokens.toLocaleString("en-US")} input / ${u.outputTokens.toLocaleString("en-US")} output tokens${cost} |`,
     );
   }
-  out.push(`| Overall score | **${Math.round(report.overallScore)}** / 100 |`, `| Review id | \`${review.uid}\` |`, "");
+  const computed = new Set(report.computedScores ?? []);
+  const byArgus = (key: string) => (computed.has(key as never) ? " (computed by Argus)" : "");
+  out.push(
+    `| Overall score | **${Math.round(report.overallScore)}** / 100${byArgus("overall")} |`,
+    `| Review id | \`${review.uid}\` |`,
+    "",
+  );
 
   out.push("## Summary", "", block(report.summary), "");
 
   const categories = Object.entries(report.categoryScores);
   if (categories.length) {
     out.push("## Scores", "", "| Category | Score |", "|---|---:|");
-    for (const [c, s] of categories) out.push(`| ${c} | ${Math.round(s ?? 0)} |`);
+    for (const [c, s] of categories) out.push(`| ${c} | ${Math.round(s ?? 0)}${byArgus(c)} |`);
     out.push("");
   }
 

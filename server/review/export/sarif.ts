@@ -167,6 +167,7 @@ export function toSarif({ review, report, dismissed }: ExportInput): Log {
       engineLabel: report.engineLabel,
       overallScore: report.overallScore,
       categoryScores: report.categoryScores,
+      ...(report.computedScores ? { computedScores: report.computedScores } : {}),
       stages: report.stages,
       ...(report.notes.length ? { notes: report.notes } : {}),
     },

@@ -24,7 +24,7 @@ export function sampleFinding(over: Partial<Finding> = {}): Finding {
 }
 
 export function sampleInput(
-  over: { findings?: Finding[]; dismissed?: string[]; review?: Partial<ExportReview> } = {},
+  over: { findings?: Finding[]; dismissed?: string[]; review?: Partial<ExportReview>; report?: Partial<Report> } = {},
 ): ExportInput {
   const findings = over.findings ?? [
     sampleFinding(),
@@ -83,6 +83,7 @@ export function sampleInput(
       kept: 3,
     },
     notes: ["The verification pass ran on 3 findings."],
+    ...over.report,
   };
   const review: ExportReview = {
     uid: "0b5f7a52-4d55-4f0e-9a43-7c1d2e3f4a5b",

@@ -38,8 +38,11 @@ const made = modelFinding({ title: "eval of user input", file: "src/util.ts", st
 const ghost = modelFinding({ title: "Missing file", file: "src/nope.ts", start_line: 1, evidence: "anything" });
 const escape = modelFinding({ title: "Escape", file: "../../etc/passwd", start_line: 1, evidence: "root" });
 
-const model = (findings: unknown[]): ModelReport =>
-  modelReportSchema.parse({ summary: "s", overall_score: 60, findings });
+/** A model report with every score the model gives (the scores' own tests leave some out). */
+const model = (
+  findings: unknown[],
+  scores: object = { overall_score: 60, category_scores: { security: 40, reliability: 70 } },
+): ModelReport => modelReportSchema.parse({ summary: "s", ...scores, findings });
 
 describe("buildReport", () => {
   it("checks every location, repairs or drops, and counts each stage", async () => {
@@ -225,5 +228,65 @@ describe("buildReport", () => {
       ["b.ts", 0],
       ["a.ts", 97],
     ]);
+  });
+});
+
+describe("scores the model left out", () => {
+  const build = (scores: object, findings: unknown[] = [sql, parse]) =>
+    buildReport({
+      model: model(findings, scores),
+      readFile: readFrom(tree),
+      settings: { verify: false },
+      engineLabel: "t",
+    });
+
+  it("keeps the model's scores, and adds no note, when it gave them all", async () => {
+    const report = await build({ overall_score: 55, category_scores: { security: 30, reliability: 80, style: 90 } });
+    expect(report).toMatchObject({ overallScore: 55, categoryScores: { security: 30, reliability: 80, style: 90 } });
+    expect(report.computedScores).toBeUndefined();
+    expect(report.notes).toEqual([]);
+  });
+
+  it("computes every score from the kept findings when the REPORT has none, and says so", async () => {
+    // A critical security finding (weight 40) and a medium reliability one (8); the invented one is
+    // dropped before scoring, so it costs nothing.
+    const report = await build({}, [sql, parse, made]);
+    expect(report.stages.kept).toBe(2);
+    expect(report.overallScore).toBe(Math.round(100 * Math.exp(-0.48))); // 62
+    expect(report.categoryScores).toEqual({
+      security: Math.round(100 * Math.exp(-0.4)),
+      reliability: Math.round(100 * Math.exp(-0.08)),
+    });
+    expect(report.computedScores).toEqual(["overall", "security", "reliability"]);
+    expect(report.notes).toEqual([
+      "Scores computed by Argus, as the model's report gave none: overall, security, reliability. Formula: 100 · e^(−Σ severity weight / 100) over the findings, weights critical 40, high 20, medium 8, low 3, info 1.",
+    ]);
+    expect(reportSchema.parse(report)).toEqual(report);
+  });
+
+  it("fills in only what is missing: null is no score (not 0), a scored category keeps its score", async () => {
+    const report = await build({ overall_score: null, category_scores: { security: "35", reliability: null } });
+    expect(report.overallScore).toBe(62);
+    expect(report.categoryScores).toEqual({ security: 35, reliability: 92 });
+    expect(report.computedScores).toEqual(["overall", "reliability"]);
+
+    const onlyCategories = await build({ overall_score: 70 });
+    expect(onlyCategories).toMatchObject({ overallScore: 70, computedScores: ["security", "reliability"] });
+  });
+
+  it("a report without findings or scores reads 100 overall and names no category", async () => {
+    const report = await build({}, []);
+    expect(report).toMatchObject({ overallScore: 100, categoryScores: {}, computedScores: ["overall"] });
+  });
+
+  it("the static engine's scores are all Argus's: computed, with no note", async () => {
+    const report = await buildReport({
+      model: { summary: "s", findings: model([sql]).findings },
+      engine: "static",
+      readFile: readFrom(tree),
+      engineLabel: "static",
+    });
+    expect(report).toMatchObject({ overallScore: 67, categoryScores: { security: 67 }, notes: [] });
+    expect(report.computedScores).toBeUndefined();
   });
 });

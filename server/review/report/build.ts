@@ -11,11 +11,15 @@
  *      "confirmed"; not confirmed → dropped or kept as "unverified" per settings.unverified; not run
  *      (budget spent, cancelled, provider error) → kept as "not_run", never silently dropped.
  *
- * Findings are sorted worst first; the per-file rollup is rollup.ts.
+ * Findings are sorted worst first; the per-file rollup is rollup.ts. Scores the model left out are
+ * computed from the kept findings (scores.ts); an agent report then says so in a note and lists them
+ * in `computedScores` (every static score is Argus's, its engine label says so).
  */
+import { emptyStageCounts } from "../../shared/stages.ts";
 import { fingerprint, normalisePath } from "./fingerprint.ts";
 import { locateEvidence } from "./locate.ts";
 import { rollupByFile } from "./rollup.ts";
+import { completeScores, computedScoresNote, type ModelScores } from "./scores.ts";
 import {
   type Finding,
   type ModelReport,
@@ -42,7 +46,8 @@ export type Verifier = (findings: Finding[]) => Promise<{ results: Map<string, V
 export type ProposedFinding = ModelReport["findings"][number] & { ruleId?: string };
 
 export interface BuildReportInput {
-  model: Omit<ModelReport, "findings"> & { findings: ProposedFinding[] };
+  /** Scores left out are computed (scores.ts). */
+  model: Pick<ModelReport, "summary"> & ModelScores & { findings: ProposedFinding[] };
   /** Who proposed the findings (default: the agent). */
   engine?: "agent" | "static";
   readFile: ReadFile;
@@ -58,17 +63,7 @@ export interface BuildReportInput {
 export async function buildReport(input: BuildReportInput): Promise<Report> {
   const settings = reviewSettingsSchema.parse(input.settings ?? {});
   const notes = [...(input.notes ?? [])];
-  const stages: StageCounts = {
-    proposed: input.model.findings.length,
-    droppedUnlocatable: 0,
-    repairedLocation: 0,
-    droppedDuplicate: 0,
-    droppedDismissed: 0,
-    droppedUnverified: 0,
-    droppedBelowConfidence: 0,
-    droppedBelowSeverity: 0,
-    kept: 0,
-  };
+  const stages: StageCounts = emptyStageCounts(input.model.findings.length);
 
   // 1. location
   const files = new Map<string, Promise<string | null>>();
@@ -173,15 +168,19 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
       a.startLine - b.startLine,
   );
   stages.kept = kept.length;
+  const engine = input.engine ?? "agent";
+  const { computed, ...scores } = completeScores(input.model, kept);
+  const filledIn = engine === "agent" && computed.length > 0;
+  if (filledIn) notes.push(computedScoresNote(computed));
   return {
-    engine: input.engine ?? "agent",
+    engine,
     engineLabel: input.engineLabel,
     summary: input.model.summary,
-    overallScore: input.model.overall_score,
-    categoryScores: input.model.category_scores,
+    ...scores,
     findings: kept,
     files: rollupByFile(kept),
     stages,
     notes,
+    ...(filledIn ? { computedScores: computed } : {}),
   };
 }

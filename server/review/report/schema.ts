@@ -3,8 +3,9 @@
  * is stored (review.report) and what the exports render. The zod schemas are the TypeScript types.
  *
  * `modelReportSchema` is the contract shown to the model (lenient where models are sloppy: numbers
- * as strings are coerced, unknown keys ignored); `reportSchema` is the stored, checked report with the
- * fields Argus adds (fingerprint, verification, per-file rollup, stage counts).
+ * as strings are coerced, unknown keys ignored; scores may be left out — Argus then computes them,
+ * scores.ts); `reportSchema` is the stored, checked report with the fields Argus adds (fingerprint,
+ * verification, per-file rollup, stage counts) and always every score.
  */
 import { z } from "zod";
 import { categorySchema, findingSchema, severitySchema } from "../../shared/findings.ts";
@@ -29,6 +30,9 @@ export {
 export { stageCountsSchema, type StageCounts } from "../../shared/stages.ts";
 
 const score = z.coerce.number().min(0).max(100);
+/** A score as a model sends it. null or "" means "no score" (coercion would read them as 0). */
+const modelScore = z.preprocess((v) => (v === null || v === "" ? undefined : v), score.optional());
+const nullAsMissing = (v: unknown) => (v === null ? undefined : v);
 const line = z.coerce.number().int().positive();
 
 export const modelFindingSchema = z
@@ -52,12 +56,25 @@ export type ModelFinding = z.infer<typeof modelFindingSchema>;
 
 export const modelReportSchema = z.object({
   summary: z.string().trim().min(1).max(20000),
-  /** 0–100, higher is better. */
-  overall_score: score,
-  category_scores: z.partialRecord(categorySchema, score).default({}),
+  /** 0–100, higher is better. Left out: computed from the findings (scores.ts). */
+  overall_score: modelScore,
+  /** Left out for a category that has findings: computed from them (scores.ts). */
+  category_scores: z.preprocess(nullAsMissing, z.partialRecord(categorySchema, modelScore).default({})),
   findings: z.array(modelFindingSchema).max(2000),
 });
 export type ModelReport = z.infer<typeof modelReportSchema>;
+
+/**
+ * The contract once the repair turns are spent: scores the model still got wrong (out of range, not a
+ * number, an unknown category) count as left out, so a review whose findings are fine is never lost
+ * for its scores alone. Everything else is checked exactly as in modelReportSchema.
+ */
+export const salvageReportSchema = modelReportSchema.extend({
+  overall_score: modelScore.catch(undefined),
+  category_scores: z
+    .preprocess(nullAsMissing, z.partialRecord(categorySchema, modelScore.catch(undefined)).default({}))
+    .catch({}),
+});
 
 export const fileRollupSchema = z.object({
   path: z.string(),
@@ -66,6 +83,10 @@ export const fileRollupSchema = z.object({
   counts: z.record(severitySchema, z.number().int().nonnegative()),
 });
 export type FileRollup = z.infer<typeof fileRollupSchema>;
+
+/** A score of the report: the overall one or a category's. */
+export const scoreKeySchema = z.union([z.literal("overall"), categorySchema]);
+export type ScoreKey = z.infer<typeof scoreKeySchema>;
 
 export const reportSchema = z.object({
   engine: z.enum(["static", "agent"]),
@@ -79,6 +100,8 @@ export const reportSchema = z.object({
   stages: stageCountsSchema,
   /** Set when the report came from a forced final pass or a repair, etc. */
   notes: z.array(z.string()).default([]),
+  /** Agent reviews: the scores Argus computed because the model left them out (scores.ts); absent when none. */
+  computedScores: z.array(scoreKeySchema).optional(),
 });
 export type Report = z.infer<typeof reportSchema>;
 

@@ -4,7 +4,7 @@ import { detectLanguage } from "../../codebase/languages.ts";
 import { DomainError } from "../../errors.ts";
 import { SEVERITIES } from "../report/schema.ts";
 import type { StaticFinding, ToolEnv } from "./env.ts";
-import { clip, cutLine, defineTool, expectedError, humanBytes, ok, plural, splitLines } from "./format.ts";
+import { clip, cutLine, defineTool, humanBytes, ok, plural, splitLines } from "./format.ts";
 import {
   DEFAULT_STATIC_RESULTS,
   MAX_STATIC_CHARS,
@@ -64,67 +64,61 @@ export function fileSummaryTool(env: ToolEnv) {
       "Summarise one file without reading it all: language, size, line count, outline of its symbols, what it imports and who imports it, and its static-analysis findings.",
     input: fileSummaryInput,
     async run(args) {
+      const file = env.sandbox.readFile(args.path, { maxBytes: MAX_READ_FILE_BYTES });
+      const lines = splitLines(file.content).length;
+      const out = [
+        `${file.path}`,
+        `language: ${detectLanguage(file.path, file.content.slice(0, 256))} · ${humanBytes(file.size)} · ${file.truncated ? "at least " : ""}${plural(lines, "line")}`,
+      ];
+
       try {
-        const file = env.sandbox.readFile(args.path, { maxBytes: MAX_READ_FILE_BYTES });
-        const lines = splitLines(file.content).length;
-        const out = [
-          `${file.path}`,
-          `language: ${detectLanguage(file.path, file.content.slice(0, 256))} · ${humanBytes(file.size)} · ${file.truncated ? "at least " : ""}${plural(lines, "line")}`,
-        ];
-
-        try {
-          env.withSymbols((ix) => {
-            const indexed = ix.files().find((f) => f.path === file.path);
-            if (indexed && indexed.status !== "parsed")
-              out.push(`symbol index: ${indexed.status}${indexed.note ? ` (${indexed.note})` : ""}`);
-            if (indexed?.parseErrors) out.push("symbol index: the file has syntax errors; its outline is best-effort");
-            const outline = ix.listSymbols({ file: file.path, limit: MAX_SUMMARY_OUTLINE + 1 });
+        env.withSymbols((ix) => {
+          const indexed = ix.files().find((f) => f.path === file.path);
+          if (indexed && indexed.status !== "parsed")
+            out.push(`symbol index: ${indexed.status}${indexed.note ? ` (${indexed.note})` : ""}`);
+          if (indexed?.parseErrors) out.push("symbol index: the file has syntax errors; its outline is best-effort");
+          const outline = ix.listSymbols({ file: file.path, limit: MAX_SUMMARY_OUTLINE + 1 });
+          out.push(
+            `Outline (${outline.length > MAX_SUMMARY_OUTLINE ? `first ${MAX_SUMMARY_OUTLINE}` : outline.length}):`,
+          );
+          for (const s of outline.slice(0, MAX_SUMMARY_OUTLINE)) {
             out.push(
-              `Outline (${outline.length > MAX_SUMMARY_OUTLINE ? `first ${MAX_SUMMARY_OUTLINE}` : outline.length}):`,
+              `  ${s.startLine}-${s.endLine} ${s.kind} ${s.container ? `${s.container}.` : ""}${s.name}${s.exported ? " (exported)" : ""}`,
             );
-            for (const s of outline.slice(0, MAX_SUMMARY_OUTLINE)) {
-              out.push(
-                `  ${s.startLine}-${s.endLine} ${s.kind} ${s.container ? `${s.container}.` : ""}${s.name}${s.exported ? " (exported)" : ""}`,
-              );
-            }
-            if (outline.length === 0) out.push("  (no symbols)");
-            const imports = ix.importsOf(file.path);
-            if (imports.length) {
-              out.push(`Imports (${imports.length}):`);
-              for (const i of imports.slice(0, 50))
-                out.push(`  ${i.line}: ${i.specifier} → ${i.target ?? i.targetKind}`);
-              if (imports.length > 50) out.push(`  … ${imports.length - 50} more`);
-            }
-            const importers = [...new Set(ix.importersOf(file.path).map((i) => i.file))].filter(
-              (p) => !env.sandbox.matcher.ignores(p),
-            );
-            out.push(`Imported by (${importers.length}):${importers.length ? "" : " no file in the project"}`);
-            for (const p of importers.slice(0, 50)) out.push(`  ${p}`);
-            if (importers.length > 50) out.push(`  … ${importers.length - 50} more`);
-          });
-        } catch (err) {
-          if (!(err instanceof DomainError)) throw err;
-          out.push(`Outline: not available (${err.message.split(".")[0]}).`);
-        }
-
-        const findings = (await env.staticFindings()).filter((f) => f.file === file.path).sort(bySeverityThenPlace);
-        out.push(
-          `Static findings (${findings.length}${findings.length ? `: ${countBySeverity(findings)}` : ""}):${findings.length ? "" : " none"}`,
-        );
-        for (const f of findings.slice(0, MAX_SUMMARY_FINDINGS)) out.push(`  ${findingLine(f, false)}`);
-        if (findings.length > MAX_SUMMARY_FINDINGS)
-          out.push(`  … ${findings.length - MAX_SUMMARY_FINDINGS} more: get_static_analysis with file "${file.path}"`);
-        return ok(
-          clip(
-            out.join("\n"),
-            MAX_SUMMARY_CHARS,
-            () =>
-              "[Summary cut at the size limit: use list_symbols / get_static_analysis with this file for the rest.]",
-          ),
-        );
+          }
+          if (outline.length === 0) out.push("  (no symbols)");
+          const imports = ix.importsOf(file.path);
+          if (imports.length) {
+            out.push(`Imports (${imports.length}):`);
+            for (const i of imports.slice(0, 50)) out.push(`  ${i.line}: ${i.specifier} → ${i.target ?? i.targetKind}`);
+            if (imports.length > 50) out.push(`  … ${imports.length - 50} more`);
+          }
+          const importers = [...new Set(ix.importersOf(file.path).map((i) => i.file))].filter(
+            (p) => !env.sandbox.matcher.ignores(p),
+          );
+          out.push(`Imported by (${importers.length}):${importers.length ? "" : " no file in the project"}`);
+          for (const p of importers.slice(0, 50)) out.push(`  ${p}`);
+          if (importers.length > 50) out.push(`  … ${importers.length - 50} more`);
+        });
       } catch (err) {
-        return expectedError(err);
+        if (!(err instanceof DomainError)) throw err;
+        out.push(`Outline: not available (${err.message.split(".")[0]}).`);
       }
+
+      const findings = (await env.staticFindings()).filter((f) => f.file === file.path).sort(bySeverityThenPlace);
+      out.push(
+        `Static findings (${findings.length}${findings.length ? `: ${countBySeverity(findings)}` : ""}):${findings.length ? "" : " none"}`,
+      );
+      for (const f of findings.slice(0, MAX_SUMMARY_FINDINGS)) out.push(`  ${findingLine(f, false)}`);
+      if (findings.length > MAX_SUMMARY_FINDINGS)
+        out.push(`  … ${findings.length - MAX_SUMMARY_FINDINGS} more: get_static_analysis with file "${file.path}"`);
+      return ok(
+        clip(
+          out.join("\n"),
+          MAX_SUMMARY_CHARS,
+          () => "[Summary cut at the size limit: use list_symbols / get_static_analysis with this file for the rest.]",
+        ),
+      );
     },
   });
 }
@@ -137,45 +131,41 @@ export function staticAnalysisTool(env: ToolEnv) {
       "Filter by file or folder and by minimum severity. Treat them as leads to verify, not as conclusions.",
     input: staticAnalysisInput,
     async run(args) {
-      try {
-        let scope: string | undefined;
-        if (args.file !== undefined) {
-          scope = env.sandbox.normalise(args.file);
-          env.sandbox.checkNotIgnored(scope);
-        }
-        const floor = args.min_severity ? rank(args.min_severity) : SEVERITIES.length;
-        const all = await env.staticFindings();
-        const rows = all
-          .filter((f) => !scope || f.file === scope || f.file.startsWith(`${scope}/`))
-          .filter((f) => rank(f.severity) <= floor)
-          .filter((f) => !env.sandbox.matcher.ignores(f.file))
-          .sort(bySeverityThenPlace);
-        const filter = [scope && `in ${scope}`, args.min_severity && `at or above ${args.min_severity}`]
-          .filter(Boolean)
-          .join(" ");
-        if (rows.length === 0)
-          return ok(
-            `No static findings${filter ? ` ${filter}` : ""} (${plural(all.length, "finding")} in the whole snapshot).`,
-          );
-        const shown = rows.slice(0, args.limit);
-        const out = [
-          `${plural(rows.length, "static finding")}${filter ? ` ${filter}` : ""} (${countBySeverity(rows)}):`,
-          ...shown.map((f) => findingLine(f, true)),
-        ];
-        if (rows.length > shown.length)
-          out.push(
-            `[${rows.length - shown.length} more not shown: narrow with file or min_severity, or raise limit (at most ${MAX_STATIC_RESULTS}).]`,
-          );
-        return ok(
-          clip(
-            out.join("\n"),
-            MAX_STATIC_CHARS,
-            () => "[Output cut at the size limit: narrow with file or min_severity.]",
-          ),
-        );
-      } catch (err) {
-        return expectedError(err);
+      let scope: string | undefined;
+      if (args.file !== undefined) {
+        scope = env.sandbox.normalise(args.file);
+        env.sandbox.checkNotIgnored(scope);
       }
+      const floor = args.min_severity ? rank(args.min_severity) : SEVERITIES.length;
+      const all = await env.staticFindings();
+      const rows = all
+        .filter((f) => !scope || f.file === scope || f.file.startsWith(`${scope}/`))
+        .filter((f) => rank(f.severity) <= floor)
+        .filter((f) => !env.sandbox.matcher.ignores(f.file))
+        .sort(bySeverityThenPlace);
+      const filter = [scope && `in ${scope}`, args.min_severity && `at or above ${args.min_severity}`]
+        .filter(Boolean)
+        .join(" ");
+      if (rows.length === 0)
+        return ok(
+          `No static findings${filter ? ` ${filter}` : ""} (${plural(all.length, "finding")} in the whole snapshot).`,
+        );
+      const shown = rows.slice(0, args.limit);
+      const out = [
+        `${plural(rows.length, "static finding")}${filter ? ` ${filter}` : ""} (${countBySeverity(rows)}):`,
+        ...shown.map((f) => findingLine(f, true)),
+      ];
+      if (rows.length > shown.length)
+        out.push(
+          `[${rows.length - shown.length} more not shown: narrow with file or min_severity, or raise limit (at most ${MAX_STATIC_RESULTS}).]`,
+        );
+      return ok(
+        clip(
+          out.join("\n"),
+          MAX_STATIC_CHARS,
+          () => "[Output cut at the size limit: narrow with file or min_severity.]",
+        ),
+      );
     },
   });
 }

@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReviewTools, runToolCall, type ReviewTool } from "./index.ts";
+import { describe, expect, it } from "vitest";
 import { MAX_READ_FILE_CHARS, MAX_READ_FILE_LINES } from "./limits.ts";
-import { makeFixture, type Fixture } from "./test-fixture.ts";
+import { fixtureWithTools } from "./test-fixture.ts";
 
-let f: Fixture;
-let tools: ReturnType<typeof createReviewTools>;
-const call = (name: string, args: unknown) => runToolCall(tools as ReviewTool[], name, args);
-
-beforeAll(() => {
-  f = makeFixture();
-  tools = createReviewTools(f.ctx);
-});
-afterAll(() => {
-  tools?.close();
-  f?.cleanup();
-});
+const { f, call } = await fixtureWithTools();
 
 describe("list_dir", () => {
   it("lists the root with sizes, hides ignored entries and says how many", async () => {

@@ -4,9 +4,20 @@ import { DomainError } from "../../errors.ts";
 import { SandboxError } from "../sandbox.ts";
 import type { ReviewTool, ToolResult } from "./types.ts";
 
-/** Keeps the schema's type for run's arguments (the array of tools is ReviewTool[]). */
+/**
+ * Keeps the schema's type for run's arguments (the array of tools is ReviewTool[]) and applies the one
+ * error policy of every tool: a Sandbox refusal or a DomainError thrown by `run` becomes an error result
+ * with its message, which the model can act on; anything else is rethrown (runToolCall reports it).
+ */
 export function defineTool<S extends z.ZodType>(tool: ReviewTool<S>): ReviewTool {
-  return tool as unknown as ReviewTool;
+  const run: ReviewTool<S>["run"] = async (args, signal) => {
+    try {
+      return await tool.run(args, signal);
+    } catch (err) {
+      return expectedError(err);
+    }
+  };
+  return { ...tool, run } as unknown as ReviewTool;
 }
 
 export const ok = (text: string): ToolResult => ({ text });

@@ -2,22 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReviewTools, runToolCall, type ReviewTool } from "./index.ts";
-import { makeFixture, type Fixture } from "./test-fixture.ts";
+import { describe, expect, it } from "vitest";
+import { createReviewTools, runToolCall } from "./index.ts";
+import { fixtureWithTools } from "./test-fixture.ts";
 
-let f: Fixture;
-let tools: ReturnType<typeof createReviewTools>;
-const call = (name: string, args: unknown, set: readonly ReviewTool[] = tools) => runToolCall(set, name, args);
-
-beforeAll(() => {
-  f = makeFixture();
-  tools = createReviewTools(f.ctx);
-});
-afterAll(() => {
-  tools?.close();
-  f?.cleanup();
-});
+const { f, call } = await fixtureWithTools();
 
 describe("get_diff", () => {
   it("lists changed files with counts, then the patch", async () => {
@@ -88,8 +77,8 @@ describe("get_git_log", () => {
         isError: true,
         text: "This snapshot has no git history: only git sources keep it (uploads and local folders don't).",
       };
-      expect(await call("get_git_log", {}, set)).toEqual(expected);
-      expect(await call("get_diff", { from: "HEAD~1" }, set)).toEqual(expected);
+      expect(await runToolCall(set, "get_git_log", {})).toEqual(expected);
+      expect(await runToolCall(set, "get_diff", { from: "HEAD~1" })).toEqual(expected);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -97,7 +86,7 @@ describe("get_git_log", () => {
 
   it("accepts ctx.gitDir as the work tree or its .git folder", async () => {
     const viaRoot = createReviewTools({ ...f.ctx, gitDir: f.root });
-    expect((await call("get_git_log", {}, viaRoot)).text).toContain("2 commits");
+    expect((await runToolCall(viaRoot, "get_git_log", {})).text).toContain("2 commits");
     expect(
       execFileSync("git", ["--git-dir", path.join(f.root, ".git"), "rev-parse", "HEAD"], { encoding: "utf8" }).trim(),
     ).toBe(f.commits.second);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import { gitDiff, gitLog, type GitDiffFile } from "../../codebase/git-meta.ts";
 import type { ToolEnv } from "./env.ts";
-import { clip, defineTool, expectedError, ok, plural } from "./format.ts";
+import { clip, defineTool, ok, plural } from "./format.ts";
 import { DEFAULT_LOG_COMMITS, MAX_DIFF_CHARS, MAX_LOG_COMMITS } from "./limits.ts";
 
 const rev = z.string().trim().min(1).max(256);
@@ -76,55 +76,51 @@ export function getDiffTool(env: ToolEnv) {
       "Narrow with paths when the diff is large. Files excluded by ignore rules are left out.",
     input: getDiffInput,
     async run(args, signal) {
-      try {
-        const paths = (args.paths ?? []).map((p) => env.sandbox.normalise(p));
-        for (const p of paths) if (p !== "") env.sandbox.checkNotIgnored(p);
-        const d = await gitDiff(gitWorkTree(env), {
-          from: args.from,
-          to: args.to,
-          paths: paths.filter((p) => p !== ""),
-          contextLines: args.context_lines,
-          maxBytes: MAX_DIFF_CHARS * 4,
-          signal,
-        });
-        const hidden = new Set(
-          d.files
-            .flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])])
-            .filter((p) => env.sandbox.matcher.ignores(p)),
-        );
-        const files = d.files.filter((f) => !hidden.has(f.path) && !(f.oldPath && hidden.has(f.oldPath)));
-        const range = `${d.from.slice(0, 10)}..${d.to.slice(0, 10)}`;
-        const hiddenNote =
-          files.length < d.files.length
-            ? ` (${plural(d.files.length - files.length, "changed file")} excluded by ignore rules not shown)`
-            : "";
-        if (files.length === 0)
-          return ok(
-            `No changes between ${args.from} and ${args.to ?? "HEAD"} (${range})${paths.length ? ` under ${paths.join(", ")}` : ""}${hiddenNote}.`,
-          );
-        const added = files.reduce((n, f) => n + (f.additions ?? 0), 0);
-        const removed = files.reduce((n, f) => n + (f.deletions ?? 0), 0);
-        const list = files.map((f) => `  ${f.status} ${f.oldPath ? `${f.oldPath} → ` : ""}${f.path} (${sign(f)})`);
-        const { text: patch, dropped } = visibleSections(d.patch, d.files, hidden);
-        const notes: string[] = [];
-        if (d.truncated) notes.push("The patch was cut by size: ask for fewer paths to see the rest.");
-        if (dropped > d.files.length - files.length)
-          notes.push(
-            "Some sections could not be attributed to a file and were left out; ask for their paths one by one.",
-          );
-        const head = `Diff ${args.from}..${args.to ?? "HEAD"} (${range}): ${plural(files.length, "file")} changed, +${added} −${removed}${hiddenNote}\n${list.join("\n")}\n`;
-        const text = `${head}\n${patch}${notes.map((n) => `\n[${n}]`).join("")}`;
+      const paths = (args.paths ?? []).map((p) => env.sandbox.normalise(p));
+      for (const p of paths) if (p !== "") env.sandbox.checkNotIgnored(p);
+      const d = await gitDiff(gitWorkTree(env), {
+        from: args.from,
+        to: args.to,
+        paths: paths.filter((p) => p !== ""),
+        contextLines: args.context_lines,
+        maxBytes: MAX_DIFF_CHARS * 4,
+        signal,
+      });
+      const hidden = new Set(
+        d.files
+          .flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])])
+          .filter((p) => env.sandbox.matcher.ignores(p)),
+      );
+      const files = d.files.filter((f) => !hidden.has(f.path) && !(f.oldPath && hidden.has(f.oldPath)));
+      const range = `${d.from.slice(0, 10)}..${d.to.slice(0, 10)}`;
+      const hiddenNote =
+        files.length < d.files.length
+          ? ` (${plural(d.files.length - files.length, "changed file")} excluded by ignore rules not shown)`
+          : "";
+      if (files.length === 0)
         return ok(
-          clip(
-            text,
-            MAX_DIFF_CHARS,
-            () =>
-              `[Diff cut at ${MAX_DIFF_CHARS.toLocaleString("en-US")} characters: call get_diff with paths (one file or folder at a time) to see the rest.]`,
-          ),
+          `No changes between ${args.from} and ${args.to ?? "HEAD"} (${range})${paths.length ? ` under ${paths.join(", ")}` : ""}${hiddenNote}.`,
         );
-      } catch (err) {
-        return expectedError(err);
-      }
+      const added = files.reduce((n, f) => n + (f.additions ?? 0), 0);
+      const removed = files.reduce((n, f) => n + (f.deletions ?? 0), 0);
+      const list = files.map((f) => `  ${f.status} ${f.oldPath ? `${f.oldPath} → ` : ""}${f.path} (${sign(f)})`);
+      const { text: patch, dropped } = visibleSections(d.patch, d.files, hidden);
+      const notes: string[] = [];
+      if (d.truncated) notes.push("The patch was cut by size: ask for fewer paths to see the rest.");
+      if (dropped > d.files.length - files.length)
+        notes.push(
+          "Some sections could not be attributed to a file and were left out; ask for their paths one by one.",
+        );
+      const head = `Diff ${args.from}..${args.to ?? "HEAD"} (${range}): ${plural(files.length, "file")} changed, +${added} −${removed}${hiddenNote}\n${list.join("\n")}\n`;
+      const text = `${head}\n${patch}${notes.map((n) => `\n[${n}]`).join("")}`;
+      return ok(
+        clip(
+          text,
+          MAX_DIFF_CHARS,
+          () =>
+            `[Diff cut at ${MAX_DIFF_CHARS.toLocaleString("en-US")} characters: call get_diff with paths (one file or folder at a time) to see the rest.]`,
+        ),
+      );
     },
   });
 }
@@ -136,25 +132,21 @@ export function getGitLogTool(env: ToolEnv) {
       "Recent commits of the repository (git snapshots only), newest first: short id, date, author and subject; optionally only those touching a path.",
     input: getGitLogInput,
     async run(args, signal) {
-      try {
-        let p: string | undefined;
-        if (args.path !== undefined) {
-          p = env.sandbox.normalise(args.path);
-          if (p !== "") env.sandbox.checkNotIgnored(p);
-        }
-        const log = await gitLog(gitWorkTree(env), { ref: args.ref, path: p || undefined, limit: args.limit, signal });
-        const scope = `${args.ref ?? "HEAD"}${p ? ` touching ${p}` : ""}`;
-        if (log.commits.length === 0) return ok(`No commits in ${scope}.`);
-        const rows = log.commits.map(
-          (c) => `${c.sha.slice(0, 10)} ${c.authoredAt.slice(0, 10)} ${c.authorName}: ${c.subject}`,
-        );
-        const more = log.truncated
-          ? `\n[More commits exist: raise limit (at most ${MAX_LOG_COMMITS}) or give path.]`
-          : "";
-        return ok(`${plural(log.commits.length, "commit")} of ${scope}, newest first:\n${rows.join("\n")}${more}`);
-      } catch (err) {
-        return expectedError(err);
+      let p: string | undefined;
+      if (args.path !== undefined) {
+        p = env.sandbox.normalise(args.path);
+        if (p !== "") env.sandbox.checkNotIgnored(p);
       }
+      const log = await gitLog(gitWorkTree(env), { ref: args.ref, path: p || undefined, limit: args.limit, signal });
+      const scope = `${args.ref ?? "HEAD"}${p ? ` touching ${p}` : ""}`;
+      if (log.commits.length === 0) return ok(`No commits in ${scope}.`);
+      const rows = log.commits.map(
+        (c) => `${c.sha.slice(0, 10)} ${c.authoredAt.slice(0, 10)} ${c.authorName}: ${c.subject}`,
+      );
+      const more = log.truncated
+        ? `\n[More commits exist: raise limit (at most ${MAX_LOG_COMMITS}) or give path.]`
+        : "";
+      return ok(`${plural(log.commits.length, "commit")} of ${scope}, newest first:\n${rows.join("\n")}${more}`);
     },
   });
 }

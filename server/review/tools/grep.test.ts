@@ -1,23 +1,10 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReviewTools, runToolCall, type ReviewTool } from "./index.ts";
+import { describe, expect, it } from "vitest";
 import { ripgrepArgs } from "./ripgrep.ts";
-import { makeFixture, type Fixture } from "./test-fixture.ts";
+import { fixtureWithTools } from "./test-fixture.ts";
 
-let f: Fixture;
-let tools: ReturnType<typeof createReviewTools>;
-const call = (name: string, args: unknown, signal?: AbortSignal) =>
-  runToolCall(tools as ReviewTool[], name, args, signal);
-
-beforeAll(() => {
-  f = makeFixture();
-  tools = createReviewTools(f.ctx);
-});
-afterAll(() => {
-  tools?.close();
-  f?.cleanup();
-});
+const { f, call } = await fixtureWithTools();
 
 const noSecrets = (text: string) => {
   expect(text).not.toContain(f.outsideSecret);

@@ -1,7 +1,7 @@
 /** grep: ripgrep over the snapshot (regex or literal, globs, case, context), results capped with a note. */
 import { z } from "zod";
 import type { ToolEnv } from "./env.ts";
-import { clip, defineTool, expectedError, fail, ok, plural } from "./format.ts";
+import { clip, defineTool, fail, ok, plural } from "./format.ts";
 import {
   DEFAULT_GREP_RESULTS,
   GREP_TIMEOUT_MS,
@@ -125,42 +125,38 @@ export function grepTool(env: ToolEnv) {
       "Use literal: true to search for text containing regex characters such as ( [ . *.",
     input: grepInput,
     async run(args, signal) {
-      try {
-        // The path goes through the Sandbox like every other; rg only ever sees the clean relative form.
-        const target = env.sandbox.resolve(args.path, "any");
-        if (target.kind === "file") env.sandbox.readBytes(target.rel, 0); // refuses binary files
-        const globs = args.glob === undefined ? [] : Array.isArray(args.glob) ? args.glob : [args.glob];
-        const r = await runRipgrep(
-          env.sandbox.root,
-          {
-            pattern: args.pattern,
-            literal: args.literal,
-            caseMode: args.case,
-            globs,
-            context: args.context,
-            target: target.rel,
-            targetIsFile: target.kind === "file",
-            maxColumns: MAX_GREP_LINE_CHARS,
-          },
-          { matcher: env.sandbox.matcher, signal, timeoutMs: GREP_TIMEOUT_MS, maxScanBytes: MAX_GREP_SCAN_BYTES },
-        );
-        if (r.error && r.matchingLines === 0) {
-          const hint = args.literal ? "" : " If you meant the text literally, call grep again with literal: true.";
-          return fail(`grep could not run this search:\n${r.error}\n${hint.trim()}`.trim());
-        }
-        const where = target.rel ? ` in ${target.rel}` : "";
-        const globNote = globs.length ? ` (glob ${globs.join(", ")})` : "";
-        return ok(
-          formatGrep(
-            r,
-            args.max_results,
-            `${args.literal ? "text" : "pattern"} ${JSON.stringify(args.pattern)}${where}${globNote}`,
-            args.context,
-          ),
-        );
-      } catch (err) {
-        return expectedError(err);
+      // The path goes through the Sandbox like every other; rg only ever sees the clean relative form.
+      const target = env.sandbox.resolve(args.path, "any");
+      if (target.kind === "file") env.sandbox.readBytes(target.rel, 0); // refuses binary files
+      const globs = args.glob === undefined ? [] : Array.isArray(args.glob) ? args.glob : [args.glob];
+      const r = await runRipgrep(
+        env.sandbox.root,
+        {
+          pattern: args.pattern,
+          literal: args.literal,
+          caseMode: args.case,
+          globs,
+          context: args.context,
+          target: target.rel,
+          targetIsFile: target.kind === "file",
+          maxColumns: MAX_GREP_LINE_CHARS,
+        },
+        { matcher: env.sandbox.matcher, signal, timeoutMs: GREP_TIMEOUT_MS, maxScanBytes: MAX_GREP_SCAN_BYTES },
+      );
+      if (r.error && r.matchingLines === 0) {
+        const hint = args.literal ? "" : " If you meant the text literally, call grep again with literal: true.";
+        return fail(`grep could not run this search:\n${r.error}\n${hint.trim()}`.trim());
       }
+      const where = target.rel ? ` in ${target.rel}` : "";
+      const globNote = globs.length ? ` (glob ${globs.join(", ")})` : "";
+      return ok(
+        formatGrep(
+          r,
+          args.max_results,
+          `${args.literal ? "text" : "pattern"} ${JSON.stringify(args.pattern)}${where}${globNote}`,
+          args.context,
+        ),
+      );
     },
   });
 }

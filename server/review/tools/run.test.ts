@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toolDefinitionSchema } from "../../llm/index.ts";
 import {
@@ -9,21 +9,9 @@ import {
   toolDefinitions,
   type ReviewTool,
 } from "./index.ts";
-import { buildFixtureIndex, makeFixture, type Fixture } from "./test-fixture.ts";
+import { fixtureWithTools } from "./test-fixture.ts";
 
-let f: Fixture;
-let tools: ReturnType<typeof createReviewTools>;
-const call = (name: string, args: unknown, signal?: AbortSignal) => runToolCall(tools, name, args, signal);
-
-beforeAll(async () => {
-  f = makeFixture();
-  await buildFixtureIndex(f);
-  tools = createReviewTools(f.ctx);
-});
-afterAll(() => {
-  tools?.close();
-  f?.cleanup();
-});
+const { f, tools, call } = await fixtureWithTools({ index: true });
 
 describe("runToolCall: bad calls become helpful error text", () => {
   it("unknown tool: lists the available ones", async () => {

@@ -1,7 +1,7 @@
 /** search_code: semantic + keyword search over the snapshot's code-search index (ToolContext.searchCode). */
 import { z } from "zod";
 import type { ToolEnv } from "./env.ts";
-import { clip, cutLine, defineTool, expectedError, fail, numberLines, ok, plural, splitLines } from "./format.ts";
+import { clip, cutLine, defineTool, fail, numberLines, ok, plural, splitLines } from "./format.ts";
 import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_CHARS, MAX_SEARCH_RESULTS, MAX_SNIPPET_LINES } from "./limits.ts";
 
 export const searchCodeInput = z.object({
@@ -39,34 +39,30 @@ export function searchCodeTool(env: ToolEnv) {
         return fail(
           "This snapshot has no code-search index, so search_code can't answer. Use grep for text, find_definition for symbols, list_dir to explore.",
         );
-      try {
-        const hits = (
-          await search(args.query, { mode: args.mode, k: args.k, pathGlob: args.path_glob, language: args.language })
-        ).filter((h) => !env.sandbox.matcher.ignores(h.file));
-        if (hits.length === 0)
-          return ok(
-            `No code matches ${JSON.stringify(args.query)}${args.path_glob ? ` in ${args.path_glob}` : ""}. Try other words, mode "fulltext" with an identifier, or grep.`,
-          );
-        const out = [`${plural(hits.length, "result")} for ${JSON.stringify(args.query)} (${args.mode}), best first:`];
-        hits.forEach((h, i) => {
-          out.push(
-            `${i + 1}. ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` ${h.symbolPath}` : ""} (score ${h.score.toFixed(3)})`,
-          );
-          const lines = splitLines(h.snippet)
-            .slice(0, MAX_SNIPPET_LINES)
-            .map((l) => cutLine(l, 300));
-          out.push(...numberLines(lines, h.snippetStartLine).map((l) => `   ${l}`));
-        });
+      const hits = (
+        await search(args.query, { mode: args.mode, k: args.k, pathGlob: args.path_glob, language: args.language })
+      ).filter((h) => !env.sandbox.matcher.ignores(h.file));
+      if (hits.length === 0)
         return ok(
-          clip(
-            out.join("\n"),
-            MAX_SEARCH_CHARS,
-            () => "[Results cut at the size limit: lower k or narrow with path_glob.]",
-          ),
+          `No code matches ${JSON.stringify(args.query)}${args.path_glob ? ` in ${args.path_glob}` : ""}. Try other words, mode "fulltext" with an identifier, or grep.`,
         );
-      } catch (err) {
-        return expectedError(err);
-      }
+      const out = [`${plural(hits.length, "result")} for ${JSON.stringify(args.query)} (${args.mode}), best first:`];
+      hits.forEach((h, i) => {
+        out.push(
+          `${i + 1}. ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` ${h.symbolPath}` : ""} (score ${h.score.toFixed(3)})`,
+        );
+        const lines = splitLines(h.snippet)
+          .slice(0, MAX_SNIPPET_LINES)
+          .map((l) => cutLine(l, 300));
+        out.push(...numberLines(lines, h.snippetStartLine).map((l) => `   ${l}`));
+      });
+      return ok(
+        clip(
+          out.join("\n"),
+          MAX_SEARCH_CHARS,
+          () => "[Results cut at the size limit: lower k or narrow with path_glob.]",
+        ),
+      );
     },
   });
 }

@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReviewTools, runToolCall, type ReviewTool, type ToolContext } from "./index.ts";
-import { buildFixtureIndex, makeFixture, type Fixture } from "./test-fixture.ts";
+import { describe, expect, it } from "vitest";
+import { createReviewTools, runToolCall, type ToolContext } from "./index.ts";
+import { fixtureWithTools } from "./test-fixture.ts";
 
-let f: Fixture;
-let tools: ReturnType<typeof createReviewTools>;
-const call = (name: string, args: unknown, set: readonly ReviewTool[] = tools) => runToolCall(set, name, args);
-
-beforeAll(async () => {
-  f = makeFixture();
-  await buildFixtureIndex(f);
-  tools = createReviewTools(f.ctx);
-});
-afterAll(() => {
-  tools?.close();
-  f?.cleanup();
-});
+const { f, call } = await fixtureWithTools({ index: true });
 
 describe("symbol tools", () => {
   it("list_symbols: a file's outline with ranges and signatures", async () => {
@@ -90,17 +78,17 @@ describe("symbol tools", () => {
     }
     const bare: ToolContext = { root: f.root, staticFindings: async () => [] };
     const noIndex = createReviewTools(bare);
-    const r = await call("find_definition", { name: "greet" }, noIndex);
+    const r = await runToolCall(noIndex, "find_definition", { name: "greet" });
     expect(r).toEqual({
       isError: true,
       text: "This snapshot has no symbol index, so symbol tools can't answer. Use grep to find definitions and usages, and list_dir / read_file to explore.",
     });
     const missing = createReviewTools({ ...bare, symbolsPath: `${f.base}/nope.sqlite` });
-    expect((await call("list_symbols", {}, missing)).text).toBe(
+    expect((await runToolCall(missing, "list_symbols", {})).text).toBe(
       "This snapshot has no symbol index yet. Use grep, list_dir and read_file instead.",
     );
     // The summary still works without an index.
-    const summary = await call("get_file_summary", { path: "src/util.ts" }, noIndex);
+    const summary = await runToolCall(noIndex, "get_file_summary", { path: "src/util.ts" });
     expect(summary.text).toContain(
       "Outline: not available (This snapshot has no symbol index, so symbol tools can't answer).",
     );
@@ -190,7 +178,7 @@ describe("search_code", () => {
 
   it("numbers snippets by their real lines and drops ignored files", async () => {
     const set = createReviewTools({ ...f.ctx, searchCode });
-    const r = await call("search_code", { query: "string concatenation query", path_glob: "src/**" }, set);
+    const r = await runToolCall(set, "search_code", { query: "string concatenation query", path_glob: "src/**" });
     expect(r.text).toBe(
       [
         '1 result for "string concatenation query" (hybrid), best first:',

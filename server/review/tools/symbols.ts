@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { ReferenceHit, SymbolHit, SymbolKind } from "../../codebase/symbols/index.ts";
 import type { ToolEnv } from "./env.ts";
-import { clip, cutLine, defineTool, expectedError, ok, plural, splitLines } from "./format.ts";
+import { clip, cutLine, defineTool, ok, plural, splitLines } from "./format.ts";
 import { DEFAULT_SYMBOL_RESULTS, MAX_SYMBOL_CHARS, MAX_SYMBOL_RESULTS } from "./limits.ts";
 
 const SYMBOL_KINDS = [
@@ -97,31 +97,25 @@ export function listSymbolsTool(env: ToolEnv) {
       "With file: that file's outline. With query: symbols whose name contains it, across the project.",
     input: listSymbolsInput,
     async run(args) {
-      try {
-        const file = args.file !== undefined ? env.sandbox.resolve(args.file, "file").rel : undefined;
-        const rows = visible(
-          env,
-          env.withSymbols((ix) => ix.listSymbols({ file, kind: args.kind, query: args.query, limit: args.limit })),
-        );
-        const filter = [
-          file && `in ${file}`,
-          args.kind && `of kind ${args.kind}`,
-          args.query && `matching ${JSON.stringify(args.query)}`,
-        ]
-          .filter(Boolean)
-          .join(" ");
-        if (rows.length === 0) {
-          return ok(
-            `No symbols ${filter || "in the index"}.${file ? " The file may have no definitions, or its language has no outline support: read it with read_file." : ""}`,
-          );
-        }
-        const text = `${plural(rows.length, "symbol")}${filter ? ` ${filter}` : ""}:\n${rows.map((s) => symbolLine(s, !file)).join("\n")}${moreNote(rows.length, args.limit, "symbols")}`;
+      const file = args.file !== undefined ? env.sandbox.resolve(args.file, "file").rel : undefined;
+      const rows = visible(
+        env,
+        env.withSymbols((ix) => ix.listSymbols({ file, kind: args.kind, query: args.query, limit: args.limit })),
+      );
+      const filter = [
+        file && `in ${file}`,
+        args.kind && `of kind ${args.kind}`,
+        args.query && `matching ${JSON.stringify(args.query)}`,
+      ]
+        .filter(Boolean)
+        .join(" ");
+      if (rows.length === 0) {
         return ok(
-          clip(text, MAX_SYMBOL_CHARS, () => "[Output cut at the size limit: narrow with file, kind or query.]"),
+          `No symbols ${filter || "in the index"}.${file ? " The file may have no definitions, or its language has no outline support: read it with read_file." : ""}`,
         );
-      } catch (err) {
-        return expectedError(err);
       }
+      const text = `${plural(rows.length, "symbol")}${filter ? ` ${filter}` : ""}:\n${rows.map((s) => symbolLine(s, !file)).join("\n")}${moreNote(rows.length, args.limit, "symbols")}`;
+      return ok(clip(text, MAX_SYMBOL_CHARS, () => "[Output cut at the size limit: narrow with file, kind or query.]"));
     },
   });
 }
@@ -133,26 +127,22 @@ export function findDefinitionTool(env: ToolEnv) {
       'Find where a symbol is defined: file, line range, kind and signature. Qualify methods as "Class.method" to narrow. Then read_file the range.',
     input: findDefinitionInput,
     async run(args) {
-      try {
-        const rows = visible(
-          env,
-          env.withSymbols((ix) => ix.findDefinition(args.name, { limit: args.limit })),
-        );
-        if (rows.length === 0)
-          return ok(
-            `No definition of ${JSON.stringify(args.name)} in the symbol index. It may come from a dependency, be generated, or be defined dynamically; try grep.`,
-          );
-        const text = `${plural(rows.length, "definition")} of ${JSON.stringify(args.name)}:\n${rows.map((s) => symbolLine(s, true)).join("\n")}${moreNote(rows.length, args.limit, "definitions")}`;
+      const rows = visible(
+        env,
+        env.withSymbols((ix) => ix.findDefinition(args.name, { limit: args.limit })),
+      );
+      if (rows.length === 0)
         return ok(
-          clip(
-            text,
-            MAX_SYMBOL_CHARS,
-            () => "[Output cut at the size limit: qualify the name (Container.name) to narrow.]",
-          ),
+          `No definition of ${JSON.stringify(args.name)} in the symbol index. It may come from a dependency, be generated, or be defined dynamically; try grep.`,
         );
-      } catch (err) {
-        return expectedError(err);
-      }
+      const text = `${plural(rows.length, "definition")} of ${JSON.stringify(args.name)}:\n${rows.map((s) => symbolLine(s, true)).join("\n")}${moreNote(rows.length, args.limit, "definitions")}`;
+      return ok(
+        clip(
+          text,
+          MAX_SYMBOL_CHARS,
+          () => "[Output cut at the size limit: qualify the name (Container.name) to narrow.]",
+        ),
+      );
     },
   });
 }
@@ -164,38 +154,34 @@ export function findReferencesTool(env: ToolEnv) {
       "List where a symbol is used (calls, instantiations, type uses, implementations, imports), grouped by file, each with its line of code.",
     input: findReferencesInput,
     async run(args) {
-      try {
-        const rows = visible(
-          env,
-          env.withSymbols((ix) => ix.findReferences(args.name, { limit: args.limit, kind: args.kind })),
+      const rows = visible(
+        env,
+        env.withSymbols((ix) => ix.findReferences(args.name, { limit: args.limit, kind: args.kind })),
+      );
+      if (rows.length === 0)
+        return ok(
+          `No references to ${JSON.stringify(args.name)}${args.kind ? ` of kind ${args.kind}` : ""} in the symbol index. Try grep for textual uses.`,
         );
-        if (rows.length === 0)
-          return ok(
-            `No references to ${JSON.stringify(args.name)}${args.kind ? ` of kind ${args.kind}` : ""} in the symbol index. Try grep for textual uses.`,
-          );
-        const byFile = new Map<string, ReferenceHit[]>();
-        for (const r of rows) byFile.set(r.path, [...(byFile.get(r.path) ?? []), r]);
-        const out: string[] = [
-          `${plural(rows.length, "reference")} to ${JSON.stringify(args.name)} in ${plural(byFile.size, "file")}:`,
-        ];
-        for (const [file, refs] of byFile) {
-          let lines: string[] = [];
-          try {
-            lines = splitLines(env.sandbox.readFile(file).content);
-          } catch {
-            // unreadable now: list the positions without code
-          }
-          out.push(file);
-          for (const r of refs) {
-            const code = lines[r.line - 1];
-            out.push(`  ${r.line}:${r.column} ${r.kind}${code !== undefined ? `  ${cutLine(code.trim(), 200)}` : ""}`);
-          }
+      const byFile = new Map<string, ReferenceHit[]>();
+      for (const r of rows) byFile.set(r.path, [...(byFile.get(r.path) ?? []), r]);
+      const out: string[] = [
+        `${plural(rows.length, "reference")} to ${JSON.stringify(args.name)} in ${plural(byFile.size, "file")}:`,
+      ];
+      for (const [file, refs] of byFile) {
+        let lines: string[] = [];
+        try {
+          lines = splitLines(env.sandbox.readFile(file).content);
+        } catch {
+          // unreadable now: list the positions without code
         }
-        const text = out.join("\n") + moreNote(rows.length, args.limit, "references");
-        return ok(clip(text, MAX_SYMBOL_CHARS, () => "[Output cut at the size limit: lower limit or filter by kind.]"));
-      } catch (err) {
-        return expectedError(err);
+        out.push(file);
+        for (const r of refs) {
+          const code = lines[r.line - 1];
+          out.push(`  ${r.line}:${r.column} ${r.kind}${code !== undefined ? `  ${cutLine(code.trim(), 200)}` : ""}`);
+        }
       }
+      const text = out.join("\n") + moreNote(rows.length, args.limit, "references");
+      return ok(clip(text, MAX_SYMBOL_CHARS, () => "[Output cut at the size limit: lower limit or filter by kind.]"));
     },
   });
 }
@@ -207,36 +193,32 @@ export function findModuleTool(env: ToolEnv) {
       "Resolve an import specifier as seen from a file: the project file (or Go package folder) it refers to, or whether it is an external dependency / unresolved.",
     input: findModuleInput,
     async run(args) {
-      try {
-        const from = env.sandbox.resolve(args.from_file, "file").rel;
-        const m = env.withSymbols((ix) => ix.findModule(args.specifier, from));
-        const spec = JSON.stringify(args.specifier);
-        switch (m.kind) {
-          case "file":
-            return ok(`${spec} from ${from} resolves to the project file ${m.path}.`);
-          case "package": {
-            const files = visible(
-              env,
-              (m.files ?? []).map((p) => ({ path: p })),
-            );
-            return ok(
-              `${spec} from ${from} resolves to the package folder ${m.path}/ with ${plural(files.length, "file")}:\n${files
-                .slice(0, 100)
-                .map((f) => `  ${f.path}`)
-                .join("\n")}${files.length > 100 ? `\n  … ${files.length - 100} more` : ""}`,
-            );
-          }
-          case "external":
-            return ok(
-              `${spec} from ${from} is external: a dependency or the standard library, not part of this project's code.`,
-            );
-          default:
-            return ok(
-              `${spec} from ${from} looks like a project import but matches no file in the snapshot (unresolved). It may be generated, excluded by ignore rules, or mistyped; try list_dir or grep.`,
-            );
+      const from = env.sandbox.resolve(args.from_file, "file").rel;
+      const m = env.withSymbols((ix) => ix.findModule(args.specifier, from));
+      const spec = JSON.stringify(args.specifier);
+      switch (m.kind) {
+        case "file":
+          return ok(`${spec} from ${from} resolves to the project file ${m.path}.`);
+        case "package": {
+          const files = visible(
+            env,
+            (m.files ?? []).map((p) => ({ path: p })),
+          );
+          return ok(
+            `${spec} from ${from} resolves to the package folder ${m.path}/ with ${plural(files.length, "file")}:\n${files
+              .slice(0, 100)
+              .map((f) => `  ${f.path}`)
+              .join("\n")}${files.length > 100 ? `\n  … ${files.length - 100} more` : ""}`,
+          );
         }
-      } catch (err) {
-        return expectedError(err);
+        case "external":
+          return ok(
+            `${spec} from ${from} is external: a dependency or the standard library, not part of this project's code.`,
+          );
+        default:
+          return ok(
+            `${spec} from ${from} looks like a project import but matches no file in the snapshot (unresolved). It may be generated, excluded by ignore rules, or mistyped; try list_dir or grep.`,
+          );
       }
     },
   });

@@ -5,14 +5,16 @@
  * index built by the real walker + indexer, and a secret file OUTSIDE the root whose content must never
  * appear in any tool output.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fixtureGit } from "../../codebase/ingest/test-support.ts";
 import { buildSymbolIndex } from "../../codebase/symbols/index.ts";
+import { afterAll } from "vitest";
 import { walk } from "../../codebase/walker.ts";
-import type { ToolContext } from "./types.ts";
+import { createReviewTools, runToolCall, type ReviewToolSet } from "./index.ts";
+import type { ToolContext, ToolResult } from "./types.ts";
 
 export interface Fixture {
   base: string;
@@ -80,16 +82,7 @@ export function makeFixture(): Fixture {
   writeFileSync(path.join(outside, "dir", "inner.txt"), `${outsideSecret} inner\n`);
 
   // History first (two commits), so symlinks and big files stay out of git.
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: "Ada",
-    GIT_AUTHOR_EMAIL: "ada@example.com",
-    GIT_COMMITTER_NAME: "Ada",
-    GIT_COMMITTER_EMAIL: "ada@example.com",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-  };
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: root, env, encoding: "utf8" }).trim();
+  const git = fixtureGit(root);
   mkdirSync(root, { recursive: true });
   git("init", "-q", "--initial-branch=main");
   put(".gitignore", "generated/\n*.log\n");
@@ -204,4 +197,26 @@ export async function buildFixtureIndex(f: Fixture): Promise<void> {
     workers: 0,
     ctags: false,
   });
+}
+
+export interface FixtureTools {
+  f: Fixture;
+  tools: ReviewToolSet;
+  /** One tool call against the fixture's tools, as the agent loop makes it. */
+  call(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult>;
+}
+
+/**
+ * The fixture and the full tool set for one test file (await it at the top level), with the symbol
+ * index when `index` is set; the tools are closed and the fixture removed after the last test.
+ */
+export async function fixtureWithTools(opts: { index?: boolean } = {}): Promise<FixtureTools> {
+  const f = makeFixture();
+  if (opts.index) await buildFixtureIndex(f);
+  const tools = createReviewTools(f.ctx);
+  afterAll(() => {
+    tools.close();
+    f.cleanup();
+  });
+  return { f, tools, call: (name, args, signal) => runToolCall(tools, name, args, signal) };
 }

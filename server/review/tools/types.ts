@@ -5,6 +5,7 @@
  * `{ isError: true, text }` explaining what was wrong and what to do, and the loop sends it to the model.
  */
 import type { z } from "zod";
+import type { StaticInput } from "../static-engine.ts";
 
 export interface ToolResult {
   text: string;
@@ -26,18 +27,7 @@ export interface ToolContext {
   /** The snapshot's symbol index (server/codebase/symbols), if built. */
   symbolsPath?: string;
   /** Static findings of the snapshot (from the database). */
-  staticFindings: () => Promise<
-    {
-      tool: string;
-      ruleId: string;
-      severity: string;
-      confidence: number;
-      file: string;
-      startLine: number;
-      endLine: number;
-      message: string;
-    }[]
-  >;
+  staticFindings: () => Promise<StaticInput[]>;
   /** Code search over the snapshot's index; undefined when the snapshot has none. */
   searchCode?: (
     query: string,

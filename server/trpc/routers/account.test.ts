@@ -47,7 +47,7 @@ describe("roles from invites", () => {
     expect(viewer.role).toBe("viewer");
     const members = await viewer.client.ok<{ userId: string; role: string; email: string }[]>(
       "query",
-      "account.members",
+      "workspaces.members",
       {
         workspaceId: owner.workspaceId,
       },
@@ -77,7 +77,7 @@ describe("another workspace's data", () => {
   it.each([
     ["query", "prompts.list"],
     ["query", "projects.list"],
-    ["query", "account.members"],
+    ["query", "workspaces.members"],
     ["query", "account.invites"],
   ] as const)("%s %s of a workspace the user is not in → 403", async (_kind, path) => {
     const r = await stranger.client.query(path, { workspaceId: owner.workspaceId });
@@ -127,7 +127,7 @@ describe("another workspace's data", () => {
 
 describe("what each role may do", () => {
   it("a viewer can read prompts, projects and members", async () => {
-    for (const path of ["prompts.list", "projects.list", "account.members"]) {
+    for (const path of ["prompts.list", "projects.list", "workspaces.members"]) {
       const r = await viewer.client.query(path, { workspaceId: owner.workspaceId });
       expect(r.status, path).toBe(200);
     }
@@ -349,7 +349,7 @@ describe("invite links", () => {
     const r = await member.client.mutate<{ role: string }>("account.acceptInvite", { token: invite.token });
     expect(r.status).toBe(200);
     expect(r.data.role).toBe("member");
-    const members = await owner.client.ok<{ userId: string; role: string }[]>("query", "account.members", {
+    const members = await owner.client.ok<{ userId: string; role: string }[]>("query", "workspaces.members", {
       workspaceId: owner.workspaceId,
     });
     expect(members.find((m) => m.userId === member.userId)?.role).toBe("member");

@@ -15,9 +15,6 @@ export const accountRouter = router({
     return { workspaceId, role };
   }),
   me: protectedProcedure.query(({ ctx }) => ctx.services.workspaces.me(ctx.actor)),
-  members: protectedProcedure
-    .input(workspaceInput)
-    .query(({ ctx, input }) => ctx.services.workspaces.listMembers(ctx.actor, input.workspaceId)),
   inviteInfo: publicProcedure
     .input(inviteTokenInput)
     .query(({ ctx, input }) => ctx.services.workspaces.inviteInfo(input.token)),

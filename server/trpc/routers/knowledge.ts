@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { chunkingInput, createBaseInput, searchInput, updateBaseInput } from "../../knowledge/service.ts";
 import { protectedProcedure, router } from "../init.ts";
-
-const uidInput = z.object({ uid: z.uuid("uid must be a UUID") });
+import { uidInput, workspaceInput } from "../inputs.ts";
 
 export const knowledgeRouter = router({
   list: protectedProcedure
-    .input(z.object({ workspaceId: z.string().min(1) }))
+    .input(workspaceInput)
     .query(({ ctx, input }) => ctx.services.knowledge.list(ctx.actor, input.workspaceId)),
   get: protectedProcedure.input(uidInput).query(({ ctx, input }) => ctx.services.knowledge.get(ctx.actor, input.uid)),
   create: protectedProcedure

@@ -1,12 +1,6 @@
 /** Projects over tRPC against the real server. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  inviteAndSignUp,
-  signUp,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../../test/helpers/server.ts";
+import { describe, expect, it } from "vitest";
+import { startServerWithTeam } from "./test-support.ts";
 
 interface Project {
   uid: string;
@@ -18,22 +12,7 @@ interface Project {
   updatedAt: string;
 }
 
-let server: TestServer;
-let owner: TestUser;
-let member: TestUser;
-let viewer: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olivia" });
-  [member, viewer] = await Promise.all([
-    inviteAndSignUp(owner, "member", "Mia"),
-    inviteAndSignUp(owner, "viewer", "Vic"),
-  ]);
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { owner, member, viewer } = await startServerWithTeam();
 
 const list = (user = member) => user.client.ok<Project[]>("query", "projects.list", { workspaceId: owner.workspaceId });
 const create = (name: string, uid: string = crypto.randomUUID(), user = member) =>

@@ -1,10 +1,7 @@
-import { z } from "zod";
 import { createProjectInput, renameProjectInput } from "../../projects/service.ts";
 import { startDemoInput } from "../../review/demo.ts";
 import { protectedProcedure, router } from "../init.ts";
-
-const uidInput = z.object({ uid: z.uuid("uid must be a UUID") });
-const workspaceInput = z.object({ workspaceId: z.string().min(1) });
+import { uidInput, workspaceInput } from "../inputs.ts";
 
 export const projectsRouter = router({
   list: protectedProcedure

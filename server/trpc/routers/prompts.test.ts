@@ -1,14 +1,8 @@
 /** Review prompts over tRPC against the real server: defaults, built-ins, versions, validation. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setTimeout as sleep } from "node:timers/promises";
 import { testProvider } from "../../../test/helpers/db.ts";
-import {
-  inviteAndSignUp,
-  signUp,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../../test/helpers/server.ts";
+import { startServerWithTeam } from "./test-support.ts";
 import { builtinUid, loadBuiltinPrompts } from "../../prompts/builtins.ts";
 
 interface Prompt {
@@ -23,18 +17,7 @@ interface Prompt {
   updatedAt: string;
 }
 
-let server: TestServer;
-let owner: TestUser;
-let member: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olivia" });
-  member = await inviteAndSignUp(owner, "member", "Mia");
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const { server, owner, member } = await startServerWithTeam();
 
 const list = () => member.client.ok<Prompt[]>("query", "prompts.list", { workspaceId: owner.workspaceId });
 const defaults = async () => (await list()).filter((p) => p.isDefault);

@@ -1,9 +1,6 @@
-import { z } from "zod";
 import { createPromptInput, duplicatePromptInput, setDefaultInput, updatePromptInput } from "../../prompts/service.ts";
 import { protectedProcedure, router } from "../init.ts";
-
-const uidInput = z.object({ uid: z.uuid("uid must be a UUID") });
-const workspaceInput = z.object({ workspaceId: z.string().min(1) });
+import { uidInput, workspaceInput } from "../inputs.ts";
 
 export const promptsRouter = router({
   list: protectedProcedure

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { saveConnectionInput, testConnectionInput } from "../../providers/service.ts";
 import { protectedProcedure, router } from "../init.ts";
-
-const workspaceInput = z.object({ workspaceId: z.string().min(1) });
+import { workspaceInput } from "../inputs.ts";
 
 export const providersRouter = router({
   catalog: protectedProcedure.query(({ ctx }) => ctx.services.providers.catalog()),

@@ -3,18 +3,10 @@
  * the lifecycle (cancel, re-run, delete, restart recovery), false positives across re-runs, roles and
  * refusals. Agent-engine reviews are covered in server/review/agent with the scripted LLM server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  inviteAndSignUp,
-  signUp,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../../test/helpers/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startServerWithTeam } from "./test-support.ts";
 
-let server: TestServer;
-let owner: TestUser;
-let viewer: TestUser;
+const { server, owner, viewer } = await startServerWithTeam();
 
 type ReviewView = {
   uid: string;
@@ -47,16 +39,9 @@ type Finding = {
 let demo: { projectUid: string; review: ReviewView };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Owner" });
-  viewer = await inviteAndSignUp(owner, "viewer", "Viewer");
   demo = await owner.client.ok("mutate", "projects.startDemo", { workspaceId: owner.workspaceId });
   await server.services.queue.idle();
 }, 180_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 const get = (uid: string, user = owner) => user.client.ok<ReviewDetail>("query", "reviews.get", { uid });
 const findings = (reviewUid: string, extra: Record<string, unknown> = {}) =>

@@ -11,10 +11,10 @@ import {
   Card,
   ConfirmDialog,
   DelayedSkeleton,
-  ErrorNotice,
   PageHeader,
   ProgressBar,
 } from "@/app/_components/ui.tsx";
+import { DetailNotLoaded, QueryError } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { BaseDialog } from "../_components/base-dialog.tsx";
@@ -69,15 +69,7 @@ export default function KnowledgeBasePage() {
   );
 
   const back = <BackLink href="/knowledge">Knowledge</BackLink>;
-  if (base.isError) {
-    return (
-      <>
-        {back}
-        <ErrorNotice message={errorInfo(base.error).message} onRetry={() => base.refetch()} />
-      </>
-    );
-  }
-  if (!base.data) return <DelayedSkeleton />;
+  if (base.isError || !base.data) return <DetailNotLoaded query={base} back={back} />;
   const b = base.data;
   const pct = Math.round(b.progress * 100);
   const searchDisabled =
@@ -148,9 +140,7 @@ export default function KnowledgeBasePage() {
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="min-w-0 space-y-4">
           {canEdit && <UploadZone baseUid={uid} onUploaded={() => void invalidate()} />}
-          {documents.isError && (
-            <ErrorNotice message={errorInfo(documents.error).message} onRetry={() => documents.refetch()} />
-          )}
+          <QueryError query={documents} />
           {documents.isPending ? (
             <DelayedSkeleton />
           ) : (

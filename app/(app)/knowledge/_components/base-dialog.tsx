@@ -2,9 +2,10 @@
 /** Create a knowledge base (no `base`) or rename / re-describe one. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { Button, Field, Input, Modal, TextArea } from "@/app/_components/ui.tsx";
+import { NameDialog } from "@/app/_components/name-dialog.tsx";
+import { Field, TextArea } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -53,52 +54,35 @@ export function BaseDialog({
   const mutation = base ? update : create;
   const err = mutation.error ? errorInfo(mutation.error) : null;
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (base) update.mutate({ uid: base.uid, name, description: description || null });
-    else create.mutate({ workspaceId: workspace.id, name, description: description || undefined });
-  }
-
   return (
-    <Modal open={open} onClose={onClose} title={base ? "Edit knowledge base" : "New knowledge base"}>
-      <form onSubmit={submit} className="space-y-4">
-        <Field
-          label="Name"
-          htmlFor="kb-name"
-          error={err?.fields?.name?.[0] ?? (err && !err.fields ? err.message : undefined)}
-        >
-          <Input
-            id="kb-name"
-            autoFocus
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="e.g. Engineering handbook"
-            invalid={!!err}
-          />
-        </Field>
-        <Field
-          label="Description"
-          htmlFor="kb-description"
-          error={err?.fields?.description?.[0]}
-          hint="Optional: what is in it, who it is for."
-        >
-          <TextArea
-            id="kb-description"
-            rows={3}
-            className="font-sans"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </Field>
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={mutation.isPending}>
-            {base ? "Save" : "Create knowledge base"}
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <NameDialog
+      open={open}
+      onClose={onClose}
+      title={base ? "Edit knowledge base" : "New knowledge base"}
+      submitLabel={base ? "Save" : "Create knowledge base"}
+      busy={mutation.isPending}
+      error={err}
+      onSubmit={() =>
+        base
+          ? update.mutate({ uid: base.uid, name, description: description || null })
+          : create.mutate({ workspaceId: workspace.id, name, description: description || undefined })
+      }
+      name={{ id: "kb-name", value: name, onChange: setName, placeholder: "e.g. Engineering handbook" }}
+    >
+      <Field
+        label="Description"
+        htmlFor="kb-description"
+        error={err?.fields?.description?.[0]}
+        hint="Optional: what is in it, who it is for."
+      >
+        <TextArea
+          id="kb-description"
+          rows={3}
+          className="font-sans"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </Field>
+    </NameDialog>
   );
 }

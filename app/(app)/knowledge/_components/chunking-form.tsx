@@ -6,9 +6,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import { toast } from "sonner";
-import { Button, Card, Field, Input } from "@/app/_components/ui.tsx";
+import { Button, Card, Field, FormError, Input, Select } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import type { AppRouter } from "@/server/trpc/router.ts";
 
@@ -109,8 +109,6 @@ export function ChunkingForm({
   }
 
   const unit = form.tokenizer === "word" ? "words" : "characters";
-  const select =
-    "w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
   const otherError = err && !err.issues?.some((i) => i.path[0] === "chunking") ? err.message : undefined;
   return (
     <Card className="p-5">
@@ -121,100 +119,76 @@ export function ChunkingForm({
       <form onSubmit={submit} className="mt-4 space-y-4" aria-label="Chunking settings">
         <fieldset disabled={!canEdit} className="grid gap-4 sm:grid-cols-2">
           <Field label="chunk_backend" htmlFor="kb-backend">
-            <select
-              id="kb-backend"
-              className={select}
-              value={form.backend}
-              onChange={(e) => set("backend", e.target.value as Backend)}
-            >
+            <Select id="kb-backend" value={form.backend} onChange={(e) => set("backend", e.target.value as Backend)}>
               <option value="sentence">sentence</option>
               <option value="token">token</option>
               <option value="recursive">recursive</option>
-            </select>
+            </Select>
           </Field>
           <Field
             label="tokenizer_or_token_counter"
             htmlFor="kb-tokenizer"
             error={fieldError("tokenizer_or_token_counter")}
           >
-            <select
+            <Select
               id="kb-tokenizer"
-              className={select}
               value={form.tokenizer}
               onChange={(e) => set("tokenizer", e.target.value as "word" | "character")}
             >
               <option value="character">character</option>
               <option value="word">word</option>
-            </select>
+            </Select>
           </Field>
-          <Field label="chunk_size" htmlFor="kb-size" hint={`In ${unit}.`} error={fieldError("chunk_size")}>
-            <Input
-              id="kb-size"
-              inputMode="numeric"
-              value={form.size}
-              onChange={(e) => set("size", e.target.value)}
-              invalid={!!fieldError("chunk_size")}
-            />
-          </Field>
+          <ParamField
+            label="chunk_size"
+            id="kb-size"
+            hint={`In ${unit}.`}
+            error={fieldError("chunk_size")}
+            inputMode="numeric"
+            value={form.size}
+            onChange={(e) => set("size", e.target.value)}
+          />
           {form.backend !== "recursive" && (
-            <Field
+            <ParamField
               label="chunk_overlap"
-              htmlFor="kb-overlap"
+              id="kb-overlap"
               hint={`In ${unit}; smaller than chunk_size.`}
               error={fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)}
-            >
-              <Input
-                id="kb-overlap"
-                inputMode="numeric"
-                value={form.overlap}
-                onChange={(e) => set("overlap", e.target.value)}
-                invalid={!!fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)}
-              />
-            </Field>
+              inputMode="numeric"
+              value={form.overlap}
+              onChange={(e) => set("overlap", e.target.value)}
+            />
           )}
           {form.backend === "sentence" && (
             <>
-              <Field
+              <ParamField
                 label="min_sentences_per_chunk"
-                htmlFor="kb-min-sentences"
+                id="kb-min-sentences"
                 error={fieldError("chunk_backend_configs.sentence.min_sentences_per_chunk")}
-              >
-                <Input
-                  id="kb-min-sentences"
-                  inputMode="numeric"
-                  value={form.minSentences}
-                  onChange={(e) => set("minSentences", e.target.value)}
-                />
-              </Field>
-              <Field
+                inputMode="numeric"
+                value={form.minSentences}
+                onChange={(e) => set("minSentences", e.target.value)}
+              />
+              <ParamField
                 label="delim"
-                htmlFor="kb-delim"
+                id="kb-delim"
                 hint="A Python list, as in UltraRAG parameter files."
                 error={fieldError("chunk_backend_configs.sentence.delim")}
-              >
-                <Input
-                  id="kb-delim"
-                  className="font-mono"
-                  value={form.delim}
-                  onChange={(e) => set("delim", e.target.value)}
-                  invalid={!!fieldError("chunk_backend_configs.sentence.delim")}
-                />
-              </Field>
+                className="font-mono"
+                value={form.delim}
+                onChange={(e) => set("delim", e.target.value)}
+              />
             </>
           )}
           {form.backend === "recursive" && (
-            <Field
+            <ParamField
               label="min_characters_per_chunk"
-              htmlFor="kb-min-chars"
+              id="kb-min-chars"
               error={fieldError("chunk_backend_configs.recursive.min_characters_per_chunk")}
-            >
-              <Input
-                id="kb-min-chars"
-                inputMode="numeric"
-                value={form.minChars}
-                onChange={(e) => set("minChars", e.target.value)}
-              />
-            </Field>
+              inputMode="numeric"
+              value={form.minChars}
+              onChange={(e) => set("minChars", e.target.value)}
+            />
           )}
           <label className="flex items-center gap-2 text-sm sm:col-span-2">
             <input
@@ -226,11 +200,7 @@ export function ChunkingForm({
             use_title — prefix each chunk with its document's title
           </label>
         </fieldset>
-        {otherError && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {otherError}
-          </p>
-        )}
+        <FormError message={otherError} />
         {canEdit && (
           <div className="flex gap-2">
             <Button type="submit" busy={save.isPending}>
@@ -243,5 +213,20 @@ export function ChunkingForm({
         )}
       </form>
     </Card>
+  );
+}
+
+/** One chunking parameter's text field: labelled with its UltraRAG name, marked invalid with the server's issue for it. */
+function ParamField({
+  label,
+  id,
+  hint,
+  error,
+  ...input
+}: { label: string; id: string; hint?: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint} error={error}>
+      <Input id={id} {...input} invalid={!!error} />
+    </Field>
   );
 }

@@ -7,16 +7,8 @@ import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
 import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
 import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
 import { toast } from "sonner";
-import {
-  BackLink,
-  Badge,
-  Button,
-  Card,
-  DelayedSkeleton,
-  ErrorNotice,
-  PageHeader,
-  ProgressBar,
-} from "@/app/_components/ui.tsx";
+import { BackLink, Badge, Button, Card, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
+import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -68,15 +60,8 @@ function ProjectView() {
     }),
   );
 
-  if (project.isError) {
-    return (
-      <>
-        <BackLink href="/projects">Projects</BackLink>
-        <ErrorNotice message={errorInfo(project.error).message} />
-      </>
-    );
-  }
-  if (!project.data || !snapshots.data) return <DelayedSkeleton />;
+  if (project.isError || !project.data || !snapshots.data)
+    return <DetailNotLoaded query={project} back={<BackLink href="/projects">Projects</BackLink>} retry={false} />;
   const summary = selected?.summary;
 
   return (

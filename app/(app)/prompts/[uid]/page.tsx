@@ -5,16 +5,8 @@ import { useParams, useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { PromptForm } from "@/app/_components/prompt-form.tsx";
-import {
-  BackLink,
-  Badge,
-  Button,
-  Card,
-  ConfirmDialog,
-  DelayedSkeleton,
-  ErrorNotice,
-  PageHeader,
-} from "@/app/_components/ui.tsx";
+import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader } from "@/app/_components/ui.tsx";
+import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
@@ -73,15 +65,7 @@ export default function PromptPage() {
   );
 
   const back = <BackLink href="/prompts">Prompts</BackLink>;
-  if (prompt.isError) {
-    return (
-      <>
-        {back}
-        <ErrorNotice message={errorInfo(prompt.error).message} />
-      </>
-    );
-  }
-  if (!prompt.data) return <DelayedSkeleton />;
+  if (prompt.isError || !prompt.data) return <DetailNotLoaded query={prompt} back={back} retry={false} />;
   const p = prompt.data;
 
   const actions = canEdit && (

@@ -93,7 +93,9 @@ function Scores({ report }: { report: NonNullable<ReviewDetail["report"]> }) {
         <p className="text-3xl">
           <ScoreChip score={report.overallScore} label="Overall score (0–100, higher is better)" />
         </p>
-        <p className="text-xs text-zinc-500">overall</p>
+        <p className="text-xs text-zinc-500">
+          {report.computedScores?.includes("overall") ? "overall · computed by Argus" : "overall"}
+        </p>
       </div>
       <ul className="flex flex-1 flex-wrap gap-x-6 gap-y-2">
         {categories.map(([c, s]) => (

@@ -7,6 +7,11 @@ import { Button, DelayedSkeleton } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 
 const roleText = { owner: "an owner", member: "a member", viewer: "a read-only viewer" } as const;
+const roleMeans = {
+  owner: "Owners manage members and invites, and can change everything.",
+  member: "Members create projects, run reviews and edit prompts.",
+  viewer: "Viewers see everything in the workspace but change nothing.",
+} as const;
 
 export default function InvitePage() {
   const { token } = useParams<{ token: string }>();
@@ -49,12 +54,17 @@ export default function InvitePage() {
   }
   return (
     <>
-      <h1 className="text-lg font-semibold">Join {workspaceName}</h1>
-      <p className="mb-5 mt-1 text-sm text-zinc-600 dark:text-zinc-400">You are invited as {roleText[role]}.</p>
+      <h1 className="text-lg font-semibold">
+        Join {workspaceName} as {roleText[role]}
+      </h1>
+      <p className="mb-5 mt-1 text-sm text-zinc-600 dark:text-zinc-400">{roleMeans[role]}</p>
       {setup.data.signedIn ? (
         <div className="space-y-3">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            You are signed in: joining adds {workspaceName} to the workspaces you can switch between.
+          </p>
           <Button className="w-full" busy={accept.isPending} onClick={() => accept.mutate({ token })}>
-            Join workspace
+            Join {workspaceName}
           </Button>
           {accept.error && (
             <p role="alert" className="text-sm text-red-600">

@@ -4,6 +4,7 @@
  * building findings. Rules anchor on text first because a regex over the source is far cheaper than
  * visiting every call node; the tree then confirms the shape (a call, its arguments, not a comment).
  */
+import { lineLocator } from "../../../lib/line-locator.ts";
 import type { GrammarId, Node, Tree } from "../../treesitter.ts";
 import { SEVERITIES, type Finding, type Severity } from "../types.ts";
 
@@ -34,23 +35,15 @@ export function makeContext(
   return { path, language, grammar, source, tree, isTest: isTestPath(path) };
 }
 
-/** 1-based line of a string index (binary search over precomputed line starts, cached per source). */
-const lineStartsCache = new WeakMap<RuleContext, number[]>();
+/** 1-based line of a string index (the locator is built once per file's context). */
+const locators = new WeakMap<RuleContext, (index: number) => number>();
 export function lineOf(ctx: RuleContext, index: number): number {
-  let starts = lineStartsCache.get(ctx);
-  if (!starts) {
-    starts = [0];
-    for (let i = ctx.source.indexOf("\n"); i >= 0; i = ctx.source.indexOf("\n", i + 1)) starts.push(i + 1);
-    lineStartsCache.set(ctx, starts);
+  let locate = locators.get(ctx);
+  if (!locate) {
+    locate = lineLocator(ctx.source);
+    locators.set(ctx, locate);
   }
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= index) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return locate(index);
 }
 
 const SUPPRESS = /argus-ignore|nosec\b/;

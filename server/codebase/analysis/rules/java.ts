@@ -1,6 +1,9 @@
 /** Argus sink rules for Java. */
 import { byFlow, FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
+import { flowRule } from "./flow-rule.ts";
+import { secretUseRule } from "./secret-use.ts";
 import { sqlInjectionRule } from "./sql.ts";
+import { codeVerdict, deserializationVerdict, INPUT_REACHES_SINK, INPUT_REDIRECTS } from "./verdicts.ts";
 
 export const JAVA_RULES: SinkRule[] = [
   {
@@ -16,25 +19,13 @@ export const JAVA_RULES: SinkRule[] = [
         const shell =
           /^"(?:\/bin\/)?(?:sh|bash|cmd(?:\.exe)?)"$/.test(program.text) && /^"[/-]c"$/.test(flag?.text ?? "");
         const target = shell && script ? script : program;
-        const flow = await hit.flow.classify(target);
-        const built = shell && flow === "dynamic" && (await hit.flow.isBuiltString(target));
-        const verdict = byFlow(flow, {
-          source: ["critical", 0.9],
-          tainted: ["high", 0.8],
-          dynamic: built ? ["medium", 0.5] : null,
-        });
+        const { flow, verdict } = await codeVerdict(hit, target, 0.8, shell);
         return report(hit, "injection/command", verdict, `ProcessBuilder runs a command from ${FLOW_WORDS[flow]}`);
       }
       if (!/getRuntime\(\)\.exec$|^(?:runtime|rt|r)\.exec$/i.test(call.callee)) return null;
       const command = call.args[0];
       if (!command) return null;
-      const flow = await hit.flow.classify(command);
-      const built = flow === "dynamic" && (await hit.flow.isBuiltString(command));
-      const verdict = byFlow(flow, {
-        source: ["critical", 0.9],
-        tainted: ["high", 0.85],
-        dynamic: built ? ["medium", 0.5] : null,
-      });
+      const { flow, verdict } = await codeVerdict(hit, command, 0.85);
       return report(hit, "injection/command", verdict, `Runtime.exec() runs a command built from ${FLOW_WORDS[flow]}`);
     },
   },
@@ -59,16 +50,10 @@ export const JAVA_RULES: SinkRule[] = [
         );
       const data = call.args[0];
       const flow = data ? await hit.flow.classify(data) : "dynamic";
-      const verdict = byFlow(flow, {
-        source: ["critical", 0.9],
-        tainted: ["critical", 0.85],
-        dynamic: ["high", 0.7],
-        constant: ["medium", 0.5],
-      });
       return report(
         hit,
         "deserialization/unsafe",
-        verdict,
+        deserializationVerdict(flow, 0.7),
         `${call.callee} deserializes arbitrary classes; readObject on untrusted data runs gadget chains`,
       );
     },
@@ -86,7 +71,7 @@ export const JAVA_RULES: SinkRule[] = [
           return report(
             hit,
             "path-traversal",
-            byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
+            byFlow(flow, INPUT_REACHES_SINK),
             `${call.callee} opens a path from ${FLOW_WORDS[flow]} (path traversal)`,
           );
       }
@@ -106,19 +91,12 @@ export const JAVA_RULES: SinkRule[] = [
       return report(hit, "tls/verification-disabled", ["high", 0.85], message, hit.node.parent ?? hit.node);
     },
   },
-  {
+  secretUseRule({
     id: "crypto/weak-hash",
     anchor: /\bMessageDigest\s*\.\s*(getInstance)\s*\(\s*"(MD5|MD4|MD2|SHA-?1)"/dgi,
-    check(hit) {
-      if (!hit.call || !inSecretContext(hit.call.node)) return null;
-      return report(
-        hit,
-        "crypto/weak-hash",
-        ["high", 0.8],
-        `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2/PBKDF2`,
-      );
-    },
-  },
+    verdict: ["high", 0.8],
+    message: (hit) => `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2/PBKDF2`,
+  }),
   {
     id: "crypto/weak-cipher",
     anchor: /\bCipher\s*\.\s*(getInstance)\s*\(\s*"([^"]+)"/dg,
@@ -148,20 +126,11 @@ export const JAVA_RULES: SinkRule[] = [
       );
     },
   },
-  {
+  flowRule({
     id: "redirect/open",
     anchor: /\.\s*(sendRedirect)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      const url = call?.args[0];
-      if (!call || !url) return null;
-      const flow = await hit.flow.classify(url);
-      return report(
-        hit,
-        "redirect/open",
-        byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }),
-        `sendRedirect() to a URL from ${FLOW_WORDS[flow]} (open redirect)`,
-      );
-    },
-  },
+    argument: (call) => call.args[0],
+    table: INPUT_REDIRECTS,
+    message: (_call, from) => `sendRedirect() to a URL from ${from} (open redirect)`,
+  }),
 ];

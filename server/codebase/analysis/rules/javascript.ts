@@ -1,6 +1,9 @@
 /** Argus sink rules for JavaScript / TypeScript / TSX. */
-import { byFlow, FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
+import { FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
+import { flowRule } from "./flow-rule.ts";
+import { secretUseRule } from "./secret-use.ts";
 import { sqlInjectionRule } from "./sql.ts";
+import { codeVerdict, deserializationVerdict, INPUT_REACHES_SINK, INPUT_REDIRECTS, reportCommand } from "./verdicts.ts";
 
 const importsChildProcess = (src: string) => /child_process|execa|shelljs/.test(src);
 
@@ -9,7 +12,7 @@ export const JS_RULES: SinkRule[] = [
     id: "injection/command",
     anchor: /\b(exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/dg,
     when: (ctx) => importsChildProcess(ctx.source),
-    async check(hit) {
+    check(hit) {
       const call = hit.call;
       if (
         !call ||
@@ -20,28 +23,13 @@ export const JS_RULES: SinkRule[] = [
       if (!first) return null;
       const options = [second, third].find((a) => a?.type === "object");
       const shell = /^exec(?:Sync)?$/.test(call.name) || /\bshell\s*:\s*(?:true|['"`])/.test(options?.text ?? "");
-      const flow = await hit.flow.classify(first);
-      if (shell) {
-        const built = flow === "dynamic" && (await hit.flow.isBuiltString(first));
-        const verdict = byFlow(flow, {
-          source: ["critical", 0.9],
-          tainted: ["high", 0.8],
-          dynamic: built ? ["medium", 0.5] : null,
-        });
-        return report(
-          hit,
-          "injection/command",
-          verdict,
-          `${call.callee}() runs a shell command built from ${FLOW_WORDS[flow]}`,
-        );
-      }
       // No shell: only the program itself being chosen by the request is an injection.
-      return report(
-        hit,
-        "injection/command",
-        byFlow(flow, { source: ["high", 0.8], tainted: ["high", 0.7] }),
-        `${call.callee}() runs a program chosen by ${FLOW_WORDS[flow]}`,
-      );
+      return reportCommand(hit, call, {
+        shellScript: shell ? first : null,
+        program: first,
+        taintedConfidence: 0.8,
+        noun: "command",
+      });
     },
   },
   {
@@ -60,14 +48,8 @@ export const JS_RULES: SinkRule[] = [
       if (!code) return null;
       // Timers only evaluate strings; a function argument is the normal, safe use.
       if (isTimer && !/^(?:string|template_string|binary_expression|identifier)$/.test(code.type)) return null;
-      const flow = await hit.flow.classify(code);
       // Unknown values are ESLint's detect-eval-with-expression; we report strings assembled here.
-      const built = flow === "dynamic" && !isTimer && (await hit.flow.isBuiltString(code));
-      const verdict = byFlow(flow, {
-        source: ["critical", 0.9],
-        tainted: ["high", 0.85],
-        dynamic: built ? ["medium", 0.5] : null,
-      });
+      const { flow, verdict } = await codeVerdict(hit, code, 0.85, !isTimer);
       return report(hit, "injection/code", verdict, `${call.callee}() evaluates ${FLOW_WORDS[flow]} as code`);
     },
   },
@@ -76,29 +58,18 @@ export const JS_RULES: SinkRule[] = [
     advice: "; use parameters",
     dynamicConfidence: 0.6,
   }),
-  {
+  flowRule({
     id: "injection/template",
     anchor: /\b(render|renderString|renderFile|compile|template|compileTemplate)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      if (
-        !call ||
-        !/^(?:ejs|pug|jade|handlebars|Handlebars|hbs|nunjucks|env|_|lodash|mustache|Mustache|dot|doT|swig|twig|Twig|eta|Eta|liquid|engine|Liquid)\.\w+$/.test(
-          call.callee,
-        )
+    argument: (call) =>
+      /^(?:ejs|pug|jade|handlebars|Handlebars|hbs|nunjucks|env|_|lodash|mustache|Mustache|dot|doT|swig|twig|Twig|eta|Eta|liquid|engine|Liquid)\.\w+$/.test(
+        call.callee,
       )
-        return null;
-      const template = call.args[0];
-      if (!template) return null;
-      const flow = await hit.flow.classify(template);
-      return report(
-        hit,
-        "injection/template",
-        byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
-        `${call.callee}() compiles a template from ${FLOW_WORDS[flow]} (server-side template injection)`,
-      );
-    },
-  },
+        ? call.args[0]
+        : undefined,
+    table: INPUT_REACHES_SINK,
+    message: (call, from) => `${call.callee}() compiles a template from ${from} (server-side template injection)`,
+  }),
   {
     id: "deserialization/unsafe",
     anchor: /\b(unserialize|deserialize)\s*\(/dg,
@@ -108,39 +79,25 @@ export const JS_RULES: SinkRule[] = [
       const data = call?.args[0];
       if (!call || !data) return null;
       const flow = await hit.flow.classify(data);
-      const verdict = byFlow(flow, { source: ["critical", 0.9], tainted: ["critical", 0.85], dynamic: ["high", 0.7] });
       return report(
         hit,
         "deserialization/unsafe",
-        verdict,
+        deserializationVerdict(flow, 0.7, false),
         `${call.callee}() deserializes ${FLOW_WORDS[flow]}: node-serialize-style formats execute code`,
       );
     },
   },
-  {
+  flowRule({
     id: "path-traversal",
     anchor:
       /\b(readFile|readFileSync|createReadStream|writeFile|writeFileSync|createWriteStream|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|readdir|readdirSync|open|openSync|sendFile|download|sendfile)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      if (
-        !call ||
-        !/^(?:(?:fs|fsp|fsPromises|promises|fse|fsExtra|res|response|reply|ctx)\.(?:promises\.)?)?\w+$/.test(
-          call.callee,
-        )
-      )
-        return null;
-      const target = call.args[0];
-      if (!target) return null;
-      const flow = await hit.flow.classify(target);
-      return report(
-        hit,
-        "path-traversal",
-        byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
-        `${call.callee}() opens a path from ${FLOW_WORDS[flow]} (path traversal)`,
-      );
-    },
-  },
+    argument: (call) =>
+      /^(?:(?:fs|fsp|fsPromises|promises|fse|fsExtra|res|response|reply|ctx)\.(?:promises\.)?)?\w+$/.test(call.callee)
+        ? call.args[0]
+        : undefined,
+    table: INPUT_REACHES_SINK,
+    message: (call, from) => `${call.callee}() opens a path from ${from} (path traversal)`,
+  }),
   {
     id: "tls/verification-disabled",
     anchor: /\b(rejectUnauthorized|strictSSL)["']?\s*:\s*false\b/dg,
@@ -154,19 +111,13 @@ export const JS_RULES: SinkRule[] = [
         hit.node.parent ?? hit.node,
       ),
   },
-  {
+  secretUseRule({
     id: "crypto/weak-hash",
     anchor: /\b(createHash|createHmac)\s*\(\s*["'`](md5|md4|sha1|sha-1|ripemd160)["'`]/dgi,
-    check(hit) {
-      if (!hit.call || !inSecretContext(hit.call.node)) return null;
-      return report(
-        hit,
-        "crypto/weak-hash",
-        ["high", 0.8],
-        `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2 (or SHA-256+ for tokens)`,
-      );
-    },
-  },
+    verdict: ["high", 0.8],
+    message: (hit) =>
+      `${hit.match[2]} is too weak/fast for passwords or secrets; use bcrypt/scrypt/argon2 (or SHA-256+ for tokens)`,
+  }),
   {
     id: "crypto/weak-cipher",
     anchor: /\b(createCipheriv|createDecipheriv|createCipher|createDecipher)\s*\(\s*["'`]([\w-]+)["'`]/dg,
@@ -203,21 +154,12 @@ export const JS_RULES: SinkRule[] = [
       );
     },
   },
-  {
+  flowRule({
     id: "redirect/open",
     anchor: /\b(redirect)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      if (!call) return null;
-      const url = call.args.length > 1 && call.args[0]?.type === "number" ? call.args[1] : call.args[0];
-      if (!url) return null;
-      const flow = await hit.flow.classify(url);
-      return report(
-        hit,
-        "redirect/open",
-        byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }),
-        `${call.callee}() redirects to a URL from ${FLOW_WORDS[flow]} (open redirect)`,
-      );
-    },
-  },
+    // res.redirect(url) or res.redirect(status, url).
+    argument: (call) => (call.args.length > 1 && call.args[0]?.type === "number" ? call.args[1] : call.args[0]),
+    table: INPUT_REDIRECTS,
+    message: (call, from) => `${call.callee}() redirects to a URL from ${from} (open redirect)`,
+  }),
 ];

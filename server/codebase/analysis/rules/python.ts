@@ -1,6 +1,9 @@
 /** Argus sink rules for Python. */
 import { byFlow, FLOW_WORDS, inSecretContext, report, type SinkRule } from "./engine.ts";
+import { flowRule } from "./flow-rule.ts";
+import { secretUseRule } from "./secret-use.ts";
 import { sqlInjectionRule } from "./sql.ts";
+import { codeVerdict, deserializationVerdict, INPUT_REACHES_SINK, INPUT_REDIRECTS, reportCommand } from "./verdicts.ts";
 
 const SAFE_YAML_LOADERS = /\b(?:SafeLoader|CSafeLoader|BaseLoader)\b/;
 
@@ -8,7 +11,7 @@ export const PYTHON_RULES: SinkRule[] = [
   {
     id: "injection/command",
     anchor: /\b(system|popen|call|run|Popen|check_output|check_call|getoutput|getstatusoutput)\s*\(/dg,
-    async check(hit) {
+    check(hit) {
       const call = hit.call;
       const command = call?.args[0];
       if (!call || !command) return null;
@@ -21,39 +24,14 @@ export const PYTHON_RULES: SinkRule[] = [
         (call.callee.startsWith("subprocess.") || /\bfrom\s+subprocess\s+import\b/.test(hit.ctx.source));
       if (!alwaysShell && !subprocess) return null;
       const shell = alwaysShell || /^True$/.test(call.kwargs.get("shell")?.text ?? "");
-      const flow = await hit.flow.classify(command);
-      if (shell) {
-        const built = flow === "dynamic" && (await hit.flow.isBuiltString(command));
-        const verdict = byFlow(flow, {
-          source: ["critical", 0.9],
-          tainted: ["high", 0.85],
-          dynamic: built ? ["medium", 0.5] : null,
-        });
-        return report(
-          hit,
-          "injection/command",
-          verdict,
-          `${call.callee}() runs a shell command built from ${FLOW_WORDS[flow]}`,
-        );
-      }
       // An argument list without a shell is the safe form, unless the program itself comes from input.
-      if (command.type === "list" || command.type === "tuple") {
-        const program = command.namedChildren[0];
-        if (!program) return null;
-        const programFlow = await hit.flow.classify(program);
-        return report(
-          hit,
-          "injection/command",
-          byFlow(programFlow, { source: ["high", 0.8], tainted: ["high", 0.7] }),
-          `${call.callee}() runs a program chosen by ${FLOW_WORDS[programFlow]}`,
-        );
-      }
-      return report(
-        hit,
-        "injection/command",
-        byFlow(flow, { source: ["high", 0.8], tainted: ["high", 0.7] }),
-        `${call.callee}() runs a program chosen by ${FLOW_WORDS[flow]}`,
-      );
+      const listed = command.type === "list" || command.type === "tuple";
+      return reportCommand(hit, call, {
+        shellScript: shell ? command : null,
+        program: listed ? (command.namedChildren[0] ?? undefined) : command,
+        taintedConfidence: 0.85,
+        noun: "command",
+      });
     },
   },
   sqlInjectionRule({
@@ -96,14 +74,8 @@ export const PYTHON_RULES: SinkRule[] = [
       const call = hit.call;
       const code = call?.args[0];
       if (!call || !code || (call.callee !== "eval" && call.callee !== "exec")) return null;
-      const flow = await hit.flow.classify(code);
-      const built = flow === "dynamic" && (await hit.flow.isBuiltString(code));
-      return report(
-        hit,
-        "injection/code",
-        byFlow(flow, { source: ["critical", 0.9], tainted: ["high", 0.85], dynamic: built ? ["medium", 0.5] : null }),
-        `${call.callee}() evaluates ${FLOW_WORDS[flow]} as code`,
-      );
+      const { flow, verdict } = await codeVerdict(hit, code, 0.85);
+      return report(hit, "injection/code", verdict, `${call.callee}() evaluates ${FLOW_WORDS[flow]} as code`);
     },
   },
   {
@@ -129,37 +101,22 @@ export const PYTHON_RULES: SinkRule[] = [
       }
       if (!why) return null;
       const flow = data ? await hit.flow.classify(data) : "dynamic";
-      const verdict = byFlow(flow, {
-        source: ["critical", 0.9],
-        tainted: ["critical", 0.85],
-        dynamic: ["high", 0.75],
-        constant: ["medium", 0.5],
-      });
-      return report(hit, "deserialization/unsafe", verdict, why);
+      return report(hit, "deserialization/unsafe", deserializationVerdict(flow, 0.75), why);
     },
   },
-  {
+  flowRule({
     id: "path-traversal",
     anchor: /\b(open|send_file|FileResponse|remove|unlink|rmtree|read_text|read_bytes|write_text|write_bytes)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      const target = call?.args[0];
-      if (!call || !target) return null;
-      if (
-        !/^(?:open|io\.open|codecs\.open|(?:flask\.)?send_file|FileResponse|os\.(?:remove|unlink)|shutil\.rmtree)$/.test(
-          call.callee,
-        )
+    argument: (call) =>
+      /^(?:open|io\.open|codecs\.open|(?:flask\.)?send_file|FileResponse|os\.(?:remove|unlink)|shutil\.rmtree)$/.test(
+        call.callee,
       )
-        return null;
-      const flow = await hit.flow.classify(target);
-      return report(
-        hit,
-        "path-traversal",
-        byFlow(flow, { source: ["high", 0.85], tainted: ["high", 0.8] }),
-        `${call.callee}() opens a path from ${FLOW_WORDS[flow]} (path traversal); use send_from_directory / safe_join`,
-      );
-    },
-  },
+        ? call.args[0]
+        : undefined,
+    table: INPUT_REACHES_SINK,
+    message: (call, from) =>
+      `${call.callee}() opens a path from ${from} (path traversal); use send_from_directory / safe_join`,
+  }),
   {
     id: "tls/verification-disabled",
     anchor:
@@ -206,33 +163,17 @@ export const PYTHON_RULES: SinkRule[] = [
         hit.node.parent ?? hit.node,
       ),
   },
-  {
+  secretUseRule({
     id: "crypto/insecure-random",
     anchor: /\brandom\s*\.\s*(random|randint|choice|choices|randrange|getrandbits|sample)\s*\(/dg,
-    check(hit) {
-      if (!hit.call || !inSecretContext(hit.call.node)) return null;
-      return report(
-        hit,
-        "crypto/insecure-random",
-        ["medium", 0.7],
-        `random.${hit.match[1]}() is predictable: use the secrets module for tokens and passwords`,
-      );
-    },
-  },
-  {
+    verdict: ["medium", 0.7],
+    message: (hit) => `random.${hit.match[1]}() is predictable: use the secrets module for tokens and passwords`,
+  }),
+  flowRule({
     id: "redirect/open",
     anchor: /\b(redirect|HttpResponseRedirect|RedirectResponse)\s*\(/dg,
-    async check(hit) {
-      const call = hit.call;
-      const url = call?.args[0];
-      if (!call || !url) return null;
-      const flow = await hit.flow.classify(url);
-      return report(
-        hit,
-        "redirect/open",
-        byFlow(flow, { source: ["medium", 0.85], tainted: ["medium", 0.8] }),
-        `${call.callee}() redirects to a URL from ${FLOW_WORDS[flow]} (open redirect)`,
-      );
-    },
-  },
+    argument: (call) => call.args[0],
+    table: INPUT_REDIRECTS,
+    message: (call, from) => `${call.callee}() redirects to a URL from ${from} (open redirect)`,
+  }),
 ];

@@ -3,6 +3,8 @@
  * is built from request input (or, less surely, from any non-constant value). Languages differ only
  * in the calls that run SQL, how sure a "tainted but not visibly built" string is, and the advice.
  */
+import type { Node } from "../../treesitter.ts";
+import type { Call } from "./calls.ts";
 import { byFlow, FLOW_WORDS, report, type SinkRule } from "./engine.ts";
 
 export const SQL_WORDS =
@@ -13,14 +15,17 @@ export function sqlInjectionRule(opts: {
   advice: string;
   dynamicConfidence: number;
   taintedSourceIsBuilt?: boolean;
+  /** The argument holding the SQL (default the first; some APIs take a context or destination first). */
+  sqlArgument?: (call: Call) => Node | undefined;
 }): SinkRule {
   return {
     id: "injection/sql",
     anchor: opts.anchor,
     async check(hit) {
       const call = hit.call;
-      const sql = call?.args[0];
-      if (!call || !sql) return null;
+      if (!call) return null;
+      const sql = opts.sqlArgument ? opts.sqlArgument(call) : call.args[0];
+      if (!sql) return null;
       const resolved = await hit.flow.resolveIdentifier(sql);
       if (!SQL_WORDS.test(resolved.text.slice(0, 2000))) return null;
       const flow = await hit.flow.classify(sql);

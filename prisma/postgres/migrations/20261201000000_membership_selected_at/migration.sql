@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "membership" ADD COLUMN     "selectedAt" TIMESTAMP(3);
