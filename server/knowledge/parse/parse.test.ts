@@ -1,3 +1,4 @@
+import { closePdfWorker } from "./pdf.ts";
 import { describe, expect, it } from "vitest";
 import { buildZip } from "../../../test/helpers/zip.ts";
 import { parseDocument, ParseRefusal, statusForRefusal, type RefusalReason } from "./index.ts";
@@ -144,6 +145,20 @@ describe("pdf", () => {
     expect(statusForRefusal(r1.reason)).toBe("failed");
     const r2 = await refusal("fake.pdf", utf8("just text pretending"));
     expect(r2).toMatchObject({ reason: "corrupt", message: expect.stringMatching(/not a PDF/) });
+  });
+
+  it("leaves the server's own JSON.stringify native (pdfjs's polyfills stay in the PDF worker)", async () => {
+    await parseDocument("notes.pdf", buildPdf(["Some text to parse."]));
+    expect(Function.prototype.toString.call(JSON.stringify)).toMatch(/\[native code\]/);
+  });
+
+  it("several PDFs at once each get their own text; a closed worker starts again for the next", async () => {
+    const docs = await Promise.all(
+      ["one", "two", "three"].map((w) => parseDocument(`${w}.pdf`, buildPdf([`The word is ${w}.`]))),
+    );
+    expect(docs.map((d) => d.text)).toEqual(["The word is one.", "The word is two.", "The word is three."]);
+    await closePdfWorker();
+    expect((await parseDocument("again.pdf", buildPdf(["Back again."]))).text).toBe("Back again.");
   });
 });
 
