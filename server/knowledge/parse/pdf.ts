@@ -10,8 +10,6 @@ import type { Worker } from "node:worker_threads";
 import { startTsWorker } from "../../codebase/analysis/ts-worker.ts";
 import { ParseRefusal, type RefusalReason } from "./types.ts";
 
-export { MAX_PDF_PAGES, MAX_PDF_TEXT_CHARS } from "./pdf-extract.ts";
-
 export interface PdfRequest {
   id: number;
   bytes: Uint8Array;
@@ -23,7 +21,7 @@ export type PdfReply =
 type FromWorker = PdfReply | { type: "ready" } | { type: "fatal"; message: string };
 
 /** The worker closes after this long without a PDF (a knowledge-base build sends them back to back). */
-const IDLE_MS = 30_000;
+const IDLE_MS = 5 * 60_000;
 /** A PDF parse may use this much heap before its worker is stopped. */
 const WORKER_HEAP_MB = 512;
 
