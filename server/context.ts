@@ -27,6 +27,7 @@ import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
+import { createAskService, type AskService } from "./ask/service.ts";
 
 export interface Services {
   config: Config;
@@ -47,6 +48,7 @@ export interface Services {
   roomChat: RoomChat;
   findingTeam: FindingTeam;
   steering: Steering;
+  ask: AskService;
   demo: DemoService;
   close(): Promise<void>;
 }
@@ -67,6 +69,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
+  const ask = createAskService({ db, config, events, log, providers, searchIndexes });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(
     REVIEW_JOB,
@@ -95,14 +98,17 @@ export async function createServices(config: Config, log = createLogger(config.l
       },
     }),
     reviews,
-    roomChat: createRoomChat({ db, events }),
+    // `@argus …` in any room's chat asks Argus (server/ask).
+    roomChat: createRoomChat({ db, events, onSend: ask.fromChat }),
     findingTeam: createFindingTeam({ db, events }),
     steering,
+    ask,
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
     async close() {
       await queue.close();
+      await ask.idle();
       await searchIndexes.close();
       await events.flush();
       await db.$disconnect();

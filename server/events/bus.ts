@@ -14,13 +14,14 @@
  * client that joins (or reconnects) and reads the log after its last seq misses nothing.
  *
  * Token deltas are coalesced, for storage and broadcast alike: the deltas of a room within one
- * COALESCE_MS window (with the same other fields, e.g. the same phase) become one event — one row,
+ * COALESCE_MS window (of the same type — the agent's `token`, an answer's `ask.token` — and with the
+ * same other fields, e.g. the same phase or answer) become one event — one row,
  * one frame to every watcher — so a stream of 10⁴ deltas is not 10⁴ rows or 10⁴ × watchers messages.
  * Any other event of the room closes the open window first, so order is kept.
  */
 import { isUniqueViolation, type Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENT } from "../shared/room-events.ts";
+import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENTS } from "../shared/room-events.ts";
 import { parseRoom, type RoomKind, type RoomKindOf, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 
@@ -52,6 +53,8 @@ const MAX_SEQ_ATTEMPTS = 50;
 type Body = RoomEventBody;
 
 interface OpenFrame {
+  /** The token event type (the agent's `token`, an answer's `ask.token`). */
+  type: string;
   text: string;
   /** Payload fields other than `text` (the same for every delta of the frame). */
   rest: Record<string, unknown>;
@@ -134,23 +137,27 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     if (!frame) return;
     frames.delete(room);
     clearTimeout(frame.timer);
-    enqueue(room, { type: TOKEN_EVENT, payload: { ...frame.rest, text: frame.text } } as Body).then(
+    enqueue(room, { type: frame.type, payload: { ...frame.rest, text: frame.text } } as Body).then(
       frame.written.resolve,
       frame.written.reject,
     );
   }
 
-  function publishToken(room: RoomName, payload: { text: string } & Record<string, unknown>): Promise<RoomEvent> {
+  function publishToken(
+    room: RoomName,
+    type: string,
+    payload: { text: string } & Record<string, unknown>,
+  ): Promise<RoomEvent> {
     const { text, ...rest } = payload;
     let frame = frames.get(room);
-    if (frame && !sameFields(frame.rest, rest)) {
+    if (frame && (frame.type !== type || !sameFields(frame.rest, rest))) {
       closeFrame(room);
       frame = undefined;
     }
     if (!frame) {
       const timer = setTimeout(() => closeFrame(room), coalesceMs);
       timer.unref?.();
-      frame = { text: "", rest, timer, written: deferred() };
+      frame = { type, text: "", rest, timer, written: deferred() };
       frames.set(room, frame);
     }
     frame.text += text;
@@ -159,7 +166,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
 
   async function publish(room: RoomName, event: Body): Promise<RoomEvent> {
     const body = check(room, event);
-    if (body.type === TOKEN_EVENT) return publishToken(room, body.payload as { text: string });
+    if (TOKEN_EVENTS.has(body.type)) return publishToken(room, body.type, body.payload as { text: string });
     closeFrame(room);
     return enqueue(room, body);
   }

@@ -29,7 +29,13 @@ export interface SendInput {
   thread: string | null;
 }
 
-export function createRoomChat(deps: { db: Db; events: EventBus; now?: () => number }) {
+export function createRoomChat(deps: {
+  db: Db;
+  events: EventBus;
+  now?: () => number;
+  /** Told of every message sent (Ask Argus takes up `@argus …`); it says its own errors in the room. */
+  onSend?: (actor: NonNullable<Actor>, room: AuthorizedRoom, message: ChatMessage) => Promise<void>;
+}) {
   const { db, events } = deps;
   const limiter = createRateLimiter({
     max: CHAT_RATE_MESSAGES,
@@ -106,7 +112,9 @@ export function createRoomChat(deps: { db: Db; events: EventBus; now?: () => num
           body: input.body,
         },
       });
-      return announce(room.name, m);
+      const message = await announce(room.name, m);
+      await deps.onSend?.(user, room, message);
+      return message;
     },
 
     async edit(actor: Actor, room: AuthorizedRoom, input: { id: string; body: string }): Promise<ChatMessage> {

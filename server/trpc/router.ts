@@ -1,5 +1,6 @@
 import { router } from "./init.ts";
 import { accountRouter } from "./routers/account.ts";
+import { askRouter } from "./routers/ask.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
@@ -10,6 +11,7 @@ import { workspacesRouter } from "./routers/workspaces.ts";
 
 export const appRouter = router({
   account: accountRouter,
+  ask: askRouter,
   knowledge: knowledgeRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
