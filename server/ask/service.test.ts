@@ -317,3 +317,60 @@ describe("@argus in the team chat, and no model", () => {
     }
   });
 });
+
+describe("answer → finding", () => {
+  it("drafts a finding from the cited lines and saves it on the review or on the team's list", async () => {
+    await useProvider("anthropic");
+    llm.setScript(SCRIPT);
+    const r = await ask(member, { projectUid, question: "Where are passwords hashed?" });
+    await finished(r.data.answer.id);
+    const { draft, reviews, defaultTarget } = await viewer.client.ok<{
+      draft: { file: string; startLine: number; endLine: number; category: string; severity: string; title: string };
+      reviews: { uid: string }[];
+      defaultTarget: { target: string };
+    }>("query", "ask.findingDraft", { answerUid: r.data.answer.id });
+    expect(draft).toMatchObject({ file: "src/server.js", startLine: 31, endLine: 33, category: "security" });
+    expect(defaultTarget).toEqual({ target: "team" });
+    expect(reviews.length).toBeGreaterThan(0);
+    const reviewUid = reviews[0]!.uid;
+
+    const input = { answerUid: r.data.answer.id, ...draft, title: "MD5 password hashing", explanation: "MD5 is fast." };
+    // Lines the file does not have are refused, saying so; a viewer may not save.
+    const bad = await member.client.mutate("ask.saveFinding", {
+      ...input,
+      target: "review",
+      reviewUid,
+      startLine: 90,
+      endLine: 91,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.error!.message).toContain("src/server.js has no lines 90–91");
+    expect((await viewer.client.mutate("ask.saveFinding", { ...input, target: "team" })).status).toBe(403);
+
+    const saved = await member.client.ok<{ fingerprint: string }>("mutate", "ask.saveFinding", {
+      ...input,
+      target: "review",
+      reviewUid,
+    });
+    const findings = await viewer.client.ok<{ fingerprint: string; title: string; source: string; evidence: string }[]>(
+      "query",
+      "reviews.findings",
+      { reviewUid },
+    );
+    const mine = findings.find((f) => f.fingerprint === saved.fingerprint);
+    expect(mine).toMatchObject({ title: "MD5 password hashing", source: "team" });
+    expect(mine!.evidence).toContain("function hashPassword(password)");
+    const twice = await member.client.mutate("ask.saveFinding", { ...input, target: "review", reviewUid });
+    expect(twice.status).toBe(409);
+
+    await member.client.ok("mutate", "ask.saveFinding", { ...input, target: "team" });
+    const team = await viewer.client.ok<{ title: string; file: string; startLine: number }[]>(
+      "query",
+      "ask.teamFindings",
+      {
+        projectUid,
+      },
+    );
+    expect(team).toMatchObject([{ title: "MD5 password hashing", file: "src/server.js", startLine: 31 }]);
+  });
+});
