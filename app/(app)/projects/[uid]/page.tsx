@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useState } from "react";
+import { ProjectConversations } from "@/app/_components/ask/project-conversations.tsx";
 import { ImportPanel } from "@/app/_components/import-panel.tsx";
 import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
 import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
@@ -128,6 +129,7 @@ function ProjectView() {
           tab={params.get("tab") === "findings" ? "findings" : "files"}
         />
       )}
+      {ready && <ProjectConversations projectUid={uid} snapshotUid={selected?.uid ?? null} />}
       <ProjectReviews projectUid={uid} />
       <StartReviewDialog open={startingReview} onClose={() => setStartingReview(false)} projectUid={uid} />
       {canEdit && (

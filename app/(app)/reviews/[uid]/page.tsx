@@ -22,6 +22,8 @@ import { roomNameOrNull } from "@/server/shared/rooms.ts";
 import { ScoreChip, StatusPill } from "@/app/_components/review/badges.tsx";
 import { FilesAtRisk } from "@/app/_components/review/files-at-risk.tsx";
 import { FindingsList } from "@/app/_components/review/findings-list.tsx";
+import { AskAboutFinding } from "@/app/_components/ask/ask-about-finding.tsx";
+import { ConversationsPanel } from "@/app/_components/ask/conversations-panel.tsx";
 import {
   codeHref,
   engineLabel,
@@ -288,6 +290,15 @@ export default function ReviewPage() {
         )}
         {roomName && <ChatPanel room={roomName} state={room} codeLink={codeLink} />}
       </div>
+      {status === "completed" && (
+        <ConversationsPanel
+          projectUid={r.projectUid}
+          reviewUid={r.uid}
+          state={room}
+          codeHref={codeLink}
+          className="mb-6 block"
+        />
+      )}
 
       {report && (
         <>
@@ -365,15 +376,18 @@ export default function ReviewPage() {
                 )}
                 details={(f) =>
                   roomName && (
-                    <FindingTeam
-                      room={roomName}
-                      state={room}
-                      finding={f}
-                      findings={teamFindings}
-                      selfId={user.id}
-                      canVote={canEdit}
-                      codeLink={codeLink}
-                    />
+                    <>
+                      {canEdit && <AskAboutFinding reviewUid={r.uid} fingerprint={f.fingerprint} />}
+                      <FindingTeam
+                        room={roomName}
+                        state={room}
+                        finding={f}
+                        findings={teamFindings}
+                        selfId={user.id}
+                        canVote={canEdit}
+                        codeLink={codeLink}
+                      />
+                    </>
                   )
                 }
                 teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
