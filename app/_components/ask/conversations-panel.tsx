@@ -84,12 +84,13 @@ export function ConversationsPanel<K extends RoomKind>({
 
   useEffect(() => {
     // Open the newest thread when none is open, and a thread someone just started here (from the
-    // chat with @argus, or "Ask about this finding"), so the answer is seen streaming in.
+    // chat with @argus, or "Ask about this finding"), so its answer is seen streaming in.
     const ids = new Set(c.threads.map((t) => t.id));
     const before = seenThreads.current;
     seenThreads.current = ids;
     const fresh = before ? c.threads.find((t) => !before.has(t.id)) : undefined;
-    if (fresh && (fresh.createdBy.id === user.id || !open)) {
+    // Anyone's new question opens for everyone: the conversation is shared, and its answer is live.
+    if (fresh) {
       setOpen(fresh.id);
       if (fresh.createdBy.id === user.id) panel.current?.scrollIntoView({ block: "nearest" });
     } else if (!open && c.threads[0]) setOpen(c.threads[0].id);
