@@ -27,6 +27,8 @@ import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
+import { createShareService, type ShareService } from "./shares/service.ts";
+import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
 
 export interface Services {
   config: Config;
@@ -47,6 +49,9 @@ export interface Services {
   roomChat: RoomChat;
   findingTeam: FindingTeam;
   steering: Steering;
+  /** Share links of reviews, and what their spectators read. */
+  shares: ShareService;
+  spectators: SpectatorReads;
   demo: DemoService;
   close(): Promise<void>;
 }
@@ -64,6 +69,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const providers = createProviderService(db, config, authSecret);
   const steering = createSteering({ db, events, log });
   const reviews = createReviewService({ db, queue, events, log, providers, steering });
+  const shares = createShareService({ db, log });
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
@@ -98,6 +104,8 @@ export async function createServices(config: Config, log = createLogger(config.l
     roomChat: createRoomChat({ db, events }),
     findingTeam: createFindingTeam({ db, events }),
     steering,
+    shares,
+    spectators: createSpectatorReads({ shares, reviews }),
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,

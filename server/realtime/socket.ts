@@ -5,7 +5,8 @@
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
  * When a membership changes, the workspace service says so and that user's sockets are checked at
- * once; the periodic check stays as the backstop.
+ * once; likewise a revoked share link's spectator sockets (and a link's own expiry has a timer); the
+ * periodic check stays as the backstop.
  */
 import type { Server as HttpServer, ServerResponse } from "node:http";
 import { Server } from "socket.io";
@@ -15,14 +16,14 @@ import { setSecurityHeaders } from "../web/security-headers.ts";
 import { bridgeRooms } from "./bridge.ts";
 import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
-import { membershipHandlers, recheckSockets } from "./membership.ts";
+import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectators } from "./membership.ts";
 import { trackPresence } from "./presence.ts";
 import { serveProtocol } from "./protocol.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
 import type { ArgusSocketServer } from "./types.ts";
 
-export { recheckSockets } from "./membership.ts";
+export { recheckSockets, recheckSpectators } from "./membership.ts";
 export type { ArgusSocket, ArgusSocketServer, SocketData } from "./types.ts";
 
 /** The largest frame a client may send. */
@@ -61,6 +62,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
 
   io.on("connection", (socket) => {
     serveProtocol(socket, services, handlers);
+    expireSpectatorAt(socket, services);
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
   // One check at a time: a slow database must not pile runs on top of each other.
@@ -68,7 +70,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   const recheck = setInterval(() => {
     if (checking) return;
     checking = true;
-    recheckSockets(io, services)
+    Promise.all([recheckSockets(io, services), recheckSpectators(io, services)])
       .catch((err: unknown) => services.log.error({ err }, "socket recheck failed"))
       .finally(() => (checking = false));
   }, RECHECK_MS);
@@ -77,9 +79,14 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   const unsubscribe = services.workspaces.onMembershipChanged(async ({ userId }) => {
     await recheckSockets(io, services, { userId });
   });
+  // A revoked share link: its spectators lose the room before revoke returns.
+  const unsubscribeShares = services.shares.onRevoked(async ({ shareId }) => {
+    await recheckSpectators(io, services, { shareId });
+  });
   httpServer.once("close", () => {
     clearInterval(recheck);
     unsubscribe();
+    unsubscribeShares();
   });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;

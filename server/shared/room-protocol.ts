@@ -100,6 +100,32 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "steer.resume": "member",
   "steer.stop": "member",
 };
+/**
+ * What a spectator (someone who opened a review's share link, without an account) may send — only
+ * into that review's room, checked on every message like the roles above. They watch: enter, leave,
+ * read the log and the chat. Everything else is refused, including two reads:
+ * - `chat.edits`: an author who changed a message may have taken something back; outsiders see what
+ *   the message says now, the team sees its earlier texts.
+ * - `presence.update`: what a guest looks at would be broadcast to the team, text of an outsider's
+ *   choosing in the members' room; a guest is shown as present, not followed.
+ */
+export const SPECTATOR_MESSAGES: Record<ClientMessage, boolean> = {
+  join: true,
+  leave: true,
+  history: true,
+  "chat.page": true,
+  "chat.send": false,
+  "chat.edit": false,
+  "chat.delete": false,
+  "chat.edits": false,
+  "presence.update": false,
+  "finding.vote": false,
+  "finding.resolve": false,
+  "steer.hint": false,
+  "steer.pause": false,
+  "steer.resume": false,
+  "steer.stop": false,
+};
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
 /** The log after a seq: at most HISTORY_PAGE events, oldest first. */
