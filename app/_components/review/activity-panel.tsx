@@ -30,10 +30,22 @@ function summarizeInput(input: Record<string, unknown>): string {
 
 /**
  * The review's events: live over its Socket.IO room when the socket connects, else by polling the
- * persisted log (`reviews.events` with afterSeq every 2 s) — the same events either way.
+ * persisted log (`reviews.events` with afterSeq every 2 s, or the caller's `poll`, e.g. a share
+ * link's `shares.events`) — the same events either way.
  */
-export function useReviewEvents(reviewUid: string, live: boolean, room: RoomState<"review">) {
+export function useReviewEvents(
+  reviewUid: string,
+  live: boolean,
+  room: RoomState<"review">,
+  poll?: (afterSeq: number) => Promise<ReviewEvent[]>,
+) {
   const client = useTRPCClient();
+  const read = poll ?? ((afterSeq: number) => client.reviews.events.query({ uid: reviewUid, afterSeq }));
+  // The reader of the latest render, without restarting the polling loop when it changes identity.
+  const reader = useRef(read);
+  useEffect(() => {
+    reader.current = read;
+  });
   const [polled, setPolled] = useState<ReviewEvent[]>([]);
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
@@ -46,7 +58,7 @@ export function useReviewEvents(reviewUid: string, live: boolean, room: RoomStat
     let timer: ReturnType<typeof setTimeout> | undefined;
     async function poll() {
       try {
-        const batch = await client.reviews.events.query({ uid: reviewUid, afterSeq: lastSeq.current });
+        const batch = await reader.current(lastSeq.current);
         if (stopped) return;
         const fresh = batch.filter((e) => e.seq > lastSeq.current);
         if (fresh.length) {
@@ -65,7 +77,7 @@ export function useReviewEvents(reviewUid: string, live: boolean, room: RoomStat
       stopped = true;
       if (timer) clearTimeout(timer);
     };
-  }, [client, reviewUid, live, polling]);
+  }, [reviewUid, live, polling]);
 
   if (room.connected) return { events: room.events, error: room.error, live: true };
   return { events: polled, error: room.error ?? error, live: false };
@@ -194,13 +206,16 @@ export function ActivityPanel({
   reviewUid,
   live,
   room,
+  poll,
 }: {
   reviewUid: string;
   live: boolean;
   /** The review room, joined by the page (the chat shares it). */
   room: RoomState<"review">;
+  /** Reads the persisted log after a seq when the socket cannot connect (default: reviews.events). */
+  poll?: (afterSeq: number) => Promise<ReviewEvent[]>;
 }) {
-  const { events, error, live: streaming } = useReviewEvents(reviewUid, live, room);
+  const { events, error, live: streaming } = useReviewEvents(reviewUid, live, room, poll);
   const { lines, stream, usage } = toLines(events);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -34,7 +34,8 @@ const comparators: Record<SortKey, (a: ReviewFindingRow, b: ReviewFindingRow) =>
 
 export interface FindingsListProps {
   findings: ReviewFindingRow[];
-  projectUid: string;
+  /** The project whose code viewer opens a finding's lines; null: no link (a share link's page). */
+  projectUid: string | null;
   snapshotUid: string | null;
   canEdit: boolean;
   /** Fingerprint of the finding whose false-positive mark is being saved. */
@@ -331,12 +332,14 @@ export function FindingsList({
                       </div>
                     )}
                     <div className="flex flex-wrap items-center gap-2">
-                      <Link
-                        href={codeHref(projectUid, snapshotUid, f.file, f.startLine, f.endLine)}
-                        className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
-                      >
-                        <ExternalLink className="size-3.5" aria-hidden /> Open in code
-                      </Link>
+                      {projectUid && (
+                        <Link
+                          href={codeHref(projectUid, snapshotUid, f.file, f.startLine, f.endLine)}
+                          className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                        >
+                          <ExternalLink className="size-3.5" aria-hidden /> Open in code
+                        </Link>
+                      )}
                       {canEdit &&
                         (f.dismissed ? (
                           <Button

@@ -2,12 +2,12 @@
 /**
  * A room's team chat (or, with `thread`, one finding's thread): messages rendered as sanitized
  * Markdown with `path:line` links to the code viewer, edit and delete of one's own messages (earlier
- * texts viewable), older pages on request, and a composer that says why a message was refused.
+ * texts viewable), older pages on request, and a composer that says why a message was refused — or,
+ * for a spectator (share link), why it is off.
  */
 import { Pencil, Trash2 } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
-import type { RoomState } from "@/app/_lib/room.ts";
-import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import { chatBodySchema, type ChatEdit, type ChatMessage } from "@/server/shared/room-chat.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 import type { CodeLink } from "../review/code-ref-links.ts";
@@ -26,6 +26,7 @@ function problem(body: string): string | null {
 function Composer({
   label,
   disabled,
+  why,
   initial = "",
   submitLabel,
   onSubmit,
@@ -33,6 +34,8 @@ function Composer({
 }: {
   label: string;
   disabled: boolean;
+  /** Why the composer is off (shown as its placeholder and under it), when it is not just connecting. */
+  why?: string | null;
   initial?: string;
   submitLabel: string;
   onSubmit: (body: string) => Promise<string | null>;
@@ -68,14 +71,18 @@ function Composer({
         disabled={disabled}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
-        placeholder={disabled ? "Connecting…" : "Write a message (Markdown; src/file.ts:12 links to the code)"}
+        placeholder={why ?? (disabled ? "Connecting…" : "Write a message (Markdown; src/file.ts:12 links to the code)")}
         className="resize-y font-sans"
         invalid={!!error}
       />
       <div className="mt-1 flex items-center justify-between gap-2">
-        <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
-          {error}
-        </p>
+        {error || !why ? (
+          <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
+            {error}
+          </p>
+        ) : (
+          <p className="min-h-4 text-xs text-zinc-500">{why}</p>
+        )}
         <div className="flex gap-2">
           {onCancel && (
             <Button variant="ghost" onClick={onCancel}>
@@ -189,7 +196,7 @@ export function ChatPanel<K extends RoomKind>({
   className?: string;
 }) {
   const chat = useRoomChat(room, state, thread);
-  const { user } = useWorkspace();
+  const { selfId, readOnly } = useRoomAccess();
   const box = useRef<HTMLOListElement>(null);
   useEffect(() => {
     // Follow new messages when the reader is at the bottom. Block body: see docs/architecture.md.
@@ -213,16 +220,25 @@ export function ChatPanel<K extends RoomKind>({
           </li>
         )}
         {chat.messages.length === 0 && (
-          <li className="py-2 text-sm text-zinc-500">{thread ? "No replies yet." : "No messages yet: say hello."}</li>
+          <li className="py-2 text-sm text-zinc-500">
+            {thread ? "No replies yet." : readOnly ? "No messages yet." : "No messages yet: say hello."}
+          </li>
         )}
         {chat.messages.map((m) => (
-          <MessageRow key={m.id} m={m} mine={m.author.id === user.id} codeLink={codeLink} chat={chat} />
+          <MessageRow
+            key={m.id}
+            m={m}
+            mine={selfId !== null && m.author.id === selfId}
+            codeLink={codeLink}
+            chat={chat}
+          />
         ))}
       </ol>
       {chat.error && <p className="mt-1 text-xs text-red-700">{chat.error}</p>}
       <Composer
         label={thread ? "Reply" : "Message"}
-        disabled={!state.connected}
+        disabled={!state.connected || !!readOnly}
+        why={readOnly}
         submitLabel="Send"
         onSubmit={chat.send}
       />

@@ -3,7 +3,7 @@
 import { describeFocus, type PresentMember } from "@/server/shared/room-presence.ts";
 import { Avatar } from "./avatar.tsx";
 
-export function PresenceBar({ members, selfId }: { members: PresentMember[]; selfId: string }) {
+export function PresenceBar({ members, selfId }: { members: PresentMember[]; selfId: string | null }) {
   if (!members.length) return null;
   return (
     <ul className="flex items-center -space-x-1.5" aria-label="In this room">

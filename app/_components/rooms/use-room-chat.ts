@@ -5,7 +5,7 @@
  * highest version, so an edit or a delete replaces what was shown whatever arrived first.
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { roomSocket, type RoomState } from "@/app/_lib/room.ts";
+import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import { type ChatMessage, mergeMessages } from "@/server/shared/room-chat.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 
@@ -18,11 +18,12 @@ export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomSt
   const [paged, setPaged] = useState<Map<string, ChatMessage>>(new Map());
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { socket } = useRoomAccess();
 
   const loadPage = useCallback(
     async (before?: string) => {
       try {
-        const reply = await roomSocket()
+        const reply = await socket()
           .timeout(TIMEOUT_MS)
           .emitWithAck("chat.page", { room, thread, ...(before ? { before } : {}) });
         if (!reply.ok) return setError(reply.error);
@@ -35,7 +36,7 @@ export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomSt
         setError("The chat did not answer; check your connection.");
       }
     },
-    [room, thread],
+    [room, thread, socket],
   );
 
   useEffect(() => {
@@ -59,7 +60,7 @@ export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomSt
       return "The chat did not answer; check your connection and try again.";
     }
   };
-  const s = () => roomSocket().timeout(TIMEOUT_MS);
+  const s = () => socket().timeout(TIMEOUT_MS);
 
   return {
     messages,
