@@ -10,9 +10,9 @@
  * The socket is typed with the shared protocol (server/shared/room-protocol.ts): events, payloads
  * and replies are the server's own types.
  *
- * Which socket, and who is looking, comes from the RoomAccess context: the session's socket by
- * default; a share link's page provides a socket opened with the link's token (a spectator, who may
- * only watch) and the reason its controls are off.
+ * Which socket, and who is looking, comes from the RoomAccess context: by default the session's
+ * socket and the signed-in user of the app shell; a share link's page provides a socket opened with
+ * the link's token (a spectator, who may only watch) and the reason its controls are off.
  */
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
@@ -21,6 +21,7 @@ import type { RoomEvent } from "@/server/shared/room-events.ts";
 import type { ClientToServerEvents, HistoryReply, ServerToClientEvents } from "@/server/shared/room-protocol.ts";
 import type { Ack } from "@/server/shared/room-protocol.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
+import { WorkspaceContext } from "./workspace.tsx";
 
 export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -61,10 +62,12 @@ export interface RoomAccess {
   readOnly: string | null;
 }
 
-const RoomAccessContext = createContext<RoomAccess>({ socket: roomSocket, selfId: null, readOnly: null });
+const RoomAccessContext = createContext<RoomAccess | null>(null);
 export const RoomAccessProvider = RoomAccessContext.Provider;
 export function useRoomAccess(): RoomAccess {
-  return useContext(RoomAccessContext);
+  const given = useContext(RoomAccessContext);
+  const shell = useContext(WorkspaceContext);
+  return given ?? { socket: roomSocket, selfId: shell?.user.id ?? null, readOnly: null };
 }
 
 const MAX_EVENTS = 2000;

@@ -12,7 +12,7 @@ import { useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
-import { roomSocket, RoomAccessProvider, useRoom, type RoomAccess } from "@/app/_lib/room.ts";
+import { useRoom } from "@/app/_lib/room.ts";
 import { roomNameOrNull } from "@/server/shared/rooms.ts";
 import { StatusPill } from "@/app/_components/review/badges.tsx";
 import { engineLabel, scopeLabel } from "@/app/_components/review/format.ts";
@@ -26,17 +26,6 @@ import { useWorkspace } from "@/app/_lib/workspace.tsx";
 const POLL_MS = 2000;
 
 export default function ReviewPage() {
-  const { user } = useWorkspace();
-  // The session's socket; this user's own messages and votes are marked as theirs.
-  const access = useMemo<RoomAccess>(() => ({ socket: roomSocket, selfId: user.id, readOnly: null }), [user.id]);
-  return (
-    <RoomAccessProvider value={access}>
-      <ReviewPageBody />
-    </RoomAccessProvider>
-  );
-}
-
-function ReviewPageBody() {
   const { uid } = useParams<{ uid: string }>();
   const trpc = useTRPC();
   const router = useRouter();
