@@ -88,6 +88,14 @@ export async function readCorpus(file: string, tool: string): Promise<string[]> 
 function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder> {
   const backend = args.backend as string;
   let made: Promise<Embedder> | undefined;
+  const model = args.model_name_or_path;
+  const folder = typeof model === "string" && model ? path.resolve(ctx.cwd, model) : null;
+  const useFolder =
+    backend !== "hash" && backend !== "openai" && !!folder && existsSync(path.join(folder, "config.json"));
+  if (backend !== "hash" && backend !== "openai" && backend !== "bm25" && !useFolder)
+    ctx.notice?.(
+      `${String(model)} is not a local model folder (config.json, tokenizer.json, onnx/model.onnx) and models are not downloaded here: using Argus's hash embedder`,
+    );
   const create = async (): Promise<Embedder> => {
     if (backend === "openai") {
       const cfg = section(args.backend_configs, "openai");
@@ -104,14 +112,8 @@ function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder
         },
       });
     }
-    const model = args.model_name_or_path;
-    const folder = typeof model === "string" && model ? path.resolve(ctx.cwd, model) : null;
-    if (backend !== "hash" && folder && existsSync(path.join(folder, "config.json")))
-      return createEmbedderFromSettings({ embedder: "transformers", transformers: { modelPath: folder } });
-    if (backend !== "hash")
-      ctx.notice?.(
-        `${String(model)} is not a local model folder (config.json, tokenizer.json, onnx/model.onnx) and models are not downloaded here: using Argus's hash embedder`,
-      );
+    if (useFolder)
+      return createEmbedderFromSettings({ embedder: "transformers", transformers: { modelPath: folder! } });
     return createEmbedderFromSettings({ embedder: "hash" });
   };
   return () =>
