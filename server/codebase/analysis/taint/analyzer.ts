@@ -117,6 +117,8 @@ export interface ParamSink {
   param: number;
   weakness: Weakness;
   steps: Flow["steps"];
+  /** Weaknesses the parameter was cleaned of on its way to the sink. */
+  cleaned: Weakness[];
   sink: string;
   line: number;
   endLine: number;

@@ -30,10 +30,23 @@ export function guardFacts(cond: Node, grammar: GrammarId): Facts {
 }
 
 const swap = (f: Facts): Facts => ({ whenTrue: f.whenFalse, whenFalse: f.whenTrue });
+/** Facts that hold whichever side decided: the same key made clean by both. */
+function common(a: Fact[], b: Fact[]): Fact[] {
+  const out: Fact[] = [];
+  for (const f of a) {
+    const g = b.find((x) => x.key === f.key);
+    if (!g) continue;
+    const clean: Refinement =
+      f.clean === "all" ? g.clean : g.clean === "all" ? f.clean : f.clean.filter((w) => (g.clean as Weakness[]).includes(w));
+    out.push({ key: f.key, clean });
+  }
+  return out;
+}
+
 const both = (a: Facts, b: Facts, op: "and" | "or"): Facts =>
   op === "and"
-    ? { whenTrue: [...a.whenTrue, ...b.whenTrue], whenFalse: [] }
-    : { whenTrue: [], whenFalse: [...a.whenFalse, ...b.whenFalse] };
+    ? { whenTrue: [...a.whenTrue, ...b.whenTrue], whenFalse: common(a.whenFalse, b.whenFalse) }
+    : { whenTrue: common(a.whenTrue, b.whenTrue), whenFalse: [...a.whenFalse, ...b.whenFalse] };
 
 function key(n: Node | null | undefined): string | null {
   if (!n) return null;
@@ -78,7 +91,18 @@ const literalText = (n: Node) => n.text.replace(/^[rbuf]*["'`]+|["'`]+$/gi, "");
 function checked(n: Node | null | undefined, all: Refinement = "all"): Fact[] {
   if (!n) return [];
   const k = key(n);
-  if (k) return [{ key: k, clean: all }];
+  if (k) {
+    const facts: Fact[] = [{ key: k, clean: all }];
+    // url.hostname checked: the URL itself now points at an allowed host.
+    const s = strip(n);
+    const prop = (s.childForFieldName("property") ?? s.childForFieldName("attribute"))?.text;
+    const obj = s.childForFieldName("object");
+    if (prop && obj && /^(?:hostname|host|origin|netloc)$/.test(prop)) {
+      facts.push({ key: obj.text, clean: HOST });
+      for (const m of mentioned(obj)) facts.push({ key: m, clean: HOST });
+    }
+    return facts;
+  }
   return mentioned(n).map((m) => ({ key: m, clean: HOST }));
 }
 

@@ -38,6 +38,7 @@ export const WEAKNESSES: Record<Weakness, WeaknessSpec> = {
     low: false,
   },
   "weak-hash": { ruleId: "crypto/weak-hash", severity: "high", noun: "is hashed with a weak hash", low: false },
+  cookie: { ruleId: "cookie/insecure", severity: "medium", noun: "sets a cookie without Secure / HttpOnly", low: false },
   "weak-random": {
     ruleId: "crypto/insecure-random",
     severity: "medium",
@@ -59,6 +60,7 @@ const ORIGIN_WORDS: Record<Origin, string> = {
 /** Does this flow make `weakness` reachable (not cleaned, an origin that counts)? */
 export function flowCounts(f: Flow, weakness: Weakness): boolean {
   if (f.cleaned.has(weakness)) return false;
+  if (weakness === "cookie") return false;
   if (f.origin === "param") return true;
   if (weakness === "weak-random") return f.origin === "random";
   if (f.origin === "random") return false;

@@ -24,7 +24,8 @@ export type Weakness =
   | "deserialization"
   | "trust-boundary"
   | "weak-hash"
-  | "weak-random";
+  | "weak-random"
+  | "cookie";
 
 /** Where untrusted data came from. "random" only matters where a secret is made; "param" is symbolic. */
 export type Origin = "request" | "argv" | "env" | "stdin" | "file" | "random" | "param";
@@ -274,3 +275,9 @@ export function snippet(node: Node, max = 60): string {
 }
 
 export const line = (node: Node) => node.startPosition.row + 1;
+
+/** A number made from a value: no longer injectable, though a number made from a weak random is still predictable. */
+export function numeric(v: Val): Val {
+  const flows = deepFlows(v).filter((f) => f.origin === "random");
+  return flows.length ? { flows } : EMPTY;
+}

@@ -12,6 +12,7 @@ import { Analyzer, Env, TaintAbort, type FunctionSummary } from "../analyzer.ts"
 import { guardFacts } from "../guards.ts";
 import { callModel, memberModel, assignModel, handlerParams, isRouteRegistration, type JsCall } from "./model.ts";
 import {
+  sourceVal,
   addElement,
   addStep,
   clean,
@@ -24,6 +25,7 @@ import {
   join,
   joinAll,
   line,
+  numeric,
   setField,
   snippet,
   stringify,
@@ -47,6 +49,8 @@ const TS_WRAPPERS = new Set([
   "type_assertion",
   "parenthesized_expression",
 ]);
+
+const SECRET_NAME = /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
 
 /** Did the block certainly leave (return / throw)? */
 type Outcome = "normal" | "exit";
@@ -97,7 +101,16 @@ export class JsAnalyzer extends Analyzer {
   private analyseEntry(fn: Node): void {
     const params = paramNodes(fn);
     const names = params.map(paramName);
-    const special = handlerParams(names, fnName(fn));
+    const special = handlerParams(names, fnName(fn), /\bkoa\b/.test(this.ctx.source));
+    // A Next.js page or layout: ({ params, searchParams }) come from the URL.
+    const first = params[0] && (params[0].childForFieldName("pattern") ?? params[0]);
+    if (first?.type === "object_pattern" && /\b(?:searchParams|params)\b/.test(first.text) && isExported(fn))
+      special[0] = {
+        flows: [],
+        fields: new Map(
+          ["searchParams", "params"].map((k) => [k, { ...sourceVal("request", k, { line: line(first), what: k }), meta: { whole: "1" } }]),
+        ),
+      };
     const args = params.map((p, i) => special[i] ?? this.symbolicParam(i, names[i] ?? `arg${i}`, p));
     const self = this.selfFor(fn);
     const ret = this.invoke({ node: fn, closure: this.module, name: fnName(fn), ...(self ? { self } : {}) }, args);
@@ -128,6 +141,7 @@ export class JsAnalyzer extends Analyzer {
         param: h.flow.param!,
         weakness: h.weakness,
         steps: h.flow.steps,
+        cleaned: [...h.flow.cleaned],
         sink: h.sink,
         line: h.at.line,
         endLine: h.at.endLine,
@@ -222,6 +236,7 @@ export class JsAnalyzer extends Analyzer {
           const value = d.childForFieldName("value");
           if (!name) continue;
           const v = value ? this.expr(value, env) : constant(null);
+          if (name.type === "identifier" && SECRET_NAME.test(name.text)) this.sink("weak-random", v, d, `${name.text} =`);
           this.bind(name, value ? addStep(v, { line: line(d), what: `${snippet(name, 30)} = …` }) : v, env, true);
         }
         return "normal";
@@ -767,7 +782,8 @@ export class JsAnalyzer extends Analyzer {
           return constant(a >= b);
       }
     }
-    return EMPTY; // arithmetic and comparisons: numbers and booleans
+    if (/^(?:===|!==|==|!=|<|>|<=|>=|instanceof|in)$/.test(op)) return EMPTY;
+    return numeric(join(l, r)); // arithmetic: a number (still predictable if made from a weak random)
   }
 
   /** The value of a condition when it is known here (constant-false branches are dead). */
@@ -784,6 +800,8 @@ export class JsAnalyzer extends Analyzer {
     const modelled = memberModel(this, obj, prop, node, env);
     if (modelled) return modelled;
     if (obj.kind === "module" && obj.path) return { flows: [], kind: "module", path: `${obj.path}.${prop}` };
+    if (obj.kind === "local-import" && obj.path?.endsWith("#*"))
+      return { flows: [], kind: "local-import", path: `${obj.path.slice(0, -1)}${prop}` };
     if (prop === "length" && !obj.fields?.has("length")) return EMPTY;
     return field(obj, prop);
   }
@@ -853,6 +871,10 @@ export class JsAnalyzer extends Analyzer {
       return ret;
     }
     if (isNew && callee.kind === "class") return { flows: [], fields: new Map(callee.fields) };
+    if (isNew && !deepFlows({ flows: [], elems: joinAll(args) }).length) {
+      this.callbacks(site);
+      return { flows: [], fields: new Map() }; // a fresh object (a Map, a Set, a client …) that can hold data
+    }
     if (callee.kind === "local-import" && callee.path) {
       const [specifier, name] = callee.path.split("#") as [string, string];
       this.importedCalls.push({ specifier, name, args, node: n });

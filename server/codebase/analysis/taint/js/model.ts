@@ -18,6 +18,7 @@ import {
   join,
   joinAll,
   line,
+  numeric,
   setField,
   snippet,
   sourceVal,
@@ -435,7 +436,7 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
 
   // ---- sanitizers and conversions
   if (/^(?:parseInt|parseFloat|Number|Boolean|Math\.\w+|Number\.\w+|isNaN|Date\.now|crypto\.\w+|uuid\.\w+)$/.test(name))
-    return { result: EMPTY };
+    return { result: /^(?:crypto|uuid)\./.test(name) ? EMPTY : numeric(joinAll(args)) };
   if (name === "String" || method === "toString" || method === "toFixed") return { result: stringify(method === "toString" ? (recv ?? EMPTY) : arg0) };
   if (/^(?:encodeURIComponent|encodeURI|querystring\.escape|escape)$/.test(name) && !recv)
     return { result: clean(stringify(arg0), ["xss", "path", "nosql", "command", "redirect"]) };
@@ -457,13 +458,18 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   if (/^Object\.(?:keys|values|entries)$/.test(name)) return { result: { flows: [], elems: element(arg0) } };
   if (/^(?:Array\.from|Promise\.resolve|Promise\.all|structuredClone)$/.test(name)) return { result: arg0 };
 
+  if (recv && !recv.kind && method === "get" && args.length === 1 && (recv.fields || recv.elems) && !recv.flows.length) {
+    const key = args[0]!;
+    return { result: key.hasConst ? field(recv, String(key.c)) : element(recv) };
+  }
+
   // ---- SQL (the callee text says "a database"; the argument says "SQL")
   if (!site.tagged && plainReceiver(recv) && (SQL_STRONG.test(method) || SQL_WEAK.test(method))) {
     if (SQL_STRONG.test(method) || SQL_WORDS.test(arg0.frag ?? "")) {
       const looksSql = SQL_WORDS.test(arg0.frag ?? "") || !arg0.frag;
       if (looksSql && !arg0.fn) a.sink("sql", arg0, node, `${site.callee}()`, false);
     }
-    if (method === "query" || method === "execute" || method === "run" || method === "all" || method === "get" || method === "each")
+    if (SQL_STRONG.test(method) || SQL_WORDS.test(arg0.frag ?? ""))
       return { result: EMPTY, callbackArgs: args.map((x) => (x.fn ? [EMPTY, EMPTY] : undefined)) };
   }
   if (/^(?:sequelize\.query|knex\.raw)$/.test(name)) a.sink("sql", arg0, node, `${site.callee}()`, false);

@@ -110,7 +110,7 @@ export class PyAnalyzer extends Analyzer {
     const last = fn.endPosition.row + 1;
     const sinks = this.hits
       .filter((h) => h.flow.origin === "param" && h.at.line >= first && h.at.line <= last)
-      .map((h) => ({ param: h.flow.param!, weakness: h.weakness, steps: h.flow.steps, sink: h.sink, line: h.at.line, endLine: h.at.endLine }));
+      .map((h) => ({ param: h.flow.param!, weakness: h.weakness, steps: h.flow.steps, cleaned: [...h.flow.cleaned], sink: h.sink, line: h.at.line, endLine: h.at.endLine }));
     const returns = deepFlows(ret)
       .filter((f) => f.origin === "param")
       .map((f) => ({ param: f.param!, cleaned: [...f.cleaned] }));
@@ -790,6 +790,10 @@ export class PyAnalyzer extends Analyzer {
     if (recv?.kind === "local-import" && recv.path) {
       const [specifier] = recv.path.split("#") as [string, string];
       this.importedCalls.push({ specifier, name: method, args, node: n });
+    }
+    if (callee.kind === "module" && callee.path?.includes(".") && args.some((a) => deepFlows(a).length)) {
+      const dot = callee.path.lastIndexOf(".");
+      this.importedCalls.push({ specifier: callee.path.slice(0, dot), name: callee.path.slice(dot + 1), args, node: n });
     }
     this.callbacks(site);
     return passThrough(site);
