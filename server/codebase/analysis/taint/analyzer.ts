@@ -7,7 +7,7 @@
 import type { Node } from "../../treesitter.ts";
 import type { RuleContext } from "../rules/context.ts";
 import { flowCounts, type SinkHit } from "./report.ts";
-import { deepFlows, EMPTY, join, line, snippet, type Flow, type Val, type Weakness } from "./values.ts";
+import { clean, deepFlows, EMPTY, join, line, snippet, type Flow, type Val, type Weakness } from "./values.ts";
 
 /** Thrown to end a file's analysis; the message is the note. */
 export class TaintAbort extends Error {}
@@ -78,6 +78,14 @@ export class Env {
   /** After branches: every variable is the join of the branches that reach here; a check holds only if it held in all. */
   absorb(branches: Env[]): void {
     if (branches.length === 0) return;
+    // A check that held on one branch becomes part of the variable's value there, so it survives
+    // the join with a branch that reassigned the variable instead (`if x not in OK: x = "a"`).
+    for (const b of branches)
+      for (const [k, r] of b.refined) {
+        if (!/^[A-Za-z_$][\w$]*$/.test(k)) continue;
+        const v = b.vars.get(k) ?? (b.vars.has(k) ? undefined : this.lookup(k));
+        if (v) b.vars.set(k, clean(v, r));
+      }
     const keys = new Set<string>();
     for (const b of branches) for (const k of b.vars.keys()) keys.add(k);
     const vars = new Map<string, Val>();

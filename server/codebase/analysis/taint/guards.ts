@@ -70,10 +70,16 @@ function mentioned(n: Node): string[] {
   const stack = [n];
   while (stack.length) {
     const x = stack.pop()!;
-    if (x.type === "identifier" && !/^(?:URL|url|urlparse|urlsplit|new|path|os|parse)$/.test(x.text)) out.push(x.text);
+    if (x.type === "identifier") out.push(x.text);
     if (x.type === "member_expression" || x.type === "attribute") {
       const obj = x.childForFieldName("object");
       if (obj) stack.push(obj);
+      continue;
+    }
+    if (x.type === "call" || x.type === "call_expression" || x.type === "new_expression") {
+      // The arguments are the data; the callee is a function name.
+      const args = x.childForFieldName("arguments");
+      if (args) stack.push(args);
       continue;
     }
     for (const c of x.namedChildren) if (c) stack.push(c);

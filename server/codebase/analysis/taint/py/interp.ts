@@ -37,7 +37,7 @@ interface Frame {
   htmlReturn: boolean;
 }
 
-const SECRET_NAME = /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|api_?key|reset|salt/i;
+const SECRET_NAME = /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
 
 export class PyAnalyzer extends Analyzer {
   readonly module = new Env();
@@ -761,6 +761,8 @@ export class PyAnalyzer extends Analyzer {
       kwargNodes,
       env,
     };
+    // getattr(os, "system"): reflection with a constant name is a member access.
+    if (site.callee === "getattr" && args[1]?.hasConst && args[0]) return this.member(args[0], String(args[1].c), n);
     const modelled = pyCallModel(this, site);
     if (modelled !== undefined) {
       this.callbacks(site);
@@ -788,7 +790,9 @@ export class PyAnalyzer extends Analyzer {
       this.importedCalls.push({ specifier, name, args, node: n });
     }
     if (recv?.kind === "local-import" && recv.path) {
-      const [specifier] = recv.path.split("#") as [string, string];
+      // `from . import shell; shell.ping(x)` calls ping in the module .shell
+      const [mod, imported] = recv.path.split("#") as [string, string];
+      const specifier = `${mod}${mod.endsWith(".") ? "" : "."}${imported}`;
       this.importedCalls.push({ specifier, name: method, args, node: n });
     }
     if (callee.kind === "module" && callee.path?.includes(".") && args.some((a) => deepFlows(a).length)) {
