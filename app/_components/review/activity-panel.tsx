@@ -166,6 +166,7 @@ function toLines(events: ReviewEvent[]): {
       case "finding_dismissed":
       case "finding_restored":
       case "chat_message": // the chat panel shows these
+      case "chat_reactions":
       case "finding_votes": // and the findings list these
       case "finding_resolved":
       case "thread_count":

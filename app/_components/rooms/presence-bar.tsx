@@ -1,10 +1,20 @@
 "use client";
-/** Who is in the room: an avatar each, with what they look at in its title. */
+/** Who is in the room: an avatar each, with what they look at in its title; and "hide my position". */
 import { describeFocus, type PresentMember } from "@/server/shared/room-presence.ts";
 import { Avatar } from "./avatar.tsx";
+import { HidePositionToggle } from "./hide-position-toggle.tsx";
 
 export function PresenceBar({ members, selfId }: { members: PresentMember[]; selfId: string }) {
   if (!members.length) return null;
+  return (
+    <div className="flex items-center">
+      <PresenceAvatars members={members} selfId={selfId} />
+      <HidePositionToggle />
+    </div>
+  );
+}
+
+function PresenceAvatars({ members, selfId }: { members: PresentMember[]; selfId: string }) {
   return (
     <ul className="flex items-center -space-x-1.5" aria-label="In this room">
       {members.map((m) => {
