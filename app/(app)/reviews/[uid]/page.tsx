@@ -429,6 +429,9 @@ export default function ReviewPage() {
                   )
                 }
                 teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
+                emptyNote={
+                  reported ? "The agent had not reported any finding yet at this moment of the replay." : undefined
+                }
               />
             )}
           </section>
