@@ -4,8 +4,15 @@
  * browser adds — a clock while playing, the URL following the moment (`?at=<seq>`, replaceState, so
  * the address can be copied; throttled while playing), and the keys (space: play / pause, ← →: step).
  */
-import { useEffect, useReducer, useRef } from "react";
-import { type ReplayEvent, type ReplayState, initReplay, replayReducer, replaySeq } from "@/server/shared/replay.ts";
+import { useCallback, useEffect, useReducer, useRef } from "react";
+import {
+  type ReplayAction,
+  type ReplayEvent,
+  type ReplayState,
+  initReplay,
+  replayReducer,
+  replaySeq,
+} from "@/server/shared/replay.ts";
 
 const TICK_MS = 50;
 /** While playing, the address is updated at most this often (browsers throttle replaceState). */
@@ -62,16 +69,17 @@ export function useReplay(events: readonly ReplayEvent[] | null, initialAt: numb
     return () => clearInterval(timer);
   }, [playing]);
 
-  // The address follows the moment once the reader moves it (opening at the end leaves it alone).
+  // What the reader does (as opposed to the log growing): from then on the address follows the moment.
+  const touched = useRef(false);
+  const act = useCallback((a: ReplayAction) => {
+    touched.current = true;
+    dispatch(a);
+  }, []);
+
   const seq = state ? replaySeq(state) : null;
-  const firstSeq = useRef<number | null>(null);
   const lastWrite = useRef(0);
   useEffect(() => {
-    if (seq === null) return;
-    if (firstSeq.current === null) {
-      firstSeq.current = seq;
-      return;
-    }
+    if (seq === null || !touched.current) return;
     const write = () => {
       lastWrite.current = performance.now();
       // null state: Next's router keeps its own and updates useSearchParams (its documented way).
@@ -91,15 +99,15 @@ export function useReplay(events: readonly ReplayEvent[] | null, initialAt: numb
     if (!ready) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || keyBelongsToTarget(e)) return;
-      if (e.key === " ") dispatch({ type: "toggle" });
-      else if (e.key === "ArrowRight") dispatch({ type: "step", by: 1 });
-      else if (e.key === "ArrowLeft") dispatch({ type: "step", by: -1 });
+      if (e.key === " ") act({ type: "toggle" });
+      else if (e.key === "ArrowRight") act({ type: "step", by: 1 });
+      else if (e.key === "ArrowLeft") act({ type: "step", by: -1 });
       else return;
       e.preventDefault();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ready]);
+  }, [ready, act]);
 
-  return { state, dispatch };
+  return { state, dispatch: act };
 }

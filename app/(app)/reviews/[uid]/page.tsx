@@ -155,10 +155,10 @@ export default function ReviewPage() {
   const log = useReviewLog(uid, !!status && !live, room);
   const replay = useReplay(!!status && !live ? log.events : null, initialAt);
   const replayState = replay.state;
-  const momentEvents = useMemo(
-    () => (replayState ? replayState.events.slice(0, replayState.pos) : null),
-    [replayState],
-  );
+  // Re-sliced when the moment moves, not on every clock tick.
+  const replayLog = replayState?.events;
+  const replayPos = replayState?.pos ?? 0;
+  const momentEvents = useMemo(() => (replayLog ? replayLog.slice(0, replayPos) : null), [replayLog, replayPos]);
   const atEnd = !replayState || atReplayEnd(replayState);
   const shownRoomEvents = momentEvents ?? room.events;
   const target = useMemo(() => (follow ? followTarget(shownRoomEvents) : null), [follow, shownRoomEvents]);
