@@ -2,9 +2,10 @@
 /**
  * What a running review is doing: its room's events, live over Socket.IO (polling the persisted log
  * when the socket cannot connect). Events are de-duplicated by seq.
- * Shows status changes, tool calls and results, usage and the model's streamed text.
+ * Shows status changes, tool calls and results, usage and the model's streamed text. A replay renders
+ * the same log (`ActivityLog`) over the events up to its moment.
  */
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import type { RoomState } from "@/app/_lib/room.ts";
 import { useTRPCClient } from "@/app/_lib/trpc.ts";
 import { Card, cx } from "../ui.tsx";
@@ -78,7 +79,7 @@ interface Line {
   detail?: string;
 }
 
-function toLines(events: ReviewEvent[]): {
+function toLines(events: readonly ReviewEvent[]): {
   lines: Line[];
   stream: string;
   usage: { input: number; output: number; cost?: number; requests: number } | null;
@@ -195,14 +196,42 @@ export function ActivityPanel({
   reviewUid,
   live,
   room,
+  actions,
 }: {
   reviewUid: string;
   live: boolean;
   /** The review room, joined by the page (the chat shares it). */
   room: RoomState<"review">;
+  /** Controls shown in the panel's header (e.g. "Follow the agent"). */
+  actions?: ReactNode;
 }) {
   const { events, error, live: streaming } = useReviewEvents(reviewUid, live, room);
-  const { lines, stream, usage } = toLines(events);
+  return <ActivityLog events={events} live={live} streaming={streaming} error={error} actions={actions} />;
+}
+
+/**
+ * The activity stream of a list of review events: the live panel's and a replay's (which passes the
+ * events up to its moment), so both read the same.
+ */
+export function ActivityLog({
+  events,
+  live,
+  streaming,
+  error,
+  actions,
+  footer,
+}: {
+  events: readonly ReviewEvent[];
+  /** The review is still running (the empty log then says it is waiting). */
+  live: boolean;
+  /** Events arrive as they happen (shows "live"). */
+  streaming: boolean;
+  error?: string | null;
+  actions?: ReactNode;
+  /** Below the log (a replay's scrubber). */
+  footer?: ReactNode;
+}) {
+  const { lines, stream, usage } = useMemo(() => toLines(events), [events]);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Follow the log only when the reader is already at the bottom. Block body: see docs/architecture.md.
@@ -224,12 +253,15 @@ export function ActivityPanel({
             </span>
           )}
         </h2>
-        {usage && (
-          <p className="text-xs tabular-nums text-zinc-500" aria-label="Usage so far">
-            {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests
-            {usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
-          </p>
-        )}
+        <div className="flex flex-wrap items-center gap-3">
+          {usage && (
+            <p className="text-xs tabular-nums text-zinc-500" aria-label="Usage so far">
+              {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests
+              {usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
+            </p>
+          )}
+          {actions}
+        </div>
       </div>
       <div
         ref={box}
@@ -249,6 +281,7 @@ export function ActivityPanel({
           <div className="mt-1 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{stream}</div>
         )}
       </div>
+      {footer}
       {error && <p className="mt-2 text-xs text-red-600">Could not load the activity: {error}</p>}
     </Card>
   );

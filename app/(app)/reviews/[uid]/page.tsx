@@ -1,15 +1,23 @@
 "use client";
 /**
  * One review: header (project, engine, status, timings, usage, actions, exports), live activity while
- * it runs, then summary, scores, noise-control stage counts, findings and files at risk.
+ * it runs, then summary, scores, noise-control stage counts, findings and files at risk. A finished
+ * review replays from its room log: the activity, the findings and the followed code show the
+ * scrubber's moment (`?at=<seq>`).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
 import Link from "next/link";
-import { useParams, useRouter } from "next/navigation";
+import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
-import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
+import { ActivityLog, ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
+import { FollowPane, FollowToggle, useFollowSetting } from "@/app/_components/review/follow-pane.tsx";
+import { ReplayBar } from "@/app/_components/review/replay-bar.tsx";
+import { useReplay } from "@/app/_components/review/use-replay.ts";
+import { useReviewLog } from "@/app/_components/review/use-review-log.ts";
+import { followTarget } from "@/server/shared/follow-target.ts";
+import { atReplayEnd, parseAtParam, reportedFingerprints } from "@/server/shared/replay.ts";
 import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
 import { FindingTeam, TeamBadges } from "@/app/_components/rooms/finding-team.tsx";
 import { PresenceBar, WatchersOf } from "@/app/_components/rooms/presence-bar.tsx";
@@ -122,6 +130,10 @@ export default function ReviewPage() {
   const { canEdit, user } = useWorkspace();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [pendingFp, setPendingFp] = useState<string | null>(null);
+  const searchParams = useSearchParams();
+  // The moment a link opens at; after that the replay owns the address.
+  const [initialAt] = useState(() => parseAtParam(searchParams.get("at")));
+  const [follow, setFollow] = useFollowSetting(user.id);
 
   const review = useQuery({
     ...trpc.reviews.get.queryOptions({ uid }),
@@ -139,16 +151,33 @@ export default function ReviewPage() {
     [projectUid, snapshotUid],
   );
   const live = !!status && isActive(status);
+  // A finished review replays from its whole log; the moment's events stand for the room's.
+  const log = useReviewLog(uid, !!status && !live, room);
+  const replay = useReplay(!!status && !live ? log.events : null, initialAt);
+  const replayState = replay.state;
+  // Re-sliced when the moment moves, not on every clock tick.
+  const replayLog = replayState?.events;
+  const replayPos = replayState?.pos ?? 0;
+  const momentEvents = useMemo(() => (replayLog ? replayLog.slice(0, replayPos) : null), [replayLog, replayPos]);
+  const atEnd = !replayState || atReplayEnd(replayState);
+  const shownRoomEvents = momentEvents ?? room.events;
+  const target = useMemo(() => (follow ? followTarget(shownRoomEvents) : null), [follow, shownRoomEvents]);
   const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
   const findings = useQuery({
     ...trpc.reviews.findings.queryOptions({ reviewUid: uid }),
     enabled: status === "completed",
   });
   // The findings as loaded, brought up to date by the room's votes, resolutions, threads and marks.
-  const teamState = useMemo(() => foldTeamEvents(room.events), [room.events]);
+  // At a replayed moment: the findings the agent had reported by then, with the team's marks of then.
+  const teamState = useMemo(() => foldTeamEvents(shownRoomEvents), [shownRoomEvents]);
+  const reported = useMemo(() => (atEnd ? null : reportedFingerprints(shownRoomEvents)), [atEnd, shownRoomEvents]);
+  const allFindings = findings.data ?? [];
   const teamFindings = useMemo(
-    () => (findings.data ?? []).map((f) => ({ ...f, ...teamState.get(f.fingerprint) })),
-    [findings.data, teamState],
+    () =>
+      (findings.data ?? [])
+        .filter((f) => !reported || reported.has(f.fingerprint))
+        .map((f) => ({ ...f, ...teamState.get(f.fingerprint) })),
+    [findings.data, teamState, reported],
   );
   const confirmed = useMemo(() => confirmedByTeam(teamFindings), [teamFindings]);
 
@@ -278,10 +307,27 @@ export default function ReviewPage() {
           Stopped early by {r.steering.stopRequested.by.name}: the report covers what was explored until then.
         </p>
       )}
+      {replayState && replayState.events.length > 0 && <ReplayBar state={replayState} dispatch={replay.dispatch} />}
+      {log.error && <ErrorNotice message={`Could not load the replay: ${log.error}`} />}
       <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         {live || r.engine === "agent" ? (
-          <div onMouseEnter={() => presence.setFocus({ kind: "activity" })}>
-            <ActivityPanel reviewUid={r.uid} live={live} room={room} />
+          <div className="min-w-0" onMouseEnter={() => presence.setFocus({ kind: "activity" })}>
+            {momentEvents ? (
+              <ActivityLog
+                events={momentEvents}
+                live={false}
+                streaming={false}
+                actions={<FollowToggle on={follow} onChange={setFollow} />}
+              />
+            ) : (
+              <ActivityPanel
+                reviewUid={r.uid}
+                live={live}
+                room={room}
+                actions={<FollowToggle on={follow} onChange={setFollow} />}
+              />
+            )}
+            {follow && <FollowPane target={target} projectUid={r.projectUid} snapshotUid={r.snapshotUid} />}
           </div>
         ) : (
           <div className="hidden lg:block" />
@@ -337,6 +383,12 @@ export default function ReviewPage() {
             {findings.isError && (
               <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => findings.refetch()} />
             )}
+            {findings.data && reported && (
+              <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Findings at this moment">
+                At this moment of the replay the agent had reported {teamFindings.length} of {allFindings.length}{" "}
+                findings.
+              </p>
+            )}
             {findings.data && (
               <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Confirmed by the team">
                 Confirmed by the team: {confirmed.confirmed} of {confirmed.judged} judged
@@ -377,6 +429,9 @@ export default function ReviewPage() {
                   )
                 }
                 teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
+                emptyNote={
+                  reported ? "The agent had not reported any finding yet at this moment of the replay." : undefined
+                }
               />
             )}
           </section>
