@@ -25,6 +25,8 @@ import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/se
 import { createDemoService, type DemoService } from "./review/demo.ts";
 import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
+import { createPreferences, type UserPreferences } from "./rooms/preferences.ts";
+import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
@@ -47,6 +49,9 @@ export interface Services {
   knowledge: KnowledgeService;
   reviews: ReviewService;
   roomChat: RoomChat;
+  roomReactions: RoomReactions;
+  /** A user's own choices about what rooms share of them (hide my position). */
+  preferences: UserPreferences;
   findingTeam: FindingTeam;
   steering: Steering;
   /** Share links of reviews, and what their spectators read. */
@@ -102,6 +107,8 @@ export async function createServices(config: Config, log = createLogger(config.l
     }),
     reviews,
     roomChat: createRoomChat({ db, events }),
+    roomReactions: createRoomReactions({ db, events }),
+    preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
     findingTeam: createFindingTeam({ db, events }),
     steering,
     shares,

@@ -41,7 +41,7 @@ export function membershipHandlers(
     },
     history: async (_socket, { afterSeq }, room) => page(room!.name, afterSeq),
     "presence.update": async (socket, { focus }, room) => {
-      presence.focus(socket, room!.name, focus);
+      await presence.focus(socket, room!.name, focus);
       return {};
     },
   };

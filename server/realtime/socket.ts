@@ -1,7 +1,8 @@
 /**
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (refused with 403 from
  * another site's page — Origin, server/web/origin.ts — then handshake.ts: the same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
- * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
+ * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; reaction-handlers.ts;
+ * typing-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
  * When a membership changes, the workspace service says so and that user's sockets are checked at
@@ -19,8 +20,10 @@ import { authenticateSockets } from "./handshake.ts";
 import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectators } from "./membership.ts";
 import { trackPresence } from "./presence.ts";
 import { serveProtocol } from "./protocol.ts";
+import { reactionHandlers } from "./reaction-handlers.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
+import { typingHandlers } from "./typing-handlers.ts";
 import type { ArgusSocketServer } from "./types.ts";
 
 export { recheckSockets, recheckSpectators } from "./membership.ts";
@@ -52,10 +55,12 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   });
   authenticateSockets(io, services);
   const bridge = bridgeRooms(io, services.events);
-  const presence = trackPresence(io);
+  const presence = trackPresence(io, services.preferences);
   const handlers = {
     ...membershipHandlers(services, bridge, presence),
-    ...chatHandlers(services.roomChat),
+    ...chatHandlers(services.roomChat, services.roomReactions),
+    ...reactionHandlers(services.roomReactions),
+    ...typingHandlers(),
     ...teamHandlers(services.findingTeam),
     ...steerHandlers(services.steering),
   };
@@ -87,6 +92,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     clearInterval(recheck);
     unsubscribe();
     unsubscribeShares();
+    presence.close();
   });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;

@@ -39,6 +39,8 @@ const WHAT: Partial<Record<ClientMessage, string>> = {
   "chat.edit": "edit messages",
   "chat.delete": "delete messages",
   "chat.edits": "see the earlier texts of edited messages",
+  "chat.typing": "type in the chat",
+  "chat.react": "react to messages",
   "presence.update": "share what you look at",
   "finding.vote": "vote on findings",
   "finding.resolve": "resolve findings",

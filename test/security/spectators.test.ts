@@ -106,6 +106,7 @@ async function roomWrites(): Promise<number[]> {
     db.roomEvent.count(),
     db.roomMessage.count(),
     db.roomMessageEdit.count(),
+    db.roomMessageReaction.count(),
     db.findingVote.count(),
     db.reviewSteer.count(),
     db.reviewFinding.count({ where: { resolvedAt: { not: null } } }),
@@ -128,6 +129,8 @@ function payloadOf(message: ClientMessage, room: string, messageId: string): Rec
     case "chat.delete":
     case "chat.edits":
       return { ...base, id: messageId };
+    case "chat.react":
+      return { ...base, id: messageId, emoji: "👍" };
     case "finding.vote":
       return { ...base, fingerprint: w.a.fingerprint, verdict: "false_positive" };
     case "finding.resolve":

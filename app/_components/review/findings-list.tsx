@@ -49,6 +49,8 @@ export interface FindingsListProps {
   details?: (f: ReviewFindingRow) => ReactNode;
   /** The team's verdict on a finding: with it, the list filters by verdict. */
   teamVerdictOf?: (f: ReviewFindingRow) => TeamFilter;
+  /** What an empty list says instead of the thresholds note (e.g. a replay's moment before any finding). */
+  emptyNote?: string;
 }
 
 /** A finding's team verdict for the filter: a verdict, split/unvoted ("unjudged"). */
@@ -65,6 +67,7 @@ export function FindingsList({
   rowExtras,
   details,
   teamVerdictOf,
+  emptyNote,
 }: FindingsListProps) {
   const [team, setTeam] = useState<TeamFilter | "">("");
   const [severity, setSeverity] = useState<Severity | "">("");
@@ -117,7 +120,8 @@ export function FindingsList({
   if (findings.length === 0)
     return (
       <EmptyState title="No findings">
-        Nothing at or above this review&apos;s thresholds. The noise-control line above says what each stage removed.
+        {emptyNote ??
+          "Nothing at or above this review’s thresholds. The noise-control line above says what each stage removed."}
       </EmptyState>
     );
 

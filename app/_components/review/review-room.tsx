@@ -7,7 +7,8 @@
  *
  * Who is looking comes from the RoomAccess context (app/_lib/room.ts): its socket, its user, and for a
  * spectator why the controls are off. Page-level actions (cancel, re-run, delete, exports, marking
- * false positives, sharing) stay with the page that offers them.
+ * false positives, sharing) and the replay's scrubber and Follow stay with the page that offers them;
+ * a replayed moment comes in as `moment` and stands for the room's events.
  */
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo } from "react";
@@ -18,12 +19,13 @@ import type { RoomName } from "@/server/shared/rooms.ts";
 import { describeStages } from "@/server/shared/stages.ts";
 import { foldTeamEvents } from "@/server/shared/team-state.ts";
 import { confirmedByTeam, teamVerdict } from "@/server/shared/team-verdicts.ts";
+import { reportedFingerprints } from "@/server/shared/replay.ts";
 import { ChatPanel } from "../rooms/chat-panel.tsx";
 import { FindingTeam, TeamBadges } from "../rooms/finding-team.tsx";
 import { WatchersOf } from "../rooms/presence-bar.tsx";
 import { SteeringBar } from "../rooms/steering-bar.tsx";
 import { Card, DelayedSkeleton, ErrorNotice, ProgressBar } from "../ui.tsx";
-import { ActivityPanel } from "./activity-panel.tsx";
+import { ActivityLog, ActivityPanel } from "./activity-panel.tsx";
 import type { CodeLink } from "./code-ref-links.ts";
 import { FilesAtRisk } from "./files-at-risk.tsx";
 import { FindingsList } from "./findings-list.tsx";
@@ -50,6 +52,17 @@ export interface ReviewRoomProps {
   reportActions?: ReactNode;
   /** Marking findings false positive (members, on the review page). */
   dismissal?: { pending: string | null; onDismiss(f: ReviewFindingRow, dismissed: boolean): void };
+  /**
+   * A replayed moment of a finished review: its events stand for the room's (activity, team marks),
+   * and until its end only the findings reported by then show. Absent: the room as it is.
+   */
+  moment?: { events: readonly ReviewEvent[]; atEnd: boolean } | null;
+  /** Above the activity and the chat (the replay's scrubber). */
+  beforeActivity?: ReactNode;
+  /** In the activity's header (Follow). */
+  activityActions?: ReactNode;
+  /** Below the activity (the followed code). */
+  activityFooter?: ReactNode;
 }
 
 export function ReviewRoom({
@@ -63,6 +76,10 @@ export function ReviewRoom({
   poll,
   reportActions,
   dismissal,
+  moment,
+  beforeActivity,
+  activityActions,
+  activityFooter,
 }: ReviewRoomProps) {
   const { selfId } = useRoomAccess();
   const live = isActive(r.status);
@@ -76,10 +93,20 @@ export function ReviewRoom({
     [code],
   );
   // The findings as loaded, brought up to date by the room's votes, resolutions, threads and marks.
-  const teamState = useMemo(() => foldTeamEvents(room.events), [room.events]);
+  // At a replayed moment: the findings the agent had reported by then, with the team's marks of then.
+  const shownEvents = moment?.events ?? room.events;
+  const teamState = useMemo(() => foldTeamEvents(shownEvents), [shownEvents]);
+  const reported = useMemo(
+    () => (moment && !moment.atEnd ? reportedFingerprints(shownEvents) : null),
+    [moment, shownEvents],
+  );
+  const allFindings = findings.data ?? [];
   const teamFindings = useMemo(
-    () => (findings.data ?? []).map((f) => ({ ...f, ...teamState.get(f.fingerprint) })),
-    [findings.data, teamState],
+    () =>
+      (findings.data ?? [])
+        .filter((f) => !reported || reported.has(f.fingerprint))
+        .map((f) => ({ ...f, ...teamState.get(f.fingerprint) })),
+    [findings.data, teamState, reported],
   );
   const confirmed = useMemo(() => confirmedByTeam(teamFindings), [teamFindings]);
   const { setFocus } = presence;
@@ -111,10 +138,16 @@ export function ReviewRoom({
           Stopped early by {r.steering.stopRequested.by.name}: the report covers what was explored until then.
         </p>
       )}
+      {beforeActivity}
       <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         {live || r.engine === "agent" ? (
-          <div onMouseEnter={lookAtActivity}>
-            <ActivityPanel reviewUid={r.uid} live={live} room={room} poll={poll} />
+          <div className="min-w-0" onMouseEnter={lookAtActivity}>
+            {moment ? (
+              <ActivityLog events={moment.events} live={false} streaming={false} actions={activityActions} />
+            ) : (
+              <ActivityPanel reviewUid={r.uid} live={live} room={room} poll={poll} actions={activityActions} />
+            )}
+            {activityFooter}
           </div>
         ) : (
           <div className="hidden lg:block" />
@@ -153,6 +186,12 @@ export function ReviewRoom({
             {findings.isPending && <DelayedSkeleton rows={4} />}
             {findings.isError && (
               <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => void findings.refetch()} />
+            )}
+            {findings.data && reported && (
+              <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Findings at this moment">
+                At this moment of the replay the agent had reported {teamFindings.length} of {allFindings.length}{" "}
+                findings.
+              </p>
             )}
             {findings.data && (
               <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Confirmed by the team">
@@ -193,6 +232,9 @@ export function ReviewRoom({
                   )
                 }
                 teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
+                emptyNote={
+                  reported ? "The agent had not reported any finding yet at this moment of the replay." : undefined
+                }
               />
             )}
           </section>

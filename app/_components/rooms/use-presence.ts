@@ -1,19 +1,23 @@
 "use client";
 /**
  * Presence in a room from the browser: who is there (the server's `presence` messages for the room)
- * and what this tab looks at, sent when it changes and again after every (re)join. A spectator (share
- * link) is shown as a guest but does not say what it looks at (the server would refuse it).
+ * and what this tab looks at, sent when it changes and again after every (re)join — not while the
+ * user hides their position (the server would drop it anyway), and again once they show it. A
+ * spectator (share link) is shown as a guest but never says what it looks at (the server refuses it).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import { type Focus, type PresentMember, sameFocus } from "@/server/shared/room-presence.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
+import { useHidePosition } from "./use-hide-position.ts";
 
 export function usePresence<K extends RoomKind>(room: RoomName<K> | null, state: RoomState<K>) {
   const [members, setMembers] = useState<PresentMember[]>([]);
   const focus = useRef<Focus | null>(null);
   const { socket, readOnly } = useRoomAccess();
   const tells = !readOnly;
+  // A spectator has no account, hence no preferences to read.
+  const { hidden } = useHidePosition({ enabled: tells });
 
   useEffect(() => {
     if (!room) return;
@@ -27,19 +31,19 @@ export function usePresence<K extends RoomKind>(room: RoomName<K> | null, state:
     };
   }, [room, socket]);
 
-  // A re-join (after a reconnect) starts with no position: say it again.
+  // A re-join (after a reconnect) starts with no position, and so does showing it again: say it.
   useEffect(() => {
-    if (tells && room && state.connected && focus.current)
+    if (tells && room && state.connected && !hidden && focus.current)
       socket().emit("presence.update", { room, focus: focus.current }, () => undefined);
-  }, [room, state.connected, socket, tells]);
+  }, [room, state.connected, hidden, socket, tells]);
 
   const setFocus = useCallback(
     (next: Focus | null) => {
       if (!tells || !room || sameFocus(focus.current, next)) return;
       focus.current = next;
-      if (state.connected) socket().emit("presence.update", { room, focus: next }, () => undefined);
+      if (state.connected && !hidden) socket().emit("presence.update", { room, focus: next }, () => undefined);
     },
-    [room, state.connected, socket, tells],
+    [room, state.connected, hidden, socket, tells],
   );
 
   return { members, setFocus };

@@ -39,6 +39,12 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     note: "Argus is set up: without an invite, sign-up is refused for everyone.",
   },
   "account.me": { access: "signedIn", input: () => undefined },
+  "account.preferences": { access: "signedIn", input: () => undefined, note: "The caller's own choices only." },
+  "account.setPreferences": {
+    access: "signedIn",
+    input: () => ({ hidePosition: false }),
+    note: "Takes no user id: it can only change the caller's own choices.",
+  },
   "account.inviteInfo": {
     access: "public",
     input: () => ({ token: `guess-${random()}` }),

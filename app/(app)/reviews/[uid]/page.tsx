@@ -3,13 +3,21 @@
  * One review: header (project, engine, status, who is in the room, actions, sharing), then the room
  * itself (app/_components/review/review-room.tsx — the same pieces a share link's page shows): facts,
  * steering, live activity and chat, summary, scores, noise-control stage counts, findings and files.
+ * A finished review replays from its room log: the activity, the findings and the followed code show
+ * the scrubber's moment (`?at=<seq>`).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
 import Link from "next/link";
-import { useParams, useRouter } from "next/navigation";
+import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
+import { FollowPane, FollowToggle, useFollowSetting } from "@/app/_components/review/follow-pane.tsx";
+import { ReplayBar } from "@/app/_components/review/replay-bar.tsx";
+import { useReplay } from "@/app/_components/review/use-replay.ts";
+import { useReviewLog } from "@/app/_components/review/use-review-log.ts";
+import { followTarget } from "@/server/shared/follow-target.ts";
+import { atReplayEnd, parseAtParam } from "@/server/shared/replay.ts";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
 import { useRoom } from "@/app/_lib/room.ts";
@@ -33,6 +41,10 @@ export default function ReviewPage() {
   const { canEdit, user } = useWorkspace();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [pendingFp, setPendingFp] = useState<string | null>(null);
+  const searchParams = useSearchParams();
+  // The moment a link opens at; after that the replay owns the address.
+  const [initialAt] = useState(() => parseAtParam(searchParams.get("at")));
+  const [follow, setFollow] = useFollowSetting(user.id);
 
   const review = useQuery({
     ...trpc.reviews.get.queryOptions({ uid }),
@@ -47,12 +59,23 @@ export default function ReviewPage() {
   const snapshotUid = review.data?.snapshotUid ?? null;
   const code = useMemo(() => (projectUid ? { projectUid, snapshotUid } : null), [projectUid, snapshotUid]);
   const live = !!status && isActive(status);
+  // A finished review replays from its whole log; the moment's events stand for the room's.
+  const log = useReviewLog(uid, !!status && !live, room);
+  const replay = useReplay(!!status && !live ? log.events : null, initialAt);
+  const replayState = replay.state;
+  // Re-sliced when the moment moves, not on every clock tick.
+  const replayLog = replayState?.events;
+  const replayPos = replayState?.pos ?? 0;
+  const momentEvents = useMemo(() => (replayLog ? replayLog.slice(0, replayPos) : null), [replayLog, replayPos]);
+  const atEnd = !replayState || atReplayEnd(replayState);
+  const moment = useMemo(() => (momentEvents ? { events: momentEvents, atEnd } : null), [momentEvents, atEnd]);
+  const shownRoomEvents = momentEvents ?? room.events;
+  const target = useMemo(() => (follow ? followTarget(shownRoomEvents) : null), [follow, shownRoomEvents]);
   const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
   const findings = useQuery({
     ...trpc.reviews.findings.queryOptions({ reviewUid: uid }),
     enabled: status === "completed",
   });
-
   useEffect(() => {
     // The review just finished: load its findings and refresh lists that show it.
     if (status && !isActive(status)) void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
@@ -163,6 +186,17 @@ export default function ReviewPage() {
         findings={findings}
         canEdit={canEdit}
         code={code}
+        moment={moment}
+        beforeActivity={
+          <>
+            {replayState && replayState.events.length > 0 && (
+              <ReplayBar state={replayState} dispatch={replay.dispatch} />
+            )}
+            {log.error && <ErrorNotice message={`Could not load the replay: ${log.error}`} />}
+          </>
+        }
+        activityActions={<FollowToggle on={follow} onChange={setFollow} />}
+        activityFooter={follow && <FollowPane target={target} projectUid={r.projectUid} snapshotUid={r.snapshotUid} />}
         dismissal={{ pending: pendingFp, onDismiss: (f, d) => void toggleDismiss(f, d) }}
         reportActions={
           <div className="mb-6 flex flex-wrap items-center gap-2" aria-label="Export">
