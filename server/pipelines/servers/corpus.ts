@@ -10,8 +10,6 @@ import { createReadStream } from "node:fs";
 import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { chunkText, optionsFromUltrarag, ultraragContents } from "../../retrieval/chunk/text.ts";
-import { kindOf, parseDocument, ParseRefusal } from "../../knowledge/parse/index.ts";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, ToolError, type ToolArgs } from "./define.ts";
 
@@ -86,8 +84,13 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
+// The document parsers (pdf.js, mammoth) and chunkers load on first use.
+const parsers = () => import("../../knowledge/parse/index.ts");
+const chunkers = () => import("../../retrieval/chunk/text.ts");
+
 async function buildTextCorpus(args: ToolArgs, ctx: CallContext) {
   const tool = "build_text_corpus";
+  const { kindOf, parseDocument, ParseRefusal } = await parsers();
   const source = await inside(ctx, args.parse_file_path, "parse_file_path", tool);
   if (typeof args.text_corpus_save_path !== "string")
     throw new ToolError(`corpus.${tool}: text_corpus_save_path must be a path such as corpora/text.jsonl`);
@@ -119,6 +122,7 @@ async function buildTextCorpus(args: ToolArgs, ctx: CallContext) {
 
 async function chunkDocuments(args: ToolArgs, ctx: CallContext) {
   const tool = "chunk_documents";
+  const { chunkText, optionsFromUltrarag, ultraragContents } = await chunkers();
   const source = await inside(ctx, args.raw_chunk_path, "raw_chunk_path", tool);
   if (typeof args.chunk_path !== "string") throw new ToolError(`corpus.${tool}: chunk_path must be a path`);
   let options;

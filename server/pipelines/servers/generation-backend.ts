@@ -7,7 +7,7 @@
  * attempts in all with `base_delay`×2ⁿ + U(0, 0.25) s between them, and the item's answer becomes
  * "<error>" when they run out; any other refusal fails the step.
  */
-import { createLlmClient, LlmError, type LlmClient, type Message, type StreamRequest } from "../../llm/index.ts";
+import type { LlmClient, LlmError, Message, StreamRequest } from "../../llm/index.ts";
 import { describe, ToolError } from "./define.ts";
 
 export interface Backend {
@@ -60,11 +60,15 @@ function samplingRequest(sampling: unknown, extra: unknown): Backend["request"] 
   return request;
 }
 
-export function createBackend(
+// The provider SDKs load on first use (a run without generation never needs them).
+const llmModule = () => import("../../llm/index.ts");
+
+export async function createBackend(
   args: Record<string, unknown>,
   env: Record<string, string | undefined>,
   notice: (message: string) => void,
-): Backend {
+): Promise<Backend> {
+  const { createLlmClient } = await llmModule();
   const backend = args.backend;
   if (backend !== "openai" && backend !== "vllm" && backend !== "hf")
     throw new ToolError(
@@ -133,6 +137,7 @@ export interface AskOptions {
 
 /** One answer, with UltraRAG's retry rule; "<error>" when every attempt got a 5xx. */
 export async function ask(backend: Backend, messages: Message[], options: AskOptions, label: string): Promise<string> {
+  const { LlmError } = await llmModule();
   for (let attempt = 0; ; attempt++) {
     let text = "";
     let failure: LlmError | undefined;

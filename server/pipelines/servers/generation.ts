@@ -180,8 +180,8 @@ export const generation = defineServer<State>({
   tools: {
     generation_init: {
       params: ["backend_configs", "sampling_params", "extra_params", "backend"],
-      run(args, ctx, state) {
-        state.backend = createBackend(args, process.env, (m) => ctx.notice?.(m));
+      async run(args, ctx, state) {
+        state.backend = await createBackend(args, process.env, (m) => ctx.notice?.(m));
         return {};
       },
     },

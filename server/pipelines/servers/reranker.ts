@@ -9,7 +9,7 @@
  *  - `llm`: the chat model as a listwise reranker (backend_configs.llm: model_name, base_url,
  *    api_key), asked for the passage numbers in order; numbers it leaves out keep their order after.
  */
-import { createLlmClient, userText, type LlmClient } from "../../llm/index.ts";
+import type { LlmClient } from "../../llm/index.ts";
 import { bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
@@ -79,7 +79,10 @@ async function endpointRerank(backend: Extract<Backend, { kind: "openai" }>, que
   });
 }
 
+const llmModule = () => import("../../llm/index.ts");
+
 async function llmRerank(client: LlmClient, query: string, docs: string[], k: number, signal?: AbortSignal) {
+  const { userText } = await llmModule();
   const listing = docs.map((d, i) => `[${i + 1}] ${d}`).join("\n\n");
   const { text } = await client
     .complete({
@@ -102,7 +105,7 @@ async function llmRerank(client: LlmClient, query: string, docs: string[], k: nu
   return order.slice(0, k).map((i) => docs[i]!);
 }
 
-function init(args: ToolArgs, ctx: CallContext): Backend {
+async function init(args: ToolArgs, ctx: CallContext): Promise<Backend> {
   const backend = args.backend;
   if (backend === "bm25") return { kind: "bm25" };
   if (backend === "sentence_transformers" || backend === "infinity") {
@@ -124,6 +127,7 @@ function init(args: ToolArgs, ctx: CallContext): Backend {
     if (typeof cfg.model_name !== "string" || typeof cfg.base_url !== "string")
       throw new ToolError("reranker.reranker_init: backend llm needs backend_configs.llm.model_name and base_url");
     const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || process.env.LLM_API_KEY || undefined;
+    const { createLlmClient } = await llmModule();
     try {
       return {
         kind: "llm",
@@ -169,8 +173,8 @@ export const reranker = defineServer<State>({
   tools: {
     reranker_init: {
       params: ["model_name_or_path", "backend_configs", "batch_size", "gpu_ids", "backend"],
-      run(args, ctx, state) {
-        state.backend = init(args, ctx);
+      async run(args, ctx, state) {
+        state.backend = await init(args, ctx);
         return {};
       },
     },

@@ -12,7 +12,6 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { createEmbedderFromSettings } from "../../retrieval/embed/settings.ts";
 import type { Embedder } from "../../retrieval/embed/types.ts";
 import { bm25Tokenizer, type Bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
@@ -97,6 +96,8 @@ function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder
       `${String(model)} is not a local model folder (config.json, tokenizer.json, onnx/model.onnx) and models are not downloaded here: using Argus's hash embedder`,
     );
   const create = async (): Promise<Embedder> => {
+    // Loaded on first use: the transformers runtime is heavy, and most runs never embed.
+    const { createEmbedderFromSettings } = await import("../../retrieval/embed/settings.ts");
     if (backend === "openai") {
       const cfg = section(args.backend_configs, "openai");
       const model = cfg.model_name;

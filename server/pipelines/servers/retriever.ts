@@ -9,18 +9,25 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { embedderForFullBuild } from "../../retrieval/embed/for-build.ts";
-import { embedderForIndex } from "../../retrieval/embed/from-record.ts";
-import { embedderRecordSchema, type Embedder } from "../../retrieval/embed/types.ts";
+import type { Embedder } from "../../retrieval/embed/types.ts";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
 import { readNpy, writeNpy } from "./npy.ts";
-import { BM25_ONLY, buildPassageIndex, passageRows, withPassageIndex } from "./passage-index.ts";
 import { readCorpus, setupRetriever, type RetrieverState } from "./retriever-setup.ts";
 import { deploySearch, webSearch } from "./retriever-web.ts";
 import type { ChunkIndex } from "../../retrieval/store/index.ts";
 
 type State = { r?: RetrieverState };
+
+// LanceDB and the embedders load on first use: a process that only lists or builds pipelines (or
+// serves another server over MCP) should not pay for them.
+const store = () => import("./passage-index.ts");
+const embed = async () => ({
+  ...(await import("../../retrieval/embed/for-build.ts")),
+  ...(await import("../../retrieval/embed/from-record.ts")),
+  ...(await import("../../retrieval/embed/types.ts")),
+});
+const BM25_ONLY_NAME = "none";
 
 const EMBED_BATCH = 256;
 
@@ -75,6 +82,7 @@ async function retrieverEmbed(args: ToolArgs, ctx: CallContext, state: State) {
     return {};
   }
   const contents = await corpus(r, "retriever_embed");
+  const { embedderForFullBuild } = await embed();
   const { embedder, state: fitted } = embedderForFullBuild(await r.embedder(), contents);
   const vectors = await embedAll(embedder, contents);
   await mkdir(path.dirname(file), { recursive: true });
@@ -101,13 +109,14 @@ async function retrieverIndex(args: ToolArgs, ctx: CallContext, state: State) {
     );
   const name =
     r.indexBackend === "milvus" ? r.collectionIndex(args.collection_name, "retriever.retriever_index") : r.denseIndex;
+  const { withPassageIndex, buildPassageIndex, passageRows } = await store();
   const exists = await withPassageIndex(r.denseUri, name, async (index) => index !== null);
   if (exists && args.overwrite !== true) {
     ctx.notice?.(`the index exists; keeping it (set overwrite: true to rebuild)`);
     return {};
   }
   const meta = JSON.parse(await readFile(sidecar(file), "utf8")) as { record: unknown; state: unknown };
-  const record = embedderRecordSchema.parse(meta.record);
+  const record = (await embed()).embedderRecordSchema.parse(meta.record);
   const { rows: vectors, dims } = await readNpy(file);
   const contents =
     typeof args.corpus_path === "string"
@@ -136,8 +145,9 @@ async function denseSearch(
   tool: string,
 ): Promise<string[][]> {
   if (!index) throw new ToolError(`retriever.${tool}: no index at ${r.denseUri}; run retriever.retriever_index first`);
-  if (index.embedder.name === BM25_ONLY.name)
+  if (index.embedder.name === BM25_ONLY_NAME)
     throw new ToolError(`retriever.${tool}: this index holds no vectors (it was built by bm25_index); use bm25_search`);
+  const { embedderForIndex } = await embed();
   let embedder: Embedder;
   try {
     embedder =
@@ -163,6 +173,7 @@ async function search(args: ToolArgs, state: State, tool: string, qs: string[]):
   const instruction = typeof args.query_instruction === "string" ? args.query_instruction : "";
   const name =
     r.indexBackend === "milvus" ? r.collectionIndex(args.collection_name, `retriever.${tool}`) : r.denseIndex;
+  const { withPassageIndex } = await store();
   return withPassageIndex(r.denseUri, name, (index) => denseSearch(r, index, qs, k, instruction, tool));
 }
 
@@ -170,6 +181,7 @@ async function bm25Index(args: ToolArgs, ctx: CallContext, state: State) {
   const r = ready(state, "bm25_index");
   if (r.backend !== "bm25")
     throw new ToolError(`retriever.bm25_index: set backend: bm25 in the retriever's parameters (it is ${r.backend})`);
+  const { withPassageIndex, buildPassageIndex, passageRows, BM25_ONLY } = await store();
   const exists = await withPassageIndex(r.bm25Uri, "bm25", async (index) => index !== null);
   if (exists && args.overwrite !== true) {
     ctx.notice?.(
@@ -193,6 +205,7 @@ async function bm25Search(args: ToolArgs, _ctx: CallContext, state: State) {
   const k = topK(args.top_k, tool);
   const qs = queries(args, "query_list", tool);
   const contents = r.contents;
+  const { withPassageIndex } = await store();
   const ret_psg = await withPassageIndex(r.bm25Uri, "bm25", async (index) => {
     if (!index)
       throw new ToolError(`retriever.bm25_search: no BM25 index at ${r.bm25Uri}; run retriever.bm25_index first`);
@@ -346,6 +359,7 @@ export const retriever = defineServer<State>({
         const k = topK(args.top_k, tool);
         const instruction = typeof args.query_instruction === "string" ? args.query_instruction : "";
         // A user without a memory index yet has no project memory: empty lists, as upstream.
+        const { withPassageIndex } = await store();
         const project_memory_content = await withPassageIndex(r.denseUri, name, (index) =>
           index ? denseSearch(r, index, qs, k, instruction, tool) : Promise.resolve(qs.map(() => [])),
         );
