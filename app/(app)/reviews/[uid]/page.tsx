@@ -307,7 +307,9 @@ export default function ReviewPage() {
           Stopped early by {r.steering.stopRequested.by.name}: the report covers what was explored until then.
         </p>
       )}
-      {replayState && replayState.events.length > 0 && <ReplayBar state={replayState} dispatch={replay.dispatch} />}
+      {r.engine === "agent" && replayState && replayState.events.length > 0 && (
+        <ReplayBar state={replayState} dispatch={replay.dispatch} />
+      )}
       {log.error && <ErrorNotice message={`Could not load the replay: ${log.error}`} />}
       <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         {live || r.engine === "agent" ? (
