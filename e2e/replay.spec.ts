@@ -158,14 +158,22 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
     await expect(followed(page).locator("tr[data-marked]").nth(1)).toContainText("def find_items");
     await expect(page.getByRole("button", { name: "Next tool call" })).toBeDisabled();
 
-    // ← steps back; Space plays and pauses.
+    // ← steps back one event.
     await blur(page);
     await page.keyboard.press("ArrowLeft");
     await expect(slider(page)).toHaveValue(String(indexOf(readApi.seq) - 1));
-    await page.getByRole("button", { name: "10×" }).click();
+    // Space plays from the start and pauses; the paused moment holds.
+    await slider(page).fill("0");
     await blur(page);
     await page.keyboard.press("Space");
     await expect(page.getByRole("button", { name: "Pause replay" })).toBeVisible();
+    await page.keyboard.press("Space");
+    await expect(page.getByRole("button", { name: "Play replay" })).toBeVisible();
+    const held = await slider(page).inputValue();
+    await page.waitForTimeout(1000);
+    expect(await slider(page).inputValue()).toBe(held);
+    await page.getByRole("button", { name: "10×" }).click();
+    await page.getByRole("button", { name: "Play replay" }).click();
     // At 10× the rest of this short replay plays out to the end, with the finding.
     await expect(slider(page)).toHaveValue(String(log.length), { timeout: 15_000 });
     await expect(page.getByRole("button", { name: "Play replay" })).toBeVisible();

@@ -66,8 +66,11 @@ export function Sidebar({
       className={cx(
         "flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/50",
         // Under md: a drawer over the page, hidden (and out of the tab order) until opened.
-        "max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:w-72 max-md:max-w-[85vw] max-md:overflow-y-auto max-md:shadow-xl max-md:transition-[transform,visibility] max-md:duration-200 max-md:dark:bg-zinc-900",
-        !drawerOpen && "max-md:invisible max-md:-translate-x-full",
+        "max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:w-72 max-md:max-w-[85vw] max-md:overflow-y-auto max-md:shadow-xl max-md:duration-200 max-md:dark:bg-zinc-900",
+        // Opening shows it at once (so focus can move in); closing hides it after it slid out.
+        drawerOpen
+          ? "max-md:transition-transform"
+          : "max-md:invisible max-md:-translate-x-full max-md:transition-[transform,visibility]",
       )}
     >
       <div className="flex items-center justify-between px-4 py-4">

@@ -189,7 +189,7 @@ export default function ReviewPage() {
         moment={moment}
         beforeActivity={
           <>
-            {replayState && replayState.events.length > 0 && (
+            {r.engine === "agent" && replayState && replayState.events.length > 0 && (
               <ReplayBar state={replayState} dispatch={replay.dispatch} />
             )}
             {log.error && <ErrorNotice message={`Could not load the replay: ${log.error}`} />}
