@@ -29,6 +29,7 @@ export class Env {
   }
 
   lookup(name: string): Val | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
     for (let e: Env | undefined = this; e; e = e.parent) {
       const v = e.vars.get(name);
       if (v) return v;
@@ -37,6 +38,7 @@ export class Env {
   }
 
   refinement(key: string): Refinement | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
     for (let e: Env | undefined = this; e; e = e.parent) {
       const r = e.refined.get(key);
       if (r) return r;
@@ -51,6 +53,7 @@ export class Env {
 
   /** Assignment: the nearest scope that has the name, else this one. A strong update. */
   assign(name: string, v: Val): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
     for (let e: Env | undefined = this; e; e = e.parent)
       if (e.vars.has(name)) {
         e.vars.set(name, v);
@@ -61,6 +64,7 @@ export class Env {
   }
 
   forget(name: string): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
     for (let e: Env | undefined = this; e; e = e.parent)
       for (const key of e.refined.keys()) if (key === name || key.startsWith(`${name}.`)) e.refined.delete(key);
   }
@@ -96,7 +100,7 @@ export class Env {
     }
     this.vars = vars;
     const refined = new Map<string, Refinement>();
-    for (const [k, r] of branches[0]!.refined) {
+    for (const [k] of branches[0]!.refined) {
       if (branches.every((b) => b.refined.has(k))) {
         const all = branches.map((b) => b.refined.get(k)!);
         refined.set(

@@ -38,7 +38,12 @@ export const WEAKNESSES: Record<Weakness, WeaknessSpec> = {
     low: false,
   },
   "weak-hash": { ruleId: "crypto/weak-hash", severity: "high", noun: "is hashed with a weak hash", low: false },
-  cookie: { ruleId: "cookie/insecure", severity: "medium", noun: "sets a cookie without Secure / HttpOnly", low: false },
+  cookie: {
+    ruleId: "cookie/insecure",
+    severity: "medium",
+    noun: "sets a cookie without Secure / HttpOnly",
+    low: false,
+  },
   "weak-random": {
     ruleId: "crypto/insecure-random",
     severity: "medium",

@@ -50,7 +50,8 @@ const TS_WRAPPERS = new Set([
   "parenthesized_expression",
 ]);
 
-const SECRET_NAME = /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
+const SECRET_NAME =
+  /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
 
 /** Did the block certainly leave (return / throw)? */
 type Outcome = "normal" | "exit";
@@ -108,7 +109,10 @@ export class JsAnalyzer extends Analyzer {
       special[0] = {
         flows: [],
         fields: new Map(
-          ["searchParams", "params"].map((k) => [k, { ...sourceVal("request", k, { line: line(first), what: k }), meta: { whole: "1" } }]),
+          ["searchParams", "params"].map((k) => [
+            k,
+            { ...sourceVal("request", k, { line: line(first), what: k }), meta: { whole: "1" } },
+          ]),
         ),
       };
     const args = params.map((p, i) => special[i] ?? this.symbolicParam(i, names[i] ?? `arg${i}`, p));
@@ -236,7 +240,8 @@ export class JsAnalyzer extends Analyzer {
           const value = d.childForFieldName("value");
           if (!name) continue;
           const v = value ? this.expr(value, env) : constant(null);
-          if (name.type === "identifier" && SECRET_NAME.test(name.text)) this.sink("weak-random", v, d, `${name.text} =`);
+          if (name.type === "identifier" && SECRET_NAME.test(name.text))
+            this.sink("weak-random", v, d, `${name.text} =`);
           this.bind(name, value ? addStep(v, { line: line(d), what: `${snippet(name, 30)} = …` }) : v, env, true);
         }
         return "normal";
@@ -813,7 +818,7 @@ export class JsAnalyzer extends Analyzer {
     if (!calleeNode) return EMPTY;
     let recv: Val | undefined;
     let recvNode: Node | undefined;
-    let method = "";
+    let method: string;
     let callee: Val;
     const inner = unwrap(calleeNode);
     if (inner.type === "member_expression" || inner.type === "subscript_expression") {
@@ -896,9 +901,16 @@ export class JsAnalyzer extends Analyzer {
       const modelArgs = given?.[i];
       let params: Val[];
       if (modelArgs) params = modelArgs;
-      else if (site.recv && /^(?:forEach|map|filter|find|findLast|some|every|flatMap|reduce|then|sort)$/.test(site.method))
+      else if (
+        site.recv &&
+        /^(?:forEach|map|filter|find|findLast|some|every|flatMap|reduce|then|sort)$/.test(site.method)
+      )
         params =
-          site.method === "reduce" ? [EMPTY, element(site.recv)] : site.method === "then" ? [site.recv] : [element(site.recv)];
+          site.method === "reduce"
+            ? [EMPTY, element(site.recv)]
+            : site.method === "then"
+              ? [site.recv]
+              : [element(site.recv)];
       else params = [];
       this.invoke(a.fn, params);
     });
