@@ -146,7 +146,11 @@ describe("Argus rules on the fixtures", () => {
     expect(direct).toMatchObject({ ruleId: "injection/command", severity: "critical" });
     expect(viaVariable).toMatchObject({ ruleId: "injection/command", severity: "critical" });
     expect(direct.confidence).toBeGreaterThan(viaVariable.confidence);
-    expect(viaVariable.trace?.map((s) => s.line)).toEqual([lineOf("const dir = req.body.dir"), lineOf("const dir = req.body.dir"), lineOf("execSync(`ls -la ${dir}`)")]);
+    expect(viaVariable.trace?.map((s) => s.line)).toEqual([
+      lineOf("const dir = req.body.dir"),
+      lineOf("const dir = req.body.dir"),
+      lineOf("execSync(`ls -la ${dir}`)"),
+    ]);
   });
 
   it("an argus-ignore comment suppresses the finding on its line", () => {

@@ -188,7 +188,10 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
     // Calls into other files' functions with untrusted arguments (needs every file and the resolver).
     const known = new Set(findings.map((f) => `${f.file}:${f.startLine}:${f.ruleId}`));
     for (const f of linkTaint(taint, (spec, name, from) => {
-      const sub = from.endsWith(".py") && !spec.includes("#") ? resolver.resolve(`${spec}${spec.endsWith(".") ? "" : "."}${name}`, from) : null;
+      const sub =
+        from.endsWith(".py") && !spec.includes("#")
+          ? resolver.resolve(`${spec}${spec.endsWith(".") ? "" : "."}${name}`, from)
+          : null;
       if (sub?.kind === "file" && sub.path) return sub.path;
       const target = resolver.resolve(spec, from);
       return target.kind === "file" ? target.path : null;

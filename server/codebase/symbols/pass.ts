@@ -135,7 +135,8 @@ export async function runFilePass(input: PassInput, options: PassOptions): Promi
       );
       findings.push(...rules.findings);
       if (rules.note) file.note = `${file.note ? `${file.note}; ` : ""}${rules.note}`.slice(0, 500);
-      if (rules.taint && (rules.taint.exports.length || rules.taint.calls.length)) return { file, findings, taint: rules.taint };
+      if (rules.taint && (rules.taint.exports.length || rules.taint.calls.length))
+        return { file, findings, taint: rules.taint };
     }
     return { file, findings };
   } catch (err) {

@@ -86,7 +86,9 @@ export async function runArgusRulesDetailed(ctx: RuleContext, options: RulesOpti
   let note: string | null = null;
   let taint: FileTaint | null = null;
   if (ctx.grammar && ctx.tree) {
-    const rules = useTaint ? SINK_RULES[ctx.grammar].filter((r) => !REPLACED_BY_TAINT.has(r.id)) : SINK_RULES[ctx.grammar];
+    const rules = useTaint
+      ? SINK_RULES[ctx.grammar].filter((r) => !REPLACED_BY_TAINT.has(r.id))
+      : SINK_RULES[ctx.grammar];
     findings.push(...(await runSinkRules(ctx, new FlowAnalysis(ctx), rules)));
   }
   if (useTaint) {
@@ -95,7 +97,8 @@ export async function runArgusRulesDetailed(ctx: RuleContext, options: RulesOpti
     taint = result.summary;
     // One finding per line and rule: the taint finding (with its trace) wins over a heuristic one.
     const taken = new Set(result.findings.map((f) => `${f.ruleId}:${f.startLine}`));
-    for (let i = findings.length - 1; i >= 0; i--) if (taken.has(`${findings[i]!.ruleId}:${findings[i]!.startLine}`)) findings.splice(i, 1);
+    for (let i = findings.length - 1; i >= 0; i--)
+      if (taken.has(`${findings[i]!.ruleId}:${findings[i]!.startLine}`)) findings.splice(i, 1);
     findings.push(...result.findings);
   }
   findings.sort((a, b) => a.startLine - b.startLine || a.ruleId.localeCompare(b.ruleId));

@@ -37,7 +37,11 @@ function common(a: Fact[], b: Fact[]): Fact[] {
     const g = b.find((x) => x.key === f.key);
     if (!g) continue;
     const clean: Refinement =
-      f.clean === "all" ? g.clean : g.clean === "all" ? f.clean : f.clean.filter((w) => (g.clean as Weakness[]).includes(w));
+      f.clean === "all"
+        ? g.clean
+        : g.clean === "all"
+          ? f.clean
+          : f.clean.filter((w) => (g.clean as Weakness[]).includes(w));
     out.push({ key: f.key, clean });
   }
   return out;
@@ -88,7 +92,11 @@ function mentioned(n: Node): string[] {
 }
 
 function isStringLiteral(n: Node | null | undefined): boolean {
-  return !!n && (n.type === "string" || n.type === "template_string") && !n.namedChildren.some((c) => c?.type === "template_substitution" || c?.type === "interpolation");
+  return (
+    !!n &&
+    (n.type === "string" || n.type === "template_string") &&
+    !n.namedChildren.some((c) => c?.type === "template_substitution" || c?.type === "interpolation")
+  );
 }
 
 const literalText = (n: Node) => n.text.replace(/^[rbuf]*["'`]+|["'`]+$/gi, "");
@@ -147,7 +155,7 @@ function jsFacts(n: Node, depth: number): Facts {
       const call = strip(l).type === "call_expression" ? strip(l) : null;
       if (call && /\.indexOf$/.test(call.childForFieldName("function")?.text ?? "")) {
         const inner = jsCall(call);
-        if (inner) return (op === ">" || op === ">=") ? inner : swap(inner);
+        if (inner) return op === ">" || op === ">=" ? inner : swap(inner);
       }
     }
     return NONE;
@@ -169,7 +177,11 @@ function jsEquality(a: Node, b: Node): Facts | null {
     return null;
   }
   // x.indexOf(y) === -1
-  if (sa.type === "call_expression" && /\.indexOf$/.test(sa.childForFieldName("function")?.text ?? "") && b.text === "-1") {
+  if (
+    sa.type === "call_expression" &&
+    /\.indexOf$/.test(sa.childForFieldName("function")?.text ?? "") &&
+    b.text === "-1"
+  ) {
     const inner = jsCall(sa);
     return inner ? swap(inner) : null;
   }
@@ -201,7 +213,12 @@ function jsCall(c: Node): Facts | null {
     }
     if (method === "startsWith" && first) {
       const k = key(obj);
-      if (isStringLiteral(first) && /^\/(?![/\\])?/.test(literalText(first)) && literalText(first).length <= 2 && literalText(first) !== "//")
+      if (
+        isStringLiteral(first) &&
+        /^\/(?![/\\])?/.test(literalText(first)) &&
+        literalText(first).length <= 2 &&
+        literalText(first) !== "//"
+      )
         return { whenTrue: k ? [{ key: k, clean: HOST }] : [], whenFalse: [] };
       if (isStringLiteral(first) && /^https?:\/\/[^/]+\//.test(literalText(first)))
         return { whenTrue: k ? [{ key: k, clean: HOST }] : [], whenFalse: [] };
@@ -301,7 +318,11 @@ function pyFacts(n: Node, depth: number): Facts {
         return { whenTrue: facts, whenFalse: [] };
       }
       if (/^(?:fullmatch|match)$/.test(method) && obj.text === "re" && first && args[1]) {
-        if (!pyIsString(first) || !safeRegex(literalText(first)) || (method === "match" && !/\$$|\\Z$/.test(literalText(first))))
+        if (
+          !pyIsString(first) ||
+          !safeRegex(literalText(first)) ||
+          (method === "match" && !/\$$|\\Z$/.test(literalText(first)))
+        )
           return NONE;
         return { whenTrue: checked(args[1]), whenFalse: [] };
       }
@@ -317,7 +338,8 @@ function pyFacts(n: Node, depth: number): Facts {
       if (t === "str") return { whenTrue: key(first) ? [{ key: key(first)!, clean: ["nosql"] }] : [], whenFalse: [] };
       return NONE;
     }
-    if (/url_has_allowed_host_and_scheme|is_safe_url/.test(name)) return { whenTrue: checked(first, HOST), whenFalse: [] };
+    if (/url_has_allowed_host_and_scheme|is_safe_url/.test(name))
+      return { whenTrue: checked(first, HOST), whenFalse: [] };
     if (VALIDATOR.test(name)) return { whenTrue: checked(first), whenFalse: [] };
   }
   return NONE;

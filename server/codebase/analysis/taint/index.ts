@@ -67,7 +67,8 @@ export function runTaint(ctx: RuleContext, budgetMs = DEFAULT_TAINT_BUDGET_MS): 
     else if (err instanceof RangeError) note = "taint analysis stopped: recursion too deep";
     else note = `taint analysis failed: ${err instanceof Error ? err.message : String(err)}`;
   }
-  if (!note && ctx.tree.rootNode.hasError) note = `taint analysis: parse errors (from line ${firstError(ctx.tree.rootNode)}); analysed what parsed`;
+  if (!note && ctx.tree.rootNode.hasError)
+    note = `taint analysis: parse errors (from line ${firstError(ctx.tree.rootNode)}); analysed what parsed`;
   return { findings: toFindings(ctx, analyzer), note, summary: summaryOf(analyzer) };
 }
 
@@ -84,7 +85,15 @@ function toFindings(ctx: RuleContext, a: Analyzer): Finding[] {
     out.push(f);
   }
   for (const c of a.configHits) {
-    const f = finding(ctx, "cookie/insecure", "medium", 0.8, c.line, c.endLine, `${c.message}: the cookie can travel over plain HTTP or be read by scripts`);
+    const f = finding(
+      ctx,
+      "cookie/insecure",
+      "medium",
+      0.8,
+      c.line,
+      c.endLine,
+      `${c.message}: the cookie can travel over plain HTTP or be read by scripts`,
+    );
     if (f) out.push(f);
   }
   return out;
@@ -99,13 +108,21 @@ function summaryOf(a: Analyzer): FileTaint {
       const flow = deepFlows(v).find((f) => f.origin !== "param" && f.origin !== "random");
       if (flow) args.push({ index, flow: plain(flow) });
     });
-    if (args.length) calls.push({ specifier: c.specifier, name: c.name, line: line(c.node), what: snippet(c.node as Node, 50), args });
+    if (args.length)
+      calls.push({ specifier: c.specifier, name: c.name, line: line(c.node), what: snippet(c.node as Node, 50), args });
   }
   return { exports: analyzer.summaries, calls };
 }
 
 export function plain(f: Flow): PlainFlow {
-  return { origin: f.origin, source: f.source, steps: f.steps, cleaned: [...f.cleaned], structured: f.structured, secret: f.secret };
+  return {
+    origin: f.origin,
+    source: f.source,
+    steps: f.steps,
+    cleaned: [...f.cleaned],
+    structured: f.structured,
+    secret: f.secret,
+  };
 }
 
 export function revive(f: PlainFlow): Flow {

@@ -26,10 +26,12 @@ export function linkTaint(files: LinkInput[], resolve: Resolve): Finding[] {
     for (const call of file.taint.calls) {
       const target = resolve(call.specifier, call.name, file.path);
       if (!target || target === file.path) continue;
-      const summary = byPath.get(target)?.exports.find((s) => s.name === call.name || (call.name === "default" && s.name));
+      const summary = byPath
+        .get(target)
+        ?.exports.find((s) => s.name === call.name || (call.name === "default" && s.name));
       if (!summary) continue;
       for (const arg of call.args) {
-        for (const sink of summary.sinks as (typeof summary.sinks[number] & { cleaned?: string[] })[]) {
+        for (const sink of summary.sinks as ((typeof summary.sinks)[number] & { cleaned?: string[] })[]) {
           if (sink.param !== arg.index) continue;
           const flow = revive(arg.flow);
           const inner = sink.steps;

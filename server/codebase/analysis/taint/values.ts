@@ -252,7 +252,8 @@ export function concat(parts: Val[]): Val {
     .map((p) => p.frag ?? "")
     .join(" ")
     .slice(0, MAX_FRAG);
-  if (parts.every((p) => p.hasConst)) return { flows: [], c: parts.map((p) => String(p.c)).join(""), hasConst: true, frag };
+  if (parts.every((p) => p.hasConst))
+    return { flows: [], c: parts.map((p) => String(p.c)).join(""), hasConst: true, frag };
   const fixed = fixedPrefix(parts[0]);
   return { flows: fixed.length ? clean({ flows }, fixed).flows : flows, frag };
 }

@@ -10,7 +10,6 @@ import { SQL_WORDS } from "../../rules/sql.ts";
 import {
   addElement,
   clean,
-  constant,
   deepFlows,
   element,
   EMPTY,
@@ -223,7 +222,8 @@ export function assignModel(a: JsAnalyzer, obj: Val, key: string | undefined, v:
   if (obj.kind === "koa" && key === "status") return;
   if ((key === "innerHTML" || key === "outerHTML") && !obj.kind) a.sink("xss", v, node, key, false);
   if (key === "location" || key === "href") {
-    if (obj.kind === "module" && /^(?:window|document)(?:\.location)?$/.test(obj.path ?? "")) a.sink("redirect", v, node, "location");
+    if (obj.kind === "module" && /^(?:window|document)(?:\.location)?$/.test(obj.path ?? ""))
+      a.sink("redirect", v, node, "location");
   }
 }
 
@@ -248,7 +248,9 @@ function plainReceiver(recv: Val | undefined): boolean {
   if (!recv.kind || recv.kind === "local-import") return true;
   return (
     recv.kind === "module" &&
-    !/^(?:fs|path|child_process|crypto|os|url|http|https|util|process|JSON|Math|Object|Array|String|Number|Reflect|console|Promise|Date|express|koa|fastify)\b/.test(recv.path ?? "")
+    !/^(?:fs|path|child_process|crypto|os|url|http|https|util|process|JSON|Math|Object|Array|String|Number|Reflect|console|Promise|Date|express|koa|fastify)\b/.test(
+      recv.path ?? "",
+    )
   );
 }
 
@@ -297,7 +299,8 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
     return { result: EMPTY };
   }
   if (recv?.kind === "headers" || recv?.kind === "search-params" || recv?.kind === "form-data") {
-    if (method === "get" || method === "getAll") return { result: recv.kind === "headers" ? src(node) : recv.flows.length ? { flows: recv.flows } : src(node) };
+    if (method === "get" || method === "getAll")
+      return { result: recv.kind === "headers" ? src(node) : recv.flows.length ? { flows: recv.flows } : src(node) };
     if (method === "has") return { result: EMPTY };
     if (method === "set" && recv.kind === "headers") return { result: EMPTY };
     return { result: EMPTY };
@@ -319,9 +322,14 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   if (recv?.kind === "reply") return replyCall(a, site, recv);
 
   // ---- Next.js
-  if (/^next\/headers\.cookies$/.test(name) || (name === "cookies" && !args.length)) return { result: { flows: [], kind: "cookie-store" } };
+  if (/^next\/headers\.cookies$/.test(name) || (name === "cookies" && !args.length))
+    return { result: { flows: [], kind: "cookie-store" } };
   if (/^next\/headers\.headers$/.test(name)) return { result: { flows: [], kind: "headers" } };
-  if (/^(?:next\/navigation\.(?:redirect|permanentRedirect)|NextResponse\.redirect|Response\.redirect|next\/server\.NextResponse\.redirect)$/.test(name)) {
+  if (
+    /^(?:next\/navigation\.(?:redirect|permanentRedirect)|NextResponse\.redirect|Response\.redirect|next\/server\.NextResponse\.redirect)$/.test(
+      name,
+    )
+  ) {
     a.sink("redirect", arg0, node, `${site.callee}()`);
     return { result: EMPTY };
   }
@@ -342,7 +350,11 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   if (site.isNew && name === "URLSearchParams") return { result: { flows: deepFlows(arg0), kind: "search-params" } };
 
   // ---- code
-  if (name === "eval" || name === "Function" || /^vm\.(?:runInNewContext|runInThisContext|runInContext|compileFunction|Script)$/.test(name)) {
+  if (
+    name === "eval" ||
+    name === "Function" ||
+    /^vm\.(?:runInNewContext|runInThisContext|runInContext|compileFunction|Script)$/.test(name)
+  ) {
     const code = name === "Function" ? args[args.length - 1] : arg0;
     a.sink("code", code, node, `${site.callee}()`);
     return { result: EMPTY };
@@ -353,14 +365,20 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   }
 
   // ---- command
-  if (/^child_process\.(?:exec|execSync)$/.test(name) || /^shelljs\.exec$/.test(name) || name === "execa.command" || name === "execa.commandSync") {
+  if (
+    /^child_process\.(?:exec|execSync)$/.test(name) ||
+    /^shelljs\.exec$/.test(name) ||
+    name === "execa.command" ||
+    name === "execa.commandSync"
+  ) {
     a.sink("command", arg0, node, `${site.callee}()`);
     return { result: EMPTY, callbackArgs: args.map((x, i) => (x.fn && i > 0 ? [EMPTY, EMPTY, EMPTY] : undefined)) };
   }
   if (/^child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)$/.test(name) || /^execa(?:\.sync)?$/.test(name)) {
     a.sink("command", arg0, node, `${site.callee}()`, false);
     const opts = args.find((x, i) => i > 0 && x.fields && !x.elems);
-    if (opts && truthy(opts.fields?.get("shell"))) a.sink("command", args[1], node, `${site.callee}() with shell: true`);
+    if (opts && truthy(opts.fields?.get("shell")))
+      a.sink("command", args[1], node, `${site.callee}() with shell: true`);
     return { result: EMPTY, callbackArgs: args.map((x, i) => (x.fn && i > 0 ? [EMPTY, EMPTY, EMPTY] : undefined)) };
   }
 
@@ -371,7 +389,10 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
     const contents = read ? src(node, "file") : EMPTY;
     const cbIndex = args.findIndex((x) => x.fn);
     const callbackArgs = args.map((_, i) => (i === cbIndex ? [EMPTY, contents] : undefined));
-    return { result: /Sync$|promises/.test(site.callee) || /readJson|readFile$/.test(name) ? contents : EMPTY, callbackArgs };
+    return {
+      result: /Sync$|promises/.test(site.callee) || /readJson|readFile$/.test(name) ? contents : EMPTY,
+      callbackArgs,
+    };
   }
   if (name === "path.basename") return { result: clean(stringify(arg0), ["path"]) };
   if (/^path\.(?:join|resolve|normalize|relative|dirname|extname|format|posix\.join)$/.test(name))
@@ -385,7 +406,9 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   }
 
   // ---- deserialization
-  if (/^(?:node-serialize\.unserialize|serialize-to-js\.deserialize|funcster\.deepDeserialize|cryo\.parse)$/.test(name)) {
+  if (
+    /^(?:node-serialize\.unserialize|serialize-to-js\.deserialize|funcster\.deepDeserialize|cryo\.parse)$/.test(name)
+  ) {
     a.sink("deserialization", arg0, node, `${site.callee}()`);
     return { result: EMPTY };
   }
@@ -410,12 +433,26 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
     a.sink("ldap", opts?.fields ? opts.fields.get("filter") : opts, node, `${site.callee}()`);
     return { result: EMPTY, callbackArgs: args.map((x) => (x.fn ? [EMPTY, EMPTY] : undefined)) };
   }
-  if (/^(?:ldap-escape\.filter|ldap-escape\.dn|ldapEscape\.filter|ldapEscape\.dn|escapeLdap|escapeLDAP|escapeFilter)$/.test(name))
+  if (
+    /^(?:ldap-escape\.filter|ldap-escape\.dn|ldapEscape\.filter|ldapEscape\.dn|escapeLdap|escapeLDAP|escapeFilter)$/.test(
+      name,
+    )
+  )
     return { result: clean(stringify(site.tagged ? EMPTY : joinAll(args)), ["ldap"]) };
 
   // ---- SSRF
   if (HTTP_CLIENT.test(name) && !(name === "request" && recv)) {
-    const target = arg0.fields ? joinAll([arg0.fields.get("url"), arg0.fields.get("baseURL"), arg0.fields.get("host"), arg0.fields.get("hostname"), arg0.fields.get("uri")].filter((x): x is Val => !!x)) : arg0;
+    const target = arg0.fields
+      ? joinAll(
+          [
+            arg0.fields.get("url"),
+            arg0.fields.get("baseURL"),
+            arg0.fields.get("host"),
+            arg0.fields.get("hostname"),
+            arg0.fields.get("uri"),
+          ].filter((x): x is Val => !!x),
+        )
+      : arg0;
     a.sink("ssrf", target, node, `${site.callee}()`, !arg0.fields);
     return { result: EMPTY, callbackArgs: args.map((x) => (x.fn ? [EMPTY, EMPTY, EMPTY] : undefined)) };
   }
@@ -423,7 +460,9 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   // ---- crypto
   if (/^crypto\.createHash$/.test(name) || /^createHash$/.test(site.callee)) {
     const alg = arg0.hasConst ? String(arg0.c).toLowerCase() : "";
-    return { result: /^(?:md5|md4|sha1|sha-1|ripemd160)$/.test(alg) ? { flows: [], kind: "weak-hash", meta: { alg } } : EMPTY };
+    return {
+      result: /^(?:md5|md4|sha1|sha-1|ripemd160)$/.test(alg) ? { flows: [], kind: "weak-hash", meta: { alg } } : EMPTY,
+    };
   }
   if (recv?.kind === "weak-hash") {
     if (method === "update") {
@@ -437,14 +476,26 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   // ---- sanitizers and conversions
   if (/^(?:parseInt|parseFloat|Number|Boolean|Math\.\w+|Number\.\w+|isNaN|Date\.now|crypto\.\w+|uuid\.\w+)$/.test(name))
     return { result: /^(?:crypto|uuid)\./.test(name) ? EMPTY : numeric(joinAll(args)) };
-  if (name === "String" || method === "toString" || method === "toFixed") return { result: stringify(method === "toString" ? (recv ?? EMPTY) : arg0) };
+  if (name === "String" || method === "toString" || method === "toFixed")
+    return { result: stringify(method === "toString" ? (recv ?? EMPTY) : arg0) };
   if (/^(?:encodeURIComponent|encodeURI|querystring\.escape|escape)$/.test(name) && !recv)
     return { result: clean(stringify(arg0), ["xss", "path", "nosql", "command", "redirect"]) };
-  if (XSS_SANITIZER.test(name) || (method === "escape" && recv && !/sql|mysql|pool|conn|db|knex|ldap/i.test(site.recvNode?.text ?? "")))
+  if (
+    XSS_SANITIZER.test(name) ||
+    (method === "escape" && recv && !/sql|mysql|pool|conn|db|knex|ldap/i.test(site.recvNode?.text ?? ""))
+  )
     return { result: clean(stringify(site.tagged ? EMPTY : arg0), ["xss"]) };
-  if (method === "escape" || method === "escapeLiteral" || method === "escapeId" || name === "sqlstring.escape" || name === "mysql.format" || name === "sqlstring.format")
+  if (
+    method === "escape" ||
+    method === "escapeLiteral" ||
+    method === "escapeId" ||
+    name === "sqlstring.escape" ||
+    name === "mysql.format" ||
+    name === "sqlstring.format"
+  )
     return { result: method === "format" || /format$/.test(name) ? EMPTY : clean(stringify(arg0), ["sql"]) };
-  if (/^(?:shell-quote\.quote|shell-escape|shellescape|shellQuote)$/.test(name)) return { result: clean(stringify(joinAll([arg0, element(arg0)])), ["command"]) };
+  if (/^(?:shell-quote\.quote|shell-escape|shellescape|shellQuote)$/.test(name))
+    return { result: clean(stringify(joinAll([arg0, element(arg0)])), ["command"]) };
   if (/^(?:mongo-sanitize|express-mongo-sanitize\.sanitize)$/.test(name)) return { result: clean(arg0, ["nosql"]) };
   if (name === "JSON.parse") return { result: { flows: deepFlows(arg0).map((f) => ({ ...f, structured: true })) } };
   if (name === "JSON.stringify") return { result: stringify(arg0) };
@@ -458,7 +509,14 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   if (/^Object\.(?:keys|values|entries)$/.test(name)) return { result: { flows: [], elems: element(arg0) } };
   if (/^(?:Array\.from|Promise\.resolve|Promise\.all|structuredClone)$/.test(name)) return { result: arg0 };
 
-  if (recv && !recv.kind && method === "get" && args.length === 1 && (recv.fields || recv.elems) && !recv.flows.length) {
+  if (
+    recv &&
+    !recv.kind &&
+    method === "get" &&
+    args.length === 1 &&
+    (recv.fields || recv.elems) &&
+    !recv.flows.length
+  ) {
     const key = args[0]!;
     return { result: key.hasConst ? field(recv, String(key.c)) : element(recv) };
   }
@@ -477,7 +535,8 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   // ---- NoSQL (Mongo-style filters)
   if (plainReceiver(recv) && NOSQL_METHODS.test(method) && !arg0.fn && (arg0.fields || arg0.flows.length)) {
     nosqlCheck(a, arg0, node, site);
-    if (method === "where" && arg0.flows.length && !arg0.fields) a.sink("nosql", asOperator(arg0), node, `${site.callee}()`, false);
+    if (method === "where" && arg0.flows.length && !arg0.fields)
+      a.sink("nosql", asOperator(arg0), node, `${site.callee}()`, false);
     return { result: EMPTY, callbackArgs: args.map((x) => (x.fn ? [EMPTY, EMPTY] : undefined)) };
   }
 
@@ -497,7 +556,11 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
       return { result: key.hasConst ? field(recv, String(key.c)) : element(recv) };
     }
     if (method === "replace" || method === "replaceAll") return { result: replaceModel(site, recv) };
-    if (/^(?:includes|indexOf|lastIndexOf|startsWith|endsWith|test|localeCompare|search|has|every|some|findIndex)$/.test(method))
+    if (
+      /^(?:includes|indexOf|lastIndexOf|startsWith|endsWith|test|localeCompare|search|has|every|some|findIndex)$/.test(
+        method,
+      )
+    )
       return method === "some" || method === "every" || method === "findIndex" ? undefined : { result: EMPTY };
   }
   return undefined;
@@ -528,7 +591,14 @@ function responseCall(a: JsAnalyzer, site: JsCall, res: Val): Modelled {
     case "send":
     case "write":
     case "end":
-      if (typeIsHtml() && a0 && !a0.fields && !a0.elems && !a0.meta?.whole && !/^(?:object|array)$/.test(site.argNodes[0]?.type ?? ""))
+      if (
+        typeIsHtml() &&
+        a0 &&
+        !a0.fields &&
+        !a0.elems &&
+        !a0.meta?.whole &&
+        !/^(?:object|array)$/.test(site.argNodes[0]?.type ?? "")
+      )
         a.sink("xss", a0, node, `res.${method}()`, false);
       return { result: res };
     case "redirect": {
@@ -642,7 +712,8 @@ function truthy(v: Val | undefined): boolean {
 /** Missing Secure / HttpOnly (Koa's cookies are HttpOnly by default; only Secure is needed there). */
 function cookieCheck(a: JsAnalyzer, site: JsCall, opts: Val | undefined, framework: string): void {
   const secure = truthy(opts?.fields?.get("secure"));
-  const httpOnly = framework === "koa" ? opts?.fields?.get("httpOnly")?.c !== false : truthy(opts?.fields?.get("httpOnly"));
+  const httpOnly =
+    framework === "koa" ? opts?.fields?.get("httpOnly")?.c !== false : truthy(opts?.fields?.get("httpOnly"));
   if (opts && !opts.fields && !opts.hasConst) return; // options built elsewhere: unknown
   const missing = [secure ? null : "Secure", httpOnly ? null : "HttpOnly"].filter(Boolean);
   if (missing.length) a.config("cookie", site.node, `a cookie is set without ${missing.join(" and ")}`);
@@ -652,7 +723,8 @@ function cookieCheck(a: JsAnalyzer, site: JsCall, opts: Val | undefined, framewo
 function nosqlCheck(a: JsAnalyzer, filter: Val, node: Node, site: JsCall): void {
   if (filter.fields) {
     for (const [k, v] of filter.fields) {
-      if (k === "$where" || k === "$function" || k === "$accumulator") a.sink("nosql", asOperator(v), node, `${site.callee}() $where`);
+      if (k === "$where" || k === "$function" || k === "$accumulator")
+        a.sink("nosql", asOperator(v), node, `${site.callee}() $where`);
       else if (k.startsWith("$")) nosqlCheck(a, v, node, site);
       else if (v.fields) nosqlCheck(a, v, node, site);
       else a.sink("nosql", v, node, `${site.callee}() filter`, false);

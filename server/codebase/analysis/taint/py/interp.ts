@@ -37,7 +37,13 @@ interface Frame {
   htmlReturn: boolean;
 }
 
-const SECRET_NAME = /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
+const PY_SOURCE_TEXT =
+  /\brequest\b|@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|api_route)\s*\(|sys\s*\.\s*argv|\benviron\b|\bgetenv\b|\binput\s*\(|\bopen\s*\(|\brandom\s*\.|\.read\w*\s*\(/;
+const PY_SINK_TEXT =
+  /\b(?:system|popen|run|call|Popen|check_output|check_call|getoutput|eval|exec|compile|execute|executemany|executescript|raw|extra|text|open|send_file|FileResponse|remove|unlink|rmtree|redirect|HttpResponseRedirect|RedirectResponse|get|post|put|urlopen|request|loads?|load_all|unsafe_load|xpath|findall|find|search_s|search|fromstring|parse|XML|render_template_string|Template|from_string|HttpResponse|HTMLResponse|Markup|mark_safe|make_response|Response|set_cookie|md5|sha1|new|find_one|update_one|delete_many|aggregate|count_documents)\s*\(|\bsession\s*\[/;
+
+const SECRET_NAME =
+  /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
 
 export class PyAnalyzer extends Analyzer {
   readonly module = new Env();
@@ -64,20 +70,30 @@ export class PyAnalyzer extends Analyzer {
   run(root: Node): void {
     this.hoist(root.namedChildren, this.module);
     this.block(root.namedChildren, this.module);
-    for (const fn of allFunctions(root)) if (!this.analysed.has(fn.id)) this.analyseEntry(fn);
+    for (const fn of allFunctions(root)) {
+      if (this.analysed.has(fn.id)) continue;
+      // Only functions that can matter: a view, a reader of a source, or a module-level sink user.
+      const text = fn.parent?.type === "decorated_definition" ? fn.parent.text : fn.text;
+      if (!PY_SOURCE_TEXT.test(text) && !PY_SINK_TEXT.test(text)) continue;
+      this.analyseEntry(fn);
+    }
   }
 
   private analyseEntry(fn: Node): void {
     const params = paramList(fn);
     const decorators = decoratorsOf(fn);
-    const inClass = fn.parent?.parent?.type === "class_definition" || fn.parent?.parent?.parent?.type === "class_definition";
+    const inClass =
+      fn.parent?.parent?.type === "class_definition" || fn.parent?.parent?.parent?.type === "class_definition";
     const view = viewParams(this, fn, params, decorators, inClass);
     const cls = classOf(fn);
     const self = cls ? this.instance(cls) : undefined;
     const args = params.map((p, i) => {
       if (view.args[i]) return view.args[i]!;
       if (i === 0 && inClass && (p.name === "self" || p.name === "cls")) return self ?? EMPTY;
-      return this.symbolicParam(inClass ? i - 1 : i, p.name, p.node);
+      // Symbolic parameters (for other files' callers) only on module-level functions.
+      return fn.parent?.type === "module" || fn.parent?.parent?.type === "module"
+        ? this.symbolicParam(i, p.name, p.node)
+        : EMPTY;
     });
     const ret = this.invoke(
       { node: fn, closure: this.module, name: fn.childForFieldName("name")?.text ?? "", ...(self ? { self } : {}) },
@@ -110,7 +126,15 @@ export class PyAnalyzer extends Analyzer {
     const last = fn.endPosition.row + 1;
     const sinks = this.hits
       .filter((h) => h.flow.origin === "param" && h.at.line >= first && h.at.line <= last)
-      .map((h) => ({ param: h.flow.param!, weakness: h.weakness, steps: h.flow.steps, cleaned: [...h.flow.cleaned], sink: h.sink, line: h.at.line, endLine: h.at.endLine }));
+      .map((h) => ({
+        param: h.flow.param!,
+        weakness: h.weakness,
+        steps: h.flow.steps,
+        cleaned: [...h.flow.cleaned],
+        sink: h.sink,
+        line: h.at.line,
+        endLine: h.at.endLine,
+      }));
     const returns = deepFlows(ret)
       .filter((f) => f.origin === "param")
       .map((f) => ({ param: f.param!, cleaned: [...f.cleaned] }));
@@ -137,7 +161,8 @@ export class PyAnalyzer extends Analyzer {
       params.forEach((p, i) => {
         let v = args[i];
         if (p.kind === "splat") v = { flows: [], elems: joinAll(args.slice(i)) };
-        else if (p.kind === "kwsplat") v = { flows: [], fields: new Map(kwargs ?? []), elems: joinAll([...(kwargs?.values() ?? [])]) };
+        else if (p.kind === "kwsplat")
+          v = { flows: [], fields: new Map(kwargs ?? []), elems: joinAll([...(kwargs?.values() ?? [])]) };
         else if (kwargs?.has(p.name)) v = kwargs.get(p.name);
         if (!v && p.default) v = this.expr(p.default, env);
         env.declare(p.name, addStep(v ?? EMPTY, { line: line(p.node), what: `parameter ${p.name}` }));
@@ -305,7 +330,9 @@ export class PyAnalyzer extends Analyzer {
     for (let i = 0; i < 2; i++) {
       const fork = env.fork();
       this.block(body.namedChildren, fork);
+      const changed = [...fork.vars].some(([k, v]) => v !== env.vars.get(k) && deepFlows(v, 1).length > 0);
       env.absorb([env.fork(), fork]);
+      if (!changed) break;
     }
   }
 
@@ -377,7 +404,8 @@ export class PyAnalyzer extends Analyzer {
     if (s.type === "import_statement") {
       for (const n of s.namedChildren) {
         if (!n) continue;
-        if (n.type === "dotted_name") env.declare(n.text.split(".")[0]!, { flows: [], kind: "module", path: n.text.split(".")[0]! });
+        if (n.type === "dotted_name")
+          env.declare(n.text.split(".")[0]!, { flows: [], kind: "module", path: n.text.split(".")[0]! });
         else if (n.type === "aliased_import") {
           const name = n.childForFieldName("name")?.text ?? "";
           const alias = n.childForFieldName("alias")?.text;
@@ -517,7 +545,8 @@ export class PyAnalyzer extends Analyzer {
           if ((l.elems || l.fields) && !l.hasConst) return { flows: [], elems: join(element(l), element(r)) };
           return concat([l, r]);
         }
-        if (op === "%" && (l.hasConst || l.frag)) return concat([l, stringify(r.fields || r.elems ? { flows: deepFlows(r) } : r)]);
+        if (op === "%" && (l.hasConst || l.frag))
+          return concat([l, stringify(r.fields || r.elems ? { flows: deepFlows(r) } : r)]);
         if (l.hasConst && r.hasConst && typeof l.c === "number" && typeof r.c === "number") {
           if (op === "-") return constant(l.c - r.c);
           if (op === "*") return constant(l.c * r.c);
@@ -537,7 +566,10 @@ export class PyAnalyzer extends Analyzer {
       }
       case "comparison_operator": {
         const parts = n.namedChildren.filter((c): c is Node => !!c).map((c) => this.expr(c, env));
-        const op = n.children.filter((c) => c && !c.isNamed).map((c) => c!.text).join(" ");
+        const op = n.children
+          .filter((c) => c && !c.isNamed)
+          .map((c) => c!.text)
+          .join(" ");
         const [a, b] = parts;
         if (a?.hasConst && b?.hasConst) {
           if (op === "==" || op === "is") return constant(a.c === b.c);
@@ -583,10 +615,17 @@ export class PyAnalyzer extends Analyzer {
         const op = n.childForFieldName("operator")?.text ?? "";
         const before = this.expr(left, env);
         const r = this.expr(right, env);
-        const v = addStep(op === "+=" ? (before.elems ? { flows: [], elems: join(before.elems, element(r)) } : concat([before, r])) : EMPTY, {
-          line: line(n),
-          what: `${snippet(left, 30)} ${op} …`,
-        });
+        const v = addStep(
+          op === "+="
+            ? before.elems
+              ? { flows: [], elems: join(before.elems, element(r)) }
+              : concat([before, r])
+            : EMPTY,
+          {
+            line: line(n),
+            what: `${snippet(left, 30)} ${op} …`,
+          },
+        );
         this.bind(left, v, env);
         return v;
       }
@@ -684,7 +723,11 @@ export class PyAnalyzer extends Analyzer {
   }
 
   constBool(cond: Node, env: Env): boolean | undefined {
-    if (!/^(?:true|false|integer|none|identifier|not_operator|comparison_operator|string|boolean_operator|parenthesized_expression)$/.test(cond.type))
+    if (
+      !/^(?:true|false|integer|none|identifier|not_operator|comparison_operator|string|boolean_operator|parenthesized_expression)$/.test(
+        cond.type,
+      )
+    )
       return undefined;
     if (cond.type === "identifier" && !env.lookup(cond.text)?.hasConst) return undefined;
     const v = this.expr(cond, env);
@@ -707,7 +750,7 @@ export class PyAnalyzer extends Analyzer {
     const fnNode = n.childForFieldName("function");
     if (!fnNode) return EMPTY;
     let recv: Val | undefined;
-    let method = "";
+    let method: string;
     let callee: Val;
     if (fnNode.type === "attribute") {
       recv = this.expr(fnNode.childForFieldName("object")!, env);
@@ -770,7 +813,9 @@ export class PyAnalyzer extends Analyzer {
     }
     if (callee.fn) {
       const stepped = args.map((a) => addStep(a, { line: line(n), what: `${snippet(fnNode, 30)}(…)` }));
-      const steppedKw = new Map([...kwargs].map(([k, v]) => [k, addStep(v, { line: line(n), what: `${snippet(fnNode, 30)}(…)` })]));
+      const steppedKw = new Map(
+        [...kwargs].map(([k, v]) => [k, addStep(v, { line: line(n), what: `${snippet(fnNode, 30)}(…)` })]),
+      );
       if (callee.kind === "class") {
         const inst = callee.fn.self ?? { flows: [], fields: new Map() };
         this.invoke(callee.fn, [inst, ...stepped], false, steppedKw);
@@ -797,7 +842,12 @@ export class PyAnalyzer extends Analyzer {
     }
     if (callee.kind === "module" && callee.path?.includes(".") && args.some((a) => deepFlows(a).length)) {
       const dot = callee.path.lastIndexOf(".");
-      this.importedCalls.push({ specifier: callee.path.slice(0, dot), name: callee.path.slice(dot + 1), args, node: n });
+      this.importedCalls.push({
+        specifier: callee.path.slice(0, dot),
+        name: callee.path.slice(dot + 1),
+        args,
+        node: n,
+      });
     }
     this.callbacks(site);
     return passThrough(site);
@@ -847,7 +897,14 @@ function pyImportedValue(v: Val): Val | undefined {
 function sourceArgv(): Val {
   return {
     flows: [
-      { origin: "argv", source: "sys.argv", steps: [{ line: 0, what: "sys.argv" }], cleaned: new Set(), structured: false, secret: false },
+      {
+        origin: "argv",
+        source: "sys.argv",
+        steps: [{ line: 0, what: "sys.argv" }],
+        cleaned: new Set(),
+        structured: false,
+        secret: false,
+      },
     ],
   };
 }
@@ -874,10 +931,17 @@ export function paramList(fn: Node): Param[] {
         out.push({ name: p.text, node: p, kind: "plain" });
         break;
       case "typed_parameter": {
-        const id = p.namedChildren.find((c) => c?.type === "identifier" || c?.type === "list_splat_pattern" || c?.type === "dictionary_splat_pattern");
+        const id = p.namedChildren.find(
+          (c) => c?.type === "identifier" || c?.type === "list_splat_pattern" || c?.type === "dictionary_splat_pattern",
+        );
         const type = p.childForFieldName("type") ?? undefined;
         if (id?.type === "identifier") out.push({ name: id.text, node: p, kind: "plain", ...(type ? { type } : {}) });
-        else if (id) out.push({ name: id.namedChildren[0]?.text ?? "", node: p, kind: id.type === "list_splat_pattern" ? "splat" : "kwsplat" });
+        else if (id)
+          out.push({
+            name: id.namedChildren[0]?.text ?? "",
+            node: p,
+            kind: id.type === "list_splat_pattern" ? "splat" : "kwsplat",
+          });
         break;
       }
       case "default_parameter":

@@ -48,7 +48,8 @@ function src(n: Node, origin: Origin = "request", structured = false, whole = fa
 // ---- views ---------------------------------------------------------------------------------------
 
 const ROUTE_DECORATOR = /^@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|head|options|api_route|websocket)\s*\(/;
-const SAFE_TYPES = /^(?:int|float|bool|UUID|uuid\.UUID|date|datetime|Decimal|PositiveInt|conint|Literal\[.*\]|Enum|\w+Enum)$/;
+const SAFE_TYPES =
+  /^(?:int|float|bool|UUID|uuid\.UUID|date|datetime|Decimal|PositiveInt|conint|Literal\[.*\]|Enum|\w+Enum)$/;
 
 /** The values a framework passes to a view's parameters, and whether a returned string is HTML. */
 export function viewParams(
@@ -67,13 +68,23 @@ export function viewParams(
       const type = p.type?.text.replace(/\s+/g, "") ?? "";
       const dflt = p.default?.text ?? "";
       if (p.name === "self") return;
-      if (/^(?:Request|starlette\.requests\.Request|fastapi\.Request)$/.test(type)) args[i] = { flows: [], kind: "starlette-request" };
-      else if (/^(?:Response|BackgroundTasks|Session|AsyncSession|WebSocket)$/.test(type) || /Depends\(/.test(dflt)) args[i] = EMPTY;
-      else if (intParams.has(p.name) || SAFE_TYPES.test(type.replace(/^Optional\[(.*)\]$/, "$1").replace(/^Annotated\[(\w+),.*\]$/, "$1")))
+      if (/^(?:Request|starlette\.requests\.Request|fastapi\.Request)$/.test(type))
+        args[i] = { flows: [], kind: "starlette-request" };
+      else if (/^(?:Response|BackgroundTasks|Session|AsyncSession|WebSocket)$/.test(type) || /Depends\(/.test(dflt))
+        args[i] = EMPTY;
+      else if (
+        intParams.has(p.name) ||
+        SAFE_TYPES.test(type.replace(/^Optional\[(.*)\]$/, "$1").replace(/^Annotated\[(\w+),.*\]$/, "$1"))
+      )
         args[i] = EMPTY;
       else {
         const structured = fastapi && /^(?:dict|Dict|Any|list|List)\b/.test(type);
-        args[i] = sourceVal("request", p.name, { line: line(p.node), what: `route parameter ${p.name}` }, { structured });
+        args[i] = sourceVal(
+          "request",
+          p.name,
+          { line: line(p.node), what: `route parameter ${p.name}` },
+          { structured },
+        );
       }
     });
     const htmlReturn = !fastapi || /response_class\s*=\s*HTMLResponse/.test(route.text);
@@ -104,7 +115,19 @@ export function viewParams(
 // ---- members -------------------------------------------------------------------------------------
 
 const FLASK_MULTIDICTS = new Set(["args", "form", "values", "cookies", "headers", "files"]);
-const FLASK_STRINGS = new Set(["data", "path", "full_path", "url", "base_url", "query_string", "referrer", "user_agent", "stream", "host_url", "script_root"]);
+const FLASK_STRINGS = new Set([
+  "data",
+  "path",
+  "full_path",
+  "url",
+  "base_url",
+  "query_string",
+  "referrer",
+  "user_agent",
+  "stream",
+  "host_url",
+  "script_root",
+]);
 const DJANGO_DICTS = new Set(["GET", "POST", "COOKIES", "META", "FILES", "headers", "data", "query_params"]);
 
 export function pyMemberModel(a: PyAnalyzer, obj: Val, attr: string, node: Node, subscript: boolean): Val | undefined {
@@ -153,7 +176,14 @@ function session(owner: Val): Val {
 }
 
 /** `session[k] = v`, `request.session[k] = v`, `response.headers["Location"] = v`. */
-export function pyAssignModel(a: PyAnalyzer, obj: Val, key: string | undefined, v: Val, node: Node, keyVal?: Val): void {
+export function pyAssignModel(
+  a: PyAnalyzer,
+  obj: Val,
+  key: string | undefined,
+  v: Val,
+  node: Node,
+  keyVal?: Val,
+): void {
   if (obj.kind === "session") {
     a.sink("trust-boundary", v, node, "session store");
     if (keyVal) a.sink("trust-boundary", keyVal, node, "session key");
@@ -181,7 +211,8 @@ const HTML_ESCAPES =
   /^(?:html\.escape|markupsafe\.escape|flask\.escape|escape|cgi\.escape|django\.utils\.html\.escape|django\.utils\.html\.conditional_escape|conditional_escape|bleach\.clean|jinja2\.escape|xml\.sax\.saxutils\.escape|markupsafe\.escape_silent|django\.utils\.html\.strip_tags|strip_tags|nh3\.clean)$/;
 const REDIRECTS =
   /^(?:flask\.redirect|redirect|django\.shortcuts\.redirect|django\.http\.HttpResponseRedirect|HttpResponseRedirect|django\.http\.HttpResponsePermanentRedirect|HttpResponsePermanentRedirect|fastapi\.responses\.RedirectResponse|starlette\.responses\.RedirectResponse|RedirectResponse)$/;
-const CONVERSIONS = /^(?:int|float|bool|len|abs|round|hash|id|ord|uuid\.UUID|UUID|decimal\.Decimal|Decimal|datetime\.\w+|math\.\w+|secrets\.\w+|os\.urandom|uuid\.uuid4|time\.time)$/;
+const CONVERSIONS =
+  /^(?:int|float|bool|len|abs|round|hash|id|ord|uuid\.UUID|UUID|decimal\.Decimal|Decimal|datetime\.\w+|math\.\w+|secrets\.\w+|os\.urandom|uuid\.uuid4|time\.time)$/;
 
 export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   const { callee, method, recv, args, kwargs, node } = site;
@@ -197,7 +228,8 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   }
   if (recv?.kind === "starlette-request") {
     if (method === "json") return src(node, "request", true, true);
-    if (method === "body" || method === "form" || method === "stream") return src(node, "request", false, method === "form");
+    if (method === "body" || method === "form" || method === "stream")
+      return src(node, "request", false, method === "form");
     return EMPTY;
   }
   if (recv?.kind === "django-request") {
@@ -208,14 +240,21 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     if (method === "get" || method === "pop" || method === "setdefault") {
       const key = args[0]?.hasConst ? `[${JSON.stringify(args[0].c)}]` : "";
       const f = recv.flows[0]!;
-      const v = sourceVal("request", snippet(node, 50), { line: line(node), what: `${snippet(node, 50)}${key ? "" : ""}` }, { structured: f.structured });
+      const v = sourceVal(
+        "request",
+        snippet(node, 50),
+        { line: line(node), what: `${snippet(node, 50)}${key ? "" : ""}` },
+        { structured: f.structured },
+      );
       const dflt = args[1];
       return dflt ? join(v, dflt) : v;
     }
-    if (method === "getlist" || method === "values" || method === "items" || method === "keys") return { flows: [], elems: src(node, "request", recv.flows[0]!.structured) };
+    if (method === "getlist" || method === "values" || method === "items" || method === "keys")
+      return { flows: [], elems: src(node, "request", recv.flows[0]!.structured) };
     if (method === "to_dict" || method === "dict" || method === "copy") return recv;
   }
-  if (recv?.kind === "environ" && method === "get") return join(sourceVal("env", snippet(node, 50), step(node)), args[1]);
+  if (recv?.kind === "environ" && method === "get")
+    return join(sourceVal("env", snippet(node, 50), step(node)), args[1]);
   if (callee === "os.getenv") return join(sourceVal("env", snippet(node, 50), step(node)), args[1]);
   if (callee === "input" || callee === "raw_input") return src(node, "stdin");
   if (recv?.kind === "stdin") return src(node, "stdin");
@@ -239,23 +278,34 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     if (!/^(?:pathlib\.Path|Path)$/.test(callee)) a.sink("path", target, node, `${callee}()`, false);
     if (/^(?:pathlib\.Path|Path)$/.test(callee)) return { flows: stringify(joinAll(args)).flows, kind: "path-obj" };
     if (/open$/.test(callee)) return { flows: [], kind: "file" };
-    if (/^(?:numpy|np)\.load$/.test(callee) && /True/.test(kwText("allow_pickle"))) a.sink("deserialization", arg0, node, `${callee}(allow_pickle=True)`);
+    if (/^(?:numpy|np)\.load$/.test(callee) && /True/.test(kwText("allow_pickle")))
+      a.sink("deserialization", arg0, node, `${callee}(allow_pickle=True)`);
     return EMPTY;
   }
   if (recv?.kind === "path-obj") {
-    if (/^(?:read_text|read_bytes|open|write_text|write_bytes|unlink|rmdir|touch|mkdir|iterdir|exists|is_file)$/.test(method)) {
+    if (
+      /^(?:read_text|read_bytes|open|write_text|write_bytes|unlink|rmdir|touch|mkdir|iterdir|exists|is_file)$/.test(
+        method,
+      )
+    ) {
       a.sink("path", { flows: recv.flows }, node, `Path.${method}()`, false);
       if (method === "read_text" || method === "read_bytes") return src(node, "file");
       if (method === "open") return { flows: [], kind: "file" };
       return EMPTY;
     }
-    if (method === "resolve" || method === "absolute" || method === "joinpath" || method === "with_name") return { ...recv, flows: mergeIn(recv, args) };
+    if (method === "resolve" || method === "absolute" || method === "joinpath" || method === "with_name")
+      return { ...recv, flows: mergeIn(recv, args) };
     return { flows: recv.flows, kind: "path-obj" };
   }
-  if (/^(?:os\.path\.basename|werkzeug\.utils\.secure_filename|secure_filename|werkzeug\.security\.safe_join|werkzeug\.utils\.safe_join|flask\.safe_join|safe_join)$/.test(callee))
+  if (
+    /^(?:os\.path\.basename|werkzeug\.utils\.secure_filename|secure_filename|werkzeug\.security\.safe_join|werkzeug\.utils\.safe_join|flask\.safe_join|safe_join)$/.test(
+      callee,
+    )
+  )
     return clean(stringify(joinAll(args)), ["path"]);
   if (/^(?:flask\.send_from_directory|send_from_directory)$/.test(callee)) return EMPTY;
-  if (/^os\.path\.(?:join|abspath|realpath|normpath|expanduser|dirname|splitext|relpath)$/.test(callee)) return stringify(joinAll(args));
+  if (/^os\.path\.(?:join|abspath|realpath|normpath|expanduser|dirname|splitext|relpath)$/.test(callee))
+    return stringify(joinAll(args));
 
   // ---- XSS
   if (XSS_RESPONSES.test(callee)) {
@@ -263,7 +313,8 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     const type = mimetype?.hasConst ? String(mimetype.c) : callee.endsWith("HTMLResponse") ? "text/html" : "";
     const body = kw("content") ?? kw("response") ?? arg0;
     const htmlDefault = !/fastapi\.responses\.Response$/.test(callee);
-    if ((type ? /html/i.test(type) : htmlDefault) && !body.fields && !body.elems) a.sink("xss", body, node, `${callee}()`, false);
+    if ((type ? /html/i.test(type) : htmlDefault) && !body.fields && !body.elems)
+      a.sink("xss", body, node, `${callee}()`, false);
     return { flows: [], kind: "response" };
   }
   if (MARKUP.test(callee)) {
@@ -275,18 +326,31 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     const tpl = arg0.hasConst ? String(arg0.c) : (arg0.frag ?? "");
     if (/\|\s*safe\b|autoescape\s+false/i.test(tpl)) {
       for (const [k, v] of kwargs)
-        if (new RegExp(`\\b${k}\\b[^}]*\\|\\s*safe|autoescape\\s+false`, "i").test(tpl)) a.sink("xss", v, node, `{{ ${k}|safe }}`);
+        if (new RegExp(`\\b${k}\\b[^}]*\\|\\s*safe|autoescape\\s+false`, "i").test(tpl))
+          a.sink("xss", v, node, `{{ ${k}|safe }}`);
     }
     return EMPTY;
   }
-  if (/^(?:flask\.render_template|render_template|django\.shortcuts\.render|render|jinja2\.Template|Template|jinja2\.Environment\(\)\.from_string|mako\.template\.Template)$/.test(callee) || method === "from_string") {
+  if (
+    /^(?:flask\.render_template|render_template|django\.shortcuts\.render|render|jinja2\.Template|Template|jinja2\.Environment\(\)\.from_string|mako\.template\.Template)$/.test(
+      callee,
+    ) ||
+    method === "from_string"
+  ) {
     if (/Template$|from_string$/.test(callee)) a.sink("template", arg0, node, `${callee}()`, false);
-    else if (/^(?:flask\.render_template|render_template)$/.test(callee)) a.sink("path", arg0, node, `${callee}() template name`, false);
+    else if (/^(?:flask\.render_template|render_template)$/.test(callee))
+      a.sink("path", arg0, node, `${callee}() template name`, false);
     return EMPTY;
   }
   if (HTML_ESCAPES.test(callee)) return clean(stringify(arg0), ["xss"]);
-  if (/^(?:flask\.jsonify|jsonify|json\.dumps|django\.http\.JsonResponse|JsonResponse|JSONResponse|fastapi\.responses\.JSONResponse)$/.test(callee))
-    return callee.endsWith("dumps") ? stringify(joinAll([...args, ...kwargs.values()])) : { flows: [], kind: "response" };
+  if (
+    /^(?:flask\.jsonify|jsonify|json\.dumps|django\.http\.JsonResponse|JsonResponse|JSONResponse|fastapi\.responses\.JSONResponse)$/.test(
+      callee,
+    )
+  )
+    return callee.endsWith("dumps")
+      ? stringify(joinAll([...args, ...kwargs.values()]))
+      : { flows: [], kind: "response" };
   if (/^(?:flask\.url_for|url_for|django\.urls\.reverse|reverse)$/.test(callee)) return EMPTY;
 
   // ---- responses: headers and cookies
@@ -306,7 +370,11 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   }
 
   // ---- command
-  if (/^(?:os\.system|os\.popen|commands\.getoutput|commands\.getstatusoutput|subprocess\.getoutput|subprocess\.getstatusoutput|asyncio\.create_subprocess_shell|os\.popen2|os\.popen3|popen2\.popen2)$/.test(callee)) {
+  if (
+    /^(?:os\.system|os\.popen|commands\.getoutput|commands\.getstatusoutput|subprocess\.getoutput|subprocess\.getstatusoutput|asyncio\.create_subprocess_shell|os\.popen2|os\.popen3|popen2\.popen2)$/.test(
+      callee,
+    )
+  ) {
     a.sink("command", arg0, node, `${callee}()`);
     return callee.startsWith("os.popen") ? { flows: [], kind: "file" } : EMPTY;
   }
@@ -314,7 +382,8 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     const cmd = kw("args") ?? arg0;
     const shell = /True/.test(kwText("shell"));
     if (shell) a.sink("command", cmd, node, `${callee}(shell=True)`);
-    else if (cmd.fields || cmd.elems) a.sink("command", cmd.fields?.get("0") ?? element(cmd), node, `${callee}() program`, false);
+    else if (cmd.fields || cmd.elems)
+      a.sink("command", cmd.fields?.get("0") ?? element(cmd), node, `${callee}() program`, false);
     else if (callee === "asyncio.create_subprocess_exec") a.sink("command", arg0, node, `${callee}() program`, false);
     else a.sink("command", cmd, node, `${callee}() program`, false);
     return EMPTY;
@@ -343,30 +412,46 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     if (!/SafeLoader|CSafeLoader|BaseLoader/.test(loader)) a.sink("deserialization", arg0, node, `${callee}()`);
     return { flows: deepFlows(arg0).map((f) => ({ ...f, structured: true })) };
   }
-  if (/^(?:yaml\.safe_load|yaml\.safe_load_all|json\.loads?|tomllib\.loads?|ujson\.loads|orjson\.loads)$/.test(callee)) {
+  if (
+    /^(?:yaml\.safe_load|yaml\.safe_load_all|json\.loads?|tomllib\.loads?|ujson\.loads|orjson\.loads)$/.test(callee)
+  ) {
     const flows = recv?.kind === "file" ? src(node, "file").flows : deepFlows(arg0);
     return { flows: flows.map((f) => ({ ...f, structured: true })) };
   }
 
   // ---- XML
   if (/^(?:lxml\.etree|etree)\.XMLParser$/.test(callee)) {
-    const unsafe = /True/.test(kwText("resolve_entities")) || /True/.test(kwText("load_dtd")) || /False/.test(kwText("no_network")) || !site.kwargNodes.has("resolve_entities");
+    const unsafe =
+      /True/.test(kwText("resolve_entities")) ||
+      /True/.test(kwText("load_dtd")) ||
+      /False/.test(kwText("no_network")) ||
+      !site.kwargNodes.has("resolve_entities");
     return { flows: [], kind: "xml-parser", meta: { unsafe: unsafe ? "1" : "" } };
   }
   if (/^(?:lxml\.etree|etree)\.(?:fromstring|XML|parse|iterparse|fromstringlist)$/.test(callee)) {
     const parser = kw("parser") ?? args[1];
-    const unsafe = parser ? parser.kind === "xml-parser" && parser.meta?.unsafe === "1" : /^\s*from\s+lxml\b|^\s*import\s+lxml\b/m.test(a.ctx.source);
+    const unsafe = parser
+      ? parser.kind === "xml-parser" && parser.meta?.unsafe === "1"
+      : /^\s*from\s+lxml\b|^\s*import\s+lxml\b/m.test(a.ctx.source);
     if (unsafe) a.sink("xxe", arg0, node, `${callee}() with entity resolution on`);
     return { flows: deepFlows(arg0), kind: "xml-tree" };
   }
   if (/^xml\.sax\.make_parser$/.test(callee)) return { flows: [], kind: "sax-parser", meta: {} };
   if (recv?.kind === "sax-parser") {
-    if (method === "setFeature" && /external_ges|external_pes/.test(site.argNodes[0]?.text ?? "") && /True|1/.test(site.argNodes[1]?.text ?? ""))
+    if (
+      method === "setFeature" &&
+      /external_ges|external_pes/.test(site.argNodes[0]?.text ?? "") &&
+      /True|1/.test(site.argNodes[1]?.text ?? "")
+    )
       recv.meta = { ...recv.meta, unsafe: "1" };
     if (method === "parse" && recv.meta?.unsafe) a.sink("xxe", arg0, node, "SAX parser with external entities on");
     return EMPTY;
   }
-  if (/^(?:xml\.etree\.ElementTree|ElementTree|ET|defusedxml\.ElementTree|xml\.dom\.minidom|minidom)\.(?:fromstring|parse|parseString|XML)$/.test(callee))
+  if (
+    /^(?:xml\.etree\.ElementTree|ElementTree|ET|defusedxml\.ElementTree|xml\.dom\.minidom|minidom)\.(?:fromstring|parse|parseString|XML)$/.test(
+      callee,
+    )
+  )
     return { flows: deepFlows(arg0), kind: "xml-tree" };
 
   // ---- XPath
@@ -382,7 +467,11 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   if (recv?.kind === "xml-tree" && /^(?:getroot|getroottree)$/.test(method)) return recv;
 
   // ---- LDAP
-  if (/^(?:ldap\.filter\.escape_filter_chars|escape_filter_chars|ldap3\.utils\.conv\.escape_filter_chars|ldap\.filter\.filter_format|filter_format|ldap\.dn\.escape_dn_chars|escape_dn_chars)$/.test(callee))
+  if (
+    /^(?:ldap\.filter\.escape_filter_chars|escape_filter_chars|ldap3\.utils\.conv\.escape_filter_chars|ldap\.filter\.filter_format|filter_format|ldap\.dn\.escape_dn_chars|escape_dn_chars)$/.test(
+      callee,
+    )
+  )
     return clean(stringify(joinAll(args)), ["ldap"]);
   if (/^(?:search_s|search_st|search_ext|search_ext_s|search)$/.test(method) && /\bldap3?\b/.test(a.ctx.source)) {
     const ldap3 = /^\s*(?:from|import)\s+ldap3\b/m.test(a.ctx.source) && method === "search";
@@ -393,20 +482,29 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   }
 
   // ---- SSRF
-  if (HTTP_CLIENT.test(callee) || (recv?.kind === "http-client" && /^(?:get|post|put|patch|delete|head|request|stream)$/.test(method))) {
+  if (
+    HTTP_CLIENT.test(callee) ||
+    (recv?.kind === "http-client" && /^(?:get|post|put|patch|delete|head|request|stream)$/.test(method))
+  ) {
     const url = kw("url") ?? (method === "request" ? args[1] : arg0);
     a.sink("ssrf", url, node, `${callee}()`, false);
     if (/Request$/.test(callee)) return { flows: [], kind: "http-request-obj", meta: {} };
     return EMPTY;
   }
-  if (/^(?:requests\.Session|httpx\.Client|httpx\.AsyncClient|aiohttp\.ClientSession|urllib3\.PoolManager)$/.test(callee)) return { flows: [], kind: "http-client" };
+  if (
+    /^(?:requests\.Session|httpx\.Client|httpx\.AsyncClient|aiohttp\.ClientSession|urllib3\.PoolManager)$/.test(callee)
+  )
+    return { flows: [], kind: "http-client" };
   if (/^(?:http\.client\.HTTPConnection|http\.client\.HTTPSConnection)$/.test(callee)) {
     a.sink("ssrf", arg0, node, `${callee}()`, false);
     return EMPTY;
   }
 
   // ---- SQL
-  if (/^(?:sqlalchemy\.text|text|sqlalchemy\.sql\.text|django\.db\.models\.expressions\.RawSQL|RawSQL)$/.test(callee) && (arg0.frag ? SQL_WORDS.test(arg0.frag) : true)) {
+  if (
+    /^(?:sqlalchemy\.text|text|sqlalchemy\.sql\.text|django\.db\.models\.expressions\.RawSQL|RawSQL)$/.test(callee) &&
+    (arg0.frag ? SQL_WORDS.test(arg0.frag) : true)
+  ) {
     a.sink("sql", arg0, node, `${callee}()`, false);
     return EMPTY;
   }
@@ -430,7 +528,10 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   }
 
   // ---- crypto and randomness
-  if (/^hashlib\.(?:md5|sha1|md4)$/.test(callee) || (callee === "hashlib.new" && /^["'](?:md5|sha1|md4)["']/i.test(site.argNodes[0]?.text ?? ""))) {
+  if (
+    /^hashlib\.(?:md5|sha1|md4)$/.test(callee) ||
+    (callee === "hashlib.new" && /^["'](?:md5|sha1|md4)["']/i.test(site.argNodes[0]?.text ?? ""))
+  ) {
     const data = callee === "hashlib.new" ? args[1] : arg0;
     if (data) a.sink("weak-hash", data, node, callee);
     return { flows: [], kind: "weak-hash" };
@@ -445,13 +546,23 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   // ---- conversions and string building
   if (CONVERSIONS.test(callee)) return EMPTY;
   if (callee === "str" || callee === "repr" || callee === "format") return stringify(arg0);
-  if (callee === "urllib.parse.quote" || callee === "quote" || callee === "urllib.parse.quote_plus" || callee === "quote_plus") {
+  if (
+    callee === "urllib.parse.quote" ||
+    callee === "quote" ||
+    callee === "urllib.parse.quote_plus" ||
+    callee === "quote_plus"
+  ) {
     const safe = kw("safe") ?? args[1];
     const slashKept = !safe || (safe.hasConst && String(safe.c).includes("/"));
-    return clean(stringify(arg0), slashKept ? ["xss", "command", "nosql", "sql"] : ["xss", "command", "nosql", "sql", "path", "redirect"]);
+    return clean(
+      stringify(arg0),
+      slashKept ? ["xss", "command", "nosql", "sql"] : ["xss", "command", "nosql", "sql", "path", "redirect"],
+    );
   }
-  if (/^(?:urllib\.parse\.urlparse|urlparse|urllib\.parse\.urlsplit|urlsplit)$/.test(callee)) return { flows: deepFlows(arg0) };
-  if (recv && recv.hasConst && method === "format") return concat([recv, ...args, ...kwargs.values()].map((v) => stringify(v)));
+  if (/^(?:urllib\.parse\.urlparse|urlparse|urllib\.parse\.urlsplit|urlsplit)$/.test(callee))
+    return { flows: deepFlows(arg0) };
+  if (recv && recv.hasConst && method === "format")
+    return concat([recv, ...args, ...kwargs.values()].map((v) => stringify(v)));
   if (recv && method === "join" && recv.hasConst) return stringify(joinAll([element(arg0), arg0]));
   if (recv && /^(?:append|add|insert|extend)$/.test(method) && !recv.kind) {
     const v = method === "insert" ? args[1] : method === "extend" ? element(arg0) : arg0;
@@ -466,14 +577,18 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     const v = arg0.hasConst ? field(recv, String(arg0.c)) : element(recv);
     return args[1] ? join(v, args[1]) : v;
   }
-  if (recv && /^(?:startswith|endswith|isdigit|isalnum|isalpha|isnumeric|count|find|index|rfind)$/.test(method)) return EMPTY;
+  if (recv && /^(?:startswith|endswith|isdigit|isalnum|isalpha|isnumeric|count|find|index|rfind)$/.test(method))
+    return EMPTY;
   if (recv && /^(?:replace)$/.test(method)) return replaceModel(site, recv);
   if (callee === "re.sub" && args[2]) {
     const pattern = site.argNodes[0]?.text.replace(/^[rbu]*["']|["']$/gi, "") ?? "";
     const repl = args[1];
     const base = stringify(args[2]);
     if (/^\[\^[\w\\\-. ]*\][+*]?$/.test(pattern) && repl?.hasConst)
-      return clean(base, /\\\.|\./.test(pattern.slice(2, -1)) ? ["xss", "sql", "command", "nosql", "ldap", "xpath", "code"] : "all");
+      return clean(
+        base,
+        /\\\.|\./.test(pattern.slice(2, -1)) ? ["xss", "sql", "command", "nosql", "ldap", "xpath", "code"] : "all",
+      );
     return base;
   }
   return undefined;
@@ -486,7 +601,8 @@ function mergeIn(recv: Val, args: Val[]) {
 function nosqlCheck(a: PyAnalyzer, filter: Val, node: Node, callee: string): void {
   if (filter.fields) {
     for (const [k, v] of filter.fields) {
-      if (k === "$where" || k === "$function") a.sink("nosql", { flows: deepFlows(v).map((f) => ({ ...f, structured: true })) }, node, `${callee}() $where`);
+      if (k === "$where" || k === "$function")
+        a.sink("nosql", { flows: deepFlows(v).map((f) => ({ ...f, structured: true })) }, node, `${callee}() $where`);
       else if (v.fields) nosqlCheck(a, v, node, callee);
       else a.sink("nosql", v, node, `${callee}() filter`, false);
     }

@@ -48,14 +48,17 @@ export function loadSuites(dir = SUITES_DIR): SuiteCase[] {
     const langDir = path.join(dir, language);
     for (const entry of readdirSync(langDir).sort()) {
       if (!entry.endsWith(".cases")) continue;
-      out.push(...parseSuite(language, entry.replace(/\.\w+\.cases$/, ""), readFileSync(path.join(langDir, entry), "utf8")));
+      out.push(
+        ...parseSuite(language, entry.replace(/\.\w+\.cases$/, ""), readFileSync(path.join(langDir, entry), "utf8")),
+      );
     }
   }
   return out;
 }
 
 export function parseSuite(language: SuiteLanguage, suite: string, text: string): SuiteCase[] {
-  const ext = language === "python" ? ".py" : suite.startsWith("tsx-") ? ".tsx" : suite.startsWith("ts-") ? ".ts" : ".js";
+  const ext =
+    language === "python" ? ".py" : suite.startsWith("tsx-") ? ".tsx" : suite.startsWith("ts-") ? ".ts" : ".js";
   const lines = text.split("\n");
   const header: string[] = [];
   let i = 0;

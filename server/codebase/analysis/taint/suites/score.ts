@@ -78,7 +78,8 @@ export function scoreSuite(language: SuiteLanguage, all: SuiteCase[], findings: 
     for (const file of c.files)
       for (const v of file.vulnerable) {
         const hit = mine.filter(
-          (f) => f.file === file.path && f.startLine <= v.line && v.line <= f.endLine && weaknessOf(f.ruleId) === v.weakness,
+          (f) =>
+            f.file === file.path && f.startLine <= v.line && v.line <= f.endLine && weaknessOf(f.ruleId) === v.weakness,
         );
         hit.forEach((h) => matched.add(h));
         bump(v.weakness, hit.length ? "tp" : "fn");
@@ -133,13 +134,24 @@ export function scoreSuite(language: SuiteLanguage, all: SuiteCase[], findings: 
     }
     const tpr = ratio(t, pos);
     const fpr = neg ? f / neg : 0;
-    byCase[w] = { vulnerable: pos, safe: neg, tpr: round(tpr), fpr: round(fpr), precision: round(ratio(t, t + f)), j: round(tpr - fpr) };
+    byCase[w] = {
+      vulnerable: pos,
+      safe: neg,
+      tpr: round(tpr),
+      fpr: round(fpr),
+      precision: round(ratio(t, t + f)),
+      j: round(tpr - fpr),
+    };
   }
   return {
     language,
     cases: cases.length,
     byLine,
     byCase,
-    safeFlagged: { flagged: safeFlagged, of: safeTotal, share: round(ratio(safeFlagged, safeTotal || 1) * (safeTotal ? 1 : 0)) },
+    safeFlagged: {
+      flagged: safeFlagged,
+      of: safeTotal,
+      share: round(ratio(safeFlagged, safeTotal || 1) * (safeTotal ? 1 : 0)),
+    },
   };
 }
