@@ -28,9 +28,14 @@ export class Env {
     this.refined = refined ?? new Map();
   }
 
+  /** This scope, then the ones around it. */
+  private *chain(): Generator<Env> {
+    yield this;
+    for (let e = this.parent; e; e = e.parent) yield e;
+  }
+
   lookup(name: string): Val | undefined {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
-    for (let e: Env | undefined = this; e; e = e.parent) {
+    for (const e of this.chain()) {
       const v = e.vars.get(name);
       if (v) return v;
     }
@@ -38,8 +43,7 @@ export class Env {
   }
 
   refinement(key: string): Refinement | undefined {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
-    for (let e: Env | undefined = this; e; e = e.parent) {
+    for (const e of this.chain()) {
       const r = e.refined.get(key);
       if (r) return r;
     }
@@ -53,8 +57,7 @@ export class Env {
 
   /** Assignment: the nearest scope that has the name, else this one. A strong update. */
   assign(name: string, v: Val): void {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
-    for (let e: Env | undefined = this; e; e = e.parent)
+    for (const e of this.chain())
       if (e.vars.has(name)) {
         e.vars.set(name, v);
         this.forget(name);
@@ -64,8 +67,7 @@ export class Env {
   }
 
   forget(name: string): void {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- walks the scope chain outward from this scope
-    for (let e: Env | undefined = this; e; e = e.parent)
+    for (const e of this.chain())
       for (const key of e.refined.keys()) if (key === name || key.startsWith(`${name}.`)) e.refined.delete(key);
   }
 
@@ -100,7 +102,7 @@ export class Env {
     }
     this.vars = vars;
     const refined = new Map<string, Refinement>();
-    for (const [k] of branches[0]!.refined) {
+    for (const k of branches[0]!.refined.keys()) {
       if (branches.every((b) => b.refined.has(k))) {
         const all = branches.map((b) => b.refined.get(k)!);
         refined.set(
@@ -263,15 +265,29 @@ function passThrough(args: Val[]): Val {
   return { flows: args.flatMap((a) => deepFlows(a)).slice(0, 3) };
 }
 
-/** The part of a value that can change what a function does: its flows, kind, fields, function. */
+/**
+ * The part of a value that can change what a function does with it: its flows, its model kind, a
+ * function passed as a callback, and (bounded) fields that hold flows. Values with none of these
+ * share one shape, so calls with nothing to track hit the memo.
+ */
 function shape(v: Val, depth: number): string {
   let s = v.kind ?? "";
   if (v.fn) s += `f${v.fn.node.id}`;
-  if (v.hasConst) s += `=${typeof v.c}`;
-  if (v.meta) s += `m${Object.values(v.meta).join("/")}`;
+  if (v.meta?.type) s += `m${v.meta.type}`;
   for (const f of v.flows)
     s += `[${f.origin}${f.param ?? ""}${f.structured ? "s" : ""}${f.secret ? "p" : ""}:${[...f.cleaned].sort().join("")}]`;
-  if (depth > 0 && v.fields) s += `{${[...v.fields].map(([k, fv]) => `${k}:${shape(fv, depth - 1)}`).join(",")}}`;
-  if (depth > 0 && v.elems) s += `<${shape(v.elems, depth - 1)}>`;
+  if (depth > 0 && v.fields) {
+    let inner = "";
+    for (const [k, fv] of v.fields) {
+      if (fv.fn) continue;
+      const sub = shape(fv, depth - 1);
+      if (sub) inner += `${k}:${sub},`;
+    }
+    if (inner) s += `{${inner}}`;
+  }
+  if (depth > 0 && v.elems) {
+    const sub = shape(v.elems, depth - 1);
+    if (sub) s += `<${sub}>`;
+  }
   return s;
 }

@@ -102,8 +102,10 @@ export function hitToFinding(ctx: RuleContext, hit: SinkHit): Finding | null {
   const spec = WEAKNESSES[hit.weakness];
   const lowOrigin = hit.flow.origin !== "request" && hit.flow.origin !== "random";
   const severity: Severity = lowOrigin ? "low" : spec.severity;
-  const hops = hit.flow.steps.length;
-  const confidence = lowOrigin ? 0.55 : hops <= 2 ? 0.9 : hops <= 5 ? 0.85 : 0.8;
+  // Surer of input used where it is read than of input carried over several lines and calls.
+  const hops = new Set(hit.flow.steps.map((s) => `${s.file ?? ""}:${s.line}`).filter((l) => l !== `:${hit.at.line}`))
+    .size;
+  const confidence = lowOrigin ? 0.55 : hops === 0 ? 0.9 : hops <= 3 ? 0.85 : 0.8;
   const file = hit.at.file ?? ctx.path;
   const trace = traceOf(hit, file);
   const message = `${ORIGIN_WORDS[hit.flow.origin]} ${spec.noun} by ${hit.sink}; flow: ${formatTrace(trace, file)}`;

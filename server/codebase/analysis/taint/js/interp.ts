@@ -50,6 +50,13 @@ const TS_WRAPPERS = new Set([
   "parenthesized_expression",
 ]);
 
+/** Text that a function reading a source contains (a cheap filter before analysing it as an entry). */
+const JS_SOURCE_TEXT =
+  /\b(?:req|request|ctx|context|event)\s*\??\.\s*(?:query|body|params|param|cookies|signedCookies|headers|header|files?|url|originalUrl|path|get|nextUrl|json|text|formData|request|querystring|search|on)\b|process\s*\.\s*(?:argv|env|stdin)|\breadFile|\bcreateReadStream|Math\s*\.\s*random|searchParams|\bcookies\s*\(|\bheaders\s*\(/;
+/** Text of a function that may pass a parameter to a sink (worth a summary for other files). */
+const JS_SINK_TEXT =
+  /\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|Function|runIn\w*Context|query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|readFile\w*|writeFile\w*|createReadStream|createWriteStream|sendFile|unlink\w*|redirect|fetch|axios|got|unserialize|parseXml|findOne|find|aggregate)\s*\(|\bxpath\b/;
+
 const SECRET_NAME =
   /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
 
@@ -79,23 +86,22 @@ export class JsAnalyzer extends Analyzer {
   run(root: Node): void {
     this.hoist(root, this.module);
     this.block(root.namedChildren, this.module);
-    // Functions no call reached (exported helpers, handlers registered elsewhere): entries of their own.
-    for (const fn of this.allFunctions(root)) {
+    // Functions no call reached (exported helpers, handlers registered elsewhere): entries of their
+    // own — when they can matter: they read a source, look like a handler, or are exported and sink.
+    // Nested functions matter only where the file reads a source; otherwise only the top-level
+    // (exportable) functions can matter, for other files' callers.
+    const candidates = JS_SOURCE_TEXT.test(this.ctx.source) ? this.allFunctions(root) : topLevelFunctions(root);
+    for (const fn of candidates) {
       if (this.analysed.has(fn.id)) continue;
+      const text = fn.text;
+      if (!JS_SOURCE_TEXT.test(text) && !(JS_SINK_TEXT.test(text) && isExported(fn))) continue;
       this.analyseEntry(fn);
     }
   }
 
-  private *allFunctions(root: Node): Generator<Node> {
-    const stack = [root];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (FUNCTION_TYPES.has(n.type)) yield n;
-      for (let i = n.namedChildCount - 1; i >= 0; i--) {
-        const c = n.namedChild(i);
-        if (c) stack.push(c);
-      }
-    }
+  /** Every function node, in one call into the parser (walking the tree from JS costs far more). */
+  private allFunctions(root: Node): Node[] {
+    return root.descendantsOfType([...FUNCTION_TYPES]).filter((n): n is Node => !!n);
   }
 
   /** A function analysed on its own: request objects where its parameters look like a handler's. */
@@ -115,10 +121,14 @@ export class JsAnalyzer extends Analyzer {
           ]),
         ),
       };
-    const args = params.map((p, i) => special[i] ?? this.symbolicParam(i, names[i] ?? `arg${i}`, p));
+    // Symbolic parameters (for other files' callers) only where another file can call: exported functions.
+    const summarised = !special.some(Boolean) && fn.type !== "method_definition" && isExported(fn);
+    const args = params.map(
+      (p, i) => special[i] ?? (summarised ? this.symbolicParam(i, names[i] ?? `arg${i}`, p) : EMPTY),
+    );
     const self = this.selfFor(fn);
     const ret = this.invoke({ node: fn, closure: this.module, name: fnName(fn), ...(self ? { self } : {}) }, args);
-    if (!special.some(Boolean) && isExported(fn)) this.summarise(fn, ret);
+    if (summarised) this.summarise(fn, ret);
   }
 
   private symbolicParam(i: number, name: string, node: Node): Val {
@@ -172,6 +182,14 @@ export class JsAnalyzer extends Analyzer {
 
   invoke(fn: NonNullable<Val["fn"]>, args: Val[], self?: Val): Val {
     const node = fn.node;
+    // Nothing to follow in: no untrusted or model-known argument, a clean closure, no source inside.
+    if (
+      !args.some(interesting) &&
+      !interesting(self ?? fn.self ?? EMPTY) &&
+      !envTainted(fn.closure as Env) &&
+      !JS_SOURCE_TEXT.test(node.text)
+    )
+      return EMPTY;
     return this.callFunction(node, [...args, self ?? fn.self ?? EMPTY], () => {
       const env = new Env(fn.closure as Env);
       const thisVal = self ?? fn.self;
@@ -355,14 +373,15 @@ export class JsAnalyzer extends Analyzer {
   private loop(s: Node, env: Env, eachRound?: () => void): Outcome {
     const body = s.childForFieldName("body");
     if (!body) return "normal";
-    // Twice: what the first round assigns reaches the second (a fixed point for these lattices, mostly).
-    const rounds: Env[] = [];
+    // A second round only when the first carried untrusted data into a variable (what one round
+    // assigns reaches the next); otherwise nested loops would cost 2^depth for nothing.
     for (let i = 0; i < 2; i++) {
       const fork = env.fork();
       this.statement(body, fork);
       eachRound?.();
-      rounds.push(fork);
+      const changed = [...fork.vars].some(([k, v]) => v !== env.vars.get(k) && deepFlows(v, 1).length > 0);
       env.absorb([env.fork(), fork]);
+      if (!changed) break;
     }
     return "normal";
   }
@@ -424,6 +443,8 @@ export class JsAnalyzer extends Analyzer {
   }
 
   private importStatement(s: Node, env: Env): void {
+    // Type-only imports bind nothing at run time (and are most of a TypeScript file's imports).
+    if (/^import\s+type\b/.test(s.text)) return;
     const source = s.childForFieldName("source");
     const spec = source ? unquote(source.text) : "";
     const clause = s.namedChildren.find((c) => c?.type === "import_clause");
@@ -443,7 +464,7 @@ export class JsAnalyzer extends Analyzer {
         if (id) bindName(id.text, "*");
       } else if (c.type === "named_imports")
         for (const spec of c.namedChildren) {
-          if (spec?.type !== "import_specifier") continue;
+          if (spec?.type !== "import_specifier" || /^type\s/.test(spec.text)) continue;
           const name = spec.childForFieldName("name")?.text;
           const alias = spec.childForFieldName("alias")?.text;
           if (name) bindName(alias ?? name, name);
@@ -917,6 +938,40 @@ export class JsAnalyzer extends Analyzer {
   }
 }
 
+/** Functions declared at the top of a module (directly, exported, or as `const f = () => …`). */
+function topLevelFunctions(root: Node): Node[] {
+  const out: Node[] = [];
+  for (const child of root.namedChildren) {
+    const decl =
+      child?.type === "export_statement" ? (child.childForFieldName("declaration") ?? child.namedChildren[0]) : child;
+    if (!decl) continue;
+    if (FUNCTION_TYPES.has(decl.type)) out.push(decl);
+    else if (decl.type === "lexical_declaration" || decl.type === "variable_declaration")
+      for (const d of decl.namedChildren) {
+        const v = d?.childForFieldName("value");
+        if (v && FUNCTION_TYPES.has(v.type)) out.push(v);
+      }
+  }
+  return out;
+}
+
+const BORING_KINDS = new Set(["module", "class", "local-import", "regex"]);
+
+/** A value worth following into a function: it carries data, or the model knows what it is. */
+function interesting(v: Val): boolean {
+  if (v.kind && !BORING_KINDS.has(v.kind)) return true;
+  if (v.fn) return false;
+  return deepFlows(v, 2).length > 0;
+}
+
+/** Does any variable of the function scopes around (not the module) carry untrusted data? */
+function envTainted(env: Env | undefined): boolean {
+  for (let e = env; e?.parent; e = e.parent)
+    for (const v of e.vars.values())
+      if (v.flows.length || (v.kind && !BORING_KINDS.has(v.kind)) || (v.fields && deepFlows(v, 1).length)) return true;
+  return false;
+}
+
 /** Unknown call: the receiver's and arguments' flows reach the result, made a string-ish value. */
 function passThrough(site: JsCall): Val {
   const parts: Val[] = [];
@@ -1033,13 +1088,26 @@ function isExported(fn: Node): boolean {
   }
   // module.exports = { fn } / exports.fn = …: the name is exported if the file says so.
   const name = fnName(fn);
-  return !!name && new RegExp(`(?:module\\.)?exports\\b[^\\n]*\\b${name.replace(/[$]/g, "\\$")}\\b`).test(rootText(fn));
+  return !!name && commonJsExports(fn).has(name);
 }
 
-function rootText(n: Node): string {
+const exportsOf = new WeakMap<object, Set<string>>();
+function commonJsExports(n: Node): Set<string> {
   let r = n;
   while (r.parent) r = r.parent;
-  return r.text.length > 200_000 ? r.text.slice(-20_000) : r.text;
+  const key = r.tree;
+  let names = exportsOf.get(key);
+  if (!names) {
+    names = new Set();
+    const text = r.text.length > 400_000 ? "" : r.text;
+    for (const m of text.matchAll(/(?:module\.)?exports(?:\.(\w+))?\s*=\s*(?:\{([^}]{0,2000})\}|(\w+))/g)) {
+      if (m[1]) names.add(m[1]);
+      if (m[3]) names.add(m[3]);
+      for (const id of (m[2] ?? "").matchAll(/[A-Za-z_$][\w$]*/g)) names.add(id[0]);
+    }
+    exportsOf.set(key, names);
+  }
+  return names;
 }
 
 function isInside(l: number, fn: Node): boolean {

@@ -37,6 +37,11 @@ interface Frame {
   htmlReturn: boolean;
 }
 
+const PY_SOURCE_TEXT =
+  /\brequest\b|@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|api_route)\s*\(|sys\s*\.\s*argv|\benviron\b|\bgetenv\b|\binput\s*\(|\bopen\s*\(|\brandom\s*\.|\.read\w*\s*\(/;
+const PY_SINK_TEXT =
+  /\b(?:system|popen|run|call|Popen|check_output|check_call|getoutput|eval|exec|compile|execute|executemany|executescript|raw|extra|text|open|send_file|FileResponse|remove|unlink|rmtree|redirect|HttpResponseRedirect|RedirectResponse|get|post|put|urlopen|request|loads?|load_all|unsafe_load|xpath|findall|find|search_s|search|fromstring|parse|XML|render_template_string|Template|from_string|HttpResponse|HTMLResponse|Markup|mark_safe|make_response|Response|set_cookie|md5|sha1|new|find_one|update_one|delete_many|aggregate|count_documents)\s*\(|\bsession\s*\[/;
+
 const SECRET_NAME =
   /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
 
@@ -65,7 +70,13 @@ export class PyAnalyzer extends Analyzer {
   run(root: Node): void {
     this.hoist(root.namedChildren, this.module);
     this.block(root.namedChildren, this.module);
-    for (const fn of allFunctions(root)) if (!this.analysed.has(fn.id)) this.analyseEntry(fn);
+    for (const fn of allFunctions(root)) {
+      if (this.analysed.has(fn.id)) continue;
+      // Only functions that can matter: a view, a reader of a source, or a module-level sink user.
+      const text = fn.parent?.type === "decorated_definition" ? fn.parent.text : fn.text;
+      if (!PY_SOURCE_TEXT.test(text) && !PY_SINK_TEXT.test(text)) continue;
+      this.analyseEntry(fn);
+    }
   }
 
   private analyseEntry(fn: Node): void {
@@ -79,7 +90,10 @@ export class PyAnalyzer extends Analyzer {
     const args = params.map((p, i) => {
       if (view.args[i]) return view.args[i]!;
       if (i === 0 && inClass && (p.name === "self" || p.name === "cls")) return self ?? EMPTY;
-      return this.symbolicParam(inClass ? i - 1 : i, p.name, p.node);
+      // Symbolic parameters (for other files' callers) only on module-level functions.
+      return fn.parent?.type === "module" || fn.parent?.parent?.type === "module"
+        ? this.symbolicParam(i, p.name, p.node)
+        : EMPTY;
     });
     const ret = this.invoke(
       { node: fn, closure: this.module, name: fn.childForFieldName("name")?.text ?? "", ...(self ? { self } : {}) },
@@ -316,7 +330,9 @@ export class PyAnalyzer extends Analyzer {
     for (let i = 0; i < 2; i++) {
       const fork = env.fork();
       this.block(body.namedChildren, fork);
+      const changed = [...fork.vars].some(([k, v]) => v !== env.vars.get(k) && deepFlows(v, 1).length > 0);
       env.absorb([env.fork(), fork]);
+      if (!changed) break;
     }
   }
 
