@@ -109,7 +109,8 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
 
     // Opened without ?at: the end, with the finding.
     await page.goto(`/reviews/${review.uid}`);
-    await expect(page.getByRole("toolbar", { name: "Replay" })).toBeVisible();
+    // (The whole log is read first: allow for a slow machine.)
+    await expect(page.getByRole("toolbar", { name: "Replay" })).toBeVisible({ timeout: 30_000 });
     await expect(slider(page)).toHaveValue(String(log.length));
     await expect(page.getByRole("list", { name: "Findings" })).toContainText("SQL injection in find_items");
 
@@ -124,7 +125,7 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
 
     // Reloading the copied address shows the same moment.
     await page.reload();
-    await expect(slider(page)).toHaveValue(String(indexOf(pricingResult.seq)));
+    await expect(slider(page)).toHaveValue(String(indexOf(pricingResult.seq)), { timeout: 30_000 });
     await expect(activity(page)).toContainText("read_file src/pricing.js");
     await expect(activity(page)).not.toContainText("grep");
 
@@ -182,7 +183,7 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
     // Follow is remembered for this user after a reload.
     await page.goto(`/reviews/${review.uid}?at=${readPricing.seq}`);
     await expect(page.getByRole("button", { name: "Follow" })).toHaveAttribute("aria-pressed", "true");
-    await expect(followed(page).locator("[data-follow-path]")).toHaveText("src/pricing.js");
+    await expect(followed(page).locator("[data-follow-path]")).toHaveText("src/pricing.js", { timeout: 30_000 });
   } finally {
     await llm.close();
   }
