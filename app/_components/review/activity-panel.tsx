@@ -56,7 +56,7 @@ export function useReviewEvents(
     if (!polling) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    async function poll() {
+    async function tick() {
       try {
         const batch = await reader.current(lastSeq.current);
         if (stopped) return;
@@ -70,9 +70,9 @@ export function useReviewEvents(
         if (!stopped) setError((err as Error).message);
       }
       // One last read after the review ends picks up its final events.
-      if (!stopped && live) timer = setTimeout(() => void poll(), POLL_MS);
+      if (!stopped && live) timer = setTimeout(() => void tick(), POLL_MS);
     }
-    void poll();
+    void tick();
     return () => {
       stopped = true;
       if (timer) clearTimeout(timer);
