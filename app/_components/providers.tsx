@@ -3,12 +3,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@ta
 import { ThemeProvider } from "next-themes";
 import { useState, type ReactNode } from "react";
 import { Toaster } from "sonner";
-import { z } from "zod";
 import { makeTrpcClient, TRPCProvider } from "@/app/_lib/trpc.ts";
-
-// The browser parses room events with the shared zod schemas. Without jitless, zod probes `new Function`
-// on first use, and the page's CSP (no unsafe-eval) reports that probe as a violation.
-z.config({ jitless: true });
 
 function retry(failureCount: number, err: unknown) {
   const status = (err as { data?: { httpStatus?: number } })?.data?.httpStatus;
