@@ -113,13 +113,8 @@ function adviceFor(f: StaticInput): { category: Category; fix?: string } {
 /** First sentence of a tool message, as a finding title. */
 function titleOf(f: StaticInput): string {
   const message = f.message.replace(/; flow: [^]*$/, "");
-  const first =
-    message.charAt(0).toUpperCase() +
-    message
-      .slice(1)
-      .split(/(?<=[.!?])\s/)[0]!
-      .trim()
-      .slice(1);
+  const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
+  const first = capitalized.split(/(?<=[.!?])\s/)[0]!.trim();
   const title = first.length > 160 ? `${first.slice(0, 157)}…` : first;
   return title || f.ruleId;
 }
