@@ -361,7 +361,7 @@ export function createAskService(deps: AskServiceDeps) {
           payload: { chatMessageId: message.id, by: message.author, reason },
         });
       try {
-        if (!roleAtLeast(room.role, "member"))
+        if (room.role === "spectator" || !roleAtLeast(room.role, "member"))
           return void (await refuse(
             "Only members and owners can ask Argus (an answer spends the workspace's model budget); viewers watch.",
           ));

@@ -26,7 +26,14 @@ function argus(args: string[], env: Record<string, string>): Promise<{ code: num
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "server/cli/index.ts", "ask", ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "silent", ...env },
+      // Only what a shell would pass (no test database): the CLI as a script runs it.
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        NODE_ENV: "production",
+        LOG_LEVEL: "silent",
+        ...env,
+      },
     });
     let out = "";
     let err = "";
