@@ -38,8 +38,16 @@ export interface EventBus {
   publish<R extends RoomName>(room: R, event: RoomEventBody<RoomKindOf<R>>): Promise<RoomEvent<RoomKindOf<R>>>;
   /** Live events of one room; returns the unsubscribe function. */
   subscribe<R extends RoomName>(room: R, listener: RoomListener<RoomKindOf<R>>): () => void;
-  /** Persisted events with seq > afterSeq, oldest first (this process's pending events stored first). */
-  history<R extends RoomName>(room: R, afterSeq?: number, limit?: number): Promise<RoomEvent<RoomKindOf<R>>[]>;
+  /**
+   * Persisted events with seq > afterSeq, oldest first (this process's pending events stored first).
+   * `omitTypes`: event types left out by prefix (e.g. `ask.`), before the limit, so a page stays full.
+   */
+  history<R extends RoomName>(
+    room: R,
+    afterSeq?: number,
+    limit?: number,
+    opts?: { omitTypes?: readonly string[] },
+  ): Promise<RoomEvent<RoomKindOf<R>>[]>;
   /** The room's thing was deleted: its log and its chat go with it. */
   deleteRoom(room: RoomName): Promise<void>;
   flush(): Promise<void>;
@@ -190,12 +198,17 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
       };
     }) as EventBus["subscribe"],
 
-    history: (async (room: RoomName, afterSeq = 0, limit = 5000) => {
+    history: (async (room: RoomName, afterSeq = 0, limit = 5000, opts?: { omitTypes?: readonly string[] }) => {
       const kind = parseRoom(room)?.kind;
       if (!kind) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
       await settle(room);
+      const omit = opts?.omitTypes ?? [];
       const rows = await db.roomEvent.findMany({
-        where: { room, seq: { gt: afterSeq } },
+        where: {
+          room,
+          seq: { gt: afterSeq },
+          ...(omit.length ? { NOT: omit.map((prefix) => ({ type: { startsWith: prefix } })) } : {}),
+        },
         orderBy: { seq: "asc" },
         take: limit,
       });
