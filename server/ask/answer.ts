@@ -124,7 +124,9 @@ export function explainModelError(message: string): string {
     return `The model provider refused the request (${status ?? "auth"}): check the API key in Settings → Model providers. ${message}`;
   if (status === "429" || /rate.?limit/i.test(message))
     return `The model provider is rate limiting requests (429); ask again in a minute. ${message}`;
-  if (/time(d)? ?out|no data for/i.test(message)) return `The model did not answer in time; ask again. ${message}`;
+  // The LLM layer's words for a silent stream ("no data from the provider for N ms") and a request timeout.
+  if (/timed? ?out|no data from the provider/i.test(message))
+    return `The model did not answer in time; ask again. ${message}`;
   if (status?.startsWith("5")) return `The model provider had an error (${status}); ask again. ${message}`;
   return message;
 }

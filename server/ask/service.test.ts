@@ -10,6 +10,7 @@ import type { ScriptedServer } from "../llm/scripted/server.ts";
 import type { RuleInput } from "../llm/scripted/script.ts";
 import { startServer as startScripted } from "../llm/test-support.ts";
 import type { AskMessage, AskThread } from "../shared/ask.ts";
+import { ASK_MAX_ITERATIONS } from "./answer.ts";
 import type { RoomEvent } from "../shared/room-events.ts";
 import { projectRoom } from "../shared/rooms.ts";
 
@@ -100,11 +101,15 @@ const lastState = (answerId: string) =>
     .filter((e) => e.type === "ask.message" && (e.payload as { message: AskMessage }).message.id === answerId)
     .map((e) => (e.payload as { message: AskMessage }).message)
     .at(-1);
-const finished = (answerId: string) =>
-  waitFor(`answer ${answerId} to finish`, () => {
-    const m = lastState(answerId);
-    return m && !["queued", "running"].includes(m.status) ? m : undefined;
-  });
+const finished = (answerId: string, timeoutMs?: number) =>
+  waitFor(
+    `answer ${answerId} to finish`,
+    () => {
+      const m = lastState(answerId);
+      return m && !["queued", "running"].includes(m.status) ? m : undefined;
+    },
+    timeoutMs,
+  );
 
 function ask(user: TestUser, input: Record<string, unknown>) {
   return user.client.mutate<AskReply>("ask.ask", input);
@@ -226,6 +231,21 @@ describe("one answer per thread, cancel, failures", () => {
     expect(failed.error).toContain("invalid x-api-key");
     const next = await ask(member, { threadUid: r.data.thread.id, question: "Try again" });
     expect(await finished(next.data.answer.id)).toMatchObject({ status: "done", body: "Working again." });
+  });
+
+  it("a model that keeps calling tools gets the forced final answer, and the answer says so", async () => {
+    await useProvider("openai");
+    llm.setScript([
+      { match: "Do not call any more tools", text: "From what I read: hashPassword in src/server.js:31-33." },
+      // Every other request: one more grep, for ever.
+      { toolCalls: [{ name: "grep", input: { pattern: "password" } }] },
+    ]);
+    const r = await ask(member, { projectUid, question: "Look everywhere for passwords" });
+    const done = await finished(r.data.answer.id, 60_000);
+    expect(done).toMatchObject({ status: "done", body: "From what I read: hashPassword in src/server.js:31-33." });
+    expect(done.toolCalls.length).toBe(ASK_MAX_ITERATIONS);
+    expect(done.notes.join(" ")).toContain("forced final answer (iteration limit reached)");
+    expect(done.citations).toMatchObject([{ path: "src/server.js", line: 31, endLine: 33, status: "ok" }]);
   });
 
   it("refuses an empty question and one over 8 KB, saying why", async () => {

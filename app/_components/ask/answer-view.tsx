@@ -9,6 +9,7 @@ import Link from "next/link";
 import { useMemo, useRef } from "react";
 import type { AskMessage, AskToolCall, Citation } from "@/server/shared/ask.ts";
 import { formatCost, formatTokens } from "../review/format.ts";
+import { MODEL_PROVIDERS_HREF } from "../providers-settings.tsx";
 import { Markdown } from "../review/markdown.tsx";
 import { Badge, Button } from "../ui.tsx";
 import type { LiveAnswer } from "./fold.ts";
@@ -161,7 +162,7 @@ export function AnswerView({
             ))}
           </ul>
           <p className="mt-2 text-xs">
-            <Link href="/settings" className="text-brand-600 underline">
+            <Link href={MODEL_PROVIDERS_HREF} className="text-brand-600 underline">
               Settings → Model providers
             </Link>{" "}
             — add a model to get answers instead of search results.
@@ -172,6 +173,15 @@ export function AnswerView({
         <p className="mt-1 text-sm text-red-700 dark:text-red-400" role="alert">
           {answer.error}
         </p>
+      )}
+      {!active && answer.notes.length > 0 && (
+        // How the answer came about when it was not the plain way: the forced final answer after the
+        // step limit or budget, earlier turns left out to fit the model's context.
+        <ul className="mt-1 list-disc pl-5 text-xs text-zinc-500" aria-label="Notes">
+          {answer.notes.map((n, i) => (
+            <li key={i}>{n}</li>
+          ))}
+        </ul>
       )}
       {!active && <Citations citations={answer.citations} codeHref={codeHref} />}
       {canAsk && answer.status === "done" && answer.citations.some((c) => c.status === "ok") && (

@@ -120,6 +120,11 @@ export function ConversationsPanel<K extends RoomKind>({
           Questions about this {reviewUid ? "review's" : "project's"} code, answered with the code as evidence and
           visible to the whole team. In the team chat, write <code>@argus …</code>.
         </p>
+        <p className="mb-2 text-xs text-zinc-500" aria-label="What a follow-up carries">
+          A follow-up carries the thread: earlier questions and answers as text, each answer&apos;s tool calls
+          summarized to one line (their results are not sent again), and the oldest turns left out when that passes a
+          quarter of the model&apos;s context window.
+        </p>
         {c.threads.length > 0 && (
           <ul className="mb-3 flex flex-wrap gap-1" aria-label="Threads">
             {c.threads.map((t) => (
