@@ -12,7 +12,7 @@ import { startServer as startScripted } from "../llm/test-support.ts";
 import type { AskMessage, AskThread } from "../shared/ask.ts";
 import { ASK_MAX_ITERATIONS } from "./answer.ts";
 import type { RoomEvent } from "../shared/room-events.ts";
-import { projectRoom } from "../shared/rooms.ts";
+import { projectRoom, reviewRoom } from "../shared/rooms.ts";
 
 let app: TestServer;
 let llm: ScriptedServer;
@@ -20,6 +20,8 @@ let owner: TestUser;
 let member: TestUser;
 let viewer: TestUser;
 let projectUid: string;
+/** The demo's completed review (static engine) and its snapshot. */
+let reviewUid: string;
 let watcher: RoomClient;
 
 const ANSWER =
@@ -44,10 +46,11 @@ beforeAll(async () => {
   owner = await signUp(app.url, { name: "Owner" });
   member = await inviteAndSignUp(owner, "member", "Mia Member");
   viewer = await inviteAndSignUp(owner, "viewer", "Vic Viewer");
-  const demo = await owner.client.ok<{ projectUid: string }>("mutate", "projects.startDemo", {
+  const demo = await owner.client.ok<{ projectUid: string; review: { uid: string } }>("mutate", "projects.startDemo", {
     workspaceId: owner.workspaceId,
   });
   projectUid = demo.projectUid;
+  reviewUid = demo.review.uid;
   await app.services.queue.idle();
   watcher = await openRoomClient(app.url, viewer.client.cookie);
   const joined = await watcher.call("join", { room: projectRoom(projectUid) });
@@ -335,6 +338,77 @@ describe("@argus in the team chat, and no model", () => {
     } finally {
       chatter.close();
     }
+  });
+});
+
+describe("asked from a review", () => {
+  it("@argus in a review's chat answers in that room, over the review's snapshot", async () => {
+    await useProvider(null);
+    const review = await viewer.client.ok<{ status: string; snapshotUid: string }>("query", "reviews.get", {
+      uid: reviewUid,
+    });
+    expect(review.status).toBe("completed");
+    const chatter = await openRoomClient(app.url, member.client.cookie);
+    try {
+      const room = reviewRoom(reviewUid);
+      expect((await chatter.call("join", { room })).ok).toBe(true);
+      expect(
+        (await chatter.call("chat.send", { room, body: "What about this, @argus: where is the session?" })).ok,
+      ).toBe(true);
+      const thread = await waitFor("the thread in the review's room", () =>
+        chatter.events
+          .filter((e) => e.type === "ask.thread")
+          .map((e) => (e.payload as { thread: AskThread }).thread)
+          .find((t) => t.title === "What about this, where is the session?"),
+      );
+      expect(thread).toMatchObject({ reviewUid, room, projectUid, snapshotUid: review.snapshotUid });
+      const answer = await waitFor("the answer in the review's room", () =>
+        chatter.events
+          .filter((e) => e.type === "ask.message")
+          .map((e) => (e.payload as { message: AskMessage }).message)
+          .find((m) => m.threadId === thread.id && m.kind === "answer" && m.status === "done"),
+      );
+      expect(answer.mode).toBe("search");
+      // The project's room does not carry a review's conversation.
+      expect(
+        watcher.events.some(
+          (e) => e.type === "ask.thread" && (e.payload as { thread: AskThread }).thread.id === thread.id,
+        ),
+      ).toBe(false);
+      // The review's conversations list has it; the project's (its own room) does not.
+      const listed = await viewer.client.ok<AskThread[]>("query", "ask.threads", { projectUid, reviewUid });
+      expect(listed.map((t) => t.id)).toContain(thread.id);
+    } finally {
+      chatter.close();
+    }
+  });
+
+  it("Ask about this finding starts the thread with the finding and its evidence", async () => {
+    await useProvider("anthropic");
+    llm.setScript([{ match: "/Explain this finding/", text: "It is real: see src/server.js:31-33." }]);
+    const findings = await viewer.client.ok<
+      { fingerprint: string; title: string; file: string; startLine: number; evidence: string }[]
+    >("query", "reviews.findings", { reviewUid });
+    const f = findings.find((x) => x.evidence.trim().length > 0)!;
+    const before = llm.requests.length;
+    const r = await ask(member, { reviewUid, fingerprint: f.fingerprint, question: "Explain this finding" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.data.thread).toMatchObject({ reviewUid, fingerprint: f.fingerprint, room: reviewRoom(reviewUid) });
+    // Its answer streams into the review's room (the watcher is in the project's): read it back.
+    const until = Date.now() + 20_000;
+    let answer: AskMessage | undefined;
+    while (!answer && Date.now() < until) {
+      const t = await viewer.client.ok<{ messages: AskMessage[] }>("query", "ask.thread", {
+        threadUid: r.data.thread.id,
+      });
+      answer = t.messages.find((m) => m.id === r.data.answer.id && m.status === "done");
+      if (!answer) await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(answer?.body).toBe("It is real: see src/server.js:31-33.");
+    const sent = JSON.stringify(llm.requests[before]!.body);
+    expect(sent).toContain(f.title);
+    expect(sent).toContain(`${f.file}:${f.startLine}`);
+    expect(sent).toContain(JSON.stringify(f.evidence.split("\n")[0]!.trim()).slice(1, -1));
   });
 });
 
