@@ -74,7 +74,10 @@ test("two members ask Argus in a project room: search results without a model, t
     for (const p of [page, bea]) {
       await expect(panel(p).getByText("search results, no model", { exact: true })).toBeVisible({ timeout: 30_000 });
       await expect(panel(p).getByRole("list", { name: "Search results" })).toContainText("src/server.js");
-      await expect(panel(p).getByRole("link", { name: "Settings → Model providers" })).toBeVisible();
+      await expect(panel(p).getByRole("link", { name: "Settings → Model providers" })).toHaveAttribute(
+        "href",
+        "/settings#model-providers",
+      );
     }
 
     // A model: the scripted server in the Anthropic wire format.
@@ -134,9 +137,28 @@ test("two members ask Argus in a project room: search results without a model, t
     await expect(page.getByText("Finding saved on the review")).toBeVisible();
 
     await page.goto(`/reviews/${demo.review.uid}`);
-    await expect(page.getByRole("list", { name: "Findings" })).toContainText("Passwords hashed with MD5", {
-      timeout: 30_000,
-    });
+    const findings = page.getByRole("list", { name: "Findings" });
+    await expect(findings).toContainText("Passwords hashed with MD5", { timeout: 30_000 });
+    // The review page asks about its own findings, in its own conversations panel.
+    await expect(panel(page)).toBeVisible();
+    await findings.getByRole("button", { name: /Passwords hashed with MD5/ }).click();
+    await expect(findings.getByRole("button", { name: "Ask about this finding" })).toBeVisible();
+
+    // A share link's spectator watches the same review: no conversations with Argus, no way to ask.
+    const link = await trpc<{ token: string }>(page.request, "shares.create", { reviewUid: demo.review.uid });
+    const guest = await browser.newContext();
+    try {
+      const spectator = await guest.newPage();
+      await spectator.goto(`/share/${link.token}`);
+      const shared = spectator.getByRole("list", { name: "Findings" });
+      await expect(shared).toContainText("Passwords hashed with MD5", { timeout: 30_000 });
+      await shared.getByRole("button", { name: /Passwords hashed with MD5/ }).click();
+      await expect(shared.getByRole("button", { name: "Ask about this finding" })).toHaveCount(0);
+      await expect(panel(spectator)).toHaveCount(0);
+      await expect(spectator.getByText("Ask Argus", { exact: true })).toHaveCount(0);
+    } finally {
+      await guest.close();
+    }
   } finally {
     await member.close();
     await llm.close();
