@@ -50,20 +50,26 @@ export function createAnswerRunner(deps: RunnerDeps) {
     });
   }
 
-  /** Earlier answered turns of the thread, oldest first (answers run in order: every done one is earlier). */
-  async function pastTurns(threadId: string, before: Date): Promise<PastTurn[]> {
+  /**
+   * The answer's question and the thread's earlier answered turns, oldest first, in one read (answers
+   * run in order: every done one is earlier than this answer, whose question is among the rows).
+   */
+  async function conversation(answer: AskMessageRow): Promise<{ question: AskMessageRow; turns: PastTurn[] }> {
     const rows = await db.askMessage.findMany({
-      where: { threadId, createdAt: { lte: before } },
+      where: { threadId: answer.threadId, createdAt: { lte: answer.createdAt } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
     const questions = new Map(rows.filter((r) => r.kind === "question").map((r) => [r.id, r]));
-    return rows
+    const question = questions.get(answer.questionId!);
+    if (!question) throw new Error(`answer ${answer.uid} has no question`);
+    const turns = rows
       .filter((r) => r.kind === "answer" && r.status === "done" && r.questionId && questions.has(r.questionId))
       .map((a) => ({
         question: questions.get(a.questionId!)!.body,
         answer: a.body,
         tools: parseDetails(a.details).toolCalls.map((t) => ({ name: t.name, input: t.input })),
       }));
+    return { question, turns };
   }
 
   async function run(answerId: string): Promise<void> {
@@ -74,33 +80,41 @@ export function createAnswerRunner(deps: RunnerDeps) {
     if (claimed.count === 0) return; // cancelled while it waited
     const controller = new AbortController();
     running.set(answerId, controller);
-    let answer = await db.askMessage.findUniqueOrThrow({ where: { id: answerId } });
-    const thread = (await db.askThread.findUniqueOrThrow({
-      where: { id: answer.threadId },
-      include: threadInclude,
-    })) as ThreadRow;
+    const { thread: threadRow, ...row } = await db.askMessage.findUniqueOrThrow({
+      where: { id: answerId },
+      include: { thread: { include: threadInclude } },
+    });
+    let answer: AskMessageRow = row;
+    const thread = threadRow as ThreadRow;
     const room = roomOf(thread);
     const ids = { threadId: thread.uid, answerId: answer.uid };
     const details: Details = { toolCalls: [], citations: [], hits: [], notes: [] };
+    // "running" goes out while the model is being asked (nothing waits on the write; the bus keeps the
+    // room's order), and the final state only after it.
+    const started = publishMessage(thread, answer).catch((err: unknown) =>
+      log.warn({ err, answer: answer.uid }, "answer event not published"),
+    );
     const finish = async (data: Partial<AskMessageRow>) => {
       answer = await db.askMessage.update({
         where: { id: answerId },
         data: { ...data, details: JSON.stringify(details), finishedAt: new Date() },
       });
       await db.askThread.update({ where: { id: thread.id }, data: { updatedAt: new Date() } });
+      await started;
       await publishMessage(thread, answer);
     };
     try {
-      await publishMessage(thread, answer);
-      const question = await db.askMessage.findUniqueOrThrow({ where: { id: answer.questionId! } });
-      const budget = await budgetState(db, thread.workspaceId);
+      // Everything the first model request needs, read at once.
+      const [budget, llm, { question, turns }] = await Promise.all([
+        budgetState(db, thread.workspaceId),
+        deps.chatModel(thread.workspaceId),
+        conversation(answer),
+      ]);
       if (budget.exhausted) return await finish({ status: "failed", error: budgetRefusal(budget) });
-      const llm = await deps.chatModel(thread.workspaceId);
-      const snapshot = await db.snapshot.findUniqueOrThrow({ where: { id: thread.snapshotId } });
-      const dirs = snapshotDirs(deps.config.dataDir, snapshot.projectId, snapshot.id);
+      const dirs = snapshotDirs(deps.config.dataDir, thread.projectId, thread.snapshotId);
       const history = buildHistory({
         context: thread.context,
-        turns: await pastTurns(thread.id, question.createdAt),
+        turns,
         maxTokens: llm ? historyBudget(llm.provider, llm.model ?? "") : 0,
       });
       if (history.dropped) details.notes.push(`${history.dropped} earlier turn(s) left out to fit the model's context`);
@@ -137,12 +151,12 @@ export function createAnswerRunner(deps: RunnerDeps) {
           });
       };
       const staticFindings = async () =>
-        (await db.staticFinding.findMany({ where: { snapshotId: snapshot.id } })) as StaticInput[];
+        (await db.staticFinding.findMany({ where: { snapshotId: thread.snapshotId } })) as StaticInput[];
       const out = await answerQuestion({
         root: dirs.src,
         symbolsPath: dirs.symbols,
         staticFindings,
-        searchCode: codeSearchFor(deps.config, deps.searchIndexes, snapshot.id),
+        searchCode: codeSearchFor(deps.config, deps.searchIndexes, thread.snapshotId),
         llm,
         question: `${history.questionPrefix}${question.body}`,
         history: history.messages,

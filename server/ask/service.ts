@@ -14,7 +14,7 @@ import { roleAtLeast } from "../auth/roles.ts";
 import type { Config } from "../config.ts";
 import type { Db, Project, Review } from "../db/client.ts";
 import { conflict, invalid, isUserFacing, notFound } from "../errors.ts";
-import type { EventBus } from "../events/bus.ts";
+import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
@@ -25,6 +25,7 @@ import {
   mentionedQuestion,
   questionSchema,
   type AnswerStatus,
+  type AskThread,
 } from "../shared/ask.ts";
 import type { ChatMessage } from "../shared/room-chat.ts";
 import { parseRoom, type RoomName } from "../shared/rooms.ts";
@@ -133,7 +134,7 @@ export function createAskService(deps: AskServiceDeps) {
     userId: string,
     target: { project: Project } | { review: Review; fingerprint?: string },
     question: string,
-  ): Promise<ThreadRow> {
+  ): Promise<{ row: ThreadRow; snapshotUid: string }> {
     let project: Project;
     let snapshotId: string;
     let review: Review | null = null;
@@ -174,19 +175,30 @@ export function createAskService(deps: AskServiceDeps) {
       },
       include: threadInclude,
     });
-    return t as ThreadRow;
+    return { row: t as ThreadRow, snapshotUid: snapshot.uid };
   }
 
-  async function announceThread(t: ThreadRow): Promise<void> {
-    const [names, snaps] = await Promise.all([userNames(db, [t.createdById]), snapshotUids(db, [t.snapshotId])]);
-    await events.publish(roomOf(t), {
-      type: "ask.thread",
-      payload: { thread: threadView(t, snaps.get(t.snapshotId) ?? "", names) },
-    });
+  /**
+   * Publishes without waiting for the write: the bus keeps a room's events in the order they were
+   * published, so the answer's own events (published later, by the runner) still come after these,
+   * and the model is asked without waiting on them (bench/ask.ts: question → first model request).
+   */
+  function announce(room: RoomName<"project">, body: RoomEventBody<"project">): void {
+    events
+      .publish(room, body)
+      .catch((err: unknown) => log.error({ err, room }, "a conversation event was not published"));
   }
 
-  /** The question and its (queued) answer, announced; the thread's queue picks the answer up. */
-  async function enqueue(t: ThreadRow, userId: string, question: string, chatMessageUid: string | null) {
+  /** A new thread, as everyone in its room sees it; its creator is the one asking. */
+  function announceThread(t: { row: ThreadRow; snapshotUid: string }, creator: NonNullable<Actor>): AskThread {
+    const thread = threadView(t.row, t.snapshotUid, new Map([[creator.userId, creator.name]]));
+    announce(roomOf(t.row), { type: "ask.thread", payload: { thread } });
+    return thread;
+  }
+
+  /** The question and its (queued) answer, announced; the thread's queue picks the answer up at once. */
+  async function enqueue(t: ThreadRow, asker: NonNullable<Actor>, question: string, chatMessageUid: string | null) {
+    const userId = asker.userId;
     const { q, a } = await db.$transaction(async (tx) => {
       const q = await tx.askMessage.create({
         data: {
@@ -212,41 +224,42 @@ export function createAskService(deps: AskServiceDeps) {
       });
       return { q, a };
     });
-    const names = await userNames(db, [userId]);
+    const names = new Map([[userId, asker.name]]);
     const room = roomOf(t);
     const question_ = messageView(q, t.uid, names);
     const answer = messageView(a, t.uid, names);
-    await events.publish(room, { type: "ask.message", payload: { message: question_ } });
-    await events.publish(room, { type: "ask.message", payload: { message: answer } });
+    announce(room, { type: "ask.message", payload: { message: question_ } });
+    announce(room, { type: "ask.message", payload: { message: answer } });
     runner.kick(t.id);
     return { question: question_, answer };
   }
 
   async function ask(actor: Actor, input: z.infer<typeof askInput>) {
     const user = requireUser(actor);
-    let thread: ThreadRow;
-    let created = false;
     if (input.threadUid) {
-      thread = await loadThread(actor, input.threadUid, "member");
+      const thread = await loadThread(actor, input.threadUid, "member");
       await requireBudget(db, thread.workspaceId);
-    } else if (input.reviewUid) {
+      const { question, answer } = await enqueue(thread, user, input.question, null);
+      // The answer is on its way; what the reply says of the thread is read meanwhile.
+      const [names, snaps] = await Promise.all([
+        userNames(db, [thread.createdById]),
+        snapshotUids(db, [thread.snapshotId]),
+      ]);
+      return { thread: threadView(thread, snaps.get(thread.snapshotId) ?? "", names), question, answer };
+    }
+    let created: { row: ThreadRow; snapshotUid: string };
+    if (input.reviewUid) {
       const review = await loadReview(actor, input.reviewUid, "member");
       await requireBudget(db, review.workspaceId);
-      thread = await newThread(user.userId, { review, fingerprint: input.fingerprint }, input.question);
-      created = true;
+      created = await newThread(user.userId, { review, fingerprint: input.fingerprint }, input.question);
     } else {
       const project = await loadProject(actor, input.projectUid!, "member");
       await requireBudget(db, project.workspaceId);
-      thread = await newThread(user.userId, { project }, input.question);
-      created = true;
+      created = await newThread(user.userId, { project }, input.question);
     }
-    if (created) await announceThread(thread);
-    const { question, answer } = await enqueue(thread, user.userId, input.question, null);
-    const [names, snaps] = await Promise.all([
-      userNames(db, [thread.createdById]),
-      snapshotUids(db, [thread.snapshotId]),
-    ]);
-    return { thread: threadView(thread, snaps.get(thread.snapshotId) ?? "", names), question, answer };
+    const thread = announceThread(created, user);
+    const { question, answer } = await enqueue(created.row, user, input.question, null);
+    return { thread, question, answer };
   }
 
   return {
@@ -369,7 +382,7 @@ export function createAskService(deps: AskServiceDeps) {
         if (!checked.success)
           return void (await refuse(`Argus did not answer: ${formatZodIssues(checked.error, { separator: "; " })}.`));
         await requireBudget(db, room.workspaceId);
-        let thread: ThreadRow;
+        let thread: { row: ThreadRow; snapshotUid: string };
         if (parsed.kind === "project") {
           const project = await db.project.findUniqueOrThrow({ where: { uid: parsed.uid } });
           thread = await newThread(actor.userId, { project }, question);
@@ -381,8 +394,8 @@ export function createAskService(deps: AskServiceDeps) {
             question,
           );
         }
-        await announceThread(thread);
-        await enqueue(thread, actor.userId, question, message.id);
+        announceThread(thread, actor);
+        await enqueue(thread.row, actor, question, message.id);
       } catch (err) {
         await refuse(publicError(err, { doing: "asking Argus", log, context: { room: room.name } }).message).catch(
           (e: unknown) => log.error({ err: e }, "could not say why Argus did not answer"),

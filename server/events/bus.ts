@@ -17,7 +17,10 @@
  * COALESCE_MS window (of the same type — the agent's `token`, an answer's `ask.token` — and with the
  * same other fields, e.g. the same phase or answer) become one event — one row,
  * one frame to every watcher — so a stream of 10⁴ deltas is not 10⁴ rows or 10⁴ × watchers messages.
- * Any other event of the room closes the open window first, so order is kept.
+ * A delta that finds the room quiet (no token frame for a whole window) goes out at once and opens the
+ * window the next ones wait in: the first words of an answer are not held back (bench/ask.ts), and a
+ * steady stream is still about one frame per window. Any other event of the room closes the open
+ * window first, so order is kept.
  */
 import { isUniqueViolation, type Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -53,7 +56,7 @@ export interface EventBus {
   flush(): Promise<void>;
 }
 
-/** The coalescing window for token deltas: one frame per room per window. */
+/** The coalescing window for token deltas: about one frame per room per window. */
 export const COALESCE_MS = 40;
 /** Inserts tried before a publish gives up (each lost race means another process took that seq). */
 const MAX_SEQ_ATTEMPTS = 50;
@@ -78,6 +81,12 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
   /** The seq this process expects to take next per room (a guess: the insert decides). */
   const nextSeq = new Map<string, number>();
   const frames = new Map<string, OpenFrame>();
+  /** When each room's last token frame went out (performance.now()); rooms quiet for a window are dropped. */
+  const lastFrameAt = new Map<string, number>();
+  function frameSent(room: string, at: number): void {
+    lastFrameAt.set(room, at);
+    if (lastFrameAt.size > 1000) for (const [r, t] of lastFrameAt) if (at - t >= coalesceMs) lastFrameAt.delete(r);
+  }
   // Writes of one room are chained so rows land (and go out) in publish order.
   const chains = new Map<string, Promise<unknown>>();
 
@@ -145,6 +154,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     if (!frame) return;
     frames.delete(room);
     clearTimeout(frame.timer);
+    frameSent(room, performance.now());
     enqueue(room, { type: frame.type, payload: { ...frame.rest, text: frame.text } } as Body).then(
       frame.written.resolve,
       frame.written.reject,
@@ -163,7 +173,14 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
       frame = undefined;
     }
     if (!frame) {
-      const timer = setTimeout(() => closeFrame(room), coalesceMs);
+      const now = performance.now();
+      const since = now - (lastFrameAt.get(room) ?? -Infinity);
+      if (since >= coalesceMs) {
+        // A quiet room: this delta is a frame of its own, now; the next ones wait for its window.
+        frameSent(room, now);
+        return enqueue(room, { type, payload: { ...rest, text } } as Body);
+      }
+      const timer = setTimeout(() => closeFrame(room), coalesceMs - since);
       timer.unref?.();
       frame = { type, text: "", rest, timer, written: deferred() };
       frames.set(room, frame);
@@ -227,6 +244,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     }) as EventBus["history"],
 
     async deleteRoom(room) {
+      lastFrameAt.delete(room);
       const frame = frames.get(room);
       if (frame) {
         clearTimeout(frame.timer);
