@@ -72,7 +72,11 @@ export function createAnswerRunner(deps: RunnerDeps) {
     return { question, turns };
   }
 
-  async function run(answerId: string): Promise<void> {
+  /**
+   * Runs one answer. `known`: its rows as the service just wrote them (an answer that starts at once),
+   * so the first model request does not wait for reading them back.
+   */
+  async function run(answerId: string, known?: { answer: AskMessageRow; thread: ThreadRow }): Promise<void> {
     const claimed = await db.askMessage.updateMany({
       where: { id: answerId, status: "queued" },
       data: { status: "running" },
@@ -80,12 +84,16 @@ export function createAnswerRunner(deps: RunnerDeps) {
     if (claimed.count === 0) return; // cancelled while it waited
     const controller = new AbortController();
     running.set(answerId, controller);
-    const { thread: threadRow, ...row } = await db.askMessage.findUniqueOrThrow({
-      where: { id: answerId },
-      include: { thread: { include: threadInclude } },
-    });
-    let answer: AskMessageRow = row;
-    const thread = threadRow as ThreadRow;
+    let loaded = known;
+    if (!loaded) {
+      const { thread, ...row } = await db.askMessage.findUniqueOrThrow({
+        where: { id: answerId },
+        include: { thread: { include: threadInclude } },
+      });
+      loaded = { answer: row, thread: thread as ThreadRow };
+    }
+    let answer: AskMessageRow = { ...loaded.answer, status: "running" };
+    const thread = loaded.thread;
     const room = roomOf(thread);
     const ids = { threadId: thread.uid, answerId: answer.uid };
     const details: Details = { toolCalls: [], citations: [], hits: [], notes: [] };
@@ -191,7 +199,8 @@ export function createAnswerRunner(deps: RunnerDeps) {
     }
   }
 
-  async function drainOnce(threadId: string): Promise<void> {
+  async function drainOnce(threadId: string, first?: { answer: AskMessageRow; thread: ThreadRow }): Promise<void> {
+    if (first) await run(first.answer.id, first);
     for (;;) {
       const next = await db.askMessage.findFirst({
         where: { threadId, kind: "answer", status: "queued" },
@@ -204,8 +213,11 @@ export function createAnswerRunner(deps: RunnerDeps) {
   }
 
   return {
-    /** Starts the thread's queue unless it runs already (then it picks the new answer up after the current one). */
-    kick(threadId: string): void {
+    /**
+     * Starts the thread's queue unless it runs already (then it picks the new answer up after the
+     * current one). `queued`: the answer just queued and its thread, when the caller has them.
+     */
+    kick(threadId: string, queued?: { answer: AskMessageRow; thread: ThreadRow }): void {
       const d = draining.get(threadId);
       if (d) {
         d.again = true;
@@ -215,9 +227,11 @@ export function createAnswerRunner(deps: RunnerDeps) {
       draining.set(threadId, state);
       const done = (async () => {
         try {
+          let first = queued;
           do {
             state.again = false;
-            await drainOnce(threadId);
+            await drainOnce(threadId, first);
+            first = undefined;
           } while (state.again);
         } catch (err) {
           log.error({ err, threadId }, "a thread's answer queue stopped");

@@ -95,7 +95,7 @@ export function createAskService(deps: AskServiceDeps) {
    */
   async function chatModel(workspaceId: string): Promise<LlmClientOptions | null> {
     const c = await db.providerConnection.findFirst({ where: { workspaceId }, orderBy: { name: "asc" } });
-    if (c) return (await deps.providers.resolveForJob(workspaceId, c.uid)).options;
+    if (c) return deps.providers.resolveConnection(c).options;
     try {
       const env = (await deps.providers.resolveForJob(workspaceId, null)).options;
       return env.provider === "openai-compatible" && !env.baseURL ? null : env;
@@ -199,9 +199,12 @@ export function createAskService(deps: AskServiceDeps) {
   /** The question and its (queued) answer, announced; the thread's queue picks the answer up at once. */
   async function enqueue(t: ThreadRow, asker: NonNullable<Actor>, question: string, chatMessageUid: string | null) {
     const userId = asker.userId;
-    const { q, a } = await db.$transaction(async (tx) => {
-      const q = await tx.askMessage.create({
-        data: {
+    // One statement writes both (atomic without a transaction): the answer names its question's id.
+    const questionId = crypto.randomUUID();
+    const rows = await db.askMessage.createManyAndReturn({
+      data: [
+        {
+          id: questionId,
           uid: crypto.randomUUID(),
           threadId: t.id,
           workspaceId: t.workspaceId,
@@ -210,27 +213,26 @@ export function createAskService(deps: AskServiceDeps) {
           body: question,
           chatMessageUid,
         },
-      });
-      const a = await tx.askMessage.create({
-        data: {
+        {
           uid: crypto.randomUUID(),
           threadId: t.id,
           workspaceId: t.workspaceId,
           kind: "answer",
-          questionId: q.id,
+          questionId,
           body: "",
           status: "queued",
         },
-      });
-      return { q, a };
+      ],
     });
+    const q = rows.find((r) => r.kind === "question")!;
+    const a = rows.find((r) => r.kind === "answer")!;
     const names = new Map([[userId, asker.name]]);
     const room = roomOf(t);
     const question_ = messageView(q, t.uid, names);
     const answer = messageView(a, t.uid, names);
     announce(room, { type: "ask.message", payload: { message: question_ } });
     announce(room, { type: "ask.message", payload: { message: answer } });
-    runner.kick(t.id);
+    runner.kick(t.id, { answer: a, thread: t });
     return { question: question_, answer };
   }
 
@@ -302,7 +304,8 @@ export function createAskService(deps: AskServiceDeps) {
       const t = await loadThread(actor, input.threadUid, "viewer");
       const rows = await db.askMessage.findMany({
         where: { threadId: t.id },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        // A question and its answer are written in the same statement (same createdAt): question first.
+        orderBy: [{ createdAt: "asc" }, { kind: "desc" }, { id: "asc" }],
         take: 500,
       });
       const [names, snaps] = await Promise.all([
