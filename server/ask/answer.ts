@@ -11,7 +11,7 @@ import { Sandbox } from "../review/sandbox.ts";
 import type { StaticInput } from "../review/static-engine.ts";
 import { createReviewTools, runToolCall } from "../review/tools/index.ts";
 import type { ToolContext } from "../review/tools/types.ts";
-import { createLlmClient, type LlmClientOptions, type Message, type Usage } from "../llm/index.ts";
+import { createLlmClient, type LlmClient, type LlmClientOptions, type Message, type Usage } from "../llm/index.ts";
 import type { Citation, SearchHit } from "../shared/ask.ts";
 import { checkCitations } from "./citations.ts";
 import { ASK_SYSTEM_PROMPT } from "./prompt.ts";
@@ -52,6 +52,27 @@ export interface AnswerOutput {
   model: string | null;
 }
 
+/**
+ * Clients by their options, kept between answers: making one (the provider's SDK) costs a few ms, and a
+ * kept client keeps its connection to the provider open. Any change of key, model or URL is another
+ * client; the oldest beyond MAX_CLIENTS is let go.
+ */
+const clients = new Map<string, LlmClient>();
+const MAX_CLIENTS = 16;
+
+function clientFor(options: LlmClientOptions): LlmClient {
+  const key = JSON.stringify(options);
+  let client = clients.get(key);
+  if (client) {
+    clients.delete(key); // most recently used last
+  } else {
+    client = createLlmClient(options);
+    if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
+  }
+  clients.set(key, client);
+  return client;
+}
+
 const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 export async function answerQuestion(input: AnswerInput): Promise<AnswerOutput> {
@@ -83,7 +104,7 @@ export async function answerQuestion(input: AnswerInput): Promise<AnswerOutput> 
     { sandbox },
   );
   try {
-    const llm = createLlmClient(input.llm);
+    const llm = clientFor(input.llm);
     const out = await chatWithAgent({
       llm,
       system: ASK_SYSTEM_PROMPT,

@@ -19,9 +19,16 @@ import { snapshotDirs } from "../snapshots/storage.ts";
 import type { AskToolCall } from "../shared/ask.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
 import { answerQuestion } from "./answer.ts";
-import { budgetRefusal, budgetState } from "./budget.ts";
+import { budgetRefusal, budgetState, type BudgetState } from "./budget.ts";
 import { buildHistory, historyBudget, type PastTurn } from "./history.ts";
 import { messageView, parseDetails, roomOf, threadInclude, userNames, type Details, type ThreadRow } from "./views.ts";
+
+/** An answer the service just queued: its rows as written, and the budget it checked a moment ago. */
+export interface QueuedAnswer {
+  answer: AskMessageRow;
+  thread: ThreadRow;
+  budget: BudgetState;
+}
 
 export interface RunnerDeps {
   db: Db;
@@ -73,10 +80,10 @@ export function createAnswerRunner(deps: RunnerDeps) {
   }
 
   /**
-   * Runs one answer. `known`: its rows as the service just wrote them (an answer that starts at once),
-   * so the first model request does not wait for reading them back.
+   * Runs one answer. `known`: an answer that starts the moment it was queued, so the first model
+   * request does not wait for reading back what the service just wrote and checked.
    */
-  async function run(answerId: string, known?: { answer: AskMessageRow; thread: ThreadRow }): Promise<void> {
+  async function run(answerId: string, known?: QueuedAnswer): Promise<void> {
     const claimed = await db.askMessage.updateMany({
       where: { id: answerId, status: "queued" },
       data: { status: "running" },
@@ -84,7 +91,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
     if (claimed.count === 0) return; // cancelled while it waited
     const controller = new AbortController();
     running.set(answerId, controller);
-    let loaded = known;
+    let loaded: Omit<QueuedAnswer, "budget"> | undefined = known;
     if (!loaded) {
       const { thread, ...row } = await db.askMessage.findUniqueOrThrow({
         where: { id: answerId },
@@ -114,7 +121,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
     try {
       // Everything the first model request needs, read at once.
       const [budget, llm, { question, turns }] = await Promise.all([
-        budgetState(db, thread.workspaceId),
+        known?.budget ?? budgetState(db, thread.workspaceId),
         deps.chatModel(thread.workspaceId),
         conversation(answer),
       ]);
@@ -199,7 +206,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
     }
   }
 
-  async function drainOnce(threadId: string, first?: { answer: AskMessageRow; thread: ThreadRow }): Promise<void> {
+  async function drainOnce(threadId: string, first?: QueuedAnswer): Promise<void> {
     if (first) await run(first.answer.id, first);
     for (;;) {
       const next = await db.askMessage.findFirst({
@@ -217,7 +224,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
      * Starts the thread's queue unless it runs already (then it picks the new answer up after the
      * current one). `queued`: the answer just queued and its thread, when the caller has them.
      */
-    kick(threadId: string, queued?: { answer: AskMessageRow; thread: ThreadRow }): void {
+    kick(threadId: string, queued?: QueuedAnswer): void {
       const d = draining.get(threadId);
       if (d) {
         d.again = true;

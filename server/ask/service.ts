@@ -32,7 +32,7 @@ import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { publicError } from "../errors-public.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
-import { budgetState, requireBudget } from "./budget.ts";
+import { budgetState, requireBudget, type BudgetState } from "./budget.ts";
 import { createAnswerFindings } from "./findings.ts";
 import { findingContext } from "./prompt.ts";
 import { createAnswerRunner } from "./runner.ts";
@@ -197,7 +197,13 @@ export function createAskService(deps: AskServiceDeps) {
   }
 
   /** The question and its (queued) answer, announced; the thread's queue picks the answer up at once. */
-  async function enqueue(t: ThreadRow, asker: NonNullable<Actor>, question: string, chatMessageUid: string | null) {
+  async function enqueue(
+    t: ThreadRow,
+    asker: NonNullable<Actor>,
+    question: string,
+    chatMessageUid: string | null,
+    budget: BudgetState,
+  ) {
     const userId = asker.userId;
     // One statement writes both (atomic without a transaction): the answer names its question's id.
     const questionId = crypto.randomUUID();
@@ -232,7 +238,7 @@ export function createAskService(deps: AskServiceDeps) {
     const answer = messageView(a, t.uid, names);
     announce(room, { type: "ask.message", payload: { message: question_ } });
     announce(room, { type: "ask.message", payload: { message: answer } });
-    runner.kick(t.id, { answer: a, thread: t });
+    runner.kick(t.id, { answer: a, thread: t, budget });
     return { question: question_, answer };
   }
 
@@ -240,8 +246,8 @@ export function createAskService(deps: AskServiceDeps) {
     const user = requireUser(actor);
     if (input.threadUid) {
       const thread = await loadThread(actor, input.threadUid, "member");
-      await requireBudget(db, thread.workspaceId);
-      const { question, answer } = await enqueue(thread, user, input.question, null);
+      const budget = await requireBudget(db, thread.workspaceId);
+      const { question, answer } = await enqueue(thread, user, input.question, null, budget);
       // The answer is on its way; what the reply says of the thread is read meanwhile.
       const [names, snaps] = await Promise.all([
         userNames(db, [thread.createdById]),
@@ -250,17 +256,18 @@ export function createAskService(deps: AskServiceDeps) {
       return { thread: threadView(thread, snaps.get(thread.snapshotId) ?? "", names), question, answer };
     }
     let created: { row: ThreadRow; snapshotUid: string };
+    let budget: BudgetState;
     if (input.reviewUid) {
       const review = await loadReview(actor, input.reviewUid, "member");
-      await requireBudget(db, review.workspaceId);
+      budget = await requireBudget(db, review.workspaceId);
       created = await newThread(user.userId, { review, fingerprint: input.fingerprint }, input.question);
     } else {
       const project = await loadProject(actor, input.projectUid!, "member");
-      await requireBudget(db, project.workspaceId);
+      budget = await requireBudget(db, project.workspaceId);
       created = await newThread(user.userId, { project }, input.question);
     }
     const thread = announceThread(created, user);
-    const { question, answer } = await enqueue(created.row, user, input.question, null);
+    const { question, answer } = await enqueue(created.row, user, input.question, null, budget);
     return { thread, question, answer };
   }
 
@@ -384,7 +391,7 @@ export function createAskService(deps: AskServiceDeps) {
         const checked = questionSchema.safeParse(question);
         if (!checked.success)
           return void (await refuse(`Argus did not answer: ${formatZodIssues(checked.error, { separator: "; " })}.`));
-        await requireBudget(db, room.workspaceId);
+        const budget = await requireBudget(db, room.workspaceId);
         let thread: { row: ThreadRow; snapshotUid: string };
         if (parsed.kind === "project") {
           const project = await db.project.findUniqueOrThrow({ where: { uid: parsed.uid } });
@@ -398,7 +405,7 @@ export function createAskService(deps: AskServiceDeps) {
           );
         }
         announceThread(thread, actor);
-        await enqueue(thread.row, actor, question, message.id);
+        await enqueue(thread.row, actor, question, message.id, budget);
       } catch (err) {
         await refuse(publicError(err, { doing: "asking Argus", log, context: { room: room.name } }).message).catch(
           (e: unknown) => log.error({ err: e }, "could not say why Argus did not answer"),
