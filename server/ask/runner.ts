@@ -28,6 +28,8 @@ export interface QueuedAnswer {
   answer: AskMessageRow;
   thread: ThreadRow;
   budget: BudgetState;
+  /** A new thread's: its question, and no earlier turns. */
+  conversation?: { question: AskMessageRow; turns: PastTurn[] };
 }
 
 export interface RunnerDeps {
@@ -123,7 +125,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
       const [budget, llm, { question, turns }] = await Promise.all([
         known?.budget ?? budgetState(db, thread.workspaceId),
         deps.chatModel(thread.workspaceId),
-        conversation(answer),
+        known?.conversation ?? conversation(answer),
       ]);
       if (budget.exhausted) return await finish({ status: "failed", error: budgetRefusal(budget) });
       const dirs = snapshotDirs(deps.config.dataDir, thread.projectId, thread.snapshotId);

@@ -173,9 +173,10 @@ export function createAskService(deps: AskServiceDeps) {
         context,
         createdById: userId,
       },
-      include: threadInclude,
     });
-    return { row: t as ThreadRow, snapshotUid: snapshot.uid };
+    // The uids the thread's views name are the rows read above (no read back).
+    const row: ThreadRow = { ...t, project: { uid: project.uid }, review: review ? { uid: review.uid } : null };
+    return { row, snapshotUid: snapshot.uid };
   }
 
   /**
@@ -203,6 +204,7 @@ export function createAskService(deps: AskServiceDeps) {
     question: string,
     chatMessageUid: string | null,
     budget: BudgetState,
+    isNew: boolean,
   ) {
     const userId = asker.userId;
     // One statement writes both (atomic without a transaction): the answer names its question's id.
@@ -238,7 +240,8 @@ export function createAskService(deps: AskServiceDeps) {
     const answer = messageView(a, t.uid, names);
     announce(room, { type: "ask.message", payload: { message: question_ } });
     announce(room, { type: "ask.message", payload: { message: answer } });
-    runner.kick(t.id, { answer: a, thread: t, budget });
+    // A new thread's conversation is this question alone; a follow-up's is read by the runner.
+    runner.kick(t.id, { answer: a, thread: t, budget, ...(isNew ? { conversation: { question: q, turns: [] } } : {}) });
     return { question: question_, answer };
   }
 
@@ -247,7 +250,7 @@ export function createAskService(deps: AskServiceDeps) {
     if (input.threadUid) {
       const thread = await loadThread(actor, input.threadUid, "member");
       const budget = await requireBudget(db, thread.workspaceId);
-      const { question, answer } = await enqueue(thread, user, input.question, null, budget);
+      const { question, answer } = await enqueue(thread, user, input.question, null, budget, false);
       // The answer is on its way; what the reply says of the thread is read meanwhile.
       const [names, snaps] = await Promise.all([
         userNames(db, [thread.createdById]),
@@ -267,7 +270,7 @@ export function createAskService(deps: AskServiceDeps) {
       created = await newThread(user.userId, { project }, input.question);
     }
     const thread = announceThread(created, user);
-    const { question, answer } = await enqueue(created.row, user, input.question, null, budget);
+    const { question, answer } = await enqueue(created.row, user, input.question, null, budget, true);
     return { thread, question, answer };
   }
 
@@ -405,7 +408,7 @@ export function createAskService(deps: AskServiceDeps) {
           );
         }
         announceThread(thread, actor);
-        await enqueue(thread.row, actor, question, message.id, budget);
+        await enqueue(thread.row, actor, question, message.id, budget, true);
       } catch (err) {
         await refuse(publicError(err, { doing: "asking Argus", log, context: { room: room.name } }).message).catch(
           (e: unknown) => log.error({ err: e }, "could not say why Argus did not answer"),
