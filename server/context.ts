@@ -27,6 +27,7 @@ import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
+import { createNotifications, type Notifications } from "./notifications/service.ts";
 
 export interface Services {
   config: Config;
@@ -47,6 +48,7 @@ export interface Services {
   roomChat: RoomChat;
   findingTeam: FindingTeam;
   steering: Steering;
+  notifications: Notifications;
   demo: DemoService;
   close(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const events = createEventBus({ db, log });
   const providers = createProviderService(db, config, authSecret);
   const steering = createSteering({ db, events, log });
+  const notifications = createNotifications({ db, log });
   const reviews = createReviewService({ db, queue, events, log, providers, steering });
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
@@ -70,7 +73,17 @@ export async function createServices(config: Config, log = createLogger(config.l
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(
     REVIEW_JOB,
-    createReviewJob({ db, config, events, log, providers, steering, running: reviews.running, searchIndexes }),
+    createReviewJob({
+      db,
+      config,
+      events,
+      log,
+      providers,
+      steering,
+      running: reviews.running,
+      searchIndexes,
+      notify: notifications.notify,
+    }),
   );
   return {
     config,
@@ -95,9 +108,10 @@ export async function createServices(config: Config, log = createLogger(config.l
       },
     }),
     reviews,
-    roomChat: createRoomChat({ db, events }),
+    roomChat: createRoomChat({ db, events, notify: notifications.notify }),
     findingTeam: createFindingTeam({ db, events }),
     steering,
+    notifications,
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,

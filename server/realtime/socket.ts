@@ -3,7 +3,8 @@
  * another site's page — Origin, server/web/origin.ts — then handshake.ts: the same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
  * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
- * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
+ * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS), and
+ * each user's own room for what is pushed to them (user-sockets.ts: new notifications).
  * When a membership changes, the workspace service says so and that user's sockets are checked at
  * once; the periodic check stays as the backstop.
  */
@@ -21,6 +22,7 @@ import { serveProtocol } from "./protocol.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
 import type { ArgusSocketServer } from "./types.ts";
+import { joinUserRoom, pushNotifications } from "./user-sockets.ts";
 
 export { recheckSockets } from "./membership.ts";
 export type { ArgusSocket, ArgusSocketServer, SocketData } from "./types.ts";
@@ -59,7 +61,9 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     ...steerHandlers(services.steering),
   };
 
+  const unpush = pushNotifications(io, services.notifications.notify);
   io.on("connection", (socket) => {
+    joinUserRoom(socket);
     serveProtocol(socket, services, handlers);
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
@@ -80,6 +84,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   httpServer.once("close", () => {
     clearInterval(recheck);
     unsubscribe();
+    unpush();
   });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;

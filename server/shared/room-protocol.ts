@@ -12,6 +12,7 @@ import type { RoomEvent } from "./room-events.ts";
 import { CHAT_PAGE, chatBodySchema, type ChatEdit, type ChatMessage, threadSchema } from "./room-chat.ts";
 import { focusSchema, type PresentMember } from "./room-presence.ts";
 import { roomNameSchema } from "./rooms.ts";
+import type { NotificationPush } from "./notifications.ts";
 import { hintTextSchema } from "./steering.ts";
 import { type Vote, verdictSchema } from "./team-verdicts.ts";
 
@@ -144,4 +145,6 @@ export interface ServerToClientEvents {
   revoked: (info: { room: string; reason: string }) => void;
   /** Who is in a joined room now, and what each looks at (sent whenever that changes). */
   presence: (info: { room: string; members: PresentMember[] }) => void;
+  /** A notification for this user was written (sent to every socket of theirs): the inbox's unread count is `unread`. */
+  notification: (push: NotificationPush) => void;
 }

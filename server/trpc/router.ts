@@ -1,6 +1,7 @@
 import { router } from "./init.ts";
 import { accountRouter } from "./routers/account.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
+import { notificationsRouter } from "./routers/notifications.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
 import { providersRouter } from "./routers/providers.ts";
@@ -11,6 +12,7 @@ import { workspacesRouter } from "./routers/workspaces.ts";
 export const appRouter = router({
   account: accountRouter,
   knowledge: knowledgeRouter,
+  notifications: notificationsRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,

@@ -46,6 +46,8 @@ export interface WorkspaceA {
   inviteId: string;
   inviteToken: string;
   runUid: string;
+  /** The owner's inbox item for the review they started (its text names A's project). */
+  notificationUid: string;
 }
 
 export interface World {
@@ -157,6 +159,8 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     reviewUid: review.uid,
   });
   expect(findings.length, "the static review of A's project found nothing").toBeGreaterThan(0);
+  const notification = await db.notification.findFirst({ where: { userId: owner.userId, kind: "review_finished" } });
+  expect(notification?.text, "the owner was not told that their review finished").toContain(tag);
 
   const base = await owner.client.ok<{ uid: string }>("mutate", "knowledge.create", {
     workspaceId,
@@ -247,6 +251,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     inviteId: invite.id,
     inviteToken: invite.token,
     runUid,
+    notificationUid: notification!.uid,
   };
   const trap = await startTrap();
   return {
