@@ -2,6 +2,7 @@
 import {
   BookOpen,
   FolderGit2,
+  Inbox,
   LayoutDashboard,
   LogOut,
   MessageSquareText,
@@ -15,6 +16,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Suspense } from "react";
 import { authClient } from "@/app/_lib/auth-client.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { UnreadBadge } from "./inbox/unread-badge.tsx";
 import { Logo } from "./logo.tsx";
 import { NewWorkspaceDialog } from "./new-workspace-dialog.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
@@ -23,6 +25,7 @@ import { WorkspaceSwitcher } from "./workspace-switcher.tsx";
 
 const nav = [
   { href: "/", label: "Dashboard", Icon: LayoutDashboard },
+  { href: "/inbox", label: "Inbox", Icon: Inbox },
   { href: "/projects", label: "Projects", Icon: FolderGit2 },
   { href: "/reviews", label: "Reviews", Icon: SearchCheck },
   { href: "/pipelines", label: "Pipelines", Icon: Workflow },
@@ -73,6 +76,7 @@ export function Sidebar() {
             >
               <Icon className="size-4" aria-hidden />
               {label}
+              {href === "/inbox" && <UnreadBadge />}
             </Link>
           );
         })}

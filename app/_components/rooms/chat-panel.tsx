@@ -15,6 +15,8 @@ import { formatDate } from "../review/format.ts";
 import { Markdown } from "../review/markdown.tsx";
 import { Button, Card, TextArea, cx } from "../ui.tsx";
 import { Avatar } from "./avatar.tsx";
+import { MentionAutocomplete } from "./mention-autocomplete.tsx";
+import { chatAnchor, useChatAnchor } from "./use-chat-anchor.ts";
 import { useRoomChat } from "./use-room-chat.ts";
 
 /** The composer's own check, the same rule the server applies (server/shared/room-chat.ts). */
@@ -72,6 +74,7 @@ function Composer({
         className="resize-y font-sans"
         invalid={!!error}
       />
+      <MentionAutocomplete value={draft} onChange={setDraft} />
       <div className="mt-1 flex items-center justify-between gap-2">
         <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
           {error}
@@ -127,7 +130,7 @@ function MessageRow({
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
-    <li className="flex gap-2 py-1.5" data-message={m.id}>
+    <li className="flex gap-2 py-1.5 data-[highlight]:bg-brand-50" data-message={m.id} id={chatAnchor(m.id)}>
       <Avatar id={m.author.id} name={m.author.name} />
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
@@ -189,6 +192,7 @@ export function ChatPanel<K extends RoomKind>({
   className?: string;
 }) {
   const chat = useRoomChat(room, state, thread);
+  useChatAnchor(chat.messages);
   const { user } = useWorkspace();
   const box = useRef<HTMLOListElement>(null);
   useEffect(() => {

@@ -1,0 +1,26 @@
+"use client";
+/**
+ * A link to a chat message (`#chat-<id>`, e.g. from the inbox) lands on it: messages arrive over the
+ * socket after the page has loaded, so the browser's own jump to the anchor finds nothing. Once the
+ * message is shown, it is scrolled into view and marked for a moment; once per hash.
+ */
+import { useEffect, useRef } from "react";
+import { chatAnchor } from "@/server/shared/notifications.ts";
+
+export function useChatAnchor(messages: readonly { id: string }[]): void {
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    const hash = decodeURIComponent(window.location.hash.slice(1));
+    if (!hash || done.current === hash || !messages.some((m) => chatAnchor(m.id) === hash)) return;
+    const el = document.getElementById(hash);
+    if (!el) return;
+    done.current = hash;
+    // Block bodies: scrollIntoView may return a Promise (docs/architecture.md).
+    el.scrollIntoView({ block: "center" });
+    el.setAttribute("data-highlight", "true");
+    const t = setTimeout(() => el.removeAttribute("data-highlight"), 4000);
+    return () => clearTimeout(t);
+  }, [messages]);
+}
+
+export { chatAnchor };

@@ -1,0 +1,140 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
+import { signUpOrSignIn } from "./support/owner.ts";
+
+// Two members in one review room (scripted model): Ada mentions Bea, picked through the composer's
+// autocomplete; Bea's unread badge rises live, her inbox lists the mention, and its link lands her on
+// the review at that message. Ada started the review, so she hears that it finished.
+
+const REPORT = {
+  summary: "One SQL injection in the item search.",
+  overall_score: 55,
+  category_scores: { security: 40 },
+  findings: [
+    {
+      title: "SQL injection in find_items",
+      severity: "critical",
+      confidence: 0.9,
+      category: "security",
+      file: "src/api.py",
+      start_line: 19,
+      end_line: 19,
+      evidence: `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`,
+      explanation: "The name parameter goes straight into the SQL text.",
+    },
+  ],
+};
+
+async function trpc<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
+  const res = await request.post(`/api/trpc/${path}`, { data: input });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return (await res.json()).result.data as T;
+}
+
+test("a @mention picked in the composer reaches the other member's inbox live and links to the message", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const llm: ScriptedServer = await startScriptedServer({
+    script: [{ text: `REPORT: ${JSON.stringify(REPORT)}` }],
+  });
+  const member = await browser.newContext();
+  try {
+    await signUpOrSignIn(page);
+    const me = await page.request.get("/api/trpc/account.me");
+    const workspaceId = (await me.json()).result.data.workspaces[0].id as string;
+    const invite = await trpc<{ token: string }>(page.request, "account.createInvite", { workspaceId, role: "member" });
+    const bea = await member.newPage();
+    await trpc(bea.request, "account.signUp", {
+      name: "Bea Teammate",
+      email: `bea-inbox-${Date.now()}@example.com`,
+      password: "correct-horse-battery",
+      inviteToken: invite.token,
+    });
+
+    const connectionUid = crypto.randomUUID();
+    await trpc(page.request, "providers.save", {
+      workspaceId,
+      uid: connectionUid,
+      name: `inbox ${connectionUid.slice(0, 6)}`,
+      provider: "anthropic",
+      baseUrl: llm.url,
+      model: "claude-sonnet-4-5",
+      apiKey: "sk-test",
+    });
+    const demo = await trpc<{ projectUid: string }>(page.request, "projects.startDemo", { workspaceId });
+    const review = await trpc<{ uid: string }>(page.request, "reviews.start", {
+      projectUid: demo.projectUid,
+      engine: "agent",
+      connectionUid,
+      settings: { verify: false },
+    });
+
+    await page.goto(`/reviews/${review.uid}`);
+    await bea.goto(`/reviews/${review.uid}`);
+    const inRoom = (p: typeof page) => p.getByRole("list", { name: "In this room" });
+    await expect(inRoom(page).getByRole("img", { name: /Bea Teammate/ })).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator('[data-status="completed"]')).toBeVisible({ timeout: 60_000 });
+    // Ada started the review: its end is in her inbox.
+    await expect(page.getByRole("link", { name: /^Inbox, \d+ unread$/ })).toBeVisible();
+
+    // Bea's inbox is empty: the sidebar item has no count.
+    const beaInbox = bea.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Inbox/ });
+    await expect(beaInbox).toHaveAccessibleName("Inbox");
+
+    // Ada types "@Be": the member list opens; ↓/↑ move, Enter picks Bea.
+    const composer = page.getByRole("textbox", { name: "Message" });
+    await composer.click();
+    await composer.pressSequentially("Have a look @Be");
+    const list = page.getByRole("listbox", { name: "Mention a member" });
+    await expect(list.getByRole("option", { name: /Bea Teammate/ })).toHaveAttribute("aria-selected", "true");
+    await expect(list.getByRole("option", { name: /Ada Lovelace/ })).toHaveCount(0);
+    await composer.press("ArrowDown");
+    await composer.press("Enter");
+    await expect(list).toBeHidden();
+    await expect(composer).toHaveValue(/^Have a look @\[Bea Teammate\]\(mention:[A-Za-z0-9_-]+\) $/);
+    await composer.pressSequentially("at src/api.py:19");
+    await composer.press("Enter");
+
+    // Ada's chat shows the mention as a name chip, not a link.
+    const chat = page.getByRole("list", { name: "Chat messages" });
+    const chip = chat.locator("[data-mention]").filter({ hasText: "@Bea Teammate" });
+    await expect(chip).toBeVisible();
+    await expect(chat.getByRole("link", { name: /Bea Teammate/ })).toHaveCount(0);
+
+    // Bea's badge rises without a reload.
+    await expect(beaInbox).toHaveAccessibleName("Inbox, 1 unread", { timeout: 15_000 });
+
+    // Bea opens her inbox (from the end of the review page's chat, so the link must scroll her back).
+    await beaInbox.click();
+    await expect(bea.getByRole("heading", { name: "Inbox" })).toBeVisible();
+    const item = bea.getByRole("list", { name: "Notifications" }).getByRole("link", {
+      name: /^Ada Lovelace mentioned you in the review of .+: Have a look @Bea Teammate at src\/api\.py:19$/,
+    });
+    await expect(item).toBeVisible();
+    const href = await item.getAttribute("href");
+    expect(href).toMatch(new RegExp(`^/reviews/${review.uid}\\?at=\\d+#chat-[0-9a-f-]{36}$`));
+
+    // Keyboard: focus the item, Enter opens it.
+    await item.focus();
+    await bea.keyboard.press("Enter");
+    await expect(bea).toHaveURL(new RegExp(`/reviews/${review.uid}\\?at=\\d+#chat-`));
+    const messageId = href!.split("#chat-")[1]!;
+    const landed = bea.locator(`#chat-${messageId}`);
+    await expect(landed).toBeVisible({ timeout: 15_000 });
+    await expect(landed).toContainText("Have a look @Bea Teammate at src/api.py:19");
+    await expect(landed).toBeInViewport();
+    await expect(landed).toHaveAttribute("data-highlight", "true");
+
+    // Opening it marked it read: the badge is gone.
+    await expect(beaInbox).toHaveAccessibleName("Inbox");
+    await bea.goto("/inbox");
+    await expect(bea.getByRole("list", { name: "Notifications" }).getByRole("listitem")).toHaveCount(1);
+    await expect(bea.getByRole("button", { name: /^Mark read/ })).toHaveCount(0);
+    await expect(bea.getByRole("button", { name: "Mark all read" })).toBeDisabled();
+  } finally {
+    await member.close();
+    await llm.close();
+  }
+});
