@@ -4,7 +4,8 @@ import { signUpOrSignIn } from "./support/owner.ts";
 
 // Two members in one review room (scripted model): Ada mentions Bea, picked through the composer's
 // autocomplete; Bea's unread badge rises live, her inbox lists the mention, and its link lands her on
-// the review at that message. Ada started the review, so she hears that it finished.
+// the review at that message. Ada started the review, so she hears that it finished; and when Bea
+// replies in a finding's thread Ada wrote in, Ada's inbox links to that reply in the opened finding.
 
 const REPORT = {
   summary: "One SQL injection in the item search.",
@@ -133,6 +134,46 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     await expect(bea.getByRole("list", { name: "Notifications" }).getByRole("listitem")).toHaveCount(1);
     await expect(bea.getByRole("button", { name: /^Mark read/ })).toHaveCount(0);
     await expect(bea.getByRole("button", { name: "Mark all read" })).toBeDisabled();
+
+    // A reply in a finding's thread tells who wrote there before: Ada asks, Bea answers.
+    const openFinding = async (p: typeof page) => {
+      const row = p.getByRole("list", { name: "Findings" }).getByRole("listitem").first();
+      await row.getByRole("button", { name: /SQL injection in find_items/ }).click();
+      return row;
+    };
+    // The count as read out (the badge's digits are hidden from screen readers, its "N unread" is not).
+    const adaCount = async () => {
+      const said = await page
+        .getByRole("link", { name: /^Inbox/ })
+        .locator(".sr-only")
+        .textContent();
+      return Number(/^(\d+) unread$/.exec(said ?? "")?.[1] ?? 0);
+    };
+    const adaRow = await openFinding(page);
+    await adaRow.getByRole("textbox", { name: "Reply" }).fill("Is this one real?");
+    await adaRow.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(adaRow.getByRole("list", { name: "Thread messages" })).toContainText("Is this one real?");
+    const before = await adaCount();
+    await bea.goto(`/reviews/${review.uid}`);
+    const beaRow = await openFinding(bea);
+    await expect(beaRow.getByRole("list", { name: "Thread messages" })).toContainText("Is this one real?");
+    await beaRow.getByRole("textbox", { name: "Reply" }).fill("Yes: the name goes straight into the SQL.");
+    await beaRow.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(page.getByRole("link", { name: `Inbox ${before + 1} unread` })).toBeVisible({ timeout: 15_000 });
+
+    // Ada's inbox link opens the review with that finding open, at Bea's message.
+    await page.goto("/inbox");
+    const reply = page.getByRole("link", {
+      name: /^Bea Teammate replied in the thread on “SQL injection in find_items” in the review of .+: Yes: the name/,
+    });
+    await reply.click();
+    await expect(page).toHaveURL(/[?&]finding=[^&#]+.*#chat-/);
+    const replyId = page.url().split("#chat-")[1]!;
+    const inThread = page.getByRole("list", { name: "Thread messages" }).locator(`#chat-${replyId}`);
+    await expect(inThread).toContainText("Yes: the name goes straight into the SQL.", { timeout: 15_000 });
+    await expect(inThread).toBeInViewport();
+    // Bea wrote last and is its author: nothing new for her.
+    await expect(beaInbox).toHaveAccessibleName("Inbox");
   } finally {
     await member.close();
     await llm.close();

@@ -8,7 +8,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Badge, Button, EmptyState, cx } from "../ui.tsx";
 import { SeverityBadge } from "./badges.tsx";
 import { DiffView } from "./diff-view.tsx";
@@ -48,6 +48,8 @@ export interface FindingsListProps {
   details?: (f: ReviewFindingRow) => ReactNode;
   /** The team's verdict on a finding: with it, the list filters by verdict. */
   teamVerdictOf?: (f: ReviewFindingRow) => TeamFilter;
+  /** A finding a link points at (`?finding=<fingerprint>`, e.g. from the inbox): open, and scrolled to. */
+  linked?: string | null;
 }
 
 /** A finding's team verdict for the filter: a verdict, split/unvoted ("unjudged"). */
@@ -64,6 +66,7 @@ export function FindingsList({
   rowExtras,
   details,
   teamVerdictOf,
+  linked,
 }: FindingsListProps) {
   const [team, setTeam] = useState<TeamFilter | "">("");
   const [severity, setSeverity] = useState<Severity | "">("");
@@ -72,7 +75,7 @@ export function FindingsList({
   const [minConfidence, setMinConfidence] = useState(0);
   const [sort, setSort] = useState<SortKey>("severity");
   const [falsePositives, setFalsePositives] = useState<"show" | "hide" | "only">("show");
-  const [open, setOpen] = useState<Set<string>>(new Set());
+  const [open, setOpen] = useState<Set<string>>(() => new Set(linked ? [linked] : []));
   const scroller = useRef<HTMLDivElement>(null);
 
   const files = useMemo(() => [...new Set(findings.map((f) => f.file))].sort(), [findings]);
@@ -104,6 +107,14 @@ export function FindingsList({
     overscan: 8,
     getItemKey: (i) => visible[i]!.fingerprint,
   });
+  // Once, when the linked finding is first in the list (findings load after the page).
+  const linkedAt = linked ? visible.findIndex((f) => f.fingerprint === linked) : -1;
+  const scrolledToLinked = useRef(false);
+  useEffect(() => {
+    if (linkedAt < 0 || scrolledToLinked.current) return;
+    scrolledToLinked.current = true;
+    virtualizer.scrollToIndex(linkedAt, { align: "start" });
+  }, [linkedAt, virtualizer]);
 
   const toggle = (fp: string) =>
     setOpen((prev) => {

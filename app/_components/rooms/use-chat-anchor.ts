@@ -16,10 +16,15 @@ export function useChatAnchor(messages: readonly { id: string }[]): void {
     if (!el) return;
     done.current = hash;
     // Block bodies: scrollIntoView may return a Promise (docs/architecture.md).
-    el.scrollIntoView({ block: "center" });
+    const scroll = () => {
+      el.scrollIntoView({ block: "center" });
+    };
+    scroll();
     el.setAttribute("data-highlight", "true");
-    const t = setTimeout(() => el.removeAttribute("data-highlight"), 4000);
-    return () => clearTimeout(t);
+    // The page may still be settling (a virtual list measuring the row this thread grew): again, twice.
+    const timers = [setTimeout(scroll, 300), setTimeout(scroll, 1000)];
+    const unmark = setTimeout(() => el.removeAttribute("data-highlight"), 4000);
+    return () => [...timers, unmark].forEach(clearTimeout);
   }, [messages]);
 }
 

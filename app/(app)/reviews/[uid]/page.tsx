@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
 import Link from "next/link";
-import { useParams, useRouter } from "next/navigation";
+import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
@@ -116,6 +116,8 @@ function Scores({ report }: { report: NonNullable<ReviewDetail["report"]> }) {
 
 export default function ReviewPage() {
   const { uid } = useParams<{ uid: string }>();
+  // A link to a finding's thread (the inbox) opens that finding.
+  const linkedFinding = useSearchParams().get("finding");
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -352,6 +354,7 @@ export default function ReviewPage() {
                 pending={pendingFp}
                 onDismiss={(f, d) => void toggleDismiss(f, d)}
                 onOpen={(f) => presence.setFocus({ kind: "finding", fingerprint: f.fingerprint })}
+                linked={linkedFinding}
                 rowExtras={(f) => (
                   <>
                     <WatchersOf
