@@ -113,7 +113,10 @@ export function FindingsList({
   useEffect(() => {
     if (linkedAt < 0 || scrolledToLinked.current) return;
     scrolledToLinked.current = true;
-    virtualizer.scrollToIndex(linkedAt, { align: "start" });
+    // To its offset, not scrollToIndex: that one keeps re-aligning the row while it grows (its thread
+    // loading) for seconds, pulling the linked message back out of view.
+    const offset = virtualizer.getOffsetForIndex(linkedAt, "start")?.[0];
+    if (offset !== undefined) virtualizer.scrollToOffset(offset);
   }, [linkedAt, virtualizer]);
 
   const toggle = (fp: string) =>
