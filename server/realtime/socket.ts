@@ -1,12 +1,14 @@
 /**
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (refused with 403 from
  * another site's page — Origin, server/web/origin.ts — then handshake.ts: the same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
- * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
+ * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; reaction-handlers.ts;
+ * typing-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS), and
  * each user's own room for what is pushed to them (user-sockets.ts: new notifications).
  * When a membership changes, the workspace service says so and that user's sockets are checked at
- * once; the periodic check stays as the backstop.
+ * once; likewise a revoked share link's spectator sockets (and a link's own expiry has a timer); the
+ * periodic check stays as the backstop.
  */
 import type { Server as HttpServer, ServerResponse } from "node:http";
 import { Server } from "socket.io";
@@ -16,15 +18,17 @@ import { setSecurityHeaders } from "../web/security-headers.ts";
 import { bridgeRooms } from "./bridge.ts";
 import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
-import { membershipHandlers, recheckSockets } from "./membership.ts";
+import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectators } from "./membership.ts";
 import { trackPresence } from "./presence.ts";
 import { serveProtocol } from "./protocol.ts";
+import { reactionHandlers } from "./reaction-handlers.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
+import { typingHandlers } from "./typing-handlers.ts";
 import type { ArgusSocketServer } from "./types.ts";
 import { joinUserRoom, pushNotifications } from "./user-sockets.ts";
 
-export { recheckSockets } from "./membership.ts";
+export { recheckSockets, recheckSpectators } from "./membership.ts";
 export type { ArgusSocket, ArgusSocketServer, SocketData } from "./types.ts";
 
 /** The largest frame a client may send. */
@@ -53,10 +57,12 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   });
   authenticateSockets(io, services);
   const bridge = bridgeRooms(io, services.events);
-  const presence = trackPresence(io);
+  const presence = trackPresence(io, services.preferences);
   const handlers = {
     ...membershipHandlers(services, bridge, presence),
-    ...chatHandlers(services.roomChat),
+    ...chatHandlers(services.roomChat, services.roomReactions),
+    ...reactionHandlers(services.roomReactions),
+    ...typingHandlers(),
     ...teamHandlers(services.findingTeam),
     ...steerHandlers(services.steering),
   };
@@ -65,6 +71,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   io.on("connection", (socket) => {
     joinUserRoom(socket);
     serveProtocol(socket, services, handlers);
+    expireSpectatorAt(socket, services);
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
   // One check at a time: a slow database must not pile runs on top of each other.
@@ -72,7 +79,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   const recheck = setInterval(() => {
     if (checking) return;
     checking = true;
-    recheckSockets(io, services)
+    Promise.all([recheckSockets(io, services), recheckSpectators(io, services)])
       .catch((err: unknown) => services.log.error({ err }, "socket recheck failed"))
       .finally(() => (checking = false));
   }, RECHECK_MS);
@@ -81,10 +88,16 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   const unsubscribe = services.workspaces.onMembershipChanged(async ({ userId }) => {
     await recheckSockets(io, services, { userId });
   });
+  // A revoked share link: its spectators lose the room before revoke returns.
+  const unsubscribeShares = services.shares.onRevoked(async ({ shareId }) => {
+    await recheckSpectators(io, services, { shareId });
+  });
   httpServer.once("close", () => {
     clearInterval(recheck);
     unsubscribe();
     unpush();
+    unsubscribeShares();
+    presence.close();
   });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;

@@ -3,6 +3,7 @@
  * user — a new notification — reaches every tab they have open. The room is not a room of the
  * protocol (server/shared/rooms.ts): no client can join or leave it by message, and the periodic
  * rights re-check leaves it alone (a signed-out session is disconnected, which leaves it too).
+ * A spectator's socket (share link) joins none: a guest has no inbox, so nothing is ever pushed to it.
  */
 import type { Notifier } from "../notifications/service.ts";
 import type { ArgusSocket, ArgusSocketServer } from "./types.ts";
@@ -10,6 +11,7 @@ import type { ArgusSocket, ArgusSocketServer } from "./types.ts";
 export const userRoom = (userId: string) => `user:${userId}`;
 
 export function joinUserRoom(socket: ArgusSocket): void {
+  if (socket.data.spectator) return;
   void socket.join(userRoom(socket.data.actor.userId));
 }
 

@@ -11,6 +11,8 @@ import { z } from "zod";
 import type { RoomEvent } from "./room-events.ts";
 import { CHAT_PAGE, chatBodySchema, type ChatEdit, type ChatMessage, threadSchema } from "./room-chat.ts";
 import { focusSchema, type PresentMember } from "./room-presence.ts";
+import { type MessageReactions, type Reaction, reactionEmojiSchema } from "./room-reactions.ts";
+import type { Typist } from "./room-typing.ts";
 import { roomNameSchema } from "./rooms.ts";
 import type { NotificationPush } from "./notifications.ts";
 import { hintTextSchema } from "./steering.ts";
@@ -52,6 +54,10 @@ export const clientMessages = {
   }),
   /** The earlier texts of an edited message. */
   "chat.edits": z.object({ room: roomNameSchema, id: messageId }),
+  /** The sender is typing in the room's chat (or a finding's thread): passed on to the others, not stored. */
+  "chat.typing": z.object({ room: roomNameSchema, thread: threadSchema.nullable().default(null) }),
+  /** Adds the sender's reaction with this emoji to a message of the room, or takes it back if they had it. */
+  "chat.react": z.object({ room: roomNameSchema, id: messageId, emoji: reactionEmojiSchema }),
   /** The sender's verdict on a finding of the review (null takes their vote back). */
   "finding.vote": z
     .object({
@@ -91,6 +97,8 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "chat.delete": "viewer",
   "chat.page": "viewer",
   "chat.edits": "viewer",
+  "chat.typing": "viewer",
+  "chat.react": "viewer",
   "presence.update": "viewer",
   // A verdict changes what later reviews raise (false positive → the project's dismissals).
   "finding.vote": "member",
@@ -100,6 +108,35 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "steer.pause": "member",
   "steer.resume": "member",
   "steer.stop": "member",
+};
+/**
+ * What a spectator (someone who opened a review's share link, without an account) may send — only
+ * into that review's room, checked on every message like the roles above. They watch: enter, leave,
+ * read the log and the chat. Everything else is refused, including two reads:
+ * - `chat.edits`: an author who changed a message may have taken something back; outsiders see what
+ *   the message says now, the team sees its earlier texts.
+ * - `presence.update`: what a guest looks at would be broadcast to the team, text of an outsider's
+ *   choosing in the members' room; a guest is shown as present, not followed.
+ * Typing and reactions are refused like posting: a guest does not write into the team's chat.
+ */
+export const SPECTATOR_MESSAGES: Record<ClientMessage, boolean> = {
+  join: true,
+  leave: true,
+  history: true,
+  "chat.page": true,
+  "chat.send": false,
+  "chat.edit": false,
+  "chat.delete": false,
+  "chat.edits": false,
+  "chat.typing": false,
+  "chat.react": false,
+  "presence.update": false,
+  "finding.vote": false,
+  "finding.resolve": false,
+  "steer.hint": false,
+  "steer.pause": false,
+  "steer.resume": false,
+  "steer.stop": false,
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
@@ -117,8 +154,12 @@ export interface ClientReplies {
   "chat.send": { message: ChatMessage };
   "chat.edit": { message: ChatMessage };
   "chat.delete": { message: ChatMessage };
-  "chat.page": { messages: ChatMessage[]; more: boolean };
+  /** `reactions`: those of the page's messages that have any. */
+  "chat.page": { messages: ChatMessage[]; more: boolean; reactions: MessageReactions[] };
   "chat.edits": { edits: ChatEdit[] };
+  "chat.typing": object;
+  /** The message's reactions after the toggle (also published to the room as `chat_reactions`). */
+  "chat.react": { reactions: Reaction[] };
   "presence.update": object;
   "finding.vote": { votes: Vote[] };
   "finding.resolve": object;
@@ -147,4 +188,6 @@ export interface ServerToClientEvents {
   presence: (info: { room: string; members: PresentMember[] }) => void;
   /** A notification for this user was written (sent to every socket of theirs): the inbox's unread count is `unread`. */
   notification: (push: NotificationPush) => void;
+  /** Someone else in a joined room is typing (in its chat, or in a finding's thread): not stored. */
+  typing: (info: { room: string; thread: string | null; user: Typist }) => void;
 }

@@ -1,7 +1,8 @@
 /**
  * The world the security suite attacks: workspace A with one of everything (a project with a ready
  * snapshot, a completed review with findings, a knowledge base with a document, a custom prompt, a
- * provider connection holding an API key, a stored git token, an open invite, a pipeline run) and its
+ * provider connection holding an API key, a stored git token, an open invite, a share link of the
+ * review, a pipeline run) and its
  * owner, a member and a viewer; and workspace B, a separate workspace whose owner is the attacker.
  * Sign-up can only create the first workspace, so B is written through the database (the test helper
  * signUpInNewWorkspace) and its owner signs up through the real flow.
@@ -48,6 +49,9 @@ export interface WorkspaceA {
   runUid: string;
   /** The owner's inbox item for the review they started (its text names A's project). */
   notificationUid: string;
+  /** A working share link of the review (spectators: test/security/spectators.test.ts). */
+  shareUid: string;
+  shareToken: string;
 }
 
 export interface World {
@@ -197,6 +201,10 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     role: "member",
   });
 
+  const share = await owner.client.ok<{ uid: string; token: string }>("mutate", "shares.create", {
+    reviewUid: review.uid,
+  });
+
   // A stored git token, planted the way importGit stores one (sealed for its origin).
   const authSecret = resolveAuthSecret(config);
   await db.project.update({
@@ -252,6 +260,8 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     inviteToken: invite.token,
     runUid,
     notificationUid: notification!.uid,
+    shareUid: share.uid,
+    shareToken: share.token,
   };
   const trap = await startTrap();
   return {
@@ -264,7 +274,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     },
     a,
     b: { owner: stranger, workspaceId: stranger.workspaceId, projectUid: bProject, promptUid: bPrompt },
-    dataOfA: [tag, owner.email, member.email, viewer.email, invite.token],
+    dataOfA: [tag, owner.email, member.email, viewer.email, invite.token, share.token],
     secrets: [...secretsOf(canaries), authSecret],
   };
 }
