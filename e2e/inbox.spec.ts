@@ -1,36 +1,12 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type BrowserContext } from "@playwright/test";
 import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { inviteTeammate, reportAnswer, startScriptedReview, workspaceOf } from "./support/scripted-review.ts";
 
 // Two members in one review room (scripted model): Ada mentions Bea, picked through the composer's
 // autocomplete; Bea's unread badge rises live, her inbox lists the mention, and its link lands her on
 // the review at that message. Ada started the review, so she hears that it finished; and when Bea
 // replies in a finding's thread Ada wrote in, Ada's inbox links to that reply in the opened finding.
-
-const REPORT = {
-  summary: "One SQL injection in the item search.",
-  overall_score: 55,
-  category_scores: { security: 40 },
-  findings: [
-    {
-      title: "SQL injection in find_items",
-      severity: "critical",
-      confidence: 0.9,
-      category: "security",
-      file: "src/api.py",
-      start_line: 19,
-      end_line: 19,
-      evidence: `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`,
-      explanation: "The name parameter goes straight into the SQL text.",
-    },
-  ],
-};
-
-async function trpc<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const res = await request.post(`/api/trpc/${path}`, { data: input });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data as T;
-}
 
 test("a @mention picked in the composer reaches the other member's inbox live and links to the message", async ({
   page,
@@ -38,42 +14,19 @@ test("a @mention picked in the composer reaches the other member's inbox live an
 }) => {
   test.setTimeout(180_000);
   const llm: ScriptedServer = await startScriptedServer({
-    script: [{ text: `REPORT: ${JSON.stringify(REPORT)}` }],
+    script: [{ text: reportAnswer() }],
   });
-  const member = await browser.newContext();
+  let member: BrowserContext | undefined;
   try {
     await signUpOrSignIn(page);
-    const me = await page.request.get("/api/trpc/account.me");
-    const workspaceId = (await me.json()).result.data.workspaces[0].id as string;
-    const invite = await trpc<{ token: string }>(page.request, "account.createInvite", { workspaceId, role: "member" });
-    const bea = await member.newPage();
-    await trpc(bea.request, "account.signUp", {
-      name: "Bea Teammate",
-      email: `bea-inbox-${Date.now()}@example.com`,
-      password: "correct-horse-battery",
-      inviteToken: invite.token,
-    });
+    const workspaceId = await workspaceOf(page);
+    const teammate = await inviteTeammate(page, browser, workspaceId, "Bea Teammate");
+    member = teammate.context;
+    const bea = teammate.page;
+    const { reviewUid } = await startScriptedReview(page, llm, workspaceId);
 
-    const connectionUid = crypto.randomUUID();
-    await trpc(page.request, "providers.save", {
-      workspaceId,
-      uid: connectionUid,
-      name: `inbox ${connectionUid.slice(0, 6)}`,
-      provider: "anthropic",
-      baseUrl: llm.url,
-      model: "claude-sonnet-4-5",
-      apiKey: "sk-test",
-    });
-    const demo = await trpc<{ projectUid: string }>(page.request, "projects.startDemo", { workspaceId });
-    const review = await trpc<{ uid: string }>(page.request, "reviews.start", {
-      projectUid: demo.projectUid,
-      engine: "agent",
-      connectionUid,
-      settings: { verify: false },
-    });
-
-    await page.goto(`/reviews/${review.uid}`);
-    await bea.goto(`/reviews/${review.uid}`);
+    await page.goto(`/reviews/${reviewUid}`);
+    await bea.goto(`/reviews/${reviewUid}`);
     const inRoom = (p: typeof page) => p.getByRole("list", { name: "In this room" });
     await expect(inRoom(page).getByRole("img", { name: /Bea Teammate/ })).toBeVisible({ timeout: 30_000 });
     await expect(page.locator('[data-status="completed"]')).toBeVisible({ timeout: 60_000 });
@@ -115,12 +68,12 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     });
     await expect(item).toBeVisible();
     const href = await item.getAttribute("href");
-    expect(href).toMatch(new RegExp(`^/reviews/${review.uid}\\?at=\\d+#chat-[0-9a-f-]{36}$`));
+    expect(href).toMatch(new RegExp(`^/reviews/${reviewUid}\\?at=\\d+#chat-[0-9a-f-]{36}$`));
 
     // Keyboard: focus the item, Enter opens it.
     await item.focus();
     await bea.keyboard.press("Enter");
-    await expect(bea).toHaveURL(new RegExp(`/reviews/${review.uid}\\?at=\\d+#chat-`));
+    await expect(bea).toHaveURL(new RegExp(`/reviews/${reviewUid}\\?at=\\d+#chat-`));
     const messageId = href!.split("#chat-")[1]!;
     const landed = bea.locator(`#chat-${messageId}`);
     await expect(landed).toBeVisible({ timeout: 15_000 });
@@ -154,7 +107,7 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     await adaRow.getByRole("button", { name: "Send", exact: true }).click();
     await expect(adaRow.getByRole("list", { name: "Thread messages" })).toContainText("Is this one real?");
     const before = await adaCount();
-    await bea.goto(`/reviews/${review.uid}`);
+    await bea.goto(`/reviews/${reviewUid}`);
     const beaRow = await openFinding(bea);
     await expect(beaRow.getByRole("list", { name: "Thread messages" })).toContainText("Is this one real?");
     await beaRow.getByRole("textbox", { name: "Reply" }).fill("Yes: the name goes straight into the SQL.");
@@ -175,7 +128,7 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     // Bea wrote last and is its author: nothing new for her.
     await expect(beaInbox).toHaveAccessibleName("Inbox");
   } finally {
-    await member.close();
+    await member?.close();
     await llm.close();
   }
 });
