@@ -2,52 +2,31 @@
  * Notifications from the team chat on the real server: @mentions of members (and of people who are
  * not), replies in a finding's thread, and the live push to the user's sockets.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createReviewRow } from "../../test/helpers/review-row.ts";
-import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.ts";
-import {
-  signUp,
-  signUpInNewWorkspace,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../test/helpers/server.ts";
+import { roomTeam } from "../../test/helpers/room-team.ts";
+import { signUpInNewWorkspace, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import { mentionToken } from "../shared/mentions.ts";
 import type { NotificationPush } from "../shared/notifications.ts";
 import { reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { recheckSockets } from "../realtime/socket.ts";
 
+const team = roomTeam({ bea: ["Bea Member", "member"], max: ["Max Member", "member"] });
 let server: TestServer;
 let olga: TestUser;
 let bea: TestUser;
 let max: TestUser;
 let stranger: TestUser;
-const clients: RoomClient[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  olga = await signUp(server.url, { name: "Olga Owner" });
-  bea = await teammate("Bea Member");
-  max = await teammate("Max Member");
+  ({ server, owner: olga } = team);
+  ({ bea, max } = team.users);
   stranger = await signUpInNewWorkspace(server, "Sid Stranger");
 });
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await server?.stop();
-});
-
-async function teammate(name: string): Promise<TestUser> {
-  const u = await signUpInNewWorkspace(server, name);
-  await server.services.db.membership.create({
-    data: { workspaceId: olga.workspaceId, userId: u.userId, role: "member" },
-  });
-  return u;
-}
 
 /** A socket of the user that records the notifications pushed to it. */
 async function client(u: TestUser) {
-  const c = await openRoomClient(server.url, u.client.cookie);
-  clients.push(c);
+  const c = await team.client(u);
   const pushes: NotificationPush[] = [];
   c.socket.on("notification", (p) => pushes.push(p));
   return Object.assign(c, { pushes });
@@ -203,7 +182,7 @@ describe("replies in a finding's thread", () => {
 
   it("a member who wrote in the thread and has since left the workspace is not told", async () => {
     const { room } = await reviewWith(["fp-2"]);
-    const leaver = await teammate("Lea Leaver");
+    const leaver = await team.teammate("Lea Leaver", "member");
     const l = await client(leaver);
     await l.call("chat.send", { room, thread: "fp-2", body: "first" });
     await server.services.db.membership.delete({
