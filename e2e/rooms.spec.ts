@@ -158,6 +158,17 @@ test("one review room: members and a spectator watch live, a cut socket and a la
     // The first request after the pause carries the hint (and the agent then reports).
     expect(llm.requests[whilePaused]!.lastUserText).toContain(`adds a hint: ${HINT}`);
     await expect(page.getByRole("list", { name: "Findings" })).toContainText("SQL injection in find_items");
+
+    // Bea votes the finding real: Ada's and Cy's rows show the team's verdict, live, and so does the
+    // spectator's (who has no verdict buttons).
+    const findingRow = (p: Page) =>
+      p.getByRole("list", { name: "Findings" }).getByRole("button", { name: /SQL injection in find_items/ });
+    await expect(bea.page.getByRole("list", { name: "Findings" })).toContainText("SQL injection in find_items");
+    await findingRow(bea.page).click();
+    await bea.page.getByRole("group", { name: "Your verdict" }).getByRole("button", { name: "real" }).click();
+    for (const p of [page, cy.page, spectator])
+      await expect(p.getByRole("list", { name: "Findings" })).toContainText("team: real (1)", { timeout: 15_000 });
+    await expect(spectator.getByRole("group", { name: "Your verdict" })).toHaveCount(0);
   } finally {
     for (const c of contexts) await c.close();
     await llm.close();
