@@ -90,7 +90,7 @@ export async function startScriptedReview(
     name: `scripted ${connectionUid.slice(0, 6)}`,
     provider: "anthropic",
     baseUrl: llm.url,
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     apiKey: "sk-test",
   });
   const demo = await trpc<{ projectUid: string }>(page.request, "projects.startDemo", { workspaceId });
