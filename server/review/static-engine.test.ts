@@ -14,6 +14,7 @@ import { DEMO_DIR } from "./demo.ts";
 import type { Report } from "./report/schema.ts";
 import { reviewSettingsSchema, reviewBudgetSchema } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
+import { staticFindingsToReport, staticInputFromRow } from "./static-engine.ts";
 
 /** The planted flaws: file, line range, and whether a rule could find it (security) or only a reader (logic). */
 const PLANTED = [
@@ -90,10 +91,48 @@ describe("the static engine on the demo project", () => {
     expect(report.files.every((f) => f.score < 50)).toBe(true);
     expect(report.files.find((f) => f.path === "src/pricing.js")).toBeUndefined();
     expect(report.findings.every((f) => f.source === "static" && f.ruleId)).toBe(true);
-    // A taint finding explains its path from the request to the sink, step by step.
+    // A taint finding carries its path from the request to the sink, step by step (not repeated in the text).
     const sql = report.findings.find((f) => f.file === "src/api.py" && f.ruleId === "injection/sql")!;
-    expect(sql.explanation).toContain(
-      'Data flow:\n1. request.args.get("name", "") (line 17)\n2. name = … (line 17)\n3. cursor.execute() (line 19)',
-    );
+    expect(sql.trace).toEqual([
+      { file: "src/api.py", line: 17, label: 'request.args.get("name", "")' },
+      { file: "src/api.py", line: 17, label: "name = …" },
+      { file: "src/api.py", line: 19, label: "cursor.execute()" },
+    ]);
+    expect(sql.explanation).toBe("request input is built into an SQL query by cursor.execute() (argus injection/sql)");
+  });
+});
+
+describe("static findings as review findings", () => {
+  const row = {
+    tool: "argus",
+    ruleId: "injection/sql",
+    severity: "critical",
+    confidence: 0.9,
+    file: "a.py",
+    startLine: 2,
+    endLine: 2,
+    message:
+      "request input is built into an SQL query by db.execute(); flow: request.args (line 1) → db.execute() (line 2)",
+  };
+  const lines = async () => ["q = request.args", "db.execute(q)"];
+
+  it("a stored trace is read back and carried to the review finding; a broken one is dropped", async () => {
+    const trace = [
+      { file: "a.py", line: 1, label: "request.args" },
+      { file: "a.py", line: 2, label: "db.execute()" },
+    ];
+    const stored = staticInputFromRow({ ...row, trace: JSON.stringify(trace) });
+    expect(stored.trace).toEqual(trace);
+    expect(staticInputFromRow({ ...row, trace: '[{"file":"a.py","line":0}]' }).trace).toBeUndefined();
+    expect(staticInputFromRow({ ...row, trace: "not json" }).trace).toBeUndefined();
+    const { findings } = await staticFindingsToReport([stored], lines);
+    expect(findings[0]).toMatchObject({ trace, title: "Request input is built into an SQL query by db.execute()" });
+    expect(findings[0]!.explanation).not.toContain("Data flow");
+  });
+
+  it("a finding stored before traces had a column keeps its path as a numbered list in the explanation", async () => {
+    const { findings } = await staticFindingsToReport([staticInputFromRow({ ...row, trace: null })], lines);
+    expect(findings[0]!.trace).toBeUndefined();
+    expect(findings[0]!.explanation).toContain("Data flow:\n1. request.args (line 1)\n2. db.execute() (line 2)");
   });
 });
