@@ -1,6 +1,6 @@
 /**
  * The static engine: the embedded default that needs no LLM. It turns the snapshot's static pre-pass
- * (Argus's own rules, ESLint with the security config, ruff and bandit when installed) into the same
+ * (Argus's own rules, ESLint with the security config, ruff, bandit and ShellCheck when installed) into the same
  * report the agent writes, so a new user with no API key still gets a real review. Findings go
  * through the same checks as the agent's (location, fingerprint, dismissals, thresholds).
  */
@@ -114,15 +114,26 @@ const ADVICE: { match: RegExp; category: Category; fix: string }[] = [
 ];
 
 function adviceFor(f: StaticInput): { category: Category; fix?: string } {
+  if (f.tool === "shellcheck")
+    return {
+      category: "correctness",
+      fix: `ShellCheck's page for ${f.ruleId} explains the problem and the fix: https://www.shellcheck.net/wiki/${f.ruleId}`,
+    };
   const hit = ADVICE.find((a) => a.match.test(f.ruleId));
   if (hit) return { category: hit.category, fix: hit.fix };
   if (f.tool === "bandit" || (f.tool === "ruff" && /^S\d/.test(f.ruleId))) return { category: "security" };
   return { category: "correctness" };
 }
 
+/** A merged finding's message ends with the other tools that reported it (analysis/merge.ts). */
+function splitAlso(message: string): { said: string; also: string | null } {
+  const m = /\s*\(also reported by ([^()]*)\)$/.exec(message);
+  return m ? { said: message.slice(0, m.index), also: m[1]! } : { said: message, also: null };
+}
+
 /** First sentence of a tool message, as a finding title. */
 function titleOf(f: StaticInput): string {
-  const message = f.message.replace(/; flow: [^]*$/, "");
+  const message = splitAlso(f.message.replace(/; flow: [^]*$/, "")).said;
   const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
   const first = capitalized.split(/(?<=[.!?])\s/)[0]!.trim();
   const title = first.length > 160 ? `${first.slice(0, 157)}…` : first;
@@ -151,7 +162,8 @@ export async function staticFindingsToReport(
     // the path in its message ("…; flow: …"), which goes into the explanation as a numbered list.
     const trace = f.trace?.length ? f.trace : null;
     const flowAt = f.message.lastIndexOf("; flow: ");
-    const said = flowAt >= 0 ? f.message.slice(0, flowAt) : f.message;
+    const { said, also } = splitAlso(flowAt >= 0 ? f.message.slice(0, flowAt) : f.message);
+    const rule = `${f.tool} ${f.ruleId}${also ? `; also reported by ${also}` : ""}`;
     const path = trace ? null : flowPath(f.message);
     const { category, fix } = adviceFor(f);
     out.push({
@@ -163,7 +175,7 @@ export async function staticFindingsToReport(
       start_line: startLine,
       end_line: endLine,
       evidence,
-      explanation: path ? `${said} (${f.tool} ${f.ruleId}).\n\nData flow:\n${path}` : `${said} (${f.tool} ${f.ruleId})`,
+      explanation: path ? `${said} (${rule}).\n\nData flow:\n${path}` : `${said} (${rule})`,
       suggested_fix: fix,
       ruleId: f.ruleId,
       ...(trace ? { trace } : {}),
