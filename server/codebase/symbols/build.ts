@@ -135,7 +135,10 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
       writer.addFile(file);
       findings.push(...found);
       if (complete) taintComplete.push(file.path);
-      if (file.note && (file.status === "error" || /taint analysis|parse timed out/.test(file.note)))
+      if (
+        file.note &&
+        (file.status === "error" || /taint analysis|parse timed out|could not read|indentation nested/.test(file.note))
+      )
         analysisNotes.push({ path: file.path, note: file.note });
       if (fileTaint) taint.push({ path: file.path, taint: fileTaint });
       if (file.imports.length) imports.push({ path: file.path, imports: file.imports });

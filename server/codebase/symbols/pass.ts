@@ -118,7 +118,20 @@ export async function runFilePass(input: PassInput, options: PassOptions): Promi
     } else if (grammar) {
       const outcome = await parse(grammar, source, options.parseTimeoutMs);
       tree = outcome.tree;
-      if (!tree) return skip(file, "skipped", outcome.timedOut ? "parse timed out" : "parser returned no tree");
+      const unread = !tree
+        ? (outcome.refused ?? (outcome.timedOut ? "parse timed out" : "parser returned no tree"))
+        : tree.rootNode.type === "ERROR" && tree.rootNode.childCount === 0 && source.trim()
+          ? "the parser could not read any of this file: not parsed"
+          : null;
+      if (unread || !tree) {
+        skip(file, "skipped", unread ?? "parser returned no tree");
+        // Not parsed, still scanned as text (a key in a file the parser cannot read is still a key).
+        if (options.rules !== false)
+          findings.push(
+            ...(await runArgusRulesDetailed(makeContext(input.path, input.language, null, source, null))).findings,
+          );
+        return { file, findings };
+      }
       file.parseErrors = tree.rootNode.hasError;
       const symbols = await extractSymbols(grammar, tree.rootNode, source);
       file.definitions = symbols.definitions;
