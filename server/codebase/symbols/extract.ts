@@ -85,7 +85,7 @@ export async function extractSymbols(grammar: GrammarId, root: Node, source: str
     return tagsQuerySource(grammar);
   });
 
-  const exportedIds = await exportedNodeIds(grammar, root);
+  const exportedIds = exportedNodeIds(grammar, root);
   const byNameNode = new Map<number, Pending>();
   const scopes: Pending[] = [];
   const refs: { ref: Reference; nameId: number }[] = [];
@@ -221,24 +221,42 @@ function lineAt(source: string, index: number): string {
 /**
  * JavaScript / TypeScript: the nodes an `export` exports — the export statement, its declaration (or
  * default value) and that declaration's declarators. Found top-down: tree-sitter answers `parent` by
- * descending from the root, so walking up from each definition costs O(depth) each, seconds on a file
- * of thousands of nested functions.
+ * descending from the root, so walking up from each definition costs O(depth) each (seconds on a
+ * file of thousands of nested functions).
  */
-async function exportedNodeIds(grammar: GrammarId, root: Node): Promise<Set<number> | null> {
+function exportedNodeIds(grammar: GrammarId, root: Node): Set<number> | null {
   if (grammar !== "javascript" && grammar !== "typescript" && grammar !== "tsx") return null;
-  const query = await getQuery(grammar, "exports", () => "(export_statement) @export");
   const ids = new Set<number>();
-  for (const { node } of query.captures(root, { timeoutMicros: QUERY_BUDGET_MICROS })) {
-    ids.add(node.id);
-    for (const field of ["declaration", "value"]) {
-      const child = node.childForFieldName(field);
+  // Exports sit at the top level or in namespace / module bodies: only those nodes are visited.
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    for (const child of node.namedChildren) {
       if (!child) continue;
-      ids.add(child.id);
-      for (const c of child.namedChildren) if (c) ids.add(c.id);
+      if (child.type === "export_statement") {
+        ids.add(child.id);
+        for (const field of ["declaration", "value"]) {
+          const exported = child.childForFieldName(field);
+          if (!exported) continue;
+          ids.add(exported.id);
+          for (const c of exported.namedChildren) if (c) ids.add(c.id);
+        }
+      }
+      if (EXPORT_CONTAINERS.has(child.type)) stack.push(child);
     }
   }
   return ids;
 }
+
+/** Nodes that can hold export statements, directly or further down (namespace N { export … }). */
+const EXPORT_CONTAINERS = new Set([
+  "export_statement",
+  "expression_statement",
+  "internal_module",
+  "module",
+  "ambient_declaration",
+  "statement_block",
+]);
 
 function isExported(grammar: GrammarId, node: Node, name: string, exportedIds: ReadonlySet<number> | null): boolean {
   switch (grammar) {
