@@ -18,8 +18,10 @@ import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
+import { staticInputFromRow } from "./static-engine.ts";
 import { isActiveReview } from "../shared/statuses.ts";
 import { toEnvelope } from "../shared/event-union.ts";
+import { traceJson } from "../shared/findings.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import type { ReviewJob } from "./service.ts";
 import type { ToolContext } from "./tools/types.ts";
@@ -90,7 +92,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
         files,
         languages: summary?.languages ?? {},
         symbolsPath: dirs.symbols,
-        staticFindings,
+        staticFindings: staticFindings.map(staticInputFromRow),
         scope: reviewScopeSchema.parse(JSON.parse(review.scope)),
         settings: reviewSettingsSchema.parse(JSON.parse(review.settings)),
         budget: reviewBudgetSchema.parse(JSON.parse(review.budget)),
@@ -192,6 +194,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
             verificationNote: f.verificationNote ?? null,
             source: f.source,
             ruleId: f.ruleId ?? null,
+            trace: traceJson(f.trace),
           })),
         });
       }

@@ -30,6 +30,7 @@ import {
   type ReviewSettings,
   type Severity,
 } from "./report/schema.ts";
+import { parseTrace } from "../shared/findings.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import type { SteeringState } from "../shared/steering.ts";
 import type { ShareGrant } from "../shares/service.ts";
@@ -223,8 +224,9 @@ export function createReviewService(deps: {
         a.category.localeCompare(b.category) ||
         severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
     };
-    return rows.sort(order[input.sort]).map(({ id: _id, reviewId: _r, projectId: _p, resolvedById, ...f }) => ({
+    return rows.sort(order[input.sort]).map(({ id: _id, reviewId: _r, projectId: _p, resolvedById, trace, ...f }) => ({
       ...f,
+      trace: parseTrace(trace),
       resolvedAt: f.resolvedAt?.toISOString() ?? null,
       resolvedBy: resolvedById ? (resolverName.get(resolvedById) ?? "A former member") : null,
       dismissed: gone.has(f.fingerprint),

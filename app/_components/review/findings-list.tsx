@@ -1,7 +1,7 @@
 "use client";
 /**
  * A review's findings: filter by severity, category, file and confidence, sort, expand for evidence,
- * explanation, fix and diff; mark false positive / restore; open the lines in the code viewer.
+ * explanation, data flow (taint findings: each step opens the code), fix and diff; mark false positive / restore; open the lines in the code viewer.
  * Filtering and sorting run in the browser over the full list; the list is virtualised
  * (@tanstack/react-virtual) so thousands of findings stay smooth.
  */
@@ -11,6 +11,7 @@ import Link from "next/link";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Badge, Button, EmptyState, cx } from "../ui.tsx";
 import { SeverityBadge } from "./badges.tsx";
+import { DataFlow } from "./data-flow.tsx";
 import { DiffView } from "./diff-view.tsx";
 import { codeHref, severityRank } from "./format.ts";
 import { Markdown } from "./markdown.tsx";
@@ -331,6 +332,9 @@ export function FindingsList({
                           {f.evidence}
                         </pre>
                       </div>
+                    )}
+                    {f.trace && f.trace.length > 0 && (
+                      <DataFlow trace={f.trace} projectUid={projectUid} snapshotUid={snapshotUid} />
                     )}
                     {f.suggestedFix && (
                       <div>
