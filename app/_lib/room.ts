@@ -34,7 +34,12 @@ export function roomSocket(): RoomSocket {
   return shared;
 }
 
-const MAX_EVENTS = 2000;
+/**
+ * Events kept per room. The whole log of a long review (20,000 events: bench/rooms) fits: the
+ * activity log is virtualised and shows every line, and votes and resolutions folded from early
+ * events are not dropped.
+ */
+const MAX_EVENTS = 50_000;
 
 export interface RoomState<K extends RoomKind> {
   events: RoomEvent<K>[];

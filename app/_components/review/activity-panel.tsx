@@ -2,9 +2,12 @@
 /**
  * What a running review is doing: its room's events, live over Socket.IO (polling the persisted log
  * when the socket cannot connect). Events are de-duplicated by seq.
- * Shows status changes, tool calls and results, usage and the model's streamed text.
+ * Shows status changes, tool calls and results, usage and the model's streamed text. The log is
+ * virtualised (@tanstack/react-virtual): a review of 20,000 events keeps all its lines, and only
+ * the ones in view are in the DOM.
  */
-import { useEffect, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { RoomState } from "@/app/_lib/room.ts";
 import { useTRPCClient } from "@/app/_lib/trpc.ts";
 import { Card, cx } from "../ui.tsx";
@@ -12,7 +15,8 @@ import { formatCost, formatTokens } from "./format.ts";
 import type { ReviewEvent } from "./types.ts";
 
 const POLL_MS = 2000;
-const MAX_LINES = 400;
+/** Events kept while polling (as many as the room keeps live: app/_lib/room.ts). */
+const MAX_POLLED = 50_000;
 const STREAM_TAIL = 1500;
 
 /** One short line per tool argument set: `read_file src/app.ts 1-80`. */
@@ -51,7 +55,7 @@ export function useReviewEvents(reviewUid: string, live: boolean, room: RoomStat
         const fresh = batch.filter((e) => e.seq > lastSeq.current);
         if (fresh.length) {
           lastSeq.current = fresh[fresh.length - 1]!.seq;
-          setPolled((prev) => [...prev, ...fresh].slice(-MAX_LINES * 2));
+          setPolled((prev) => [...prev, ...fresh].slice(-MAX_POLLED));
         }
         setError(null);
       } catch (err) {
@@ -177,7 +181,7 @@ function toLines(events: ReviewEvent[]): {
       }
     }
   }
-  return { lines: lines.slice(-MAX_LINES), stream, usage };
+  return { lines, stream, usage };
 }
 
 const kindClass: Record<Line["kind"], string> = {
@@ -201,8 +205,15 @@ export function ActivityPanel({
   room: RoomState<"review">;
 }) {
   const { events, error, live: streaming } = useReviewEvents(reviewUid, live, room);
-  const { lines, stream, usage } = toLines(events);
+  const { lines, stream, usage } = useMemo(() => toLines(events), [events]);
   const box = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => 20, // one line of text-xs leading-5; longer ones are measured
+    overscan: 12,
+    getItemKey: (i) => lines[i]!.seq,
+  });
   useEffect(() => {
     // Follow the log only when the reader is already at the bottom. Block body: see docs/architecture.md.
     const el = box.current;
@@ -239,11 +250,23 @@ export function ActivityPanel({
         {lines.length === 0 && !stream && (
           <p className="text-zinc-500">{live ? "Waiting for the review to start…" : "No activity was recorded."}</p>
         )}
-        {lines.map((l) => (
-          <div key={l.seq} className={cx("break-words", kindClass[l.kind])} title={l.detail || undefined}>
-            {l.text}
-          </div>
-        ))}
+        <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const l = lines[item.index]!;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className={cx("absolute left-0 top-0 w-full break-words", kindClass[l.kind])}
+                style={{ transform: `translateY(${item.start}px)` }}
+                title={l.detail || undefined}
+              >
+                {l.text}
+              </div>
+            );
+          })}
+        </div>
         {stream && (
           <div className="mt-1 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{stream}</div>
         )}
