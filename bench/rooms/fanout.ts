@@ -22,7 +22,12 @@ export interface FanoutOptions {
   ratePerSec: number;
 }
 
-export const FANOUT_DEFAULTS: FanoutOptions = { processes: 4, connectionsPerProcess: 50, deltas: 5000, ratePerSec: 1000 };
+export const FANOUT_DEFAULTS: FanoutOptions = {
+  processes: 4,
+  connectionsPerProcess: 50,
+  deltas: 5000,
+  ratePerSec: 1000,
+};
 
 export type Mode = "paced" | "burst";
 
@@ -138,7 +143,10 @@ export async function measureArgus(watchers: Watchers, opts: FanoutOptions) {
 async function measureRawWs(watchers: Watchers, opts: FanoutOptions, coalesced: boolean) {
   const raw = await startRawWs({ coalesced });
   try {
-    await watchers.all({ cmd: "open", transport: "ws", url: raw.url, count: opts.connectionsPerProcess }, isOk("opened"));
+    await watchers.all(
+      { cmd: "open", transport: "ws", url: raw.url, count: opts.connectionsPerProcess },
+      isOk("opened"),
+    );
     const publisher: Publisher = {
       publish: (text) => raw.publish(text),
       settle: async () => raw.flush(),

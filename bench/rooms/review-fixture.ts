@@ -23,23 +23,41 @@ function transcriptEvent(i: number): RoomEventBody<"review"> {
       return { type: "status", payload: { phase: "exploring", message: `Iteration ${iteration}: reading`, iteration } };
     case 4:
     case 7:
-      return { type: "tool_call", payload: { id: `c${i}`, name: "read_file", input: { path, start: 1, end: 80 }, iteration } };
+      return {
+        type: "tool_call",
+        payload: { id: `c${i}`, name: "read_file", input: { path, start: 1, end: 80 }, iteration },
+      };
     case 5:
     case 8:
       return {
         type: "tool_result",
-        payload: { id: `c${i - 1}`, name: "read_file", isError: false, preview: "export function x() {}\n".repeat(20), chars: 4800, durationMs: 3 },
+        payload: {
+          id: `c${i - 1}`,
+          name: "read_file",
+          isError: false,
+          preview: "export function x() {}\n".repeat(20),
+          chars: 4800,
+          durationMs: 3,
+        },
       };
     case 9:
       return {
         type: "usage",
         payload: {
-          usage: { inputTokens: 1200 * iteration, outputTokens: 90 * iteration, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          usage: {
+            inputTokens: 1200 * iteration,
+            outputTokens: 90 * iteration,
+            cacheReadTokens: 0,
+            cacheWriteTokens: 0,
+          },
           requests: iteration + 1,
         },
       };
     default:
-      return { type: "token", payload: { text: `Looking at ${path} for the ${i}th time; nothing odd yet. `, phase: "exploring" } };
+      return {
+        type: "token",
+        payload: { text: `Looking at ${path} for the ${i}th time; nothing odd yet. `, phase: "exploring" },
+      };
   }
 }
 
@@ -50,7 +68,13 @@ export async function createBigReview(
 ): Promise<BigReview> {
   const project = await db.project.create({ data: { uid: crypto.randomUUID(), workspaceId, name: "Bench monorepo" } });
   const snapshot = await db.snapshot.create({
-    data: { uid: crypto.randomUUID(), projectId: project.id, sourceKind: "zip", sourceLabel: "bench.zip", status: "ready" },
+    data: {
+      uid: crypto.randomUUID(),
+      projectId: project.id,
+      sourceKind: "zip",
+      sourceLabel: "bench.zip",
+      status: "ready",
+    },
   });
   const { report } = sampleInput({ findings: [] });
   const review = await db.review.create({
@@ -86,17 +110,28 @@ export async function createBigReview(
     explanation: `The value flows from the request into the query (case ${i}).`,
     suggestedFix: "Bind the value as a parameter.",
   }));
-  for (let i = 0; i < findings.length; i += 500) await db.reviewFinding.createMany({ data: findings.slice(i, i + 500) });
+  for (let i = 0; i < findings.length; i += 500)
+    await db.reviewFinding.createMany({ data: findings.slice(i, i + 500) });
   const room = roomName("review", review.uid);
   const start = Date.now() - 3_600_000;
   const rows = Array.from({ length: opts.events }, (_, i) => {
     const body = transcriptEvent(i);
-    return { room, seq: i + 1, type: body.type, payload: JSON.stringify(body.payload), createdAt: new Date(start + i * 150) };
+    return {
+      room,
+      seq: i + 1,
+      type: body.type,
+      payload: JSON.stringify(body.payload),
+      createdAt: new Date(start + i * 150),
+    };
   });
   for (let i = 0; i < rows.length; i += 1000) await db.roomEvent.createMany({ data: rows.slice(i, i + 1000) });
   // The default order is most severe first, then most confident: the first finding is the top one.
   const first = [...findings].sort(
-    (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || b.confidence - a.confidence || a.file.localeCompare(b.file) || a.startLine - b.startLine,
+    (a, b) =>
+      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
+      b.confidence - a.confidence ||
+      a.file.localeCompare(b.file) ||
+      a.startLine - b.startLine,
   )[0]!;
   return { uid: review.uid, firstFingerprint: first.fingerprint };
 }

@@ -27,10 +27,7 @@ export interface Collected {
 }
 
 export type WatcherReply =
-  | { ok: "opened" | "started" | "closed" }
-  | { done: number }
-  | { collected: Collected }
-  | { error: string };
+  { ok: "opened" | "started" | "closed" } | { done: number } | { collected: Collected } | { error: string };
 
 const send = (reply: WatcherReply) => process.send!(reply);
 
@@ -99,7 +96,9 @@ async function handle(msg: WatcherCommand): Promise<void> {
       const cookie = msg.transport === "socket.io" ? await signIn(msg.url, msg.email, msg.password) : "";
       for (let slot = 0; slot < msg.count; slot++)
         closers.push(
-          msg.transport === "socket.io" ? await openSocketIo(msg.url, msg.room, cookie, slot) : await openWs(msg.url, slot),
+          msg.transport === "socket.io"
+            ? await openSocketIo(msg.url, msg.room, cookie, slot)
+            : await openWs(msg.url, slot),
         );
       send({ ok: "opened" });
       return;

@@ -38,7 +38,9 @@ export class Watchers {
   /** Resolves when every process reported `done` for the run (false when the deadline passed first). */
   async done(run: number, timeoutMs: number): Promise<boolean> {
     try {
-      await Promise.all(this.procs.map((p) => this.next(p, (r): r is { done: number } => "done" in r && r.done === run, timeoutMs)));
+      await Promise.all(
+        this.procs.map((p) => this.next(p, (r): r is { done: number } => "done" in r && r.done === run, timeoutMs)),
+      );
       return true;
     } catch {
       return false;
