@@ -2,7 +2,8 @@
  * Pipeline engine overhead (issue 7 targets): per-step overhead with an in-process trivial tool
  * (p50 ≤ 0.2 ms) and a 1,000-item batch through a 10-step pipeline (≤ 1 s), each next to a baseline
  * measured in the same run — the same trivial functions called directly. Plus the per-call overhead
- * of an external MCP server over stdio next to in-process (measured by bench/mcp-overhead.ts).
+ * of an external MCP server over stdio next to in-process (measured by bench/mcp-overhead.ts), and
+ * vanilla RAG over a 100k-passage corpus (bench/pipelines-rag.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,6 +82,15 @@ export default async function pipelines() {
       mcp = { unavailable: err instanceof Error ? err.message : String(err) };
     }
 
+    // Vanilla RAG at 100k passages / 1,000 questions (bench/pipelines-rag.ts).
+    let rag: unknown;
+    try {
+      const { measureRag } = await import("./pipelines-rag.ts");
+      rag = await measureRag();
+    } catch (err) {
+      rag = { unavailable: err instanceof Error ? err.message : String(err) };
+    }
+
     const step = summarize(perStep);
     const whole = summarize(batch);
     return {
@@ -94,6 +104,7 @@ export default async function pipelines() {
       batchTargetMs: 1000,
       batchWithinTarget: whole.p50 <= 1000,
       "external MCP stdio per-call overhead (bench/mcp-overhead.ts)": mcp,
+      "vanilla RAG, BM25 and hash-dense retrieval, scripted model (bench/pipelines-rag.ts)": rag,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

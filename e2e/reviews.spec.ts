@@ -188,6 +188,11 @@ test("2,000 findings stay responsive: the list is virtualised and filters apply 
     source: "agent",
     createdAt: new Date().toISOString(),
     dismissed: false,
+    // What the team did with it (rooms): nothing yet.
+    resolvedAt: null,
+    resolvedBy: null,
+    votes: [],
+    threadCount: 0,
   }));
   await page.route(/\/api\/trpc\/reviews\.findings/, (route) =>
     route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ result: { data: many } }) }),

@@ -25,8 +25,12 @@ import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/se
 import { createDemoService, type DemoService } from "./review/demo.ts";
 import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
+import { createPreferences, type UserPreferences } from "./rooms/preferences.ts";
+import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
+import { createShareService, type ShareService } from "./shares/service.ts";
+import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
 
 export interface Services {
   config: Config;
@@ -45,8 +49,14 @@ export interface Services {
   knowledge: KnowledgeService;
   reviews: ReviewService;
   roomChat: RoomChat;
+  roomReactions: RoomReactions;
+  /** A user's own choices about what rooms share of them (hide my position). */
+  preferences: UserPreferences;
   findingTeam: FindingTeam;
   steering: Steering;
+  /** Share links of reviews, and what their spectators read. */
+  shares: ShareService;
+  spectators: SpectatorReads;
   demo: DemoService;
   close(): Promise<void>;
 }
@@ -64,6 +74,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const providers = createProviderService(db, config, authSecret);
   const steering = createSteering({ db, events, log });
   const reviews = createReviewService({ db, queue, events, log, providers, steering });
+  const shares = createShareService({ db, log });
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
@@ -96,8 +107,12 @@ export async function createServices(config: Config, log = createLogger(config.l
     }),
     reviews,
     roomChat: createRoomChat({ db, events }),
+    roomReactions: createRoomReactions({ db, events }),
+    preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
     findingTeam: createFindingTeam({ db, events }),
     steering,
+    shares,
+    spectators: createSpectatorReads({ shares, reviews }),
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,

@@ -2,13 +2,13 @@
 /**
  * The signed-in part of Argus: checks the session (→ /sign-up on a fresh install, → /sign-in when
  * signed out), shows the user's current workspace (kept by the server) and renders the sidebar around
- * the page. A `?workspace=<id>` link switches to that workspace first.
+ * the page (a drawer on phones: app-shell.tsx). A `?workspace=<id>` link switches to that workspace first.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useCallback, useEffect, useMemo, type ReactNode } from "react";
 import { toast } from "sonner";
-import { Sidebar } from "@/app/_components/sidebar.tsx";
+import { AppShell } from "@/app/_components/app-shell.tsx";
 import { DelayedSkeleton, ErrorNotice } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import {
@@ -106,10 +106,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
       <Suspense fallback={null}>
         <WorkspaceFromLink />
       </Suspense>
-      <div className="flex min-h-screen">
-        <Sidebar />
-        <main className="min-w-0 flex-1 px-8 py-7">{children}</main>
-      </div>
+      <AppShell>{children}</AppShell>
     </WorkspaceContext.Provider>
   );
 }

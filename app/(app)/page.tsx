@@ -109,7 +109,7 @@ export default function DashboardPage() {
           icon={<Users className="size-5" />}
         />
       </div>
-      <div className="mt-10 grid gap-8 lg:grid-cols-[2fr_1fr]">
+      <div className="mt-10 grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <section>
           <div className="mb-3 flex items-center justify-between">
             <h2 className="text-sm font-semibold uppercase tracking-wide text-zinc-500">Recent reviews</h2>

@@ -1,5 +1,9 @@
 "use client";
-/** A file's code with line numbers and syntax highlighting (highlight.js); the target line (or line range, with `endLine`) is marked and scrolled to. */
+/**
+ * A file's code with line numbers and syntax highlighting (highlight.js); the target line (or line
+ * range, with `endLine`, or several ranges) is marked and scrolled to — the page to it, or with
+ * `boxClassName` (a bounded height) only the box, so a pane that follows the agent does not move the page.
+ */
 import hljs from "highlight.js/lib/common";
 import "highlight.js/styles/github.css";
 import { useEffect, useMemo, useRef } from "react";
@@ -34,17 +38,25 @@ export function CodeViewer({
   language,
   line,
   endLine,
+  ranges,
+  boxClassName,
   linkFor,
 }: {
   content: string;
   language: string;
   line?: number;
   endLine?: number;
+  /** Lines to mark as inclusive [first, last] ranges (instead of line…endLine). */
+  ranges?: readonly (readonly [number, number])[];
+  /** Classes of the scrolling box (e.g. a max height): the viewer then scrolls inside it only. */
+  boxClassName?: string;
   linkFor: (line: number) => string;
 }) {
   const last = line !== undefined && endLine !== undefined && endLine > line ? endLine : line;
-  const marked = (n: number) => line !== undefined && n >= line && n <= last!;
+  const marked = (n: number) =>
+    ranges ? ranges.some(([a, b]) => n >= a && n <= b) : line !== undefined && n >= line && n <= last!;
   const target = useRef<HTMLTableRowElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   // Highlight line by line so numbering and anchors stay aligned (multi-line tokens lose a little colour).
   const lines = useMemo(() => {
     const lang = hljsLanguage[language];
@@ -59,11 +71,22 @@ export function CodeViewer({
   useEffect(() => {
     // A block body on purpose: Chromium's scrollIntoView now returns a Promise, and an effect that
     // returns a non-function crashes React on unmount ("destroy is not a function").
-    void target.current?.scrollIntoView({ block: "center" });
-  }, [line, content]);
+    const row = target.current;
+    if (!row) return;
+    const el = box.current;
+    if (boxClassName && el)
+      el.scrollTop += row.getBoundingClientRect().top - el.getBoundingClientRect().top - el.clientHeight / 3;
+    else void row.scrollIntoView({ block: "center" });
+  }, [line, content, boxClassName]);
 
   return (
-    <div className="overflow-auto rounded-md border border-zinc-200 bg-white text-[13px] leading-5 dark:border-zinc-800 dark:bg-zinc-50">
+    <div
+      ref={box}
+      className={cx(
+        "overflow-auto rounded-md border border-zinc-200 bg-white text-[13px] leading-5 dark:border-zinc-800 dark:bg-zinc-50",
+        boxClassName,
+      )}
+    >
       <table className="w-full border-collapse font-mono text-zinc-900">
         <tbody>
           {lines.map((html, i) => {

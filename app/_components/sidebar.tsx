@@ -5,6 +5,7 @@ import {
   LayoutDashboard,
   LogOut,
   MessageSquareText,
+  X,
   Settings,
   SearchCheck,
   Workflow,
@@ -12,7 +13,7 @@ import {
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
-import { Suspense } from "react";
+import { type Ref, Suspense } from "react";
 import { authClient } from "@/app/_lib/auth-client.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { Logo } from "./logo.tsx";
@@ -31,7 +32,21 @@ const nav = [
   { href: "/settings", label: "Settings", Icon: Settings },
 ];
 
-export function Sidebar() {
+/**
+ * The app's navigation. Beside the page from the md breakpoint up; below it, a drawer that the app
+ * shell (app-shell.tsx) opens from its menu button: `drawerOpen` slides it in as a modal panel.
+ */
+export function Sidebar({
+  ref,
+  id,
+  drawerOpen = false,
+  onClose,
+}: {
+  ref?: Ref<HTMLElement>;
+  id?: string;
+  drawerOpen?: boolean;
+  onClose?: () => void;
+}) {
   const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -44,11 +59,34 @@ export function Sidebar() {
   }
 
   return (
-    <aside className="flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/50">
-      <div className="px-4 py-4">
+    <aside
+      ref={ref}
+      id={id}
+      {...(drawerOpen ? { role: "dialog", "aria-modal": true, "aria-label": "Menu" } : {})}
+      className={cx(
+        "flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900/50",
+        // Under md: a drawer over the page, hidden (and out of the tab order) until opened.
+        "max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:w-72 max-md:max-w-[85vw] max-md:overflow-y-auto max-md:shadow-xl max-md:duration-200 max-md:dark:bg-zinc-900",
+        // Opening shows it at once (so focus can move in); closing hides it after it slid out.
+        drawerOpen
+          ? "max-md:transition-transform"
+          : "max-md:invisible max-md:-translate-x-full max-md:transition-[transform,visibility]",
+      )}
+    >
+      <div className="flex items-center justify-between px-4 py-4">
         <Link href="/" className="rounded">
           <Logo />
         </Link>
+        {onClose && (
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close menu"
+            className="rounded p-1.5 text-zinc-500 hover:bg-zinc-200 md:hidden dark:hover:bg-zinc-800"
+          >
+            <X className="size-4" aria-hidden />
+          </button>
+        )}
       </div>
       <div className="px-3 pb-3">
         <WorkspaceSwitcher />

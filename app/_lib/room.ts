@@ -9,14 +9,19 @@
  *
  * The socket is typed with the shared protocol (server/shared/room-protocol.ts): events, payloads
  * and replies are the server's own types.
+ *
+ * Which socket, and who is looking, comes from the RoomAccess context: by default the session's
+ * socket and the signed-in user of the app shell; a share link's page provides a socket opened with
+ * the link's token (a spectator, who may only watch) and the reason its controls are off.
  */
-import { useEffect, useRef, useState } from "react";
+import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
 import { RoomFeed } from "@/server/shared/room-delivery.ts";
 import type { RoomEvent } from "@/server/shared/room-events.ts";
 import type { ClientToServerEvents, HistoryReply, ServerToClientEvents } from "@/server/shared/room-protocol.ts";
 import type { Ack } from "@/server/shared/room-protocol.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
+import { WorkspaceContext } from "./workspace.tsx";
 
 export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -32,6 +37,37 @@ export function roomSocket(): RoomSocket {
     shared = s;
   }
   return shared;
+}
+
+/**
+ * A socket opened with a review's share link instead of the session cookie (`auth: { share }`): a
+ * spectator of that review's room. One per token per tab. A refused or revoked link is not retried.
+ */
+const shareSockets = new Map<string, RoomSocket>();
+export function shareSocket(token: string): RoomSocket {
+  let s = shareSockets.get(token);
+  if (!s) {
+    s = io({ transports: ["websocket"], withCredentials: false, auth: { share: token } });
+    shareSockets.set(token, s);
+  }
+  return s;
+}
+
+export interface RoomAccess {
+  /** The socket rooms are joined on. */
+  socket: () => RoomSocket;
+  /** The user looking (to mark their own messages and votes); null for a spectator. */
+  selfId: string | null;
+  /** Set for a spectator (a share link): why they can watch but not post, vote or steer. */
+  readOnly: string | null;
+}
+
+const RoomAccessContext = createContext<RoomAccess | null>(null);
+export const RoomAccessProvider = RoomAccessContext.Provider;
+export function useRoomAccess(): RoomAccess {
+  const given = useContext(RoomAccessContext);
+  const shell = useContext(WorkspaceContext);
+  return given ?? { socket: roomSocket, selfId: shell?.user.id ?? null, readOnly: null };
 }
 
 /**
@@ -54,10 +90,11 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
   const [error, setError] = useState<string | null>(null);
   // One feed per room: it keeps the last seq across reconnects (and starts again for another room).
   const feed = useRef<{ room: string; feed: RoomFeed<RoomEvent<K>> } | null>(null);
+  const { socket } = useRoomAccess();
 
   useEffect(() => {
     if (!room) return;
-    const s = roomSocket();
+    const s = socket();
     let stale = false;
     if (feed.current?.room !== room) {
       feed.current = {
@@ -110,7 +147,7 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
       s.off("revoked", onRevoked);
       if (s.connected) s.emit("leave", { room });
     };
-  }, [room]);
+  }, [room, socket]);
 
   return { events, connected, error };
 }

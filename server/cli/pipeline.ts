@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { buildPipeline } from "../pipelines/build.ts";
+import { readFrontMatter } from "../pipelines/front-matter.ts";
 import type { PipelineEvent } from "../pipelines/engine/events.ts";
 import { runPipeline, type LogLevel } from "../pipelines/engine/run.ts";
 import { mcpExternalResolver } from "../pipelines/mcp/index.ts";
@@ -188,7 +189,11 @@ function list(dirArg: string | undefined, io: CliIo): number {
     const built = statSync(path.join(dir, "server", `${stem}_server.yaml`), { throwIfNoEntry: false })
       ? "built"
       : "not built";
-    io.out(`${path.relative(io.cwd, f)}\t${built}\n`);
+    const meta = readFrontMatter(readFileSync(f, "utf8"));
+    const about = meta
+      ? `\t${meta.title}\tneeds: ${meta.needs}${meta.tags.length ? `\t[${meta.tags.join(", ")}]` : ""}`
+      : "";
+    io.out(`${path.relative(io.cwd, f)}\t${built}${about}\n`);
   }
   return 0;
 }

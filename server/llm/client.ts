@@ -138,6 +138,9 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
       temperature: info.capabilities.temperature ? temperature : undefined,
       reasoningEffort: mapReasoningEffort(info, req.reasoningEffort ?? o.reasoningEffort),
       cacheKey: req.cacheKey,
+      topP: req.topP,
+      extraBody: req.extraBody,
+      wireStreaming: req.wireStreaming,
     };
 
     // Used only when a server reports no usage, so budgets still count something.

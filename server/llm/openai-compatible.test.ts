@@ -191,3 +191,32 @@ describe("openai-compatible, text-JSON tools", () => {
     expect(schema.stop.error?.message).toMatch(/path/);
   });
 });
+
+describe("openai-compatible, UltraRAG-style requests (pipelines' generation server)", () => {
+  it("sends top_p and extra body fields, and a non-streamed request when asked, answered as events", async () => {
+    server.setScript([{ text: "A whole answer", usage: { input: 12, output: 3 } }]);
+    const { events, stop, text } = await collect(
+      clientFor(server, "openai-compatible").stream({
+        messages: [userText("q")],
+        temperature: 0,
+        topP: 1,
+        maxTokens: 256,
+        extraBody: { chat_template_kwargs: { enable_thinking: false }, model: "not-this", stream: true },
+        wireStreaming: false,
+      }),
+    );
+    expect(text).toBe("A whole answer");
+    expect(stop.reason).toBe("end_turn");
+    expect(events.find((e) => e.type === "usage")).toMatchObject({ usage: { inputTokens: 12, outputTokens: 3 } });
+    const body = server.requests[0]!.body;
+    expect(body).toMatchObject({
+      model: "qwen3:8b",
+      temperature: 0,
+      top_p: 1,
+      max_tokens: 256,
+      chat_template_kwargs: { enable_thinking: false },
+    });
+    expect(body.stream).not.toBe(true);
+    expect(body).not.toHaveProperty("stream_options");
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { createOpenAIClient } from "./openai-client.ts";
 import type {
+  ChatCompletion,
   ChatCompletionChunk,
   ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
@@ -25,6 +26,9 @@ export interface CompatibleOptions {
   streamUsage: boolean;
 }
 
+/** Fields extraBody may not replace: they are what the request is. */
+const RESERVED_BODY_FIELDS = new Set(["model", "messages", "stream", "stream_options", "tools", "tool_choice"]);
+
 export function toChatParams(req: ProviderRequest, opts: CompatibleOptions): ChatCompletionCreateParamsStreaming {
   const json = opts.toolMode === "json" && req.tools.length > 0 && req.toolChoice !== "none";
   const system = json ? [req.system, jsonToolInstructions(req.tools)].filter(Boolean).join("\n\n") : req.system;
@@ -40,6 +44,9 @@ export function toChatParams(req: ProviderRequest, opts: CompatibleOptions): Cha
   if (opts.streamUsage) params.stream_options = { include_usage: true };
   if (req.temperature !== undefined) params.temperature = req.temperature;
   if (req.reasoningEffort) params.reasoning_effort = req.reasoningEffort as "low";
+  if (req.topP !== undefined) params.top_p = req.topP;
+  for (const [key, value] of Object.entries(req.extraBody ?? {}))
+    if (!RESERVED_BODY_FIELDS.has(key)) (params as unknown as Record<string, unknown>)[key] = value;
   if (!json && req.tools.length > 0) {
     params.tools = req.tools.map((t) => ({
       type: "function",
@@ -102,10 +109,44 @@ export function createOpenAICompatibleAdapter(conn: ConnectionOptions, opts: Com
   return {
     provider: "openai-compatible",
     async *stream(req, signal) {
-      const stream = await client.chat.completions.create(toChatParams(req, opts), { signal });
       const json = opts.toolMode === "json" && req.tools.length > 0 && req.toolChoice !== "none";
+      const params = toChatParams(req, opts);
+      if (req.wireStreaming === false) {
+        const { stream: _stream, stream_options: _options, ...body } = params;
+        const completion = await client.chat.completions.create({ ...body, stream: false }, { signal });
+        yield* fromChatChunks(asChunks(completion), req.model, json ? req.tools : undefined);
+        return;
+      }
+      const stream = await client.chat.completions.create(params, { signal });
       yield* fromChatChunks(stream, req.model, json ? req.tools : undefined);
     },
+  };
+}
+
+/** A whole (non-streamed) completion as the one chunk it amounts to, so both paths share fromChatChunks. */
+async function* asChunks(c: ChatCompletion): AsyncGenerator<ChatCompletionChunk> {
+  const choice = c.choices?.[0];
+  yield {
+    id: c.id,
+    object: "chat.completion.chunk",
+    created: c.created,
+    model: c.model,
+    ...(c.usage ? { usage: c.usage } : {}),
+    choices: choice
+      ? [
+          {
+            index: 0,
+            finish_reason: choice.finish_reason,
+            delta: {
+              role: "assistant",
+              content: choice.message?.content ?? null,
+              tool_calls: (choice.message?.tool_calls ?? []).flatMap((t, index) =>
+                t.type === "function" ? [{ index, id: t.id, type: "function" as const, function: t.function }] : [],
+              ),
+            },
+          },
+        ]
+      : [],
   };
 }
 

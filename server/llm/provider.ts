@@ -17,6 +17,10 @@ export interface ProviderRequest {
   /** Already mapped to a value the model accepts; undefined = leave it out. */
   reasoningEffort: string | undefined;
   cacheKey: string | undefined;
+  /** openai-compatible only (see StreamRequestData): top_p, extra body fields, a non-streamed request. */
+  topP?: number | undefined;
+  extraBody?: Record<string, unknown> | undefined;
+  wireStreaming?: boolean | undefined;
 }
 
 export interface ProviderAdapter {

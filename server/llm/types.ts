@@ -107,6 +107,14 @@ export const streamRequestSchema = z.object({
   cacheKey: z.string().optional(),
   /** Per-request cost ceiling in US dollars (needs catalog prices for the model). */
   maxCostUsd: z.number().positive().optional(),
+  // The three fields below serve OpenAI-compatible servers only (others ignore them): pipelines
+  // reproduce UltraRAG's requests byte for byte (sampling_params, extra_params, non-streamed calls).
+  /** Nucleus sampling (`top_p`); left out when unset. */
+  topP: z.number().min(0).max(1).optional(),
+  /** Extra top-level body fields (e.g. vLLM's `chat_template_kwargs`); never replace model, messages, stream or tools. */
+  extraBody: z.record(z.string(), z.unknown()).optional(),
+  /** false: one JSON answer instead of an SSE stream; it still arrives as text_delta + stop events. */
+  wireStreaming: z.boolean().optional(),
 });
 export type StreamRequestData = z.infer<typeof streamRequestSchema>;
 

@@ -188,13 +188,15 @@ describe("argus pipeline CLI", () => {
     expect(r.out).not.toContain("_parameter.yaml");
   });
 
-  it("reports a tool that Argus does not implement yet as a failed run (exit 1) naming the step", async () => {
+  it("reports a failed step as a failed run (exit 1) naming the step and what to do", async () => {
+    // vanilla_rag with the shipped parameters: no dense index was built yet.
     const r = await cli("run", "examples/experiments/vanilla_rag.yaml");
     expect(r.code).toBe(1);
-    expect(r.err).toContain(
-      "Step retriever.retriever_init failed: retriever.retriever_init is not implemented in Argus yet",
+    expect(r.err).toMatch(
+      /Step retriever\.retriever_search failed: retriever\.retriever_search: no index at .*index\/index\.index; run retriever\.retriever_index first/,
     );
     expect(r.err).toContain("INFO benchmark.get_data");
+    expect(outputs().filter((f) => f.includes("vanilla_rag"))).toEqual([]);
   });
 
   it("--log-level debug adds each step's result summary; warn hides the step lines", async () => {

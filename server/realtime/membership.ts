@@ -2,11 +2,13 @@
  * Being in a room: join (the log after the client's last seq, then live events; presence.ts counts
  * the user in), history (the next page of the log), leave, what one looks at — and the periodic re-check that takes away what a socket may no longer
  * have: a signed-out session is disconnected, a room its user may no longer watch is left with a
- * "revoked" message.
+ * "revoked" message. A spectator's socket (a share link) is checked against its link: revoked, expired
+ * or its review deleted → "revoked" for its room, then disconnected (it has no other use).
  */
 import type { Actor } from "../auth/access.ts";
 import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
+import type { ArgusSocket } from "./types.ts";
 import { DomainError } from "../errors.ts";
 import { HISTORY_PAGE, type HistoryReply } from "../shared/room-protocol.ts";
 import type { RoomName } from "../shared/rooms.ts";
@@ -39,7 +41,7 @@ export function membershipHandlers(
     },
     history: async (_socket, { afterSeq }, room) => page(room!.name, afterSeq),
     "presence.update": async (socket, { focus }, room) => {
-      presence.focus(socket, room!.name, focus);
+      await presence.focus(socket, room!.name, focus);
       return {};
     },
   };
@@ -56,6 +58,8 @@ export async function recheckSockets(
   // This process's sockets (with several nodes, each checks its own); one session lookup per cookie.
   const sessions = new Map<string, Promise<Actor | undefined>>();
   for (const local of [...io.sockets.sockets.values()]) {
+    // A spectator has no session: its share link is checked by recheckSpectators.
+    if (local.data.spectator) continue;
     if (only && local.data.actor.userId !== only.userId) continue;
     const cookie = String(local.request.headers.cookie ?? "");
     let lookup = sessions.get(cookie);
@@ -92,4 +96,74 @@ export async function recheckSockets(
     }
   }
   return { disconnected, revoked };
+}
+
+/** The longest timer Node keeps (about 24.8 days); a later expiry is left to the periodic re-check. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Ends a spectator's room when its link stops working. */
+async function evictSpectator(socket: ArgusSocket, reason: string): Promise<void> {
+  const { spectator } = socket.data;
+  if (!spectator) return;
+  if (socket.rooms.has(spectator.room)) await socket.leave(spectator.room);
+  socket.emit("revoked", { room: spectator.room, reason });
+  // Queued after the "revoked" message: the client hears why before the connection closes.
+  socket.disconnect(true);
+}
+
+/**
+ * Check spectators' share links again (all, or the sockets of one link): a link that no longer works
+ * takes its sockets' room away at once (see the file comment).
+ */
+export async function recheckSpectators(
+  io: ArgusSocketServer,
+  services: Pick<Services, "shares" | "log">,
+  only?: { shareId: string },
+): Promise<{ revoked: number }> {
+  let revoked = 0;
+  const checks = new Map<string, Promise<string | null | undefined>>();
+  for (const local of [...io.sockets.sockets.values()]) {
+    const { spectator } = local.data;
+    if (!spectator || (only && spectator.shareId !== only.shareId)) continue;
+    let check = checks.get(spectator.shareId);
+    if (!check) {
+      // The reason it stopped working, null while it works, undefined when the check itself failed.
+      check = services.shares.check(spectator.shareId).then(
+        () => null,
+        (err: unknown) => {
+          if (err instanceof DomainError) return err.message;
+          services.log.warn({ err }, "spectator recheck: share lookup failed; trying again next time");
+          return undefined;
+        },
+      );
+      checks.set(spectator.shareId, check);
+    }
+    const reason = await check;
+    if (!reason) continue;
+    await evictSpectator(local, reason);
+    revoked++;
+  }
+  return { revoked };
+}
+
+/** Re-checks a spectator's socket the moment its link expires (clears itself on disconnect). */
+export function expireSpectatorAt(socket: ArgusSocket, services: Pick<Services, "shares" | "log">): void {
+  const { spectator } = socket.data;
+  if (!spectator) return;
+  const delay = spectator.expiresAt.getTime() - Date.now() + 50;
+  if (delay > MAX_TIMER_MS) return;
+  const timer = setTimeout(
+    () => {
+      services.shares.check(spectator.shareId).then(
+        () => undefined,
+        (err: unknown) => {
+          if (err instanceof DomainError) void evictSpectator(socket, err.message);
+          else services.log.warn({ err }, "spectator expiry check failed; the periodic re-check follows");
+        },
+      );
+    },
+    Math.max(0, delay),
+  );
+  timer.unref();
+  socket.once("disconnect", () => clearTimeout(timer));
 }

@@ -101,6 +101,72 @@ describe("presence", () => {
     await expect.poll(() => b.latest.get(room)?.find((m) => m.userId === owner.userId)?.focus).toBeNull();
   });
 
+  it("hide my position: kept on the server for every device; no other socket ever receives the focus", async () => {
+    const room = await newRoom();
+    const hider = await signUpInNewWorkspace(server, "Hana Hider");
+    await server.services.db.membership.create({
+      data: { workspaceId: owner.workspaceId, userId: hider.userId, role: "viewer" },
+    });
+    const a = await client(owner);
+    // Every presence message Olga's socket gets, to check that none ever carried Hana's focus.
+    const heard: PresentMember[][] = [];
+    a.socket.on("presence", ({ members }) => heard.push(members));
+    const hanasFocus = () => heard.flatMap((ms) => ms.filter((m) => m.userId === hider.userId && m.focus !== null));
+    const h = await client(hider);
+    for (const c of [a, h]) await c.call("join", { room, afterSeq: 0 });
+
+    // She looks at a file, then hides her position: the focus goes at once.
+    expect(await hider.client.ok("query", "account.preferences")).toEqual({ hidePosition: false });
+    await h.call("presence.update", { room, focus: { kind: "file", path: "src/secret-plan.ts", line: 3 } });
+    await expect.poll(() => hanasFocus().length).toBe(1);
+    expect(await hider.client.ok("mutate", "account.setPreferences", { hidePosition: true })).toEqual({
+      hidePosition: true,
+    });
+    await expect
+      .poll(() => a.latest.get(room)?.find((m) => m.userId === hider.userId))
+      .toEqual({
+        userId: hider.userId,
+        name: "Hana Hider",
+        focus: null,
+      });
+    const before = hanasFocus().length;
+
+    // Whatever her browser says from now on — this tab or another device — the server keeps it.
+    const other = await client(hider);
+    await other.call("join", { room, afterSeq: 0 });
+    expect(await other.call("presence.update", { room, focus: { kind: "finding", fingerprint: "fp-9" } })).toEqual({
+      ok: true,
+    });
+    expect(await h.call("presence.update", { room, focus: { kind: "activity" } })).toEqual({ ok: true });
+    expect(await hider.client.ok("query", "account.preferences")).toEqual({ hidePosition: true });
+    // Olga still sees her avatar, with no focus.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(a.names(room)).toEqual(["Hana Hider", "Olga Owner"]);
+    expect(hanasFocus()).toHaveLength(before);
+    // A newcomer's first presence message (the room's state as stored) has no focus of hers either.
+    const late = await client(bea);
+    await late.call("join", { room, afterSeq: 0 });
+    await expect.poll(() => late.names(room)).toEqual(["Bea Member", "Hana Hider", "Olga Owner"]);
+    expect(late.latest.get(room)?.find((m) => m.userId === hider.userId)?.focus).toBeNull();
+
+    // Showing it again: the next position is shared.
+    await hider.client.ok("mutate", "account.setPreferences", { hidePosition: false });
+    await h.call("presence.update", { room, focus: { kind: "file", path: "src/app.ts" } });
+    await expect
+      .poll(() => a.latest.get(room)?.find((m) => m.userId === hider.userId)?.focus)
+      .toEqual({ kind: "file", path: "src/app.ts" });
+  });
+
+  it("a preference is the user's own: bad input is refused and nobody else's changes", async () => {
+    const r = await bea.client.mutate("account.setPreferences", { hidePosition: "yes" });
+    expect(r.status).toBe(400);
+    expect(r.error?.message).toMatch(/hidePosition/);
+    const extra = await bea.client.mutate("account.setPreferences", { hidePosition: true, userId: owner.userId });
+    expect(extra.status).toBe(400);
+    expect(await owner.client.ok("query", "account.preferences")).toEqual({ hidePosition: false });
+    expect(await bea.client.ok("query", "account.preferences")).toEqual({ hidePosition: false });
+  });
+
   it("a user whose right to the room was revoked leaves its presence", async () => {
     const room = await newRoom();
     const gone = await signUpInNewWorkspace(server, "Gone Soon");

@@ -4,10 +4,15 @@
  * they are gone. Leaving is taken from the Socket.IO adapter's leave-room event, which fires for every
  * one of those, so no path forgets it. Every change goes to the room as a `presence` message.
  *
+ * "Hide my position" (server/rooms/preferences.ts) is enforced here: the focus of a user who hides it
+ * is never stored, so no `presence` message carries it — they show with no focus. The stored choice is
+ * read on each position update; turning it on drops the user's focus in every room at once.
+ *
  * In memory, per process: with several web nodes each knows its own sockets (a shared adapter would
  * need to carry presence too).
  */
 import { invalid } from "../errors.ts";
+import type { UserPreferences } from "../rooms/preferences.ts";
 import { createRateLimiter } from "../rooms/rate-limit.ts";
 import {
   type Focus,
@@ -31,12 +36,14 @@ interface Member {
 export interface Presence {
   /** The socket is in the room now (after socket.join): adds its user and tells the room. */
   joined(socket: ArgusSocket, room: RoomName): void;
-  /** What the socket's user looks at; refused unless the socket is in the room. */
-  focus(socket: ArgusSocket, room: RoomName, focus: Focus | null): void;
+  /** What the socket's user looks at (kept to itself when they hide it); refused unless the socket is in the room. */
+  focus(socket: ArgusSocket, room: RoomName, focus: Focus | null): Promise<void>;
   members(room: string): PresentMember[];
+  /** Stops listening to preference changes (the server closes). */
+  close(): void;
 }
 
-export function trackPresence(io: ArgusSocketServer): Presence {
+export function trackPresence(io: ArgusSocketServer, preferences: UserPreferences): Presence {
   const rooms = new Map<string, Map<string, Member>>();
   // Which user each socket is (a socket belongs to one user for its whole life).
   const users = new Map<string, { userId: string; name: string }>();
@@ -53,6 +60,27 @@ export function trackPresence(io: ArgusSocketServer): Presence {
       focus: m.focus,
     }));
   const tell = (room: string) => io.to(room).emit("presence", { room, members: members(room) });
+
+  // The latest choice announced in this process per user, and a count of announcements: a database
+  // read that started before an announcement must not override it (the read may predate the save).
+  const announced = new Map<string, { hidden: boolean; version: number }>();
+  async function hidesPosition(userId: string): Promise<boolean> {
+    const before = announced.get(userId)?.version ?? 0;
+    const { hidePosition } = await preferences.of(userId);
+    const now = announced.get(userId);
+    return now && now.version !== before ? now.hidden : hidePosition;
+  }
+  const unsubscribe = preferences.onChange(({ userId, hidePosition }) => {
+    announced.set(userId, { hidden: hidePosition, version: (announced.get(userId)?.version ?? 0) + 1 });
+    if (!hidePosition) return; // the browser says its position again
+    for (const [room, inRoom] of rooms) {
+      const member = inRoom.get(userId);
+      if (!member?.focus) continue;
+      member.focus = null;
+      member.focusSocket = null;
+      tell(room);
+    }
+  });
 
   io.of("/").adapter.on("leave-room", (room: string, socketId: string) => {
     const user = users.get(socketId);
@@ -85,15 +113,24 @@ export function trackPresence(io: ArgusSocketServer): Presence {
       member.sockets.add(socket.id);
       tell(room);
     },
-    focus(socket, room, focus) {
-      const member = rooms.get(room)?.get(socket.data.actor.userId);
-      if (!member || !member.sockets.has(socket.id)) throw invalid("Join the room first, then say what you look at.");
+    async focus(socket, room, wanted) {
+      const { userId } = socket.data.actor;
+      const inRoom = () => {
+        const member = rooms.get(room)?.get(userId);
+        if (!member || !member.sockets.has(socket.id)) throw invalid("Join the room first, then say what you look at.");
+        return member;
+      };
+      if (sameFocus(inRoom().focus, wanted)) return;
+      limiter.hit(userId);
+      const focus = wanted && (await hidesPosition(userId)) ? null : wanted;
+      // The socket may have left while the choice was read.
+      const member = inRoom();
       if (sameFocus(member.focus, focus)) return;
-      limiter.hit(socket.data.actor.userId);
       member.focus = focus;
       member.focusSocket = focus ? socket.id : null;
       tell(room);
     },
     members,
+    close: unsubscribe,
   };
 }

@@ -16,6 +16,7 @@ import {
 } from "../shared/room-protocol.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { type AuthorizedRoom, authorizeRoom } from "../rooms/access.ts";
+import { authorizeSpectator } from "../rooms/spectators.ts";
 import { RateLimited } from "../rooms/rate-limit.ts";
 import type { ArgusSocket } from "./types.ts";
 
@@ -30,7 +31,11 @@ export type Handler<M extends ClientMessage> = (
 
 export type Handlers = { [M in ClientMessage]: Handler<M> };
 
-export function serveProtocol(socket: ArgusSocket, services: Pick<Services, "db" | "log">, handlers: Handlers): void {
+export function serveProtocol(
+  socket: ArgusSocket,
+  services: Pick<Services, "db" | "log" | "shares">,
+  handlers: Handlers,
+): void {
   for (const name of Object.keys(clientMessages) as ClientMessage[]) {
     // The payload is whatever the client sent: typed only once the schema has parsed it.
     socket.on(name, (payload: unknown, ack?: unknown) => {
@@ -50,10 +55,16 @@ export function serveProtocol(socket: ArgusSocket, services: Pick<Services, "db"
       };
     const data = parsed.data as ClientPayload<M>;
     try {
+      const target = (data as { room: string }).room;
       const needed = MESSAGE_ROLES[name];
-      const room = needed
-        ? await authorizeRoom(services.db, socket.data.actor, (data as { room: string }).room, needed)
-        : null;
+      // A spectator (share link) is checked against its link and the messages spectators may send;
+      // everyone else against their role in the room's workspace.
+      const { spectator } = socket.data;
+      const room = spectator
+        ? await authorizeSpectator(services.shares, spectator, name, target)
+        : needed
+          ? await authorizeRoom(services.db, socket.data.actor, target, needed)
+          : null;
       const result = await (handlers[name] as Handler<M>)(socket, data, room);
       return { ok: true, ...(result ?? {}) };
     } catch (err) {

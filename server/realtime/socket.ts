@@ -1,11 +1,13 @@
 /**
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (refused with 403 from
  * another site's page — Origin, server/web/origin.ts — then handshake.ts: the same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
- * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
+ * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; reaction-handlers.ts;
+ * typing-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
  * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
  * When a membership changes, the workspace service says so and that user's sockets are checked at
- * once; the periodic check stays as the backstop.
+ * once; likewise a revoked share link's spectator sockets (and a link's own expiry has a timer); the
+ * periodic check stays as the backstop.
  */
 import type { Server as HttpServer, ServerResponse } from "node:http";
 import { Server } from "socket.io";
@@ -15,14 +17,16 @@ import { setSecurityHeaders } from "../web/security-headers.ts";
 import { bridgeRooms } from "./bridge.ts";
 import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
-import { membershipHandlers, recheckSockets } from "./membership.ts";
+import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectators } from "./membership.ts";
 import { trackPresence } from "./presence.ts";
 import { serveProtocol } from "./protocol.ts";
+import { reactionHandlers } from "./reaction-handlers.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
+import { typingHandlers } from "./typing-handlers.ts";
 import type { ArgusSocketServer } from "./types.ts";
 
-export { recheckSockets } from "./membership.ts";
+export { recheckSockets, recheckSpectators } from "./membership.ts";
 export type { ArgusSocket, ArgusSocketServer, SocketData } from "./types.ts";
 
 /** The largest frame a client may send. */
@@ -51,16 +55,19 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   });
   authenticateSockets(io, services);
   const bridge = bridgeRooms(io, services.events);
-  const presence = trackPresence(io);
+  const presence = trackPresence(io, services.preferences);
   const handlers = {
     ...membershipHandlers(services, bridge, presence),
-    ...chatHandlers(services.roomChat),
+    ...chatHandlers(services.roomChat, services.roomReactions),
+    ...reactionHandlers(services.roomReactions),
+    ...typingHandlers(),
     ...teamHandlers(services.findingTeam),
     ...steerHandlers(services.steering),
   };
 
   io.on("connection", (socket) => {
     serveProtocol(socket, services, handlers);
+    expireSpectatorAt(socket, services);
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
   // One check at a time: a slow database must not pile runs on top of each other.
@@ -68,7 +75,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   const recheck = setInterval(() => {
     if (checking) return;
     checking = true;
-    recheckSockets(io, services)
+    Promise.all([recheckSockets(io, services), recheckSpectators(io, services)])
       .catch((err: unknown) => services.log.error({ err }, "socket recheck failed"))
       .finally(() => (checking = false));
   }, RECHECK_MS);
@@ -77,9 +84,15 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   const unsubscribe = services.workspaces.onMembershipChanged(async ({ userId }) => {
     await recheckSockets(io, services, { userId });
   });
+  // A revoked share link: its spectators lose the room before revoke returns.
+  const unsubscribeShares = services.shares.onRevoked(async ({ shareId }) => {
+    await recheckSpectators(io, services, { shareId });
+  });
   httpServer.once("close", () => {
     clearInterval(recheck);
     unsubscribe();
+    unsubscribeShares();
+    presence.close();
   });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
   return io;

@@ -94,7 +94,10 @@ describe("a review that fails", () => {
 
     const room = JSON.stringify(events);
     expect(events.filter((e) => e.type === "error").map((e) => e.payload)).toEqual([{ message: row.statusReason }]);
-    expect(events.at(-1)).toMatchObject({ type: "status", payload: { status: "failed", reason: row.statusReason } });
+    expect(events.at(-1)).toMatchObject({
+      type: "review_status",
+      payload: { status: "failed", reason: row.statusReason },
+    });
     for (const leak of ["/root/secret", "EACCES", "loadKey"]) {
       expect(row.statusReason).not.toContain(leak);
       expect(room).not.toContain(leak);

@@ -32,6 +32,7 @@ import {
 } from "./report/schema.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import type { SteeringState } from "../shared/steering.ts";
+import type { ShareGrant } from "../shares/service.ts";
 import type { Steering } from "./steering.ts";
 import { teamSummary } from "./team.ts";
 import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewStatus } from "../shared/statuses.ts";
@@ -102,6 +103,17 @@ export interface ReviewView {
 
 type ReviewRow = Review & { project: { uid: string; name: string } };
 
+/** What the review page shows of one review (`reviews.get`). */
+export type ReviewDetail = ReviewView & {
+  report: Omit<Report, "findings"> | null;
+  files: { path: string; score: number; counts: Record<Severity, number> }[];
+  /** Paused / stop asked for, and by whom (a reload shows it as it is). */
+  steering: SteeringState;
+};
+/** What a share link's spectator sees of it (`shares.review`). */
+export type SharedReviewDetail = Omit<ReviewDetail, "projectUid" | "snapshotUid" | "budget" | "settings">;
+type FindingFilters = Omit<z.infer<typeof findingsInput>, "reviewUid">;
+
 export function createReviewService(deps: {
   db: Db;
   queue: JobQueue;
@@ -156,6 +168,69 @@ export function createReviewService(deps: {
     const r = await load(uid);
     await requireRole(db, actor, r.workspaceId, role);
     return r;
+  }
+
+  async function detail(r: ReviewRow): Promise<ReviewDetail> {
+    const report = r.report ? reportSchema.parse(JSON.parse(r.report)) : null;
+    const files = await db.reviewFile.findMany({
+      where: { reviewId: r.id },
+      orderBy: [{ score: "asc" }, { path: "asc" }],
+    });
+    const { findings: _f, ...reportRest } = report ?? ({ findings: [] } as unknown as Report);
+    return {
+      ...(await view(r)),
+      report: report ? reportRest : null,
+      files: files.map((f) => ({
+        path: f.path,
+        score: f.score,
+        counts: { critical: f.critical, high: f.high, medium: f.medium, low: f.low, info: f.info },
+      })),
+      steering: await deps.steering.stateOf(r.id),
+    };
+  }
+
+  async function findingRows(r: ReviewRow, input: FindingFilters) {
+    const [rows, dismissed] = await Promise.all([
+      db.reviewFinding.findMany({
+        where: {
+          reviewId: r.id,
+          severity: input.severity,
+          category: input.category,
+          file: input.file,
+          confidence: input.minConfidence === undefined ? undefined : { gte: input.minConfidence },
+        },
+        take: input.limit,
+      }),
+      db.findingDismissal.findMany({ where: { projectId: r.projectId }, select: { fingerprint: true } }),
+    ]);
+    const gone = new Set(dismissed.map((d) => d.fingerprint));
+    const team = await teamSummary(db, r.id, r.uid);
+    const resolvers = await db.user.findMany({
+      where: { id: { in: [...new Set(rows.flatMap((f) => (f.resolvedById ? [f.resolvedById] : [])))] } },
+      select: { id: true, name: true },
+    });
+    const resolverName = new Map(resolvers.map((u) => [u.id, u.name]));
+    const order: Record<typeof input.sort, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
+      severity: (a, b) =>
+        severityRank(a.severity as Severity) - severityRank(b.severity as Severity) ||
+        b.confidence - a.confidence ||
+        a.file.localeCompare(b.file) ||
+        a.startLine - b.startLine,
+      file: (a, b) => a.file.localeCompare(b.file) || a.startLine - b.startLine,
+      confidence: (a, b) =>
+        b.confidence - a.confidence || severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
+      category: (a, b) =>
+        a.category.localeCompare(b.category) ||
+        severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
+    };
+    return rows.sort(order[input.sort]).map(({ id: _id, reviewId: _r, projectId: _p, resolvedById, ...f }) => ({
+      ...f,
+      resolvedAt: f.resolvedAt?.toISOString() ?? null,
+      resolvedBy: resolvedById ? (resolverName.get(resolvedById) ?? "A former member") : null,
+      dismissed: gone.has(f.fingerprint),
+      votes: team.get(f.fingerprint)?.votes ?? [],
+      threadCount: team.get(f.fingerprint)?.threadCount ?? 0,
+    }));
   }
 
   async function publishStatus(r: Pick<Review, "uid" | "status" | "statusReason">) {
@@ -263,79 +338,35 @@ export function createReviewService(deps: {
       };
     },
 
-    async get(
-      actor: Actor,
-      uid: string,
-    ): Promise<
-      ReviewView & {
-        report: Omit<Report, "findings"> | null;
-        files: { path: string; score: number; counts: Record<Severity, number> }[];
-        /** Paused / stop asked for, and by whom (a reload shows it as it is). */
-        steering: SteeringState;
-      }
-    > {
-      const r = await loadFor(actor, uid, "viewer");
-      const report = r.report ? reportSchema.parse(JSON.parse(r.report)) : null;
-      const files = await db.reviewFile.findMany({
-        where: { reviewId: r.id },
-        orderBy: [{ score: "asc" }, { path: "asc" }],
-      });
-      const { findings: _f, ...reportRest } = report ?? ({ findings: [] } as unknown as Report);
-      return {
-        ...(await view(r)),
-        report: report ? reportRest : null,
-        files: files.map((f) => ({
-          path: f.path,
-          score: f.score,
-          counts: { critical: f.critical, high: f.high, medium: f.medium, low: f.low, info: f.info },
-        })),
-        steering: await deps.steering.stateOf(r.id),
-      };
+    async get(actor: Actor, uid: string): Promise<ReviewDetail> {
+      return detail(await loadFor(actor, uid, "viewer"));
     },
 
     async findings(actor: Actor, input: z.infer<typeof findingsInput>) {
-      const r = await loadFor(actor, input.reviewUid, "viewer");
-      const [rows, dismissed] = await Promise.all([
-        db.reviewFinding.findMany({
-          where: {
-            reviewId: r.id,
-            severity: input.severity,
-            category: input.category,
-            file: input.file,
-            confidence: input.minConfidence === undefined ? undefined : { gte: input.minConfidence },
-          },
-          take: input.limit,
-        }),
-        db.findingDismissal.findMany({ where: { projectId: r.projectId }, select: { fingerprint: true } }),
-      ]);
-      const gone = new Set(dismissed.map((d) => d.fingerprint));
-      const team = await teamSummary(db, r.id, r.uid);
-      const resolvers = await db.user.findMany({
-        where: { id: { in: [...new Set(rows.flatMap((f) => (f.resolvedById ? [f.resolvedById] : [])))] } },
-        select: { id: true, name: true },
-      });
-      const resolverName = new Map(resolvers.map((u) => [u.id, u.name]));
-      const order: Record<typeof input.sort, (a: (typeof rows)[number], b: (typeof rows)[number]) => number> = {
-        severity: (a, b) =>
-          severityRank(a.severity as Severity) - severityRank(b.severity as Severity) ||
-          b.confidence - a.confidence ||
-          a.file.localeCompare(b.file) ||
-          a.startLine - b.startLine,
-        file: (a, b) => a.file.localeCompare(b.file) || a.startLine - b.startLine,
-        confidence: (a, b) =>
-          b.confidence - a.confidence || severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
-        category: (a, b) =>
-          a.category.localeCompare(b.category) ||
-          severityRank(a.severity as Severity) - severityRank(b.severity as Severity),
+      return findingRows(await loadFor(actor, input.reviewUid, "viewer"), input);
+    },
+
+    /**
+     * The review a share link opens, for its spectators: the link is the right (server/shares checked
+     * it; no workspace role here). What the review page shows, without the ids of its project and
+     * snapshot or its budget and settings: nothing that leads further into the workspace.
+     */
+    shared(grant: ShareGrant) {
+      return {
+        async get(): Promise<SharedReviewDetail> {
+          const {
+            projectUid: _p,
+            snapshotUid: _s,
+            budget: _b,
+            settings: _st,
+            ...shown
+          } = await detail(await load(grant.reviewUid));
+          return shown;
+        },
+        findings: async () =>
+          findingRows(await load(grant.reviewUid), findingsInput.parse({ reviewUid: grant.reviewUid })),
+        events: (afterSeq: number) => events.history(reviewRoom(grant.reviewUid), afterSeq),
       };
-      return rows.sort(order[input.sort]).map(({ id: _id, reviewId: _r, projectId: _p, resolvedById, ...f }) => ({
-        ...f,
-        resolvedAt: f.resolvedAt?.toISOString() ?? null,
-        resolvedBy: resolvedById ? (resolverName.get(resolvedById) ?? "A former member") : null,
-        dismissed: gone.has(f.fingerprint),
-        votes: team.get(f.fingerprint)?.votes ?? [],
-        threadCount: team.get(f.fingerprint)?.threadCount ?? 0,
-      }));
     },
 
     async cancel(actor: Actor, uid: string): Promise<ReviewView> {

@@ -90,5 +90,10 @@ describe("the static engine on the demo project", () => {
     expect(report.files.every((f) => f.score < 50)).toBe(true);
     expect(report.files.find((f) => f.path === "src/pricing.js")).toBeUndefined();
     expect(report.findings.every((f) => f.source === "static" && f.ruleId)).toBe(true);
+    // A taint finding explains its path from the request to the sink, step by step.
+    const sql = report.findings.find((f) => f.file === "src/api.py" && f.ruleId === "injection/sql")!;
+    expect(sql.explanation).toContain(
+      'Data flow:\n1. request.args.get("name", "") (line 17)\n2. name = … (line 17)\n3. cursor.execute() (line 19)',
+    );
   });
 });

@@ -62,6 +62,41 @@ const ADVICE: { match: RegExp; category: Category; fix: string }[] = [
   },
   { match: /^redirect\//, category: "security", fix: "Redirect only to relative paths or to hosts on an allow-list." },
   {
+    match: /^xss\//,
+    category: "security",
+    fix: "Escape request data for HTML where it is written (or render it through an autoescaping template), or answer with JSON / text/plain.",
+  },
+  {
+    match: /^ssrf/,
+    category: "security",
+    fix: "Fix the host in code, or parse the URL and check its host against an allow-list before the request.",
+  },
+  {
+    match: /^injection\/nosql/,
+    category: "security",
+    fix: "Cast query values to strings (or validate their type) so a body cannot smuggle in operators like $ne or $where.",
+  },
+  {
+    match: /^injection\/(?:xpath|ldap)/,
+    category: "security",
+    fix: "Bind the value as a variable or escape it for the query language; never concatenate it into the expression.",
+  },
+  {
+    match: /^xxe/,
+    category: "security",
+    fix: "Parse untrusted XML with entity resolution and DTD loading off (or with defusedxml).",
+  },
+  {
+    match: /^trust-boundary\//,
+    category: "security",
+    fix: "Validate request data against what the session may hold (an allow-list) before storing it there.",
+  },
+  {
+    match: /^cookie\//,
+    category: "security",
+    fix: "Set Secure and HttpOnly (and SameSite) on cookies that carry sessions or other state.",
+  },
+  {
     match: /^security\//,
     category: "security",
     fix: "Review the flagged call; follow the rule's documentation for the safe alternative.",
@@ -77,7 +112,9 @@ function adviceFor(f: StaticInput): { category: Category; fix?: string } {
 
 /** First sentence of a tool message, as a finding title. */
 function titleOf(f: StaticInput): string {
-  const first = f.message.split(/(?<=[.!?])\s/)[0]!.trim();
+  const message = f.message.replace(/; flow: [^]*$/, "");
+  const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
+  const first = capitalized.split(/(?<=[.!?])\s/)[0]!.trim();
   const title = first.length > 160 ? `${first.slice(0, 157)}…` : first;
   return title || f.ruleId;
 }
@@ -99,6 +136,9 @@ export async function staticFindingsToReport(
     const startLine = Math.max(1, f.startLine);
     const endLine = Math.max(startLine, Math.min(f.endLine, startLine + 9));
     const evidence = text ? text.slice(startLine - 1, endLine).join("\n") : "";
+    // The evidence must be the file's own lines (the location check matches it); the path goes in the explanation.
+    const path = flowPath(f.message);
+    const said = path ? f.message.slice(0, f.message.lastIndexOf("; flow: ")) : f.message;
     const { category, fix } = adviceFor(f);
     out.push({
       title: titleOf(f),
@@ -109,12 +149,29 @@ export async function staticFindingsToReport(
       start_line: startLine,
       end_line: endLine,
       evidence,
-      explanation: `${f.message} (${f.tool} ${f.ruleId})`,
+      explanation: path
+        ? `${said} (${f.tool} ${f.ruleId}).\n\nData flow:\n${path}`
+        : `${f.message} (${f.tool} ${f.ruleId})`,
       suggested_fix: fix,
       ruleId: f.ruleId,
     });
   }
   return { summary: summarize(findings), findings: out };
+}
+
+/**
+ * The taint engine writes its trace into the message ("…; flow: a (line 3) → b (line 4) → sink (line 6)"),
+ * which is what the database keeps: read back as a numbered path for the finding's evidence.
+ */
+export function flowPath(message: string): string | null {
+  const at = message.lastIndexOf("; flow: ");
+  if (at < 0) return null;
+  const steps = message
+    .slice(at + 8)
+    .split(" → ")
+    .filter(Boolean);
+  if (steps.length === 0) return null;
+  return steps.map((step, i) => `${i + 1}. ${step}`).join("\n");
 }
 
 function summarize(findings: StaticInput[]): string {

@@ -26,7 +26,8 @@ async function workspaceOf(db: Db, { kind, uid }: ParsedRoom): Promise<string | 
 export interface AuthorizedRoom {
   name: RoomName;
   workspaceId: string;
-  role: Role;
+  /** The sender's role in the workspace, or "spectator" (a share link: server/rooms/spectators.ts). */
+  role: Role | "spectator";
 }
 
 /**

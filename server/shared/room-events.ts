@@ -9,6 +9,7 @@ import { agentPayloads } from "./agent-events.ts";
 import { type Enveloped, envelopeUnion, type PayloadMap } from "./event-union.ts";
 import type { RoomKind, RoomName } from "./rooms.ts";
 import { chatMessageSchema } from "./room-chat.ts";
+import { messageReactionsSchema } from "./room-reactions.ts";
 import { REVIEW_STATUSES } from "./statuses.ts";
 import { steeringPayloads } from "./steering.ts";
 import { voteSchema } from "./team-verdicts.ts";
@@ -22,6 +23,8 @@ const fingerprint = z.string().min(1).max(200);
 const teamPayloads = {
   /** A chat message as it is now (written, edited or deleted: the highest version wins). */
   chat_message: chatMessageSchema,
+  /** A message's reactions as they now are (the latest event of a message is its state). */
+  chat_reactions: messageReactionsSchema,
 } satisfies PayloadMap;
 
 /** A review room: the agent's work, the review's life, and what the team does with its findings. */

@@ -11,6 +11,8 @@ import { z } from "zod";
 import type { RoomEvent } from "./room-events.ts";
 import { CHAT_PAGE, chatBodySchema, type ChatEdit, type ChatMessage, threadSchema } from "./room-chat.ts";
 import { focusSchema, type PresentMember } from "./room-presence.ts";
+import { type MessageReactions, type Reaction, reactionEmojiSchema } from "./room-reactions.ts";
+import type { Typist } from "./room-typing.ts";
 import { roomNameSchema } from "./rooms.ts";
 import { hintTextSchema } from "./steering.ts";
 import { type Vote, verdictSchema } from "./team-verdicts.ts";
@@ -51,6 +53,10 @@ export const clientMessages = {
   }),
   /** The earlier texts of an edited message. */
   "chat.edits": z.object({ room: roomNameSchema, id: messageId }),
+  /** The sender is typing in the room's chat (or a finding's thread): passed on to the others, not stored. */
+  "chat.typing": z.object({ room: roomNameSchema, thread: threadSchema.nullable().default(null) }),
+  /** Adds the sender's reaction with this emoji to a message of the room, or takes it back if they had it. */
+  "chat.react": z.object({ room: roomNameSchema, id: messageId, emoji: reactionEmojiSchema }),
   /** The sender's verdict on a finding of the review (null takes their vote back). */
   "finding.vote": z
     .object({
@@ -90,6 +96,8 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "chat.delete": "viewer",
   "chat.page": "viewer",
   "chat.edits": "viewer",
+  "chat.typing": "viewer",
+  "chat.react": "viewer",
   "presence.update": "viewer",
   // A verdict changes what later reviews raise (false positive → the project's dismissals).
   "finding.vote": "member",
@@ -99,6 +107,35 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "steer.pause": "member",
   "steer.resume": "member",
   "steer.stop": "member",
+};
+/**
+ * What a spectator (someone who opened a review's share link, without an account) may send — only
+ * into that review's room, checked on every message like the roles above. They watch: enter, leave,
+ * read the log and the chat. Everything else is refused, including two reads:
+ * - `chat.edits`: an author who changed a message may have taken something back; outsiders see what
+ *   the message says now, the team sees its earlier texts.
+ * - `presence.update`: what a guest looks at would be broadcast to the team, text of an outsider's
+ *   choosing in the members' room; a guest is shown as present, not followed.
+ * Typing and reactions are refused like posting: a guest does not write into the team's chat.
+ */
+export const SPECTATOR_MESSAGES: Record<ClientMessage, boolean> = {
+  join: true,
+  leave: true,
+  history: true,
+  "chat.page": true,
+  "chat.send": false,
+  "chat.edit": false,
+  "chat.delete": false,
+  "chat.edits": false,
+  "chat.typing": false,
+  "chat.react": false,
+  "presence.update": false,
+  "finding.vote": false,
+  "finding.resolve": false,
+  "steer.hint": false,
+  "steer.pause": false,
+  "steer.resume": false,
+  "steer.stop": false,
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
@@ -116,8 +153,12 @@ export interface ClientReplies {
   "chat.send": { message: ChatMessage };
   "chat.edit": { message: ChatMessage };
   "chat.delete": { message: ChatMessage };
-  "chat.page": { messages: ChatMessage[]; more: boolean };
+  /** `reactions`: those of the page's messages that have any. */
+  "chat.page": { messages: ChatMessage[]; more: boolean; reactions: MessageReactions[] };
   "chat.edits": { edits: ChatEdit[] };
+  "chat.typing": object;
+  /** The message's reactions after the toggle (also published to the room as `chat_reactions`). */
+  "chat.react": { reactions: Reaction[] };
   "presence.update": object;
   "finding.vote": { votes: Vote[] };
   "finding.resolve": object;
@@ -144,4 +185,6 @@ export interface ServerToClientEvents {
   revoked: (info: { room: string; reason: string }) => void;
   /** Who is in a joined room now, and what each looks at (sent whenever that changes). */
   presence: (info: { room: string; members: PresentMember[] }) => void;
+  /** Someone else in a joined room is typing (in its chat, or in a finding's thread): not stored. */
+  typing: (info: { room: string; thread: string | null; user: Typist }) => void;
 }

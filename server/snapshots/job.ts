@@ -86,7 +86,8 @@ export function createIngestJob(deps: {
       await db.$transaction(async (tx) => {
         for (let i = 0; i < findings.length; i += 500) {
           await tx.staticFinding.createMany({
-            data: findings.slice(i, i + 500).map((f) => ({ ...f, snapshotId: snapshot.id })),
+            // The data-flow trace is already written into the message (the table has no trace column yet).
+            data: findings.slice(i, i + 500).map(({ trace: _trace, ...f }) => ({ ...f, snapshotId: snapshot.id })),
           });
         }
         await tx.snapshot.update({

@@ -5,6 +5,7 @@ import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
 import { providersRouter } from "./routers/providers.ts";
 import { reviewsRouter } from "./routers/reviews.ts";
+import { sharesRouter } from "./routers/shares.ts";
 import { snapshotsRouter } from "./routers/snapshots.ts";
 import { workspacesRouter } from "./routers/workspaces.ts";
 
@@ -15,6 +16,7 @@ export const appRouter = router({
   prompts: promptsRouter,
   providers: providersRouter,
   reviews: reviewsRouter,
+  shares: sharesRouter,
   snapshots: snapshotsRouter,
   workspaces: workspacesRouter,
 });

@@ -304,13 +304,14 @@ const probe = (text: string) =>
     },
   }) as const;
 
-/** Rows that any room message could have written: events, chat, edits, votes, steering. */
+/** Rows that any room message could have written: events, chat, edits, reactions, votes, steering. */
 async function roomWrites(): Promise<number[]> {
   const db = w.server.services.db;
   return Promise.all([
     db.roomEvent.count(),
     db.roomMessage.count(),
     db.roomMessageEdit.count(),
+    db.roomMessageReaction.count(),
     db.findingVote.count(),
     db.reviewSteer.count(),
     db.reviewFinding.count({ where: { resolvedAt: { not: null } } }),
@@ -459,6 +460,30 @@ const SOCKET_EVENT_CASES: Record<string, () => Promise<void>> = {
   "chat.edits": async () => {
     const id = await viewersMessage();
     await refusedMessage("chat.edits", (room) => ({ room, id }), { as: "viewer", room: reviewRoom(w.a.reviewUid) });
+  },
+  "chat.typing": async () => {
+    // Refused to the outsider (nothing passed on: the outsider is in none of A's rooms anyway, and a
+    // member of A listening hears nothing from it); a viewer of A may type.
+    const listener = await openRoomClient(w.server.url, w.a.member.client.cookie);
+    const heard: unknown[] = [];
+    listener.socket.on("typing", (t) => heard.push(t));
+    try {
+      for (const room of rooms()) expect((await listener.join(room)).ok).toBe(true);
+      await refusedMessage("chat.typing", (room) => ({ room }));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(heard, "a refused typing signal was passed on").toEqual([]);
+      await refusedMessage("chat.typing", (room) => ({ room }), { as: "viewer", room: rooms()[0]! });
+      await waitUntil(() => heard.length === 1);
+    } finally {
+      listener.close();
+    }
+  },
+  "chat.react": async () => {
+    const id = await viewersMessage();
+    await refusedMessage("chat.react", (room) => ({ room, id, emoji: "👍" }), {
+      as: "viewer",
+      room: reviewRoom(w.a.reviewUid),
+    });
   },
   "finding.vote": () =>
     refusedMessage("finding.vote", (room) => ({ room, fingerprint: w.a.fingerprint, verdict: "false_positive" })),

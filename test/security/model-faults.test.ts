@@ -141,7 +141,7 @@ function expectClean(r: Ended) {
   expect(["completed", "failed"]).toContain(r.status);
   if (r.status === "failed") expectMessage(r.statusReason, "the failure reason");
   expect(r.events.map((e) => e.seq)).toEqual(r.events.map((_, i) => i + 1));
-  const last = [...r.events].reverse().find((e) => e.type === "status");
+  const last = [...r.events].reverse().find((e) => e.type === "review_status");
   expect(last?.payload).toMatchObject({ status: r.status });
 }
 

@@ -220,7 +220,7 @@ describe("after kill -9 and a restart", () => {
     expectMessage(review.statusReason);
     const events = await roomLog(url(), `review:${ids.reviewUid}`);
     expectNoGaps(events, "the review room");
-    expect(events.at(-1)).toMatchObject({ type: "status", payload: { status: "failed" } });
+    expect(events.at(-1)).toMatchObject({ type: "review_status", payload: { status: "failed" } });
     // Nothing was written as if it completed.
     expect(events.some((e) => e.type === "report")).toBe(false);
   });

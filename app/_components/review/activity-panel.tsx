@@ -2,12 +2,13 @@
 /**
  * What a running review is doing: its room's events, live over Socket.IO (polling the persisted log
  * when the socket cannot connect). Events are de-duplicated by seq.
- * Shows status changes, tool calls and results, usage and the model's streamed text. The log is
- * virtualised (@tanstack/react-virtual): a review of 20,000 events keeps all its lines, and only
- * the ones in view are in the DOM.
+ * Shows status changes, tool calls and results, usage and the model's streamed text. A replay renders
+ * the same log (`ActivityLog`) over the events up to its moment. The log is virtualised
+ * (@tanstack/react-virtual): a review of 20,000 events keeps all its lines, and only the ones in view
+ * are in the DOM.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import type { RoomState } from "@/app/_lib/room.ts";
 import { useTRPCClient } from "@/app/_lib/trpc.ts";
 import { Card, cx } from "../ui.tsx";
@@ -34,10 +35,22 @@ function summarizeInput(input: Record<string, unknown>): string {
 
 /**
  * The review's events: live over its Socket.IO room when the socket connects, else by polling the
- * persisted log (`reviews.events` with afterSeq every 2 s) — the same events either way.
+ * persisted log (`reviews.events` with afterSeq every 2 s, or the caller's `poll`, e.g. a share
+ * link's `shares.events`) — the same events either way.
  */
-export function useReviewEvents(reviewUid: string, live: boolean, room: RoomState<"review">) {
+export function useReviewEvents(
+  reviewUid: string,
+  live: boolean,
+  room: RoomState<"review">,
+  poll?: (afterSeq: number) => Promise<ReviewEvent[]>,
+) {
   const client = useTRPCClient();
+  const read = poll ?? ((afterSeq: number) => client.reviews.events.query({ uid: reviewUid, afterSeq }));
+  // The reader of the latest render, without restarting the polling loop when it changes identity.
+  const reader = useRef(read);
+  useEffect(() => {
+    reader.current = read;
+  });
   const [polled, setPolled] = useState<ReviewEvent[]>([]);
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
@@ -48,9 +61,9 @@ export function useReviewEvents(reviewUid: string, live: boolean, room: RoomStat
     if (!polling) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    async function poll() {
+    async function tick() {
       try {
-        const batch = await client.reviews.events.query({ uid: reviewUid, afterSeq: lastSeq.current });
+        const batch = await reader.current(lastSeq.current);
         if (stopped) return;
         const fresh = batch.filter((e) => e.seq > lastSeq.current);
         if (fresh.length) {
@@ -62,14 +75,14 @@ export function useReviewEvents(reviewUid: string, live: boolean, room: RoomStat
         if (!stopped) setError((err as Error).message);
       }
       // One last read after the review ends picks up its final events.
-      if (!stopped && live) timer = setTimeout(() => void poll(), POLL_MS);
+      if (!stopped && live) timer = setTimeout(() => void tick(), POLL_MS);
     }
-    void poll();
+    void tick();
     return () => {
       stopped = true;
       if (timer) clearTimeout(timer);
     };
-  }, [client, reviewUid, live, polling]);
+  }, [reviewUid, live, polling]);
 
   if (room.connected) return { events: room.events, error: room.error, live: true };
   return { events: polled, error: room.error ?? error, live: false };
@@ -82,7 +95,7 @@ interface Line {
   detail?: string;
 }
 
-function toLines(events: ReviewEvent[]): {
+function toLines(events: readonly ReviewEvent[]): {
   lines: Line[];
   stream: string;
   usage: { input: number; output: number; cost?: number; requests: number } | null;
@@ -170,6 +183,7 @@ function toLines(events: ReviewEvent[]): {
       case "finding_dismissed":
       case "finding_restored":
       case "chat_message": // the chat panel shows these
+      case "chat_reactions":
       case "finding_votes": // and the findings list these
       case "finding_resolved":
       case "thread_count":
@@ -198,13 +212,44 @@ export function ActivityPanel({
   reviewUid,
   live,
   room,
+  poll,
+  actions,
 }: {
   reviewUid: string;
   live: boolean;
   /** The review room, joined by the page (the chat shares it). */
   room: RoomState<"review">;
+  /** Reads the persisted log after a seq when the socket cannot connect (default: reviews.events). */
+  poll?: (afterSeq: number) => Promise<ReviewEvent[]>;
+  /** Controls shown in the panel's header (e.g. "Follow the agent"). */
+  actions?: ReactNode;
 }) {
-  const { events, error, live: streaming } = useReviewEvents(reviewUid, live, room);
+  const { events, error, live: streaming } = useReviewEvents(reviewUid, live, room, poll);
+  return <ActivityLog events={events} live={live} streaming={streaming} error={error} actions={actions} />;
+}
+
+/**
+ * The activity stream of a list of review events: the live panel's and a replay's (which passes the
+ * events up to its moment), so both read the same.
+ */
+export function ActivityLog({
+  events,
+  live,
+  streaming,
+  error,
+  actions,
+  footer,
+}: {
+  events: readonly ReviewEvent[];
+  /** The review is still running (the empty log then says it is waiting). */
+  live: boolean;
+  /** Events arrive as they happen (shows "live"). */
+  streaming: boolean;
+  error?: string | null;
+  actions?: ReactNode;
+  /** Below the log (a replay's scrubber). */
+  footer?: ReactNode;
+}) {
   const { lines, stream, usage } = useMemo(() => toLines(events), [events]);
   const box = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -234,12 +279,15 @@ export function ActivityPanel({
             </span>
           )}
         </h2>
-        {usage && (
-          <p className="text-xs tabular-nums text-zinc-500" aria-label="Usage so far">
-            {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests
-            {usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
-          </p>
-        )}
+        <div className="flex flex-wrap items-center gap-3">
+          {usage && (
+            <p className="text-xs tabular-nums text-zinc-500" aria-label="Usage so far">
+              {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.requests} requests
+              {usage.cost !== undefined ? ` · ${formatCost(usage.cost)}` : ""}
+            </p>
+          )}
+          {actions}
+        </div>
       </div>
       <div
         ref={box}
@@ -271,6 +319,7 @@ export function ActivityPanel({
           <div className="mt-1 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{stream}</div>
         )}
       </div>
+      {footer}
       {error && <p className="mt-2 text-xs text-red-600">Could not load the activity: {error}</p>}
     </Card>
   );

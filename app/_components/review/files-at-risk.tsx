@@ -1,5 +1,5 @@
 "use client";
-/** The per-file rollup, worst score first; each file links to its first finding's code. */
+/** The per-file rollup, worst score first; each file links to its code (when there is a code viewer to open). */
 import Link from "next/link";
 import { Card } from "../ui.tsx";
 import { ScoreChip, SeverityBadge } from "./badges.tsx";
@@ -12,7 +12,8 @@ export function FilesAtRisk({
   snapshotUid,
 }: {
   files: ReviewDetail["files"];
-  projectUid: string;
+  /** null: no code viewer to link to (a share link's page). */
+  projectUid: string | null;
   snapshotUid: string | null;
 }) {
   if (files.length === 0) return <p className="text-sm text-zinc-500">No file has findings.</p>;
@@ -25,13 +26,19 @@ export function FilesAtRisk({
             <span className="w-8 text-right">
               <ScoreChip score={f.score} label="File score (0–100, higher is better)" />
             </span>
-            <Link
-              href={codeHref(projectUid, snapshotUid, f.path, 1)}
-              className="min-w-0 flex-1 truncate font-mono text-xs hover:underline"
-              title={f.path}
-            >
-              {f.path}
-            </Link>
+            {projectUid ? (
+              <Link
+                href={codeHref(projectUid, snapshotUid, f.path, 1)}
+                className="min-w-0 flex-1 truncate font-mono text-xs hover:underline"
+                title={f.path}
+              >
+                {f.path}
+              </Link>
+            ) : (
+              <span className="min-w-0 flex-1 truncate font-mono text-xs" title={f.path}>
+                {f.path}
+              </span>
+            )}
             <span className="flex flex-wrap gap-1">
               {SEVERITIES.filter((s) => (f.counts[s] ?? 0) > 0).map((s) => (
                 <SeverityBadge key={s} severity={s} count={f.counts[s]} />

@@ -52,7 +52,8 @@ function fingerprintInHash(hash: string): string | null {
 
 export interface FindingsListProps {
   findings: ReviewFindingRow[];
-  projectUid: string;
+  /** The project whose code viewer opens a finding's lines; null: no link (a share link's page). */
+  projectUid: string | null;
   snapshotUid: string | null;
   canEdit: boolean;
   /** Fingerprint of the finding whose false-positive mark is being saved. */
@@ -66,6 +67,8 @@ export interface FindingsListProps {
   details?: (f: ReviewFindingRow) => ReactNode;
   /** The team's verdict on a finding: with it, the list filters by verdict. */
   teamVerdictOf?: (f: ReviewFindingRow) => TeamFilter;
+  /** What an empty list says instead of the thresholds note (e.g. a replay's moment before any finding). */
+  emptyNote?: string;
 }
 
 /** A finding's team verdict for the filter: a verdict, split/unvoted ("unjudged"). */
@@ -82,6 +85,7 @@ export function FindingsList({
   rowExtras,
   details,
   teamVerdictOf,
+  emptyNote,
 }: FindingsListProps) {
   const [team, setTeam] = useState<TeamFilter | "">("");
   const [severity, setSeverity] = useState<Severity | "">("");
@@ -183,7 +187,8 @@ export function FindingsList({
   if (findings.length === 0)
     return (
       <EmptyState title="No findings">
-        Nothing at or above this review&apos;s thresholds. The noise-control line above says what each stage removed.
+        {emptyNote ??
+          "Nothing at or above this review’s thresholds. The noise-control line above says what each stage removed."}
       </EmptyState>
     );
 
@@ -406,12 +411,14 @@ export function FindingsList({
                       </div>
                     )}
                     <div className="flex flex-wrap items-center gap-2">
-                      <Link
-                        href={codeHref(projectUid, snapshotUid, f.file, f.startLine, f.endLine)}
-                        className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
-                      >
-                        <ExternalLink className="size-3.5" aria-hidden /> Open in code
-                      </Link>
+                      {projectUid && (
+                        <Link
+                          href={codeHref(projectUid, snapshotUid, f.file, f.startLine, f.endLine)}
+                          className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                        >
+                          <ExternalLink className="size-3.5" aria-hidden /> Open in code
+                        </Link>
+                      )}
                       {canEdit &&
                         (f.dismissed ? (
                           <Button

@@ -9,6 +9,8 @@ export type ReviewFindingRow = Outputs["findings"][number];
 export type ReviewEvent = Outputs["events"][number];
 export type TrendPoint = Outputs["trend"][number];
 export type ReviewStatus = ReviewListItem["status"];
+/** What a share link's page gets of its review (`shares.review`): the review page's pieces take this. */
+export type SharedReview = inferRouterOutputs<AppRouter>["shares"]["review"];
 
 export { SEVERITIES, CATEGORIES, type Severity, type Category } from "@/server/shared/findings.ts";
 export { isActiveReview as isActive } from "@/server/shared/statuses.ts";

@@ -2,12 +2,13 @@
 /**
  * A room's team chat (or, with `thread`, one finding's thread): messages rendered as sanitized
  * Markdown with `path:line` links to the code viewer, edit and delete of one's own messages (earlier
- * texts viewable), older pages on request, and a composer that says why a message was refused.
+ * texts viewable), reactions (message-reactions.tsx), older pages on request, who is typing
+ * (typing-indicator.tsx), and a composer that says why a message was refused — or, for a spectator
+ * (share link), why it is off (a spectator reads: no reactions, no typing, no earlier texts).
  */
 import { Pencil, Trash2 } from "lucide-react";
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
-import type { RoomState } from "@/app/_lib/room.ts";
-import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import { chatBodySchema, type ChatEdit, type ChatMessage } from "@/server/shared/room-chat.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 import type { CodeLink } from "../review/code-ref-links.ts";
@@ -15,7 +16,11 @@ import { formatDate } from "../review/format.ts";
 import { Markdown } from "../review/markdown.tsx";
 import { Button, Card, TextArea, cx } from "../ui.tsx";
 import { Avatar } from "./avatar.tsx";
+import { ReactionChips, ReactionPicker } from "./message-reactions.tsx";
+import { TypingIndicator } from "./typing-indicator.tsx";
+import { useReactions } from "./use-reactions.ts";
 import { useRoomChat } from "./use-room-chat.ts";
+import { useTyping } from "./use-typing.ts";
 
 /** The composer's own check, the same rule the server applies (server/shared/room-chat.ts). */
 function problem(body: string): string | null {
@@ -26,17 +31,23 @@ function problem(body: string): string | null {
 function Composer({
   label,
   disabled,
+  why,
   initial = "",
   submitLabel,
   onSubmit,
   onCancel,
+  onTyping,
 }: {
   label: string;
   disabled: boolean;
+  /** Why the composer is off (shown as its placeholder and under it), when it is not just connecting. */
+  why?: string | null;
   initial?: string;
   submitLabel: string;
   onSubmit: (body: string) => Promise<string | null>;
   onCancel?: () => void;
+  /** Called on every change with text in it (the chat's typing signal, throttled by its hook). */
+  onTyping?: () => void;
 }) {
   const [draft, setDraft] = useState(initial);
   const [error, setError] = useState<string | null>(null);
@@ -66,16 +77,23 @@ function Composer({
         rows={2}
         value={draft}
         disabled={disabled}
-        onChange={(e) => setDraft(e.target.value)}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          if (e.target.value.trim()) onTyping?.();
+        }}
         onKeyDown={onKeyDown}
-        placeholder={disabled ? "Connecting…" : "Write a message (Markdown; src/file.ts:12 links to the code)"}
+        placeholder={why ?? (disabled ? "Connecting…" : "Write a message (Markdown; src/file.ts:12 links to the code)")}
         className="resize-y font-sans"
         invalid={!!error}
       />
       <div className="mt-1 flex items-center justify-between gap-2">
-        <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
-          {error}
-        </p>
+        {error || !why ? (
+          <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
+            {error}
+          </p>
+        ) : (
+          <p className="min-h-4 text-xs text-zinc-500">{why}</p>
+        )}
         <div className="flex gap-2">
           {onCancel && (
             <Button variant="ghost" onClick={onCancel}>
@@ -115,17 +133,25 @@ function EarlierTexts({ load }: { load: () => Promise<ChatEdit[]> }) {
 
 function MessageRow({
   m,
-  mine,
+  selfId,
+  readOnly,
   codeLink,
   chat,
+  reactions,
 }: {
   m: ChatMessage;
-  mine: boolean;
+  /** null: a spectator, whose messages these never are. */
+  selfId: string | null;
+  /** A spectator reads: no reacting, no earlier texts (the server refuses both). */
+  readOnly: boolean;
   codeLink?: CodeLink;
   chat: ReturnType<typeof useRoomChat>;
+  reactions: ReturnType<typeof useReactions>;
 }) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const mine = selfId !== null && m.author.id === selfId;
+  const react = (emoji: Parameters<typeof reactions.toggle>[1]) => void reactions.toggle(m.id, emoji).then(setError);
   return (
     <li className="flex gap-2 py-1.5" data-message={m.id}>
       <Avatar id={m.author.id} name={m.author.name} />
@@ -135,15 +161,30 @@ function MessageRow({
           <time className="text-zinc-500" dateTime={m.createdAt}>
             {formatDate(m.createdAt)}
           </time>
-          {m.editedAt && !m.deleted && <EarlierTexts load={() => chat.edits(m.id)} />}
-          {mine && !m.deleted && !editing && (
+          {m.editedAt &&
+            !m.deleted &&
+            (readOnly ? (
+              <span className="text-xs text-zinc-500">edited</span>
+            ) : (
+              <EarlierTexts load={() => chat.edits(m.id)} />
+            ))}
+          {!m.deleted && !editing && !readOnly && (
             <span className="ml-auto flex gap-1">
-              <button type="button" aria-label="Edit message" onClick={() => setEditing(true)}>
-                <Pencil className="size-3.5 text-zinc-500" aria-hidden />
-              </button>
-              <button type="button" aria-label="Delete message" onClick={() => void chat.remove(m.id).then(setError)}>
-                <Trash2 className="size-3.5 text-zinc-500" aria-hidden />
-              </button>
+              <ReactionPicker onPick={react} />
+              {mine && (
+                <>
+                  <button type="button" aria-label="Edit message" onClick={() => setEditing(true)}>
+                    <Pencil className="size-3.5 text-zinc-500" aria-hidden />
+                  </button>
+                  <button
+                    type="button"
+                    aria-label="Delete message"
+                    onClick={() => void chat.remove(m.id).then(setError)}
+                  >
+                    <Trash2 className="size-3.5 text-zinc-500" aria-hidden />
+                  </button>
+                </>
+              )}
             </span>
           )}
         </p>
@@ -167,6 +208,9 @@ function MessageRow({
             {m.body}
           </Markdown>
         )}
+        {!m.deleted && (
+          <ReactionChips reactions={reactions.of(m.id)} selfId={selfId} onToggle={readOnly ? undefined : react} />
+        )}
         {error && <p className="text-xs text-red-700">{error}</p>}
       </div>
     </li>
@@ -180,6 +224,7 @@ export function ChatPanel<K extends RoomKind>({
   title = "Team chat",
   codeLink,
   className,
+  actions,
 }: {
   room: RoomName<K>;
   state: RoomState<K>;
@@ -187,9 +232,13 @@ export function ChatPanel<K extends RoomKind>({
   title?: string;
   codeLink?: CodeLink;
   className?: string;
+  /** Beside the title (e.g. who is in the room). */
+  actions?: ReactNode;
 }) {
   const chat = useRoomChat(room, state, thread);
-  const { user } = useWorkspace();
+  const { selfId, readOnly } = useRoomAccess();
+  const reactions = useReactions(room, state, chat.pageReactions);
+  const typing = useTyping(room, state, thread, selfId);
   const box = useRef<HTMLOListElement>(null);
   useEffect(() => {
     // Follow new messages when the reader is at the bottom. Block body: see docs/architecture.md.
@@ -199,7 +248,10 @@ export function ChatPanel<K extends RoomKind>({
   const label = thread ? "Thread messages" : "Chat messages";
   return (
     <Card className={cx("p-4", className)}>
-      <h2 className="mb-2 text-sm font-semibold">{title}</h2>
+      <div className="mb-2 flex items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold">{title}</h2>
+        {actions}
+      </div>
       <ol
         ref={box}
         className="max-h-96 divide-y divide-zinc-100 overflow-y-auto dark:divide-zinc-800"
@@ -213,18 +265,31 @@ export function ChatPanel<K extends RoomKind>({
           </li>
         )}
         {chat.messages.length === 0 && (
-          <li className="py-2 text-sm text-zinc-500">{thread ? "No replies yet." : "No messages yet: say hello."}</li>
+          <li className="py-2 text-sm text-zinc-500">
+            {thread ? "No replies yet." : readOnly ? "No messages yet." : "No messages yet: say hello."}
+          </li>
         )}
         {chat.messages.map((m) => (
-          <MessageRow key={m.id} m={m} mine={m.author.id === user.id} codeLink={codeLink} chat={chat} />
+          <MessageRow
+            key={m.id}
+            m={m}
+            selfId={selfId}
+            readOnly={!!readOnly}
+            codeLink={codeLink}
+            chat={chat}
+            reactions={reactions}
+          />
         ))}
       </ol>
       {chat.error && <p className="mt-1 text-xs text-red-700">{chat.error}</p>}
+      <TypingIndicator names={typing.names} />
       <Composer
         label={thread ? "Reply" : "Message"}
-        disabled={!state.connected}
+        disabled={!state.connected || !!readOnly}
+        why={readOnly}
         submitLabel="Send"
         onSubmit={chat.send}
+        onTyping={readOnly ? undefined : typing.signal}
       />
     </Card>
   );

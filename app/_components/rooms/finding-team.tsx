@@ -2,10 +2,10 @@
 /**
  * The team on one finding: the votes (real / false positive / won't fix / duplicate of …) with who
  * gave them, one's own vote as toggles, resolve / reopen, and the finding's thread. Members vote and
- * resolve; viewers see the votes and can talk in the thread.
+ * resolve; viewers see the votes and can talk in the thread; spectators (share links) only read.
  */
 import { useState } from "react";
-import { roomSocket, type RoomState } from "@/app/_lib/room.ts";
+import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import type { RoomName } from "@/server/shared/rooms.ts";
 import { teamVerdict, type Verdict, VERDICT_LABEL, VERDICTS, type Vote } from "@/server/shared/team-verdicts.ts";
 import type { CodeLink } from "../review/code-ref-links.ts";
@@ -50,7 +50,6 @@ export function FindingTeam({
   state,
   finding: f,
   findings,
-  selfId,
   canVote,
   codeLink,
 }: {
@@ -59,12 +58,12 @@ export function FindingTeam({
   finding: ReviewFindingRow;
   /** The review's findings, for "duplicate of". */
   findings: readonly ReviewFindingRow[];
-  selfId: string;
   canVote: boolean;
   codeLink?: CodeLink;
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { socket, selfId, readOnly } = useRoomAccess();
   const mine = f.votes.find((v) => v.userId === selfId);
 
   async function send(call: () => Promise<{ ok: true } | { ok: false; error: string }>) {
@@ -78,7 +77,7 @@ export function FindingTeam({
       setBusy(false);
     }
   }
-  const s = () => roomSocket().timeout(TIMEOUT_MS);
+  const s = () => socket().timeout(TIMEOUT_MS);
   const vote = (verdict: Verdict | null, duplicateOf?: string) =>
     send(() =>
       s().emitWithAck("finding.vote", {
@@ -107,6 +106,7 @@ export function FindingTeam({
           ))}
         </ul>
       )}
+      {readOnly && <p className="text-xs text-zinc-500">{readOnly}</p>}
       {canVote && (
         <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label="Your verdict">
           {VERDICTS.filter((v) => v !== "duplicate").map((v) => (

@@ -1,10 +1,21 @@
 "use client";
-/** Who is in the room: an avatar each, with what they look at in its title. */
+/** Who is in the room: an avatar each, with what they look at in its title; and "hide my position". */
 import { describeFocus, type PresentMember } from "@/server/shared/room-presence.ts";
 import { Avatar } from "./avatar.tsx";
+import { HidePositionToggle } from "./hide-position-toggle.tsx";
 
-export function PresenceBar({ members, selfId }: { members: PresentMember[]; selfId: string }) {
+export function PresenceBar({ members, selfId }: { members: PresentMember[]; selfId: string | null }) {
   if (!members.length) return null;
+  return (
+    <div className="flex items-center">
+      <PresenceAvatars members={members} selfId={selfId} />
+      {/* A spectator (share link, selfId null) has no position to hide: it never says one. */}
+      {selfId && <HidePositionToggle />}
+    </div>
+  );
+}
+
+function PresenceAvatars({ members, selfId }: { members: PresentMember[]; selfId: string | null }) {
   return (
     <ul className="flex items-center -space-x-1.5" aria-label="In this room">
       {members.map((m) => {

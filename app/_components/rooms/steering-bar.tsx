@@ -1,13 +1,14 @@
 "use client";
 /**
  * Steering a running agent review: a hint for the model (given at its next iteration), pause /
- * resume, stop with a partial report. Members steer; viewers see the state and why they cannot.
+ * resume, stop with a partial report. Members steer; viewers and spectators see the state and why
+ * they cannot.
  * The state shown is the review's (reviews.get, so a reload shows it) brought up to date by the room's
  * steering events.
  */
 import { Pause, Play, Square } from "lucide-react";
 import { type FormEvent, useMemo, useState } from "react";
-import { roomSocket, type RoomState } from "@/app/_lib/room.ts";
+import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import type { RoomName } from "@/server/shared/rooms.ts";
 import { hintTextSchema, type SteeringState } from "@/server/shared/steering.ts";
 import { Button, Card, Input } from "../ui.tsx";
@@ -42,6 +43,7 @@ export function SteeringBar({
   const [hint, setHint] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const { socket, readOnly } = useRoomAccess();
 
   async function send(what: string, call: () => Promise<{ ok: true } | { ok: false; error: string }>) {
     setBusy(what);
@@ -56,7 +58,7 @@ export function SteeringBar({
       setBusy(null);
     }
   }
-  const s = () => roomSocket().timeout(TIMEOUT_MS);
+  const s = () => socket().timeout(TIMEOUT_MS);
   async function submitHint(e: FormEvent) {
     e.preventDefault();
     const checked = hintTextSchema.safeParse(hint);
@@ -116,7 +118,9 @@ export function SteeringBar({
           disabled={disabled}
           onChange={(e) => setHint(e.target.value)}
           placeholder={
-            canSteer ? "A hint for the agent, e.g. “also check the auth middleware”" : "Viewers watch; members steer."
+            canSteer
+              ? "A hint for the agent, e.g. “also check the auth middleware”"
+              : (readOnly ?? "Viewers watch; members steer.")
           }
         />
         <Button type="submit" disabled={disabled || !hint.trim()} busy={busy === "hint"}>

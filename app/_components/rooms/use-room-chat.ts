@@ -2,11 +2,14 @@
 /**
  * A room's chat (or one finding's thread) in the browser: the latest page loaded over the socket,
  * older pages on request, and every `chat_message` event of the room merged in — each message at its
- * highest version, so an edit or a delete replaces what was shown whatever arrived first.
+ * highest version, so an edit or a delete replaces what was shown whatever arrived first. The pages'
+ * reactions are kept too (use-reactions.ts prefers the room's events over them).
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { roomSocket, type RoomState } from "@/app/_lib/room.ts";
+import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import { type ChatMessage, mergeMessages } from "@/server/shared/room-chat.ts";
+import type { Reaction } from "@/server/shared/room-reactions.ts";
+import type { Ack, ClientReplies } from "@/server/shared/room-protocol.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 
 const TIMEOUT_MS = 10_000;
@@ -16,17 +19,26 @@ export type ChatResult = string | null;
 
 export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomState<K>, thread: string | null = null) {
   const [paged, setPaged] = useState<Map<string, ChatMessage>>(new Map());
+  const [pageReactions, setPageReactions] = useState<ReadonlyMap<string, Reaction[]>>(new Map());
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { socket } = useRoomAccess();
 
   const loadPage = useCallback(
     async (before?: string) => {
       try {
-        const reply = await roomSocket()
+        // Typed here: socket.io-client's `timeout().emitWithAck` loses the reply's type (any).
+        const reply: Ack<ClientReplies["chat.page"]> = await socket()
           .timeout(TIMEOUT_MS)
           .emitWithAck("chat.page", { room, thread, ...(before ? { before } : {}) });
         if (!reply.ok) return setError(reply.error);
         setPaged((prev) => mergeMessages(prev, reply.messages));
+        // Every message of the page gets its reactions (none: an empty list), so one whose last
+        // reaction was taken back shows none.
+        const reactions = new Map(reply.reactions.map((r) => [r.messageId, r.reactions]));
+        setPageReactions(
+          (prev) => new Map([...prev, ...reply.messages.map((m) => [m.id, reactions.get(m.id) ?? []] as const)]),
+        );
         // "More" is about the oldest page loaded so far.
         if (before || !reply.more) setMore(reply.more);
         else setMore((had) => had || reply.more);
@@ -35,7 +47,7 @@ export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomSt
         setError("The chat did not answer; check your connection.");
       }
     },
-    [room, thread],
+    [room, thread, socket],
   );
 
   useEffect(() => {
@@ -59,10 +71,11 @@ export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomSt
       return "The chat did not answer; check your connection and try again.";
     }
   };
-  const s = () => roomSocket().timeout(TIMEOUT_MS);
+  const s = () => socket().timeout(TIMEOUT_MS);
 
   return {
     messages,
+    pageReactions,
     more,
     error,
     loadOlder: () => messages[0] && loadPage(messages[0].id),

@@ -126,7 +126,11 @@ describe("ruff and bandit", () => {
 
 describe("runStaticAnalysis", () => {
   it("runs every tool, never throws, and sorts findings most severe first", { timeout: 60_000 }, async () => {
-    writeFileSync(path.join(root, "web.js"), 'require("child_process").exec("ls " + req.query.dir);\n');
+    // A route handler: the taint engine follows request data from handlers' requests only.
+    writeFileSync(
+      path.join(root, "web.js"),
+      'const app = require("express")();\napp.get("/ls", (req, res) => {\n  require("child_process").exec("ls " + req.query.dir);\n  res.end();\n});\n',
+    );
     const { findings, runs } = await runStaticAnalysis({
       root,
       files: [

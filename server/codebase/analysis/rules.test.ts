@@ -133,7 +133,7 @@ describe("Argus rules on the fixtures", () => {
     });
   });
 
-  it("ranks request input above a merely dynamic string", () => {
+  it("is surer of request input used directly than of input passed along a longer path", () => {
     const lines = readFileSync(path.join(root, "src/app.js"), "utf8").split("\n");
     const lineOf = (needle: string) => lines.findIndex((l) => l.includes(needle)) + 1;
     const direct = findings.find(
@@ -142,8 +142,15 @@ describe("Argus rules on the fixtures", () => {
     const viaVariable = findings.find(
       (f) => f.file === "src/app.js" && f.startLine === lineOf("execSync(`ls -la ${dir}`)"),
     )!;
+    // The taint engine follows the variable, so both are request input (critical); the longer path is less sure.
     expect(direct).toMatchObject({ ruleId: "injection/command", severity: "critical" });
-    expect(viaVariable).toMatchObject({ ruleId: "injection/command", severity: "high" });
+    expect(viaVariable).toMatchObject({ ruleId: "injection/command", severity: "critical" });
+    expect(direct.confidence).toBeGreaterThan(viaVariable.confidence);
+    expect(viaVariable.trace?.map((s) => s.line)).toEqual([
+      lineOf("const dir = req.body.dir"),
+      lineOf("const dir = req.body.dir"),
+      lineOf("execSync(`ls -la ${dir}`)"),
+    ]);
   });
 
   it("an argus-ignore comment suppresses the finding on its line", () => {

@@ -16,6 +16,15 @@ export interface Finding {
   startLine: number;
   endLine: number;
   message: string;
+  /** Taint findings: source → steps → sink (also written into the message as "flow: …"). */
+  trace?: TraceStep[];
+}
+
+/** One hop of a data flow: where it is and what happens there ("req.query.id", "id = …", "db.query()"). */
+export interface TraceStep {
+  file: string;
+  line: number;
+  label: string;
 }
 
 /** What happened to each tool: the record of why something was skipped or fell back. */

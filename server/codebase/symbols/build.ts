@@ -7,6 +7,7 @@ import { lstat, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Finding } from "../analysis/types.ts";
+import { linkTaint, type LinkInput } from "../analysis/taint/link.ts";
 import { grammarFor } from "../treesitter.ts";
 import { IndexWriter } from "./index-writer.ts";
 import { collectModuleConfig } from "./modules/config.ts";
@@ -28,6 +29,8 @@ export interface BuildOptions {
   mainThread?: boolean;
   /** Run Argus's static rules in the same pass (default true). */
   rules?: boolean;
+  /** The taint engine with the rules (default true); false runs the old rules only. */
+  taint?: boolean;
   maxParseBytes?: number;
   parseTimeoutMs?: number;
   /** Use universal-ctags for files without a grammar when it is on PATH (default true). */
@@ -119,9 +122,11 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
     let definitions = 0;
     let references = 0;
     let done = 0;
-    const onResult = ({ file, findings: found }: PassResult) => {
+    const taint: LinkInput[] = [];
+    const onResult = ({ file, findings: found, taint: fileTaint }: PassResult) => {
       writer.addFile(file);
       findings.push(...found);
+      if (fileTaint) taint.push({ path: file.path, taint: fileTaint });
       if (file.imports.length) imports.push({ path: file.path, imports: file.imports });
       byStatus[file.status] = (byStatus[file.status] ?? 0) + 1;
       lines += file.lines;
@@ -141,6 +146,7 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
         maxParseBytes,
         parseTimeoutMs: options.parseTimeoutMs,
         rules: options.rules !== false,
+        taint: options.taint !== false,
         regexOutline: !ctags,
       },
     });
@@ -178,6 +184,19 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
         if (target.kind === "file" || target.kind === "package") resolvedImports++;
       }
     }
+
+    // Calls into other files' functions with untrusted arguments (needs every file and the resolver).
+    const known = new Set(findings.map((f) => `${f.file}:${f.startLine}:${f.ruleId}`));
+    for (const f of linkTaint(taint, (spec, name, from) => {
+      const sub =
+        from.endsWith(".py") && !spec.includes("#")
+          ? resolver.resolve(`${spec}${spec.endsWith(".") ? "" : "."}${name}`, from)
+          : null;
+      if (sub?.kind === "file" && sub.path) return sub.path;
+      const target = resolver.resolve(spec, from);
+      return target.kind === "file" ? target.path : null;
+    }))
+      if (!known.has(`${f.file}:${f.startLine}:${f.ruleId}`)) findings.push(f);
 
     const durationMs = Math.round(performance.now() - started);
     writer.finish({

@@ -6,7 +6,8 @@
 import { isUtf8 } from "node:buffer";
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { makeContext, runArgusRules } from "../analysis/rules/index.ts";
+import { makeContext, runArgusRulesDetailed } from "../analysis/rules/index.ts";
+import type { FileTaint } from "../analysis/taint/index.ts";
 import type { Finding } from "../analysis/types.ts";
 import { grammarFor, parse, type Tree } from "../treesitter.ts";
 import { extractSymbols } from "./extract.ts";
@@ -28,11 +29,15 @@ export interface PassOptions {
   rules?: boolean;
   /** Outline files without a grammar with regexes here (false when ctags does it elsewhere). */
   regexOutline?: boolean;
+  /** Run the taint engine with the rules (JS/TS, Python). Default true; false is the old rules only. */
+  taint?: boolean;
 }
 
 export interface PassResult {
   file: FileSymbols;
   findings: Finding[];
+  /** What the cross-file taint link needs from this file. */
+  taint?: FileTaint;
 }
 
 export const DEFAULT_MAX_PARSE_BYTES = 2 * 1024 * 1024;
@@ -123,10 +128,16 @@ export async function runFilePass(input: PassInput, options: PassOptions): Promi
       file.status = "outline";
       if (options.regexOutline) file.definitions = regexOutline(source);
     }
-    if (options.rules !== false)
-      findings.push(
-        ...(await runArgusRules(makeContext(input.path, input.language, tree ? grammar : null, source, tree))),
+    if (options.rules !== false) {
+      const rules = await runArgusRulesDetailed(
+        makeContext(input.path, input.language, tree ? grammar : null, source, tree),
+        { taint: options.taint },
       );
+      findings.push(...rules.findings);
+      if (rules.note) file.note = `${file.note ? `${file.note}; ` : ""}${rules.note}`.slice(0, 500);
+      if (rules.taint && (rules.taint.exports.length || rules.taint.calls.length))
+        return { file, findings, taint: rules.taint };
+    }
     return { file, findings };
   } catch (err) {
     // Keep what was extracted before the failure (e.g. symbols when a rule threw).

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { closePdfWorker } from "./pdf.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildZip } from "../../../test/helpers/zip.ts";
 import { parseDocument, ParseRefusal, statusForRefusal, type RefusalReason } from "./index.ts";
 import { buildDocx, buildPdf } from "./test-support.ts";
@@ -111,6 +112,9 @@ describe("html", () => {
 });
 
 describe("pdf", () => {
+  // The first PDF starts the PDF worker (tsx and pdfjs load in it): seconds on a busy machine.
+  beforeAll(() => parseDocument("warm-up.pdf", buildPdf(["Warm up."])), 60_000);
+
   it("extracts the text of every page in order, and the title from the document info", async () => {
     const pdf = buildPdf(["Retrieval augmented generation.", "Second page: hybrid search (BM25 + vectors)."], {
       title: "RAG notes",
@@ -144,6 +148,21 @@ describe("pdf", () => {
     expect(statusForRefusal(r1.reason)).toBe("failed");
     const r2 = await refusal("fake.pdf", utf8("just text pretending"));
     expect(r2).toMatchObject({ reason: "corrupt", message: expect.stringMatching(/not a PDF/) });
+  });
+
+  it("leaves the server's own globals alone (pdfjs's core-js polyfills stay in the PDF worker)", async () => {
+    await parseDocument("notes.pdf", buildPdf(["Some text to parse."]));
+    // core-js dresses its replacements up as native code; its shared store on globalThis gives it away.
+    expect(Object.getOwnPropertyNames(globalThis)).not.toContain("__core-js_shared__");
+  });
+
+  it("several PDFs at once each get their own text; a closed worker starts again for the next", async () => {
+    const docs = await Promise.all(
+      ["one", "two", "three"].map((w) => parseDocument(`${w}.pdf`, buildPdf([`The word is ${w}.`]))),
+    );
+    expect(docs.map((d) => d.text)).toEqual(["The word is one.", "The word is two.", "The word is three."]);
+    await closePdfWorker();
+    expect((await parseDocument("again.pdf", buildPdf(["Back again."]))).text).toBe("Back again.");
   });
 });
 

@@ -32,6 +32,8 @@ export interface ExecutorOptions {
   demo?: boolean;
   signal?: AbortSignal;
   onEvent?: EventSink;
+  /** Servers' one-line notices (the run's log at warn level). */
+  notice?: (message: string) => void;
 }
 
 type Callable = { kind: "tool" | "prompt"; signature: ToolSignature; server: OpenedServer };
@@ -239,6 +241,7 @@ export class Executor {
       cwd: this.o.cwd,
       ...(this.o.signal ? { signal: this.o.signal } : {}),
       ...(this.o.demo ? { demo: true } : {}),
+      notice: (message) => this.o.notice?.(`${name}: ${message}`),
       onToken: (content) => {
         if (content) this.emit({ type: "token", content, step: name, is_final: isFinal });
       },

@@ -113,6 +113,7 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
       cwd: ctx.cwd,
       ...(options.demo ? { demo: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      notice: (message) => log("warn", message),
       onEvent: (e) => {
         if (e.type === "step_start") log("info", `${"  ".repeat(e.depth)}${e.name}`);
         else if (e.type === "step_end") log("debug", e.output);

@@ -19,6 +19,8 @@ export interface CallContext {
   demo?: boolean;
   /** Directory relative paths in arguments resolve against (UltraRAG: the current directory). */
   cwd: string;
+  /** A one-line notice for the run's log (e.g. "vllm runs on an OpenAI-compatible server here"). */
+  notice?: (message: string) => void;
 }
 
 export interface PipelineServer {

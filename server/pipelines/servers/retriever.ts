@@ -1,16 +1,240 @@
 /**
- * servers/retriever (spec §5.2) — declared only: signatures and default parameters, so pipelines
- * using it validate and build. Calling a tool fails with "not implemented in Argus yet" until its
- * implementation lands (a later issue adds `run` functions here; the engine needs no change).
+ * servers/retriever (spec §5.2) on LanceDB (server/retrieval/store): dense indexes built from
+ * `.npy` embedding files as upstream (retriever_embed → retriever_index → retriever_search), BM25 as
+ * LanceDB full text (bm25_index → bm25_search), a per-user project-memory index, a deployed retriever
+ * over HTTP and web search (retriever-web.ts). retriever-setup.ts says how UltraRAG's backends map
+ * to Argus. Searches return passage texts, best first, at most `top_k` and never more than the
+ * corpus holds (quirk Q10 fixed).
  */
-import { defineServer } from "./define.ts";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Embedder } from "../../retrieval/embed/types.ts";
+import type { CallContext } from "./contract.ts";
+import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
+import { readNpy, writeNpy } from "./npy.ts";
+import { readCorpus, setupRetriever, type RetrieverState } from "./retriever-setup.ts";
+import { deploySearch, webSearch } from "./retriever-web.ts";
+import type { ChunkIndex } from "../../retrieval/store/index.ts";
+
+type State = { r?: RetrieverState };
+
+// LanceDB and the embedders load on first use: a process that only lists or builds pipelines (or
+// serves another server over MCP) should not pay for them.
+const store = () => import("./passage-index.ts");
+const embed = async () => ({
+  ...(await import("../../retrieval/embed/for-build.ts")),
+  ...(await import("../../retrieval/embed/from-record.ts")),
+  ...(await import("../../retrieval/embed/types.ts")),
+});
+const BM25_ONLY_NAME = "none";
+
+const EMBED_BATCH = 256;
+
+function ready(state: State, tool: string): RetrieverState {
+  if (!state.r) throw new ToolError(`retriever.${tool}: run retriever.retriever_init first`);
+  return state.r;
+}
+
+async function corpus(r: RetrieverState, tool: string): Promise<string[]> {
+  r.contents ??= await readCorpus(r.corpusPath, `retriever.${tool}`);
+  return r.contents;
+}
+
+export function topK(v: unknown, tool: string): number {
+  if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 10_000)
+    throw new ToolError(`retriever.${tool}: top_k must be a whole number from 1 to 10,000, got ${describe(v)}`);
+  return v as number;
+}
+
+/** query_list: a list of texts (a single text is one query, as upstream). */
+export function queries(args: ToolArgs, name: string, tool: string): string[] {
+  return listArg(args, name, `retriever.${tool}`).map((q, i) => {
+    if (typeof q === "string") return q;
+    throw new ToolError(`retriever.${tool}: query ${i} of \`${name}\` must be text, got ${describe(q)}`);
+  });
+}
+
+const sidecar = (npy: string) => `${npy}.embedder.json`;
+const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    out.push(...(await embedder.embed(texts.slice(i, i + EMBED_BATCH))));
+    await yieldLoop();
+  }
+  return out;
+}
+
+async function retrieverEmbed(args: ToolArgs, ctx: CallContext, state: State) {
+  const r = ready(state, "retriever_embed");
+  if (r.backend === "bm25") return {};
+  if (args.is_multimodal === true)
+    throw new ToolError("retriever.retriever_embed: image corpora are not supported by Argus's retriever yet");
+  if (typeof args.embedding_path !== "string" || !args.embedding_path.endsWith(".npy"))
+    throw new ToolError(
+      `retriever.retriever_embed: embedding_path must end in .npy, got ${describe(args.embedding_path)}`,
+    );
+  const file = path.resolve(ctx.cwd, args.embedding_path);
+  if (existsSync(file) && args.overwrite !== true) {
+    ctx.notice?.(`${args.embedding_path} exists; keeping it (set overwrite: true to embed again)`);
+    return {};
+  }
+  const contents = await corpus(r, "retriever_embed");
+  const { embedderForFullBuild } = await embed();
+  const { embedder, state: fitted } = embedderForFullBuild(await r.embedder(), contents);
+  const vectors = await embedAll(embedder, contents);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeNpy(file, vectors, embedder.dims);
+  // The vector space (and the hash embedder's fitted IDF) travels with the file, for retriever_index.
+  await writeFile(sidecar(file), JSON.stringify({ record: embedder.record(), state: fitted }));
+  return {};
+}
+
+async function retrieverIndex(args: ToolArgs, ctx: CallContext, state: State) {
+  const r = ready(state, "retriever_index");
+  if (r.backend === "bm25")
+    throw new ToolError("retriever.retriever_index builds a dense index; with backend bm25 use retriever.bm25_index");
+  if (typeof args.embedding_path !== "string")
+    throw new ToolError("retriever.retriever_index: embedding_path must name the .npy file retriever_embed wrote");
+  const file = path.resolve(ctx.cwd, args.embedding_path);
+  if (!existsSync(file))
+    throw new ToolError(
+      `retriever.retriever_index: ${args.embedding_path} does not exist; run retriever.retriever_embed first`,
+    );
+  if (!existsSync(sidecar(file)))
+    throw new ToolError(
+      `retriever.retriever_index: ${args.embedding_path} has no ${path.basename(sidecar(file))} beside it (it was not written by Argus's retriever_embed); run retriever_embed with overwrite: true`,
+    );
+  const name =
+    r.indexBackend === "milvus" ? r.collectionIndex(args.collection_name, "retriever.retriever_index") : r.denseIndex;
+  const { withPassageIndex, buildPassageIndex, passageRows } = await store();
+  const exists = await withPassageIndex(r.denseUri, name, async (index) => index !== null);
+  if (exists && args.overwrite !== true) {
+    ctx.notice?.(`the index exists; keeping it (set overwrite: true to rebuild)`);
+    return {};
+  }
+  const meta = JSON.parse(await readFile(sidecar(file), "utf8")) as { record: unknown; state: unknown };
+  const record = (await embed()).embedderRecordSchema.parse(meta.record);
+  const { rows: vectors, dims } = await readNpy(file);
+  const contents =
+    typeof args.corpus_path === "string"
+      ? await readCorpus(path.resolve(ctx.cwd, args.corpus_path), "retriever.retriever_index")
+      : await corpus(r, "retriever_index");
+  if (vectors.length !== contents.length || dims !== record.dims)
+    throw new ToolError(
+      `retriever.retriever_index: ${args.embedding_path} holds ${vectors.length}×${dims} vectors but the corpus has ${contents.length} passages (embedder: ${record.dims} dims); run retriever_embed with overwrite: true`,
+    );
+  const words = contents.map((c) => r.tokenizer.tokens(c).join(" "));
+  await buildPassageIndex(r.denseUri, name, {
+    embedder: record,
+    embedderState: meta.state,
+    rows: passageRows(contents, (i) => words[i]!, vectors),
+  });
+  return {};
+}
+
+/** Dense search on one index; `missing` answers when the index was never built (null = refuse). */
+async function denseSearch(
+  r: RetrieverState,
+  index: ChunkIndex | null,
+  qs: string[],
+  k: number,
+  instruction: string,
+  tool: string,
+): Promise<string[][]> {
+  if (!index) throw new ToolError(`retriever.${tool}: no index at ${r.denseUri}; run retriever.retriever_index first`);
+  if (index.embedder.name === BM25_ONLY_NAME)
+    throw new ToolError(`retriever.${tool}: this index holds no vectors (it was built by bm25_index); use bm25_search`);
+  const { embedderForIndex } = await embed();
+  let embedder: Embedder;
+  try {
+    embedder =
+      index.embedder.name === "hash"
+        ? embedderForIndex(index.embedder, index.embedderState)
+        : embedderForIndex(index.embedder, index.embedderState, await r.embedder());
+  } catch (err) {
+    throw new ToolError(`retriever.${tool}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const n = await index.rowCount();
+  const vectors = await embedAll(
+    embedder,
+    qs.map((q) => instruction + q),
+  );
+  const out: string[][] = [];
+  for (const v of vectors) out.push((await index.vectorSearch(v, Math.min(k, n))).map((h) => h.text));
+  return out;
+}
+
+async function search(args: ToolArgs, state: State, tool: string, qs: string[]): Promise<string[][]> {
+  const r = ready(state, tool);
+  const k = topK(args.top_k, tool);
+  const instruction = typeof args.query_instruction === "string" ? args.query_instruction : "";
+  const name =
+    r.indexBackend === "milvus" ? r.collectionIndex(args.collection_name, `retriever.${tool}`) : r.denseIndex;
+  const { withPassageIndex } = await store();
+  return withPassageIndex(r.denseUri, name, (index) => denseSearch(r, index, qs, k, instruction, tool));
+}
+
+async function bm25Index(args: ToolArgs, ctx: CallContext, state: State) {
+  const r = ready(state, "bm25_index");
+  if (r.backend !== "bm25")
+    throw new ToolError(`retriever.bm25_index: set backend: bm25 in the retriever's parameters (it is ${r.backend})`);
+  const { withPassageIndex, buildPassageIndex, passageRows, BM25_ONLY } = await store();
+  const exists = await withPassageIndex(r.bm25Uri, "bm25", async (index) => index !== null);
+  if (exists && args.overwrite !== true) {
+    ctx.notice?.(
+      `the BM25 index at ${path.relative(ctx.cwd, r.bm25Uri)} exists; keeping it (set overwrite: true to rebuild)`,
+    );
+    return {};
+  }
+  const contents = await corpus(r, "bm25_index");
+  const words = contents.map((c) => r.tokenizer.tokens(c).join(" "));
+  await buildPassageIndex(r.bm25Uri, "bm25", {
+    embedder: BM25_ONLY,
+    embedderState: { tokenizer: r.tokenizer.kind },
+    rows: passageRows(contents, (i) => words[i]!),
+  });
+  return {};
+}
+
+async function bm25Search(args: ToolArgs, _ctx: CallContext, state: State) {
+  const tool = "bm25_search";
+  const r = ready(state, tool);
+  const k = topK(args.top_k, tool);
+  const qs = queries(args, "query_list", tool);
+  const contents = r.contents;
+  const { withPassageIndex } = await store();
+  const ret_psg = await withPassageIndex(r.bm25Uri, "bm25", async (index) => {
+    if (!index)
+      throw new ToolError(`retriever.bm25_search: no BM25 index at ${r.bm25Uri}; run retriever.bm25_index first`);
+    const n = await index.rowCount();
+    const out: string[][] = [];
+    for (const q of qs) {
+      const words = r.tokenizer.tokens(q);
+      const hits = words.length ? await index.fullTextSearch(words.join(" "), Math.min(k, n)) : [];
+      const texts = hits.map((h) => h.text);
+      // bm25s returns top_k even when fewer passages share a word: the rest score 0, in corpus order.
+      if (contents && texts.length < Math.min(k, n)) {
+        const taken = new Set(hits.map((h) => Number(h.id)));
+        for (let i = 0; i < contents.length && texts.length < Math.min(k, n); i++)
+          if (!taken.has(i)) texts.push(contents[i]!);
+      }
+      out.push(texts);
+    }
+    return out;
+  });
+  return { ret_psg };
+}
 
 const SEARCH = ["query_list", "top_k", "query_instruction", "collection_name"];
 const WEB = ["query_list", "top_k", "retrieve_thread_num", "websearch_backend", "websearch_backend_configs"];
 const websearchBackend = { api_key: "", retries: 3, base_delay: 1.0, search_kwargs: {} };
 
-export const retriever = defineServer({
+export const retriever = defineServer<State>({
   name: "retriever",
+  state: () => ({}),
   defaults: {
     model_name_or_path: "openbmb/MiniCPM-Embedding-Light",
     corpus_path: "data/corpus_example.jsonl",
@@ -93,31 +317,91 @@ export const retriever = defineServer({
         "is_demo",
         "collection_name",
       ],
+      async run(args, ctx, state) {
+        state.r = await setupRetriever(args, ctx);
+        return {};
+      },
     },
-    retriever_embed: { params: ["embedding_path", "overwrite", "is_multimodal"] },
-    retriever_index: { params: ["embedding_path", "overwrite", "collection_name", "corpus_path"] },
-    retriever_search: { params: SEARCH, output: "q_ls,top_k,query_instruction,collection_name->ret_psg" },
+    retriever_embed: { params: ["embedding_path", "overwrite", "is_multimodal"], run: retrieverEmbed },
+    retriever_index: { params: ["embedding_path", "overwrite", "collection_name", "corpus_path"], run: retrieverIndex },
+    retriever_search: {
+      params: SEARCH,
+      output: "q_ls,top_k,query_instruction,collection_name->ret_psg",
+      run: async (args, _ctx, state) => ({
+        ret_psg: await search(args, state, "retriever_search", queries(args, "query_list", "retriever_search")),
+      }),
+    },
     retriever_batch_search: {
       params: ["batch_query_list", "top_k", "query_instruction", "collection_name"],
       output: "batch_query_list,top_k,query_instruction,collection_name->ret_psg_ls",
+      async run(args, _ctx, state) {
+        const tool = "retriever_batch_search";
+        const lists = listArg(args, "batch_query_list", `retriever.${tool}`);
+        const ret_psg_ls: string[][][] = [];
+        for (const [i, list] of lists.entries()) {
+          if (!Array.isArray(list))
+            throw new ToolError(`retriever.${tool}: item ${i} of batch_query_list must be a list of queries`);
+          ret_psg_ls.push(list.length ? await search(args, state, tool, queries({ q: list }, "q", tool)) : []);
+        }
+        return { ret_psg_ls };
+      },
     },
     retriever_project_memory_search: {
       params: ["query_list", "top_k", "query_instruction", "current_user_id"],
       output: "q_ls,top_k,query_instruction,current_user_id->project_memory_content",
+      async run(args, _ctx, state) {
+        const tool = "retriever_project_memory_search";
+        const r = ready(state, tool);
+        const qs = queries(args, "query_list", tool);
+        const user =
+          typeof args.current_user_id === "string" && args.current_user_id ? args.current_user_id : "default";
+        const name = r.collectionIndex(`user_${user}`, `retriever.${tool}`);
+        const k = topK(args.top_k, tool);
+        const instruction = typeof args.query_instruction === "string" ? args.query_instruction : "";
+        // A user without a memory index yet has no project memory: empty lists, as upstream.
+        const { withPassageIndex } = await store();
+        const project_memory_content = await withPassageIndex(r.denseUri, name, (index) =>
+          index ? denseSearch(r, index, qs, k, instruction, tool) : Promise.resolve(qs.map(() => [])),
+        );
+        return { project_memory_content };
+      },
     },
-    bm25_index: { params: ["overwrite"] },
-    bm25_search: { params: ["query_list", "top_k"], output: "q_ls,top_k->ret_psg" },
+    bm25_index: { params: ["overwrite"], run: bm25Index },
+    bm25_search: { params: ["query_list", "top_k"], output: "q_ls,top_k->ret_psg", run: bm25Search },
     retriever_deploy_search: {
       params: ["retriever_url", "query_list", "top_k", "query_instruction"],
       output: "retriever_url,q_ls,top_k,query_instruction->ret_psg",
+      run: async (args, ctx) => ({
+        ret_psg: await deploySearch(
+          args.retriever_url,
+          queries(args, "query_list", "retriever_deploy_search"),
+          topK(args.top_k, "retriever_deploy_search"),
+          typeof args.query_instruction === "string" ? args.query_instruction : "",
+          ctx,
+        ),
+      }),
     },
     retriever_websearch: {
       params: WEB,
       output: "q_ls,top_k,retrieve_thread_num,websearch_backend,websearch_backend_configs->ret_psg",
+      run: async (args, ctx) => ({
+        ret_psg: await webSearch(args, queries(args, "query_list", "retriever_websearch"), "retriever_websearch", ctx),
+      }),
     },
     retriever_batch_websearch: {
       params: ["batch_query_list", ...WEB.slice(1)],
       output: "batch_query_list,top_k,retrieve_thread_num,websearch_backend,websearch_backend_configs->ret_psg_ls",
+      async run(args, ctx) {
+        const tool = "retriever_batch_websearch";
+        const lists = listArg(args, "batch_query_list", `retriever.${tool}`);
+        const ret_psg_ls: string[][][] = [];
+        for (const [i, list] of lists.entries()) {
+          if (!Array.isArray(list))
+            throw new ToolError(`retriever.${tool}: item ${i} of batch_query_list must be a list of queries`);
+          ret_psg_ls.push(list.length ? await webSearch(args, queries({ q: list }, "q", tool), tool, ctx) : []);
+        }
+        return { ret_psg_ls };
+      },
     },
   },
 });

@@ -198,15 +198,15 @@ describe("router", () => {
   });
 });
 
-describe("declared-only servers", () => {
-  it("declare UltraRAG's signatures (P2's retriever and prompt entries) and fail clearly when called", async () => {
+describe("server signatures", () => {
+  it("declare UltraRAG's signatures (P2's retriever and prompt entries); tools that need setup say so", async () => {
     const retriever = BUILTIN_SERVERS.retriever!();
     expect((await retriever.signature()).tools.bm25_search).toEqual({
       input: { query_list: "q_ls", top_k: "$top_k" },
       output: ["ret_psg"],
     });
-    await expect(retriever.call("tool", "retriever_search", {}, ctx())).rejects.toThrow(
-      "retriever.retriever_search is not implemented in Argus yet",
+    await expect(retriever.call("tool", "retriever_search", { query_list: ["q"], top_k: 1 }, ctx())).rejects.toThrow(
+      "retriever.retriever_search: run retriever.retriever_init first",
     );
     const prompt = BUILTIN_SERVERS.prompt!();
     // gen_subq_template is not a prompt parameter upstream, so it stays a pool variable (P2.2).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { preferencesInput } from "../../rooms/preferences.ts";
 import { createInviteInput, inviteTokenInput, signUpInput } from "../../workspaces/service.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
@@ -15,6 +16,11 @@ export const accountRouter = router({
     return { workspaceId, role };
   }),
   me: protectedProcedure.query(({ ctx }) => ctx.services.workspaces.me(ctx.actor)),
+  /** The signed-in user's own choices, on every device (hide my position in rooms). */
+  preferences: protectedProcedure.query(({ ctx }) => ctx.services.preferences.get(ctx.actor)),
+  setPreferences: protectedProcedure
+    .input(preferencesInput)
+    .mutation(({ ctx, input }) => ctx.services.preferences.set(ctx.actor, input)),
   inviteInfo: publicProcedure
     .input(inviteTokenInput)
     .query(({ ctx, input }) => ctx.services.workspaces.inviteInfo(input.token)),

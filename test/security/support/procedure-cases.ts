@@ -39,6 +39,12 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     note: "Argus is set up: without an invite, sign-up is refused for everyone.",
   },
   "account.me": { access: "signedIn", input: () => undefined },
+  "account.preferences": { access: "signedIn", input: () => undefined, note: "The caller's own choices only." },
+  "account.setPreferences": {
+    access: "signedIn",
+    input: () => ({ hidePosition: false }),
+    note: "Takes no user id: it can only change the caller's own choices.",
+  },
   "account.inviteInfo": {
     access: "public",
     input: () => ({ token: `guess-${random()}` }),
@@ -216,6 +222,27 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   },
   "reviews.undismiss": { access: "member", input: (w) => ({ reviewUid: w.a.reviewUid, fingerprint: w.a.fingerprint }) },
   "reviews.trend": { access: "viewer", input: (w) => ({ projectUid: w.a.projectUid }) },
+
+  // ── shares ──
+  "shares.create": { access: "member", input: (w) => ({ reviewUid: w.a.reviewUid }) },
+  "shares.list": { access: "member", input: (w) => ({ reviewUid: w.a.reviewUid }) },
+  "shares.revoke": { access: "member", input: (w) => ({ uid: w.a.shareUid }) },
+  "shares.review": {
+    access: "public",
+    input: () => ({ token: `guess-${random()}` }),
+    expect: { anonymous: 404, outsider: 404 },
+    note: "The token is the right; a guessed one finds nothing. What a real one shows: spectators.test.ts.",
+  },
+  "shares.findings": {
+    access: "public",
+    input: () => ({ token: `guess-${random()}` }),
+    expect: { anonymous: 404, outsider: 404 },
+  },
+  "shares.events": {
+    access: "public",
+    input: () => ({ token: `guess-${random()}` }),
+    expect: { anonymous: 404, outsider: 404 },
+  },
 
   // ── snapshots ──
   "snapshots.list": { access: "viewer", input: (w) => ({ projectUid: w.a.projectUid }) },

@@ -1,7 +1,8 @@
 /**
  * The world the security suite attacks: workspace A with one of everything (a project with a ready
  * snapshot, a completed review with findings, a knowledge base with a document, a custom prompt, a
- * provider connection holding an API key, a stored git token, an open invite, a pipeline run) and its
+ * provider connection holding an API key, a stored git token, an open invite, a share link of the
+ * review, a pipeline run) and its
  * owner, a member and a viewer; and workspace B, a separate workspace whose owner is the attacker.
  * Sign-up can only create the first workspace, so B is written through the database (the test helper
  * signUpInNewWorkspace) and its owner signs up through the real flow.
@@ -46,6 +47,9 @@ export interface WorkspaceA {
   inviteId: string;
   inviteToken: string;
   runUid: string;
+  /** A working share link of the review (spectators: test/security/spectators.test.ts). */
+  shareUid: string;
+  shareToken: string;
 }
 
 export interface World {
@@ -193,6 +197,10 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     role: "member",
   });
 
+  const share = await owner.client.ok<{ uid: string; token: string }>("mutate", "shares.create", {
+    reviewUid: review.uid,
+  });
+
   // A stored git token, planted the way importGit stores one (sealed for its origin).
   const authSecret = resolveAuthSecret(config);
   await db.project.update({
@@ -247,6 +255,8 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     inviteId: invite.id,
     inviteToken: invite.token,
     runUid,
+    shareUid: share.uid,
+    shareToken: share.token,
   };
   const trap = await startTrap();
   return {
@@ -259,7 +269,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     },
     a,
     b: { owner: stranger, workspaceId: stranger.workspaceId, projectUid: bProject, promptUid: bPrompt },
-    dataOfA: [tag, owner.email, member.email, viewer.email, invite.token],
+    dataOfA: [tag, owner.email, member.email, viewer.email, invite.token, share.token],
     secrets: [...secretsOf(canaries), authSecret],
   };
 }

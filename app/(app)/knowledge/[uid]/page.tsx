@@ -17,6 +17,7 @@ import {
 import { DetailNotLoaded, QueryError } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { RoomChatCard } from "@/app/_components/rooms/room-chat-card.tsx";
 import { BaseDialog } from "../_components/base-dialog.tsx";
 import { ChunkingForm } from "../_components/chunking-form.tsx";
 import { DocumentsTable } from "../_components/documents-table.tsx";
@@ -147,8 +148,9 @@ export default function KnowledgeBasePage() {
             documents.data && <DocumentsTable documents={documents.data} canEdit={canEdit} />
           )}
         </div>
-        <div>
+        <div className="space-y-4">
           <ChunkingForm baseUid={uid} chunking={b.chunking} canEdit={canEdit} />
+          <RoomChatCard kind="kb" uid={uid} />
         </div>
       </div>
 

@@ -1,118 +1,37 @@
 "use client";
 /**
- * One review: header (project, engine, status, timings, usage, actions, exports), live activity while
- * it runs, then summary, scores, noise-control stage counts, findings and files at risk.
+ * One review: header (project, engine, status, who is in the room, actions, sharing), then the room
+ * itself (app/_components/review/review-room.tsx — the same pieces a share link's page shows): facts,
+ * steering, live activity and chat, summary, scores, noise-control stage counts, findings and files.
+ * A finished review replays from its room log: the activity, the findings and the followed code show
+ * the scrubber's moment (`?at=<seq>`).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
 import Link from "next/link";
-import { useParams, useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useParams, useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
-import { ActivityPanel } from "@/app/_components/review/activity-panel.tsx";
-import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
-import { FindingTeam, TeamBadges } from "@/app/_components/rooms/finding-team.tsx";
-import { PresenceBar, WatchersOf } from "@/app/_components/rooms/presence-bar.tsx";
-import { SteeringBar } from "@/app/_components/rooms/steering-bar.tsx";
-import { foldTeamEvents } from "@/server/shared/team-state.ts";
-import { confirmedByTeam, teamVerdict } from "@/server/shared/team-verdicts.ts";
+import { FollowPane, FollowToggle, useFollowSetting } from "@/app/_components/review/follow-pane.tsx";
+import { ReplayBar } from "@/app/_components/review/replay-bar.tsx";
+import { useReplay } from "@/app/_components/review/use-replay.ts";
+import { useReviewLog } from "@/app/_components/review/use-review-log.ts";
+import { followTarget } from "@/server/shared/follow-target.ts";
+import { atReplayEnd, parseAtParam } from "@/server/shared/replay.ts";
+import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
 import { useRoom } from "@/app/_lib/room.ts";
 import { roomNameOrNull } from "@/server/shared/rooms.ts";
-import { ScoreChip, StatusPill } from "@/app/_components/review/badges.tsx";
-import { FilesAtRisk } from "@/app/_components/review/files-at-risk.tsx";
-import { FindingsList } from "@/app/_components/review/findings-list.tsx";
-import {
-  codeHref,
-  engineLabel,
-  formatCost,
-  formatDate,
-  formatDuration,
-  formatTokens,
-  scopeLabel,
-} from "@/app/_components/review/format.ts";
-import { describeStages } from "@/server/shared/stages.ts";
-import { Markdown } from "@/app/_components/review/markdown.tsx";
-import { isActive, type ReviewDetail, type ReviewFindingRow } from "@/app/_components/review/types.ts";
-import {
-  BackLink,
-  Button,
-  Card,
-  ConfirmDialog,
-  DelayedSkeleton,
-  ErrorNotice,
-  PageHeader,
-  ProgressBar,
-} from "@/app/_components/ui.tsx";
+import { StatusPill } from "@/app/_components/review/badges.tsx";
+import { engineLabel, scopeLabel } from "@/app/_components/review/format.ts";
+import { ReviewRoom } from "@/app/_components/review/review-room.tsx";
+import { ShareDialog } from "@/app/_components/review/share-dialog.tsx";
+import { isActive, type ReviewFindingRow } from "@/app/_components/review/types.ts";
+import { BackLink, Button, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 
 const POLL_MS = 2000;
-
-function Meta({ review }: { review: ReviewDetail }) {
-  const started = review.startedAt ? new Date(review.startedAt).getTime() : null;
-  const finished = review.finishedAt ? new Date(review.finishedAt).getTime() : null;
-  const u = review.usage;
-  const items: [string, string][] = [
-    ["Engine", review.report?.engineLabel ?? engineLabel(review)],
-    ["Scope", scopeLabel(review.scope)],
-    ...(review.promptName ? ([["Prompt", review.promptName]] as [string, string][]) : []),
-    ["Created", formatDate(review.createdAt)],
-    [
-      "Duration",
-      started ? formatDuration((finished ?? Date.now()) - started) + (finished ? "" : " so far") : "not started",
-    ],
-    ...(u
-      ? ([
-          [
-            "Usage",
-            `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out${u.iterations ? ` · ${u.iterations} iterations` : ""}${formatCost(u.costUsd) ? ` · ${formatCost(u.costUsd)}` : ""}`,
-          ],
-        ] as [string, string][])
-      : []),
-  ];
-  return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
-      {items.map(([k, v]) => (
-        <div key={k}>
-          <dt className="text-xs text-zinc-500">{k}</dt>
-          <dd className="truncate" title={v}>
-            {v}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-function Scores({ report }: { report: NonNullable<ReviewDetail["report"]> }) {
-  const categories = Object.entries(report.categoryScores).sort((a, b) => (a[1] ?? 0) - (b[1] ?? 0));
-  return (
-    <Card className="flex flex-wrap items-center gap-6 p-4" aria-label="Scores">
-      <div className="text-center">
-        <p className="text-3xl">
-          <ScoreChip score={report.overallScore} label="Overall score (0–100, higher is better)" />
-        </p>
-        <p className="text-xs text-zinc-500">
-          {report.computedScores?.includes("overall") ? "overall · computed by Argus" : "overall"}
-        </p>
-      </div>
-      <ul className="flex flex-1 flex-wrap gap-x-6 gap-y-2">
-        {categories.map(([c, s]) => (
-          <li key={c} className="min-w-28">
-            <p className="text-xs capitalize text-zinc-500">{c}</p>
-            <div className="flex items-center gap-2">
-              <div className="h-1.5 w-20 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800">
-                <div className="h-full bg-brand-600" style={{ width: `${Math.max(0, Math.min(100, s ?? 0))}%` }} />
-              </div>
-              <ScoreChip score={s} />
-            </div>
-          </li>
-        ))}
-      </ul>
-    </Card>
-  );
-}
 
 export default function ReviewPage() {
   const { uid } = useParams<{ uid: string }>();
@@ -122,6 +41,10 @@ export default function ReviewPage() {
   const { canEdit, user } = useWorkspace();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [pendingFp, setPendingFp] = useState<string | null>(null);
+  const searchParams = useSearchParams();
+  // The moment a link opens at; after that the replay owns the address.
+  const [initialAt] = useState(() => parseAtParam(searchParams.get("at")));
+  const [follow, setFollow] = useFollowSetting(user.id);
 
   const review = useQuery({
     ...trpc.reviews.get.queryOptions({ uid }),
@@ -131,27 +54,28 @@ export default function ReviewPage() {
   const roomName = roomNameOrNull("review", uid);
   // One join of the review's room for the page: the activity log and the chat share it.
   const room = useRoom(review.data ? roomName : null);
+  const presence = usePresence(roomName, room);
   const projectUid = review.data?.projectUid;
   const snapshotUid = review.data?.snapshotUid ?? null;
-  const presence = usePresence(roomName, room);
-  const codeLink = useCallback(
-    (path: string, line: number, endLine?: number) => codeHref(projectUid ?? "", snapshotUid, path, line, endLine),
-    [projectUid, snapshotUid],
-  );
+  const code = useMemo(() => (projectUid ? { projectUid, snapshotUid } : null), [projectUid, snapshotUid]);
   const live = !!status && isActive(status);
+  // A finished review replays from its whole log; the moment's events stand for the room's.
+  const log = useReviewLog(uid, !!status && !live, room);
+  const replay = useReplay(!!status && !live ? log.events : null, initialAt);
+  const replayState = replay.state;
+  // Re-sliced when the moment moves, not on every clock tick.
+  const replayLog = replayState?.events;
+  const replayPos = replayState?.pos ?? 0;
+  const momentEvents = useMemo(() => (replayLog ? replayLog.slice(0, replayPos) : null), [replayLog, replayPos]);
+  const atEnd = !replayState || atReplayEnd(replayState);
+  const moment = useMemo(() => (momentEvents ? { events: momentEvents, atEnd } : null), [momentEvents, atEnd]);
+  const shownRoomEvents = momentEvents ?? room.events;
+  const target = useMemo(() => (follow ? followTarget(shownRoomEvents) : null), [follow, shownRoomEvents]);
   const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
   const findings = useQuery({
     ...trpc.reviews.findings.queryOptions({ reviewUid: uid }),
     enabled: status === "completed",
   });
-  // The findings as loaded, brought up to date by the room's votes, resolutions, threads and marks.
-  const teamState = useMemo(() => foldTeamEvents(room.events), [room.events]);
-  const teamFindings = useMemo(
-    () => (findings.data ?? []).map((f) => ({ ...f, ...teamState.get(f.fingerprint) })),
-    [findings.data, teamState],
-  );
-  const confirmed = useMemo(() => confirmedByTeam(teamFindings), [teamFindings]);
-
   useEffect(() => {
     // The review just finished: load its findings and refresh lists that show it.
     if (status && !isActive(status)) void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
@@ -218,7 +142,6 @@ export default function ReviewPage() {
   }
   if (!review.data) return <DelayedSkeleton rows={4} />;
   const r = review.data;
-  const report = r.report;
   const exportHref = (format: string) => `/api/reviews/${r.uid}/export?format=${format}`;
 
   return (
@@ -231,6 +154,7 @@ export default function ReviewPage() {
           <>
             <PresenceBar members={presence.members} selfId={user.id} />
             <StatusPill status={r.status} progress={r.progress} />
+            {canEdit && <ShareDialog reviewUid={r.uid} />}
             {canEdit && live && (
               <Button variant="secondary" busy={cancel.isPending} onClick={() => cancel.mutate({ uid: r.uid })}>
                 <Square className="size-3.5" aria-hidden /> Cancel
@@ -254,43 +178,27 @@ export default function ReviewPage() {
           {r.projectName}
         </Link>
       </p>
-      <Card className="mb-6 p-4">
-        <Meta review={r} />
-        {r.status === "running" && <ProgressBar className="mt-3" fraction={r.progress} label="Review progress" />}
-        {r.statusReason && (r.status === "failed" || r.status === "cancelled") && (
-          <p
-            className={
-              r.status === "failed" ? "mt-3 text-sm text-red-700 dark:text-red-400" : "mt-3 text-sm text-zinc-500"
-            }
-          >
-            {r.statusReason}
-          </p>
-        )}
-      </Card>
-
-      {roomName && live && r.engine === "agent" && (
-        <div className="mb-4">
-          <SteeringBar room={roomName} state={room} steering={r.steering} canSteer={canEdit} />
-        </div>
-      )}
-      {r.steering.stopRequested && !live && (
-        <p className="-mt-2 mb-4 text-sm text-zinc-600" role="note">
-          Stopped early by {r.steering.stopRequested.by.name}: the report covers what was explored until then.
-        </p>
-      )}
-      <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        {live || r.engine === "agent" ? (
-          <div onMouseEnter={() => presence.setFocus({ kind: "activity" })}>
-            <ActivityPanel reviewUid={r.uid} live={live} room={room} />
-          </div>
-        ) : (
-          <div className="hidden lg:block" />
-        )}
-        {roomName && <ChatPanel room={roomName} state={room} codeLink={codeLink} />}
-      </div>
-
-      {report && (
-        <>
+      <ReviewRoom
+        review={r}
+        roomName={roomName}
+        room={room}
+        presence={presence}
+        findings={findings}
+        canEdit={canEdit}
+        code={code}
+        moment={moment}
+        beforeActivity={
+          <>
+            {r.engine === "agent" && replayState && replayState.events.length > 0 && (
+              <ReplayBar state={replayState} dispatch={replay.dispatch} />
+            )}
+            {log.error && <ErrorNotice message={`Could not load the replay: ${log.error}`} />}
+          </>
+        }
+        activityActions={<FollowToggle on={follow} onChange={setFollow} />}
+        activityFooter={follow && <FollowPane target={target} projectUid={r.projectUid} snapshotUid={r.snapshotUid} />}
+        dismissal={{ pending: pendingFp, onDismiss: (f, d) => void toggleDismiss(f, d) }}
+        reportActions={
           <div className="mb-6 flex flex-wrap items-center gap-2" aria-label="Export">
             <span className="text-sm text-zinc-500">Export</span>
             {[
@@ -308,91 +216,8 @@ export default function ReviewPage() {
               </a>
             ))}
           </div>
-          <section className="mb-6" aria-labelledby="summary-heading">
-            <h2 id="summary-heading" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-              Summary
-            </h2>
-            <Card className="px-4 py-2">
-              <Markdown>{report.summary}</Markdown>
-              {report.notes.length > 0 && (
-                <ul className="mb-2 list-disc pl-5 text-xs text-zinc-500">
-                  {report.notes.map((n, i) => (
-                    <li key={i}>{n}</li>
-                  ))}
-                </ul>
-              )}
-            </Card>
-          </section>
-          <section className="mb-6">
-            <Scores report={report} />
-            <p className="mt-2 text-xs text-zinc-500" aria-label="Noise control">
-              Noise control: {describeStages(report.stages)}
-            </p>
-          </section>
-          <section className="mb-8" aria-labelledby="findings-heading">
-            <h2 id="findings-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-              Findings
-            </h2>
-            {findings.isPending && <DelayedSkeleton rows={4} />}
-            {findings.isError && (
-              <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => findings.refetch()} />
-            )}
-            {findings.data && (
-              <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Confirmed by the team">
-                Confirmed by the team: {confirmed.confirmed} of {confirmed.judged} judged
-                {confirmed.judged < teamFindings.length ? ` (${teamFindings.length} findings)` : ""}
-              </p>
-            )}
-            {findings.data && (
-              <FindingsList
-                findings={teamFindings}
-                projectUid={r.projectUid}
-                snapshotUid={r.snapshotUid}
-                canEdit={canEdit}
-                pending={pendingFp}
-                onDismiss={(f, d) => void toggleDismiss(f, d)}
-                onOpen={(f) => presence.setFocus({ kind: "finding", fingerprint: f.fingerprint })}
-                rowExtras={(f) => (
-                  <>
-                    <WatchersOf
-                      members={presence.members.filter(
-                        (m) =>
-                          m.userId !== user.id && m.focus?.kind === "finding" && m.focus.fingerprint === f.fingerprint,
-                      )}
-                    />
-                    <TeamBadges f={f} />
-                  </>
-                )}
-                details={(f) =>
-                  roomName && (
-                    <FindingTeam
-                      room={roomName}
-                      state={room}
-                      finding={f}
-                      findings={teamFindings}
-                      selfId={user.id}
-                      canVote={canEdit}
-                      codeLink={codeLink}
-                    />
-                  )
-                }
-                teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
-              />
-            )}
-          </section>
-          <section className="mb-8" aria-labelledby="files-heading">
-            <h2 id="files-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-              Files at risk
-            </h2>
-            <FilesAtRisk
-              files={r.files.length ? r.files : report.files}
-              projectUid={r.projectUid}
-              snapshotUid={r.snapshotUid}
-            />
-          </section>
-        </>
-      )}
-      {!report && r.status === "completed" && <ErrorNotice message="This review completed without a stored report." />}
+        }
+      />
 
       <ConfirmDialog
         open={confirmDelete}

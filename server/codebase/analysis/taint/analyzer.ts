@@ -1,0 +1,293 @@
+/**
+ * What the JavaScript and Python interpreters share: scopes (flow-sensitive, forked at branches and
+ * joined after), the sink check, function summaries (a callee is analysed in the caller's context and
+ * memoised by the shape of its arguments, so recursion and repeated calls stay cheap), and the budget
+ * that ends a pathological file's analysis with a note instead of stalling the import.
+ */
+import type { Node } from "../../treesitter.ts";
+import type { RuleContext } from "../rules/context.ts";
+import { flowCounts, type SinkHit } from "./report.ts";
+import { clean, deepFlows, EMPTY, join, line, snippet, type Flow, type Val, type Weakness } from "./values.ts";
+
+/** Thrown to end a file's analysis; the message is the note. */
+export class TaintAbort extends Error {}
+
+export type Refinement = readonly Weakness[] | "all";
+
+export class Env {
+  vars: Map<string, Val>;
+  /** Facts from checks that dominate this point: `name` (or `a.b`) is clean for these weaknesses. */
+  refined: Map<string, Refinement>;
+
+  constructor(
+    readonly parent?: Env,
+    vars?: Map<string, Val>,
+    refined?: Map<string, Refinement>,
+  ) {
+    this.vars = vars ?? new Map();
+    this.refined = refined ?? new Map();
+  }
+
+  /** This scope, then the ones around it. */
+  private *chain(): Generator<Env> {
+    yield this;
+    for (let e = this.parent; e; e = e.parent) yield e;
+  }
+
+  lookup(name: string): Val | undefined {
+    for (const e of this.chain()) {
+      const v = e.vars.get(name);
+      if (v) return v;
+    }
+    return undefined;
+  }
+
+  refinement(key: string): Refinement | undefined {
+    for (const e of this.chain()) {
+      const r = e.refined.get(key);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  declare(name: string, v: Val): void {
+    this.vars.set(name, v);
+    this.forget(name);
+  }
+
+  /** Assignment: the nearest scope that has the name, else this one. A strong update. */
+  assign(name: string, v: Val): void {
+    for (const e of this.chain())
+      if (e.vars.has(name)) {
+        e.vars.set(name, v);
+        this.forget(name);
+        return;
+      }
+    this.declare(name, v);
+  }
+
+  forget(name: string): void {
+    for (const e of this.chain())
+      for (const key of e.refined.keys()) if (key === name || key.startsWith(`${name}.`)) e.refined.delete(key);
+  }
+
+  refine(key: string, r: Refinement): void {
+    const had = this.refinement(key);
+    if (had === "all") return;
+    this.refined.set(key, r === "all" || !had ? r : [...new Set([...had, ...r])]);
+  }
+
+  fork(): Env {
+    return new Env(this.parent, new Map(this.vars), new Map(this.refined));
+  }
+
+  /** After branches: every variable is the join of the branches that reach here; a check holds only if it held in all. */
+  absorb(branches: Env[]): void {
+    if (branches.length === 0) return;
+    // A check that held on one branch becomes part of the variable's value there, so it survives
+    // the join with a branch that reassigned the variable instead (`if x not in OK: x = "a"`).
+    for (const b of branches)
+      for (const [k, r] of b.refined) {
+        if (!/^[A-Za-z_$][\w$]*$/.test(k)) continue;
+        const v = b.vars.get(k) ?? (b.vars.has(k) ? undefined : this.lookup(k));
+        if (v) b.vars.set(k, clean(v, r));
+      }
+    const keys = new Set<string>();
+    for (const b of branches) for (const k of b.vars.keys()) keys.add(k);
+    const vars = new Map<string, Val>();
+    for (const k of keys) {
+      let v: Val | undefined;
+      for (const b of branches) v = join(v, b.vars.get(k) ?? this.vars.get(k) ?? EMPTY);
+      vars.set(k, v ?? EMPTY);
+    }
+    this.vars = vars;
+    const refined = new Map<string, Refinement>();
+    for (const k of branches[0]!.refined.keys()) {
+      if (branches.every((b) => b.refined.has(k))) {
+        const all = branches.map((b) => b.refined.get(k)!);
+        refined.set(
+          k,
+          all.every((x) => x === "all")
+            ? "all"
+            : all.reduce<Weakness[]>(
+                (acc, x) => (x === "all" ? acc : acc.filter((w) => x.includes(w))),
+                all.find((x) => x !== "all") === undefined ? [] : [...(all.find((x) => x !== "all") as Weakness[])],
+              ),
+        );
+      }
+    }
+    this.refined = refined;
+  }
+}
+
+/** One function's analysis result, memoised by argument shape; hits are replayed on a memo hit. */
+interface Memo {
+  ret: Val;
+  hits: SinkHit[];
+}
+
+/** What an exported function does with its parameters (for callers in other files). */
+export interface ParamSink {
+  param: number;
+  weakness: Weakness;
+  steps: Flow["steps"];
+  /** Weaknesses the parameter was cleaned of on its way to the sink. */
+  cleaned: Weakness[];
+  sink: string;
+  line: number;
+  endLine: number;
+}
+
+export interface FunctionSummary {
+  name: string;
+  sinks: ParamSink[];
+  /** Parameters that flow into the return value (with the weaknesses they were cleaned of). */
+  returns: { param: number; cleaned: Weakness[] }[];
+}
+
+export interface AnalyzerOptions {
+  /** Wall-clock budget for the file (ms). */
+  budgetMs: number;
+  /** Deepest call chain followed into local functions. */
+  maxCallDepth?: number;
+}
+
+/** A finding about configuration rather than data (a cookie without Secure / HttpOnly). */
+export interface ConfigHit {
+  kind: "cookie";
+  line: number;
+  endLine: number;
+  message: string;
+}
+
+export abstract class Analyzer {
+  readonly hits: SinkHit[] = [];
+  readonly configHits: ConfigHit[] = [];
+  private hitKeys = new Set<string>();
+  private memo = new Map<string, Memo>();
+  private active = new Set<string>();
+  /** Hits recorded while analysing the innermost memoised call (replayed on memo hits). */
+  private recording: SinkHit[][] = [];
+  /** Functions analysed in some context (the rest are analysed as entries at the end). */
+  readonly analysed = new Set<number>();
+  protected callDepth = 0;
+  protected exprDepth = 0;
+  private deadline: number;
+  private ticks = 0;
+  readonly maxCallDepth: number;
+
+  constructor(
+    readonly ctx: RuleContext,
+    options: AnalyzerOptions,
+  ) {
+    this.deadline = performance.now() + options.budgetMs;
+    this.maxCallDepth = options.maxCallDepth ?? 6;
+  }
+
+  tick(): void {
+    if ((++this.ticks & 255) === 0 && performance.now() > this.deadline)
+      throw new TaintAbort(`taint analysis stopped: over its time budget (${this.ticks} steps)`);
+  }
+
+  enter(): void {
+    if (++this.exprDepth > 400) throw new TaintAbort("taint analysis stopped: expressions nested too deeply");
+  }
+  leave(): void {
+    this.exprDepth--;
+  }
+
+  /** Untrusted data in `value` (or anything inside it, when `deep`) reaching a sink of `weakness`. */
+  sink(weakness: Weakness, value: Val | undefined, node: Node, label: string, deep = true): boolean {
+    if (!value) return false;
+    const flows = deep ? deepFlows(value) : value.flows;
+    let found = false;
+    for (const flow of flows) {
+      if (!flowCounts(flow, weakness)) continue;
+      found = true;
+      // A predictable random number is reported where it is made (the token is built from it there).
+      const origin = weakness === "weak-random" ? flow.steps[0] : undefined;
+      this.record({
+        weakness,
+        flow,
+        sink: label,
+        at: origin
+          ? { line: origin.line, endLine: origin.line, what: origin.what }
+          : { line: line(node), endLine: node.endPosition.row + 1, what: snippet(node) },
+      });
+    }
+    return found;
+  }
+
+  config(kind: ConfigHit["kind"], node: Node, message: string): void {
+    const l = line(node);
+    if (!this.configHits.some((h) => h.line === l && h.kind === kind))
+      this.configHits.push({ kind, line: l, endLine: node.endPosition.row + 1, message });
+  }
+
+  record(hit: SinkHit): void {
+    for (const r of this.recording) r.push(hit);
+    const key = `${hit.weakness}|${hit.at.file ?? ""}|${hit.at.line}|${hit.flow.origin}|${hit.flow.param ?? ""}`;
+    if (this.hitKeys.has(key)) return;
+    this.hitKeys.add(key);
+    this.hits.push(hit);
+  }
+
+  /**
+   * Analyse `fn` with these arguments, once per argument shape. Recursion and over-deep chains get
+   * a conservative answer: the join of the arguments (data passes through, nothing is reported).
+   */
+  callFunction(fnNode: Node, args: Val[], run: () => Val): Val {
+    this.analysed.add(fnNode.id);
+    const key = `${fnNode.id}(${args.map((a) => shape(a, 2)).join(",")})`;
+    const memo = this.memo.get(key);
+    if (memo) {
+      for (const h of memo.hits) this.record(h);
+      return memo.ret;
+    }
+    if (this.active.has(key) || this.callDepth >= this.maxCallDepth) return passThrough(args);
+    this.active.add(key);
+    this.callDepth++;
+    const hits: SinkHit[] = [];
+    this.recording.push(hits);
+    try {
+      const ret = run();
+      this.memo.set(key, { ret, hits });
+      return ret;
+    } finally {
+      this.recording.pop();
+      this.callDepth--;
+      this.active.delete(key);
+    }
+  }
+}
+
+function passThrough(args: Val[]): Val {
+  return { flows: args.flatMap((a) => deepFlows(a)).slice(0, 3) };
+}
+
+/**
+ * The part of a value that can change what a function does with it: its flows, its model kind, a
+ * function passed as a callback, and (bounded) fields that hold flows. Values with none of these
+ * share one shape, so calls with nothing to track hit the memo.
+ */
+function shape(v: Val, depth: number): string {
+  let s = v.kind ?? "";
+  if (v.fn) s += `f${v.fn.node.id}`;
+  if (v.meta?.type) s += `m${v.meta.type}`;
+  for (const f of v.flows)
+    s += `[${f.origin}${f.param ?? ""}${f.structured ? "s" : ""}${f.secret ? "p" : ""}:${[...f.cleaned].sort().join("")}]`;
+  if (depth > 0 && v.fields) {
+    let inner = "";
+    for (const [k, fv] of v.fields) {
+      if (fv.fn) continue;
+      const sub = shape(fv, depth - 1);
+      if (sub) inner += `${k}:${sub},`;
+    }
+    if (inner) s += `{${inner}}`;
+  }
+  if (depth > 0 && v.elems) {
+    const sub = shape(v.elems, depth - 1);
+    if (sub) s += `<${sub}>`;
+  }
+  return s;
+}

@@ -1,0 +1,190 @@
+/**
+ * servers/retriever beyond checks P4/P5 (conformance-rag.test.ts): dense search never returns more
+ * passages than the corpus holds (Q10 fixed), BM25's zero-score padding, missing indexes and corpora,
+ * the deployed retriever over HTTP, and web search without a key.
+ */
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../engine/test-support.ts";
+import type { CallContext } from "./contract.ts";
+import { retriever } from "./retriever.ts";
+
+let dir: string;
+let cleanup: () => void;
+const CORPUS = ["The cat sat on the mat.", "Dogs bark at night.", "Stock markets fell sharply today."];
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir({
+    "corpus.jsonl": CORPUS.map((contents, id) => JSON.stringify({ id, contents })).join("\n"),
+    "empty.jsonl": "\n",
+  }));
+});
+afterEach(() => cleanup());
+
+const INIT = (over: Record<string, unknown> = {}) => ({
+  model_name_or_path: "not-a-folder",
+  backend_configs: { bm25: { lang: "en", tokenizer: "auto", save_path: "index/bm25" } },
+  batch_size: 16,
+  corpus_path: "corpus.jsonl",
+  gpu_ids: null,
+  is_multimodal: false,
+  backend: "hash",
+  index_backend: "faiss",
+  index_backend_configs: { faiss: { index_path: "index/dense" } },
+  is_demo: false,
+  collection_name: "wiki",
+  ...over,
+});
+
+async function opened(over: Record<string, unknown> = {}, notices: string[] = []) {
+  const server = retriever();
+  const ctx: CallContext = { cwd: dir, notice: (m) => notices.push(m) };
+  await server.call("tool", "retriever_init", INIT(over), ctx);
+  return { server, ctx };
+}
+
+describe("dense retrieval (hash embedder on LanceDB)", () => {
+  it("embeds to .npy, indexes, and returns at most the corpus size even when top_k is larger (Q10 fixed)", async () => {
+    const { server, ctx } = await opened();
+    await server.call(
+      "tool",
+      "retriever_embed",
+      { embedding_path: "emb/e.npy", overwrite: false, is_multimodal: false },
+      ctx,
+    );
+    await server.call(
+      "tool",
+      "retriever_index",
+      { embedding_path: "emb/e.npy", overwrite: false, collection_name: "wiki", corpus_path: "corpus.jsonl" },
+      ctx,
+    );
+    const { ret_psg } = (await server.call(
+      "tool",
+      "retriever_search",
+      { query_list: ["cat on a mat", "stock markets"], top_k: 10, query_instruction: "", collection_name: "wiki" },
+      ctx,
+    )) as { ret_psg: string[][] };
+    expect(ret_psg).toHaveLength(2);
+    expect(ret_psg[0]).toHaveLength(3);
+    expect(new Set(ret_psg[0]).size).toBe(3);
+    expect(ret_psg[0]![0]).toBe(CORPUS[0]);
+    expect(ret_psg[1]![0]).toBe(CORPUS[2]);
+  });
+
+  it("says which step to run when the index or the embeddings are missing", async () => {
+    const { server, ctx } = await opened();
+    await expect(
+      server.call("tool", "retriever_search", { query_list: ["x"], top_k: 2, query_instruction: "" }, ctx),
+    ).rejects.toThrow(/no index at .*index\/dense; run retriever.retriever_index first/);
+    await expect(
+      server.call("tool", "retriever_index", { embedding_path: "nope.npy", overwrite: false }, ctx),
+    ).rejects.toThrow("nope.npy does not exist; run retriever.retriever_embed first");
+    await expect(
+      server.call("tool", "retriever_search", { query_list: ["x"], top_k: 0, query_instruction: "" }, ctx),
+    ).rejects.toThrow("top_k must be a whole number from 1 to 10,000");
+  });
+
+  it("a non-folder model falls back to the hash embedder with a notice; project memory of a new user is empty", async () => {
+    const notices: string[] = [];
+    const { server, ctx } = await opened({ backend: "sentence_transformers" }, notices);
+    expect(notices.join("\n")).toMatch(/not-a-folder is not a local model folder .* using Argus's hash embedder/);
+    expect(notices.join("\n")).toMatch(/index_backend faiss runs on LanceDB/);
+    const out = await server.call(
+      "tool",
+      "retriever_project_memory_search",
+      { query_list: ["a", "b"], top_k: 3, query_instruction: "", current_user_id: "ada" },
+      ctx,
+    );
+    expect(out).toEqual({ project_memory_content: [[], []] });
+  });
+});
+
+describe("BM25", () => {
+  it("pads with zero-score passages in corpus order up to top_k, and refuses a missing index or empty corpus", async () => {
+    const { server, ctx } = await opened({ backend: "bm25" });
+    await expect(server.call("tool", "bm25_search", { query_list: ["cat"], top_k: 2 }, ctx)).rejects.toThrow(
+      /no BM25 index at .*index\/bm25; run retriever.bm25_index first/,
+    );
+    await server.call("tool", "bm25_index", { overwrite: false }, ctx);
+    const { ret_psg } = (await server.call(
+      "tool",
+      "bm25_search",
+      { query_list: ["dogs", "the of"], top_k: 2 },
+      ctx,
+    )) as {
+      ret_psg: string[][];
+    };
+    expect(ret_psg).toEqual([
+      [CORPUS[1], CORPUS[0]],
+      [CORPUS[0], CORPUS[1]],
+    ]);
+    const empty = retriever();
+    await expect(
+      empty.call("tool", "retriever_init", INIT({ backend: "bm25", corpus_path: "empty.jsonl" }), ctx),
+    ).rejects.toThrow("corpus file");
+  });
+});
+
+describe("HTTP retrieval", () => {
+  it("retriever_deploy_search posts to <url>/search and returns its ret_psg", async () => {
+    const bodies: unknown[] = [];
+    const http = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        bodies.push({ path: req.url, body: JSON.parse(body) as unknown });
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ ret_psg: [["p1", "p2"]] }));
+      });
+    });
+    http.listen(0, "127.0.0.1");
+    await once(http, "listening");
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+      const out = await retriever().call(
+        "tool",
+        "retriever_deploy_search",
+        { retriever_url: url, query_list: ["q"], top_k: 2, query_instruction: "" },
+        { cwd: dir },
+      );
+      expect(out).toEqual({ ret_psg: [["p1", "p2"]] });
+      expect(bodies).toEqual([{ path: "/search", body: { query_list: ["q"], top_k: 2, query_instruction: "" } }]);
+    } finally {
+      http.close();
+    }
+    await expect(
+      retriever().call(
+        "tool",
+        "retriever_deploy_search",
+        { retriever_url: "http://127.0.0.1:1", query_list: ["q"], top_k: 2, query_instruction: "" },
+        { cwd: dir },
+      ),
+    ).rejects.toThrow("is the retriever at retriever_url running?");
+  });
+
+  it("web search without a key fails at once, naming the parameter to set", async () => {
+    const saved = process.env.TAVILY_API_KEY;
+    delete process.env.TAVILY_API_KEY;
+    try {
+      await expect(
+        retriever().call(
+          "tool",
+          "retriever_websearch",
+          {
+            query_list: ["q"],
+            top_k: 3,
+            retrieve_thread_num: 1,
+            websearch_backend: "tavily",
+            websearch_backend_configs: { tavily: { api_key: "" } },
+          },
+          { cwd: dir },
+        ),
+      ).rejects.toThrow(
+        "retriever.retriever_websearch: tavily needs an API key: set websearch_backend_configs.tavily.api_key in the retriever's parameters (or TAVILY_API_KEY in the environment)",
+      );
+    } finally {
+      if (saved !== undefined) process.env.TAVILY_API_KEY = saved;
+    }
+  });
+});
