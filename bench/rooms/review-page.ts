@@ -92,7 +92,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function measureReviewPage(opts = PAGE_DEFAULTS) {
   buildIfNeeded(repoRoot, (m) => console.error(m));
-  const testDb = await createTestConfig();
+  // BENCH_PORT: a fixed port for the server (default: any free one).
+  const testDb = await createTestConfig(process.env.BENCH_PORT ? { PORT: process.env.BENCH_PORT } : {});
   const server = await startServer({ config: testDb.config, ui: true });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {

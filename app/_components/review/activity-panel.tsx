@@ -34,9 +34,10 @@ function summarizeInput(input: Record<string, unknown>): string {
 }
 
 /**
- * The review's events: live over its Socket.IO room when the socket connects, else by polling the
- * persisted log (`reviews.events` with afterSeq every 2 s, or the caller's `poll`, e.g. a share
- * link's `shares.events`) — the same events either way.
+ * The review's events: live over its Socket.IO room when the socket connects, else — once the socket
+ * could not connect — by polling the persisted log (`reviews.events` with afterSeq every 2 s, or the
+ * caller's `poll`, e.g. a share link's `shares.events`): the same events either way. A room being
+ * joined is not polled (its join is reading the same log).
  */
 export function useReviewEvents(
   reviewUid: string,
@@ -55,7 +56,7 @@ export function useReviewEvents(
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
   // A room refused or revoked for lack of rights: polling the same events would be refused too.
-  const polling = !room.connected && !room.error;
+  const polling = room.offline && !room.connected && !room.error;
 
   useEffect(() => {
     if (!polling) return;
