@@ -44,18 +44,20 @@ export async function measureRun(watchers: Watchers, publisher: Publisher, mode:
   const run = ++runCounter;
   const n = opts.deltas;
   await watchers.all({ cmd: "start", run, expected: n }, isOk("started"));
-  // The machine may be shared: how busy it was when the run began.
-  const loadAverage1m = round(os.loadavg()[0]!);
+  // The machine may be shared: how busy it was (`uptime`'s load averages) when the run began and ended.
+  const loadAtStart = loadAverages();
   const started = clock();
   if (mode === "burst") {
     for (let i = 0; i < n; i++) publisher.publish(deltaText(run, i, clock()));
   } else {
-    // Every delta goes out at its slot (start + i / rate), created when it is published.
+    // Every delta is created at its slot (start + i / rate), as a model's stream would hand it over,
+    // and published as soon as the process gets to it: time the process spends busy elsewhere (a
+    // blocked event loop) counts in the delta's latency, as it would for a real stream.
     const interval = 1000 / opts.ratePerSec;
     let i = 0;
     while (i < n) {
       const due = Math.min(n, Math.floor((clock() - started) / interval) + 1);
-      for (; i < due; i++) publisher.publish(deltaText(run, i, clock()));
+      for (; i < due; i++) publisher.publish(deltaText(run, i, started + i * interval));
       if (i < n) await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
@@ -77,7 +79,7 @@ export async function measureRun(watchers: Watchers, publisher: Publisher, mode:
   const expected = n * connections;
   return {
     mode,
-    loadAverage1m,
+    machineLoad: { atStart: loadAtStart, atEnd: loadAverages() },
     deltas: n,
     connections,
     publishMs: round(published - started),
@@ -93,6 +95,13 @@ export async function measureRun(watchers: Watchers, publisher: Publisher, mode:
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
+
+/** The 1, 5 and 15 minute load averages, as `uptime` prints them (on this many cores: machine.cpus). */
+export const loadAverages = () =>
+  os
+    .loadavg()
+    .map((x) => round(x))
+    .join(" ");
 
 async function measureBoth(watchers: Watchers, publisher: Publisher, opts: FanoutOptions) {
   // Warm-up (JIT, first frames, first rows), not reported.

@@ -10,6 +10,7 @@ import { buildIfNeeded } from "../../server/cli/build.ts";
 import { repoRoot, startServer } from "../../server/main.ts";
 import { createTestConfig } from "../../test/helpers/db.ts";
 import { signUp } from "../../test/helpers/server.ts";
+import { loadAverages } from "./fanout.ts";
 import { createBigReview } from "./review-fixture.ts";
 
 export const PAGE_DEFAULTS = { findings: 2000, events: 20_000, loads: 5 };
@@ -24,6 +25,8 @@ interface Load {
   activityLoadedMs: number;
   longTasksMs: number;
   renderedFindingRows: number;
+  /** `uptime`'s load averages when the load began (the machine may be shared). */
+  machineLoad: string;
 }
 
 async function loadOnce(
@@ -50,6 +53,7 @@ async function loadOnce(
         for (const e of list.getEntries()) w.__longTasks += e.duration;
       }).observe({ type: "longtask", buffered: true });
     });
+    const machineLoad = loadAverages();
     const started = Date.now();
     await page.goto(url, { waitUntil: "commit" });
     const list = page.getByRole("list", { name: "Findings" });
@@ -82,6 +86,7 @@ async function loadOnce(
       activityLoadedMs: activity - started,
       longTasksMs: Math.round(longTasksMs),
       renderedFindingRows,
+      machineLoad,
     };
   } finally {
     await context.close();
@@ -104,7 +109,7 @@ export async function measureReviewPage(opts = PAGE_DEFAULTS) {
     await loadOnce(browser, url, owner, lastRequests); // warm-up: compiled routes, caches
     const loads: Load[] = [];
     for (let i = 0; i < opts.loads; i++) loads.push(await loadOnce(browser, url, owner, lastRequests));
-    const pick = (k: keyof Load) => median(loads.map((l) => l[k]));
+    const pick = (k: Exclude<keyof Load, "machineLoad">) => median(loads.map((l) => l[k]));
     return {
       findings: opts.findings,
       events: opts.events,
