@@ -227,6 +227,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
         where: { room, seq: { gt: afterSeq } },
         orderBy: { seq: "asc" },
         take: limit,
+        select: { seq: true, type: true, payload: true, createdAt: true },
       });
       const events: RoomEvent[] = [];
       for (const r of rows) {

@@ -19,6 +19,8 @@ const POLL_MS = 2000;
 /** Events kept while polling (as many as the room keeps live: app/_lib/room.ts). */
 const MAX_POLLED = 50_000;
 const STREAM_TAIL = 1500;
+/** One formatter for every line (`toLocaleString` builds a new one per call: slow over 20,000 events). */
+const count = new Intl.NumberFormat();
 
 /** One short line per tool argument set: `read_file src/app.ts 1-80`. */
 function summarizeInput(input: Record<string, unknown>): string {
@@ -137,7 +139,7 @@ function toLines(events: readonly ReviewEvent[]): {
         lines.push({
           seq: e.seq,
           kind: p.isError ? "error" : "result",
-          text: `${p.name} → ${p.isError ? "error" : `${p.chars.toLocaleString()} chars`} in ${Math.round(p.durationMs)} ms`,
+          text: `${p.name} → ${p.isError ? "error" : `${count.format(p.chars)} chars`} in ${Math.round(p.durationMs)} ms`,
           detail: p.preview,
         });
         break;
@@ -240,6 +242,7 @@ export function ActivityLog({
   error,
   actions,
   footer,
+  loading = false,
 }: {
   events: readonly ReviewEvent[];
   /** The review is still running (the empty log then says it is waiting). */
@@ -250,6 +253,8 @@ export function ActivityLog({
   actions?: ReactNode;
   /** Below the log (a replay's scrubber). */
   footer?: ReactNode;
+  /** The log is still being read: says so, in the room the log will take (the page below does not jump). */
+  loading?: boolean;
 }) {
   const { lines, stream, usage } = useMemo(() => toLines(events), [events]);
   const box = useRef<HTMLDivElement>(null);
@@ -292,12 +297,22 @@ export function ActivityLog({
       </div>
       <div
         ref={box}
-        className="max-h-80 overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900"
+        className={cx(
+          "overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900",
+          loading ? "h-80" : "max-h-80",
+        )}
+        aria-busy={loading}
         aria-live="polite"
         aria-label="Review activity"
       >
         {lines.length === 0 && !stream && (
-          <p className="text-zinc-500">{live ? "Waiting for the review to start…" : "No activity was recorded."}</p>
+          <p className="text-zinc-500">
+            {loading
+              ? "Loading the activity…"
+              : live
+                ? "Waiting for the review to start…"
+                : "No activity was recorded."}
+          </p>
         )}
         <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {

@@ -24,15 +24,18 @@ type SortKey = "severity" | "file" | "confidence" | "category";
 const selectClass =
   "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
+/** One collator for every comparison (`localeCompare` looks one up per call: slow over 2,000 findings). */
+const collate = new Intl.Collator().compare;
+
 const comparators: Record<SortKey, (a: ReviewFindingRow, b: ReviewFindingRow) => number> = {
   severity: (a, b) =>
     severityRank(a.severity) - severityRank(b.severity) ||
     b.confidence - a.confidence ||
-    a.file.localeCompare(b.file) ||
+    collate(a.file, b.file) ||
     a.startLine - b.startLine,
-  file: (a, b) => a.file.localeCompare(b.file) || a.startLine - b.startLine,
+  file: (a, b) => collate(a.file, b.file) || a.startLine - b.startLine,
   confidence: (a, b) => b.confidence - a.confidence || severityRank(a.severity) - severityRank(b.severity),
-  category: (a, b) => a.category.localeCompare(b.category) || severityRank(a.severity) - severityRank(b.severity),
+  category: (a, b) => collate(a.category, b.category) || severityRank(a.severity) - severityRank(b.severity),
 };
 
 /** The URL fragment that deep-links a finding of the review page: `#finding-<fingerprint>`. */
