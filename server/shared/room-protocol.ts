@@ -18,8 +18,12 @@ import type { NotificationPush } from "./notifications.ts";
 import { hintTextSchema } from "./steering.ts";
 import { type Vote, verdictSchema } from "./team-verdicts.ts";
 
-/** Events a join or history reply carries at most; `more` says that another history call is needed. */
-export const HISTORY_PAGE = 1000;
+/**
+ * Events a join or history reply carries at most; `more` says that another history call is needed.
+ * A long review's log (20,000 events, bench/rooms) is four pages: each page is a round trip the
+ * client waits for, and it is read by the same indexed query (room, seq) whatever its size.
+ */
+export const HISTORY_PAGE = 5000;
 
 const seq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const messageId = z.uuid();
