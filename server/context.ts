@@ -31,6 +31,7 @@ import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
+import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
 
 export interface Services {
   config: Config;
@@ -58,6 +59,8 @@ export interface Services {
   shares: ShareService;
   spectators: SpectatorReads;
   demo: DemoService;
+  /** The gallery, workspace pipelines with their versions, and runs started from the browser. */
+  pipelines: PipelineService;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
+    pipelines: createPipelineService({ db, config, events, log, authSecret }),
     async close() {
       await queue.close();
       await searchIndexes.close();
