@@ -61,7 +61,8 @@ export interface ParamField {
   alias: string;
   path: string[];
   type: ParamType;
-  value: unknown;
+  /** Optional only because JSON drops `undefined`: every field the server builds has one. */
+  value?: unknown;
   secret: boolean;
   /** For a secret: whether a value is stored (the value itself is never sent). */
   set?: boolean;

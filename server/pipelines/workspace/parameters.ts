@@ -62,6 +62,14 @@ export function withSecrets(parameters: Record<string, unknown>, secrets: Secret
   return out;
 }
 
+/** The stored parameters as the browser gets them: a secret that is stored shows as the mask. */
+export function maskStored(parameters: Record<string, unknown>, secrets: Secrets): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [alias, section] of Object.entries(parameters))
+    out[alias] = walk(section, [], (path, leaf) => (secrets[secretKey(alias, path)] ? SECRET_MASK : leaf));
+  return out;
+}
+
 /** Blanks every secret value (parameters read from a file, e.g. the gallery's, before they are shown). */
 export const blankSecrets = (parameters: Record<string, unknown>) => splitSecrets(parameters, {}).parameters;
 

@@ -33,6 +33,7 @@ import { inspectPipeline, serverRegistry } from "./inspect.ts";
 import {
   assertPathsInside,
   blankSecrets,
+  maskStored,
   parameterFileSchema,
   splitSecrets,
   withSecrets,
@@ -356,7 +357,7 @@ export function createPipelineService(deps: {
         version: row.version,
         valid: row.valid,
         source: row.source,
-        parameters,
+        parameters: maskStored(parameters, secrets),
         updatedAt: row.updatedAt,
         inspection: await inspectPipeline(row.source, { file: fileName(row.name), parameters, secrets }),
       };

@@ -170,9 +170,9 @@ describe("workspace pipelines", () => {
       (f) => f.path.join(".") === "backend_configs.openai.api_key",
     )!;
     expect(field).toMatchObject({ secret: true, set: true, value: SECRET_MASK });
-    // Sending the form back unchanged (the mask) keeps the key.
+    // Sending the parameters back as read (the mask) keeps the key.
     const masked = (after.data as { parameters: Record<string, Record<string, unknown>> }).parameters;
-    (masked.retriever!.backend_configs as { openai: { api_key: string } }).openai.api_key = SECRET_MASK;
+    expect((masked.retriever!.backend_configs as { openai: { api_key: string } }).openai.api_key).toBe(SECRET_MASK);
     await member.client.ok("mutate", "pipelines.save", { uid, source: pipeline.source, parameters: masked });
     const kept = await viewer.client.ok<{ inspection: Inspection }>("query", "pipelines.get", { uid });
     expect(kept.inspection.fields.find((f) => f.path.join(".") === "backend_configs.openai.api_key")?.set).toBe(true);
