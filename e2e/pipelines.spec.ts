@@ -197,6 +197,21 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByRole("list", { name: "This workspace's pipelines" })).toContainText("draft: invalid");
   });
 
+  test("a question carrying HTML is shown as text on the run's page, and nothing of it runs", async ({ page }) => {
+    const payload = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
+    await page.goto(pipelineUrl);
+    await page.getByRole("button", { name: "Run" }).click();
+    const dialog = page.getByRole("dialog", { name: "Run pipeline" });
+    await dialog.getByLabel("Ask one question").check();
+    await dialog.getByLabel("Question").fill(payload);
+    await dialog.getByRole("button", { name: "Start run" }).click();
+    await expect(page.getByRole("heading", { name: "Case 1 of 1" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("list", { name: "Case 1" })).toContainText(payload);
+    await page.getByRole("list", { name: "Steps" }).getByText("2 sources").click();
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator("main img[onerror], main script").count()).toBe(0);
+  });
+
   test("dark theme at 390 px: the gallery, a pipeline and a run fit and keep their parts", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: "dark" });
