@@ -60,7 +60,7 @@ test.describe("signed in as the owner", () => {
     await page.goto("/pipelines/gallery/ircot");
     const graph = page.getByTestId("pipeline-graph");
     await expect(graph.getByText("loop ×3")).toBeVisible();
-    await expect(graph.getByRole("img", { name: "branch" }).or(graph.getByLabel("branch"))).toBeVisible();
+    await expect(graph.locator('[aria-label^="branch router.ircot_check_end"]')).toBeVisible();
     await expect(graph.getByText("incomplete", { exact: true })).toBeVisible();
     await expect(graph.getByText("complete · repeat")).toBeVisible();
     await shot(page, "pipeline-graph");
@@ -71,9 +71,10 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByRole("heading", { level: 1, name: "BM25 search" })).toBeVisible();
     await graph.getByText("retriever.bm25_search").click();
     await expect(page).toHaveURL(/node=s3/);
-    await expect(page.getByText("Finds the top_k passages for each query with BM25.")).toBeVisible();
-    await expect(page.getByText("query_list ← q_ls")).toBeVisible();
-    await expect(page.getByText("top_k ← $top_k = 3")).toBeVisible();
+    const details = page.getByRole("region", { name: "Step details" });
+    await expect(details.getByText("Finds the top_k passages for each query with BM25.")).toBeVisible();
+    await expect(details.getByText("query_list ← q_ls", { exact: true })).toBeVisible();
+    await expect(details.getByText("top_k ← $top_k = 3", { exact: true })).toBeVisible();
     // The deep link opens the same step.
     await page.reload();
     await expect(page.getByText("Finds the top_k passages for each query with BM25.")).toBeVisible();
@@ -89,7 +90,7 @@ test.describe("signed in as the owner", () => {
     await dialog.getByRole("button", { name: "Fork" }).click();
     await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);
     pipelineUrl = new URL(page.url()).pathname;
-    await expect(page.getByText("version 1")).toBeVisible();
+    await expect(page.getByText("version 1", { exact: true })).toBeVisible();
 
     const editor = page.getByRole("textbox", { name: "Pipeline YAML" });
     await editor.getByText("- retriever.bm25_search").click();
@@ -117,7 +118,7 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByLabel("Parameter file")).toContainText("top_k: 2");
     // The graph's step shows the new value too.
     await page.getByTestId("pipeline-graph").getByText("retriever.bm25_search").click();
-    await expect(page.getByText("top_k ← $top_k = 2")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Step details" }).getByText("top_k ← $top_k = 2")).toBeVisible();
 
     await page.getByRole("button", { name: "Save version" }).click();
     await expect(page.getByText("Saved version 2")).toBeVisible();
@@ -157,8 +158,8 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByRole("heading", { name: "Case 2 of 5" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Case 2" })).toContainText("memory_ret_psg");
     // The team's chat is in the run's room.
-    await page.getByLabel("Message").fill("Top 2 looks right");
-    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("textbox", { name: "Message", exact: true }).fill("Top 2 looks right");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(page.getByRole("list", { name: "Chat messages" })).toContainText("Top 2 looks right");
     await shot(page, "live-run");
 
@@ -203,7 +204,7 @@ test.describe("signed in as the owner", () => {
     await page.getByRole("button", { name: "Run" }).click();
     const dialog = page.getByRole("dialog", { name: "Run pipeline" });
     await dialog.getByLabel("Ask one question").check();
-    await dialog.getByLabel("Question").fill(payload);
+    await dialog.getByLabel("Question", { exact: true }).fill(payload);
     await dialog.getByRole("button", { name: "Start run" }).click();
     await expect(page.getByRole("heading", { name: "Case 1 of 1" })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole("list", { name: "Case 1" })).toContainText(payload);

@@ -76,8 +76,7 @@ function FieldRow({
   return (
     <div className="grid gap-1 sm:grid-cols-[14rem_1fr] sm:items-start sm:gap-3">
       <label htmlFor={id} className="truncate pt-1.5 font-mono text-xs" title={name}>
-        {name}
-        <span className="ml-1 text-zinc-400">{field.secret ? "secret" : field.type}</span>
+        {name} <span className="text-zinc-400">{field.secret ? "secret" : field.type}</span>
       </label>
       <div className="min-w-0">
         {control}
