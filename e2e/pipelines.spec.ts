@@ -213,6 +213,21 @@ test.describe("signed in as the owner", () => {
     expect(await page.locator("main img[onerror], main script").count()).toBe(0);
   });
 
+  test("add a step from the server registry: the YAML and the graph follow", async ({ page }) => {
+    await page.goto(pipelineUrl);
+    await page.getByRole("button", { name: "Add step" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a step" });
+    await dialog.getByLabel("Server").selectOption("sayhello");
+    await expect(dialog).toContainText("Says hello to $name.");
+    await expect(dialog).toContainText("writes msg");
+    await dialog.getByRole("button", { name: "Add step" }).click();
+    const editor = page.getByRole("textbox", { name: "Pipeline YAML" });
+    await expect(editor).toContainText("sayhello: servers/sayhello");
+    await expect(editor).toContainText("- sayhello.greet");
+    await expect(page.getByTestId("pipeline-graph").getByText("sayhello.greet")).toBeVisible();
+    await expect(page.getByText("unsaved changes")).toBeVisible();
+  });
+
   test("dark theme at 390 px: the gallery, a pipeline and a run fit and keep their parts", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: "dark" });

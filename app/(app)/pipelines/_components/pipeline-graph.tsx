@@ -28,8 +28,13 @@ type StepData = { step: GraphNode; selected: boolean };
 type StepNode = Node<StepData, "step">;
 
 const WIDTH = 260;
+/** Pool variables a step reads; its `$parameters` are one line (the step's details list them all). */
+const reads = (n: GraphNode) => n.inputs.filter((i) => !i.from.startsWith("$"));
+const params = (n: GraphNode) => n.inputs.filter((i) => i.from.startsWith("$")).map((i) => i.from.slice(1));
 const heightOf = (n: GraphNode) =>
-  n.kind === "loop" || n.kind === "end" ? 40 : 44 + 18 * (n.inputs.length + n.outputs.length);
+  n.kind === "loop" || n.kind === "end"
+    ? 40
+    : 44 + 18 * (reads(n).length + n.outputs.length + (params(n).length ? 1 : 0));
 
 const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
   const { step, selected } = data;
@@ -75,11 +80,16 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
         {step.kind === "branch" && <GitBranch className="size-3.5 text-amber-600" aria-label="branch" />}
         <span className="truncate">{step.label}</span>
       </div>
-      {step.inputs.map((i) => (
+      {reads(step).map((i) => (
         <div key={`in-${i.name}`} className="truncate font-mono text-zinc-500 dark:text-zinc-400">
           {i.name} ← <span className="text-zinc-700 dark:text-zinc-200">{i.from}</span>
         </div>
       ))}
+      {params(step).length > 0 && (
+        <div className="truncate font-mono text-zinc-400" title={params(step).join(", ")}>
+          $ {params(step).join(", ")}
+        </div>
+      )}
       {step.outputs.map((o) => (
         <div key={`out-${o.name}`} className="truncate font-mono text-emerald-700 dark:text-emerald-400">
           → {o.as}
@@ -145,7 +155,7 @@ export function PipelineGraph({
   const { nodes, edges } = useMemo(() => layout(graph, selected), [graph, selected]);
   return (
     <div
-      className={cx("h-[28rem] rounded-md border border-zinc-200 dark:border-zinc-800", className)}
+      className={cx("h-[32rem] rounded-md border border-zinc-200 dark:border-zinc-800", className)}
       role="group"
       aria-label="Pipeline graph"
       data-testid="pipeline-graph"
@@ -156,7 +166,7 @@ export function PipelineGraph({
         nodeTypes={nodeTypes}
         colorMode={resolvedTheme === "dark" ? "dark" : "light"}
         fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
+        fitViewOptions={{ padding: 0.1, minZoom: 0.55, maxZoom: 1 }}
         minZoom={0.2}
         nodesDraggable={false}
         nodesConnectable={false}

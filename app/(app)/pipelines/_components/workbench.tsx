@@ -6,7 +6,7 @@
  * gallery pipeline is read-only here: fork it to change it. `?tab=` and `?node=` deep-link.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { GitFork, Play, Save, Trash2 } from "lucide-react";
+import { GitFork, Play, Plus, Save, Trash2 } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -15,6 +15,7 @@ import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader, cx } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { AddStepDialog } from "./add-step-dialog.tsx";
 import { ForkDialog } from "./fork-dialog.tsx";
 import { NodeDetails } from "./node-details.tsx";
 import { ParameterForm } from "./parameter-form.tsx";
@@ -132,6 +133,7 @@ function Loaded({
   const [running, setRunning] = useState(false);
   const [forking, setForking] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [adding, setAdding] = useState(false);
 
   const tab: Tab = (TABS as readonly string[]).includes(search.get("tab") ?? "") ? (search.get("tab") as Tab) : "yaml";
   const nodeId = search.get("node");
@@ -258,7 +260,7 @@ function Loaded({
               onSelect={(id) => setParam("node", id)}
             />
           ) : (
-            <Card className="flex h-[28rem] items-center justify-center p-6 text-center text-sm text-zinc-500">
+            <Card className="flex h-[32rem] items-center justify-center p-6 text-center text-sm text-zinc-500">
               The YAML does not parse, so there is no graph to draw: see the problems under the editor.
             </Card>
           )}
@@ -305,6 +307,13 @@ function Loaded({
           <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
             {tab === "yaml" && (
               <>
+                {editable && (
+                  <div className="mb-2 flex justify-end">
+                    <Button variant="secondary" className="text-xs" onClick={() => setAdding(true)}>
+                      <Plus className="size-3.5" aria-hidden /> Add step
+                    </Button>
+                  </div>
+                )}
                 {!editable && (
                   <p className="mb-2 text-xs text-zinc-500">
                     {target.kind === "gallery"
@@ -361,6 +370,15 @@ function Loaded({
         onClose={() => setRunning(false)}
         target={target.kind === "workspace" ? { uid: target.uid } : { workspaceId, key: target.key }}
       />
+      {editable && (
+        <AddStepDialog
+          open={adding}
+          onClose={() => setAdding(false)}
+          workspaceId={workspaceId}
+          source={source}
+          onAdd={setSource}
+        />
+      )}
       {target.kind === "gallery" && (
         <ForkDialog open={forking} onClose={() => setForking(false)} galleryKey={target.key} />
       )}

@@ -44,7 +44,7 @@ export function YamlEditor({
   diagnostics,
   readOnly,
   label,
-  height = "28rem",
+  height = "32rem",
   goto,
   className,
 }: {
