@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
+import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
 
 // Pipelines from the browser: the gallery, a pipeline's graph, forking it, editing its YAML with the
@@ -176,6 +177,46 @@ test.describe("signed in as the owner", () => {
     await expect(table).toBeVisible({ timeout: 30_000 });
     await expect(table.getByRole("row").filter({ hasText: "mrr" })).toContainText("1");
     await expect(table.getByRole("row").filter({ hasText: "P@2" })).toContainText("0.5");
+  });
+
+  test("a forked RAG pipeline on the scripted model: tokens stream, answers are scored", async ({ page }) => {
+    const llm: ScriptedServer = await startScriptedServer({
+      script: { rules: [{ text: "The passages say so: \\boxed{Mount Everest}" }] },
+    });
+    try {
+      await page.goto("/pipelines/gallery/vanilla_rag");
+      await page.getByRole("button", { name: "Fork to edit" }).click();
+      await page.getByRole("dialog", { name: "Fork pipeline" }).getByRole("button", { name: "Fork" }).click();
+      await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);
+      await page.getByRole("tab", { name: "Parameters" }).click();
+      const generation = page.locator("details", { has: page.locator("summary", { hasText: /^generation$/ }) });
+      // Six servers: each alias's parameters are folded until opened.
+      await generation.locator("summary").click();
+      await generation.getByRole("textbox", { name: "backend_configs.openai.base_url string" }).fill(llm.openaiBaseURL);
+      await generation.getByRole("textbox", { name: "backend_configs.openai.model_name string" }).fill("scripted");
+      await generation.getByLabel("backend_configs.openai.api_key secret").fill("sk-scripted-key");
+      await page.getByRole("button", { name: "Save version" }).click();
+      await expect(page.getByText("Saved version 2")).toBeVisible();
+      // The key is stored, never shown again.
+      await page.reload();
+      await expect(page.locator("body")).not.toContainText("sk-scripted-key");
+
+      await page.getByRole("button", { name: "Run" }).click();
+      await page.getByRole("dialog", { name: "Run pipeline" }).getByRole("button", { name: "Start run" }).click();
+      const steps = page.getByRole("list", { name: "Steps" });
+      await expect(steps.locator('[data-step="generation.generate"]')).toContainText("characters streamed", {
+        timeout: 30_000,
+      });
+      await expect(steps.locator('[data-step="generation.generate"]')).toContainText("\\boxed{Mount Everest}");
+      const table = page.getByRole("table", { name: "Evaluation results of evaluation.evaluate" });
+      await expect(table).toBeVisible({ timeout: 30_000 });
+      // One of the five sample questions is about Everest: accuracy 1 for it, 0.2 on average.
+      await expect(table.getByRole("row").filter({ hasText: /^acc/ })).toContainText("0.2000");
+      expect(llm.requests.filter((r) => r.api === "chat").length).toBeGreaterThanOrEqual(5);
+      expect(llm.requests[0]?.headers.authorization).toBe("[redacted]");
+    } finally {
+      await llm.close();
+    }
   });
 
   test("import YAML: problems at their line, imported as a draft that cannot run", async ({ page }) => {
