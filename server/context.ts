@@ -29,6 +29,7 @@ import { createPreferences, type UserPreferences } from "./rooms/preferences.ts"
 import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
+import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
@@ -55,6 +56,7 @@ export interface Services {
   preferences: UserPreferences;
   findingTeam: FindingTeam;
   steering: Steering;
+  notifications: Notifications;
   /** Share links of reviews, and what their spectators read. */
   shares: ShareService;
   spectators: SpectatorReads;
@@ -76,6 +78,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const events = createEventBus({ db, log });
   const providers = createProviderService(db, config, authSecret);
   const steering = createSteering({ db, events, log });
+  const notifications = createNotifications({ db, log });
   const reviews = createReviewService({ db, queue, events, log, providers, steering });
   const shares = createShareService({ db, log });
   // Search indexes stay open between requests (opening one costs far more than searching it).
@@ -84,7 +87,17 @@ export async function createServices(config: Config, log = createLogger(config.l
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(
     REVIEW_JOB,
-    createReviewJob({ db, config, events, log, providers, steering, running: reviews.running, searchIndexes }),
+    createReviewJob({
+      db,
+      config,
+      events,
+      log,
+      providers,
+      steering,
+      running: reviews.running,
+      searchIndexes,
+      notify: notifications.notify,
+    }),
   );
   return {
     config,
@@ -109,13 +122,14 @@ export async function createServices(config: Config, log = createLogger(config.l
       },
     }),
     reviews,
-    roomChat: createRoomChat({ db, events }),
+    roomChat: createRoomChat({ db, events, notify: notifications.notify }),
     roomReactions: createRoomReactions({ db, events }),
     preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
     findingTeam: createFindingTeam({ db, events }),
     steering,
     shares,
     spectators: createSpectatorReads({ shares, reviews }),
+    notifications,
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,

@@ -14,6 +14,7 @@ import { focusSchema, type PresentMember } from "./room-presence.ts";
 import { type MessageReactions, type Reaction, reactionEmojiSchema } from "./room-reactions.ts";
 import type { Typist } from "./room-typing.ts";
 import { roomNameSchema } from "./rooms.ts";
+import type { NotificationPush } from "./notifications.ts";
 import { hintTextSchema } from "./steering.ts";
 import { type Vote, verdictSchema } from "./team-verdicts.ts";
 
@@ -185,6 +186,8 @@ export interface ServerToClientEvents {
   revoked: (info: { room: string; reason: string }) => void;
   /** Who is in a joined room now, and what each looks at (sent whenever that changes). */
   presence: (info: { room: string; members: PresentMember[] }) => void;
+  /** A notification for this user was written (sent to every socket of theirs): the inbox's unread count is `unread`. */
+  notification: (push: NotificationPush) => void;
   /** Someone else in a joined room is typing (in its chat, or in a finding's thread): not stored. */
   typing: (info: { room: string; thread: string | null; user: Typist }) => void;
 }

@@ -1,6 +1,7 @@
 import { router } from "./init.ts";
 import { accountRouter } from "./routers/account.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
+import { notificationsRouter } from "./routers/notifications.ts";
 import { pipelinesRouter } from "./routers/pipelines.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
@@ -13,6 +14,7 @@ import { workspacesRouter } from "./routers/workspaces.ts";
 export const appRouter = router({
   account: accountRouter,
   knowledge: knowledgeRouter,
+  notifications: notificationsRouter,
   pipelines: pipelinesRouter,
   projects: projectsRouter,
   prompts: promptsRouter,

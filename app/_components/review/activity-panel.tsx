@@ -283,6 +283,9 @@ export function ActivityLog({
         className="max-h-80 overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900"
         aria-live="polite"
         aria-label="Review activity"
+        // What the log is built from (events held, the last seq): a rebuilt log can be checked against the room's.
+        data-events={events.length}
+        data-last-seq={events.at(-1)?.seq ?? 0}
       >
         {lines.length === 0 && !stream && (
           <p className="text-zinc-500">{live ? "Waiting for the review to start…" : "No activity was recorded."}</p>

@@ -8,7 +8,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Badge, Button, EmptyState, cx } from "../ui.tsx";
 import { SeverityBadge } from "./badges.tsx";
 import { DiffView } from "./diff-view.tsx";
@@ -49,6 +49,8 @@ export interface FindingsListProps {
   details?: (f: ReviewFindingRow) => ReactNode;
   /** The team's verdict on a finding: with it, the list filters by verdict. */
   teamVerdictOf?: (f: ReviewFindingRow) => TeamFilter;
+  /** A finding a link points at (`?finding=<fingerprint>`, e.g. from the inbox): open, and scrolled to. */
+  linked?: string | null;
   /** What an empty list says instead of the thresholds note (e.g. a replay's moment before any finding). */
   emptyNote?: string;
 }
@@ -67,6 +69,7 @@ export function FindingsList({
   rowExtras,
   details,
   teamVerdictOf,
+  linked,
   emptyNote,
 }: FindingsListProps) {
   const [team, setTeam] = useState<TeamFilter | "">("");
@@ -76,7 +79,7 @@ export function FindingsList({
   const [minConfidence, setMinConfidence] = useState(0);
   const [sort, setSort] = useState<SortKey>("severity");
   const [falsePositives, setFalsePositives] = useState<"show" | "hide" | "only">("show");
-  const [open, setOpen] = useState<Set<string>>(new Set());
+  const [open, setOpen] = useState<Set<string>>(() => new Set(linked ? [linked] : []));
   const scroller = useRef<HTMLDivElement>(null);
 
   const files = useMemo(() => [...new Set(findings.map((f) => f.file))].sort(), [findings]);
@@ -108,6 +111,17 @@ export function FindingsList({
     overscan: 8,
     getItemKey: (i) => visible[i]!.fingerprint,
   });
+  // Once, when the linked finding is first in the list (findings load after the page).
+  const linkedAt = linked ? visible.findIndex((f) => f.fingerprint === linked) : -1;
+  const scrolledToLinked = useRef(false);
+  useEffect(() => {
+    if (linkedAt < 0 || scrolledToLinked.current) return;
+    scrolledToLinked.current = true;
+    // To its offset, not scrollToIndex: that one keeps re-aligning the row while it grows (its thread
+    // loading) for seconds, pulling the linked message back out of view.
+    const offset = virtualizer.getOffsetForIndex(linkedAt, "start")?.[0];
+    if (offset !== undefined) virtualizer.scrollToOffset(offset);
+  }, [linkedAt, virtualizer]);
 
   const toggle = (fp: string) =>
     setOpen((prev) => {

@@ -63,6 +63,8 @@ export interface ReviewRoomProps {
   activityActions?: ReactNode;
   /** Below the activity (the followed code). */
   activityFooter?: ReactNode;
+  /** A finding a link points at (`?finding=<fingerprint>`, from the inbox): opened and scrolled to. */
+  linkedFinding?: string | null;
 }
 
 export function ReviewRoom({
@@ -80,6 +82,7 @@ export function ReviewRoom({
   beforeActivity,
   activityActions,
   activityFooter,
+  linkedFinding,
 }: ReviewRoomProps) {
   const { selfId } = useRoomAccess();
   const live = isActive(r.status);
@@ -208,6 +211,7 @@ export function ReviewRoom({
                 pending={dismissal?.pending ?? null}
                 onDismiss={(f, d) => dismissal?.onDismiss(f, d)}
                 onOpen={(f) => setFocus({ kind: "finding", fingerprint: f.fingerprint })}
+                linked={linkedFinding}
                 rowExtras={(f) => (
                   <>
                     <WatchersOf

@@ -60,6 +60,21 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "account.invites": { access: "owner", input: ws },
   "account.revokeInvite": { access: "owner", input: (w) => ({ id: w.a.inviteId }) },
 
+  // ── notifications: each user's own inbox ──
+  "notifications.list": { access: "signedIn", input: () => ({ limit: 100 }) },
+  "notifications.unreadCount": { access: "signedIn", input: () => undefined },
+  "notifications.markRead": {
+    access: "signedIn",
+    input: (w) => ({ ids: [w.a.notificationUid] }),
+    expect: { outsider: 404, viewer: 404, member: 404 },
+    note: "The owner's own notification: to anyone else it does not exist (and stays unread).",
+  },
+  "notifications.markAllRead": {
+    access: "signedIn",
+    input: () => undefined,
+    note: "About the caller's own inbox only (the router test checks that others' stay unread).",
+  },
+
   // ── workspaces ──
   "workspaces.create": {
     access: "signedIn",

@@ -49,6 +49,8 @@ export interface WorkspaceA {
   /** A workspace pipeline whose parameters hold canaries.providerKey as an API key. */
   pipelineUid: string;
   runUid: string;
+  /** The owner's inbox item for the review they started (its text names A's project). */
+  notificationUid: string;
   /** A working share link of the review (spectators: test/security/spectators.test.ts). */
   shareUid: string;
   shareToken: string;
@@ -163,6 +165,8 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     reviewUid: review.uid,
   });
   expect(findings.length, "the static review of A's project found nothing").toBeGreaterThan(0);
+  const notification = await db.notification.findFirst({ where: { userId: owner.userId, kind: "review_finished" } });
+  expect(notification?.text, "the owner was not told that their review finished").toContain(tag);
 
   const base = await owner.client.ok<{ uid: string }>("mutate", "knowledge.create", {
     workspaceId,
@@ -267,6 +271,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     inviteToken: invite.token,
     pipelineUid: pipeline.uid,
     runUid,
+    notificationUid: notification!.uid,
     shareUid: share.uid,
     shareToken: share.token,
   };

@@ -44,6 +44,8 @@ export default function ReviewPage() {
   const searchParams = useSearchParams();
   // The moment a link opens at; after that the replay owns the address.
   const [initialAt] = useState(() => parseAtParam(searchParams.get("at")));
+  // A link to a finding's thread (the inbox) opens that finding.
+  const linkedFinding = searchParams.get("finding");
   const [follow, setFollow] = useFollowSetting(user.id);
 
   const review = useQuery({
@@ -187,6 +189,7 @@ export default function ReviewPage() {
         canEdit={canEdit}
         code={code}
         moment={moment}
+        linkedFinding={linkedFinding}
         beforeActivity={
           <>
             {r.engine === "agent" && replayState && replayState.events.length > 0 && (
