@@ -32,6 +32,7 @@ import { createSteering, type Steering } from "./review/steering.ts";
 import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
+import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
 
 export interface Services {
   config: Config;
@@ -60,6 +61,8 @@ export interface Services {
   shares: ShareService;
   spectators: SpectatorReads;
   demo: DemoService;
+  /** The gallery, workspace pipelines with their versions, and runs started from the browser. */
+  pipelines: PipelineService;
   close(): Promise<void>;
 }
 
@@ -130,6 +133,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
+    pipelines: createPipelineService({ db, config, events, log, authSecret }),
     async close() {
       await queue.close();
       await searchIndexes.close();

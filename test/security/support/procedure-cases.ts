@@ -109,6 +109,58 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "workspaces.leave": { access: "viewer", input: ws },
 
   // ── knowledge ──
+  // ── pipelines ──
+  "pipelines.list": { access: "viewer", input: ws },
+  "pipelines.gallery": { access: "viewer", input: (w) => ({ ...ws(w), key: "bm25_search" }) },
+  "pipelines.get": { access: "viewer", input: (w) => ({ uid: w.a.pipelineUid }) },
+  "pipelines.validate": {
+    access: "viewer",
+    input: (w) => ({ ...ws(w), source: "servers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n" }),
+  },
+  "pipelines.servers": { access: "viewer", input: ws },
+  "pipelines.create": {
+    access: "member",
+    input: (w) => ({ ...ws(w), name: `intruder_${random().slice(0, 8)}`, source: "servers: {}\npipeline: []\n" }),
+  },
+  "pipelines.fork": {
+    access: "member",
+    input: (w) => ({ ...ws(w), key: "bm25_search", name: `fork_${random().slice(0, 8)}` }),
+  },
+  "pipelines.save": {
+    access: "member",
+    input: (w) => ({
+      uid: w.a.pipelineUid,
+      source: "servers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n",
+    }),
+  },
+  "pipelines.delete": { access: "member", input: (w) => ({ uid: w.a.pipelineUid }), note: "Members may; not probed." },
+  "pipelines.versions": { access: "viewer", input: (w) => ({ uid: w.a.pipelineUid }) },
+  "pipelines.diff": { access: "viewer", input: (w) => ({ uid: w.a.pipelineUid, from: 1, to: 1 }) },
+  "pipelines.startRun": {
+    access: "member",
+    input: (w) => ({ target: { uid: w.a.pipelineUid }, dataset: { kind: "sample" } }),
+    crossIds: [
+      {
+        why: "a gallery run in A's workspace, asked by B's owner",
+        input: (w) => ({ target: { ...ws(w), key: "bm25_search" }, dataset: { kind: "sample" } }),
+        status: 403,
+      },
+    ],
+  },
+  "pipelines.cancelRun": { access: "member", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.runs": {
+    access: "viewer",
+    input: ws,
+    crossIds: [
+      {
+        why: "B's workspace, A's pipeline uid",
+        input: (w) => ({ workspaceId: w.b.workspaceId, pipelineUid: w.a.pipelineUid }),
+        status: 404,
+      },
+    ],
+  },
+  "pipelines.run": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.runCase": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
   "knowledge.list": { access: "viewer", input: ws },
   "knowledge.get": { access: "viewer", input: (w) => ({ uid: w.a.baseUid }) },
   "knowledge.create": { access: "member", input: (w) => ({ ...ws(w), name: "Intruder's base" }) },

@@ -2,7 +2,7 @@
  * The world the security suite attacks: workspace A with one of everything (a project with a ready
  * snapshot, a completed review with findings, a knowledge base with a document, a custom prompt, a
  * provider connection holding an API key, a stored git token, an open invite, a share link of the
- * review, a pipeline run) and its
+ * review, a pipeline with an API key among its parameters and a run of it) and its
  * owner, a member and a viewer; and workspace B, a separate workspace whose owner is the attacker.
  * Sign-up can only create the first workspace, so B is written through the database (the test helper
  * signUpInNewWorkspace) and its owner signs up through the real flow.
@@ -46,6 +46,8 @@ export interface WorkspaceA {
   connectionUid: string;
   inviteId: string;
   inviteToken: string;
+  /** A workspace pipeline whose parameters hold canaries.providerKey as an API key. */
+  pipelineUid: string;
   runUid: string;
   /** The owner's inbox item for the review they started (its text names A's project). */
   notificationUid: string;
@@ -215,12 +217,21 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     },
   });
 
-  // Pipeline runs have no API yet, but their rooms can be joined: one row is enough.
+  // A pipeline with a secret parameter, and a finished run of it (one row and an event are enough).
+  const pipeline = await member.client.ok<{ uid: string }>("mutate", "pipelines.create", {
+    workspaceId,
+    name: `pipe_${tag}`,
+    source: `# ---\n# title: "${tag} pipeline"\n# ---\nservers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n`,
+    parameters: { sayhello: { name: tag, api_key: canaries.providerKey } },
+  });
+  const pipelineRow = await db.pipeline.findUniqueOrThrow({ where: { uid: pipeline.uid } });
   const runUid = randomUUID();
   await db.pipelineRun.create({
     data: {
       uid: runUid,
       workspaceId,
+      pipelineId: pipelineRow.id,
+      pipelineVersion: 1,
       pipelineName: `${tag} pipeline`,
       pipelinePath: "pipelines/rag.yaml",
       pipelineHash: "0".repeat(64),
@@ -258,6 +269,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     connectionUid,
     inviteId: invite.id,
     inviteToken: invite.token,
+    pipelineUid: pipeline.uid,
     runUid,
     notificationUid: notification!.uid,
     shareUid: share.uid,
