@@ -37,9 +37,12 @@ const result = {
   },
   figures,
 };
-const outDir = path.join(benchDir, "results");
+// BENCH_RESULTS_DIR: elsewhere than the committed bench/results (CI runs the bench without touching the tree).
+const outDir = process.env.BENCH_RESULTS_DIR
+  ? path.resolve(process.env.BENCH_RESULTS_DIR)
+  : path.join(benchDir, "results");
 if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
 writeFileSync(path.join(outDir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result.figures, null, 2));
-console.log(`wrote bench/results/${name}.json`);
+console.log(`wrote ${path.relative(process.cwd(), path.join(outDir, `${name}.json`)) || `${name}.json`}`);
 process.exit(0);

@@ -2,7 +2,8 @@
  * The static engine's taint pass: precision / recall / F1 per weakness and language on Argus's own
  * suites (server/codebase/analysis/taint/suites — written here, not a public benchmark), file-level
  * TPR / FPR / precision per weakness, each next to the heuristics it replaced (the baseline, same
- * run), bandit's file-level figures on the Python suite when bandit is on PATH, and the cost of the
+ * run), bandit's figures on the Python suite when bandit is on PATH (alone, and merged with Argus's
+ * as the pre-pass does), and the cost of the
  * taint pass on a ≥100k-line TypeScript tree (the Anthropic SDK sources shipped in node_modules)
  * against the rules pass on the same parse trees.
  */
@@ -10,46 +11,30 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { parseBanditOutput } from "../server/codebase/analysis/external.ts";
+import { mergeFindings } from "../server/codebase/analysis/merge.ts";
+import type { Finding } from "../server/codebase/analysis/types.ts";
+import { weaknessOf } from "../server/codebase/analysis/weakness.ts";
 import { findExecutable } from "../server/codebase/analysis/which.ts";
 import { makeContext, runArgusRulesDetailed } from "../server/codebase/analysis/rules/index.ts";
 import { loadSuites, materialize } from "../server/codebase/analysis/taint/suites/load.ts";
-import { runSuites } from "../server/codebase/analysis/taint/suites/run.ts";
+import { runSuites, type SuiteRun } from "../server/codebase/analysis/taint/suites/run.ts";
 import { scoreSuite, type ScoredFinding } from "../server/codebase/analysis/taint/suites/score.ts";
 import { parse } from "../server/codebase/treesitter.ts";
 
-/** bandit test ids → the weakness they report (only those that map to a weakness of the suites). */
-const BANDIT: Record<string, string> = {
-  B608: "injection/sql",
-  B602: "injection/command",
-  B605: "injection/command",
-  B604: "injection/command",
-  B607: "injection/command",
-  B609: "injection/command",
-  B307: "injection/code",
-  B102: "injection/code",
-  B301: "deserialization/unsafe",
-  B506: "deserialization/unsafe",
-  B302: "deserialization/unsafe",
-  B310: "ssrf",
-  B113: "ssrf",
-  B320: "xxe",
-  B313: "xxe",
-  B314: "xxe",
-  B318: "xxe",
-  B319: "xxe",
-  B311: "crypto/insecure-random",
-  B303: "crypto/weak-hash",
-  B324: "crypto/weak-hash",
-  B701: "xss/reflected",
-  B703: "xss/reflected",
-  B704: "xss/reflected",
-  B308: "xss/reflected",
-  B702: "injection/template",
-};
-
-async function bandit(): Promise<Record<string, unknown> | { status: string }> {
-  const bin = await findExecutable("bandit");
-  if (!bin) return { status: "skipped: bandit is not on PATH" };
+/**
+ * bandit on the Python suite, two ways: alone (its findings mapped to weaknesses by the same table the
+ * pre-pass merges with, server/codebase/analysis/weakness.ts), and what a user sees with bandit on
+ * PATH — Argus's findings and bandit's through the pre-pass's merge (analysis/merge.ts).
+ */
+async function bandit(taint: SuiteRun): Promise<Record<string, unknown>> {
+  const bin = findExecutable("bandit");
+  if (!bin) {
+    if ((process.env.ARGUS_EXTERNAL_TOOLS ?? "").split(",").includes("bandit"))
+      throw new Error("bandit is required (ARGUS_EXTERNAL_TOOLS) but not on PATH");
+    return { status: "skipped: bandit is not on PATH" };
+  }
+  const version = spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout.split("\n")[0]?.trim();
   const cases = loadSuites().filter((c) => c.language === "python");
   const { root, files, cleanup } = materialize(cases);
   try {
@@ -59,23 +44,31 @@ async function bandit(): Promise<Record<string, unknown> | { status: string }> {
       encoding: "utf8",
       maxBuffer: 64 << 20,
     });
-    const out = JSON.parse(run.stdout || "{}") as {
-      results?: { filename: string; test_id: string; line_number: number; line_range?: number[] }[];
-    };
-    const findings: ScoredFinding[] = (out.results ?? [])
-      .filter((r) => BANDIT[r.test_id])
-      .map((r) => ({
-        file: path.relative(root, path.resolve(root, r.filename)).split(path.sep).join("/"),
-        startLine: r.line_number,
-        endLine: Math.max(r.line_number, ...(r.line_range ?? [])),
-        ruleId: BANDIT[r.test_id]!,
-      }));
-    const score = scoreSuite("python", cases, findings);
+    const durationMs = Math.round(performance.now() - started);
+    const raw = parseBanditOutput(root, run.stdout);
+    const mapped = (fs: Finding[]): ScoredFinding[] =>
+      fs.flatMap((f) => {
+        const ruleId = f.tool === "argus" ? f.ruleId : weaknessOf(f).weakness;
+        return ruleId ? [{ file: f.file, startLine: f.startLine, endLine: f.endLine, ruleId }] : [];
+      });
+    const alone = scoreSuite("python", cases, mapped(raw));
+    const argusPython = taint.findings.filter((f) => f.file.endsWith(".py"));
+    const merged = mergeFindings([...argusPython, ...raw], { taintComplete: new Set(taint.taintComplete) });
+    const together = scoreSuite("python", cases, mapped(merged.findings));
     return {
       status: "ran",
-      durationMs: Math.round(performance.now() - started),
-      byCase: score.byCase,
-      byLine: { ALL: score.byLine.ALL },
+      version,
+      durationMs,
+      findings: raw.length,
+      alone: { byCase: alone.byCase, byLine: { ALL: alone.byLine.ALL } },
+      mergedWithArgus: {
+        note: "Argus's findings and bandit's through the pre-pass merge: what a user sees with bandit on PATH",
+        findings: merged.findings.length,
+        banditKept: merged.findings.filter((f) => f.tool === "bandit").length,
+        banditMergedOrLeftOut: merged.counts.bandit ?? null,
+        byCase: { ALL: together.byCase.ALL },
+        byLine: { ALL: together.byLine.ALL },
+      },
     };
   } finally {
     cleanup();
@@ -174,7 +167,7 @@ export default async function staticBench(): Promise<Record<string, unknown>> {
     note: "suites are Argus's own (written alongside the engine, so these figures are an upper bound; the acceptance suites are held out)",
     javascript: side("javascript"),
     python: side("python"),
-    banditOnPythonSuite: await bandit(),
+    banditOnPythonSuite: await bandit(taint),
     suiteRunMs: { taint: taint.durationMs, baseline: baseline.durationMs },
     speed: await speed(),
   };

@@ -1,46 +1,17 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { query, reportAnswer, startScriptedReview, workspaceOf } from "./support/scripted-review.ts";
 
 // A finished agent review replayed from its room log (the scripted model reads src/pricing.js, greps
 // for cursor.execute, reads src/api.py, then reports): scrub to a moment, a ?at=<seq> reload shows the
 // same moment, "next tool call" moves to the next call, keys play / pause and step, and Follow shows
 // the file the agent read at the moment shown.
 
-const REPORT = {
-  summary: "One SQL injection in the item search.",
-  overall_score: 55,
-  category_scores: { security: 40 },
-  findings: [
-    {
-      title: "SQL injection in find_items",
-      severity: "critical",
-      confidence: 0.9,
-      category: "security",
-      file: "src/api.py",
-      start_line: 19,
-      end_line: 19,
-      evidence: `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`,
-      explanation: "The name parameter goes straight into the SQL text.",
-    },
-  ],
-};
-
 interface Ev {
   seq: number;
   type: string;
   payload: { name?: string; input?: Record<string, unknown> };
-}
-
-async function trpc<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const res = await request.post(`/api/trpc/${path}`, { data: input });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data as T;
-}
-async function query<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const res = await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data as T;
 }
 
 const slider = (page: Page) => page.getByRole("slider", { name: "Replay position" });
@@ -54,8 +25,8 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
   const llm: ScriptedServer = await startScriptedServer({
     script: [
       // First matching rule wins (by the last user message, i.e. the latest tool result).
-      { match: "review it critically", text: `REPORT: ${JSON.stringify(REPORT)}` },
-      { match: "def find_items", text: `Found it.\nREPORT: ${JSON.stringify(REPORT)}`, delayMs: 200 },
+      { match: "review it critically", text: reportAnswer() },
+      { match: "def find_items", text: reportAnswer("Found it.\n"), delayMs: 200 },
       {
         match: "SELECT id, name",
         toolCalls: [{ name: "read_file", input: { path: "src/api.py", start_line: 15, end_line: 20 } }],
@@ -74,33 +45,16 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
   });
   try {
     await signUpOrSignIn(page);
-    const me = await page.request.get("/api/trpc/account.me");
-    const workspaceId = (await me.json()).result.data.workspaces[0].id as string;
-    const connectionUid = crypto.randomUUID();
-    await trpc(page.request, "providers.save", {
-      workspaceId,
-      uid: connectionUid,
-      name: `replay ${connectionUid.slice(0, 6)}`,
-      provider: "anthropic",
-      baseUrl: llm.url,
-      model: "claude-sonnet-4-5",
-      apiKey: "sk-test",
-    });
-    const demo = await trpc<{ projectUid: string }>(page.request, "projects.startDemo", { workspaceId });
-    const review = await trpc<{ uid: string }>(page.request, "reviews.start", {
-      projectUid: demo.projectUid,
-      engine: "agent",
-      connectionUid,
-      settings: { verify: false },
-    });
+    const workspaceId = await workspaceOf(page);
+    const { reviewUid } = await startScriptedReview(page, llm, workspaceId);
     await expect
-      .poll(async () => (await query<{ status: string }>(page.request, "reviews.get", { uid: review.uid })).status, {
+      .poll(async () => (await query<{ status: string }>(page.request, "reviews.get", { uid: reviewUid })).status, {
         timeout: 90_000,
       })
       .toBe("completed");
 
     // The moments that matter, from the persisted log.
-    const log = await query<Ev[]>(page.request, "reviews.events", { uid: review.uid });
+    const log = await query<Ev[]>(page.request, "reviews.events", { uid: reviewUid });
     const calls = log.filter((e) => e.type === "tool_call");
     expect(calls.map((c) => c.payload.name)).toEqual(["read_file", "grep", "read_file"]);
     const [readPricing, grep, readApi] = calls as [Ev, Ev, Ev];
@@ -108,7 +62,7 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
     const indexOf = (seq: number) => log.findIndex((e) => e.seq === seq) + 1; // events shown at that seq
 
     // Opened without ?at: the end, with the finding.
-    await page.goto(`/reviews/${review.uid}`);
+    await page.goto(`/reviews/${reviewUid}`);
     // (The whole log is read first: allow for a slow machine.)
     await expect(page.getByRole("toolbar", { name: "Replay" })).toBeVisible({ timeout: 30_000 });
     await expect(slider(page)).toHaveValue(String(log.length));
@@ -181,7 +135,7 @@ test("a finished review replays: scrub, ?at= deep link, next tool call, keys, an
     await expect(page.getByRole("list", { name: "Findings" })).toContainText("SQL injection in find_items");
 
     // Follow is remembered for this user after a reload.
-    await page.goto(`/reviews/${review.uid}?at=${readPricing.seq}`);
+    await page.goto(`/reviews/${reviewUid}?at=${readPricing.seq}`);
     await expect(page.getByRole("button", { name: "Follow" })).toHaveAttribute("aria-pressed", "true");
     await expect(followed(page).locator("[data-follow-path]")).toHaveText("src/pricing.js", { timeout: 30_000 });
   } finally {

@@ -90,9 +90,10 @@ test("start a static review in the browser and read its report", async ({ page }
   // The report: summary, scores, noise-control counts, findings with file:line, files at risk.
   await expect(page.getByRole("heading", { name: "Summary" })).toBeVisible();
   await expect(page.getByLabel("Noise control")).toContainText("proposed");
-  const findings = page.getByRole("list", { name: "Findings" });
-  const aws = findings.getByRole("listitem").filter({ hasText: "app/config.py:2" });
-  const sql = findings.getByRole("listitem").filter({ hasText: "app/users.py:6" });
+  // A finding's row is a direct item of the list (an opened taint finding holds a list of its own: its data flow).
+  const findings = page.getByRole("list", { name: "Findings" }).locator(":scope > li");
+  const aws = findings.filter({ hasText: "app/config.py:2" });
+  const sql = findings.filter({ hasText: "app/users.py:6" });
   await expect(aws).toBeVisible();
   await expect(sql).toBeVisible();
   await expect(page.getByRole("list", { name: "Files at risk" })).toContainText("app/users.py");
@@ -101,6 +102,13 @@ test("start a static review in the browser and read its report", async ({ page }
   await sql.getByRole("button", { expanded: false }).click();
   await expect(sql).toContainText("SELECT * FROM users");
   await expect(sql.getByRole("link", { name: "Open in code" })).toHaveAttribute("href", /file=app%2Fusers\.py&line=6/);
+  // Its data flow: the request argument (line 4) into the query (line 6), each step a link into the code.
+  const flow = sql.getByRole("list", { name: "Data flow" }).getByRole("listitem");
+  await expect(flow).toHaveCount(3);
+  await expect(flow.first()).toContainText('request.args.get("name")');
+  await expect(flow.first()).toContainText("source");
+  await expect(flow.last()).toContainText("cur.execute()");
+  await expect(flow.first().getByRole("link")).toHaveAttribute("href", /file=app%2Fusers\.py&line=4/);
 
   // Mark it as a false positive; the mark survives a reload.
   await sql.getByRole("button", { name: "Mark false positive" }).click();
@@ -109,7 +117,7 @@ test("start a static review in the browser and read its report", async ({ page }
   await page.reload();
   const sqlAgain = page
     .getByRole("list", { name: "Findings" })
-    .getByRole("listitem")
+    .locator(":scope > li")
     .filter({ hasText: "app/users.py:6" });
   await expect(sqlAgain).toContainText("false positive");
 
@@ -136,6 +144,15 @@ test("start a static review in the browser and read its report", async ({ page }
     `${r.locations[0]!.physicalLocation.artifactLocation.uri}:${r.locations[0]!.physicalLocation.region.startLine}`;
   expect(results.map(where)).toEqual(expect.arrayContaining(["app/config.py:2", "app/users.py:6"]));
   expect(results.filter((r) => r.suppressions).map(where)).toEqual(["app/users.py:6"]);
+  // The SQL finding's data flow as SARIF codeFlows: request argument → variable → query.
+  const sqlResult = results.find((r) => where(r) === "app/users.py:6") as unknown as {
+    codeFlows: {
+      threadFlows: { locations: { location: { physicalLocation: { region: { startLine: number } } } }[] }[];
+    }[];
+  };
+  expect(
+    sqlResult.codeFlows[0]!.threadFlows[0]!.locations.map((l) => l.location.physicalLocation.region.startLine),
+  ).toEqual([4, 4, 6]);
 });
 
 test("jump from a finding to the highlighted code, and find the review in the lists", async ({ page }) => {
@@ -148,6 +165,14 @@ test("jump from a finding to the highlighted code, and find the review in the li
   await expect(page).toHaveURL(/file=app%2Fconfig\.py&line=2/);
   await expect(page.locator("#L2")).toHaveAttribute("data-marked", "true");
   await expect(page.locator("#L2")).toContainText("AWS_ACCESS_KEY_ID");
+  // A step of a data flow opens the code at its line.
+  await page.goto(reviewUrl);
+  const sql = page.getByRole("list", { name: "Findings" }).locator(":scope > li").filter({ hasText: "app/users.py:6" });
+  await sql.getByRole("button", { expanded: false }).click();
+  await sql.getByRole("list", { name: "Data flow" }).getByRole("link").first().click();
+  await expect(page).toHaveURL(/file=app%2Fusers\.py&line=4/);
+  await expect(page.locator("#L4")).toHaveAttribute("data-marked", "true");
+  await expect(page.locator("#L4")).toContainText('request.args.get("name")');
   // The project's trend now has a completed review.
   await expect(page.getByLabel("Findings trend")).toBeVisible();
 

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { reportAnswer, startScriptedReview, workspaceOf } from "./support/scripted-review.ts";
 
 // A share link, with the scripted model: a member starts an agent review and makes a read-only link
 // in the Share dialog; a spectator — a fresh browser without an account — opens it and watches the
@@ -8,31 +9,7 @@ import { signUpOrSignIn } from "./support/owner.ts";
 // off, and a message forced over the spectator's own socket is refused by the server; once the member
 // revokes the link, the spectator's page says it no longer works.
 
-const REPORT = {
-  summary: "One SQL injection in the item search.",
-  overall_score: 55,
-  category_scores: { security: 40 },
-  findings: [
-    {
-      title: "SQL injection in find_items",
-      severity: "critical",
-      confidence: 0.9,
-      category: "security",
-      file: "src/api.py",
-      start_line: 19,
-      end_line: 19,
-      evidence: `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`,
-      explanation: "The name parameter goes straight into the SQL text.",
-    },
-  ],
-};
 const WORDS = "Now reading the search endpoint that builds its SQL from the request.".split(" ").map((w) => `${w} `);
-
-async function trpc<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const res = await request.post(`/api/trpc/${path}`, { data: input });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data as T;
-}
 
 test("a spectator watches a review live through a share link, read-only, until it is revoked", async ({
   page,
@@ -46,28 +23,11 @@ test("a spectator watches a review live through a share link, read-only, until i
   const guest = await browser.newContext();
   try {
     await signUpOrSignIn(page);
-    const me = await page.request.get("/api/trpc/account.me");
-    const workspaceId = (await me.json()).result.data.workspaces[0].id as string;
-    const connectionUid = crypto.randomUUID();
-    await trpc(page.request, "providers.save", {
-      workspaceId,
-      uid: connectionUid,
-      name: `share ${connectionUid.slice(0, 6)}`,
-      provider: "anthropic",
-      baseUrl: llm.url,
-      model: "claude-sonnet-4-5",
-      apiKey: "sk-test",
-    });
-    const demo = await trpc<{ projectUid: string }>(page.request, "projects.startDemo", { workspaceId });
-    const review = await trpc<{ uid: string }>(page.request, "reviews.start", {
-      projectUid: demo.projectUid,
-      engine: "agent",
-      connectionUid,
-      settings: { verify: false },
-    });
+    const workspaceId = await workspaceOf(page);
+    const { reviewUid } = await startScriptedReview(page, llm, workspaceId);
 
     // The member makes a 1-day link in the Share dialog; it is shown once, to copy.
-    await page.goto(`/reviews/${review.uid}`);
+    await page.goto(`/reviews/${reviewUid}`);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share this review" });
     await dialog.getByRole("combobox", { name: "Link works for" }).selectOption("1d");
@@ -100,7 +60,7 @@ test("a spectator watches a review live through a share link, read-only, until i
     // Now, while the spectator watches, the agent greps and streams its text: it arrives live.
     llm.setScript([
       { times: 1, toolCalls: [{ name: "grep", input: { pattern: "execute" } }] },
-      { text: [...WORDS, `\nREPORT: ${JSON.stringify(REPORT)}`], chunkDelayMs: 250 },
+      { text: [...WORDS, reportAnswer("\n")], chunkDelayMs: 250 },
     ]);
     await expect(activity).toContainText("grep execute", { timeout: 30_000 });
     await expect(activity).toContainText("Now reading the search endpoint", { timeout: 30_000 });

@@ -30,8 +30,10 @@ import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
 import { createAskService, type AskService } from "./ask/service.ts";
+import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
+import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
 
 export interface Services {
   config: Config;
@@ -56,10 +58,13 @@ export interface Services {
   findingTeam: FindingTeam;
   steering: Steering;
   ask: AskService;
+  notifications: Notifications;
   /** Share links of reviews, and what their spectators read. */
   shares: ShareService;
   spectators: SpectatorReads;
   demo: DemoService;
+  /** The gallery, workspace pipelines with their versions, and runs started from the browser. */
+  pipelines: PipelineService;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const events = createEventBus({ db, log });
   const providers = createProviderService(db, config, authSecret);
   const steering = createSteering({ db, events, log });
+  const notifications = createNotifications({ db, log });
   const reviews = createReviewService({ db, queue, events, log, providers, steering });
   const shares = createShareService({ db, log });
   // Search indexes stay open between requests (opening one costs far more than searching it).
@@ -84,7 +90,17 @@ export async function createServices(config: Config, log = createLogger(config.l
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(
     REVIEW_JOB,
-    createReviewJob({ db, config, events, log, providers, steering, running: reviews.running, searchIndexes }),
+    createReviewJob({
+      db,
+      config,
+      events,
+      log,
+      providers,
+      steering,
+      running: reviews.running,
+      searchIndexes,
+      notify: notifications.notify,
+    }),
   );
   return {
     config,
@@ -109,8 +125,8 @@ export async function createServices(config: Config, log = createLogger(config.l
       },
     }),
     reviews,
-    // `@argus …` in any room's chat asks Argus (server/ask).
-    roomChat: createRoomChat({ db, events, onSend: ask.fromChat }),
+    // `@argus …` in any room's chat asks Argus (server/ask); @mentions notify (server/notifications).
+    roomChat: createRoomChat({ db, events, notify: notifications.notify, onSend: ask.fromChat }),
     roomReactions: createRoomReactions({ db, events }),
     preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
     findingTeam: createFindingTeam({ db, events }),
@@ -118,9 +134,11 @@ export async function createServices(config: Config, log = createLogger(config.l
     ask,
     shares,
     spectators: createSpectatorReads({ shares, reviews }),
+    notifications,
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
+    pipelines: createPipelineService({ db, config, events, log, authSecret }),
     async close() {
       await queue.close();
       await ask.idle();

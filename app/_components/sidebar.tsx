@@ -2,6 +2,7 @@
 import {
   BookOpen,
   FolderGit2,
+  Inbox,
   LayoutDashboard,
   LogOut,
   MessageSquareText,
@@ -16,6 +17,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type Ref, Suspense } from "react";
 import { authClient } from "@/app/_lib/auth-client.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { UnreadBadge } from "./inbox/unread-badge.tsx";
 import { Logo } from "./logo.tsx";
 import { NewWorkspaceDialog } from "./new-workspace-dialog.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
@@ -24,6 +26,7 @@ import { WorkspaceSwitcher } from "./workspace-switcher.tsx";
 
 const nav = [
   { href: "/", label: "Dashboard", Icon: LayoutDashboard },
+  { href: "/inbox", label: "Inbox", Icon: Inbox },
   { href: "/projects", label: "Projects", Icon: FolderGit2 },
   { href: "/reviews", label: "Reviews", Icon: SearchCheck },
   { href: "/pipelines", label: "Pipelines", Icon: Workflow },
@@ -111,6 +114,7 @@ export function Sidebar({
             >
               <Icon className="size-4" aria-hidden />
               {label}
+              {href === "/inbox" && <UnreadBadge />}
             </Link>
           );
         })}

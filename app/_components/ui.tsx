@@ -256,17 +256,25 @@ export function Modal({
   onClose,
   title,
   children,
+  wide,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
   children: ReactNode;
+  /** Room for an editor (max-w-3xl instead of max-w-lg). */
+  wide?: boolean;
 }) {
   return (
     <HDialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
-        <DialogPanel className="w-full max-w-lg rounded-lg border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900">
+        <DialogPanel
+          className={cx(
+            "max-h-full w-full overflow-y-auto rounded-lg border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900",
+            wide ? "max-w-3xl" : "max-w-lg",
+          )}
+        >
           <DialogTitle className="mb-4 text-lg font-semibold">{title}</DialogTitle>
           {children}
         </DialogPanel>

@@ -4,8 +4,10 @@
  * `join` that answers with the persisted log after the last seq we have (paged: `history` until no
  * `more`), then live events. Every event has its own seq (token deltas arrive coalesced, one frame
  * per seq), so de-duplicating by seq rebuilds the log exactly (server/shared/room-delivery.ts) —
- * also after a reconnect, which joins again with the last seq seen. If the socket cannot connect,
- * the caller's polling fallback takes over (`connected` stays false).
+ * also after a reconnect, which joins again with the last seq seen. The pages of one join reach the
+ * state together, once the log is read to its end (a long log is one update, not one per page). If
+ * the socket cannot connect (`offline`), the caller's polling fallback takes over (`connected` stays
+ * false).
  *
  * The socket is typed with the shared protocol (server/shared/room-protocol.ts): events, payloads
  * and replies are the server's own types.
@@ -70,11 +72,21 @@ export function useRoomAccess(): RoomAccess {
   return given ?? { socket: roomSocket, selfId: shell?.user.id ?? null, readOnly: null };
 }
 
-const MAX_EVENTS = 2000;
+/**
+ * Events kept per room. The whole log of a long review (20,000 events: bench/rooms) fits: the
+ * activity log is virtualised and shows every line, and votes and resolutions folded from early
+ * events are not dropped.
+ */
+const MAX_EVENTS = 50_000;
 
 export interface RoomState<K extends RoomKind> {
   events: RoomEvent<K>[];
+  /** Joined, the log read to its end, events arriving live. */
   connected: boolean;
+  /** The log has been read to its end at least once for this room (`events` holds it, up to MAX_EVENTS). */
+  loaded: boolean;
+  /** The socket could not connect, or lost its connection and has not got it back: poll instead. */
+  offline: boolean;
   error: string | null;
 }
 
@@ -82,9 +94,16 @@ export interface RoomState<K extends RoomKind> {
 export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState<K> {
   const [events, setEvents] = useState<RoomEvent<K>[]>([]);
   const [connected, setConnected] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const [offline, setOffline] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // One feed per room: it keeps the last seq across reconnects (and starts again for another room).
-  const feed = useRef<{ room: string; feed: RoomFeed<RoomEvent<K>> } | null>(null);
+  const feed = useRef<{
+    room: string;
+    feed: RoomFeed<RoomEvent<K>>;
+    held: { joining: boolean; events: RoomEvent<K>[] };
+    flush: () => void;
+  } | null>(null);
   const { socket } = useRoomAccess();
 
   useEffect(() => {
@@ -92,13 +111,26 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
     const s = socket();
     let stale = false;
     if (feed.current?.room !== room) {
+      // While a join reads the log its pages are held here and go to the state together at its end.
+      const held: { joining: boolean; events: RoomEvent<K>[] } = { joining: false, events: [] };
+      const append = (fresh: RoomEvent<K>[]) => setEvents((prev) => [...prev, ...fresh].slice(-MAX_EVENTS));
       feed.current = {
         room,
-        feed: new RoomFeed<RoomEvent<K>>((fresh) => setEvents((prev) => [...prev, ...fresh].slice(-MAX_EVENTS))),
+        held,
+        flush: () => {
+          const fresh = held.events;
+          held.events = [];
+          if (fresh.length) append(fresh);
+        },
+        feed: new RoomFeed<RoomEvent<K>>((fresh) => {
+          if (held.joining) held.events.push(...fresh);
+          else append(fresh);
+        }),
       };
       setEvents([]);
+      setLoaded(false);
     }
-    const current = feed.current.feed;
+    const { feed: current, held, flush } = feed.current;
 
     // A live event names its room; the socket carries every joined room's events.
     const ofThisRoom = (e: RoomEvent): e is RoomEvent<K> => e.room === room;
@@ -108,6 +140,8 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
     const onPage = (reply: Ack<HistoryReply>) => {
       if (stale) return;
       if (!reply.ok) {
+        held.joining = false;
+        flush(); // the pages read before the refusal
         setError(reply.error);
         return;
       }
@@ -117,11 +151,23 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
         return;
       }
       current.caughtUp();
+      held.joining = false;
+      flush();
       setConnected(true);
+      setLoaded(true);
+      setOffline(false);
       setError(null);
     };
-    const join = () => s.emit("join", { room, afterSeq: current.startJoin() }, onPage);
-    const onDisconnect = () => setConnected(false);
+    const join = () => {
+      held.joining = true;
+      setOffline(false);
+      s.emit("join", { room, afterSeq: current.startJoin() }, onPage);
+    };
+    const onDisconnect = () => {
+      setConnected(false);
+      setOffline(true);
+    };
+    const onConnectError = () => setOffline(true);
     // The server re-checks rights while connected: access lost → the room was left for us.
     const onRevoked = ({ room: r, reason }: { room: string; reason: string }) => {
       if (r !== room) return;
@@ -133,16 +179,21 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
     s.on("revoked", onRevoked);
     s.on("connect", join);
     s.on("disconnect", onDisconnect);
+    s.on("connect_error", onConnectError);
     if (s.connected) join();
+    else if (!s.active) setOffline(true); // a socket that gave up (a refused share link): it will not connect
     return () => {
       stale = true;
+      held.joining = false;
+      flush();
       s.off("event", onEvent);
       s.off("connect", join);
       s.off("disconnect", onDisconnect);
+      s.off("connect_error", onConnectError);
       s.off("revoked", onRevoked);
       if (s.connected) s.emit("leave", { room });
     };
   }, [room, socket]);
 
-  return { events, connected, error };
+  return { events, connected, loaded, offline, error };
 }

@@ -90,6 +90,13 @@ export async function runIngestCli(argv: string[]): Promise<number> {
         .map(([k, v]) => `${v} ${k}`)
         .join(", ");
       console.log(`static findings: ${sev || "none"}`);
+      for (const t of summary.tools) console.log(`  ${t.tool.padEnd(12)} ${t.status}: ${t.detail}`);
+      const notes = summary.analysisNotes ?? [];
+      if (notes.length) {
+        console.log(`analysis ended early or covered only what parsed in ${notes.length} file(s):`);
+        for (const n of notes.slice(0, 10)) console.log(`  ${n.path}: ${n.note}`);
+        if (notes.length > 10) console.log(`  … and ${notes.length - 10} more (--json lists them)`);
+      }
       if (summary.skipped || summary.dropped)
         console.log(
           `left out: ${summary.dropped} ignored or unsafe entries, ${summary.skipped} files not indexed (binary, minified, too large)`,

@@ -97,13 +97,61 @@ export interface ParseOutcome {
   tree: Tree | null;
   /** Why there is no tree: the parse was cancelled by the time budget. */
   timedOut: boolean;
+  /** Why there is no tree: the source was not handed to the parser (it would break it). */
+  refused?: string;
+}
+
+/**
+ * The Python grammar's scanner keeps its stack of indentation levels in a fixed buffer: at about 500
+ * levels it overflows, returns an empty tree, and leaves the parser broken for every later file on
+ * the thread (measured with tree-sitter-python 0.25: 500 levels parse, 520 give an ERROR tree, 600
+ * break the next parse). Real code stays far below this limit.
+ */
+export const MAX_PYTHON_INDENT_LEVELS = 200;
+
+/** How many indentation levels deep a Python source goes (tabs count to the next multiple of 8). */
+export function pythonIndentLevels(source: string): number {
+  const stack: number[] = [0];
+  let deepest = 0;
+  let at = 0;
+  while (at < source.length) {
+    let width = 0;
+    let i = at;
+    for (; i < source.length; i++) {
+      const c = source.charCodeAt(i);
+      if (c === 32) width++;
+      else if (c === 9) width = (Math.floor(width / 8) + 1) * 8;
+      else break;
+    }
+    const end = source.indexOf("\n", i);
+    const next = end < 0 ? source.length : end + 1;
+    const c = source.charCodeAt(i);
+    // Blank and comment-only lines do not change the indentation.
+    if (i < source.length && c !== 10 && c !== 13 && c !== 35) {
+      while (width < stack[stack.length - 1]!) stack.pop();
+      if (width > stack[stack.length - 1]!) stack.push(width);
+      deepest = Math.max(deepest, stack.length - 1);
+    }
+    at = next;
+  }
+  return deepest;
 }
 
 /**
  * Parse with a wall-clock budget. tree-sitter recovers from syntax errors by itself (ERROR nodes), so a
- * null tree only means the budget ran out. The caller must `tree.delete()` (wasm memory is not GC'd).
+ * null tree means the budget ran out, or the source was refused (see MAX_PYTHON_INDENT_LEVELS). The
+ * caller must `tree.delete()` (wasm memory is not GC'd).
  */
 export async function parse(id: GrammarId, source: string, timeoutMs = 10_000): Promise<ParseOutcome> {
+  if (id === "python") {
+    const levels = pythonIndentLevels(source);
+    if (levels > MAX_PYTHON_INDENT_LEVELS)
+      return {
+        tree: null,
+        timedOut: false,
+        refused: `indentation nested ${levels} levels deep (more than ${MAX_PYTHON_INDENT_LEVELS}): not parsed`,
+      };
+  }
   let parser = parsers.get(id);
   if (!parser) {
     const language = await loadGrammar(id); // also initialises the runtime, which new Parser() needs
@@ -121,5 +169,11 @@ export async function parse(id: GrammarId, source: string, timeoutMs = 10_000): 
   });
   // A cancelled parse leaves state behind that the next parse would resume from.
   if (!tree) parser.reset();
+  // A parser that gave up on the whole file (an empty ERROR tree over a non-empty source) may be left
+  // in a broken state: the next file gets a new one.
+  else if (tree.rootNode.type === "ERROR" && tree.rootNode.childCount === 0 && source.trim()) {
+    parser.delete();
+    parsers.delete(id);
+  }
   return { tree, timedOut: !tree && timedOut };
 }

@@ -25,6 +25,14 @@ describe("createDb", () => {
     await expect(db.$queryRawUnsafe("SELECT 1")).resolves.toBeDefined();
   });
 
+  it.runIf(testProvider() === "sqlite")("SQLite commits in WAL mode without an fsync per commit", async () => {
+    // A commit must not block the event loop on the disk (see createDb); WAL keeps that safe.
+    const [journal] = await db.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
+    const [sync] = await db.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
+    expect(journal?.journal_mode).toBe("wal");
+    expect(Number(sync?.synchronous)).toBe(1); // NORMAL
+  });
+
   it("isUniqueViolation / isNotFound recognise the provider's errors", async () => {
     const ws = await db.workspace.create({ data: { name: "errors" } });
     const err = await db.workspace.create({ data: { id: ws.id, name: "dup" } }).catch((e: unknown) => e);

@@ -201,6 +201,45 @@ describe("event bus", () => {
     expect((await bus.history(room)).length).toBe(frames.length);
   });
 
+  it("while a room's write is slow, a frame whose window ended keeps taking deltas: few large frames, no backlog", async () => {
+    // Each stored row takes 100 ms (a busy disk); deltas come every 5 ms through a 20 ms window. Queued
+    // behind the slow writes, a frame per window would pile up ~five frames per write, each delaying
+    // the next; held open while a write is in flight, the stream keeps up with one frame per write.
+    const writeMs = 100;
+    const slowDb = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop !== "roomEvent") return Reflect.get(target, prop, receiver) as unknown;
+        return new Proxy(target.roomEvent, {
+          get(events, name, r) {
+            if (name !== "create") return Reflect.get(events, name, r) as unknown;
+            return async (args: Parameters<Db["roomEvent"]["create"]>[0]) => {
+              await new Promise((resolve) => setTimeout(resolve, writeMs));
+              return events.create(args);
+            };
+          },
+        });
+      },
+    });
+    const bus = createEventBus({ db: slowDb, log, coalesceMs: 20 });
+    const room = reviewRoom(uid());
+    const frames: { text: string; at: number }[] = [];
+    bus.subscribe(room, (e) => e.type === "token" && frames.push({ text: e.payload.text, at: Date.now() }));
+    const deltas = Array.from({ length: 100 }, (_, i) => `${i},`);
+    const started = Date.now();
+    const pending: Promise<unknown>[] = [];
+    for (const d of deltas) {
+      pending.push(bus.publish(room, { type: "token", payload: { text: d, phase: "exploring" } }));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const lastPublished = Date.now();
+    await Promise.all(pending);
+    expect(frames.map((f) => f.text).join("")).toBe(deltas.join(""));
+    expect(frames.length).toBeLessThanOrEqual(Math.ceil((lastPublished - started) / writeMs) + 2);
+    // The last delta goes out within its window plus about two writes, not after a queue of frames.
+    expect(frames.at(-1)!.at - lastPublished).toBeLessThan(3 * writeMs + 100);
+    expect((await bus.history(room)).length).toBe(frames.length);
+  });
+
   it("keeps deltas of different steps apart and deletes a room", async () => {
     const bus = createEventBus({ db, log });
     const room = runRoom(uid());

@@ -17,10 +17,16 @@
  * COALESCE_MS window (of the same type — the agent's `token`, an answer's `ask.token` — and with the
  * same other fields, e.g. the same phase or answer) become one event — one row,
  * one frame to every watcher — so a stream of 10⁴ deltas is not 10⁴ rows or 10⁴ × watchers messages.
- * A delta that finds the room quiet (no token frame for a whole window) goes out at once and opens the
- * window the next ones wait in: the first words of an answer are not held back (bench/ask.ts), and a
- * steady stream is still about one frame per window. Any other event of the room closes the open
- * window first, so order is kept.
+ * Any other event of the room closes the open window first, so order is kept. A window that ends
+ * while the room's previous write is still in flight stays open until that write is done: its
+ * deltas could not go out earlier anyway (writes are chained), and taking the ones that arrive
+ * meanwhile into the same frame keeps a slow database or a busy process from piling up a queue of
+ * small frames — each of them a row and a message to every watcher — that grows the delay of every
+ * later delta (bench/rooms: 200 watchers, 1,000 deltas/s). A delta that finds the room quiet (no
+ * token frame for a whole window) does not wait for a window: it goes out at once — or, if a write
+ * is in flight, the moment that write is done — and opens the window the next ones wait in, so the
+ * first words of an answer are not held back (bench/ask.ts); a steady stream stays at most one frame
+ * per window.
  */
 import { isUniqueViolation, type Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -56,8 +62,11 @@ export interface EventBus {
   flush(): Promise<void>;
 }
 
-/** The coalescing window for token deltas: about one frame per room per window. */
-export const COALESCE_MS = 40;
+/**
+ * The coalescing window for token deltas: at most one frame per room per window. 30 ms keeps a
+ * delta's wait plus the fan-out to a room of 200 watchers under 50 ms (bench/rooms).
+ */
+export const COALESCE_MS = 30;
 /** Inserts tried before a publish gives up (each lost race means another process took that seq). */
 const MAX_SEQ_ATTEMPTS = 50;
 
@@ -70,6 +79,8 @@ interface OpenFrame {
   /** Payload fields other than `text` (the same for every delta of the frame). */
   rest: Record<string, unknown>;
   timer: NodeJS.Timeout;
+  /** The window has ended: the frame goes as soon as the room has no write in flight. */
+  due: boolean;
   /** The frame's stored event, once written: every delta's publish resolves with it. */
   written: Deferred<RoomEvent>;
 }
@@ -89,6 +100,8 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
   }
   // Writes of one room are chained so rows land (and go out) in publish order.
   const chains = new Map<string, Promise<unknown>>();
+  /** Writes of each room queued or in flight (absent: none). */
+  const writing = new Map<string, number>();
 
   function check(room: string, event: unknown): Body {
     const parsed = parseRoom(room);
@@ -134,10 +147,15 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
 
   /** Stores then delivers, after every earlier write of the room. */
   function enqueue(room: RoomName, body: Body): Promise<RoomEvent> {
+    writing.set(room, (writing.get(room) ?? 0) + 1);
     const write = async () => {
-      const event = await store(room, body);
-      emit(event);
-      return event;
+      try {
+        const event = await store(room, body);
+        emit(event);
+        return event;
+      } finally {
+        writeDone(room);
+      }
     };
     const result = (chains.get(room) ?? Promise.resolve()).then(write, write);
     // The chain continues whatever this write did; the caller sees its own outcome.
@@ -146,6 +164,25 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
       result.catch((err: unknown) => log.error({ err, room, type: body.type }, "could not store room event")),
     );
     return result;
+  }
+
+  /** A write of the room has ended: the last one lets a frame whose window is over go. */
+  function writeDone(room: RoomName): void {
+    const left = (writing.get(room) ?? 1) - 1;
+    if (left > 0) {
+      writing.set(room, left);
+      return;
+    }
+    writing.delete(room);
+    if (frames.get(room)?.due) closeFrame(room);
+  }
+
+  /** The frame's window has ended: it goes now, or after the write in flight (see the file comment). */
+  function windowEnded(room: RoomName): void {
+    const frame = frames.get(room);
+    if (!frame) return;
+    frame.due = true;
+    if (!writing.has(room)) closeFrame(room);
   }
 
   /** Closes the room's open token frame: it is queued as one event, its deltas' publishes settle with it. */
@@ -175,14 +212,18 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     if (!frame) {
       const now = performance.now();
       const since = now - (lastFrameAt.get(room) ?? -Infinity);
-      if (since >= coalesceMs) {
-        // A quiet room: this delta is a frame of its own, now; the next ones wait for its window.
+      const quiet = since >= coalesceMs;
+      if (quiet && !writing.has(room)) {
+        // A quiet room with nothing being written: this delta is a frame of its own, now; the next
+        // ones wait for the window it opens.
         frameSent(room, now);
         return enqueue(room, { type, payload: { ...rest, text } } as Body);
       }
-      const timer = setTimeout(() => closeFrame(room), coalesceMs - since);
+      // Quiet while a write is in flight: the frame goes the moment that write is done (deltas arriving
+      // meanwhile join it). Otherwise it waits for the rest of the window.
+      const timer = setTimeout(() => windowEnded(room), quiet ? coalesceMs : coalesceMs - since);
       timer.unref?.();
-      frame = { type, text: "", rest, timer, written: deferred() };
+      frame = { type, text: "", rest, timer, due: quiet, written: deferred() };
       frames.set(room, frame);
     }
     frame.text += text;
@@ -228,6 +269,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
         },
         orderBy: { seq: "asc" },
         take: limit,
+        select: { seq: true, type: true, payload: true, createdAt: true },
       });
       const events: RoomEvent[] = [];
       for (const r of rows) {

@@ -21,6 +21,7 @@ import type { PipelineEvent } from "./engine/events.ts";
 import { RunCancelledError, StepError } from "./engine/execute.ts";
 import { runPipeline, type RunOptions, type RunResult } from "./engine/run.ts";
 import { summarizeStep } from "./engine/summary.ts";
+import { blankSecrets } from "./workspace/parameters.ts";
 
 export type RunStatus = "running" | "completed" | "failed" | "cancelled";
 
@@ -32,6 +33,13 @@ export interface StartRunInput {
   overrides?: AliasParameters;
   workspaceId?: string;
   createdById?: string;
+  /** The workspace pipeline and version, or the gallery entry, and what the run reads (web runs). */
+  pipelineId?: string;
+  pipelineVersion?: number;
+  galleryKey?: string;
+  dataset?: unknown;
+  /** The run's id, when the caller prepared its directory first; default a new UUID. */
+  uid?: string;
 }
 
 export interface RunRecord {
@@ -94,7 +102,7 @@ export function createRunService(deps: RunServiceDeps) {
 
   /** Starts a run; resolves once its row exists. `done` settles with the final record (never rejects). */
   async function start(input: StartRunInput): Promise<{ uid: string; done: Promise<RunRecord> }> {
-    const uid = randomUUID();
+    const uid = input.uid ?? randomUUID();
     await db.pipelineRun.create({
       data: {
         uid,
@@ -104,6 +112,9 @@ export function createRunService(deps: RunServiceDeps) {
         params: "{}",
         ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
         ...(input.createdById ? { createdById: input.createdById } : {}),
+        ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
+        ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
+        ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
       },
     });
     const controller = new AbortController();
@@ -139,7 +150,8 @@ export function createRunService(deps: RunServiceDeps) {
               data: {
                 pipelineHash: ctx.hash,
                 pipelinePath: path.relative(ctx.cwd, ctx.file) || ctx.file,
-                params: JSON.stringify(parameters),
+                // API keys given as overrides are not kept with the run.
+                params: JSON.stringify(blankSecrets(parameters)),
               },
             });
           },

@@ -18,6 +18,7 @@ import type { Handlers } from "./protocol.ts";
 import { authorizeRoom } from "../rooms/access.ts";
 import { HIDDEN_FROM_SPECTATORS } from "../rooms/spectators.ts";
 import type { ArgusSocketServer } from "./types.ts";
+import { userRoom } from "./user-sockets.ts";
 
 export function membershipHandlers(
   services: Pick<Services, "events">,
@@ -85,7 +86,8 @@ export async function recheckSockets(
       continue;
     }
     for (const room of local.rooms) {
-      if (room === local.id) continue;
+      // Its own id and its user's room are not rooms of the protocol (user-sockets.ts).
+      if (room === local.id || room === userRoom(local.data.actor.userId)) continue;
       try {
         await authorizeRoom(services.db, actor, room);
       } catch (err) {

@@ -1,40 +1,28 @@
 /** Presence over the room protocol on the real server. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createReviewRow } from "../../test/helpers/review-row.ts";
-import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.ts";
-import {
-  signUp,
-  signUpInNewWorkspace,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../test/helpers/server.ts";
+import { roomTeam } from "../../test/helpers/room-team.ts";
+import { signUpInNewWorkspace, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import type { PresentMember } from "../shared/room-presence.ts";
 import { reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { recheckSockets } from "./socket.ts";
 
+const team = roomTeam({ bea: ["Bea Member", "member"] });
 let server: TestServer;
 let owner: TestUser;
 let bea: TestUser;
-const clients: RoomClient[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olga Owner" });
-  bea = await signUpInNewWorkspace(server, "Bea Member");
-  await server.services.db.membership.create({
-    data: { workspaceId: owner.workspaceId, userId: bea.userId, role: "member" },
-  });
-});
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await server?.stop();
-});
+beforeAll(
+  () =>
+    void ({
+      server,
+      owner,
+      users: { bea },
+    } = team),
+);
 
 /** A client that records the latest presence of each room it hears about. */
 async function client(u: TestUser) {
-  const c = await openRoomClient(server.url, u.client.cookie);
-  clients.push(c);
+  const c = await team.client(u);
   const latest = new Map<string, PresentMember[]>();
   c.socket.on("presence", ({ room, members }) => latest.set(room, members));
   const names = (room: string) => (latest.get(room) ?? []).map((m) => m.name).sort();

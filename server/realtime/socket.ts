@@ -4,7 +4,8 @@
  * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; reaction-handlers.ts;
  * typing-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
- * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS).
+ * periodic re-check of live sockets' rights (membership.ts `recheckSockets`, every RECHECK_MS), and
+ * each user's own room for what is pushed to them (user-sockets.ts: new notifications).
  * When a membership changes, the workspace service says so and that user's sockets are checked at
  * once; likewise a revoked share link's spectator sockets (and a link's own expiry has a timer); the
  * periodic check stays as the backstop.
@@ -25,6 +26,7 @@ import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
 import { typingHandlers } from "./typing-handlers.ts";
 import type { ArgusSocketServer } from "./types.ts";
+import { joinUserRoom, pushNotifications } from "./user-sockets.ts";
 
 export { recheckSockets, recheckSpectators } from "./membership.ts";
 export type { ArgusSocket, ArgusSocketServer, SocketData } from "./types.ts";
@@ -65,7 +67,9 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     ...steerHandlers(services.steering),
   };
 
+  const unpush = pushNotifications(io, services.notifications.notify);
   io.on("connection", (socket) => {
+    joinUserRoom(socket);
     serveProtocol(socket, services, handlers);
     expireSpectatorAt(socket, services);
     socket.emit("ready", { userId: socket.data.actor.userId });
@@ -91,6 +95,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   httpServer.once("close", () => {
     clearInterval(recheck);
     unsubscribe();
+    unpush();
     unsubscribeShares();
     presence.close();
   });

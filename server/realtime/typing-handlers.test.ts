@@ -1,46 +1,31 @@
 /** Typing signals over the room protocol on the real server: who hears them, the pace, who may send. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createReviewRow } from "../../test/helpers/review-row.ts";
-import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.ts";
-import {
-  signUp,
-  signUpInNewWorkspace,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../test/helpers/server.ts";
+import { roomTeam } from "../../test/helpers/room-team.ts";
+import { signUpInNewWorkspace, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import type { ServerToClientEvents } from "../shared/room-protocol.ts";
 import { TYPING_RATE_SIGNALS } from "../shared/room-typing.ts";
 import { projectRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 
 type TypingInfo = Parameters<ServerToClientEvents["typing"]>[0];
 
+const team = roomTeam({ bea: ["Bea Member", "member"], vic: ["Vic Viewer", "viewer"] });
 let server: TestServer;
 let owner: TestUser;
 let bea: TestUser;
 let vic: TestUser;
-const clients: RoomClient[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olga Owner" });
-  bea = await signUpInNewWorkspace(server, "Bea Member");
-  vic = await signUpInNewWorkspace(server, "Vic Viewer");
-  for (const [u, role] of [
-    [bea, "member"],
-    [vic, "viewer"],
-  ] as const)
-    await server.services.db.membership.create({ data: { workspaceId: owner.workspaceId, userId: u.userId, role } });
-});
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await server?.stop();
-});
+beforeAll(
+  () =>
+    void ({
+      server,
+      owner,
+      users: { bea, vic },
+    } = team),
+);
 
 /** A client that records every typing signal it hears. */
 async function client(u: TestUser) {
-  const c = await openRoomClient(server.url, u.client.cookie);
-  clients.push(c);
+  const c = await team.client(u);
   const heard: TypingInfo[] = [];
   c.socket.on("typing", (t) => heard.push(t));
   return Object.assign(c, { heard });

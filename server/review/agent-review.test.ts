@@ -101,7 +101,7 @@ function connection(provider: "anthropic" | "openai"): Promise<string> {
     name: `scripted ${provider}`,
     provider,
     baseUrl: provider === "anthropic" ? llm.url : `${llm.url}/v1`,
-    model: provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-5",
+    model: provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5",
     apiKey: "sk-test",
   });
 }
@@ -187,7 +187,7 @@ describe("a model whose REPORT has no scores", () => {
         name: "scoreless",
         provider: "anthropic",
         baseUrl: scoreless.url,
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-5-5",
         apiKey: "sk-test",
       });
       const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", {
@@ -231,7 +231,7 @@ describe("cancelling a running agent review", () => {
         name: "slow",
         provider: "anthropic",
         baseUrl: slow.url,
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-5-5",
         apiKey: "sk-test",
       });
       const review = await owner.client.ok<{ uid: string }>("mutate", "reviews.start", {

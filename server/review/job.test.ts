@@ -1,6 +1,7 @@
 /**
  * The review job's failure path, against a real database and event bus: what a failed review tells
- * its viewers (status reason, room events) and what it leaves in the log.
+ * its viewers (status reason, room events) and what it leaves in the log; and who hears of a review's
+ * end in their inbox (its starter, nobody else).
  */
 import { mkdir } from "node:fs/promises";
 import pino from "pino";
@@ -16,6 +17,7 @@ import type { IndexCache } from "../retrieval/store/index.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { createReviewJob } from "./job.ts";
 import { reviewRoom } from "../shared/rooms.ts";
+import { createNotifications } from "../notifications/service.ts";
 import { createSteering } from "./steering.ts";
 
 let db: Db;
@@ -42,13 +44,20 @@ beforeAll(async () => {
 afterAll(() => close());
 
 /** Runs one agent review whose model lookup fails with `failure`. */
-async function failingReview(failure: Error) {
+function failingReview(failure: Error, createdById?: string) {
+  return runReview({ engine: "agent", failure, createdById });
+}
+
+/** Runs one review to its end: an agent review fails at the model lookup, a static one completes. */
+async function runReview(opts: { engine: "agent" | "static"; failure?: Error; createdById?: string }) {
   const captured = captureLog();
+  const failure = opts.failure ?? invalid("no model in this test");
   const review = await db.review.create({
     data: {
       uid: crypto.randomUUID(),
       ...ids,
-      engine: "agent",
+      createdById: opts.createdById ?? null,
+      engine: opts.engine,
       status: "queued",
       scope: JSON.stringify({ kind: "project" }),
       budget: "{}",
@@ -71,6 +80,7 @@ async function failingReview(failure: Error) {
     running: new Map(),
     searchIndexes: {} as IndexCache,
     steering: createSteering({ db, events, log: captured.log }),
+    notify: createNotifications({ db, log: captured.log }).notify,
   });
   await run({ reviewId: review.id });
   await events.flush();
@@ -114,5 +124,58 @@ describe("a review that fails", () => {
     expect(row).toMatchObject({ status: "failed", statusReason: message });
     expect(events.filter((e) => e.type === "error").map((e) => e.payload)).toEqual([{ message }]);
     expect(log.lines().some((l) => l.level === 50)).toBe(false);
+  });
+});
+
+describe("who hears that a review ended", () => {
+  async function person(name: string, workspaceId = ids.workspaceId) {
+    const user = await db.user.create({
+      data: { id: crypto.randomUUID().replaceAll("-", ""), name, email: `${crypto.randomUUID()}@example.test` },
+    });
+    await db.membership.create({ data: { workspaceId, userId: user.id, role: "member" } });
+    return user.id;
+  }
+  const inbox = (userId: string) =>
+    db.notification.findMany({ where: { userId }, select: { kind: true, text: true, link: true, actorId: true } });
+
+  it("a failed review: its starter gets review_failed linking to the moment it failed; a teammate gets nothing", async () => {
+    const starter = await person("Sam Starter");
+    const teammate = await person("Tia Teammate");
+    const { row, events } = await failingReview(invalid("No API key is configured for Anthropic."), starter);
+    const failedAt = events.find((e) => e.type === "review_status" && e.payload.status === "failed")!.seq;
+    expect(await inbox(starter)).toEqual([
+      {
+        kind: "review_failed",
+        text: "Your review of p failed: No API key is configured for Anthropic.",
+        link: `/reviews/${row.uid}?at=${failedAt}`,
+        actorId: null,
+      },
+    ]);
+    expect(await inbox(teammate)).toEqual([]);
+  });
+
+  it("a completed review: its starter gets review_finished with the count of findings", async () => {
+    const starter = await person("Fay Finisher");
+    const { row, events } = await runReview({ engine: "static", createdById: starter });
+    expect(row.status).toBe("completed");
+    const doneAt = events.find((e) => e.type === "review_status" && e.payload.status === "completed")!.seq;
+    expect(await inbox(starter)).toEqual([
+      {
+        kind: "review_finished",
+        text: `Your review of p finished: ${row.findingsCount} findings.`,
+        link: `/reviews/${row.uid}?at=${doneAt}`,
+        actorId: null,
+      },
+    ]);
+  });
+
+  it("a starter who has left the workspace, or a review started from the command line, tells nobody", async () => {
+    const gone = await person("Gus Gone");
+    await db.membership.deleteMany({ where: { userId: gone } });
+    await failingReview(invalid("No API key."), gone);
+    expect(await inbox(gone)).toEqual([]);
+    const before = await db.notification.count();
+    await failingReview(invalid("No API key."));
+    expect(await db.notification.count()).toBe(before);
   });
 });

@@ -18,13 +18,16 @@ import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
+import { staticInputFromRow } from "./static-engine.ts";
 import { isActiveReview } from "../shared/statuses.ts";
 import { toEnvelope } from "../shared/event-union.ts";
+import { traceJson } from "../shared/findings.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import type { ReviewJob } from "./service.ts";
 import type { ToolContext } from "./tools/types.ts";
 import type { AgentEvent } from "./agent/events.ts";
 import type { Steering } from "./steering.ts";
+import type { Notifier } from "../notifications/service.ts";
 
 export interface ReviewJobDeps {
   db: Db;
@@ -37,6 +40,8 @@ export interface ReviewJobDeps {
   /** Open search indexes shared with the search boxes. */
   searchIndexes: IndexCache;
   steering: Steering;
+  /** Tells the review's starter when it finished or failed. */
+  notify: Pick<Notifier, "reviewEnded">;
 }
 
 export function createReviewJob(deps: ReviewJobDeps) {
@@ -87,7 +92,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
         files,
         languages: summary?.languages ?? {},
         symbolsPath: dirs.symbols,
-        staticFindings,
+        staticFindings: staticFindings.map(staticInputFromRow),
         scope: reviewScopeSchema.parse(JSON.parse(review.scope)),
         settings: reviewSettingsSchema.parse(JSON.parse(review.settings)),
         budget: reviewBudgetSchema.parse(JSON.parse(review.budget)),
@@ -128,7 +133,12 @@ export function createReviewJob(deps: ReviewJobDeps) {
           notes: result.report.notes,
         },
       });
-      await events.publish(room, { type: "review_status", payload: { status: "completed" } });
+      const ended = await events.publish(room, { type: "review_status", payload: { status: "completed" } });
+      await deps.notify.reviewEnded(
+        review,
+        { status: "completed", findings: result.report.findings.length },
+        ended.seq,
+      );
       // The loop's stop reason (the static engine has no loop: it ends by itself, in no model turns).
       const { type: _done, ...done } = agentDone ?? { type: "done", stopReason: "end_turn", iterations: 0, notes: [] };
       await events.publish(room, { type: "done", payload: { ...done, notes: result.report.notes } });
@@ -149,10 +159,11 @@ export function createReviewJob(deps: ReviewJobDeps) {
       });
       if (count === 0) return; // already cancelled (and announced) by the service
       if (!cancelled) await events.publish(room, { type: "error", payload: { message: reason } });
-      await events.publish(room, {
+      const ended = await events.publish(room, {
         type: "review_status",
         payload: { status: cancelled ? "cancelled" : "failed", reason },
       });
+      if (!cancelled) await deps.notify.reviewEnded(review, { status: "failed", reason }, ended.seq);
     } finally {
       deps.running.delete(review.id);
     }
@@ -183,6 +194,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
             verificationNote: f.verificationNote ?? null,
             source: f.source,
             ruleId: f.ruleId ?? null,
+            trace: traceJson(f.trace),
           })),
         });
       }

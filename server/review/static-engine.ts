@@ -1,17 +1,27 @@
 /**
  * The static engine: the embedded default that needs no LLM. It turns the snapshot's static pre-pass
- * (Argus's own rules, ESLint with the security config, ruff and bandit when installed) into the same
+ * (Argus's own rules, ESLint with the security config, ruff, bandit and ShellCheck when installed) into the same
  * report the agent writes, so a new user with no API key still gets a real review. Findings go
  * through the same checks as the agent's (location, fingerprint, dismissals, thresholds).
  */
 import type { Finding } from "../codebase/analysis/types.ts";
+import { parseTrace, type TraceStep } from "../shared/findings.ts";
 import { severitySchema, type Category } from "./report/schema.ts";
 import type { ProposedFinding } from "./report/build.ts";
 
 export const STATIC_ENGINE_LABEL = "static analysis — no LLM";
 
-/** A pre-pass finding as the database stores it: the severity is a plain string, checked again here. */
-export type StaticInput = Omit<Finding, "severity"> & { severity: string };
+/** A pre-pass finding as the review reads it: the severity is a plain string, checked again here. */
+export type StaticInput = Omit<Finding, "severity" | "trace"> & { severity: string; trace?: TraceStep[] | null };
+
+/** A `static_finding` row as a StaticInput: its trace (JSON text) read back, dropped when not a valid trace. */
+export function staticInputFromRow<R extends Omit<StaticInput, "trace"> & { trace: string | null }>(
+  row: R,
+): StaticInput {
+  const { trace, ...rest } = row;
+  const steps = parseTrace(trace);
+  return steps ? { ...rest, trace: steps } : rest;
+}
 
 /** Why each family matters and what to do, in one place (shown as explanation and suggested fix). */
 const ADVICE: { match: RegExp; category: Category; fix: string }[] = [
@@ -104,15 +114,26 @@ const ADVICE: { match: RegExp; category: Category; fix: string }[] = [
 ];
 
 function adviceFor(f: StaticInput): { category: Category; fix?: string } {
+  if (f.tool === "shellcheck")
+    return {
+      category: "correctness",
+      fix: `ShellCheck's page for ${f.ruleId} explains the problem and the fix: https://www.shellcheck.net/wiki/${f.ruleId}`,
+    };
   const hit = ADVICE.find((a) => a.match.test(f.ruleId));
   if (hit) return { category: hit.category, fix: hit.fix };
   if (f.tool === "bandit" || (f.tool === "ruff" && /^S\d/.test(f.ruleId))) return { category: "security" };
   return { category: "correctness" };
 }
 
+/** A merged finding's message ends with the other tools that reported it (analysis/merge.ts). */
+function splitAlso(message: string): { said: string; also: string | null } {
+  const m = /\s*\(also reported by ([^()]*)\)$/.exec(message);
+  return m ? { said: message.slice(0, m.index), also: m[1]! } : { said: message, also: null };
+}
+
 /** First sentence of a tool message, as a finding title. */
 function titleOf(f: StaticInput): string {
-  const message = f.message.replace(/; flow: [^]*$/, "");
+  const message = splitAlso(f.message.replace(/; flow: [^]*$/, "")).said;
   const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
   const first = capitalized.split(/(?<=[.!?])\s/)[0]!.trim();
   const title = first.length > 160 ? `${first.slice(0, 157)}…` : first;
@@ -136,9 +157,14 @@ export async function staticFindingsToReport(
     const startLine = Math.max(1, f.startLine);
     const endLine = Math.max(startLine, Math.min(f.endLine, startLine + 9));
     const evidence = text ? text.slice(startLine - 1, endLine).join("\n") : "";
-    // The evidence must be the file's own lines (the location check matches it); the path goes in the explanation.
-    const path = flowPath(f.message);
-    const said = path ? f.message.slice(0, f.message.lastIndexOf("; flow: ")) : f.message;
+    // The evidence must be the file's own lines (the location check matches it). A finding with a
+    // trace carries it (the page, SARIF and Markdown show it as a path); an older one stored only
+    // the path in its message ("…; flow: …"), which goes into the explanation as a numbered list.
+    const trace = f.trace?.length ? f.trace : null;
+    const flowAt = f.message.lastIndexOf("; flow: ");
+    const { said, also } = splitAlso(flowAt >= 0 ? f.message.slice(0, flowAt) : f.message);
+    const rule = `${f.tool} ${f.ruleId}${also ? `; also reported by ${also}` : ""}`;
+    const path = trace ? null : flowPath(f.message);
     const { category, fix } = adviceFor(f);
     out.push({
       title: titleOf(f),
@@ -149,19 +175,18 @@ export async function staticFindingsToReport(
       start_line: startLine,
       end_line: endLine,
       evidence,
-      explanation: path
-        ? `${said} (${f.tool} ${f.ruleId}).\n\nData flow:\n${path}`
-        : `${f.message} (${f.tool} ${f.ruleId})`,
+      explanation: path ? `${said} (${rule}).\n\nData flow:\n${path}` : `${said} (${rule})`,
       suggested_fix: fix,
       ruleId: f.ruleId,
+      ...(trace ? { trace } : {}),
     });
   }
   return { summary: summarize(findings), findings: out };
 }
 
 /**
- * The taint engine writes its trace into the message ("…; flow: a (line 3) → b (line 4) → sink (line 6)"),
- * which is what the database keeps: read back as a numbered path for the finding's evidence.
+ * The taint engine also writes its trace into the message ("…; flow: a (line 3) → b (line 4) → sink
+ * (line 6)"): for findings stored before the trace column, read back as a numbered path.
  */
 export function flowPath(message: string): string | null {
   const at = message.lastIndexOf("; flow: ");

@@ -54,7 +54,7 @@ beforeAll(async () => {
     name: "scripted",
     provider: "anthropic",
     baseUrl: llm.url,
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     apiKey: "sk-test",
   });
 }, 180_000);

@@ -1,44 +1,25 @@
 /** Votes and resolve on a review's findings over the room protocol, and the dismissals they feed. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createReviewRow } from "../../test/helpers/review-row.ts";
-import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.ts";
-import {
-  signUp,
-  signUpInNewWorkspace,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../test/helpers/server.ts";
+import { roomTeam } from "../../test/helpers/room-team.ts";
+import { signUpInNewWorkspace, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import { kbRoom, reviewRoom } from "../shared/rooms.ts";
 
+const team = roomTeam({ bea: ["Bea Member", "member"], vic: ["Vic Viewer", "viewer"] });
 let server: TestServer;
 let owner: TestUser;
 let bea: TestUser;
 let vic: TestUser;
-const clients: RoomClient[] = [];
+beforeAll(
+  () =>
+    void ({
+      server,
+      owner,
+      users: { bea, vic },
+    } = team),
+);
 
-async function teammate(name: string, role: "member" | "viewer"): Promise<TestUser> {
-  const u = await signUpInNewWorkspace(server, name);
-  await server.services.db.membership.create({ data: { workspaceId: owner.workspaceId, userId: u.userId, role } });
-  return u;
-}
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olga Owner" });
-  bea = await teammate("Bea Member", "member");
-  vic = await teammate("Vic Viewer", "viewer");
-});
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await server?.stop();
-});
-
-async function client(u: TestUser): Promise<RoomClient> {
-  const c = await openRoomClient(server.url, u.client.cookie);
-  clients.push(c);
-  return c;
-}
+const client = team.client;
 
 async function review(fps = ["fp-a", "fp-b"]) {
   const r = await createReviewRow(server.services.db, owner.workspaceId, {

@@ -1,43 +1,21 @@
 /** Team chat over the room protocol on the real server: two members, a stranger, bad input. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createReviewRow } from "../../test/helpers/review-row.ts";
-import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.ts";
-import {
-  signUp,
-  signUpInNewWorkspace,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../test/helpers/server.ts";
+import type { RoomClient } from "../../test/helpers/room-client.ts";
+import { roomTeam } from "../../test/helpers/room-team.ts";
+import { signUpInNewWorkspace, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import { CHAT_MAX_BYTES, CHAT_RATE_MESSAGES, type ChatMessage } from "../shared/room-chat.ts";
 import { kbRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { MAX_FRAME_BYTES } from "../realtime/socket.ts";
 
+const team = roomTeam();
 let server: TestServer;
 let owner: TestUser;
-const clients: RoomClient[] = [];
+beforeAll(() => void ({ server, owner } = team));
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olga Owner" });
-});
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await server?.stop();
-});
+const client = team.client;
 
-async function client(u: TestUser): Promise<RoomClient> {
-  const c = await openRoomClient(server.url, u.client.cookie);
-  clients.push(c);
-  return c;
-}
-
-/** A user of the owner's workspace with the given role (written straight to the membership table). */
-async function teammate(name: string, role: "member" | "viewer"): Promise<TestUser> {
-  const u = await signUpInNewWorkspace(server, name);
-  await server.services.db.membership.create({ data: { workspaceId: owner.workspaceId, userId: u.userId, role } });
-  return u;
-}
+const teammate = team.teammate;
 
 async function reviewWith(fingerprints: string[] = []): Promise<RoomName<"review">> {
   const r = await createReviewRow(server.services.db, owner.workspaceId, {

@@ -5,6 +5,9 @@
  * Only the author edits or deletes a message; an edit keeps the earlier text (room_message_edit); a
  * delete drops the text and its earlier versions but keeps the row, so replies around it still read.
  * A message with a thread belongs to a finding of the review whose room it is.
+ * @mentions (server/shared/mentions.ts) count only for members of the room's workspace: their tokens
+ * are rewritten with the member's real name, any other token becomes plain text; the mentioned and,
+ * for a thread, its earlier writers are told (server/notifications).
  *
  * The caller (the socket protocol) has authorized the room for the actor with the message's role;
  * the service checks what only it knows: authorship, the thread's finding, size and rate.
@@ -13,7 +16,10 @@ import { requireUser, type Actor } from "../auth/access.ts";
 import type { Db, RoomMessage } from "../db/client.ts";
 import { forbidden, invalid, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
+import type { Notifier } from "../notifications/service.ts";
+import { mentionedUserIds, rewriteMentions } from "../shared/mentions.ts";
 import {
+  CHAT_MAX_BYTES,
   CHAT_PAGE,
   CHAT_RATE_MESSAGES,
   CHAT_RATE_WINDOW_MS,
@@ -32,11 +38,12 @@ export interface SendInput {
 export function createRoomChat(deps: {
   db: Db;
   events: EventBus;
+  notify: Notifier;
   now?: () => number;
   /** Told of every message sent (Ask Argus takes up `@argus …`); it says its own errors in the room. */
   onSend?: (actor: NonNullable<Actor>, room: AuthorizedRoom, message: ChatMessage) => Promise<void>;
 }) {
-  const { db, events } = deps;
+  const { db, events, notify } = deps;
   const limiter = createRateLimiter({
     max: CHAT_RATE_MESSAGES,
     windowMs: CHAT_RATE_WINDOW_MS,
@@ -66,16 +73,49 @@ export function createRoomChat(deps: {
     };
   }
 
-  async function announce(room: RoomName, m: RoomMessage): Promise<ChatMessage> {
+  /** Publishes the message's current state; resolves with it and the seq of its event. */
+  async function announce(room: RoomName, m: RoomMessage): Promise<{ message: ChatMessage; seq: number }> {
     const message = view(m, (await names([m.authorId])).get(m.authorId));
-    await events.publish(room, { type: "chat_message", payload: message });
+    const { seq } = await events.publish(room, { type: "chat_message", payload: message });
     const review = parseRoom(room);
     if (m.thread !== null && review?.kind === "review") {
       // The findings list shows each thread's size; the latest count event is the count.
       const count = await db.roomMessage.count({ where: { room, thread: m.thread, deletedAt: null } });
       await events.publish(review.name, { type: "thread_count", payload: { fingerprint: m.thread, count } });
     }
-    return message;
+    return { message, seq };
+  }
+
+  /** The text with mentions of the workspace's members kept (real names) and every other one plain. */
+  async function resolveMentions(room: AuthorizedRoom, body: string): Promise<{ body: string; mentioned: string[] }> {
+    const ids = mentionedUserIds(body);
+    if (!ids.length) return { body, mentioned: [] };
+    const members = await db.membership.findMany({
+      where: { workspaceId: room.workspaceId, userId: { in: ids } },
+      select: { user: { select: { id: true, name: true } } },
+    });
+    const { text, userIds } = rewriteMentions(body, new Map(members.map((m) => [m.user.id, m.user.name])));
+    if (new TextEncoder().encode(text).length > CHAT_MAX_BYTES)
+      throw invalid("With the mentioned members' names written out, this message is over 16 KB; shorten it.");
+    return { body: text, mentioned: userIds };
+  }
+
+  /** Tells the mentioned (and, for a new thread message, the thread's earlier writers). */
+  async function tell(
+    room: AuthorizedRoom,
+    m: RoomMessage,
+    sent: { message: ChatMessage; seq: number },
+    mentioned: string[],
+    isNew: boolean,
+  ) {
+    await notify.chatMessage({
+      room,
+      message: { id: m.uid, thread: m.thread, authorId: m.authorId, body: m.body },
+      author: { name: sent.message.author.name },
+      seq: sent.seq,
+      mentioned,
+      isNew,
+    });
   }
 
   /** A thread is a finding of this review: refused anywhere else. */
@@ -103,36 +143,37 @@ export function createRoomChat(deps: {
       const user = requireUser(actor);
       if (input.thread !== null) await checkThread(room.name, input.thread);
       limiter.hit(user.userId);
+      const { body, mentioned } = await resolveMentions(room, input.body);
       const m = await db.roomMessage.create({
-        data: {
-          uid: crypto.randomUUID(),
-          room: room.name,
-          thread: input.thread,
-          authorId: user.userId,
-          body: input.body,
-        },
+        data: { uid: crypto.randomUUID(), room: room.name, thread: input.thread, authorId: user.userId, body },
       });
-      const message = await announce(room.name, m);
-      await deps.onSend?.(user, room, message);
-      return message;
+      const sent = await announce(room.name, m);
+      // Argus first (an answer waits on the model), then the people told of the message.
+      await deps.onSend?.(user, room, sent.message);
+      await tell(room, m, sent, mentioned, true);
+      return sent.message;
     },
 
     async edit(actor: Actor, room: AuthorizedRoom, input: { id: string; body: string }): Promise<ChatMessage> {
       const user = requireUser(actor);
       const m = await ownMessage(user, room.name, input.id);
-      if (m.body === input.body) return view(m, user.name);
+      const { body, mentioned } = await resolveMentions(room, input.body);
+      if (m.body === body) return view(m, user.name);
       limiter.hit(user.userId);
       const updated = await db.$transaction(async (tx) => {
         await tx.roomMessageEdit.create({ data: { messageId: m.id, version: m.version, body: m.body } });
         // Only from the version read: two edits at once cannot both build on it.
         const { count } = await tx.roomMessage.updateMany({
           where: { id: m.id, version: m.version, deletedAt: null },
-          data: { body: input.body, version: m.version + 1, editedAt: new Date() },
+          data: { body, version: m.version + 1, editedAt: new Date() },
         });
         if (count === 0) throw invalid("That message changed meanwhile; load it again and retry.");
         return tx.roomMessage.findUniqueOrThrow({ where: { id: m.id } });
       });
-      return announce(room.name, updated);
+      const sent = await announce(room.name, updated);
+      // Only people newly mentioned hear of it: one notification per person and message.
+      await tell(room, updated, sent, mentioned, false);
+      return sent.message;
     },
 
     async remove(actor: Actor, room: AuthorizedRoom, input: { id: string }): Promise<ChatMessage> {
@@ -145,7 +186,7 @@ export function createRoomChat(deps: {
           data: { body: "", deletedAt: new Date(), version: m.version + 1 },
         });
       });
-      return announce(room.name, deleted);
+      return (await announce(room.name, deleted)).message;
     },
 
     /** Up to `limit` messages before `before` (the newest without it), oldest first. */

@@ -1,44 +1,27 @@
 /** Reactions to chat messages over the room protocol on the real server. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createReviewRow } from "../../test/helpers/review-row.ts";
-import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.ts";
-import {
-  signUp,
-  signUpInNewWorkspace,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "../../test/helpers/server.ts";
+import type { RoomClient } from "../../test/helpers/room-client.ts";
+import { roomTeam } from "../../test/helpers/room-team.ts";
+import { signUpInNewWorkspace, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import type { MessageReactions } from "../shared/room-reactions.ts";
 import { projectRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 
+const team = roomTeam({ bea: ["Bea Member", "member"], vic: ["Vic Viewer", "viewer"] });
 let server: TestServer;
 let owner: TestUser;
 let bea: TestUser;
 let vic: TestUser;
-const clients: RoomClient[] = [];
+beforeAll(
+  () =>
+    void ({
+      server,
+      owner,
+      users: { bea, vic },
+    } = team),
+);
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUp(server.url, { name: "Olga Owner" });
-  bea = await signUpInNewWorkspace(server, "Bea Member");
-  vic = await signUpInNewWorkspace(server, "Vic Viewer");
-  for (const [u, role] of [
-    [bea, "member"],
-    [vic, "viewer"],
-  ] as const)
-    await server.services.db.membership.create({ data: { workspaceId: owner.workspaceId, userId: u.userId, role } });
-});
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await server?.stop();
-});
-
-async function client(u: TestUser): Promise<RoomClient> {
-  const c = await openRoomClient(server.url, u.client.cookie);
-  clients.push(c);
-  return c;
-}
+const client = team.client;
 
 async function roomWithMessage(author: RoomClient): Promise<{ room: RoomName<"review">; id: string; project: string }> {
   const r = await createReviewRow(server.services.db, owner.workspaceId);

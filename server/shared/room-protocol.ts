@@ -14,11 +14,16 @@ import { focusSchema, type PresentMember } from "./room-presence.ts";
 import { type MessageReactions, type Reaction, reactionEmojiSchema } from "./room-reactions.ts";
 import type { Typist } from "./room-typing.ts";
 import { roomNameSchema } from "./rooms.ts";
+import type { NotificationPush } from "./notifications.ts";
 import { hintTextSchema } from "./steering.ts";
 import { type Vote, verdictSchema } from "./team-verdicts.ts";
 
-/** Events a join or history reply carries at most; `more` says that another history call is needed. */
-export const HISTORY_PAGE = 1000;
+/**
+ * Events a join or history reply carries at most; `more` says that another history call is needed.
+ * A long review's log (20,000 events, bench/rooms) is four pages: each page is a round trip the
+ * client waits for, and it is read by the same indexed query (room, seq) whatever its size.
+ */
+export const HISTORY_PAGE = 5000;
 
 const seq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const messageId = z.uuid();
@@ -185,6 +190,8 @@ export interface ServerToClientEvents {
   revoked: (info: { room: string; reason: string }) => void;
   /** Who is in a joined room now, and what each looks at (sent whenever that changes). */
   presence: (info: { room: string; members: PresentMember[] }) => void;
+  /** A notification for this user was written (sent to every socket of theirs): the inbox's unread count is `unread`. */
+  notification: (push: NotificationPush) => void;
   /** Someone else in a joined room is typing (in its chat, or in a finding's thread): not stored. */
   typing: (info: { room: string; thread: string | null; user: Typist }) => void;
 }

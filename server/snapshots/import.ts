@@ -40,14 +40,22 @@ export interface SnapshotSummary {
   skipped: number;
   dropped: number;
   tools: { tool: string; status: string; detail: string }[];
+  /** Files whose analysis ended early or covered only what parsed, and why (at most MAX_ANALYSIS_NOTES). */
+  analysisNotes?: { path: string; note: string }[];
 }
+
+export const MAX_ANALYSIS_NOTES = 100;
 
 export type ImportStage = "ingesting" | "indexing" | "analyzing";
 
 export interface ImportOptions {
   limits?: IngestLimitsInput;
-  /** Run the static pre-pass (ESLint, ruff, bandit; default true). Argus's own rules run with the index regardless. */
+  /** Run the static pre-pass (ESLint, ruff, bandit, ShellCheck; default true). Argus's own rules run with the index regardless. */
   analysis?: boolean;
+  /** Where the pre-pass looks for ruff, bandit and ShellCheck (default: PATH). Tests name the tools they run. */
+  externalToolsPath?: string;
+  /** Per-file budget of the taint analysis in ms (default 3 s): one pathological file cannot stall an import. */
+  taintBudgetMs?: number;
   /** Where to build the code-search index (LanceDB directory + index name); omitted: no search index. */
   search?: { uri: string; name: string; embedder?: Embedder };
   /**
@@ -117,6 +125,7 @@ export async function runImport(
     indexPath: dirs.symbols,
     rules: true,
     maxParseBytes: limits.indexMaxFileBytes,
+    ...(options.taintBudgetMs !== undefined ? { taintBudgetMs: options.taintBudgetMs } : {}),
     // Parsing runs in worker threads when the tree is big: the web server's event loop stays free.
     mainThread: false,
     onProgress: ({ done, total }) =>
@@ -137,14 +146,30 @@ export async function runImport(
       store.close();
     }
   }
-  report("analyzing", 0.86, "Static analysis (ESLint, ruff, bandit when available)");
+  report("analyzing", 0.86, "Static analysis (ESLint; ruff, bandit and ShellCheck when available)");
   const analysis = await runStaticAnalysis({
     root: dirs.src,
     files: ingest.walk.files.map((f) => ({ path: f.path, language: f.language })),
     argusFindings: index.findings,
+    taintComplete: index.taintComplete,
     eslint: options.analysis === false ? false : { useProjectConfig: options.projectEslintConfig ?? false },
-    external: options.analysis === false ? false : undefined,
+    external:
+      options.analysis === false
+        ? false
+        : options.externalToolsPath !== undefined
+          ? { envPath: options.externalToolsPath }
+          : undefined,
   });
+  // A file whose analysis stopped early (time budget, nesting, parse errors) is named, with why.
+  const notes = index.analysisNotes;
+  if (notes.length) {
+    const argus = analysis.runs.find((r) => r.tool === "argus");
+    if (argus)
+      argus.detail = `${argus.detail}; the analysis of ${notes.length} file${notes.length === 1 ? "" : "s"} ended early or covered only what parsed (${notes
+        .slice(0, 3)
+        .map((n) => n.path)
+        .join(", ")}${notes.length > 3 ? ", …" : ""})`;
+  }
   const findings = analysis.findings;
   const findingsBySeverity: Record<string, number> = {};
   for (const f of findings) findingsBySeverity[f.severity] = (findingsBySeverity[f.severity] ?? 0) + 1;
@@ -159,6 +184,7 @@ export async function runImport(
     skipped: Object.values(ingest.walk.skippedCounts).reduce((a, b) => a + (b ?? 0), 0),
     dropped: ingest.droppedCount,
     tools: analysis.runs.map((r) => ({ tool: r.tool, status: r.status, detail: r.detail })),
+    ...(notes.length ? { analysisNotes: notes.slice(0, MAX_ANALYSIS_NOTES) } : {}),
   };
   return { ingest, summary, findings };
 }

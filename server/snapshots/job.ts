@@ -13,6 +13,7 @@ import type { ImportPathPolicy, IngestSummary } from "../codebase/ingest/index.t
 import { runImport, type ImportSource } from "./import.ts";
 import { createEmbedderFromSettings } from "../retrieval/embed/settings.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
+import { traceJson } from "../shared/findings.ts";
 
 export const INGEST_JOB = "snapshot.ingest";
 
@@ -86,8 +87,9 @@ export function createIngestJob(deps: {
       await db.$transaction(async (tx) => {
         for (let i = 0; i < findings.length; i += 500) {
           await tx.staticFinding.createMany({
-            // The data-flow trace is already written into the message (the table has no trace column yet).
-            data: findings.slice(i, i + 500).map(({ trace: _trace, ...f }) => ({ ...f, snapshotId: snapshot.id })),
+            data: findings
+              .slice(i, i + 500)
+              .map(({ trace, ...f }) => ({ ...f, trace: traceJson(trace), snapshotId: snapshot.id })),
           });
         }
         await tx.snapshot.update({

@@ -28,7 +28,7 @@ import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 import { connect, dropIndex, type IndexCache } from "../retrieval/store/index.ts";
 import { search as searchIndex, type SearchResult } from "../retrieval/search.ts";
 import { INGEST_JOB, type IngestJob } from "./job.ts";
-import { severitySchema } from "../shared/findings.ts";
+import { parseTrace, severitySchema } from "../shared/findings.ts";
 
 /** The URL as people may see it: any credentials in it removed. */
 export function displayUrl(url: string): string {
@@ -282,7 +282,7 @@ export function createSnapshotService(deps: {
         orderBy: [{ file: "asc" }, { startLine: "asc" }],
         take: input.limit,
       });
-      return rows.map(({ id: _id, snapshotId: _s, ...f }) => f);
+      return rows.map(({ id: _id, snapshotId: _s, trace, ...f }) => ({ ...f, trace: parseTrace(trace) }));
     },
 
     /** Code search over a ready snapshot (hybrid by default); hits carry file and line range for deep links. */

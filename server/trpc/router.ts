@@ -2,6 +2,8 @@ import { router } from "./init.ts";
 import { accountRouter } from "./routers/account.ts";
 import { askRouter } from "./routers/ask.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
+import { notificationsRouter } from "./routers/notifications.ts";
+import { pipelinesRouter } from "./routers/pipelines.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
 import { providersRouter } from "./routers/providers.ts";
@@ -14,6 +16,8 @@ export const appRouter = router({
   account: accountRouter,
   ask: askRouter,
   knowledge: knowledgeRouter,
+  notifications: notificationsRouter,
+  pipelines: pipelinesRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,

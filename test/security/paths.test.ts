@@ -17,6 +17,7 @@ import {
 } from "../../server/review/tools/index.ts";
 import type { ToolContext } from "../../server/review/tools/types.ts";
 import { Sandbox } from "../../server/review/sandbox.ts";
+import { staticInputFromRow } from "../../server/review/static-engine.ts";
 import { findLeaks, HOST_FILE_MARKERS } from "./support/canaries.ts";
 import { hostilePaths, plantHostileFiles, type PlantedSnapshot } from "./support/hostile-paths.ts";
 import { rawRequest } from "./support/wire.ts";
@@ -72,7 +73,8 @@ beforeAll(async () => {
   const ctx: ToolContext = {
     root: dirs.src,
     symbolsPath: dirs.symbols,
-    staticFindings: async () => db.staticFinding.findMany({ where: { snapshotId: snap.id } }),
+    staticFindings: async () =>
+      (await db.staticFinding.findMany({ where: { snapshotId: snap.id } })).map(staticInputFromRow),
     searchCode: async (query, opts) =>
       (
         await w.server.services.snapshots.search(actor, {

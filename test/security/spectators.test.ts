@@ -2,11 +2,13 @@
  * Spectators (a review's share link, no account) probing workspace A: the link opens its review's
  * room and its review's data, read-only, and nothing else — no other room of A, no other review of
  * the same project, no message that writes, no member's email, no id leading further in, and no use
- * as an invite or a session. A revoked link opens nothing at all.
+ * as an invite or a session, no inbox (nothing notifies a guest, a guest notifies nobody). A revoked
+ * link opens nothing at all.
  */
 import { randomUUID } from "node:crypto";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mentionToken } from "../../server/shared/mentions.ts";
 import { type ClientMessage, clientMessages, SPECTATOR_MESSAGES } from "../../server/shared/room-protocol.ts";
 import { kbRoom, projectRoom, reviewRoom, runRoom } from "../../server/shared/rooms.ts";
 import { Client, uniqueEmail } from "../helpers/server.ts";
@@ -60,6 +62,7 @@ async function spectate(token: string, cookie?: string): Promise<Spectator> {
   const received: unknown[] = [];
   socket.on("event", (e: unknown) => received.push(e));
   socket.on("revoked", (r: unknown) => received.push({ revoked: r }));
+  socket.on("notification", (n: unknown) => received.push({ notification: n }));
   await new Promise<void>((resolve, reject) => {
     socket.once("ready", () => resolve());
     socket.once("connect_error", reject);
@@ -111,6 +114,7 @@ async function roomWrites(): Promise<number[]> {
     db.reviewSteer.count(),
     db.reviewFinding.count({ where: { resolvedAt: { not: null } } }),
     db.findingDismissal.count(),
+    db.notification.count(),
   ]);
 }
 
@@ -325,6 +329,46 @@ describe("a spectator of A's review", () => {
       expect((await s.send("join", { room: reviewRoom(w.a.reviewUid), afterSeq: 0 })).ok).toBe(true);
       if (bReview) expect((await s.send("join", { room: reviewRoom(bReview.uid), afterSeq: 0 })).ok).toBe(false);
       expect((await s.send("chat.send", { room: reviewRoom(w.a.reviewUid), body: "as B" })).ok).toBe(false);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("has no inbox: a member's notifications never reach the link's socket, and the guest notifies nobody", async () => {
+    const db = w.server.services.db;
+    const room = reviewRoom(w.a.reviewUid);
+    // The member opens the link in a browser where they are signed in: the socket is still a guest's.
+    const s = await spectate(w.a.shareToken, w.a.member.client.cookie);
+    try {
+      expect((await s.send("join", { room, afterSeq: 0 })).ok).toBe(true);
+      const own = (await w.server.io.fetchSockets()).find((x) => x.id === s.socket.id);
+      expect(own && [...own.rooms].filter((r) => r.startsWith("user:")), "a guest socket is in a user's room").toEqual(
+        [],
+      );
+      const before = await db.notification.count({ where: { userId: w.a.member.userId } });
+      // The owner mentions the member: the member is notified, the spectator's socket hears nothing of it.
+      await w.server.services.roomChat.send(
+        { userId: w.a.owner.userId, email: w.a.owner.email, name: "Owner" },
+        { name: room, workspaceId: w.a.workspaceId, role: "owner" },
+        { body: `look ${mentionToken({ id: w.a.member.userId, name: "Member" })}`, thread: null },
+      );
+      expect(await db.notification.count({ where: { userId: w.a.member.userId } })).toBe(before + 1);
+      // The guest tries to mention the owner: refused, and nobody is notified.
+      const total = await db.notification.count();
+      const mention = `hey ${mentionToken({ id: w.a.owner.userId, name: "Owner" })}`;
+      const posted = await s.send("chat.send", { room, body: mention });
+      expect(posted.ok).toBe(false);
+      expect(posted.error).toMatch(/read-only/);
+      const replied = await s.send("chat.send", { room, body: mention, thread: w.a.fingerprint });
+      expect(replied.ok).toBe(false);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await db.notification.count()).toBe(total);
+      expect(s.received.filter((e) => typeof e === "object" && e !== null && "notification" in e)).toEqual([]);
+      // The inbox itself needs a session: a share link is none.
+      const anonymous = new Client(w.server.url);
+      for (const path of ["notifications.list", "notifications.unreadCount"])
+        expect((await anonymous.query(path, path.endsWith("list") ? { limit: 10 } : undefined)).status, path).toBe(401);
+      expect((await anonymous.mutate("notifications.markAllRead", undefined)).status).toBe(401);
     } finally {
       s.close();
     }

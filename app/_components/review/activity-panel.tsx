@@ -3,8 +3,11 @@
  * What a running review is doing: its room's events, live over Socket.IO (polling the persisted log
  * when the socket cannot connect). Events are de-duplicated by seq.
  * Shows status changes, tool calls and results, usage and the model's streamed text. A replay renders
- * the same log (`ActivityLog`) over the events up to its moment.
+ * the same log (`ActivityLog`) over the events up to its moment. The log is virtualised
+ * (@tanstack/react-virtual): a review of 20,000 events keeps all its lines, and only the ones in view
+ * are in the DOM.
  */
+import { useVirtualizer } from "@tanstack/react-virtual";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import type { RoomState } from "@/app/_lib/room.ts";
 import { useTRPCClient } from "@/app/_lib/trpc.ts";
@@ -13,8 +16,11 @@ import { formatCost, formatTokens } from "./format.ts";
 import type { ReviewEvent } from "./types.ts";
 
 const POLL_MS = 2000;
-const MAX_LINES = 400;
+/** Events kept while polling (as many as the room keeps live: app/_lib/room.ts). */
+const MAX_POLLED = 50_000;
 const STREAM_TAIL = 1500;
+/** One formatter for every line (`toLocaleString` builds a new one per call: slow over 20,000 events). */
+const count = new Intl.NumberFormat();
 
 /** One short line per tool argument set: `read_file src/app.ts 1-80`. */
 function summarizeInput(input: Record<string, unknown>): string {
@@ -30,9 +36,10 @@ function summarizeInput(input: Record<string, unknown>): string {
 }
 
 /**
- * The review's events: live over its Socket.IO room when the socket connects, else by polling the
- * persisted log (`reviews.events` with afterSeq every 2 s, or the caller's `poll`, e.g. a share
- * link's `shares.events`) — the same events either way.
+ * The review's events: live over its Socket.IO room when the socket connects, else — once the socket
+ * could not connect — by polling the persisted log (`reviews.events` with afterSeq every 2 s, or the
+ * caller's `poll`, e.g. a share link's `shares.events`): the same events either way. A room being
+ * joined is not polled (its join is reading the same log).
  */
 export function useReviewEvents(
   reviewUid: string,
@@ -51,7 +58,7 @@ export function useReviewEvents(
   const lastSeq = useRef(0);
   const [error, setError] = useState<string | null>(null);
   // A room refused or revoked for lack of rights: polling the same events would be refused too.
-  const polling = !room.connected && !room.error;
+  const polling = room.offline && !room.connected && !room.error;
 
   useEffect(() => {
     if (!polling) return;
@@ -64,7 +71,7 @@ export function useReviewEvents(
         const fresh = batch.filter((e) => e.seq > lastSeq.current);
         if (fresh.length) {
           lastSeq.current = fresh[fresh.length - 1]!.seq;
-          setPolled((prev) => [...prev, ...fresh].slice(-MAX_LINES * 2));
+          setPolled((prev) => [...prev, ...fresh].slice(-MAX_POLLED));
         }
         setError(null);
       } catch (err) {
@@ -132,7 +139,7 @@ function toLines(events: readonly ReviewEvent[]): {
         lines.push({
           seq: e.seq,
           kind: p.isError ? "error" : "result",
-          text: `${p.name} → ${p.isError ? "error" : `${p.chars.toLocaleString()} chars`} in ${Math.round(p.durationMs)} ms`,
+          text: `${p.name} → ${p.isError ? "error" : `${count.format(p.chars)} chars`} in ${Math.round(p.durationMs)} ms`,
           detail: p.preview,
         });
         break;
@@ -198,7 +205,7 @@ function toLines(events: readonly ReviewEvent[]): {
       }
     }
   }
-  return { lines: lines.slice(-MAX_LINES), stream, usage };
+  return { lines, stream, usage };
 }
 
 const kindClass: Record<Line["kind"], string> = {
@@ -242,6 +249,7 @@ export function ActivityLog({
   error,
   actions,
   footer,
+  loading = false,
 }: {
   events: readonly ReviewEvent[];
   /** The review is still running (the empty log then says it is waiting). */
@@ -252,9 +260,18 @@ export function ActivityLog({
   actions?: ReactNode;
   /** Below the log (a replay's scrubber). */
   footer?: ReactNode;
+  /** The log is still being read: says so, in the room the log will take (the page below does not jump). */
+  loading?: boolean;
 }) {
   const { lines, stream, usage } = useMemo(() => toLines(events), [events]);
   const box = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => 20, // one line of text-xs leading-5; longer ones are measured
+    overscan: 12,
+    getItemKey: (i) => lines[i]!.seq,
+  });
   useEffect(() => {
     // Follow the log only when the reader is already at the bottom. Block body: see docs/architecture.md.
     const el = box.current;
@@ -287,18 +304,43 @@ export function ActivityLog({
       </div>
       <div
         ref={box}
-        className="max-h-80 overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900"
+        className={cx(
+          "overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900",
+          loading ? "h-80" : "max-h-80",
+        )}
+        aria-busy={loading}
         aria-live="polite"
         aria-label="Review activity"
+        // What the log is built from (events held, the last seq): a rebuilt log can be checked against the room's.
+        data-events={events.length}
+        data-last-seq={events.at(-1)?.seq ?? 0}
       >
         {lines.length === 0 && !stream && (
-          <p className="text-zinc-500">{live ? "Waiting for the review to start…" : "No activity was recorded."}</p>
+          <p className="text-zinc-500">
+            {loading
+              ? "Loading the activity…"
+              : live
+                ? "Waiting for the review to start…"
+                : "No activity was recorded."}
+          </p>
         )}
-        {lines.map((l) => (
-          <div key={l.seq} className={cx("break-words", kindClass[l.kind])} title={l.detail || undefined}>
-            {l.text}
-          </div>
-        ))}
+        <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const l = lines[item.index]!;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className={cx("absolute left-0 top-0 w-full break-words", kindClass[l.kind])}
+                style={{ transform: `translateY(${item.start}px)` }}
+                title={l.detail || undefined}
+              >
+                {l.text}
+              </div>
+            );
+          })}
+        </div>
         {stream && (
           <div className="mt-1 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{stream}</div>
         )}

@@ -1,16 +1,20 @@
 "use client";
 /**
  * A review's findings: filter by severity, category, file and confidence, sort, expand for evidence,
- * explanation, fix and diff; mark false positive / restore; open the lines in the code viewer.
+ * explanation, data flow (taint findings: each step opens the code), fix and diff; mark false positive / restore; open the lines in the code viewer.
  * Filtering and sorting run in the browser over the full list; the list is virtualised
- * (@tanstack/react-virtual) so thousands of findings stay smooth.
+ * (@tanstack/react-virtual) so thousands of findings stay smooth — only the rows in view exist, so
+ * what would otherwise rely on every row being in the DOM is done here: ↑/↓/Home/End move between
+ * findings (scrolling the one asked for into view first), and `#finding-<fingerprint>` links
+ * (findingAnchor) scroll to that finding and open it.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Badge, Button, EmptyState, cx } from "../ui.tsx";
 import { SeverityBadge } from "./badges.tsx";
+import { DataFlow } from "./data-flow.tsx";
 import { DiffView } from "./diff-view.tsx";
 import { codeHref, severityRank } from "./format.ts";
 import { Markdown } from "./markdown.tsx";
@@ -21,16 +25,34 @@ type SortKey = "severity" | "file" | "confidence" | "category";
 const selectClass =
   "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
+/** One collator for every comparison (`localeCompare` looks one up per call: slow over 2,000 findings). */
+const collate = new Intl.Collator().compare;
+
 const comparators: Record<SortKey, (a: ReviewFindingRow, b: ReviewFindingRow) => number> = {
   severity: (a, b) =>
     severityRank(a.severity) - severityRank(b.severity) ||
     b.confidence - a.confidence ||
-    a.file.localeCompare(b.file) ||
+    collate(a.file, b.file) ||
     a.startLine - b.startLine,
-  file: (a, b) => a.file.localeCompare(b.file) || a.startLine - b.startLine,
+  file: (a, b) => collate(a.file, b.file) || a.startLine - b.startLine,
   confidence: (a, b) => b.confidence - a.confidence || severityRank(a.severity) - severityRank(b.severity),
-  category: (a, b) => a.category.localeCompare(b.category) || severityRank(a.severity) - severityRank(b.severity),
+  category: (a, b) => collate(a.category, b.category) || severityRank(a.severity) - severityRank(b.severity),
 };
+
+/** The URL fragment that deep-links a finding of the review page: `#finding-<fingerprint>`. */
+export function findingAnchor(fingerprint: string): string {
+  return `finding-${encodeURIComponent(fingerprint)}`;
+}
+
+function fingerprintInHash(hash: string): string | null {
+  const prefix = "#finding-";
+  if (!hash.startsWith(prefix)) return null;
+  try {
+    return decodeURIComponent(hash.slice(prefix.length));
+  } catch {
+    return null; // a malformed escape: not a link to a finding
+  }
+}
 
 export interface FindingsListProps {
   findings: ReviewFindingRow[];
@@ -49,6 +71,8 @@ export interface FindingsListProps {
   details?: (f: ReviewFindingRow) => ReactNode;
   /** The team's verdict on a finding: with it, the list filters by verdict. */
   teamVerdictOf?: (f: ReviewFindingRow) => TeamFilter;
+  /** A finding a link points at (`?finding=<fingerprint>`, e.g. from the inbox): open, and scrolled to. */
+  linked?: string | null;
   /** What an empty list says instead of the thresholds note (e.g. a replay's moment before any finding). */
   emptyNote?: string;
 }
@@ -67,6 +91,7 @@ export function FindingsList({
   rowExtras,
   details,
   teamVerdictOf,
+  linked,
   emptyNote,
 }: FindingsListProps) {
   const [team, setTeam] = useState<TeamFilter | "">("");
@@ -76,7 +101,7 @@ export function FindingsList({
   const [minConfidence, setMinConfidence] = useState(0);
   const [sort, setSort] = useState<SortKey>("severity");
   const [falsePositives, setFalsePositives] = useState<"show" | "hide" | "only">("show");
-  const [open, setOpen] = useState<Set<string>>(new Set());
+  const [open, setOpen] = useState<Set<string>>(() => new Set(linked ? [linked] : []));
   const scroller = useRef<HTMLDivElement>(null);
 
   const files = useMemo(() => [...new Set(findings.map((f) => f.file))].sort(), [findings]);
@@ -108,6 +133,66 @@ export function FindingsList({
     overscan: 8,
     getItemKey: (i) => visible[i]!.fingerprint,
   });
+  // Once, when the linked finding is first in the list (findings load after the page).
+  const linkedAt = linked ? visible.findIndex((f) => f.fingerprint === linked) : -1;
+  const scrolledToLinked = useRef(false);
+  useEffect(() => {
+    if (linkedAt < 0 || scrolledToLinked.current) return;
+    scrolledToLinked.current = true;
+    // To its offset, not scrollToIndex: that one keeps re-aligning the row while it grows (its thread
+    // loading) for seconds, pulling the linked message back out of view.
+    const offset = virtualizer.getOffsetForIndex(linkedAt, "start")?.[0];
+    if (offset !== undefined) virtualizer.scrollToOffset(offset);
+  }, [linkedAt, virtualizer]);
+
+  // Keyboard moves and deep links ask for a row that may not be rendered yet: scroll the virtualizer
+  // to it, then focus its toggle once it exists (now, or after the render the scroll causes).
+  const pendingFocus = useRef<number | null>(null);
+  const focusPending = useCallback(() => {
+    const i = pendingFocus.current;
+    if (i === null) return;
+    const toggleButton = scroller.current?.querySelector<HTMLElement>(`[data-finding-toggle="${i}"]`);
+    if (!toggleButton) return;
+    pendingFocus.current = null;
+    toggleButton.focus({ preventScroll: true });
+  }, []);
+  useEffect(focusPending);
+  const focusRow = (i: number, align: "auto" | "start" = "auto") => {
+    virtualizer.scrollToIndex(i, { align });
+    pendingFocus.current = i;
+    focusPending();
+  };
+  const onListKey = (e: KeyboardEvent<HTMLUListElement>) => {
+    const at = (e.target as HTMLElement).dataset.findingToggle;
+    if (at === undefined || visible.length === 0) return;
+    const i = Number(at);
+    const next = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: visible.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    focusRow(Math.max(0, Math.min(visible.length - 1, next)));
+  };
+
+  // A `#finding-<fingerprint>` link: open that finding and bring it into view (on load and on hash change).
+  const visibleRef = useRef(visible);
+  visibleRef.current = visible;
+  const [hash, setHash] = useState<string | null>(null);
+  useEffect(() => {
+    const read = () => setHash(window.location.hash);
+    read();
+    window.addEventListener("hashchange", read);
+    return () => window.removeEventListener("hashchange", read);
+  }, []);
+  useEffect(() => {
+    const fp = hash ? fingerprintInHash(hash) : null;
+    if (!fp) return;
+    const i = visibleRef.current.findIndex((f) => f.fingerprint === fp);
+    if (i < 0) return;
+    setOpen((prev) => new Set(prev).add(fp));
+    scroller.current?.scrollIntoView({ block: "start" });
+    focusRow(i, "start");
+    // Once per link: later filter changes do not jump back to it.
+    setHash(null);
+  }, [hash]);
 
   const toggle = (fp: string) =>
     setOpen((prev) => {
@@ -246,11 +331,16 @@ export function FindingsList({
         className="max-h-[75vh] overflow-y-auto rounded-lg border border-zinc-200 dark:border-zinc-800"
         data-testid="findings-scroller"
       >
-        <ul aria-label="Findings" className="relative" style={{ height: virtualizer.getTotalSize() }}>
+        <ul
+          aria-label="Findings"
+          className="relative"
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={onListKey}
+        >
           {virtualizer.getVirtualItems().map((item) => {
             const f = visible[item.index]!;
             const expanded = open.has(f.fingerprint);
-            const detailsId = `finding-${item.index}`;
+            const detailsId = `finding-details-${item.index}`;
             return (
               <li
                 key={item.key}
@@ -265,8 +355,11 @@ export function FindingsList({
                 <div className="flex items-start gap-2 px-3 py-2.5">
                   <button
                     type="button"
+                    id={findingAnchor(f.fingerprint)}
+                    data-finding-toggle={item.index}
                     aria-expanded={expanded}
                     aria-controls={detailsId}
+                    aria-keyshortcuts="ArrowDown ArrowUp Home End"
                     onClick={() => {
                       if (!expanded) onOpen?.(f);
                       toggle(f.fingerprint);
@@ -318,6 +411,9 @@ export function FindingsList({
                         </pre>
                       </div>
                     )}
+                    {f.trace && f.trace.length > 0 && (
+                      <DataFlow trace={f.trace} projectUid={projectUid} snapshotUid={snapshotUid} />
+                    )}
                     {f.suggestedFix && (
                       <div>
                         <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">
@@ -362,6 +458,9 @@ export function FindingsList({
                             Mark false positive
                           </Button>
                         ))}
+                      <a href={`#${findingAnchor(f.fingerprint)}`} className="text-xs text-brand-600 hover:underline">
+                        Link to this finding
+                      </a>
                       <span className="text-xs text-zinc-500">
                         {f.source === "static"
                           ? "static analysis"

@@ -5,12 +5,14 @@
  * HTML), link targets other than http(s), mailto and in-app paths are removed (safeLinkUrl), images
  * are shown as their alt text (no request to another host), and tables are not rendered as tables
  * (no GFM plugin). External links open in a new tab without an opener. With `codeLink`,
- * `path:line` references become links to the code viewer.
+ * `path:line` references become links to the code viewer. @mention tokens become name chips (spans,
+ * never links: the `mention:` scheme is no link target).
  */
 import { useMemo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import { safeLinkUrl } from "@/server/shared/safe-links.ts";
 import { type CodeLink, remarkCodeRefLinks } from "./code-ref-links.ts";
+import { remarkMentionChips } from "./mention-chips.ts";
 
 const components: Components = {
   h1: ({ children }) => <h3 className="mt-3 text-base font-semibold">{children}</h3>,
@@ -66,7 +68,11 @@ export function Markdown({
   className?: string;
   codeLink?: CodeLink;
 }) {
-  const plugins = useMemo(() => (codeLink ? [remarkCodeRefLinks(codeLink)] : []), [codeLink]);
+  // Mentions last: code references never reach into a link, so a token is still whole by then.
+  const plugins = useMemo(
+    () => (codeLink ? [remarkCodeRefLinks(codeLink), remarkMentionChips] : [remarkMentionChips]),
+    [codeLink],
+  );
   return (
     <div className={className ?? "text-sm"}>
       <ReactMarkdown skipHtml components={components} urlTransform={urlTransform} remarkPlugins={plugins}>

@@ -12,6 +12,7 @@ import {
   type ReplayState,
   REPLAY_SPEEDS,
   atReplayEnd,
+  initReplay,
   nextIndexOf,
   replaySeq,
   replayTimes,
@@ -23,7 +24,12 @@ const clock = (ms: number) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 
-export function ReplayBar({ state, dispatch }: { state: ReplayState; dispatch: Dispatch<ReplayAction> }) {
+const EMPTY = initReplay([]);
+
+/** `state` null: the log is still being read — the bar holds its place, its controls off until it is. */
+export function ReplayBar({ state: given, dispatch }: { state: ReplayState | null; dispatch: Dispatch<ReplayAction> }) {
+  const loading = given === null;
+  const state = given ?? EMPTY;
   const n = state.events.length;
   const { now, total } = replayTimes(state);
   const seq = replaySeq(state);
@@ -52,6 +58,7 @@ export function ReplayBar({ state, dispatch }: { state: ReplayState; dispatch: D
               key={s}
               type="button"
               aria-pressed={state.speed === s}
+              disabled={loading}
               onClick={() => dispatch({ type: "speed", speed: s })}
               className={cx(
                 "px-2 py-1 text-xs tabular-nums",
@@ -84,7 +91,7 @@ export function ReplayBar({ state, dispatch }: { state: ReplayState; dispatch: D
           </Button>
         )}
         <p className="ml-auto text-xs tabular-nums text-zinc-500" aria-live="off" data-replay-seq={seq}>
-          {clock(now)} / {clock(total)} · {where}
+          {loading ? "Loading the replay…" : `${clock(now)} / ${clock(total)} · ${where}`}
         </p>
       </div>
       <input
@@ -93,6 +100,7 @@ export function ReplayBar({ state, dispatch }: { state: ReplayState; dispatch: D
         max={n}
         step={1}
         value={state.pos}
+        disabled={loading}
         onChange={(e) => dispatch({ type: "seek", pos: Number(e.target.value) })}
         aria-label="Replay position"
         aria-valuetext={`${where}${seq ? `, seq ${seq}` : ""}`}

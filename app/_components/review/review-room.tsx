@@ -60,9 +60,10 @@ export interface ReviewRoomProps {
   dismissal?: { pending: string | null; onDismiss(f: ReviewFindingRow, dismissed: boolean): void };
   /**
    * A replayed moment of a finished review: its events stand for the room's (activity, team marks),
-   * and until its end only the findings reported by then show. Absent: the room as it is.
+   * and until its end only the findings reported by then show. Absent: the room as it is. `loading`:
+   * the log is still being read (the activity says so; the room's events stand meanwhile).
    */
-  moment?: { events: readonly ReviewEvent[]; atEnd: boolean } | null;
+  moment?: { events: readonly ReviewEvent[]; atEnd: boolean; loading?: boolean } | null;
   /** Above the activity and the chat (the replay's scrubber). */
   beforeActivity?: ReactNode;
   /** In the activity's header (Follow). */
@@ -71,6 +72,8 @@ export interface ReviewRoomProps {
   activityFooter?: ReactNode;
   /** Offer conversations with Argus about the review (the review page; never a share link). */
   asking?: boolean;
+  /** A finding a link points at (`?finding=<fingerprint>`, from the inbox): opened and scrolled to. */
+  linkedFinding?: string | null;
 }
 
 export function ReviewRoom({
@@ -89,6 +92,7 @@ export function ReviewRoom({
   activityActions,
   activityFooter,
   asking = false,
+  linkedFinding,
 }: ReviewRoomProps) {
   const { selfId, readOnly } = useRoomAccess();
   const live = isActive(r.status);
@@ -103,7 +107,7 @@ export function ReviewRoom({
   );
   // The findings as loaded, brought up to date by the room's votes, resolutions, threads and marks.
   // At a replayed moment: the findings the agent had reported by then, with the team's marks of then.
-  const shownEvents = moment?.events ?? room.events;
+  const shownEvents = moment && !moment.loading ? moment.events : room.events;
   const teamState = useMemo(() => foldTeamEvents(shownEvents), [shownEvents]);
   const reported = useMemo(
     () => (moment && !moment.atEnd ? reportedFingerprints(shownEvents) : null),
@@ -154,7 +158,13 @@ export function ReviewRoom({
         {live || r.engine === "agent" ? (
           <div className="min-w-0" onMouseEnter={lookAtActivity}>
             {moment ? (
-              <ActivityLog events={moment.events} live={false} streaming={false} actions={activityActions} />
+              <ActivityLog
+                events={moment.events}
+                live={false}
+                streaming={false}
+                actions={activityActions}
+                loading={moment.loading}
+              />
             ) : (
               <ActivityPanel reviewUid={r.uid} live={live} room={room} poll={poll} actions={activityActions} />
             )}
@@ -228,6 +238,7 @@ export function ReviewRoom({
                 pending={dismissal?.pending ?? null}
                 onDismiss={(f, d) => dismissal?.onDismiss(f, d)}
                 onOpen={(f) => setFocus({ kind: "finding", fingerprint: f.fingerprint })}
+                linked={linkedFinding}
                 rowExtras={(f) => (
                   <>
                     <WatchersOf

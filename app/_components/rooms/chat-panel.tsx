@@ -3,7 +3,8 @@
  * A room's team chat (or, with `thread`, one finding's thread): messages rendered as sanitized
  * Markdown with `path:line` links to the code viewer, edit and delete of one's own messages (earlier
  * texts viewable), reactions (message-reactions.tsx), older pages on request, who is typing
- * (typing-indicator.tsx), and a composer that says why a message was refused — or, for a spectator
+ * (typing-indicator.tsx), @mentions with autocomplete (mention-autocomplete.tsx), a `#chat-<id>` link
+ * landing on its message (use-chat-anchor.ts), and a composer that says why a message was refused — or, for a spectator
  * (share link), why it is off (a spectator reads: no reactions, no typing, no earlier texts).
  */
 import { Pencil, Trash2 } from "lucide-react";
@@ -16,8 +17,10 @@ import { formatDate } from "../review/format.ts";
 import { Markdown } from "../review/markdown.tsx";
 import { Button, Card, TextArea, cx } from "../ui.tsx";
 import { Avatar } from "./avatar.tsx";
+import { MentionAutocomplete } from "./mention-autocomplete.tsx";
 import { ReactionChips, ReactionPicker } from "./message-reactions.tsx";
 import { TypingIndicator } from "./typing-indicator.tsx";
+import { chatAnchor, useChatAnchor } from "./use-chat-anchor.ts";
 import { useReactions } from "./use-reactions.ts";
 import { useRoomChat } from "./use-room-chat.ts";
 import { useTyping } from "./use-typing.ts";
@@ -37,6 +40,7 @@ function Composer({
   onSubmit,
   onCancel,
   onTyping,
+  mentions = true,
 }: {
   label: string;
   disabled: boolean;
@@ -48,6 +52,8 @@ function Composer({
   onCancel?: () => void;
   /** Called on every change with text in it (the chat's typing signal, throttled by its hook). */
   onTyping?: () => void;
+  /** @mention autocomplete of the workspace's members (off for a spectator, who has no workspace). */
+  mentions?: boolean;
 }) {
   const [draft, setDraft] = useState(initial);
   const [error, setError] = useState<string | null>(null);
@@ -86,6 +92,7 @@ function Composer({
         className="resize-y font-sans"
         invalid={!!error}
       />
+      {mentions && <MentionAutocomplete value={draft} onChange={setDraft} />}
       <div className="mt-1 flex items-center justify-between gap-2">
         {error || !why ? (
           <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
@@ -153,7 +160,7 @@ function MessageRow({
   const mine = selfId !== null && m.author.id === selfId;
   const react = (emoji: Parameters<typeof reactions.toggle>[1]) => void reactions.toggle(m.id, emoji).then(setError);
   return (
-    <li className="flex gap-2 py-1.5" data-message={m.id}>
+    <li className="flex gap-2 py-1.5 data-[highlight]:bg-brand-50" data-message={m.id} id={chatAnchor(m.id)}>
       <Avatar id={m.author.id} name={m.author.name} />
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
@@ -236,6 +243,7 @@ export function ChatPanel<K extends RoomKind>({
   actions?: ReactNode;
 }) {
   const chat = useRoomChat(room, state, thread);
+  useChatAnchor(chat.messages);
   const { selfId, readOnly } = useRoomAccess();
   const reactions = useReactions(room, state, chat.pageReactions);
   const typing = useTyping(room, state, thread, selfId);
@@ -290,6 +298,7 @@ export function ChatPanel<K extends RoomKind>({
         submitLabel="Send"
         onSubmit={chat.send}
         onTyping={readOnly ? undefined : typing.signal}
+        mentions={!readOnly}
       />
     </Card>
   );

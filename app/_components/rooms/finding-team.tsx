@@ -12,6 +12,7 @@ import type { CodeLink } from "../review/code-ref-links.ts";
 import type { ReviewFindingRow } from "../review/types.ts";
 import { Badge, Button, cx } from "../ui.tsx";
 import { ChatPanel } from "./chat-panel.tsx";
+import { DuplicatePicker } from "./duplicate-picker.tsx";
 
 const TIMEOUT_MS = 10_000;
 
@@ -126,22 +127,13 @@ export function FindingTeam({
               {VERDICT_LABEL[v]}
             </button>
           ))}
-          <select
-            aria-label="Duplicate of"
+          <DuplicatePicker
+            findings={findings}
+            self={f.fingerprint}
+            value={mine?.verdict === "duplicate" ? (mine.duplicateOf ?? null) : null}
             disabled={busy}
-            className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-900"
-            value={mine?.verdict === "duplicate" ? (mine.duplicateOf ?? "") : ""}
-            onChange={(e) => void vote(e.target.value ? "duplicate" : null, e.target.value || undefined)}
-          >
-            <option value="">duplicate of…</option>
-            {findings
-              .filter((x) => x.fingerprint !== f.fingerprint)
-              .map((x) => (
-                <option key={x.fingerprint} value={x.fingerprint}>
-                  {x.title} ({x.file}:{x.startLine})
-                </option>
-              ))}
-          </select>
+            onChange={(fp) => void vote(fp ? "duplicate" : null, fp ?? undefined)}
+          />
           <Button
             variant="secondary"
             className="ml-auto px-2 py-1 text-xs"

@@ -1,11 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBanditOutput, parseRuffOutput, runExternalTools } from "./external.ts";
+import { realTools, testsRealTool } from "../../../test/helpers/external-tools.ts";
+import { parseBanditOutput, parseRuffOutput, parseShellCheckOutput, runExternalTools } from "./external.ts";
 import { runStaticAnalysis } from "./index.ts";
 
-/** ruff and bandit are not installed here: fake executables print their documented JSON shapes. */
+/** Fake executables print the tools' documented JSON shapes (the real ones are tested at the end). */
 let root: string;
 let fakeBin: string;
 let emptyBin: string;
@@ -53,6 +54,33 @@ const BANDIT_JSON = (root: string) =>
     ],
   });
 
+const SHELLCHECK_JSON = JSON.stringify({
+  comments: [
+    {
+      file: "scripts/deploy",
+      line: 3,
+      endLine: 3,
+      column: 8,
+      endColumn: 13,
+      level: "info",
+      code: 2086,
+      message: "Double quote to prevent globbing and word splitting.",
+      fix: null,
+    },
+    {
+      file: "scripts/deploy",
+      line: 4,
+      endLine: 4,
+      column: 1,
+      endColumn: 1,
+      level: "info",
+      code: 1091,
+      message: "Not following: ./lib.sh was not specified as input (see shellcheck -x).",
+      fix: null,
+    },
+  ],
+});
+
 beforeAll(() => {
   root = mkdtempSync(path.join(os.tmpdir(), "argus-ext-"));
   writeFileSync(
@@ -65,28 +93,58 @@ beforeAll(() => {
   mkdirSync(emptyBin);
   writeFileSync(path.join(root, "ruff.json"), RUFF_JSON(root));
   writeFileSync(path.join(root, "bandit.json"), BANDIT_JSON(root));
+  writeFileSync(path.join(root, "shellcheck.json"), SHELLCHECK_JSON);
+  mkdirSync(path.join(root, "scripts"));
+  writeFileSync(path.join(root, "scripts/deploy"), "#!/bin/bash\nname=$1\nrm -rf $name/*\nsource ./lib.sh\n");
   // bandit exits 1 when it found issues: that is still a report.
   writeFileSync(path.join(fakeBin, "ruff"), `#!/bin/sh\ncat "${root}/ruff.json"\n`);
   writeFileSync(path.join(fakeBin, "bandit"), `#!/bin/sh\ncat "${root}/bandit.json"\nexit 1\n`);
-  chmodSync(path.join(fakeBin, "ruff"), 0o755);
-  chmodSync(path.join(fakeBin, "bandit"), 0o755);
+  // The arguments ShellCheck got go to a file: the test checks it reads no project config (--norc).
+  writeFileSync(
+    path.join(fakeBin, "shellcheck"),
+    `#!/bin/sh\necho "$@" > "${root}/shellcheck.args"\ncat "${root}/shellcheck.json"\nexit 1\n`,
+  );
+  for (const tool of ["ruff", "bandit", "shellcheck"]) chmodSync(path.join(fakeBin, tool), 0o755);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe("ruff and bandit", () => {
+describe("ruff, bandit and ShellCheck", () => {
   it("absent from PATH: skipped cleanly, with the reason", async () => {
     const { findings, runs } = await runExternalTools({ root, files: ["app.py"], envPath: emptyBin });
     expect(findings).toEqual([]);
     expect(runs.map((r) => `${r.tool}:${r.status}:${r.detail}`)).toEqual([
       "ruff:skipped:ruff is not on PATH",
       "bandit:skipped:bandit is not on PATH",
+      "shellcheck:skipped:shellcheck is not on PATH",
     ]);
   });
 
   it("present: their JSON becomes findings with relative paths", async () => {
-    const { findings, runs } = await runExternalTools({ root, files: ["app.py", "web.ts"], envPath: fakeBin });
-    expect(runs.map((r) => `${r.tool}:${r.status}:${r.findings}`)).toEqual(["ruff:ran:2", "bandit:ran:1"]);
+    const { findings, runs } = await runExternalTools({
+      root,
+      files: ["app.py", "web.ts", { path: "scripts/deploy", language: "shell" }, "notes.zsh"],
+      envPath: fakeBin,
+    });
+    expect(runs.map((r) => `${r.tool}:${r.status}:${r.files}:${r.findings}`)).toEqual([
+      "ruff:ran:1:2",
+      "bandit:ran:1:1",
+      "shellcheck:ran:1:1",
+    ]);
+    // A script found by its shebang is checked; zsh is not ShellCheck's; no .shellcheckrc is read.
+    expect(readFileSync(path.join(root, "shellcheck.args"), "utf8").trim()).toBe(
+      "-f json1 --norc -S info -- scripts/deploy",
+    );
+    expect(findings).toContainEqual({
+      tool: "shellcheck",
+      ruleId: "SC2086",
+      severity: "info",
+      confidence: 0.5,
+      file: "scripts/deploy",
+      startLine: 3,
+      endLine: 3,
+      message: "Double quote to prevent globbing and word splitting.",
+    });
     expect(findings).toContainEqual({
       tool: "ruff",
       ruleId: "S602",
@@ -118,9 +176,19 @@ describe("ruff and bandit", () => {
     expect(runs[0]).toMatchObject({ tool: "ruff", status: "failed", detail: "exit 2: ruff: config error" });
   });
 
+  it("with no files of their kind they are skipped, saying so", async () => {
+    const { runs } = await runExternalTools({ root, files: ["web.ts"], envPath: fakeBin });
+    expect(runs.map((r) => `${r.tool}:${r.status}:${r.detail}`)).toEqual([
+      "ruff:skipped:no Python files",
+      "bandit:skipped:no Python files",
+      "shellcheck:skipped:no shell scripts",
+    ]);
+  });
+
   it("parsers accept empty output", () => {
     expect(parseRuffOutput(root, "")).toEqual([]);
     expect(parseBanditOutput(root, "")).toEqual([]);
+    expect(parseShellCheckOutput(root, "")).toEqual([]);
   });
 });
 
@@ -141,7 +209,13 @@ describe("runStaticAnalysis", () => {
       eslint: { inProcess: true },
       external: { envPath: fakeBin },
     });
-    expect(runs.map((r) => `${r.tool}:${r.status}`)).toEqual(["argus:ran", "eslint:ran", "ruff:ran", "bandit:ran"]);
+    expect(runs.map((r) => `${r.tool}:${r.status}`)).toEqual([
+      "argus:ran",
+      "eslint:ran",
+      "ruff:ran",
+      "bandit:ran",
+      "shellcheck:skipped",
+    ]);
     expect(findings[0]).toMatchObject({
       tool: "argus",
       ruleId: "injection/command",
@@ -150,5 +224,67 @@ describe("runStaticAnalysis", () => {
     });
     const ranks = findings.map((f) => ["critical", "high", "medium", "low", "info"].indexOf(f.severity));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  });
+});
+
+/** The real tools, when installed (.ci/run installs them and sets ARGUS_EXTERNAL_TOOLS, so there they must run). */
+describe("the real tools", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "argus-ext-real-"));
+    writeFileSync(
+      path.join(dir, "views.py"),
+      [
+        "import subprocess",
+        "from flask import request",
+        "",
+        "def backup():",
+        '    target = request.args.get("target")',
+        '    subprocess.run("tar czf " + target, shell=True)',
+        "",
+        "def nightly():",
+        '    subprocess.run("tar czf /backups/nightly.tgz /srv", shell=True)',
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(path.join(dir, "clean.sh"), "#!/bin/sh\nrm -rf $1/*\n");
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.runIf(testsRealTool("bandit"))(
+    "bandit: its finding merges into Argus's taint finding; where no request data reaches, it is left out",
+    { timeout: 60_000 },
+    async () => {
+      const { findings, runs } = await runStaticAnalysis({
+        root: dir,
+        files: [{ path: "views.py", language: "python" }],
+        eslint: false,
+        external: { envPath: realTools(["bandit"]) },
+      });
+      const bandit = runs.find((r) => r.tool === "bandit")!;
+      expect(bandit.status).toBe("ran");
+      expect(bandit.detail).toMatch(/merged with another tool's finding/);
+      expect(bandit.detail).toMatch(/left out where Argus's taint analysis found no untrusted data/);
+      // Line 6: one finding (Argus's, naming bandit's B602). Line 9: B602 "shell=True" is left out (a
+      // constant command), B607 (a program found through PATH) is another weakness and stays; the
+      // B404 "subprocess imported" notice is left out.
+      expect(findings.map((f) => `${f.tool}:${f.ruleId}:${f.startLine}`)).toEqual([
+        "argus:injection/command:6",
+        "bandit:B607:9",
+      ]);
+      expect(findings[0]!.message).toMatch(/\(also reported by bandit B602\); flow: /);
+    },
+  );
+
+  it.runIf(testsRealTool("shellcheck"))("shellcheck: its findings on a script", { timeout: 60_000 }, async () => {
+    const { findings, runs } = await runExternalTools({
+      root: dir,
+      files: [{ path: "clean.sh", language: "shell" }],
+      envPath: realTools(["shellcheck"]),
+    });
+    expect(runs.find((r) => r.tool === "shellcheck")).toMatchObject({ status: "ran", files: 1 });
+    expect(findings.map((f) => `${f.tool}:${f.ruleId}:${f.startLine}`)).toEqual(
+      expect.arrayContaining(["shellcheck:SC2115:2", "shellcheck:SC2086:2"]),
+    );
   });
 });

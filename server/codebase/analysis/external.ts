@@ -1,7 +1,9 @@
 /**
- * ruff and bandit on the Python files, when they are on PATH (they are optional: absent → a "skipped"
- * ToolRun, no error). Each runs on explicit file lists (chunked to keep command lines short) from the
- * snapshot root, with a timeout, and their JSON output is mapped to findings.
+ * ruff and bandit on the Python files and ShellCheck on the shell scripts, when they are on PATH (they
+ * are optional: absent → a "skipped" ToolRun, no error). Each runs on explicit file lists (chunked to
+ * keep command lines short) from the snapshot root, with a timeout, reading no configuration from the
+ * project that could make it read files outside the snapshot, and its JSON output is mapped to
+ * findings. Their findings merge with Argus's afterwards (merge.ts).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -10,8 +12,8 @@ import { findExecutable } from "./which.ts";
 
 export interface ExternalOptions {
   root: string;
-  /** Snapshot files (posix, relative); non-Python ones are ignored. */
-  files: string[];
+  /** Snapshot files (posix, relative), with their language when known (a script found by its shebang). */
+  files: (string | { path: string; language?: string })[];
   timeoutMs?: number;
   /** PATH to search (tests point it at fakes). */
   envPath?: string;
@@ -124,10 +126,57 @@ export function parseBanditOutput(root: string, stdout: string): Finding[] {
   });
 }
 
+// ---- ShellCheck ----------------------------------------------------------------------------------
+
+interface ShellCheckComment {
+  file: string;
+  line: number;
+  endLine?: number;
+  level: string;
+  code: number;
+  message: string;
+}
+
+const SHELLCHECK_LEVEL: Record<string, [Severity, number]> = {
+  error: ["medium", 0.7],
+  warning: ["low", 0.6],
+  info: ["info", 0.5],
+  style: ["info", 0.4],
+};
+
+/**
+ * Codes that are about how ShellCheck was run, not about the script: SC1071 (a zsh script: not
+ * supported), SC1091 (a sourced file it was not allowed to follow), SC2148 (no shebang: the dialect
+ * of files like .bashrc comes from their name).
+ */
+const SHELLCHECK_NOT_ABOUT_THE_CODE = new Set([1071, 1091, 2148]);
+
+export function parseShellCheckOutput(root: string, stdout: string): Finding[] {
+  const report = JSON.parse(stdout || "{}") as { comments?: ShellCheckComment[] };
+  return (report.comments ?? [])
+    .filter((c) => !SHELLCHECK_NOT_ABOUT_THE_CODE.has(c.code))
+    .map((c) => {
+      const [severity, confidence] = SHELLCHECK_LEVEL[c.level] ?? ["info", 0.4];
+      return {
+        tool: "shellcheck",
+        ruleId: `SC${c.code}`,
+        severity,
+        confidence,
+        file: relative(root, c.file),
+        startLine: c.line,
+        endLine: Math.max(c.line, c.endLine ?? c.line),
+        message: c.message,
+      };
+    });
+}
+
 // ---- runner ----------------------------------------------------------------------------------------
 
 interface ToolSpec {
-  tool: "ruff" | "bandit";
+  tool: "ruff" | "bandit" | "shellcheck";
+  /** The files it reads ("Python files", "shell scripts") and which those are. */
+  kind: string;
+  picks: (file: { path: string; language?: string }) => boolean;
   args: (files: string[]) => string[];
   /** Exit codes that still mean "here is the report". */
   ok: (code: number | null) => boolean;
@@ -137,6 +186,8 @@ interface ToolSpec {
 const TOOLS: ToolSpec[] = [
   {
     tool: "ruff",
+    kind: "Python files",
+    picks: isPython,
     // --extend-select S adds the flake8-bandit security rules to whatever the project selects.
     args: (files) => [
       "check",
@@ -153,14 +204,37 @@ const TOOLS: ToolSpec[] = [
   },
   {
     tool: "bandit",
+    kind: "Python files",
+    picks: isPython,
     args: (files) => ["-f", "json", "-q", "--", ...files],
     ok: (code) => code === 0 || code === 1, // 1 = issues found
     parse: parseBanditOutput,
   },
+  {
+    tool: "shellcheck",
+    kind: "shell scripts",
+    picks: isShellCheckable,
+    // --norc: no .shellcheckrc from the project (it could turn on following sourced files, which may
+    // lie outside the snapshot); without -x, `source` is not followed. Style-level notes are left out.
+    args: (files) => ["-f", "json1", "--norc", "-S", "info", "--", ...files],
+    ok: (code) => code === 0 || code === 1, // 1 = issues found
+    parse: parseShellCheckOutput,
+  },
 ];
 
+function isPython(f: { path: string }): boolean {
+  return /\.pyi?$/.test(f.path);
+}
+
+/** sh, bash, dash and ksh scripts (by extension, or by shebang as the walk detected it); not zsh. */
+function isShellCheckable(f: { path: string; language?: string }): boolean {
+  const name = f.path.slice(f.path.lastIndexOf("/") + 1);
+  if (/(?:^\.?zsh|\.zsh$)/.test(name)) return false;
+  return f.language === "shell" || /\.(?:sh|bash|dash|ksh)$/.test(name);
+}
+
 export async function runExternalTools(options: ExternalOptions): Promise<{ findings: Finding[]; runs: ToolRun[] }> {
-  const python = options.files.filter((f) => /\.pyi?$/.test(f));
+  const files = options.files.map((f) => (typeof f === "string" ? { path: f } : f));
   const findings: Finding[] = [];
   const runs: ToolRun[] = [];
   for (const spec of TOOLS) {
@@ -172,21 +246,22 @@ export async function runExternalTools(options: ExternalOptions): Promise<{ find
       run.detail = `${spec.tool} is not on PATH`;
       continue;
     }
-    if (python.length === 0) {
-      run.detail = "no Python files";
+    const mine = files.filter(spec.picks).map((f) => f.path);
+    if (mine.length === 0) {
+      run.detail = `no ${spec.kind}`;
       continue;
     }
     try {
       const found: Finding[] = [];
-      for (let i = 0; i < python.length; i += CHUNK) {
-        const chunk = python.slice(i, i + CHUNK);
+      for (let i = 0; i < mine.length; i += CHUNK) {
+        const chunk = mine.slice(i, i + CHUNK);
         const out = await runProcess(bin, spec.args(chunk), options.root, options.timeoutMs ?? 120_000);
         if (!spec.ok(out.code))
           throw new Error(`exit ${out.code}: ${out.stderr.trim().split("\n").pop() ?? ""}`.slice(0, 300));
         found.push(...spec.parse(options.root, out.stdout));
       }
       findings.push(...found);
-      Object.assign(run, { status: "ran", detail: bin, files: python.length, findings: found.length });
+      Object.assign(run, { status: "ran", detail: bin, files: mine.length, findings: found.length });
     } catch (err) {
       Object.assign(run, {
         status: "failed",

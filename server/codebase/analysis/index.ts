@@ -1,12 +1,15 @@
 /**
  * The static-analysis pre-pass of a snapshot: Argus's own rules (usually already computed by the
  * symbol index's pass, which parses each file once for both), ESLint on JS/TS, ruff and bandit on
- * Python when installed. Best-effort by contract: it never throws; each tool's outcome is a ToolRun.
+ * Python and ShellCheck on shell scripts when installed; then one finding per location and weakness
+ * (merge.ts), each tool's run saying what was merged or left out. Best-effort by contract: it never
+ * throws; each tool's outcome is a ToolRun.
  */
 import { runFilePass } from "../symbols/pass.ts";
 import type { SourceFile } from "../symbols/types.ts";
 import { runEslint, type EslintOptions } from "./eslint/index.ts";
 import { runExternalTools } from "./external.ts";
+import { describeMerge, mergeFindings } from "./merge.ts";
 import type { Finding, ToolRun } from "./types.ts";
 
 export type { Finding, Severity, ToolRun } from "./types.ts";
@@ -17,9 +20,11 @@ export interface AnalysisOptions {
   files: SourceFile[];
   /** Findings of buildSymbolIndex (rules: true). When absent, Argus's rules run here (a second parse). */
   argusFindings?: Finding[];
+  /** With argusFindings: the files whose taint analysis ran to the end (buildSymbolIndex's taintComplete). */
+  taintComplete?: Iterable<string>;
   /** false skips ESLint; an object tunes it (see EslintOptions: useProjectConfig runs project code). */
   eslint?: false | Omit<EslintOptions, "root" | "files">;
-  /** false skips ruff/bandit. */
+  /** false skips ruff, bandit and ShellCheck; envPath is where to look for them (default PATH). */
   external?: false | { timeoutMs?: number; envPath?: string };
 }
 
@@ -37,12 +42,16 @@ export async function runStaticAnalysis(options: AnalysisOptions): Promise<Analy
   const paths = options.files.map((f) => f.path);
 
   const started = performance.now();
+  const taintComplete = new Set(options.argusFindings ? (options.taintComplete ?? []) : []);
   try {
     let argus = options.argusFindings;
     if (!argus) {
       argus = [];
-      for (const file of options.files)
-        argus.push(...(await runFilePass(file, { root: options.root, rules: true })).findings);
+      for (const file of options.files) {
+        const pass = await runFilePass(file, { root: options.root, rules: true });
+        argus.push(...pass.findings);
+        if (pass.taintComplete) taintComplete.add(file.path);
+      }
     }
     findings.push(...argus);
     runs.push({
@@ -74,17 +83,27 @@ export async function runStaticAnalysis(options: AnalysisOptions): Promise<Analy
 
   if (options.external === false)
     runs.push(
-      { tool: "ruff", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 },
-      { tool: "bandit", status: "skipped", detail: "disabled", files: 0, findings: 0, durationMs: 0 },
+      ...(["ruff", "bandit", "shellcheck"] as const).map((tool) => ({
+        tool,
+        status: "skipped" as const,
+        detail: "disabled",
+        files: 0,
+        findings: 0,
+        durationMs: 0,
+      })),
     );
   else {
     try {
-      const external = await runExternalTools({ root: options.root, files: paths, ...(options.external ?? {}) });
+      const external = await runExternalTools({
+        root: options.root,
+        files: options.files,
+        ...(options.external ?? {}),
+      });
       findings.push(...external.findings);
       runs.push(...external.runs);
     } catch (err) {
       runs.push({
-        tool: "ruff/bandit",
+        tool: "ruff/bandit/shellcheck",
         status: "failed",
         detail: err instanceof Error ? err.message : String(err),
         files: 0,
@@ -94,12 +113,17 @@ export async function runStaticAnalysis(options: AnalysisOptions): Promise<Analy
     }
   }
 
-  findings.sort(
+  const merged = mergeFindings(findings, { taintComplete });
+  for (const run of runs) {
+    const said = describeMerge(merged.counts[run.tool]);
+    if (said) run.detail = `${run.detail}; ${said}`;
+  }
+  merged.findings.sort(
     (a, b) =>
       SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
       b.confidence - a.confidence ||
       a.file.localeCompare(b.file) ||
       a.startLine - b.startLine,
   );
-  return { findings, runs };
+  return { findings: merged.findings, runs };
 }

@@ -1,7 +1,7 @@
 /** What the static-analysis pre-pass produces. */
 
-export { SEVERITIES, type Severity } from "../../shared/findings.ts";
-import type { Severity } from "../../shared/findings.ts";
+export { SEVERITIES, type Severity, type TraceStep } from "../../shared/findings.ts";
+import type { Severity, TraceStep } from "../../shared/findings.ts";
 
 export interface Finding {
   /** "argus", "eslint", "ruff", "bandit". */
@@ -18,13 +18,6 @@ export interface Finding {
   message: string;
   /** Taint findings: source → steps → sink (also written into the message as "flow: …"). */
   trace?: TraceStep[];
-}
-
-/** One hop of a data flow: where it is and what happens there ("req.query.id", "id = …", "db.query()"). */
-export interface TraceStep {
-  file: string;
-  line: number;
-  label: string;
 }
 
 /** What happened to each tool: the record of why something was skipped or fell back. */

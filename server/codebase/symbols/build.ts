@@ -31,6 +31,8 @@ export interface BuildOptions {
   rules?: boolean;
   /** The taint engine with the rules (default true); false runs the old rules only. */
   taint?: boolean;
+  /** Per-file budget of the taint analysis (ms); a file over it ends its analysis with a note. */
+  taintBudgetMs?: number;
   maxParseBytes?: number;
   parseTimeoutMs?: number;
   /** Use universal-ctags for files without a grammar when it is on PATH (default true). */
@@ -51,6 +53,10 @@ export interface BuildResult {
   resolvedImports: number;
   /** Argus's rule findings (empty when rules: false). */
   findings: Finding[];
+  /** Files the taint engine analysed to the end (no note): runStaticAnalysis's taintComplete. */
+  taintComplete: string[];
+  /** Files whose analysis ended early or partly, with why (the note also on the file's index record). */
+  analysisNotes: { path: string; note: string }[];
   outline: "ctags" | "regex";
   /** Why ctags was not used / failed, if it was wanted. */
   outlineNote: string | null;
@@ -123,9 +129,17 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
     let references = 0;
     let done = 0;
     const taint: LinkInput[] = [];
-    const onResult = ({ file, findings: found, taint: fileTaint }: PassResult) => {
+    const taintComplete: string[] = [];
+    const analysisNotes: { path: string; note: string }[] = [];
+    const onResult = ({ file, findings: found, taint: fileTaint, taintComplete: complete }: PassResult) => {
       writer.addFile(file);
       findings.push(...found);
+      if (complete) taintComplete.push(file.path);
+      if (
+        file.note &&
+        (file.status === "error" || /taint analysis|parse timed out|could not read|indentation nested/.test(file.note))
+      )
+        analysisNotes.push({ path: file.path, note: file.note });
       if (fileTaint) taint.push({ path: file.path, taint: fileTaint });
       if (file.imports.length) imports.push({ path: file.path, imports: file.imports });
       byStatus[file.status] = (byStatus[file.status] ?? 0) + 1;
@@ -147,6 +161,7 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
         parseTimeoutMs: options.parseTimeoutMs,
         rules: options.rules !== false,
         taint: options.taint !== false,
+        ...(options.taintBudgetMs !== undefined ? { taintBudgetMs: options.taintBudgetMs } : {}),
         regexOutline: !ctags,
       },
     });
@@ -217,6 +232,8 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
       imports: importCount,
       resolvedImports,
       findings,
+      taintComplete,
+      analysisNotes,
       outline: ctags && outline ? "ctags" : "regex",
       outlineNote,
       workers: {

@@ -85,6 +85,7 @@ export async function extractSymbols(grammar: GrammarId, root: Node, source: str
     return tagsQuerySource(grammar);
   });
 
+  const exportedIds = exportedNodeIds(grammar, root);
   const byNameNode = new Map<number, Pending>();
   const scopes: Pending[] = [];
   const refs: { ref: Reference; nameId: number }[] = [];
@@ -115,7 +116,7 @@ export async function extractSymbols(grammar: GrammarId, root: Node, source: str
       continue;
     }
     if (roleName === "scope.impl") {
-      const def = makeDefinition(grammar, role, implName(nameNode), "impl", source);
+      const def = makeDefinition(grammar, role, implName(nameNode), "impl", source, exportedIds);
       scopes.push({ def, nameId: -1, start: role.startIndex, end: role.endIndex, isScope: true });
       continue;
     }
@@ -124,7 +125,7 @@ export async function extractSymbols(grammar: GrammarId, root: Node, source: str
     const kind = refineKind(grammar, role, baseKind);
     const existing = byNameNode.get(nameNode.id);
     if (existing && rank(existing.def.kind) <= rank(kind)) continue;
-    const def = makeDefinition(grammar, role, name, kind, source);
+    const def = makeDefinition(grammar, role, name, kind, source, exportedIds);
     if (grammar === "go" && role.type === "method_declaration") receivers.set(def, goReceiver(role));
     byNameNode.set(nameNode.id, {
       def,
@@ -188,7 +189,14 @@ function refineKind(grammar: GrammarId, node: Node, kind: SymbolKind): SymbolKin
   return kind;
 }
 
-function makeDefinition(grammar: GrammarId, node: Node, name: string, kind: SymbolKind, source: string): Definition {
+function makeDefinition(
+  grammar: GrammarId,
+  node: Node,
+  name: string,
+  kind: SymbolKind,
+  source: string,
+  exportedIds: ReadonlySet<number> | null,
+): Definition {
   return {
     name,
     kind,
@@ -196,7 +204,7 @@ function makeDefinition(grammar: GrammarId, node: Node, name: string, kind: Symb
     startLine: node.startPosition.row + 1,
     endLine: node.endPosition.row + 1,
     signature: lineAt(source, node.startIndex),
-    exported: isExported(grammar, node, name),
+    exported: isExported(grammar, node, name, exportedIds),
   };
 }
 
@@ -210,16 +218,53 @@ function lineAt(source: string, index: number): string {
   return line.length > MAX_SIGNATURE ? `${line.slice(0, MAX_SIGNATURE)}…` : line;
 }
 
-function isExported(grammar: GrammarId, node: Node, name: string): boolean {
+/**
+ * JavaScript / TypeScript: the nodes an `export` exports — the export statement, its declaration (or
+ * default value) and that declaration's declarators. Found top-down: tree-sitter answers `parent` by
+ * descending from the root, so walking up from each definition costs O(depth) each (seconds on a
+ * file of thousands of nested functions).
+ */
+function exportedNodeIds(grammar: GrammarId, root: Node): Set<number> | null {
+  if (grammar !== "javascript" && grammar !== "typescript" && grammar !== "tsx") return null;
+  const ids = new Set<number>();
+  // Exports sit at the top level or in namespace / module bodies: only those nodes are visited.
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === "export_statement") {
+        ids.add(child.id);
+        for (const field of ["declaration", "value"]) {
+          const exported = child.childForFieldName(field);
+          if (!exported) continue;
+          ids.add(exported.id);
+          for (const c of exported.namedChildren) if (c) ids.add(c.id);
+        }
+      }
+      if (EXPORT_CONTAINERS.has(child.type)) stack.push(child);
+    }
+  }
+  return ids;
+}
+
+/** Nodes that can hold export statements, directly or further down (namespace N { export … }). */
+const EXPORT_CONTAINERS = new Set([
+  "export_statement",
+  "expression_statement",
+  "internal_module",
+  "module",
+  "ambient_declaration",
+  "statement_block",
+]);
+
+function isExported(grammar: GrammarId, node: Node, name: string, exportedIds: ReadonlySet<number> | null): boolean {
   switch (grammar) {
     case "typescript":
     case "tsx":
-    case "javascript": {
+    case "javascript":
       // The definition node may be a declarator inside a declaration inside the export.
-      let n: Node | null = node;
-      for (let i = 0; i < 3 && n; i++, n = n.parent) if (n.type === "export_statement") return true;
-      return false;
-    }
+      return exportedIds?.has(node.id) ?? false;
     case "go":
       return /^[A-Z]/.test(name);
     case "python":
@@ -241,7 +286,9 @@ function assignContainers(items: Pending[]): void {
   for (const item of items) {
     while (stack.length && stack[stack.length - 1]!.end <= item.start) stack.pop();
     // A scope may not contain itself when two patterns tag the same node.
-    const parent = [...stack].reverse().find((s) => s.end >= item.end && s !== item);
+    let parent: Pending | undefined;
+    for (let i = stack.length - 1; i >= 0 && !parent; i--)
+      if (stack[i]!.end >= item.end && stack[i] !== item) parent = stack[i];
     if (parent) {
       item.def.container = parent.def.name;
       // A function directly inside a type (class body, impl, trait) is a method.

@@ -31,6 +31,8 @@ export interface PassOptions {
   regexOutline?: boolean;
   /** Run the taint engine with the rules (JS/TS, Python). Default true; false is the old rules only. */
   taint?: boolean;
+  /** Wall-clock budget of one file's taint analysis (default DEFAULT_TAINT_BUDGET_MS, 3 s). */
+  taintBudgetMs?: number;
 }
 
 export interface PassResult {
@@ -38,6 +40,8 @@ export interface PassResult {
   findings: Finding[];
   /** What the cross-file taint link needs from this file. */
   taint?: FileTaint;
+  /** The taint engine analysed the whole file (merge.ts lets it decide data-flow questions there). */
+  taintComplete?: boolean;
 }
 
 export const DEFAULT_MAX_PARSE_BYTES = 2 * 1024 * 1024;
@@ -114,7 +118,20 @@ export async function runFilePass(input: PassInput, options: PassOptions): Promi
     } else if (grammar) {
       const outcome = await parse(grammar, source, options.parseTimeoutMs);
       tree = outcome.tree;
-      if (!tree) return skip(file, "skipped", outcome.timedOut ? "parse timed out" : "parser returned no tree");
+      const unread = !tree
+        ? (outcome.refused ?? (outcome.timedOut ? "parse timed out" : "parser returned no tree"))
+        : tree.rootNode.type === "ERROR" && tree.rootNode.childCount === 0 && source.trim()
+          ? "the parser could not read any of this file: not parsed"
+          : null;
+      if (unread || !tree) {
+        skip(file, "skipped", unread ?? "parser returned no tree");
+        // Not parsed, still scanned as text (a key in a file the parser cannot read is still a key).
+        if (options.rules !== false)
+          findings.push(
+            ...(await runArgusRulesDetailed(makeContext(input.path, input.language, null, source, null))).findings,
+          );
+        return { file, findings };
+      }
       file.parseErrors = tree.rootNode.hasError;
       const symbols = await extractSymbols(grammar, tree.rootNode, source);
       file.definitions = symbols.definitions;
@@ -131,12 +148,14 @@ export async function runFilePass(input: PassInput, options: PassOptions): Promi
     if (options.rules !== false) {
       const rules = await runArgusRulesDetailed(
         makeContext(input.path, input.language, tree ? grammar : null, source, tree),
-        { taint: options.taint },
+        { taint: options.taint, taintBudgetMs: options.taintBudgetMs },
       );
       findings.push(...rules.findings);
       if (rules.note) file.note = `${file.note ? `${file.note}; ` : ""}${rules.note}`.slice(0, 500);
+      const complete = rules.taintComplete ? { taintComplete: true } : {};
       if (rules.taint && (rules.taint.exports.length || rules.taint.calls.length))
-        return { file, findings, taint: rules.taint };
+        return { file, findings, taint: rules.taint, ...complete };
+      return { file, findings, ...complete };
     }
     return { file, findings };
   } catch (err) {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSymbolIndex, openSymbolIndex, type BuildResult } from "./index.ts";
 import { runFilePass } from "./pass.ts";
+import { MAX_PYTHON_INDENT_LEVELS, parse, pythonIndentLevels } from "../treesitter.ts";
 
 /** Bad input never crashes the pass: each case ends with a status and a note, and the build finishes. */
 describe("symbol pass: bad input", () => {
@@ -140,5 +141,29 @@ describe("symbol pass: bad input", () => {
     // And the parser still works afterwards (it must be reset after a cancelled parse).
     const again = await runFilePass({ path: "src/broken.ts", language: "typescript" }, { root });
     expect(again.file.status).toBe("parsed");
+  });
+});
+
+describe("the Python parser and deep indentation", () => {
+  it("counts indentation levels (blank and comment lines aside, tabs to the next multiple of 8)", () => {
+    expect(pythonIndentLevels("def f():\n    if x:\n\n# c\n        y()\n    z()\n")).toBe(2);
+    expect(pythonIndentLevels("def f():\n\tif x:\n\t\ty()\n")).toBe(2);
+    expect(pythonIndentLevels("x = 1\n")).toBe(0);
+  });
+
+  it("refuses a source nested deeper than the scanner holds, and the next parse is unharmed", async () => {
+    const deep = `def v():\n${Array.from({ length: 700 }, (_, i) => `${" ".repeat(i + 1)}if a:`).join("\n")}\n${" ".repeat(701)}x()\n`;
+    const refused = await parse("python", deep);
+    expect(refused.tree).toBeNull();
+    expect(refused.refused).toBe(
+      `indentation nested 701 levels deep (more than ${MAX_PYTHON_INDENT_LEVELS}): not parsed`,
+    );
+    const next = await parse("python", "def ok():\n    return 1\n");
+    try {
+      expect(next.tree!.rootNode.type).toBe("module");
+      expect(next.tree!.rootNode.hasError).toBe(false);
+    } finally {
+      next.tree?.delete();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeStages, emptyStageCounts } from "../../shared/stages.ts";
 import { toMarkdown } from "./markdown.ts";
-import { sampleFinding, sampleInput } from "./testing.ts";
+import { sampleFinding, sampleInput, sampleTaintFinding } from "./testing.ts";
 
 describe("Markdown export", () => {
   const md = toMarkdown(sampleInput({ dismissed: ["fp-html"] }));
@@ -56,5 +56,31 @@ describe("Markdown export", () => {
     );
     expect(out).toContain("| Scope | diff main..feature/x |");
     expect(out).toContain("`src/db/users.ts:5`");
+  });
+
+  it("shows a taint finding's data flow as a numbered path, source to sink, after its evidence", () => {
+    const out = toMarkdown(sampleInput({ findings: [sampleTaintFinding(), sampleFinding({ fingerprint: "x" })] }));
+    expect(out).toContain(
+      [
+        "**Data flow:**",
+        "",
+        "1. `src/routes/users.ts:7` — `req.query.id` (source)",
+        "2. `src/routes/users.ts:7` — `id = …`",
+        "3. `src/routes/users.ts:8` — `findUser(id)`",
+        "4. `src/db/users.ts:4` — `db.query()` (sink)",
+      ].join("\n"),
+    );
+    expect(out.indexOf("WHERE id = ${id}")).toBeLessThan(out.indexOf("**Data flow:**"));
+    // Only the finding with a trace has a path.
+    expect(out.match(/\*\*Data flow:\*\*/g)).toHaveLength(1);
+  });
+
+  it("a label with backticks cannot break out of its code span", () => {
+    const out = toMarkdown(
+      sampleInput({
+        findings: [sampleTaintFinding({ trace: [{ file: "a.js", line: 1, label: "x`<img src=y>`" }] })],
+      }),
+    );
+    expect(out).toContain("1. `a.js:1` — `` x`<img src=y>` `` (source)");
   });
 });

@@ -5,7 +5,7 @@
  */
 import { SEVERITIES, severityRank, type Finding, type Severity } from "../report/schema.ts";
 import { describeStages } from "../../shared/stages.ts";
-import { block, cell, fence, fenceLanguage, inline } from "./text.ts";
+import { block, cell, codeSpan, fence, fenceLanguage, inline } from "./text.ts";
 import type { ExportInput, ExportReview } from "./types.ts";
 
 const SEVERITY_LABEL: Record<Severity, string> = {
@@ -34,6 +34,17 @@ function location(f: Finding): string {
   return f.endLine > f.startLine ? `${f.file}:${f.startLine}-${f.endLine}` : `${f.file}:${f.startLine}`;
 }
 
+/** A taint finding's trace as a numbered path: "1. `src/app.ts:4` — req.query.id". */
+export function dataFlow(f: Pick<Finding, "trace">): string | null {
+  if (!f.trace?.length) return null;
+  const last = f.trace.length - 1;
+  const steps = f.trace.map((s, i) => {
+    const role = i === 0 ? " (source)" : i === last ? " (sink)" : "";
+    return `${i + 1}. ${codeSpan(`${s.file}:${s.line}`)} — ${codeSpan(s.label)}${role}`;
+  });
+  return ["**Data flow:**", "", ...steps].join("\n");
+}
+
 function renderFinding(f: Finding, n: number, dismissed: boolean): string {
   const meta = [
     `\`${location(f).replace(/`/g, "'")}\``,
@@ -51,6 +62,8 @@ function renderFinding(f: Finding, n: number, dismissed: boolean): string {
     block(f.explanation),
   ];
   if (f.evidence.trim()) parts.push("", fence(f.evidence, fenceLanguage(f.file)));
+  const flow = dataFlow(f);
+  if (flow) parts.push("", flow);
   if (f.verificationNote) parts.push("", `**Verification:** ${inline(f.verificationNote)}`);
   if (f.suggestedFix) parts.push("", "**Suggested fix:**", "", block(f.suggestedFix));
   if (f.diff) parts.push("", fence(f.diff, "diff"));

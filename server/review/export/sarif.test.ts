@@ -3,7 +3,7 @@ import Ajv from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { FINGERPRINT_KEY, relativeUri, sarifLevel, toSarif } from "./sarif.ts";
-import { sampleFinding, sampleInput } from "./testing.ts";
+import { sampleFinding, sampleInput, sampleTaintFinding } from "./testing.ts";
 
 // The official SARIF 2.1.0 schema (OASIS final, "2.1.0-rtm.5", a draft-04 JSON schema) as Microsoft
 // ships it in @microsoft/jest-sarif. Validated with Ajv's draft-04 build and format checks.
@@ -108,5 +108,28 @@ describe("SARIF export", () => {
       }),
     ).runs[0]!;
     expect(run.results!.map((r) => r.ruleId)).toEqual(["argus/security", "argus/correctness"]);
+  });
+
+  it("gives a taint finding its data flow as codeFlows: one thread, source → steps → sink in order", () => {
+    const log = toSarif(sampleInput({ findings: [sampleTaintFinding(), sampleFinding()] }));
+    expectValid(log);
+    const [flow, plain] = log.runs[0]!.results!;
+    expect(plain!.codeFlows).toBeUndefined();
+    expect(flow!.codeFlows).toHaveLength(1);
+    const thread = flow!.codeFlows![0]!.threadFlows;
+    expect(thread).toHaveLength(1);
+    const steps = thread[0]!.locations.map((l) => ({
+      at: `${l.location!.physicalLocation!.artifactLocation!.uri}:${l.location!.physicalLocation!.region!.startLine}`,
+      base: l.location!.physicalLocation!.artifactLocation!.uriBaseId,
+      text: l.location!.message!.text,
+      order: l.executionOrder,
+    }));
+    expect(steps).toEqual([
+      { at: "src/routes/users.ts:7", base: "SRCROOT", text: "source: req.query.id", order: 1 },
+      { at: "src/routes/users.ts:7", base: "SRCROOT", text: "id = …", order: 2 },
+      { at: "src/routes/users.ts:8", base: "SRCROOT", text: "findUser(id)", order: 3 },
+      { at: "src/db/users.ts:4", base: "SRCROOT", text: "sink: db.query()", order: 4 },
+    ]);
+    expect(flow!.codeFlows![0]!.message!.text).toBe("Untrusted data from req.query.id reaches db.query()");
   });
 });

@@ -9,10 +9,13 @@
  *   - partialFingerprints carry Argus's finding fingerprint, so tools track a finding across reviews
  *   - a finding the project marked false positive is kept with an accepted external suppression
  *   - confidence, verification, category and Argus's severity in each result's properties
+ *   - a taint finding's trace as one codeFlow with one threadFlow: source → steps → sink, each a
+ *     location (path and line) with the step's label as its message, in execution order
  *
  * Validated against the official SARIF 2.1.0 JSON schema in sarif.test.ts.
  */
-import type { Log, ReportingDescriptor, Result, Run } from "sarif";
+import type { CodeFlow, Log, ReportingDescriptor, Result, Run } from "sarif";
+import type { TraceStep } from "../../shared/findings.ts";
 import { severityRank, type Finding, type Severity } from "../report/schema.ts";
 import type { ExportInput } from "./types.ts";
 
@@ -92,6 +95,31 @@ function message(f: Finding): Result["message"] {
   return { text };
 }
 
+/** A data flow as SARIF's codeFlows (§3.36): one thread, its locations in the order the data moves. */
+export function codeFlowOf(trace: readonly TraceStep[]): CodeFlow {
+  const last = trace.length - 1;
+  return {
+    message: { text: `Untrusted data from ${trace[0]!.label} reaches ${trace[last]!.label}` },
+    threadFlows: [
+      {
+        locations: trace.map((step, i) => ({
+          location: {
+            physicalLocation: {
+              artifactLocation: { uri: relativeUri(step.file), uriBaseId: SRCROOT },
+              region: { startLine: step.line },
+            },
+            message: { text: i === 0 ? `source: ${step.label}` : i === last ? `sink: ${step.label}` : step.label },
+          },
+          kinds: ["taint"],
+          importance: i === 0 || i === last ? ("essential" as const) : ("important" as const),
+          nestingLevel: 0,
+          executionOrder: i + 1,
+        })),
+      },
+    ],
+  };
+}
+
 function toResult(f: Finding, ruleIndex: number, dismissed: boolean): Result {
   return {
     ruleId: ruleIdOf(f),
@@ -110,6 +138,7 @@ function toResult(f: Finding, ruleIndex: number, dismissed: boolean): Result {
         },
       },
     ],
+    ...(f.trace?.length ? { codeFlows: [codeFlowOf(f.trace)] } : {}),
     partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
     ...(dismissed
       ? {

@@ -106,3 +106,30 @@ export function sampleInput(
   };
   return { review, report, dismissed: new Set(over.dismissed ?? []) };
 }
+
+/** A taint finding of the static engine whose data flow crosses into another file. */
+export function sampleTaintFinding(over: Partial<Finding> = {}): Finding {
+  return sampleFinding({
+    fingerprint: "fp-flow",
+    title: "Request input is built into an SQL query by db.query()",
+    severity: "critical",
+    file: "src/db/users.ts",
+    startLine: 4,
+    endLine: 4,
+    evidence: "  return db.query(`SELECT * FROM users WHERE id = ${id}`);",
+    explanation: "request input is built into an SQL query by db.query() (argus injection/sql).",
+    suggestedFix: undefined,
+    diff: undefined,
+    verification: "not_run",
+    verificationNote: undefined,
+    source: "static",
+    ruleId: "injection/sql",
+    trace: [
+      { file: "src/routes/users.ts", line: 7, label: "req.query.id" },
+      { file: "src/routes/users.ts", line: 7, label: "id = …" },
+      { file: "src/routes/users.ts", line: 8, label: "findUser(id)" },
+      { file: "src/db/users.ts", line: 4, label: "db.query()" },
+    ],
+    ...over,
+  });
+}

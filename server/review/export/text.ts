@@ -7,6 +7,15 @@ export function fence(text: string, info = ""): string {
   return `${ticks}${info}\n${text.replace(/\n+$/, "")}\n${ticks}`;
 }
 
+/** Untrusted text as one inline code span (a backtick run longer than any inside, so it cannot close early). */
+export function codeSpan(text: string): string {
+  const one = text.replace(/\s*\n\s*/g, " ").trim();
+  const longest = Math.max(0, ...(one.match(/`+/g) ?? []).map((run) => run.length));
+  const ticks = "`".repeat(longest + 1);
+  const pad = one.startsWith("`") || one.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${one}${pad}${ticks}`;
+}
+
 /**
  * Untrusted text (model output, file paths) placed in Markdown prose: one line, and no raw HTML —
  * a viewer that renders HTML in Markdown would otherwise run what a model or an uploaded file wrote.

@@ -15,6 +15,7 @@
  * computed from the kept findings (scores.ts); an agent report then says so in a note and lists them
  * in `computedScores` (every static score is Argus's, its engine label says so).
  */
+import type { TraceStep } from "../../shared/findings.ts";
 import { emptyStageCounts } from "../../shared/stages.ts";
 import { fingerprint, normalisePath } from "./fingerprint.ts";
 import { locateEvidence } from "./locate.ts";
@@ -43,7 +44,7 @@ export type Verifier = (findings: Finding[]) => Promise<{ results: Map<string, V
 
 /** A proposed finding; the static engine's carry the rule that raised them (kept on the finding;
  * not part of its identity: two tools flagging the same lines for the same reason are one finding). */
-export type ProposedFinding = ModelReport["findings"][number] & { ruleId?: string };
+export type ProposedFinding = ModelReport["findings"][number] & { ruleId?: string; trace?: TraceStep[] };
 
 export interface BuildReportInput {
   /** Scores left out are computed (scores.ts). */
@@ -104,6 +105,7 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
       verification: "not_run",
       source: input.engine ?? "agent",
       ...(m.ruleId ? { ruleId: m.ruleId } : {}),
+      ...(m.trace?.length ? { trace: m.trace.map((s) => ({ ...s, file: normalisePath(s.file) })) } : {}),
     };
     finding.fingerprint = fingerprint(finding);
     located.push(finding);
@@ -119,8 +121,10 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
     }
     stages.droppedDuplicate++;
     const worse = severityRank(f.severity) < severityRank(seen.severity) ? f : seen;
+    const trace = worse.trace ?? f.trace ?? seen.trace;
     byPrint.set(f.fingerprint, {
       ...worse,
+      ...(trace ? { trace } : {}),
       confidence: Math.max(f.confidence, seen.confidence),
       startLine: Math.min(f.startLine, seen.startLine),
       endLine: Math.max(f.endLine, seen.endLine),

@@ -90,7 +90,7 @@ export type ScoreKey = z.infer<typeof scoreKeySchema>;
 
 export const reportSchema = z.object({
   engine: z.enum(["static", "agent"]),
-  /** Shown on the report, e.g. "static analysis — no LLM" or "anthropic / claude-sonnet-4-5". */
+  /** Shown on the report, e.g. "static analysis — no LLM" or "anthropic / claude-sonnet-5-5". */
   engineLabel: z.string(),
   summary: z.string(),
   overallScore: z.number(),

@@ -34,6 +34,8 @@ type Finding = {
   dismissed: boolean;
   source: string;
   ruleId: string | null;
+  explanation: string;
+  trace: { file: string; line: number; label: string }[] | null;
 };
 
 let demo: { projectUid: string; review: ReviewView };
@@ -64,10 +66,25 @@ describe("a static review of the demo project", () => {
       ruleId: "injection/sql",
     });
     expect(sqli!.evidence).toContain("SELECT id, name, stock FROM items");
+    // Its data flow, stored with the pre-pass finding and carried to the review's (both in the database).
+    expect(sqli!.trace).toEqual([
+      { file: "src/api.py", line: 17, label: 'request.args.get("name", "")' },
+      { file: "src/api.py", line: 17, label: "name = …" },
+      { file: "src/api.py", line: 19, label: "cursor.execute()" },
+    ]);
+    expect(all.find((f) => f.file === "src/settings.py")!.trace).toBeNull();
+    const snapshotFindings = await owner.client.ok<{ ruleId: string; startLine: number; trace: unknown }[]>(
+      "query",
+      "snapshots.findings",
+      { snapshotUid: review.snapshotUid!, file: "src/api.py" },
+    );
+    expect(snapshotFindings.find((f) => f.ruleId === "injection/sql")!.trace).toEqual(sqli!.trace);
     expect(all.some((f) => f.file === "src/settings.py" && f.severity === "critical")).toBe(true);
-    // The eslint and Argus findings on the same exec() line are one finding, not two.
-    expect(all.filter((f) => f.file === "src/server.js" && f.startLine === 24)).toHaveLength(1);
-    expect(review.report!.stages.droppedDuplicate).toBeGreaterThan(0);
+    // The eslint and Argus findings on the same exec() line are one finding, not two: merged in the
+    // pre-pass (one per place and weakness), which names the other tool.
+    const exec = all.filter((f) => f.file === "src/server.js" && f.startLine === 24);
+    expect(exec).toHaveLength(1);
+    expect(exec[0]!.explanation).toContain("also reported by eslint security/detect-child-process");
     // Sorted worst first; files at risk with counts.
     expect(all[0]!.severity).toBe("critical");
     const serverJs = review.files.find((f) => f.path === "src/server.js")!;

@@ -60,6 +60,21 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "account.invites": { access: "owner", input: ws },
   "account.revokeInvite": { access: "owner", input: (w) => ({ id: w.a.inviteId }) },
 
+  // ── notifications: each user's own inbox ──
+  "notifications.list": { access: "signedIn", input: () => ({ limit: 100 }) },
+  "notifications.unreadCount": { access: "signedIn", input: () => undefined },
+  "notifications.markRead": {
+    access: "signedIn",
+    input: (w) => ({ ids: [w.a.notificationUid] }),
+    expect: { outsider: 404, viewer: 404, member: 404 },
+    note: "The owner's own notification: to anyone else it does not exist (and stays unread).",
+  },
+  "notifications.markAllRead": {
+    access: "signedIn",
+    input: () => undefined,
+    note: "About the caller's own inbox only (the router test checks that others' stay unread).",
+  },
+
   // ── workspaces ──
   "workspaces.create": {
     access: "signedIn",
@@ -135,6 +150,58 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "ask.teamFindings": { access: "viewer", input: (w) => ({ projectUid: w.a.projectUid }) },
 
   // ── knowledge ──
+  // ── pipelines ──
+  "pipelines.list": { access: "viewer", input: ws },
+  "pipelines.gallery": { access: "viewer", input: (w) => ({ ...ws(w), key: "bm25_search" }) },
+  "pipelines.get": { access: "viewer", input: (w) => ({ uid: w.a.pipelineUid }) },
+  "pipelines.validate": {
+    access: "viewer",
+    input: (w) => ({ ...ws(w), source: "servers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n" }),
+  },
+  "pipelines.servers": { access: "viewer", input: ws },
+  "pipelines.create": {
+    access: "member",
+    input: (w) => ({ ...ws(w), name: `intruder_${random().slice(0, 8)}`, source: "servers: {}\npipeline: []\n" }),
+  },
+  "pipelines.fork": {
+    access: "member",
+    input: (w) => ({ ...ws(w), key: "bm25_search", name: `fork_${random().slice(0, 8)}` }),
+  },
+  "pipelines.save": {
+    access: "member",
+    input: (w) => ({
+      uid: w.a.pipelineUid,
+      source: "servers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n",
+    }),
+  },
+  "pipelines.delete": { access: "member", input: (w) => ({ uid: w.a.pipelineUid }), note: "Members may; not probed." },
+  "pipelines.versions": { access: "viewer", input: (w) => ({ uid: w.a.pipelineUid }) },
+  "pipelines.diff": { access: "viewer", input: (w) => ({ uid: w.a.pipelineUid, from: 1, to: 1 }) },
+  "pipelines.startRun": {
+    access: "member",
+    input: (w) => ({ target: { uid: w.a.pipelineUid }, dataset: { kind: "sample" } }),
+    crossIds: [
+      {
+        why: "a gallery run in A's workspace, asked by B's owner",
+        input: (w) => ({ target: { ...ws(w), key: "bm25_search" }, dataset: { kind: "sample" } }),
+        status: 403,
+      },
+    ],
+  },
+  "pipelines.cancelRun": { access: "member", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.runs": {
+    access: "viewer",
+    input: ws,
+    crossIds: [
+      {
+        why: "B's workspace, A's pipeline uid",
+        input: (w) => ({ workspaceId: w.b.workspaceId, pipelineUid: w.a.pipelineUid }),
+        status: 404,
+      },
+    ],
+  },
+  "pipelines.run": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.runCase": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
   "knowledge.list": { access: "viewer", input: ws },
   "knowledge.get": { access: "viewer", input: (w) => ({ uid: w.a.baseUid }) },
   "knowledge.create": { access: "member", input: (w) => ({ ...ws(w), name: "Intruder's base" }) },

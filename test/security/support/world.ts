@@ -2,7 +2,7 @@
  * The world the security suite attacks: workspace A with one of everything (a project with a ready
  * snapshot, a completed review with findings, a knowledge base with a document, a custom prompt, a
  * provider connection holding an API key, a stored git token, an open invite, a share link of the
- * review, a pipeline run) and its
+ * review, a pipeline with an API key among its parameters and a run of it) and its
  * owner, a member and a viewer; and workspace B, a separate workspace whose owner is the attacker.
  * Sign-up can only create the first workspace, so B is written through the database (the test helper
  * signUpInNewWorkspace) and its owner signs up through the real flow.
@@ -46,10 +46,14 @@ export interface WorkspaceA {
   connectionUid: string;
   inviteId: string;
   inviteToken: string;
+  /** A workspace pipeline whose parameters hold canaries.providerKey as an API key. */
+  pipelineUid: string;
   runUid: string;
   /** A conversation with Argus on A's project, and its answer (citing src/app.ts:2). */
   threadUid: string;
   answerUid: string;
+  /** The owner's inbox item for the review they started (its text names A's project). */
+  notificationUid: string;
   /** A working share link of the review (spectators: test/security/spectators.test.ts). */
   shareUid: string;
   shareToken: string;
@@ -164,6 +168,8 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     reviewUid: review.uid,
   });
   expect(findings.length, "the static review of A's project found nothing").toBeGreaterThan(0);
+  const notification = await db.notification.findFirst({ where: { userId: owner.userId, kind: "review_finished" } });
+  expect(notification?.text, "the owner was not told that their review finished").toContain(tag);
 
   const base = await owner.client.ok<{ uid: string }>("mutate", "knowledge.create", {
     workspaceId,
@@ -214,12 +220,21 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     },
   });
 
-  // Pipeline runs have no API yet, but their rooms can be joined: one row is enough.
+  // A pipeline with a secret parameter, and a finished run of it (one row and an event are enough).
+  const pipeline = await member.client.ok<{ uid: string }>("mutate", "pipelines.create", {
+    workspaceId,
+    name: `pipe_${tag}`,
+    source: `# ---\n# title: "${tag} pipeline"\n# ---\nservers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n`,
+    parameters: { sayhello: { name: tag, api_key: canaries.providerKey } },
+  });
+  const pipelineRow = await db.pipeline.findUniqueOrThrow({ where: { uid: pipeline.uid } });
   const runUid = randomUUID();
   await db.pipelineRun.create({
     data: {
       uid: runUid,
       workspaceId,
+      pipelineId: pipelineRow.id,
+      pipelineVersion: 1,
       pipelineName: `${tag} pipeline`,
       pipelinePath: "pipelines/rag.yaml",
       pipelineHash: "0".repeat(64),
@@ -294,9 +309,11 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     connectionUid,
     inviteId: invite.id,
     inviteToken: invite.token,
+    pipelineUid: pipeline.uid,
     runUid,
     threadUid,
     answerUid,
+    notificationUid: notification!.uid,
     shareUid: share.uid,
     shareToken: share.token,
   };

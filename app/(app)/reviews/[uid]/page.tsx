@@ -10,7 +10,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { FollowPane, FollowToggle, useFollowSetting } from "@/app/_components/review/follow-pane.tsx";
 import { ReplayBar } from "@/app/_components/review/replay-bar.tsx";
@@ -44,6 +44,8 @@ export default function ReviewPage() {
   const searchParams = useSearchParams();
   // The moment a link opens at; after that the replay owns the address.
   const [initialAt] = useState(() => parseAtParam(searchParams.get("at")));
+  // A link to a finding's thread (the inbox) opens that finding.
+  const linkedFinding = searchParams.get("finding");
   const [follow, setFollow] = useFollowSetting(user.id);
 
   const review = useQuery({
@@ -68,18 +70,40 @@ export default function ReviewPage() {
   const replayPos = replayState?.pos ?? 0;
   const momentEvents = useMemo(() => (replayLog ? replayLog.slice(0, replayPos) : null), [replayLog, replayPos]);
   const atEnd = !replayState || atReplayEnd(replayState);
-  const moment = useMemo(() => (momentEvents ? { events: momentEvents, atEnd } : null), [momentEvents, atEnd]);
+  // While a finished review's log is read, the activity shows it loading where the replay will be
+  // (not the live panel first, then the replay: one render of the long log, and nothing jumps).
+  const replayLoading = !!status && !live && !momentEvents && !log.error;
+  const moment = useMemo(
+    () =>
+      momentEvents
+        ? { events: momentEvents, atEnd }
+        : replayLoading
+          ? { events: [], atEnd: true, loading: true }
+          : null,
+    [momentEvents, atEnd, replayLoading],
+  );
   const shownRoomEvents = momentEvents ?? room.events;
   const target = useMemo(() => (follow ? followTarget(shownRoomEvents) : null), [follow, shownRoomEvents]);
   const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
+  // Asked for together with the review (most reviews one opens are finished): the list does not wait
+  // for reviews.get's round trip. A review that turns out to be running has none yet; its findings
+  // are read again when it completes.
   const findings = useQuery({
     ...trpc.reviews.findings.queryOptions({ reviewUid: uid }),
-    enabled: status === "completed",
+    enabled: status === undefined ? !review.isError : status === "completed",
   });
+  const seenActive = useRef(false);
   useEffect(() => {
-    // The review just finished: load its findings and refresh lists that show it.
-    if (status && !isActive(status)) void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
-  }, [status, queryClient, trpc]);
+    if (status && isActive(status)) seenActive.current = true;
+    if (!status || isActive(status)) return;
+    // The review finished (or was found finished): refresh lists that show it, and read the
+    // findings again if they were read while it ran.
+    void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
+    if (seenActive.current) {
+      seenActive.current = false;
+      void queryClient.invalidateQueries({ queryKey: trpc.reviews.findings.queryKey({ reviewUid: uid }) });
+    }
+  }, [status, queryClient, trpc, uid]);
 
   const onError = (err: unknown) => toast.error(errorInfo(err).message);
   const cancel = useMutation(trpc.reviews.cancel.mutationOptions({ onSuccess: () => void review.refetch(), onError }));
@@ -188,11 +212,13 @@ export default function ReviewPage() {
         code={code}
         moment={moment}
         asking
+        linkedFinding={linkedFinding}
         beforeActivity={
           <>
             {r.engine === "agent" && replayState && replayState.events.length > 0 && (
               <ReplayBar state={replayState} dispatch={replay.dispatch} />
             )}
+            {r.engine === "agent" && replayLoading && <ReplayBar state={null} dispatch={replay.dispatch} />}
             {log.error && <ErrorNotice message={`Could not load the replay: ${log.error}`} />}
           </>
         }

@@ -74,6 +74,8 @@ export interface RulesResult {
   note: string | null;
   /** What other files need from this one (exported functions' summaries, outgoing calls). */
   taint: FileTaint | null;
+  /** The taint engine analysed the whole file (it parsed, and nothing stopped the analysis). */
+  taintComplete: boolean;
 }
 
 export async function runArgusRules(ctx: RuleContext, options: RulesOptions = {}): Promise<Finding[]> {
@@ -102,5 +104,5 @@ export async function runArgusRulesDetailed(ctx: RuleContext, options: RulesOpti
     findings.push(...result.findings);
   }
   findings.sort((a, b) => a.startLine - b.startLine || a.ruleId.localeCompare(b.ruleId));
-  return { findings, note, taint };
+  return { findings, note, taint, taintComplete: useTaint && note === null };
 }

@@ -209,7 +209,10 @@ export class JsAnalyzer extends Analyzer {
       try {
         const body = node.childForFieldName("body");
         if (!body) return EMPTY;
-        if (body.text.length > 400_000) throw new TaintAbort(`taint analysis stopped: function ${fn.name} is enormous`);
+        if (body.endIndex - body.startIndex > 400_000)
+          throw new TaintAbort(
+            `taint analysis stopped: the function ${fn.name ? `${fn.name}() ` : ""}at line ${line(node)} is enormous (${Math.round((body.endIndex - body.startIndex) / 1024)} KB)`,
+          );
         if (body.type === "statement_block") {
           this.hoist(body, env);
           this.block(body.namedChildren, env);

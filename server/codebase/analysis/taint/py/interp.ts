@@ -173,7 +173,10 @@ export class PyAnalyzer extends Analyzer {
         const body = node.childForFieldName("body");
         if (!body) return EMPTY;
         if (node.type === "lambda") return this.expr(body, env);
-        if (body.text.length > 400_000) throw new TaintAbort(`taint analysis stopped: function ${fn.name} is enormous`);
+        if (body.endIndex - body.startIndex > 400_000)
+          throw new TaintAbort(
+            `taint analysis stopped: the function ${fn.name ? `${fn.name}() ` : ""}at line ${line(node)} is enormous (${Math.round((body.endIndex - body.startIndex) / 1024)} KB)`,
+          );
         this.hoist(body.namedChildren, env);
         this.block(body.namedChildren, env);
         return joinAll(frame.returns);

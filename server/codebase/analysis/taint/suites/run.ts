@@ -11,6 +11,8 @@ import { scoreSuite, type SuiteScore } from "./score.ts";
 
 export interface SuiteRun {
   findings: Finding[];
+  /** Files the taint engine analysed to the end (what the pre-pass's merge needs). */
+  taintComplete: string[];
   scores: { javascript: SuiteScore; python: SuiteScore };
   durationMs: number;
 }
@@ -32,6 +34,7 @@ export async function runSuites(options: { taint: boolean; cases?: SuiteCase[] }
     const findings = built.findings;
     return {
       findings,
+      taintComplete: built.taintComplete,
       scores: { javascript: scoreSuite("javascript", cases, findings), python: scoreSuite("python", cases, findings) },
       durationMs,
     };

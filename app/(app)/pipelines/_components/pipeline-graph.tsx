@@ -1,0 +1,185 @@
+"use client";
+/**
+ * The pipeline's steps drawn with React Flow, laid out top to bottom by dagre: a card per tool step
+ * (alias.tool, what it reads ← and writes →), a pill per loop (its body below it, a dashed "repeat"
+ * edge back), a diamond-marked card per branch router (one labelled edge per state), and the end.
+ * Nodes are focusable: Tab to one, Enter selects it; a click or Enter tells the page which.
+ */
+import dagre from "@dagrejs/dagre";
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { GitBranch, Repeat, Square } from "lucide-react";
+import { useTheme } from "next-themes";
+import { memo, useMemo } from "react";
+import { cx } from "@/app/_components/ui.tsx";
+import type { GraphNode, PipelineGraph as Graph } from "@/server/shared/pipelines.ts";
+
+type StepData = { step: GraphNode; selected: boolean };
+type StepNode = Node<StepData, "step">;
+
+const WIDTH = 260;
+/** Pool variables a step reads; its `$parameters` are one line (the step's details list them all). */
+const reads = (n: GraphNode) => n.inputs.filter((i) => !i.from.startsWith("$"));
+const params = (n: GraphNode) => n.inputs.filter((i) => i.from.startsWith("$")).map((i) => i.from.slice(1));
+const heightOf = (n: GraphNode) =>
+  n.kind === "loop" || n.kind === "end"
+    ? 40
+    : 44 + 18 * (reads(n).length + n.outputs.length + (params(n).length ? 1 : 0));
+
+const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
+  const { step, selected } = data;
+  const ring = selected ? "ring-2 ring-brand-500" : "";
+  const handles = (
+    <>
+      <Handle type="target" position={Position.Top} className="!bg-zinc-400" isConnectable={false} />
+      <Handle type="source" position={Position.Bottom} className="!bg-zinc-400" isConnectable={false} />
+    </>
+  );
+  if (step.kind === "loop" || step.kind === "end")
+    return (
+      <div
+        className={cx(
+          "flex h-10 items-center justify-center gap-1.5 rounded-full border text-sm font-medium",
+          step.kind === "loop"
+            ? "border-violet-400 bg-violet-50 text-violet-800 dark:border-violet-500 dark:bg-violet-950 dark:text-violet-100"
+            : "border-zinc-300 bg-zinc-100 text-zinc-600 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-300",
+          ring,
+        )}
+        style={{ width: WIDTH }}
+      >
+        {handles}
+        {step.kind === "loop" ? <Repeat className="size-4" aria-hidden /> : <Square className="size-3" aria-hidden />}
+        {step.label}
+      </div>
+    );
+  return (
+    <div
+      className={cx(
+        "rounded-md border bg-white px-3 py-2 text-left text-xs shadow-sm dark:bg-zinc-900",
+        step.kind === "branch"
+          ? "border-amber-400 dark:border-amber-500"
+          : step.unknown
+            ? "border-red-400 dark:border-red-500"
+            : "border-zinc-300 dark:border-zinc-600",
+        ring,
+      )}
+      style={{ width: WIDTH }}
+    >
+      {handles}
+      <div className="flex items-center gap-1.5 font-mono text-[13px] font-semibold">
+        {step.kind === "branch" && <GitBranch className="size-3.5 text-amber-600" aria-label="branch" />}
+        <span className="truncate">{step.label}</span>
+      </div>
+      {reads(step).map((i) => (
+        <div key={`in-${i.name}`} className="truncate font-mono text-zinc-500 dark:text-zinc-400">
+          {i.name} ← <span className="text-zinc-700 dark:text-zinc-200">{i.from}</span>
+        </div>
+      ))}
+      {params(step).length > 0 && (
+        <div className="truncate font-mono text-zinc-400" title={params(step).join(", ")}>
+          $ {params(step).join(", ")}
+        </div>
+      )}
+      {step.outputs.map((o) => (
+        <div key={`out-${o.name}`} className="truncate font-mono text-emerald-700 dark:text-emerald-400">
+          → {o.as}
+          {o.as !== o.name ? ` (${o.name})` : ""}
+        </div>
+      ))}
+    </div>
+  );
+});
+
+const nodeTypes = { step: StepCard };
+
+function layout(graph: Graph, selected: string | null): { nodes: StepNode[]; edges: Edge[] } {
+  const g = new dagre.graphlib.Graph();
+  g.setGraph({ rankdir: "TB", nodesep: 40, ranksep: 48 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of graph.nodes) g.setNode(n.id, { width: WIDTH, height: heightOf(n) });
+  for (const e of graph.edges) if (e.kind !== "repeat") g.setEdge(e.source, e.target);
+  dagre.layout(g);
+  const nodes: StepNode[] = graph.nodes.map((n) => {
+    const p = g.node(n.id);
+    return {
+      id: n.id,
+      type: "step",
+      position: { x: p.x - WIDTH / 2, y: p.y - heightOf(n) / 2 },
+      data: { step: n, selected: n.id === selected },
+      ariaLabel: `${n.kind === "branch" ? "branch " : ""}${n.label}, line ${n.pos.line}`,
+      selected: n.id === selected,
+    };
+  });
+  const edges: Edge[] = graph.edges.map((e) => ({
+    id: e.id,
+    source: e.source,
+    target: e.target,
+    type: "smoothstep",
+    ...(e.label ? { label: e.label } : {}),
+    animated: e.kind === "repeat",
+    markerEnd: { type: MarkerType.ArrowClosed },
+    className: `edge-${e.kind}`,
+    style:
+      e.kind === "repeat"
+        ? { stroke: "#8b5cf6", strokeDasharray: "6 4" }
+        : e.kind === "case"
+          ? { stroke: "#d97706" }
+          : undefined,
+    labelBgPadding: [4, 2] as [number, number],
+  }));
+  return { nodes, edges };
+}
+
+export function PipelineGraph({
+  graph,
+  selected,
+  onSelect,
+  className,
+}: {
+  graph: Graph;
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  className?: string;
+}) {
+  const { resolvedTheme } = useTheme();
+  const { nodes, edges } = useMemo(() => layout(graph, selected), [graph, selected]);
+  return (
+    <div
+      className={cx("h-[32rem] rounded-md border border-zinc-200 dark:border-zinc-800", className)}
+      role="group"
+      aria-label="Pipeline graph"
+      data-testid="pipeline-graph"
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        colorMode={resolvedTheme === "dark" ? "dark" : "light"}
+        fitView
+        fitViewOptions={{ padding: 0.1, minZoom: 0.55, maxZoom: 1 }}
+        minZoom={0.2}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        edgesFocusable={false}
+        onNodeClick={(_, n) => onSelect(n.id === selected ? null : n.id)}
+        onPaneClick={() => onSelect(null)}
+        onSelectionChange={({ nodes: picked }) => {
+          if (picked[0] && picked[0].id !== selected) onSelect(picked[0].id);
+        }}
+      >
+        <Background />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

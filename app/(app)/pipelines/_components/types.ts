@@ -1,0 +1,16 @@
+/** API shapes the pipeline pages use, inferred from the router (never re-declared). */
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/trpc/router.ts";
+
+type Out = inferRouterOutputs<AppRouter>["pipelines"];
+export type PipelineInspection = Out["validate"];
+export type PipelineList = Out["list"];
+export type RunItem = Out["runs"][number];
+export type RunDetail = Out["run"];
+
+export const runStatusTone = (s: string): "zinc" | "brand" | "amber" | "green" =>
+  s === "completed" ? "green" : s === "running" ? "brand" : s === "cancelled" ? "zinc" : "amber";
+
+export const galleryHref = (key: string) => `/pipelines/gallery/${encodeURIComponent(key)}`;
+export const pipelineHref = (uid: string) => `/pipelines/${uid}`;
+export const runHref = (uid: string) => `/pipelines/runs/${uid}`;

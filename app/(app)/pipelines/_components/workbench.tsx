@@ -1,0 +1,398 @@
+"use client";
+/**
+ * A pipeline's page: the step graph beside the YAML editor, the parameter form, the run history and
+ * (for a workspace pipeline) its versions. Every edit of the YAML or a parameter is validated by the
+ * engine on the server 150 ms after typing stops; graph, problems and form follow the answer. A
+ * gallery pipeline is read-only here: fork it to change it. `?tab=` and `?node=` deep-link.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { GitFork, Play, Plus, Save, Trash2 } from "lucide-react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import { stringify } from "yaml";
+import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
+import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader, cx } from "@/app/_components/ui.tsx";
+import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { AddStepDialog } from "./add-step-dialog.tsx";
+import { ForkDialog } from "./fork-dialog.tsx";
+import { NodeDetails } from "./node-details.tsx";
+import { ParameterForm } from "./parameter-form.tsx";
+import type { ParameterFile } from "./params.ts";
+import { PipelineGraph } from "./pipeline-graph.tsx";
+import { RunDialog } from "./run-dialog.tsx";
+import { RunHistory } from "./run-history.tsx";
+import type { PipelineInspection } from "./types.ts";
+import { VersionsPanel } from "./versions-panel.tsx";
+import { YamlEditor } from "./yaml-editor.tsx";
+
+export type WorkbenchTarget = { kind: "workspace"; uid: string } | { kind: "gallery"; key: string };
+
+const TABS = ["yaml", "parameters", "runs", "versions"] as const;
+type Tab = (typeof TABS)[number];
+const TAB_LABEL: Record<Tab, string> = { yaml: "YAML", parameters: "Parameters", runs: "Runs", versions: "Versions" };
+
+/** Validates the text 150 ms after the last change; only the latest answer is kept. */
+function useLiveInspection(
+  workspaceId: string,
+  source: string,
+  parameters: ParameterFile,
+  initial: PipelineInspection | undefined,
+) {
+  const trpc = useTRPC();
+  const [inspection, setInspection] = useState(initial);
+  const latest = useRef(0);
+  const { mutateAsync } = useMutation(trpc.pipelines.validate.mutationOptions());
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const id = ++latest.current;
+    const t = setTimeout(() => {
+      mutateAsync({ workspaceId, source, parameters })
+        .then((r) => {
+          if (id === latest.current) setInspection(r);
+        })
+        .catch((err: unknown) => {
+          if (id === latest.current) toast.error(errorInfo(err).message);
+        });
+    }, 150);
+    return () => clearTimeout(t);
+  }, [workspaceId, source, parameters, mutateAsync]);
+  return inspection ?? initial;
+}
+
+export function PipelineWorkbench({ target }: { target: WorkbenchTarget }) {
+  const trpc = useTRPC();
+  const { workspace, canEdit } = useWorkspace();
+  const pipeline = useQuery({
+    ...trpc.pipelines.get.queryOptions({ uid: target.kind === "workspace" ? target.uid : "" }),
+    enabled: target.kind === "workspace",
+  });
+  const gallery = useQuery({
+    ...trpc.pipelines.gallery.queryOptions({
+      workspaceId: workspace.id,
+      key: target.kind === "gallery" ? target.key : "",
+    }),
+    enabled: target.kind === "gallery",
+  });
+  const query = target.kind === "workspace" ? pipeline : gallery;
+  const back = <BackLink href="/pipelines">Pipelines</BackLink>;
+  if (query.isError || !query.data) return <DetailNotLoaded query={query} back={back} />;
+  const data = query.data;
+  const saved = {
+    source: data.source,
+    parameters: data.parameters as ParameterFile,
+    inspection: data.inspection,
+    version: "version" in data ? data.version : null,
+  };
+  return (
+    <>
+      {back}
+      <Loaded
+        key={`${target.kind}:${saved.version ?? ""}`}
+        target={target}
+        saved={saved}
+        name={data.name}
+        forkedFrom={"forkedFrom" in data ? data.forkedFrom : null}
+        workspaceId={workspace.id}
+        canEdit={canEdit}
+      />
+    </>
+  );
+}
+
+function Loaded({
+  target,
+  saved,
+  name,
+  forkedFrom,
+  workspaceId,
+  canEdit,
+}: {
+  target: WorkbenchTarget;
+  saved: { source: string; parameters: ParameterFile; inspection: PipelineInspection; version: number | null };
+  name: string;
+  forkedFrom: string | null;
+  workspaceId: string;
+  canEdit: boolean;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const editable = target.kind === "workspace" && canEdit;
+  const [source, setSource] = useState(saved.source);
+  const [parameters, setParameters] = useState<ParameterFile>(saved.parameters);
+  const inspection = useLiveInspection(workspaceId, source, parameters, saved.inspection)!;
+  const [goto, setGoto] = useState<{ line: number; col: number } | null>(null);
+  const [running, setRunning] = useState(false);
+  const [forking, setForking] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [adding, setAdding] = useState(false);
+
+  const tab: Tab = (TABS as readonly string[]).includes(search.get("tab") ?? "") ? (search.get("tab") as Tab) : "yaml";
+  const nodeId = search.get("node");
+  const setParam = useCallback(
+    (key: string, value: string | null) => {
+      const next = new URLSearchParams(search.toString());
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+      const qs = next.toString();
+      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    },
+    [pathname, router, search],
+  );
+  const node = useMemo(() => inspection.graph?.nodes.find((n) => n.id === nodeId) ?? null, [inspection.graph, nodeId]);
+
+  const dirty = source !== saved.source || JSON.stringify(parameters) !== JSON.stringify(saved.parameters);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+
+  const save = useMutation(
+    trpc.pipelines.save.mutationOptions({
+      onSuccess: async (r) => {
+        if (r.valid) toast.success(`Saved version ${r.version}`);
+        else
+          toast.warning(
+            `Saved version ${r.version} as a draft: ${r.errors} ${r.errors === 1 ? "error" : "errors"} to fix before it can run`,
+          );
+        await queryClient.invalidateQueries({ queryKey: trpc.pipelines.pathKey() });
+      },
+      onError: (err) => toast.error(errorInfo(err).message),
+    }),
+  );
+  const remove = useMutation(
+    trpc.pipelines.delete.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Pipeline deleted");
+        router.push("/pipelines");
+        await queryClient.invalidateQueries({ queryKey: trpc.pipelines.pathKey() });
+      },
+      onError: (err) => toast.error(errorInfo(err).message),
+    }),
+  );
+
+  const errors = inspection.diagnostics.filter((d) => d.severity === "error").length;
+  const title = inspection.meta?.title ?? name;
+  const runBlocked = dirty
+    ? "Save your changes first: a run uses the saved version."
+    : errors
+      ? "Fix the problems first: an invalid pipeline cannot run."
+      : null;
+
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description={inspection.meta?.description || undefined}
+        actions={
+          canEdit && (
+            <>
+              {target.kind === "workspace" && (
+                <Button
+                  variant="secondary"
+                  busy={save.isPending}
+                  disabled={!dirty}
+                  onClick={() => save.mutate({ uid: target.uid, source, parameters })}
+                >
+                  <Save className="size-4" aria-hidden /> Save version
+                </Button>
+              )}
+              {target.kind === "gallery" && (
+                <Button variant="secondary" onClick={() => setForking(true)}>
+                  <GitFork className="size-4" aria-hidden /> Fork to edit
+                </Button>
+              )}
+              <Button
+                onClick={() => setRunning(true)}
+                disabled={Boolean(runBlocked)}
+                title={runBlocked ?? undefined}
+                aria-describedby={runBlocked ? "run-blocked" : undefined}
+              >
+                <Play className="size-4" aria-hidden /> Run
+              </Button>
+              {target.kind === "workspace" && (
+                <Button variant="ghost" aria-label="Delete pipeline" onClick={() => setDeleting(true)}>
+                  <Trash2 className="size-4" aria-hidden />
+                </Button>
+              )}
+            </>
+          )
+        }
+      />
+      <div className="mb-4 flex flex-wrap items-center gap-2 text-sm text-zinc-500">
+        <span className="font-mono">{name}.yaml</span>
+        <Badge tone={inspection.meta?.needs === "none" || !inspection.meta ? "green" : "amber"}>
+          needs {inspection.meta?.needs ?? "none"}
+        </Badge>
+        {target.kind === "gallery" ? <Badge>gallery</Badge> : <Badge>version {saved.version}</Badge>}
+        {errors ? (
+          <Badge tone="amber">
+            {errors} {errors === 1 ? "problem" : "problems"}
+          </Badge>
+        ) : (
+          <Badge tone="green">valid</Badge>
+        )}
+        {dirty && <Badge tone="brand">unsaved changes</Badge>}
+        {forkedFrom && <span>forked from {forkedFrom}</span>}
+        {runBlocked && canEdit && (
+          <span id="run-blocked" className="text-xs">
+            {runBlocked}
+          </span>
+        )}
+      </div>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <div className="min-w-0 space-y-3">
+          {inspection.graph ? (
+            <PipelineGraph
+              graph={inspection.graph}
+              selected={node?.id ?? null}
+              onSelect={(id) => setParam("node", id)}
+            />
+          ) : (
+            <Card className="flex h-[32rem] items-center justify-center p-6 text-center text-sm text-zinc-500">
+              The YAML does not parse, so there is no graph to draw: see the problems under the editor.
+            </Card>
+          )}
+          {node && (
+            <NodeDetails
+              node={node}
+              inspection={inspection}
+              file={parameters}
+              onShowInYaml={() => {
+                setParam("tab", null);
+                setGoto({ ...node.pos });
+              }}
+              onClose={() => setParam("node", null)}
+            />
+          )}
+        </div>
+        <div className="min-w-0">
+          <div
+            role="tablist"
+            aria-label="Pipeline"
+            className="mb-3 flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800"
+          >
+            {TABS.filter((t) => t !== "versions" || target.kind === "workspace").map((t) => (
+              <button
+                key={t}
+                type="button"
+                role="tab"
+                id={`tab-${t}`}
+                aria-selected={tab === t}
+                aria-controls={`panel-${t}`}
+                onClick={() => setParam("tab", t === "yaml" ? null : t)}
+                className={cx(
+                  "-mb-px border-b-2 px-3 py-1.5 text-sm font-medium",
+                  tab === t
+                    ? "border-brand-600 text-brand-700 dark:text-brand-300"
+                    : "border-transparent text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200",
+                )}
+              >
+                {TAB_LABEL[t]}
+                {t === "yaml" && errors > 0 && <span className="ml-1 text-red-600">({errors})</span>}
+              </button>
+            ))}
+          </div>
+          <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+            {tab === "yaml" && (
+              <>
+                {editable && (
+                  <div className="mb-2 flex justify-end">
+                    <Button variant="secondary" className="text-xs" onClick={() => setAdding(true)}>
+                      <Plus className="size-3.5" aria-hidden /> Add step
+                    </Button>
+                  </div>
+                )}
+                {!editable && (
+                  <p className="mb-2 text-xs text-zinc-500">
+                    {target.kind === "gallery"
+                      ? "The gallery's pipelines are read-only: fork one to edit it."
+                      : "Viewers read pipelines; members edit them."}
+                  </p>
+                )}
+                <YamlEditor
+                  label="Pipeline YAML"
+                  value={source}
+                  onChange={setSource}
+                  readOnly={!editable}
+                  diagnostics={inspection.diagnostics}
+                  goto={goto}
+                />
+              </>
+            )}
+            {tab === "parameters" && (
+              <div className="space-y-4">
+                <ParameterForm
+                  fields={inspection.fields}
+                  file={parameters}
+                  onChange={setParameters}
+                  readOnly={!editable}
+                />
+                <details>
+                  <summary className="cursor-pointer text-sm font-medium">
+                    Parameter file (parameter/{name}_parameter.yaml)
+                  </summary>
+                  <pre
+                    className="mt-2 max-h-96 overflow-auto rounded bg-zinc-50 p-3 text-xs dark:bg-zinc-950"
+                    aria-label="Parameter file"
+                  >
+                    {Object.keys(parameters).length
+                      ? stringify(parameters, { lineWidth: 0 })
+                      : "# no parameter file: the servers' defaults apply\n"}
+                  </pre>
+                </details>
+              </div>
+            )}
+            {tab === "runs" && (
+              <RunHistory
+                workspaceId={workspaceId}
+                {...(target.kind === "workspace" ? { pipelineUid: target.uid } : { galleryKey: target.key })}
+              />
+            )}
+            {tab === "versions" && target.kind === "workspace" && <VersionsPanel uid={target.uid} />}
+          </div>
+        </div>
+      </div>
+
+      <RunDialog
+        open={running}
+        onClose={() => setRunning(false)}
+        target={target.kind === "workspace" ? { uid: target.uid } : { workspaceId, key: target.key }}
+      />
+      {editable && (
+        <AddStepDialog
+          open={adding}
+          onClose={() => setAdding(false)}
+          workspaceId={workspaceId}
+          source={source}
+          onAdd={setSource}
+        />
+      )}
+      {target.kind === "gallery" && (
+        <ForkDialog open={forking} onClose={() => setForking(false)} galleryKey={target.key} />
+      )}
+      {target.kind === "workspace" && (
+        <ConfirmDialog
+          open={deleting}
+          onClose={() => setDeleting(false)}
+          onConfirm={() => remove.mutate({ uid: target.uid })}
+          busy={remove.isPending}
+          title="Delete pipeline?"
+          body={<>“{title}” and its versions will be deleted; its runs stay in the history.</>}
+          confirmLabel="Delete pipeline"
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+/**
+ * The pipeline's YAML in CodeMirror 6 (YAML highlighting, line numbers, search, undo) with the
+ * engine's diagnostics drawn at their line and column as lint marks, and listed under the editor as
+ * buttons that move the cursor there. The diagnostics come from the server (pipelines.validate) for
+ * the text as it was sent; marks are clamped to the document as it is now.
+ */
+import { yaml } from "@codemirror/lang-yaml";
+import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from "@codemirror/lint";
+import { EditorView } from "@codemirror/view";
+import CodeMirror, { type ReactCodeMirrorRef } from "@uiw/react-codemirror";
+import { useTheme } from "next-themes";
+import { useEffect, useMemo, useRef } from "react";
+import { cx } from "@/app/_components/ui.tsx";
+
+export interface EditorDiagnostic {
+  line: number;
+  col: number;
+  severity: string;
+  message: string;
+  hint?: string;
+}
+
+function toCm(view: EditorView, ds: readonly EditorDiagnostic[]): CmDiagnostic[] {
+  const doc = view.state.doc;
+  return ds.map((d) => {
+    const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
+    const from = Math.min(line.from + Math.max(d.col - 1, 0), line.to);
+    // Mark the word at the position (at least one character), or to the end of the line.
+    const rest = doc.sliceString(from, line.to);
+    const word = /^[^\s:,[\]{}]+/.exec(rest)?.[0].length ?? rest.length;
+    return {
+      from,
+      to: Math.min(line.to, from + Math.max(word, 1)),
+      severity: d.severity === "warning" ? "warning" : "error",
+      message: d.hint ? `${d.message} (${d.hint})` : d.message,
+    };
+  });
+}
+
+export function YamlEditor({
+  value,
+  onChange,
+  diagnostics,
+  readOnly,
+  label,
+  height = "32rem",
+  goto,
+  className,
+}: {
+  value: string;
+  onChange?: (value: string) => void;
+  diagnostics: readonly EditorDiagnostic[];
+  readOnly?: boolean;
+  label: string;
+  height?: string;
+  /** Moves the cursor to this place whenever a new object is passed (a node's "show in YAML"). */
+  goto?: { line: number; col: number } | null;
+  className?: string;
+}) {
+  const ref = useRef<ReactCodeMirrorRef>(null);
+  const { resolvedTheme } = useTheme();
+  const extensions = useMemo(
+    () => [yaml(), lintGutter(), EditorView.lineWrapping, EditorView.contentAttributes.of({ "aria-label": label })],
+    [label],
+  );
+
+  useEffect(() => {
+    const view = ref.current?.view;
+    if (view) view.dispatch(setDiagnostics(view.state, toCm(view, diagnostics)));
+  }, [diagnostics, value]);
+
+  const jump = (d: { line: number; col: number }) => {
+    const view = ref.current?.view;
+    if (!view) return;
+    const line = view.state.doc.line(Math.min(Math.max(d.line, 1), view.state.doc.lines));
+    const pos = Math.min(line.from + Math.max(d.col - 1, 0), line.to);
+    view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+    view.focus();
+  };
+
+  useEffect(() => {
+    if (goto) jump(goto);
+  }, [goto]);
+
+  return (
+    <div className={cx("min-w-0", className)}>
+      <div className="overflow-hidden rounded-md border border-zinc-300 text-sm dark:border-zinc-700">
+        <CodeMirror
+          ref={ref}
+          value={value}
+          height={height}
+          theme={resolvedTheme === "dark" ? "dark" : "light"}
+          extensions={extensions}
+          readOnly={readOnly}
+          editable={!readOnly}
+          onChange={(v) => onChange?.(v)}
+          basicSetup={{ foldGutter: true, highlightActiveLine: !readOnly, autocompletion: false }}
+        />
+      </div>
+      {diagnostics.length > 0 && (
+        <ul aria-label="Problems" className="mt-2 space-y-1 text-sm">
+          {diagnostics.map((d, i) => (
+            <li key={`${d.line}:${d.col}:${i}`}>
+              <button
+                type="button"
+                onClick={() => jump(d)}
+                className={cx(
+                  "w-full rounded px-2 py-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800",
+                  d.severity === "warning" ? "text-amber-700 dark:text-amber-300" : "text-red-700 dark:text-red-300",
+                )}
+              >
+                <span className="font-mono text-xs">
+                  Line {d.line}, column {d.col}
+                </span>
+                {d.severity === "warning" ? " (warning)" : ""}: {d.message}
+                {d.hint && <span className="text-zinc-500"> — {d.hint}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/** The pieces of the web app's pipelines that need no server: tool docs, secrets, file parameters. */
+import { describe, expect, it } from "vitest";
+import { SECRET_MASK } from "../../shared/pipelines.ts";
+import { builtinSignatures } from "./catalog.ts";
+import { assertPathsInside, paramFields, splitSecrets, withSecrets } from "./parameters.ts";
+import { TOOL_DOCS } from "./tool-docs.ts";
+
+describe("tool docs", () => {
+  it("describe every built-in tool and prompt, and nothing else", async () => {
+    const names: string[] = [];
+    for (const [server, sig] of await builtinSignatures())
+      for (const tool of [...Object.keys(sig.tools), ...Object.keys(sig.prompts)]) names.push(`${server}.${tool}`);
+    expect(Object.keys(TOOL_DOCS).sort()).toEqual(names.sort());
+  });
+});
+
+describe("secret parameters", () => {
+  const form = { gen: { backend_configs: { openai: { api_key: "sk-1", model_name: "m" } }, top_k: 3 } };
+
+  it("are sealed apart, blanked in what is stored, and put back for a run", () => {
+    const { parameters, secrets } = splitSecrets(form, {});
+    expect(parameters).toEqual({ gen: { backend_configs: { openai: { api_key: "", model_name: "m" } }, top_k: 3 } });
+    expect(Object.values(secrets)).toEqual(["sk-1"]);
+    expect(withSecrets(parameters, secrets)).toEqual(form);
+    // The mask keeps the stored key; an empty value clears it.
+    const masked = { gen: { backend_configs: { openai: { api_key: SECRET_MASK, model_name: "m" } }, top_k: 3 } };
+    expect(splitSecrets(masked, secrets).secrets).toEqual(secrets);
+    const cleared = { gen: { backend_configs: { openai: { api_key: "", model_name: "m" } }, top_k: 3 } };
+    expect(splitSecrets(cleared, secrets).secrets).toEqual({});
+  });
+
+  it("show in the form as set or not, never their value", () => {
+    const { parameters, secrets } = splitSecrets(form, {});
+    const fields = paramFields(parameters as never, secrets);
+    expect(fields.find((f) => f.path.at(-1) === "api_key")).toEqual({
+      alias: "gen",
+      path: ["backend_configs", "openai", "api_key"],
+      type: "string",
+      value: SECRET_MASK,
+      secret: true,
+      set: true,
+    });
+    expect(fields.find((f) => f.path.at(-1) === "top_k")).toMatchObject({ type: "integer", value: 3, secret: false });
+  });
+});
+
+describe("file parameters", () => {
+  it("must stay inside the run's folder", () => {
+    expect(() => assertPathsInside({ b: { benchmark: { path: "data/q.jsonl" } } })).not.toThrow();
+    for (const bad of ["/etc/passwd", "../x", "data/../../x", "~/x", "C:\\x", "file:///etc/passwd"])
+      expect(() => assertPathsInside({ b: { benchmark: { path: bad } } }), bad).toThrow(
+        /b\.benchmark\.path must be a path inside/,
+      );
+    expect(() => assertPathsInside({ r: { backend_configs: { bm25: { save_path: "/tmp/x" } } } })).toThrow(
+      /r\.backend_configs\.bm25\.save_path/,
+    );
+  });
+});
