@@ -16,6 +16,7 @@ import type { Embedder } from "../../retrieval/embed/types.ts";
 import { bm25Tokenizer, type Bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
 import { describe, ToolError, type ToolArgs } from "./define.ts";
+import { KB_PREFIX, knowledgeBaseName } from "./retriever-app.ts";
 
 export const MAX_CORPUS_PASSAGES = 2_000_000;
 const COLLECTION = /^[A-Za-z0-9_-]{1,100}$/;
@@ -33,7 +34,8 @@ export interface RetrieverState {
   indexBackend: "faiss" | "milvus";
   /** Creates (once) the configured dense embedder. */
   embedder: () => Promise<Embedder>;
-  /** The `collection_name` parameter names an index in the dense store (milvus; knowledge bases later). */
+  /** The `collection_name` parameter names an index in the dense store (milvus); `kb:<name>` is a
+   * knowledge base instead (retriever-app.ts), which this refuses. */
   collectionIndex: (name: unknown, tool: string) => string;
 }
 
@@ -160,6 +162,10 @@ export async function setupRetriever(args: ToolArgs, ctx: CallContext): Promise<
     indexBackend,
     embedder: denseEmbedder(args, ctx),
     collectionIndex: (name, t) => {
+      if (typeof name === "string" && name.startsWith(KB_PREFIX))
+        throw new ToolError(
+          `${t}: collection_name "${name}" is an Argus knowledge base: the app indexes it as documents are uploaded; this tool writes only index collections`,
+        );
       if (typeof name !== "string" || !COLLECTION.test(name))
         throw new ToolError(`${t}: collection_name must be letters, digits, '_' or '-', got ${describe(name)}`);
       return name;
@@ -175,7 +181,9 @@ export async function setupRetriever(args: ToolArgs, ctx: CallContext): Promise<
   } else {
     const milvus = section(configs, "milvus");
     state.denseUri = pathParam(milvus.uri ?? "index/milvus_demo.db", "index_backend_configs.milvus.uri", ctx.cwd);
-    state.denseIndex = state.collectionIndex(args.collection_name, tool);
+    // A knowledge-base collection is searched in the app's store; the dense index keeps its default.
+    if (knowledgeBaseName(args.collection_name) === null)
+      state.denseIndex = state.collectionIndex(args.collection_name, tool);
   }
   if (backend !== "bm25")
     ctx.notice?.(

@@ -16,6 +16,8 @@ import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./def
 import { mapConcurrent } from "./generation-backend.ts";
 import { createNpyWriter, openNpy } from "./npy.ts";
 import { readCorpus, setupRetriever, type RetrieverState } from "./retriever-setup.ts";
+import { memoryStoreFor } from "./memory.ts";
+import { knowledgeBaseName, searchKnowledgeBase, searchProjectMemory } from "./retriever-app.ts";
 import { deploySearch, webSearch } from "./retriever-web.ts";
 import type { ChunkIndex } from "../../retrieval/store/index.ts";
 
@@ -202,9 +204,11 @@ async function searchAll<Q, R>(qs: readonly Q[], one: (q: Q) => Promise<R>): Pro
   return [first, ...(await mapConcurrent(qs.slice(1), SEARCH_CONCURRENCY, one))];
 }
 
-async function search(args: ToolArgs, state: State, tool: string, qs: string[]): Promise<string[][]> {
+async function search(args: ToolArgs, ctx: CallContext, state: State, tool: string, qs: string[]): Promise<string[][]> {
   const r = ready(state, tool);
   const k = topK(args.top_k, tool);
+  const kb = knowledgeBaseName(args.collection_name);
+  if (kb !== null) return searchKnowledgeBase(ctx, kb, qs, k, tool);
   const instruction = typeof args.query_instruction === "string" ? args.query_instruction : "";
   const name =
     r.indexBackend === "milvus" ? r.collectionIndex(args.collection_name, `retriever.${tool}`) : r.denseIndex;
@@ -363,21 +367,21 @@ export const retriever = defineServer<State>({
     retriever_search: {
       params: SEARCH,
       output: "q_ls,top_k,query_instruction,collection_name->ret_psg",
-      run: async (args, _ctx, state) => ({
-        ret_psg: await search(args, state, "retriever_search", queries(args, "query_list", "retriever_search")),
+      run: async (args, ctx, state) => ({
+        ret_psg: await search(args, ctx, state, "retriever_search", queries(args, "query_list", "retriever_search")),
       }),
     },
     retriever_batch_search: {
       params: ["batch_query_list", "top_k", "query_instruction", "collection_name"],
       output: "batch_query_list,top_k,query_instruction,collection_name->ret_psg_ls",
-      async run(args, _ctx, state) {
+      async run(args, ctx, state) {
         const tool = "retriever_batch_search";
         const lists = listArg(args, "batch_query_list", `retriever.${tool}`);
         const ret_psg_ls: string[][][] = [];
         for (const [i, list] of lists.entries()) {
           if (!Array.isArray(list))
             throw new ToolError(`retriever.${tool}: item ${i} of batch_query_list must be a list of queries`);
-          ret_psg_ls.push(list.length ? await search(args, state, tool, queries({ q: list }, "q", tool)) : []);
+          ret_psg_ls.push(list.length ? await search(args, ctx, state, tool, queries({ q: list }, "q", tool)) : []);
         }
         return { ret_psg_ls };
       },
@@ -385,19 +389,25 @@ export const retriever = defineServer<State>({
     retriever_project_memory_search: {
       params: ["query_list", "top_k", "query_instruction", "current_user_id"],
       output: "q_ls,top_k,query_instruction,current_user_id->project_memory_content",
-      async run(args, _ctx, state) {
+      async run(args, ctx, state) {
         const tool = "retriever_project_memory_search";
         const r = ready(state, tool);
         const qs = queries(args, "query_list", tool);
+        const k = topK(args.top_k, tool);
+        // Runs in the web app keep project memory in the database: rank the user's saved turns.
+        if (ctx.memory)
+          return { project_memory_content: await searchProjectMemory(ctx.memory, args.current_user_id, qs, k, tool) };
         const user =
           typeof args.current_user_id === "string" && args.current_user_id ? args.current_user_id : "default";
         const name = r.collectionIndex(`user_${user}`, `retriever.${tool}`);
-        const k = topK(args.top_k, tool);
         const instruction = typeof args.query_instruction === "string" ? args.query_instruction : "";
-        // A user without a memory index yet has no project memory: empty lists, as upstream.
+        // A vector index of the user's memory (upstream's Milvus collection) when one was built; else
+        // the turns the memory server saved in its files, ranked by BM25.
         const { withPassageIndex } = await store();
         const project_memory_content = await withPassageIndex(r.denseUri, name, (index) =>
-          index ? denseSearch(r, index, qs, k, instruction, tool) : Promise.resolve(qs.map(() => [])),
+          index
+            ? denseSearch(r, index, qs, k, instruction, tool)
+            : searchProjectMemory(memoryStoreFor(ctx), args.current_user_id, qs, k, tool),
         );
         return { project_memory_content };
       },
