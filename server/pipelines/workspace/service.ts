@@ -540,7 +540,10 @@ export function createPipelineService(deps: {
         demo: true,
         ...(Object.keys(overrides).length ? { overrides } : {}),
         workspaceId: spec.workspaceId,
-        createdById: actor!.userId,
+        // A web-app run: the run service checks the actor's role, keeps memory in the database,
+        // reads this workspace's knowledge bases only and applies the process policy.
+        origin: "app",
+        actor: actor!,
         ...spec.record,
         dataset,
       });
