@@ -29,6 +29,7 @@ import { createPreferences, type UserPreferences } from "./rooms/preferences.ts"
 import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
 import { createFindingTeam, type FindingTeam } from "./review/team.ts";
 import { createSteering, type Steering } from "./review/steering.ts";
+import { createAskService, type AskService } from "./ask/service.ts";
 import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
@@ -56,6 +57,7 @@ export interface Services {
   preferences: UserPreferences;
   findingTeam: FindingTeam;
   steering: Steering;
+  ask: AskService;
   notifications: Notifications;
   /** Share links of reviews, and what their spectators read. */
   shares: ShareService;
@@ -84,6 +86,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
+  const ask = createAskService({ db, config, events, log, providers, searchIndexes });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(
     REVIEW_JOB,
@@ -122,11 +125,13 @@ export async function createServices(config: Config, log = createLogger(config.l
       },
     }),
     reviews,
-    roomChat: createRoomChat({ db, events, notify: notifications.notify }),
+    // `@argus …` in any room's chat asks Argus (server/ask); @mentions notify (server/notifications).
+    roomChat: createRoomChat({ db, events, notify: notifications.notify, onSend: ask.fromChat }),
     roomReactions: createRoomReactions({ db, events }),
     preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
     findingTeam: createFindingTeam({ db, events }),
     steering,
+    ask,
     shares,
     spectators: createSpectatorReads({ shares, reviews }),
     notifications,
@@ -136,6 +141,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     pipelines: createPipelineService({ db, config, events, log, authSecret }),
     async close() {
       await queue.close();
+      await ask.idle();
       await searchIndexes.close();
       await events.flush();
       await db.$disconnect();

@@ -50,6 +50,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const reviews = await services.reviews.recoverInterrupted();
   if (reviews.failed || reviews.requeued)
     log.warn(reviews, "reviews cut off by the last shutdown: running ones failed, queued ones queued again");
+  const answers = await services.ask.recoverInterrupted();
+  if (answers) log.warn({ answers }, "answers cut off by the last shutdown were marked failed");
   const runs = await services.pipelines.recoverInterrupted();
   if (runs) log.warn({ runs }, "marked pipeline runs cut off by the last shutdown as failed");
   const seeded = await seedAllWorkspaces(services.db);

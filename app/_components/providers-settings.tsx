@@ -10,6 +10,10 @@ import { Badge, Button, Card, DelayedSkeleton } from "./ui.tsx";
 
 const blank: ProviderDraft = { name: "", provider: "anthropic", baseUrl: "", model: "" };
 
+/** Where links to Settings → Model providers land (an answer given without a model links here). */
+export const MODEL_PROVIDERS_ID = "model-providers";
+export const MODEL_PROVIDERS_HREF = `/settings#${MODEL_PROVIDERS_ID}`;
+
 /** Settings → Model providers: the environment's default plus the workspace's own connections. */
 export function ProvidersSettings() {
   const trpc = useTRPC();
@@ -48,109 +52,111 @@ export function ProvidersSettings() {
   }
 
   return (
-    <Card className="p-5">
-      <div className="flex items-start justify-between gap-4">
-        <div>
-          <h2 className="font-medium">Model providers</h2>
-          <p className="mt-1 text-sm text-zinc-500">
-            Where reviews, chat and pipelines send their model calls. Keys are stored encrypted and never shown again.
-          </p>
+    <section id={MODEL_PROVIDERS_ID} className="scroll-mt-4">
+      <Card className="p-5">
+        <div className="flex items-start justify-between gap-4">
+          <div>
+            <h2 className="font-medium">Model providers</h2>
+            <p className="mt-1 text-sm text-zinc-500">
+              Where reviews, chat and pipelines send their model calls. Keys are stored encrypted and never shown again.
+            </p>
+          </div>
+          {isOwner && (
+            <Button variant="secondary" onClick={() => setEditing(blank)}>
+              <Plus className="size-4" aria-hidden /> Add provider
+            </Button>
+          )}
         </div>
-        {isOwner && (
-          <Button variant="secondary" onClick={() => setEditing(blank)}>
-            <Plus className="size-4" aria-hidden /> Add provider
-          </Button>
+        {ollama.data?.reachable && isOwner && (
+          <div className="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-md bg-brand-50 p-3 text-sm dark:bg-brand-700/20">
+            <span>
+              Ollama is running at {ollama.data.baseUrl} with {ollama.data.models.length} model
+              {ollama.data.models.length === 1 ? "" : "s"}
+              {ollama.data.models.length > 0 &&
+                `: ${ollama.data.models.slice(0, 3).join(", ")}${ollama.data.models.length > 3 ? "…" : ""}`}
+              .
+            </span>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                setEditing({
+                  name: "Ollama",
+                  provider: "openai-compatible",
+                  baseUrl: ollama.data!.baseUrl,
+                  model: ollama.data!.models[0] ?? "",
+                })
+              }
+            >
+              Use Ollama
+            </Button>
+          </div>
         )}
-      </div>
-      {ollama.data?.reachable && isOwner && (
-        <div className="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-md bg-brand-50 p-3 text-sm dark:bg-brand-700/20">
-          <span>
-            Ollama is running at {ollama.data.baseUrl} with {ollama.data.models.length} model
-            {ollama.data.models.length === 1 ? "" : "s"}
-            {ollama.data.models.length > 0 &&
-              `: ${ollama.data.models.slice(0, 3).join(", ")}${ollama.data.models.length > 3 ? "…" : ""}`}
-            .
-          </span>
-          <Button
-            variant="secondary"
-            onClick={() =>
-              setEditing({
-                name: "Ollama",
-                provider: "openai-compatible",
-                baseUrl: ollama.data!.baseUrl,
-                model: ollama.data!.models[0] ?? "",
-              })
-            }
-          >
-            Use Ollama
-          </Button>
-        </div>
-      )}
-      {list.isPending && <DelayedSkeleton rows={2} />}
-      <ul className="mt-4 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Model providers">
-        {list.data?.map((c) => {
-          const key = c.uid ?? "environment";
-          const result = results[key];
-          return (
-            <li key={key} className="py-3">
-              <div className="flex flex-wrap items-center gap-2">
-                <span className="font-medium">{c.name}</span>
-                <Badge>{c.provider}</Badge>
-                {c.model && <span className="font-mono text-xs text-zinc-500">{c.model}</span>}
-                {c.source === "environment" && <Badge tone="brand">environment</Badge>}
-                <Badge tone={c.hasKey ? "green" : "zinc"}>
-                  {c.hasKey ? (c.apiKeyHint ? `key …${c.apiKeyHint}` : "key set") : "no key"}
-                </Badge>
-                <span className="flex-1" />
-                {isOwner && (
-                  <>
-                    <Button
-                      variant="ghost"
-                      onClick={() =>
-                        runTest(key, c.uid ? { uid: c.uid } : { environment: true, workspaceId: workspace.id })
-                      }
-                    >
-                      Test
-                    </Button>
-                    {c.uid && (
-                      <>
-                        <Button
-                          variant="ghost"
-                          onClick={() =>
-                            setEditing({
-                              uid: c.uid!,
-                              name: c.name,
-                              provider: c.provider,
-                              baseUrl: c.baseUrl ?? "",
-                              model: c.model ?? "",
-                              hasKey: c.hasKey,
-                              apiKeyHint: c.apiKeyHint,
-                            })
-                          }
-                        >
-                          Edit
-                        </Button>
-                        <Button variant="ghost" onClick={() => remove.mutate({ uid: c.uid! })}>
-                          Remove
-                        </Button>
-                      </>
-                    )}
-                  </>
+        {list.isPending && <DelayedSkeleton rows={2} />}
+        <ul className="mt-4 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Model providers">
+          {list.data?.map((c) => {
+            const key = c.uid ?? "environment";
+            const result = results[key];
+            return (
+              <li key={key} className="py-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{c.name}</span>
+                  <Badge>{c.provider}</Badge>
+                  {c.model && <span className="font-mono text-xs text-zinc-500">{c.model}</span>}
+                  {c.source === "environment" && <Badge tone="brand">environment</Badge>}
+                  <Badge tone={c.hasKey ? "green" : "zinc"}>
+                    {c.hasKey ? (c.apiKeyHint ? `key …${c.apiKeyHint}` : "key set") : "no key"}
+                  </Badge>
+                  <span className="flex-1" />
+                  {isOwner && (
+                    <>
+                      <Button
+                        variant="ghost"
+                        onClick={() =>
+                          runTest(key, c.uid ? { uid: c.uid } : { environment: true, workspaceId: workspace.id })
+                        }
+                      >
+                        Test
+                      </Button>
+                      {c.uid && (
+                        <>
+                          <Button
+                            variant="ghost"
+                            onClick={() =>
+                              setEditing({
+                                uid: c.uid!,
+                                name: c.name,
+                                provider: c.provider,
+                                baseUrl: c.baseUrl ?? "",
+                                model: c.model ?? "",
+                                hasKey: c.hasKey,
+                                apiKeyHint: c.apiKeyHint,
+                              })
+                            }
+                          >
+                            Edit
+                          </Button>
+                          <Button variant="ghost" onClick={() => remove.mutate({ uid: c.uid! })}>
+                            Remove
+                          </Button>
+                        </>
+                      )}
+                    </>
+                  )}
+                </div>
+                {result && (
+                  <p
+                    role="status"
+                    className={`mt-1 whitespace-pre-wrap break-words text-xs ${result.ok ? "text-green-700 dark:text-green-400" : "text-red-600 dark:text-red-400"}`}
+                  >
+                    {result.text}
+                  </p>
                 )}
-              </div>
-              {result && (
-                <p
-                  role="status"
-                  className={`mt-1 whitespace-pre-wrap break-words text-xs ${result.ok ? "text-green-700 dark:text-green-400" : "text-red-600 dark:text-red-400"}`}
-                >
-                  {result.text}
-                </p>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      <ProviderDialog open={!!editing} onClose={() => setEditing(null)} initial={editing ?? blank} />
-    </Card>
+              </li>
+            );
+          })}
+        </ul>
+        <ProviderDialog open={!!editing} onClose={() => setEditing(null)} initial={editing ?? blank} />
+      </Card>
+    </section>
   );
 }

@@ -19,6 +19,8 @@ Commands:
                      symbols, static findings by severity)
   review <folder|zip|git-url> [--engine static|agent] [--diff base..head] [--format md|sarif|json] [--out f] [--fail-on high]
                      Review code for CI (exit 1 when findings at or above --fail-on exist); --help for all options
+  ask <folder|zip|git-url|project-uid> "question" [--json] [--provider p --model m]
+                     Ask Argus about the code; the answer streams with its citations (exit 3: the model failed)
   search <folder|project-uid> (--query "…" | --queries f.jsonl) [--mode m] [-k n] [--json]
                      Search code (hybrid, full text or vector); batch mode prints one JSON line per query
   pipeline build|run <file.yaml> [--param f] [--log-level l] [--demo] [--record]
@@ -53,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     (command === "dev" && sub === "scripted-llm") ||
     command === "ingest" ||
     command === "search" ||
+    command === "ask" ||
     command === "review" ||
     command === "pipeline" ||
     command === "show" ||
@@ -99,6 +102,10 @@ async function main(argv: string[]): Promise<number> {
     case "review": {
       const { runReviewCli } = await import("./review.ts");
       return runReviewCli(argv.slice(argv.indexOf("review") + 1));
+    }
+    case "ask": {
+      const { runAskCli } = await import("./ask.ts");
+      return runAskCli(argv.slice(argv.indexOf("ask") + 1));
     }
     case "search": {
       const { runSearchCli } = await import("./search.ts");

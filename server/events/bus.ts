@@ -14,18 +14,23 @@
  * client that joins (or reconnects) and reads the log after its last seq misses nothing.
  *
  * Token deltas are coalesced, for storage and broadcast alike: the deltas of a room within one
- * COALESCE_MS window (with the same other fields, e.g. the same phase) become one event — one row,
+ * COALESCE_MS window (of the same type — the agent's `token`, an answer's `ask.token` — and with the
+ * same other fields, e.g. the same phase or answer) become one event — one row,
  * one frame to every watcher — so a stream of 10⁴ deltas is not 10⁴ rows or 10⁴ × watchers messages.
  * Any other event of the room closes the open window first, so order is kept. A window that ends
  * while the room's previous write is still in flight stays open until that write is done: its
  * deltas could not go out earlier anyway (writes are chained), and taking the ones that arrive
  * meanwhile into the same frame keeps a slow database or a busy process from piling up a queue of
  * small frames — each of them a row and a message to every watcher — that grows the delay of every
- * later delta (bench/rooms: 200 watchers, 1,000 deltas/s).
+ * later delta (bench/rooms: 200 watchers, 1,000 deltas/s). A delta that finds the room quiet (no
+ * token frame for a whole window) does not wait for a window: it goes out at once — or, if a write
+ * is in flight, the moment that write is done — and opens the window the next ones wait in, so the
+ * first words of an answer are not held back (bench/ask.ts); a steady stream stays at most one frame
+ * per window.
  */
 import { isUniqueViolation, type Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENT } from "../shared/room-events.ts";
+import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENTS } from "../shared/room-events.ts";
 import { parseRoom, type RoomKind, type RoomKindOf, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 
@@ -42,8 +47,16 @@ export interface EventBus {
   publish<R extends RoomName>(room: R, event: RoomEventBody<RoomKindOf<R>>): Promise<RoomEvent<RoomKindOf<R>>>;
   /** Live events of one room; returns the unsubscribe function. */
   subscribe<R extends RoomName>(room: R, listener: RoomListener<RoomKindOf<R>>): () => void;
-  /** Persisted events with seq > afterSeq, oldest first (this process's pending events stored first). */
-  history<R extends RoomName>(room: R, afterSeq?: number, limit?: number): Promise<RoomEvent<RoomKindOf<R>>[]>;
+  /**
+   * Persisted events with seq > afterSeq, oldest first (this process's pending events stored first).
+   * `omitTypes`: event types left out by prefix (e.g. `ask.`), before the limit, so a page stays full.
+   */
+  history<R extends RoomName>(
+    room: R,
+    afterSeq?: number,
+    limit?: number,
+    opts?: { omitTypes?: readonly string[] },
+  ): Promise<RoomEvent<RoomKindOf<R>>[]>;
   /** The room's thing was deleted: its log and its chat go with it. */
   deleteRoom(room: RoomName): Promise<void>;
   flush(): Promise<void>;
@@ -61,6 +74,8 @@ const MAX_SEQ_ATTEMPTS = 50;
 type Body = RoomEventBody;
 
 interface OpenFrame {
+  /** The token event type (the agent's `token`, an answer's `ask.token`). */
+  type: string;
   text: string;
   /** Payload fields other than `text` (the same for every delta of the frame). */
   rest: Record<string, unknown>;
@@ -78,6 +93,12 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
   /** The seq this process expects to take next per room (a guess: the insert decides). */
   const nextSeq = new Map<string, number>();
   const frames = new Map<string, OpenFrame>();
+  /** When each room's last token frame went out (performance.now()); rooms quiet for a window are dropped. */
+  const lastFrameAt = new Map<string, number>();
+  function frameSent(room: string, at: number): void {
+    lastFrameAt.set(room, at);
+    if (lastFrameAt.size > 1000) for (const [r, t] of lastFrameAt) if (at - t >= coalesceMs) lastFrameAt.delete(r);
+  }
   // Writes of one room are chained so rows land (and go out) in publish order.
   const chains = new Map<string, Promise<unknown>>();
   /** Writes of each room queued or in flight (absent: none). */
@@ -171,23 +192,39 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     if (!frame) return;
     frames.delete(room);
     clearTimeout(frame.timer);
-    enqueue(room, { type: TOKEN_EVENT, payload: { ...frame.rest, text: frame.text } } as Body).then(
+    frameSent(room, performance.now());
+    enqueue(room, { type: frame.type, payload: { ...frame.rest, text: frame.text } } as Body).then(
       frame.written.resolve,
       frame.written.reject,
     );
   }
 
-  function publishToken(room: RoomName, payload: { text: string } & Record<string, unknown>): Promise<RoomEvent> {
+  function publishToken(
+    room: RoomName,
+    type: string,
+    payload: { text: string } & Record<string, unknown>,
+  ): Promise<RoomEvent> {
     const { text, ...rest } = payload;
     let frame = frames.get(room);
-    if (frame && !sameFields(frame.rest, rest)) {
+    if (frame && (frame.type !== type || !sameFields(frame.rest, rest))) {
       closeFrame(room);
       frame = undefined;
     }
     if (!frame) {
-      const timer = setTimeout(() => windowEnded(room), coalesceMs);
+      const now = performance.now();
+      const since = now - (lastFrameAt.get(room) ?? -Infinity);
+      const quiet = since >= coalesceMs;
+      if (quiet && !writing.has(room)) {
+        // A quiet room with nothing being written: this delta is a frame of its own, now; the next
+        // ones wait for the window it opens.
+        frameSent(room, now);
+        return enqueue(room, { type, payload: { ...rest, text } } as Body);
+      }
+      // Quiet while a write is in flight: the frame goes the moment that write is done (deltas arriving
+      // meanwhile join it). Otherwise it waits for the rest of the window.
+      const timer = setTimeout(() => windowEnded(room), quiet ? coalesceMs : coalesceMs - since);
       timer.unref?.();
-      frame = { text: "", rest, timer, due: false, written: deferred() };
+      frame = { type, text: "", rest, timer, due: quiet, written: deferred() };
       frames.set(room, frame);
     }
     frame.text += text;
@@ -196,7 +233,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
 
   async function publish(room: RoomName, event: Body): Promise<RoomEvent> {
     const body = check(room, event);
-    if (body.type === TOKEN_EVENT) return publishToken(room, body.payload as { text: string });
+    if (TOKEN_EVENTS.has(body.type)) return publishToken(room, body.type, body.payload as { text: string });
     closeFrame(room);
     return enqueue(room, body);
   }
@@ -220,12 +257,17 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
       };
     }) as EventBus["subscribe"],
 
-    history: (async (room: RoomName, afterSeq = 0, limit = 5000) => {
+    history: (async (room: RoomName, afterSeq = 0, limit = 5000, opts?: { omitTypes?: readonly string[] }) => {
       const kind = parseRoom(room)?.kind;
       if (!kind) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
       await settle(room);
+      const omit = opts?.omitTypes ?? [];
       const rows = await db.roomEvent.findMany({
-        where: { room, seq: { gt: afterSeq } },
+        where: {
+          room,
+          seq: { gt: afterSeq },
+          ...(omit.length ? { NOT: omit.map((prefix) => ({ type: { startsWith: prefix } })) } : {}),
+        },
         orderBy: { seq: "asc" },
         take: limit,
         select: { seq: true, type: true, payload: true, createdAt: true },
@@ -245,6 +287,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     }) as EventBus["history"],
 
     async deleteRoom(room) {
+      lastFrameAt.delete(room);
       const frame = frames.get(room);
       if (frame) {
         clearTimeout(frame.timer);

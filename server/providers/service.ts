@@ -133,6 +133,24 @@ export function createProviderService(db: Db, config: Config, authSecret: string
     }
   }
 
+  /** A connection row already read (and authorized) by the caller, as a job's client options. */
+  function resolveConnection(
+    c: ProviderConnection,
+    model?: string,
+  ): { provider: ProviderId; model: string; options: LlmClientOptions } {
+    return resolved({ ...clientOptionsFromSettings(config.llm, c.provider as ProviderId), ...optionsFor(c) }, model);
+  }
+
+  function resolved(
+    options: LlmClientOptions,
+    model?: string,
+  ): { provider: ProviderId; model: string; options: LlmClientOptions } {
+    if (model) options.model = model;
+    const resolvedModel = options.model ?? PROVIDER_INFO[options.provider].defaultModel;
+    if (!resolvedModel) throw invalid("Choose a model for this provider connection (it has no default model).");
+    return { provider: options.provider, model: resolvedModel, options: { ...options, model: resolvedModel } };
+  }
+
   /**
    * What a background job (a review, a chat turn) runs with: a workspace connection, or the server's
    * environment default when `connectionUid` is null. Refuses up front what could never work, so a
@@ -143,27 +161,23 @@ export function createProviderService(db: Db, config: Config, authSecret: string
     connectionUid: string | null,
     model?: string,
   ): Promise<{ provider: ProviderId; model: string; options: LlmClientOptions }> {
-    let options: LlmClientOptions;
     if (connectionUid) {
       const c = await load(connectionUid);
       if (c.workspaceId !== workspaceId) throw notFound("That provider connection does not exist in this workspace.");
-      options = { ...clientOptionsFromSettings(config.llm, c.provider as ProviderId), ...optionsFor(c) };
-    } else {
-      options = clientOptionsFromSettings(config.llm);
-      if (!options.apiKey && options.provider !== "openai-compatible") {
-        throw invalid(
-          `No API key is configured for ${PROVIDER_INFO[options.provider].label}. Add a model provider in Settings → Model providers, or run the static engine (no LLM).`,
-        );
-      }
+      return resolveConnection(c, model);
     }
-    if (model) options.model = model;
-    const resolvedModel = options.model ?? PROVIDER_INFO[options.provider].defaultModel;
-    if (!resolvedModel) throw invalid("Choose a model for this provider connection (it has no default model).");
-    return { provider: options.provider, model: resolvedModel, options: { ...options, model: resolvedModel } };
+    const options = clientOptionsFromSettings(config.llm);
+    if (!options.apiKey && options.provider !== "openai-compatible") {
+      throw invalid(
+        `No API key is configured for ${PROVIDER_INFO[options.provider].label}. Add a model provider in Settings → Model providers, or run the static engine (no LLM).`,
+      );
+    }
+    return resolved(options, model);
   }
 
   return {
     resolveForJob,
+    resolveConnection,
 
     catalog() {
       return {

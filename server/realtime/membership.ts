@@ -12,10 +12,11 @@ import type { ArgusSocket } from "./types.ts";
 import { DomainError } from "../errors.ts";
 import { HISTORY_PAGE, type HistoryReply } from "../shared/room-protocol.ts";
 import type { RoomName } from "../shared/rooms.ts";
-import type { RoomBridge } from "./bridge.ts";
+import { type RoomBridge, spectatorsOf } from "./bridge.ts";
 import type { Presence } from "./presence.ts";
 import type { Handlers } from "./protocol.ts";
 import { authorizeRoom } from "../rooms/access.ts";
+import { HIDDEN_FROM_SPECTATORS } from "../rooms/spectators.ts";
 import type { ArgusSocketServer } from "./types.ts";
 import { userRoom } from "./user-sockets.ts";
 
@@ -24,8 +25,10 @@ export function membershipHandlers(
   bridge: RoomBridge,
   presence: Presence,
 ): Pick<Handlers, "join" | "leave" | "history" | "presence.update"> {
-  const page = async (room: RoomName, afterSeq: number): Promise<HistoryReply> => {
-    const events = await services.events.history(room, afterSeq, HISTORY_PAGE + 1);
+  const page = async (socket: ArgusSocket, room: RoomName, afterSeq: number): Promise<HistoryReply> => {
+    // A spectator's pages leave out what spectators are not sent live either (see bridge.ts).
+    const omitTypes = socket.data.spectator ? HIDDEN_FROM_SPECTATORS : undefined;
+    const events = await services.events.history(room, afterSeq, HISTORY_PAGE + 1, { omitTypes });
     return { events: events.slice(0, HISTORY_PAGE), more: events.length > HISTORY_PAGE };
   };
   return {
@@ -33,14 +36,16 @@ export function membershipHandlers(
       // Join before reading the log, so nothing published in between is missed (the client drops
       // live events it already has by seq).
       await socket.join(room!.name);
+      if (socket.data.spectator) await socket.join(spectatorsOf(room!.name));
       bridge.watch(room!.name);
       presence.joined(socket, room!.name);
-      return page(room!.name, afterSeq);
+      return page(socket, room!.name, afterSeq);
     },
     async leave(socket, { room }) {
       await socket.leave(room);
+      if (socket.data.spectator) await socket.leave(spectatorsOf(room));
     },
-    history: async (_socket, { afterSeq }, room) => page(room!.name, afterSeq),
+    history: async (socket, { afterSeq }, room) => page(socket, room!.name, afterSeq),
     "presence.update": async (socket, { focus }, room) => {
       await presence.focus(socket, room!.name, focus);
       return {};
@@ -108,6 +113,7 @@ async function evictSpectator(socket: ArgusSocket, reason: string): Promise<void
   const { spectator } = socket.data;
   if (!spectator) return;
   if (socket.rooms.has(spectator.room)) await socket.leave(spectator.room);
+  await socket.leave(spectatorsOf(spectator.room));
   socket.emit("revoked", { room: spectator.room, reason });
   // Queued after the "revoked" message: the client hears why before the connection closes.
   socket.disconnect(true);

@@ -223,7 +223,11 @@ export function createReviewJob(deps: ReviewJobDeps) {
 }
 
 /** The snapshot's code search for the search_code tool, through the shared open indexes. */
-function codeSearchFor(config: Config, searchIndexes: IndexCache, snapshotId: string): ToolContext["searchCode"] {
+export function codeSearchFor(
+  config: Config,
+  searchIndexes: IndexCache,
+  snapshotId: string,
+): ToolContext["searchCode"] {
   return (query, opts) =>
     searchIndexes.use(searchIndexName(snapshotId), async (index) => {
       if (!index)

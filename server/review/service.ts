@@ -34,6 +34,7 @@ import { parseTrace } from "../shared/findings.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import type { SteeringState } from "../shared/steering.ts";
 import type { ShareGrant } from "../shares/service.ts";
+import { HIDDEN_FROM_SPECTATORS } from "../rooms/spectators.ts";
 import type { Steering } from "./steering.ts";
 import { teamSummary } from "./team.ts";
 import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewStatus } from "../shared/statuses.ts";
@@ -369,7 +370,8 @@ export function createReviewService(deps: {
         },
         findings: async () =>
           findingRows(await load(grant.reviewUid), findingsInput.parse({ reviewUid: grant.reviewUid })),
-        events: (afterSeq: number) => events.history(reviewRoom(grant.reviewUid), afterSeq),
+        events: (afterSeq: number) =>
+          events.history(reviewRoom(grant.reviewUid), afterSeq, undefined, { omitTypes: HIDDEN_FROM_SPECTATORS }),
       };
     },
 

@@ -35,7 +35,14 @@ export interface SendInput {
   thread: string | null;
 }
 
-export function createRoomChat(deps: { db: Db; events: EventBus; notify: Notifier; now?: () => number }) {
+export function createRoomChat(deps: {
+  db: Db;
+  events: EventBus;
+  notify: Notifier;
+  now?: () => number;
+  /** Told of every message sent (Ask Argus takes up `@argus …`); it says its own errors in the room. */
+  onSend?: (actor: NonNullable<Actor>, room: AuthorizedRoom, message: ChatMessage) => Promise<void>;
+}) {
   const { db, events, notify } = deps;
   const limiter = createRateLimiter({
     max: CHAT_RATE_MESSAGES,
@@ -141,6 +148,8 @@ export function createRoomChat(deps: { db: Db; events: EventBus; notify: Notifie
         data: { uid: crypto.randomUUID(), room: room.name, thread: input.thread, authorId: user.userId, body },
       });
       const sent = await announce(room.name, m);
+      // Argus first (an answer waits on the model), then the people told of the message.
+      await deps.onSend?.(user, room, sent.message);
       await tell(room, m, sent, mentioned, true);
       return sent.message;
     },

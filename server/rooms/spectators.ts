@@ -8,6 +8,11 @@
  *
  * A spectator's socket carries a guest actor (a fresh id, the name "Guest", no email) so presence can
  * count them; the id belongs to no user, so no membership check would ever pass for it either.
+ *
+ * What they watch is the review's room minus the team's conversations with Argus (HIDDEN_FROM_SPECTATORS):
+ * those are the workspace's (their threads name the project and snapshot, and an answer may read any
+ * file of the project), asked and read through `ask.*`, which a link never reaches. The chat message
+ * that asked (`@argus …`) stays in the chat they read.
  */
 import { randomUUID } from "node:crypto";
 import type { Actor } from "../auth/access.ts";
@@ -17,6 +22,13 @@ import { parseRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { GUEST_NAME } from "../shared/shares.ts";
 import type { ShareGrant, ShareService } from "../shares/service.ts";
 import type { AuthorizedRoom } from "./access.ts";
+
+/** Event types (by prefix) of a review's room a spectator is never sent: live, in pages, over HTTP. */
+export const HIDDEN_FROM_SPECTATORS: readonly string[] = ["ask."];
+
+export function hiddenFromSpectators(type: string): boolean {
+  return HIDDEN_FROM_SPECTATORS.some((prefix) => type.startsWith(prefix));
+}
 
 export interface Spectator {
   shareId: string;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { agentPayloads } from "./agent-events.ts";
+import { askPayloads } from "./ask.ts";
 import { type Enveloped, envelopeUnion, type PayloadMap } from "./event-union.ts";
 import type { RoomKind, RoomName } from "./rooms.ts";
 import { chatMessageSchema } from "./room-chat.ts";
@@ -16,6 +17,8 @@ import { voteSchema } from "./team-verdicts.ts";
 
 /** Token deltas: coalesced by the bus into one frame per room and time window (see server/events/bus.ts). */
 export const TOKEN_EVENT = "token";
+/** Every event type the bus coalesces: the agent's tokens and an answer's (server/shared/ask.ts). */
+export const TOKEN_EVENTS: ReadonlySet<string> = new Set([TOKEN_EVENT, "ask.token"]);
 
 const fingerprint = z.string().min(1).max(200);
 
@@ -31,6 +34,7 @@ const teamPayloads = {
 export const reviewPayloads = {
   ...agentPayloads,
   ...teamPayloads,
+  ...askPayloads,
   ...steeringPayloads,
   /** The review's own status (queued, running, completed …), not the agent's phase (`status`). */
   review_status: z.object({ status: z.enum(REVIEW_STATUSES), reason: z.string().nullable().optional() }),
@@ -50,8 +54,8 @@ export const reviewPayloads = {
   thread_count: z.object({ fingerprint, count: z.number().int().nonnegative() }),
 } satisfies PayloadMap;
 
-/** A project room: the team's talk about a project. */
-export const projectPayloads = { ...teamPayloads } satisfies PayloadMap;
+/** A project room: the team's talk about a project, and its conversations with Argus (server/ask). */
+export const projectPayloads = { ...teamPayloads, ...askPayloads } satisfies PayloadMap;
 
 const sourceSchema = z.object({ id: z.number(), title: z.string(), content: z.string() });
 

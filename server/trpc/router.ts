@@ -1,5 +1,6 @@
 import { router } from "./init.ts";
 import { accountRouter } from "./routers/account.ts";
+import { askRouter } from "./routers/ask.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { pipelinesRouter } from "./routers/pipelines.ts";
@@ -13,6 +14,7 @@ import { workspacesRouter } from "./routers/workspaces.ts";
 
 export const appRouter = router({
   account: accountRouter,
+  ask: askRouter,
   knowledge: knowledgeRouter,
   notifications: notificationsRouter,
   pipelines: pipelinesRouter,

@@ -176,6 +176,78 @@ describe("a spectator of A's review", () => {
     expect(findings.map((f) => f.fingerprint)).toContain(w.a.fingerprint);
   });
 
+  it("is never sent the team's conversations with Argus: not live, not in a page, not over HTTP", async () => {
+    const room = reviewRoom(w.a.reviewUid);
+    const { events } = w.server.services;
+    // An answer streaming into the review's room, as the ask service publishes it: the thread names
+    // A's project and snapshot, the answer's text and tool results are the workspace's.
+    const now = new Date().toISOString();
+    const threadId = randomUUID();
+    const answerId = randomUUID();
+    const askEvents = [
+      {
+        type: "ask.thread",
+        payload: {
+          thread: {
+            id: threadId,
+            projectUid: w.a.projectUid,
+            reviewUid: w.a.reviewUid,
+            fingerprint: null,
+            snapshotUid: w.a.snapshotUid,
+            title: `${w.canaries.tagA} asked`,
+            room,
+            createdBy: { id: w.a.member.userId, name: "Member" },
+            createdAt: now,
+            updatedAt: now,
+          },
+        },
+      },
+      { type: "ask.tool_call", payload: { threadId, answerId, id: "t1", name: "read_file", input: { path: "a" } } },
+      { type: "ask.token", payload: { threadId, answerId, text: `${w.canaries.tagA} answer` } },
+    ];
+    const s = await spectate(w.a.shareToken);
+    try {
+      expect((await s.send("join", { room, afterSeq: 0 })).ok).toBe(true);
+      for (const e of askEvents) await events.publish(room, e as never);
+      // An event spectators are sent, after them: once it arrived, the answer's would have too.
+      const marker = await events.publish(room, {
+        type: "thread_count",
+        payload: { fingerprint: w.a.fingerprint, count: 0 },
+      });
+      await waitUntil(() => s.received.some((e) => (e as { seq: number }).seq === marker.seq));
+      const types = (list: unknown[]) => list.map((e) => (e as { type: string }).type);
+      expect(
+        types(s.received).filter((t) => t.startsWith("ask.")),
+        "sent live",
+      ).toEqual([]);
+      expect(leaksToSpectator(s.received)).toEqual([]);
+
+      const page = (await s.send("history", { room, afterSeq: 0 })) as unknown as { events: unknown[] };
+      expect(types(page.events)).toContain("thread_count");
+      expect(
+        types(page.events).filter((t) => t.startsWith("ask.")),
+        "in a page",
+      ).toEqual([]);
+      expect(leaksToSpectator(page)).toEqual([]);
+
+      const overHttp = await new Client(w.server.url).ok<unknown[]>("query", "shares.events", {
+        token: w.a.shareToken,
+        afterSeq: 0,
+      });
+      expect(types(overHttp)).toContain("thread_count");
+      expect(
+        types(overHttp).filter((t) => t.startsWith("ask.")),
+        "over HTTP",
+      ).toEqual([]);
+      expect(leaksToSpectator(overHttp)).toEqual([]);
+
+      // The room's members still have them (the review page's conversations panel reads them).
+      expect(types(await events.history(room, 0))).toEqual(expect.arrayContaining(["ask.thread", "ask.token"]));
+    } finally {
+      s.close();
+    }
+  });
+
   it("may not enter any other room of A — another review of the same project, the project, a base, a run", async () => {
     const s = await spectate(w.a.shareToken);
     try {

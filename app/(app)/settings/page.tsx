@@ -9,6 +9,7 @@ import { MembersCard } from "./_components/members-card.tsx";
 import { Badge, Button, Card, DelayedSkeleton, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { ChatBudgetSettings } from "@/app/_components/ask/chat-budget-settings.tsx";
 
 const roleTone = { owner: "brand", member: "green", viewer: "amber" } as const;
 
@@ -120,6 +121,7 @@ export default function SettingsPage() {
         <MembersCard />
         {workspace.role === "owner" && <Invites workspaceId={workspace.id} workspaceName={workspace.name} />}
         <ProvidersSettings />
+        <ChatBudgetSettings />
       </div>
     </>
   );

@@ -190,6 +190,13 @@ function toLines(events: readonly ReviewEvent[]): {
       case "finding_votes": // and the findings list these
       case "finding_resolved":
       case "thread_count":
+      case "ask.thread": // conversations with Argus have their own panel
+      case "ask.message":
+      case "ask.token":
+      case "ask.tool_call":
+      case "ask.tool_result":
+      case "ask.usage":
+      case "ask.refused":
         break;
       default: {
         // Every event type of a review room is handled above (checked by the compiler).

@@ -462,7 +462,11 @@ export function FindingsList({
                         Link to this finding
                       </a>
                       <span className="text-xs text-zinc-500">
-                        {f.source === "static" ? "static analysis" : "review agent"}
+                        {f.source === "static"
+                          ? "static analysis"
+                          : f.source === "team"
+                            ? "the team, from Argus's answer"
+                            : "review agent"}
                         {f.ruleId && (
                           <>
                             {" · rule "}

@@ -9,6 +9,10 @@
  * spectator why the controls are off. Page-level actions (cancel, re-run, delete, exports, marking
  * false positives, sharing) and the replay's scrubber and Follow stay with the page that offers them;
  * a replayed moment comes in as `moment` and stands for the room's events.
+ *
+ * Conversations with Argus (a completed review's panel, "Ask about this finding") are offered only
+ * where the page asks for them (`asking`) and never to a spectator: the server refuses share links
+ * every `ask.*` procedure.
  */
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo } from "react";
@@ -20,6 +24,8 @@ import { describeStages } from "@/server/shared/stages.ts";
 import { foldTeamEvents } from "@/server/shared/team-state.ts";
 import { confirmedByTeam, teamVerdict } from "@/server/shared/team-verdicts.ts";
 import { reportedFingerprints } from "@/server/shared/replay.ts";
+import { AskAboutFinding } from "../ask/ask-about-finding.tsx";
+import { ConversationsPanel } from "../ask/conversations-panel.tsx";
 import { ChatPanel } from "../rooms/chat-panel.tsx";
 import { FindingTeam, TeamBadges } from "../rooms/finding-team.tsx";
 import { WatchersOf } from "../rooms/presence-bar.tsx";
@@ -64,6 +70,8 @@ export interface ReviewRoomProps {
   activityActions?: ReactNode;
   /** Below the activity (the followed code). */
   activityFooter?: ReactNode;
+  /** Offer conversations with Argus about the review (the review page; never a share link). */
+  asking?: boolean;
   /** A finding a link points at (`?finding=<fingerprint>`, from the inbox): opened and scrolled to. */
   linkedFinding?: string | null;
 }
@@ -83,9 +91,10 @@ export function ReviewRoom({
   beforeActivity,
   activityActions,
   activityFooter,
+  asking = false,
   linkedFinding,
 }: ReviewRoomProps) {
-  const { selfId } = useRoomAccess();
+  const { selfId, readOnly } = useRoomAccess();
   const live = isActive(r.status);
   const report = r.report;
   const codeLink: CodeLink | undefined = useMemo(
@@ -113,6 +122,8 @@ export function ReviewRoom({
     [findings.data, teamState, reported],
   );
   const confirmed = useMemo(() => confirmedByTeam(teamFindings), [teamFindings]);
+  // Asking needs the code viewer (citations link to it) and an account: spectators never ask.
+  const ask = asking && !readOnly && code && codeLink ? { projectUid: code.projectUid, link: codeLink } : null;
   const { setFocus } = presence;
   const lookAtActivity = useCallback(() => setFocus({ kind: "activity" }), [setFocus]);
 
@@ -164,6 +175,15 @@ export function ReviewRoom({
         )}
         {roomName && <ChatPanel room={roomName} state={room} codeLink={codeLink} />}
       </div>
+      {ask && r.status === "completed" && (
+        <ConversationsPanel
+          projectUid={ask.projectUid}
+          reviewUid={r.uid}
+          state={room}
+          codeHref={ask.link}
+          className="mb-6 block"
+        />
+      )}
 
       {report && (
         <>
@@ -232,14 +252,17 @@ export function ReviewRoom({
                 )}
                 details={(f) =>
                   roomName && (
-                    <FindingTeam
-                      room={roomName}
-                      state={room}
-                      finding={f}
-                      findings={teamFindings}
-                      canVote={canEdit}
-                      codeLink={codeLink}
-                    />
+                    <>
+                      {ask && canEdit && <AskAboutFinding reviewUid={r.uid} fingerprint={f.fingerprint} />}
+                      <FindingTeam
+                        room={roomName}
+                        state={room}
+                        finding={f}
+                        findings={teamFindings}
+                        canVote={canEdit}
+                        codeLink={codeLink}
+                      />
+                    </>
                   )
                 }
                 teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}

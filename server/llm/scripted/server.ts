@@ -43,6 +43,8 @@ export interface ScriptedServerOptions {
   host?: string;
   /** Called with every recorded request (the CLI appends them to a file). */
   onRequest?: (r: RecordedRequest) => void;
+  /** Called as each frame of a streamed reply is written (benchmarks time the model's first token). */
+  onFrame?: (r: RecordedRequest, frame: string) => void;
 }
 
 const ROUTES: Array<[RegExp, Api]> = [
@@ -126,7 +128,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     }
     const reply = buildReply(rule, model, raw.length, body, requests.length);
     if (body.stream !== true) return sendJson(res, 200, encodeJson(api, reply));
-    await streamFrames(res, encodeStream(api, reply).map(frameToText), rule);
+    await streamFrames(res, encodeStream(api, reply).map(frameToText), rule, (frame) => opts.onFrame?.(record, frame));
   }
 
   server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1");
@@ -190,7 +192,7 @@ function split(s: string, n: number): string[] {
   return out;
 }
 
-async function streamFrames(res: ServerResponse, frames: string[], rule: Rule) {
+async function streamFrames(res: ServerResponse, frames: string[], rule: Rule, onFrame: (frame: string) => void) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
   let closed = false;
@@ -205,6 +207,7 @@ async function streamFrames(res: ServerResponse, frames: string[], rule: Rule) {
     if (i === rule.endAfter) break;
     if (i === rule.stallAfter) return; // leave it open and silent; close() or the client ends it
     // Wait for each write so a cut right after really delivered the frames before it.
+    onFrame(frame);
     await new Promise<void>((resolve) => res.write(frame, () => resolve()));
     if (rule.chunkDelayMs) await sleep(rule.chunkDelayMs);
   }

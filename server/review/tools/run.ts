@@ -102,13 +102,30 @@ export async function runToolCall(
   }
 }
 
-/** The definitions the model sees, from each tool's zod schema. */
-export function toolDefinitions(tools: readonly ReviewTool[]): ToolDefinition[] {
-  return tools.map((t) => {
-    const { $schema: _drop, ...inputSchema } = z.toJSONSchema(t.input, {
+/** Each input schema's JSON Schema, made once: the schemas are module constants, shared by every run. */
+const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
+function inputJsonSchema(schema: ReviewTool["input"]): Record<string, unknown> {
+  let made = jsonSchemas.get(schema);
+  if (!made) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
       io: "input",
       unrepresentable: "any",
     }) as Record<string, unknown>;
-    return { name: t.name, description: t.description, inputSchema };
-  });
+    made = rest;
+    jsonSchemas.set(schema, made);
+  }
+  return made;
+}
+
+/**
+ * The definitions the model sees, from each tool's zod schema (converting them took ~3 ms a run,
+ * before a chat answer's first model request: bench/ask.ts). Each run gets its own copy.
+ */
+export function toolDefinitions(tools: readonly ReviewTool[]): ToolDefinition[] {
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: structuredClone(inputJsonSchema(t.input)),
+  }));
 }

@@ -108,6 +108,47 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   },
   "workspaces.leave": { access: "viewer", input: ws },
 
+  // ── ask (conversations with Argus) ──
+  "ask.threads": { access: "viewer", input: (w) => ({ projectUid: w.a.projectUid }) },
+  "ask.thread": { access: "viewer", input: (w) => ({ threadUid: w.a.threadUid }) },
+  "ask.ask": {
+    access: "member",
+    input: (w) => ({ threadUid: w.a.threadUid, question: `from B ${w.canaries.tagA}` }),
+    crossIds: [
+      {
+        why: "a new thread on A's review",
+        input: (w) => ({ reviewUid: w.a.reviewUid, fingerprint: w.a.fingerprint, question: "what is this?" }),
+        status: 403,
+      },
+      {
+        why: "a new thread on A's project",
+        input: (w) => ({ projectUid: w.a.projectUid, question: "hi" }),
+        status: 403,
+      },
+    ],
+    note: "Asking spends the workspace's model budget: members and owners only; viewers watch.",
+  },
+  "ask.cancel": { access: "member", input: (w) => ({ answerUid: w.a.answerUid }) },
+  "ask.budget": { access: "viewer", input: ws },
+  "ask.setBudget": { access: "owner", input: (w) => ({ ...ws(w), maxTokens: 1, maxCostUsd: null }) },
+  "ask.findingDraft": { access: "viewer", input: (w) => ({ answerUid: w.a.answerUid }) },
+  "ask.saveFinding": {
+    access: "member",
+    input: (w) => ({
+      answerUid: w.a.answerUid,
+      target: "review",
+      reviewUid: w.a.reviewUid,
+      title: "Planted by an intruder",
+      severity: "high",
+      category: "security",
+      file: "src/app.ts",
+      startLine: 1,
+      endLine: 2,
+      explanation: "intruder",
+    }),
+  },
+  "ask.teamFindings": { access: "viewer", input: (w) => ({ projectUid: w.a.projectUid }) },
+
   // ── knowledge ──
   // ── pipelines ──
   "pipelines.list": { access: "viewer", input: ws },

@@ -49,6 +49,9 @@ export interface WorkspaceA {
   /** A workspace pipeline whose parameters hold canaries.providerKey as an API key. */
   pipelineUid: string;
   runUid: string;
+  /** A conversation with Argus on A's project, and its answer (citing src/app.ts:2). */
+  threadUid: string;
+  answerUid: string;
   /** The owner's inbox item for the review they started (its text names A's project). */
   notificationUid: string;
   /** A working share link of the review (spectators: test/security/spectators.test.ts). */
@@ -242,6 +245,43 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
   });
   await server.services.events.publish(runRoom(runUid), { type: "step_start", payload: { name: tag, depth: 0 } });
 
+  // A conversation with Argus, planted the way the ask service stores one (no model is asked).
+  const threadUid = randomUUID();
+  const answerUid = randomUUID();
+  const project = await db.project.findUniqueOrThrow({ where: { uid: projectUid } });
+  await db.askThread.create({
+    data: {
+      uid: threadUid,
+      workspaceId,
+      projectId: project.id,
+      snapshotId: project.currentSnapshotId!,
+      title: `${tag} question`,
+      createdById: member.userId,
+      messages: {
+        create: [
+          {
+            uid: randomUUID(),
+            workspaceId,
+            kind: "question",
+            authorId: member.userId,
+            body: `${tag} where is SQL built?`,
+          },
+          {
+            uid: answerUid,
+            workspaceId,
+            kind: "answer",
+            body: `${tag}: in src/app.ts:2-3.`,
+            status: "done",
+            mode: "model",
+            details: JSON.stringify({
+              citations: [{ path: "src/app.ts", line: 2, endLine: 3, status: "ok", fileLines: 4 }],
+            }),
+          },
+        ],
+      },
+    },
+  });
+
   const stranger = await signUpInNewWorkspace(server, "Stranger");
   const bProject = await newProject(stranger, stranger.workspaceId, "Stranger's project");
   await importProject(server, stranger, bProject, { "main.py": "def main():\n    return 1\n" });
@@ -271,6 +311,8 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     inviteToken: invite.token,
     pipelineUid: pipeline.uid,
     runUid,
+    threadUid,
+    answerUid,
     notificationUid: notification!.uid,
     shareUid: share.uid,
     shareToken: share.token,

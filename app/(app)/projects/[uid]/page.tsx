@@ -2,10 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useState } from "react";
+import { ProjectConversations } from "@/app/_components/ask/project-conversations.tsx";
 import { ImportPanel } from "@/app/_components/import-panel.tsx";
-import { codeHref } from "@/app/_components/review/format.ts";
 import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
-import { RoomChatCard } from "@/app/_components/rooms/room-chat-card.tsx";
 import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
 import { SnapshotBrowser } from "@/app/_components/snapshot-browser.tsx";
 import { toast } from "sonner";
@@ -130,19 +129,18 @@ function ProjectView() {
           tab={params.get("tab") === "findings" ? "findings" : "files"}
         />
       )}
-      <ProjectReviews projectUid={uid} />
-      <RoomChatCard
-        kind="project"
-        uid={uid}
+      <ProjectConversations
+        projectUid={uid}
+        snapshotUid={selected?.uid ?? null}
+        ready={!!ready}
         // What the teammate looks at: the file open in the code viewer.
         focus={
           selected && params.get("file")
             ? { kind: "file", path: params.get("file")!, ...(lineParam > 0 ? { line: lineParam } : {}) }
             : null
         }
-        codeLink={(path, line, endLine) => codeHref(uid, selected?.uid ?? null, path, line, endLine)}
-        className="mt-10 max-w-3xl"
       />
+      <ProjectReviews projectUid={uid} />
       <StartReviewDialog open={startingReview} onClose={() => setStartingReview(false)} projectUid={uid} />
       {canEdit && (
         <div className="mt-8 max-w-2xl">

@@ -211,6 +211,7 @@ export default function ReviewPage() {
         canEdit={canEdit}
         code={code}
         moment={moment}
+        asking
         linkedFinding={linkedFinding}
         beforeActivity={
           <>

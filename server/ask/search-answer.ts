@@ -1,0 +1,59 @@
+/**
+ * The answer when no model is configured — the embedded default, so it has to be useful on its own:
+ * the best code-search hits for the question (file, lines, snippet), labelled "search results, no
+ * model", with a pointer to Settings → Model providers.
+ */
+import type { SearchHit } from "../shared/ask.ts";
+import type { ToolContext } from "../review/tools/types.ts";
+
+export const SEARCH_LABEL = "Search results, no model";
+export const SEARCH_HITS = 5;
+const SNIPPET_LINES = 8;
+
+/** Words that carry no meaning for code search ("where are passwords hashed?" → "passwords hashed"). */
+const STOP = new Set(
+  "a an and are as at be by can do does for from how i in is it of on or our the this to was we what when where which who why with you your".split(
+    " ",
+  ),
+);
+
+const isProse = (file: string) => /\.(md|mdx|markdown|rst|txt|adoc)$/i.test(file);
+
+/** A word and its bare form ("passwords" → password, "hashed" → hash): code names the thing, not the inflection. */
+function variants(word: string): string[] {
+  const stem = word.replace(/(?:ies|es|s|ed|ing)$/, (m) => (m === "ies" ? "y" : ""));
+  return stem !== word && stem.length >= 3 ? [word, stem] : [word];
+}
+
+export function searchQuery(question: string): string {
+  const words = question
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((w) => w && !STOP.has(w))
+    .flatMap(variants);
+  return words.length ? [...new Set(words)].join(" ") : question.trim();
+}
+
+export async function searchAnswer(
+  question: string,
+  searchCode: NonNullable<ToolContext["searchCode"]>,
+): Promise<{ text: string; hits: SearchHit[] }> {
+  const found = await searchCode(searchQuery(question), { mode: "hybrid", k: SEARCH_HITS * 2 });
+  // The question is about the code: code hits first, documentation after (each group in search order).
+  const ranked = [...found.filter((h) => !isProse(h.file)), ...found.filter((h) => isProse(h.file))];
+  const hits: SearchHit[] = ranked.slice(0, SEARCH_HITS).map((h) => ({
+    file: h.file,
+    startLine: h.startLine,
+    endLine: h.endLine,
+    snippet: h.snippet.split("\n").slice(0, SNIPPET_LINES).join("\n"),
+    snippetStartLine: h.snippetStartLine,
+    score: h.score,
+    ...(h.symbolPath ? { symbolPath: h.symbolPath } : {}),
+  }));
+  const intro = `**${SEARCH_LABEL}.** No model provider is configured for this workspace, so these are the code-search hits that best match the question. An owner can add one in Settings → Model providers to get answers.`;
+  if (hits.length === 0) return { text: `${intro}\n\nNothing in the code matched.`, hits };
+  const list = hits.map(
+    (h) => `- ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` — \`${h.symbolPath.replaceAll("`", "")}\`` : ""}`,
+  );
+  return { text: `${intro}\n\n${list.join("\n")}`, hits };
+}
