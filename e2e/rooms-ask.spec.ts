@@ -38,10 +38,11 @@ test("two members ask Argus in a project room: search results without a model, t
     ],
   });
   const member = await browser.newContext();
+  let workspaceId: string | undefined;
   try {
     await signUpOrSignIn(page);
     const me = await page.request.get("/api/trpc/account.me");
-    const workspaceId = (await me.json()).result.data.workspaces[0].id as string;
+    workspaceId = (await me.json()).result.data.workspaces[0].id as string;
     const invite = await trpc<{ token: string }>(page.request, "account.createInvite", { workspaceId, role: "member" });
     const bea = await member.newPage();
     await trpc(bea.request, "account.signUp", {
@@ -160,6 +161,8 @@ test("two members ask Argus in a project room: search results without a model, t
       await guest.close();
     }
   } finally {
+    // The owner's current workspace is kept per user on the server: give the specs that follow theirs.
+    if (workspaceId) await trpc(page.request, "workspaces.switch", { workspaceId }).catch(() => undefined);
     await member.close();
     await llm.close();
   }
