@@ -81,7 +81,7 @@ export const runsInput = z.object({
 });
 export const runCaseInput = z.object({ uid, case: z.number().int().min(1).default(1) });
 
-type Needs = "none" | "llm" | "web";
+type Needs = "none" | "llm" | "web" | "knowledge";
 
 export interface RunView {
   uid: string;
