@@ -623,8 +623,11 @@ export function createPipelineService(deps: {
 
     /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed. */
     async recoverInterrupted(): Promise<number> {
+      const where = { status: "running", workspaceId: { not: null } };
+      // Read first: an UPDATE takes SQLite's write lock even when nothing matches (see ask's sweep).
+      if (!(await db.pipelineRun.findFirst({ where, select: { id: true } }))) return 0;
       const r = await db.pipelineRun.updateMany({
-        where: { status: "running", workspaceId: { not: null } },
+        where,
         data: {
           status: "failed",
           error: "Interrupted: Argus restarted while the run was in progress.",
