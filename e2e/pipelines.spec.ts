@@ -35,7 +35,7 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Pipelines" })).toBeVisible();
     await expect(page.getByText("No pipelines of your own yet")).toBeVisible();
     const gallery = page.getByRole("list", { name: "Gallery pipelines" });
-    await expect(gallery.getByRole("listitem")).toHaveCount(18);
+    await expect(gallery.getByRole("listitem")).toHaveCount(21);
     const card = gallery.getByRole("listitem").filter({ hasText: "BM25 search" });
     await expect(card).toContainText("runs offline");
     await expect(card).toContainText("#bm25");

@@ -119,6 +119,14 @@ describe("loadConfig", () => {
     expect(config.knowledgeUploadLimits).toEqual({ maxUploadBytes: 2 * 1024 * 1024, maxFiles: 10 });
   });
 
+  it("pipelines from the web app start no processes unless PIPELINES_ALLOW_PROCESSES=true", () => {
+    expect(loadConfig({}).pipelines).toEqual({ allowProcesses: false });
+    expect(loadConfig({ PIPELINES_ALLOW_PROCESSES: "true" }).pipelines).toEqual({ allowProcesses: true });
+    expect(configError({ PIPELINES_ALLOW_PROCESSES: "yes" }).problems).toEqual([
+      'PIPELINES_ALLOW_PROCESSES: expected true or false, got "yes"',
+    ]);
+  });
+
   describe("bad values stop start-up with a message naming the variable and what was expected", () => {
     it("PORT=abc", () => {
       const err = configError({ PORT: "abc" });

@@ -145,6 +145,9 @@ const envSchema = z.object({
     .int("a whole number")
     .positive("a positive number")
     .optional(),
+  /** true: pipelines run from the web app may start processes (`stdio:` servers, UltraRAG `.py`
+   * servers) — for workspace owners only. The CLI always may (UltraRAG's behaviour). */
+  PIPELINES_ALLOW_PROCESSES: z.enum(["true", "false"], { error: "true or false" }).default("false"),
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
   ...embedderEnvShape,
@@ -179,6 +182,8 @@ export interface Config {
   git: { allowedHosts: string[]; useServerSshKeys: boolean };
   /** Absolute paths of the folders an owner may import from (compared by real path); empty: off. */
   importPathRoots: string[];
+  /** What pipelines run from the web app may do (server/pipelines/process-policy.ts). */
+  pipelines: { allowProcesses: boolean };
   /** Overrides of the knowledge-base upload caps (unset keys keep their defaults). */
   knowledgeUploadLimits: Partial<Record<"maxFileBytes" | "maxUploadBytes" | "maxFiles", number>>;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
@@ -251,6 +256,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       useServerSshKeys: env.GIT_SSH_USE_SERVER_KEYS === "true",
     },
     importPathRoots: splitList(env.IMPORT_PATH_ROOTS ?? "", path.delimiter).map((p) => path.resolve(p)),
+    pipelines: { allowProcesses: env.PIPELINES_ALLOW_PROCESSES === "true" },
     knowledgeUploadLimits: dropUndefined({
       maxFileBytes: env.KNOWLEDGE_MAX_FILE_MB && Math.round(env.KNOWLEDGE_MAX_FILE_MB * MiB),
       maxUploadBytes: env.KNOWLEDGE_MAX_UPLOAD_MB && Math.round(env.KNOWLEDGE_MAX_UPLOAD_MB * MiB),

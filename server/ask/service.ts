@@ -418,8 +418,12 @@ export function createAskService(deps: AskServiceDeps) {
 
     /** Answers cut off by the last shutdown (running or queued) are failed: a model conversation cannot be resumed. */
     async recoverInterrupted(): Promise<number> {
+      const where = { kind: "answer", status: { in: ["queued", "running"] } };
+      // Read first: an UPDATE takes SQLite's write lock even when nothing matches, and nodes starting
+      // together on one file would wait on each other's start-up for nothing.
+      if (!(await db.askMessage.findFirst({ where, select: { id: true } }))) return 0;
       const { count } = await db.askMessage.updateMany({
-        where: { kind: "answer", status: { in: ["queued", "running"] } },
+        where,
         data: {
           status: "failed",
           error: "Interrupted: Argus restarted before this answer was finished. Ask again.",

@@ -20,9 +20,11 @@ import type {
   ToolChoice as AnthropicToolChoice,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { PROVIDER_INFO } from "./catalog.ts";
-import { LlmError, StreamCutError } from "./errors.ts";
+import { LlmError, registerSdkErrors, StreamCutError } from "./errors.ts";
 import { type ConnectionOptions, type ProviderAdapter, type ProviderRequest, parseToolArguments } from "./provider.ts";
 import type { ContentBlock, ImageBlock, Message, ProviderEvent, ToolChoice, Usage } from "./types.ts";
+
+registerSdkErrors(Anthropic);
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 

@@ -6,7 +6,6 @@
  * back), as do timeouts, cancellation, budgets and assembling the assistant turn.
  */
 import { z } from "zod";
-import { createAnthropicAdapter } from "./anthropic.ts";
 import { type Budget, estimateInputTokens, fitToBudget } from "./budget.ts";
 import { type ModelInfo, PROVIDER_INFO, costUsd, mapReasoningEffort, modelInfo } from "./catalog.ts";
 import { LlmError, StreamCutError, classifyError, withoutSecret } from "./errors.ts";
@@ -17,6 +16,7 @@ import type { ProviderAdapter, ProviderRequest } from "./provider.ts";
 import { type RetryPolicy, retryDelay, sleep } from "./retry.ts";
 import {
   type ContentBlock,
+  type ProviderId,
   type StopReason,
   type StreamEvent,
   type StreamRequestData,
@@ -252,12 +252,32 @@ function makeAdapter(o: z.infer<typeof clientOptionsSchema>, model: string): Pro
   const conn = { apiKey, baseURL: o.baseURL, requestTimeoutMs: o.requestTimeoutMs, headers: o.headers };
   switch (o.provider) {
     case "anthropic":
-      return createAnthropicAdapter(conn);
+      return lazyAdapter(o.provider, async () => (await import("./anthropic.ts")).createAnthropicAdapter(conn));
     case "openai":
       return createOpenAIResponsesAdapter(conn);
     case "openai-compatible":
       return createOpenAICompatibleAdapter(conn, { toolMode: o.toolMode, streamUsage: o.streamUsage });
   }
+}
+
+/**
+ * An adapter whose provider SDK loads on the first request. For Anthropic's: a process that never
+ * talks to Anthropic (a pipeline's generation on an OpenAI-compatible server, say) does not load it —
+ * it took 2 s of a pipeline run's start on a busy machine. (The OpenAI SDK loads with the module: the
+ * embeddings endpoint needs it anyway.)
+ */
+function lazyAdapter(provider: ProviderId, load: () => Promise<ProviderAdapter>): ProviderAdapter {
+  let made: Promise<ProviderAdapter> | undefined;
+  return {
+    provider,
+    async *stream(request, signal) {
+      const adapter = await (made ??= load().catch((err: unknown) => {
+        made = undefined;
+        throw err;
+      }));
+      yield* adapter.stream(request, signal);
+    },
+  };
 }
 
 /** Assembles the assistant turn from the events the caller saw. */

@@ -5,8 +5,6 @@
  * provider's own message verbatim (the Settings page shows it as is). Keys never appear: SDK error
  * messages carry the response body, not the request headers.
  */
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
 import type { LlmErrorInfo, LlmErrorKind, ProviderId } from "./types.ts";
 
 export class LlmError extends Error {
@@ -97,15 +95,30 @@ export class IdleTimeoutError extends Error {
 
 type SdkApiError = { status: number | undefined; headers: Headers | undefined; error: unknown; message: string };
 
-function isSdkApiError(err: unknown): err is SdkApiError {
-  return err instanceof Anthropic.APIError || err instanceof OpenAI.APIError;
+type ErrorClass = abstract new (...args: never[]) => object;
+/** A provider SDK's error classes (the SDKs' default exports carry them as statics). */
+export interface SdkErrorClasses {
+  APIError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+  APIConnectionError: ErrorClass;
 }
-const isSdkAbort = (err: unknown) =>
-  err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError;
-const isSdkTimeout = (err: unknown) =>
-  err instanceof Anthropic.APIConnectionTimeoutError || err instanceof OpenAI.APIConnectionTimeoutError;
-const isSdkConnection = (err: unknown) =>
-  err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError;
+
+/**
+ * The SDKs whose errors classifyError recognises. Each SDK's wrapper module registers its SDK when it
+ * loads, so classifying never loads an SDK (the Anthropic SDK takes seconds to load on a busy
+ * machine) — and an SDK that never loaded threw nothing.
+ */
+const sdks: SdkErrorClasses[] = [];
+export function registerSdkErrors(sdk: SdkErrorClasses): void {
+  if (!sdks.includes(sdk)) sdks.push(sdk);
+}
+const isSdk = (err: unknown, kind: keyof SdkErrorClasses) => sdks.some((sdk) => err instanceof sdk[kind]);
+
+const isSdkApiError = (err: unknown): err is SdkApiError => isSdk(err, "APIError");
+const isSdkAbort = (err: unknown) => isSdk(err, "APIUserAbortError");
+const isSdkTimeout = (err: unknown) => isSdk(err, "APIConnectionTimeoutError");
+const isSdkConnection = (err: unknown) => isSdk(err, "APIConnectionError");
 
 /** Maps anything thrown while talking to a provider to an LlmError. */
 export function classifyError(err: unknown, provider: ProviderId, model: string, aborted: boolean): LlmError {

@@ -1,6 +1,9 @@
 /** The OpenAI SDK client both OpenAI adapters (Responses, Chat Completions) talk through. */
 import OpenAI from "openai";
+import { registerSdkErrors } from "./errors.ts";
 import type { ConnectionOptions } from "./provider.ts";
+
+registerSdkErrors(OpenAI);
 
 export function createOpenAIClient(conn: ConnectionOptions, baseURL: string | undefined): OpenAI {
   return new OpenAI({

@@ -1,6 +1,6 @@
 /**
  * A pipeline file's front matter: a comment block at the top between `# ---` lines, holding YAML
- * (`title`, `description`, `tags`, `needs: none | llm | web`). Comments, so UltraRAG reads the same
+ * (`title`, `description`, `tags`, `needs: none | llm | web | knowledge` — knowledge: a knowledge base of the workspace the run is in, and a model). Comments, so UltraRAG reads the same
  * file unchanged; `argus pipeline list` shows it.
  */
 import { parse } from "yaml";
@@ -10,7 +10,7 @@ export const frontMatterSchema = z.object({
   title: z.string().min(1),
   description: z.string().default(""),
   tags: z.array(z.string()).default([]),
-  needs: z.enum(["none", "llm", "web"]).default("none"),
+  needs: z.enum(["none", "llm", "web", "knowledge"]).default("none"),
 });
 export type FrontMatter = z.infer<typeof frontMatterSchema>;
 

@@ -85,6 +85,13 @@ describe("the pipeline gallery", () => {
       await expect(runPipeline(f, { cwd: dir })).rejects.toThrow(/websearch_backend_configs\.tavily\.api_key/);
       return;
     }
+    if (meta.needs === "knowledge") {
+      // Runs only in a workspace (pipeline-app.test.ts runs it there); alone it says so.
+      await expect(runPipeline(f, { cwd: dir, overrides: scripted(f) })).rejects.toThrow(
+        /names an Argus knowledge base, but this run is not in a workspace/,
+      );
+      return;
+    }
     const result = await runPipeline(f, { cwd: dir, ...(meta.needs === "llm" ? { overrides: scripted(f) } : {}) });
     expect(result.memoryFile).toMatch(/output[\\/]memory_.*\.json$/);
     const memory = JSON.parse(readFileSync(result.memoryFile!, "utf8")) as { step: string }[];
@@ -103,6 +110,12 @@ describe("the pipeline gallery", () => {
     const project = path.join(dir, "ui/storage/memory/default/project");
     const [day] = readdirSync(project);
     expect(readFileSync(path.join(project, day!), "utf8")).toContain("- user: Who discovered penicillin?");
+  });
+
+  it("memory_qa's next run finds that turn in the project memory", async () => {
+    const result = await runPipeline("memory_qa.yaml", { cwd: dir, overrides: scripted("memory_qa.yaml") });
+    const found = (result.variables.project_memory_content as string[][])[0]!;
+    expect(found[0]).toMatch(/^- user: Who discovered penicillin\?\n- assistant: The passages say so\./);
   });
 
   it("argus pipeline list shows each pipeline's title and needs", async () => {

@@ -64,6 +64,12 @@ export interface RegistryOptions {
   /** Extra or replacement built-ins (tests, benchmarks); merged over BUILTIN_SERVERS. */
   builtins?: Record<string, BuiltinFactory>;
   external?: ExternalResolver;
+  /**
+   * Set: servers that would start a process on this machine (`stdio:` commands, UltraRAG `.py`
+   * paths) are refused before anything opens, with this sentence as the reason (the web app's policy,
+   * server/pipelines/process-policy.ts). Unset: UltraRAG's behaviour (the CLI).
+   */
+  refuseProcesses?: string;
 }
 
 export class ServerResolveError extends Error {
@@ -194,6 +200,15 @@ export class ServerRegistry {
     return undefined;
   }
 
+  /** Throws when the target would start a process and this registry refuses processes. */
+  private checkProcessPolicy(alias: string, target: ServerTarget): void {
+    if (!this.options.refuseProcesses || target.kind !== "external" || target.transport.transport !== "stdio") return;
+    const line = [target.transport.command, ...target.transport.args].join(" ");
+    throw new ServerResolveError(
+      `Server \`${target.label}\` for alias \`${alias}\` would start a process on the server (\`${line.length > 80 ? `${line.slice(0, 80)}…` : line}\`): ${this.options.refuseProcesses}`,
+    );
+  }
+
   /** Opens one server instance for an alias (each alias its own instance, as UltraRAG's processes). */
   async open(alias: string, serverPath: string): Promise<OpenedServer> {
     const target = this.resolve(serverPath);
@@ -203,6 +218,7 @@ export class ServerRegistry {
           .map((n) => `servers/${n}`)
           .join(", ")}`,
       );
+    this.checkProcessPolicy(alias, target);
     let server: PipelineServer;
     if (target.kind === "builtin") {
       server = this.builtins[target.name]!(target.parameters ? { parameters: target.parameters } : {});
@@ -238,16 +254,20 @@ export class ServerRegistry {
    * On failure every server opened so far is closed again.
    */
   async openAll(entries: readonly ServerEntry[], used?: ReadonlySet<string>): Promise<Map<string, OpenedServer>> {
+    const resolved = entries.map((e) => {
+      try {
+        const target = this.resolve(e.path);
+        if (target) this.checkProcessPolicy(e.alias, target);
+        return { e, target };
+      } catch (err) {
+        if (err instanceof ServerResolveError && !err.message.includes(`alias \`${e.alias}\``))
+          throw new ServerResolveError(`${err.message} (alias \`${e.alias}\`)`);
+        throw err;
+      }
+    });
     const opened = new Map<string, OpenedServer>();
     try {
-      for (const e of entries) {
-        let target: ServerTarget | undefined;
-        try {
-          target = this.resolve(e.path);
-        } catch (err) {
-          if (err instanceof ServerResolveError) throw new ServerResolveError(`${err.message} (alias \`${e.alias}\`)`);
-          throw err;
-        }
+      for (const { e, target } of resolved) {
         if (!target) continue; // reported by validation as unknown_server
         const needed = used ? used.has(e.alias) : true;
         if (target.kind === "external" && !needed) continue;

@@ -9,8 +9,12 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { requireRole, requireUser, type Actor } from "../auth/access.ts";
+import type { Role } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
-import { notFound } from "../errors.ts";
+import { invalid, notFound } from "../errors.ts";
+import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
+import type { IndexCache } from "../retrieval/store/index.ts";
 import { publicError } from "../errors-public.ts";
 import type { Logger } from "../logger.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
@@ -22,6 +26,9 @@ import { RunCancelledError, StepError } from "./engine/execute.ts";
 import { runPipeline, type RunOptions, type RunResult } from "./engine/run.ts";
 import { summarizeStep } from "./engine/summary.ts";
 import { blankSecrets } from "./workspace/parameters.ts";
+import { dbMemoryStore } from "./memory-db.ts";
+import { processRefusal, type RunOrigin } from "./process-policy.ts";
+import type { RunContext } from "./servers/contract.ts";
 
 export type RunStatus = "running" | "completed" | "failed" | "cancelled";
 
@@ -40,6 +47,14 @@ export interface StartRunInput {
   dataset?: unknown;
   /** The run's id, when the caller prepared its directory first; default a new UUID. */
   uid?: string;
+  /**
+   * Default "cli": UltraRAG's behaviour. "app": `actor` starts it in `workspaceId` from the web app —
+   * they must be a member or owner there; the run keeps memory per user in the database, reads that
+   * workspace's knowledge bases only, and starts no process unless PIPELINES_ALLOW_PROCESSES is on
+   * and they are an owner (process-policy.ts).
+   */
+  origin?: RunOrigin;
+  actor?: Actor;
 }
 
 export interface RunRecord {
@@ -63,6 +78,10 @@ export interface RunServiceDeps {
   log: Logger;
   /** Passed through to the engine (external MCP servers, extra built-ins). */
   engine?: Pick<RunOptions, "external" | "builtins" | "log">;
+  /** PIPELINES_ALLOW_PROCESSES (config.pipelines.allowProcesses): web-app runs by owners may start processes. */
+  allowProcesses?: boolean;
+  /** The app's open search indexes: with it, a run in a workspace reads that workspace's knowledge bases. */
+  searchIndexes?: IndexCache;
 }
 
 type Row = Awaited<ReturnType<Db["pipelineRun"]["findUniqueOrThrow"]>>;
@@ -101,7 +120,31 @@ export function createRunService(deps: RunServiceDeps) {
   const running = new Map<string, AbortController>();
 
   /** Starts a run; resolves once its row exists. `done` settles with the final record (never rejects). */
+  /** What the run may do and use, from who started it where (throws 401/403 for the app). */
+  async function scope(input: StartRunInput): Promise<{ createdById?: string; engine: Partial<RunOptions> }> {
+    const origin = input.origin ?? "cli";
+    let role: Role | undefined;
+    let userId = input.createdById;
+    if (origin === "app") {
+      const actor = requireUser(input.actor ?? null);
+      if (!input.workspaceId) throw invalid("A pipeline run from the web app needs the workspace it runs in.");
+      role = await requireRole(db, actor, input.workspaceId, "member");
+      userId = actor.userId;
+    }
+    const refuseProcesses = processRefusal(origin, { allowProcesses: deps.allowProcesses ?? false, role });
+    const context: RunContext = {};
+    if (input.workspaceId && deps.searchIndexes)
+      context.knowledge = knowledgeBasesForRun({ db, searchIndexes: deps.searchIndexes }, input.workspaceId);
+    if (origin === "app" && input.workspaceId && userId)
+      context.memory = dbMemoryStore(db, { workspaceId: input.workspaceId, userId });
+    return {
+      ...(userId ? { createdById: userId } : {}),
+      engine: { context, ...(refuseProcesses ? { refuseProcesses } : {}) },
+    };
+  }
+
   async function start(input: StartRunInput): Promise<{ uid: string; done: Promise<RunRecord> }> {
+    const { createdById, engine } = await scope(input);
     const uid = input.uid ?? randomUUID();
     await db.pipelineRun.create({
       data: {
@@ -111,7 +154,7 @@ export function createRunService(deps: RunServiceDeps) {
         pipelineHash: "",
         params: "{}",
         ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
-        ...(input.createdById ? { createdById: input.createdById } : {}),
+        ...(createdById ? { createdById } : {}),
         ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
         ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
         ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
@@ -138,6 +181,7 @@ export function createRunService(deps: RunServiceDeps) {
       try {
         result = await runPipeline(input.file, {
           ...deps.engine,
+          ...engine,
           cwd: input.cwd,
           ...(input.param !== undefined ? { param: input.param } : {}),
           ...(input.demo ? { demo: true } : {}),

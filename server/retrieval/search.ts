@@ -66,6 +66,8 @@ export const searchOptionsSchema = z.object({
 export type SearchOptions = z.input<typeof searchOptionsSchema> & {
   /** The embedder for vector/hybrid queries; default: rebuilt from the index (hash). */
   embedder?: Embedder;
+  /** Also return each hit's whole chunk text (`text`); the search boxes show only the snippet. */
+  withText?: boolean;
 };
 
 export interface SearchResult {
@@ -80,9 +82,16 @@ export interface SearchResult {
   /** The ranking score of the mode: cosine (vector), BM25 (fulltext), weighted RRF (hybrid). */
   score: number;
   scores: { vector?: number; fulltext?: number };
+  /** The whole chunk, when SearchOptions.withText asked for it. */
+  text?: string;
 }
 
 export async function search(index: ChunkIndex, query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+  const results = await searchIndex(index, query, options);
+  return options.withText ? results : results.map(({ text: _text, ...r }) => r);
+}
+
+async function searchIndex(index: ChunkIndex, query: string, options: SearchOptions): Promise<SearchResult[]> {
   const parsed = searchOptionsSchema.safeParse(options);
   if (!parsed.success)
     throw invalid(`Invalid search options: ${formatZodIssues(parsed.error, { separator: "; ", root: "options" })}`);
@@ -193,5 +202,6 @@ function toResult(h: StoredHit, score: number, scores: SearchResult["scores"], w
     snippetStartLine: h.startLine + offset,
     score,
     scores,
+    text: h.text,
   };
 }

@@ -29,7 +29,12 @@ type Card = {
   badges?: { label: string; tone: "zinc" | "brand" | "amber" | "green" }[];
 };
 
-const NEEDS_LABEL: Record<string, string> = { none: "runs offline", llm: "needs a model", web: "needs web search" };
+const NEEDS_LABEL: Record<string, string> = {
+  none: "runs offline",
+  llm: "needs a model",
+  web: "needs web search",
+  knowledge: "needs a knowledge base and a model",
+};
 
 function matches(c: Card, q: string, tags: string[]) {
   if (tags.some((t) => !c.tags.includes(t))) return false;

@@ -265,6 +265,7 @@ export function ActivityLog({
 }) {
   const { lines, stream, usage } = useMemo(() => toLines(events), [events]);
   const box = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => box.current,
@@ -273,10 +274,16 @@ export function ActivityLog({
     getItemKey: (i) => lines[i]!.seq,
   });
   useEffect(() => {
-    // Follow the log only when the reader is already at the bottom. Block body: see docs/architecture.md.
+    // Follow the log while the reader is at its end (as they are when it opens, however much arrives
+    // at once): only the lines in view exist, so the latest must be scrolled to, to be there at all.
+    // Scrolling up stops following; back at the end it resumes. Block body: see docs/architecture.md.
     const el = box.current;
-    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight;
+    if (el && following.current) el.scrollTop = el.scrollHeight;
   }, [lines.length, stream]);
+  const onScroll = () => {
+    const el = box.current;
+    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+  };
 
   return (
     <Card className="p-4">
@@ -304,6 +311,7 @@ export function ActivityLog({
       </div>
       <div
         ref={box}
+        onScroll={onScroll}
         className={cx(
           "overflow-y-auto rounded-md bg-zinc-50 p-3 font-mono text-xs leading-5 dark:bg-zinc-900",
           loading ? "h-80" : "max-h-80",

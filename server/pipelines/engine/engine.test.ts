@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PipelineEvent } from "./events.ts";
+import { writeMemoryFile } from "./memory-file.ts";
 import { runPipeline, type RunOptions } from "./run.ts";
 import { calls, TEST_BUILTINS, tempDir } from "./test-support.ts";
 import { UNSET } from "./values.ts";
@@ -329,6 +330,18 @@ describe("memory file and events", () => {
     ]);
     const b = await runPipeline("p.yaml", { cwd: dir, builtins: TEST_BUILTINS, now });
     expect(path.basename(b.memoryFile!)).toBe("memory__p_20260102_030405_2.json");
+  });
+
+  it("a benchmark name cannot place the memory file outside output/", () => {
+    const file = writeMemoryFile(
+      dir,
+      "p",
+      { benchmark: { benchmark: { name: "../../x/\u0000y\\z" } } },
+      [],
+      new Date(2026, 0, 2, 3, 4, 5),
+    );
+    expect(path.dirname(file)).toBe(path.join(dir, "output"));
+    expect(path.basename(file)).toBe("memory_.._.._x__y_z_p_20260102_030405.json");
   });
 
   it("emits step_start/step_end per step, loop and branch markers, nothing for routers, and only step_start for skipped steps", async () => {

@@ -14,7 +14,7 @@ import { findCallable } from "../dsl/catalog.ts";
 import type { AliasParameters } from "../dsl/params.ts";
 import type { ToolSignature } from "../dsl/schema.ts";
 import type { OpenedServer } from "../registry.ts";
-import type { CallContext } from "../servers/contract.ts";
+import type { CallContext, RunContext } from "../servers/contract.ts";
 import type { EventSink } from "./events.ts";
 import { canonical, parsePath, PipelineRuntimeError, VariablePool } from "./pool.ts";
 import { SourceNumbering, summarizeStep } from "./summary.ts";
@@ -34,6 +34,8 @@ export interface ExecutorOptions {
   onEvent?: EventSink;
   /** Servers' one-line notices (the run's log at warn level). */
   notice?: (message: string) => void;
+  /** Memory store and knowledge bases the run's servers may use (runs in the web app). */
+  context?: RunContext;
 }
 
 type Callable = { kind: "tool" | "prompt"; signature: ToolSignature; server: OpenedServer };
@@ -238,6 +240,7 @@ export class Executor {
   ): Promise<Record<string, unknown>> {
     const name = stepName(step);
     const ctx: CallContext = {
+      ...this.o.context,
       cwd: this.o.cwd,
       ...(this.o.signal ? { signal: this.o.signal } : {}),
       ...(this.o.demo ? { demo: true } : {}),

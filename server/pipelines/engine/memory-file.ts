@@ -27,7 +27,12 @@ export function writeMemoryFile(
 ): string {
   const dir = path.join(cwd, "output");
   mkdirSync(dir, { recursive: true });
-  const base = `memory_${benchmarkName(parameters)}_${stem}_${timestamp(now)}`;
+  // The benchmark name is a parameter (another user's, from the web app): it names a file in output/,
+  // never a path — separators and control characters become "_", and it is kept short.
+  const name = benchmarkName(parameters)
+    .replace(/[\\/\u0000-\u001f\u007f]/g, "_")
+    .slice(0, 100);
+  const base = `memory_${name}_${stem}_${timestamp(now)}`;
   let file = path.join(dir, `${base}.json`);
   for (let n = 2; existsSync(file); n++) file = path.join(dir, `${base}_${n}.json`);
   writeFileSync(file, `${JSON.stringify(memoryJson(snapshots), null, 2)}\n`, { flag: "wx" });

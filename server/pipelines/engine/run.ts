@@ -9,6 +9,7 @@ import { errorsOf, PipelineInvalidError } from "../dsl/errors.ts";
 import { aliasParameters, type AliasParameters } from "../dsl/params.ts";
 import { validatePipeline } from "../dsl/validate.ts";
 import { closeAll, ServerRegistry, type ExternalResolver, type OpenedServer } from "../registry.ts";
+import type { CallContext, RunContext } from "../servers/contract.ts";
 import type { BuiltinFactory } from "../servers/define.ts";
 import { loadPipelineContext, type PipelineContext } from "./context.ts";
 import type { EventSink, PipelineEvent } from "./events.ts";
@@ -37,6 +38,11 @@ export interface RunOptions {
   /** Default true; false skips the memory file (benchmarks). */
   writeMemory?: boolean;
   now?: () => Date;
+  /** Memory store and knowledge bases for the run's servers (the run service sets them for runs in
+   * the web app); absent: UltraRAG's memory files, no knowledge bases. */
+  context?: RunContext;
+  /** Set: no server may be started as a process (`stdio:`, a `.py` path); the sentence says why. */
+  refuseProcesses?: string;
   /** Called once the context is loaded, before any server opens (the run service records the row here). */
   onContext?: (ctx: PipelineContext, parameters: AliasParameters) => void | Promise<void>;
 }
@@ -99,6 +105,7 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
       cwd: ctx.cwd,
       ...(options.builtins ? { builtins: options.builtins } : {}),
       ...(options.external ? { external: options.external } : {}),
+      ...(options.refuseProcesses ? { refuseProcesses: options.refuseProcesses } : {}),
     });
     const prepared = await prepare(ctx.pipeline, registry, ctx.parameterData, options.overrides);
     opened = prepared.opened;
@@ -114,6 +121,7 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
       ...(options.demo ? { demo: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       notice: (message) => log("warn", message),
+      ...(options.context ? { context: options.context } : {}),
       onEvent: (e) => {
         if (e.type === "step_start") log("info", `${"  ".repeat(e.depth)}${e.name}`);
         else if (e.type === "step_end") log("debug", e.output);
@@ -123,9 +131,9 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
     try {
       await executor.run();
     } finally {
-      await cleanup(opened, ctx.cwd, log);
+      await cleanup(opened, { ...options.context, cwd: ctx.cwd }, log);
     }
-    await autoSaveMemory(opened, parameters, executor, ctx.cwd, log);
+    await autoSaveMemory(opened, parameters, executor, { ...options.context, cwd: ctx.cwd }, log);
     const memoryFile =
       options.writeMemory === false
         ? null
@@ -163,11 +171,11 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
 }
 
 /** UltraRAG calls every tool ending in `vllm_shutdown` after a run; failures are only logged. */
-async function cleanup(opened: ReadonlyMap<string, OpenedServer>, cwd: string, log: RunLog) {
+async function cleanup(opened: ReadonlyMap<string, OpenedServer>, ctx: CallContext, log: RunLog) {
   for (const o of opened.values()) {
     for (const tool of Object.keys(o.signature.tools).filter((t) => t.endsWith("vllm_shutdown"))) {
       await o.server
-        .call("tool", tool, {}, { cwd })
+        .call("tool", tool, {}, ctx)
         .catch((err: unknown) =>
           log("warn", `${o.alias}.${tool} failed: ${err instanceof Error ? err.message : String(err)}`),
         );
@@ -180,7 +188,7 @@ async function autoSaveMemory(
   opened: ReadonlyMap<string, OpenedServer>,
   parameters: AliasParameters,
   executor: Executor,
-  cwd: string,
+  ctx: CallContext,
   log: RunLog,
 ) {
   const memory = [...opened.values()].find((o) => "save_memory" in o.signature.tools);
@@ -192,7 +200,7 @@ async function autoSaveMemory(
   if (!question || !answer) return;
   const userId = parameters[memory.alias]?.user_id ?? "default";
   await memory.server
-    .call("tool", "save_memory", { user_id: userId, q_ls: [question], ans_ls: [answer] }, { cwd })
+    .call("tool", "save_memory", { user_id: userId, q_ls: [question], ans_ls: [answer] }, ctx)
     .catch((err: unknown) =>
       log("warn", `memory auto-save failed: ${err instanceof Error ? err.message : String(err)}`),
     );

@@ -21,6 +21,37 @@ export interface CallContext {
   cwd: string;
   /** A one-line notice for the run's log (e.g. "vllm runs on an OpenAI-compatible server here"). */
   notice?: (message: string) => void;
+  /** Where servers/memory keeps memory: the database for runs in the web app (per user and
+   * workspace); absent → UltraRAG's files under the storage root. */
+  memory?: MemoryStore;
+  /** The knowledge bases of the workspace the run is in (retriever `collection_name: kb:<name>`);
+   * absent when the run is in no workspace. */
+  knowledge?: KnowledgeBases;
+}
+
+/** What a run offers its servers beyond the call itself (RunOptions.context). */
+export type RunContext = Pick<CallContext, "memory" | "knowledge">;
+
+export interface MemoryTurn {
+  question: string;
+  answer: string;
+  at: Date;
+}
+
+/** A user's memory, per profile (the memory server's `user_id`, already checked to be a safe name). */
+export interface MemoryStore {
+  /** The global memory text; a profile without one starts as the heading `# MEMORY`. */
+  global(profile: string): Promise<string>;
+  saveTurn(profile: string, turn: MemoryTurn): Promise<void>;
+  /** The most recent turns, newest first. */
+  turns(profile: string, limit: number): Promise<MemoryTurn[]>;
+}
+
+export interface KnowledgeBases {
+  /** For each query, the texts of the knowledge base's best `k` chunks (hybrid search, as the app's
+   * search box). A name that is not a knowledge base of the run's workspace fails with a sentence
+   * saying so. */
+  search(name: string, queries: readonly string[], k: number): Promise<string[][]>;
 }
 
 export interface PipelineServer {

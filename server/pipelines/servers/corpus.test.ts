@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../engine/test-support.ts";
 import { corpus, reflow } from "./corpus.ts";
-import { memory } from "./memory.ts";
+import { fileMemoryStore, memory } from "./memory.ts";
 
 let dir: string;
 let cleanup: () => void;
@@ -50,7 +50,7 @@ describe("corpus", () => {
         { parse_file_path: "../", text_corpus_save_path: "x.jsonl" },
         { cwd: dir },
       ),
-    ).rejects.toThrow("is outside the run's directory");
+    ).rejects.toThrow("is outside the directory the pipeline runs in");
     await expect(
       corpus().call(
         "tool",
@@ -119,5 +119,19 @@ describe("memory", () => {
     await expect(m.call("tool", "get_global_memory", { user_id: "../x" }, { cwd: dir })).rejects.toThrow(
       "user_id must be letters, digits",
     );
+  });
+
+  it("reads the saved turns back, newest first, answers of several lines included", async () => {
+    const store = fileMemoryStore(path.join(dir, "store"));
+    await store.saveTurn("bo", { question: "q1", answer: "line one\nline two", at: new Date(2026, 0, 2, 9, 0, 0) });
+    await store.saveTurn("bo", { question: "q2", answer: "a2", at: new Date(2026, 0, 2, 10, 0, 0) });
+    await store.saveTurn("bo", { question: "q0", answer: "a0", at: new Date(2026, 0, 1, 8, 0, 0) });
+    expect((await store.turns("bo", 10)).map((t) => [t.question, t.answer, t.at.getHours()])).toEqual([
+      ["q2", "a2", 10],
+      ["q1", "line one\nline two", 9],
+      ["q0", "a0", 8],
+    ]);
+    expect(await store.turns("bo", 1)).toHaveLength(1);
+    expect(await store.turns("nobody", 5)).toEqual([]);
   });
 });

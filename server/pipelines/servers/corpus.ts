@@ -7,25 +7,17 @@
  * MinerU need a PDF renderer / the MinerU tool, which Argus does not ship: they fail saying so.
  */
 import { createReadStream } from "node:fs";
-import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { CallContext } from "./contract.ts";
-import { defineServer, describe, ToolError, type ToolArgs } from "./define.ts";
+import { defineServer, ToolError, type ToolArgs } from "./define.ts";
+import { existingInside } from "./run-paths.ts";
 
 const MAX_FILES = 10_000;
 
-async function inside(ctx: CallContext, p: unknown, name: string, tool: string): Promise<string> {
-  if (typeof p !== "string" || p.trim() === "")
-    throw new ToolError(`corpus.${tool}: ${name} must be a path, got ${describe(p)}`);
-  const root = await realpath(ctx.cwd);
-  const real = await realpath(path.resolve(root, p)).catch(() => null);
-  if (!real)
-    throw new ToolError(`corpus.${tool}: ${name} '${p}' does not exist (paths resolve against the run's directory)`);
-  if (real !== root && !real.startsWith(root + path.sep))
-    throw new ToolError(`corpus.${tool}: ${name} '${p}' is outside the run's directory`);
-  return real;
-}
+const inside = (ctx: CallContext, p: unknown, name: string, tool: string) =>
+  existingInside(ctx.cwd, p, name, `corpus.${tool}`);
 
 /** Writes JSONL rows to `file` atomically: readers never see a half-written corpus. */
 async function writeJsonl(file: string, rows: unknown[]): Promise<void> {

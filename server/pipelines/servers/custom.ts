@@ -1,9 +1,11 @@
 /**
  * servers/custom (spec §5.9): the small text utilities the example pipelines chain between retrieval
- * and generation — answer extraction, query extraction, passage merging and citation ids. Pure
- * functions over batches; nothing here mutates its inputs (the engine shares values with the pool).
+ * and generation — answer extraction, query extraction, Search-o1's per-item histories, passage
+ * merging and citation ids — and the SurveyCPM agent's state machine (surveycpm.ts). Functions over
+ * batches; nothing here mutates its inputs (the engine shares values with the pool).
  */
 import { defineServer, listArg, stringListArg, ToolError } from "./define.ts";
+import { surveyState, surveycpmTools, type SurveyState } from "./surveycpm.ts";
 
 /** Content of the LAST `\boxed{…}`, braces balanced; undefined without one. */
 function lastBoxed(text: string): string | undefined {
@@ -39,7 +41,7 @@ function lastQuery(text: string, re: RegExp, fallback: string): string {
 
 const SEARCH_QUERY = /<\|begin_search_query\|>([\s\S]*?)<\|end_search_query\|>/g;
 
-type CitationState = { registry: Map<number, Map<string, number>> };
+type CitationState = { registry: Map<number, Map<string, number>> } & SurveyState;
 
 const perItem = (name: string, output: string, tool: string, fn: (a: string) => string) => ({
   params: [name],
@@ -61,7 +63,7 @@ function passageLists(args: Record<string, unknown>, name: string, tool: string)
 export const custom = defineServer<CitationState>({
   name: "custom",
   defaults: { surveycpm_hard_mode: false, surveycpm_max_step: 140, surveycpm_max_extend_step: 12 },
-  state: () => ({ registry: new Map() }),
+  state: () => ({ registry: new Map(), ...surveyState() }),
   tools: {
     output_extract_from_boxed: perItem(
       "ans_ls",
@@ -131,6 +133,30 @@ export const custom = defineServer<CitationState>({
         return at < 0 ? "" : `${marker}\n${a.slice(at + marker.length).trim()}`;
       },
     ),
+    search_o1_combine_list: {
+      params: ["total_subq_list", "extract_query_list", "total_reason_list", "extract_reason_list"],
+      output:
+        "total_subq_list, extract_query_list, total_reason_list, extract_reason_list->total_subq_list, total_reason_list",
+      run(args) {
+        const tool = "custom.search_o1_combine_list";
+        return {
+          total_subq_list: appendEach(args, "total_subq_list", "extract_query_list", tool),
+          total_reason_list: appendEach(args, "total_reason_list", "extract_reason_list", tool),
+        };
+      },
+    },
+    search_o1_combine_final_information: {
+      params: ["total_final_info_list", "extract_final_infor_list"],
+      output: "total_final_info_list, extract_final_infor_list->total_final_info_list",
+      run: (args) => ({
+        total_final_info_list: appendEach(
+          args,
+          "total_final_info_list",
+          "extract_final_infor_list",
+          "custom.search_o1_combine_final_information",
+        ),
+      }),
+    },
     merge_passages: {
       params: ["temp_psg", "ret_psg"],
       output: "temp_psg,ret_psg->ret_psg",
@@ -185,8 +211,24 @@ export const custom = defineServer<CitationState>({
         };
       },
     },
+    ...surveycpmTools,
   },
 });
+
+/**
+ * Search-o1's per-item histories: item i's bucket gets item i's new entry, the first replacing the
+ * `["<PAD>"]` placeholder. Zipped as upstream: buckets beyond the new entries are returned unchanged.
+ */
+function appendEach(args: Record<string, unknown>, buckets: string, entries: string, tool: string): unknown[][] {
+  const have = listArg(args, buckets, tool);
+  const add = listArg(args, entries, tool);
+  return have.map((bucket, i) => {
+    if (!Array.isArray(bucket))
+      throw new ToolError(`${tool}: item ${i} of \`${buckets}\` must be a list (search_o1_init_list makes them)`);
+    if (i >= add.length) return [...bucket];
+    return bucket.length === 1 && bucket[0] === "<PAD>" ? [add[i]] : [...bucket, add[i]];
+  });
+}
 
 /** Python's str() for the values f-strings see (None, True, numbers, text). */
 function pyStr(v: unknown): string {

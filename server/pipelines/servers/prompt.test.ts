@@ -106,12 +106,13 @@ describe("prompt rendering", () => {
     expect(mc.prompt_ls).toEqual(["pick\nA: red\nB: blue"]);
     const o1 = await call("search_o1_insert", {
       q_ls: ["q"],
-      total_subq_list: [["<PAD>", "who"]],
-      total_final_info_list: [["<PAD>", "him"]],
+      total_subq_list: [["who", "when"]],
+      total_final_info_list: [["him"]],
       template: "prompt/o1.jinja",
     });
+    // One pair per round, zipped (a round without its result is left out), appended unescaped.
     expect(o1.prompt_ls).toEqual([
-      "Q: q\n<|begin_search_query|>who<|end_search_query|>\n<|begin_search_result|>him<|end_search_result|>",
+      "Q: q<|begin_search_query|>who<|end_search_query|>\n<|begin_search_result|>him<|end_search_result|>",
     ]);
   });
 });

@@ -9,6 +9,7 @@
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs, type ToolDef } from "./define.ts";
 import { renderTemplate, TemplateError } from "./jinja.ts";
+import { detailedTaskNote, parseSurvey, taskNote } from "./survey.ts";
 import { loadTemplate } from "./template-files.ts";
 import { isUnset, messageText } from "../engine/values.ts";
 
@@ -27,7 +28,6 @@ function prompt(inputs: string[], template: string, build?: Build): ToolDef<unde
   if (build) builders.set(def, build);
   return def;
 }
-const SURVEY = ["instruction_ls", "survey_ls", "cursor_ls", "retrieved_info_ls"];
 
 async function renderEach(ctx: CallContext, template: unknown, tool: string, items: Vars[]): Promise<string[]> {
   const program = await loadTemplate(ctx.cwd, template, tool);
@@ -43,6 +43,9 @@ async function renderEach(ctx: CallContext, template: unknown, tool: string, ite
 
 /** The text of a value a prompt receives (a previous prompt may be an MCP PromptMessage). */
 const text = (v: unknown): unknown => messageText(v) ?? v;
+
+/** SurveyCPM's retrieved information (`"<PAD>"` before the first search). */
+const information = (v: unknown) => (v === "<PAD>" || v === null || v === undefined ? "" : text(v));
 
 /** One item's passages as a list of strings (a single string is one passage; UNSET is none). */
 function passages(v: unknown, tool: string, name: string, i: number): string[] {
@@ -74,25 +77,32 @@ function choicesText(v: unknown, tool: string, i: number): string {
   return v.map((c, k) => `${String.fromCharCode(65 + k)}: ${String(c)}`).join("\n");
 }
 
-/** The previous reasoning steps Search-o1 shows: all of them up to four, else the first and the last three. */
+/** The previous reasoning steps Search-o1 shows: up to three as they are, else the first and the last three, numbered 1… */
 function reasoningSteps(v: unknown): string {
-  const steps = (Array.isArray(v) ? v : [v]).filter((s) => typeof s === "string" && s !== "<PAD>") as string[];
-  const numbered = steps.map((s, k) => `Step ${k + 1}: ${s}`);
-  const shown = numbered.length > 4 ? [numbered[0]!, ...numbered.slice(-3)] : numbered;
-  return shown.join("\n\n");
+  const steps = Array.isArray(v) ? v : [v];
+  const shown = steps.length <= 3 ? steps : [steps[0], ...steps.slice(-3)];
+  return shown.map((s, k) => `Step ${k + 1}: ${pyStr(s)}`).join("\n\n");
 }
 
-/** Search-o1's inserted search history: one query/result pair per round, `<PAD>` placeholders skipped. */
+/** Search-o1's inserted search history: one query/result pair per round (zipped), unescaped, as upstream. */
 function searchHistory(queries: unknown, results: unknown): string {
-  const q = (Array.isArray(queries) ? queries : [queries]).filter((x) => x !== "<PAD>");
-  const r = (Array.isArray(results) ? results : [results]).filter((x) => x !== "<PAD>");
+  const q = Array.isArray(queries) ? queries : [queries];
+  const r = Array.isArray(results) ? results : [results];
   return q
     .slice(0, r.length)
     .map(
       (query, k) =>
-        `\n<|begin_search_query|>${String(query)}<|end_search_query|>\n<|begin_search_result|>${String(r[k])}<|end_search_result|>`,
+        `<|begin_search_query|>${pyStr(query)}<|end_search_query|>\n<|begin_search_result|>${pyStr(r[k])}<|end_search_result|>`,
     )
     .join("");
+}
+
+/** Python's str() of a value a prompt prints (None, True, numbers, text). */
+function pyStr(v: unknown): string {
+  if (v === null || v === undefined) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  return typeof v === "string" ? v : (messageText(v) ?? (typeof v === "object" ? JSON.stringify(v) : String(v)));
 }
 
 /** IRCoT's next prompt over the rounds so far (memory histories: one list per round). */
@@ -314,9 +324,37 @@ export const promptServer = defineServer({
         };
       },
     },
-    surveycpm_search: prompt(SURVEY, "surveycpm_search_template"),
-    surveycpm_init_plan: prompt(SURVEY, "surveycpm_init_plan_template"),
-    surveycpm_write: prompt(SURVEY, "surveycpm_write_template"),
-    surveycpm_extend_plan: prompt(SURVEY, "surveycpm_extend_plan_template"),
+    surveycpm_search: prompt(["instruction_ls", "survey_ls", "cursor_ls"], "surveycpm_search_template", (a) =>
+      zip(a, ["instruction_ls", "survey_ls", "cursor_ls"], "prompt.surveycpm_search").map(([q, s, c], i) => ({
+        user_query: text(q),
+        current_outline: taskNote(parseSurvey(s, "prompt.surveycpm_search", i)),
+        current_instruction: `You need to update ${pyStr(c)}`,
+      })),
+    ),
+    surveycpm_init_plan: prompt(["instruction_ls", "retrieved_info_ls"], "surveycpm_init_plan_template", (a) =>
+      zip(a, ["instruction_ls", "retrieved_info_ls"], "prompt.surveycpm_init_plan").map(([q, r]) => ({
+        user_query: text(q),
+        current_information: information(r),
+      })),
+    ),
+    surveycpm_write: prompt(
+      ["instruction_ls", "survey_ls", "cursor_ls", "retrieved_info_ls"],
+      "surveycpm_write_template",
+      (a) =>
+        zip(a, ["instruction_ls", "survey_ls", "cursor_ls", "retrieved_info_ls"], "prompt.surveycpm_write").map(
+          ([q, s, c, r], i) => ({
+            user_query: text(q),
+            current_survey: detailedTaskNote(parseSurvey(s, "prompt.surveycpm_write", i)),
+            current_instruction: `You need to update ${pyStr(c)}`,
+            current_information: information(r),
+          }),
+        ),
+    ),
+    surveycpm_extend_plan: prompt(["instruction_ls", "survey_ls"], "surveycpm_extend_plan_template", (a) =>
+      zip(a, ["instruction_ls", "survey_ls"], "prompt.surveycpm_extend_plan").map(([q, s], i) => ({
+        user_query: text(q),
+        current_survey: taskNote(parseSurvey(s, "prompt.surveycpm_extend_plan", i)),
+      })),
+    ),
   }),
 });

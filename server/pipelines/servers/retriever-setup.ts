@@ -16,6 +16,7 @@ import type { Embedder } from "../../retrieval/embed/types.ts";
 import { bm25Tokenizer, type Bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
 import { describe, ToolError, type ToolArgs } from "./define.ts";
+import { KB_PREFIX, knowledgeBaseName } from "./retriever-app.ts";
 
 export const MAX_CORPUS_PASSAGES = 2_000_000;
 const COLLECTION = /^[A-Za-z0-9_-]{1,100}$/;
@@ -23,7 +24,7 @@ const COLLECTION = /^[A-Za-z0-9_-]{1,100}$/;
 export interface RetrieverState {
   backend: string;
   corpusPath: string;
-  /** Passages (`contents`) in corpus order, when loaded (bm25, faiss — as upstream). */
+  /** Passages (`contents`) in corpus order, once a tool has read them. */
   contents: string[] | null;
   tokenizer: Bm25Tokenizer;
   bm25Uri: string;
@@ -33,7 +34,8 @@ export interface RetrieverState {
   indexBackend: "faiss" | "milvus";
   /** Creates (once) the configured dense embedder. */
   embedder: () => Promise<Embedder>;
-  /** The `collection_name` parameter names an index in the dense store (milvus; knowledge bases later). */
+  /** The `collection_name` parameter names an index in the dense store (milvus); `kb:<name>` is a
+   * knowledge base instead (retriever-app.ts), which this refuses. */
   collectionIndex: (name: unknown, tool: string) => string;
 }
 
@@ -50,7 +52,12 @@ function pathParam(v: unknown, name: string, cwd: string): string {
 }
 
 /** The corpus file's `contents`, one passage per JSONL line (blank lines skipped). */
-export async function readCorpus(file: string, tool: string): Promise<string[]> {
+export function readCorpus(file: string, tool: string): Promise<string[]> {
+  return scanCorpus(file, tool, Infinity);
+}
+
+/** Reads passages until `stopAfter` of them (`readCorpus` reads them all). */
+async function scanCorpus(file: string, tool: string, stopAfter: number): Promise<string[]> {
   const info = existsSync(file) ? statSync(file) : null;
   if (!info?.isFile())
     throw new ToolError(
@@ -75,6 +82,10 @@ export async function readCorpus(file: string, tool: string): Promise<string[]> 
       throw new ToolError(`${tool}: ${file}:${n} has no text \`contents\` field`);
     }
     out.push(contents);
+    if (out.length >= stopAfter) {
+      lines.close();
+      return out;
+    }
     if (out.length > MAX_CORPUS_PASSAGES) {
       lines.close();
       throw new ToolError(`${tool}: ${file} has more than ${MAX_CORPUS_PASSAGES.toLocaleString("en")} passages`);
@@ -151,6 +162,10 @@ export async function setupRetriever(args: ToolArgs, ctx: CallContext): Promise<
     indexBackend,
     embedder: denseEmbedder(args, ctx),
     collectionIndex: (name, t) => {
+      if (typeof name === "string" && name.startsWith(KB_PREFIX))
+        throw new ToolError(
+          `${t}: collection_name "${name}" is an Argus knowledge base: the app indexes it as documents are uploaded; this tool writes only index collections`,
+        );
       if (typeof name !== "string" || !COLLECTION.test(name))
         throw new ToolError(`${t}: collection_name must be letters, digits, '_' or '-', got ${describe(name)}`);
       return name;
@@ -166,14 +181,17 @@ export async function setupRetriever(args: ToolArgs, ctx: CallContext): Promise<
   } else {
     const milvus = section(configs, "milvus");
     state.denseUri = pathParam(milvus.uri ?? "index/milvus_demo.db", "index_backend_configs.milvus.uri", ctx.cwd);
-    state.denseIndex = state.collectionIndex(args.collection_name, tool);
+    // A knowledge-base collection is searched in the app's store; the dense index keeps its default.
+    if (knowledgeBaseName(args.collection_name) === null)
+      state.denseIndex = state.collectionIndex(args.collection_name, tool);
   }
   if (backend !== "bm25")
     ctx.notice?.(
       `index_backend ${indexBackend} runs on LanceDB in Argus (${path.relative(ctx.cwd, state.denseUri) || "."})`,
     );
-  // Upstream loads the corpus for bm25 and faiss; a missing corpus is only an error once a tool needs it.
-  if ((backend === "bm25" || indexBackend === "faiss") && existsSync(corpusPath))
-    state.contents = await readCorpus(corpusPath, tool);
+  // Upstream loads the corpus here (bm25, faiss); Argus reads it when a tool needs it — searches
+  // return the passages stored in the index, so a search-only run over 100k passages skips reading
+  // and parsing 100k lines (0.4 s). A corpus that is there is checked to start with a passage.
+  if ((backend === "bm25" || indexBackend === "faiss") && existsSync(corpusPath)) await scanCorpus(corpusPath, tool, 1);
   return state;
 }

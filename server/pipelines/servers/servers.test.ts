@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../engine/test-support.ts";
@@ -51,6 +51,19 @@ describe("benchmark.get_data", () => {
     expect(await get(dir, { limit: 2 })).toEqual({ q_ls: ["q0", "q1"], gt_ls: [["a0"]] });
   });
 
+  it("the dataset must be inside the run's directory (no ../, absolute paths or symlinks out)", async () => {
+    const dir = data();
+    const outside = tempDir({ "d.jsonl": '{"question": "secret"}\n' });
+    const prev = cleanup;
+    cleanup = () => (prev(), outside.cleanup());
+    symlinkSync(path.join(outside.dir, "d.jsonl"), path.join(dir, "link.jsonl"));
+    for (const p of [path.join(outside.dir, "d.jsonl"), `../${path.basename(outside.dir)}/d.jsonl`, "link.jsonl"])
+      await expect(get(dir, { path: p })).rejects.toThrow(
+        `benchmark.get_data: dataset path '${p}' is outside the directory the pipeline runs in; use a path inside it`,
+      );
+    await expect(get(dir, { path: "nope.jsonl" })).rejects.toThrow("dataset path 'nope.jsonl' does not exist");
+  });
+
   it("shuffles with Python's seeded order, then limits", async () => {
     const dir = data();
     writeFileSync(
@@ -66,7 +79,7 @@ describe("benchmark.get_data", () => {
     await expect(get(dir, { limit: 0 })).rejects.toThrow("`limit` must be -1 (all) or a positive number");
     await expect(get(dir, { key_map: {} })).rejects.toThrow("`key_map` must not be empty");
     await expect(get(dir, { path: "missing.jsonl" })).rejects.toThrow(
-      "dataset file 'missing.jsonl' does not exist".replace("missing.jsonl", path.join(dir, "missing.jsonl")),
+      "benchmark.get_data: dataset path 'missing.jsonl' does not exist (paths resolve against the directory the pipeline runs in)",
     );
     await expect(get(dir, { path: "bad.jsonl" })).rejects.toThrow(/bad\.jsonl:2 is not valid JSON/);
     await expect(get(dir, { path: "d.csv" })).rejects.toThrow("unsupported dataset type '.csv'");

@@ -81,7 +81,7 @@ export const runsInput = z.object({
 });
 export const runCaseInput = z.object({ uid, case: z.number().int().min(1).default(1) });
 
-type Needs = "none" | "llm" | "web";
+type Needs = "none" | "llm" | "web" | "knowledge";
 
 export interface RunView {
   uid: string;
@@ -540,7 +540,10 @@ export function createPipelineService(deps: {
         demo: true,
         ...(Object.keys(overrides).length ? { overrides } : {}),
         workspaceId: spec.workspaceId,
-        createdById: actor!.userId,
+        // A web-app run: the run service checks the actor's role, keeps memory in the database,
+        // reads this workspace's knowledge bases only and applies the process policy.
+        origin: "app",
+        actor: actor!,
         ...spec.record,
         dataset,
       });
@@ -620,8 +623,11 @@ export function createPipelineService(deps: {
 
     /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed. */
     async recoverInterrupted(): Promise<number> {
+      const where = { status: "running", workspaceId: { not: null } };
+      // Read first: an UPDATE takes SQLite's write lock even when nothing matches (see ask's sweep).
+      if (!(await db.pipelineRun.findFirst({ where, select: { id: true } }))) return 0;
       const r = await db.pipelineRun.updateMany({
-        where: { status: "running", workspaceId: { not: null } },
+        where,
         data: {
           status: "failed",
           error: "Interrupted: Argus restarted while the run was in progress.",

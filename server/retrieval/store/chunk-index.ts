@@ -27,12 +27,24 @@ export interface ChunkIndex {
    * (the reference for measuring the ANN index's recall). */
   vectorSearch(vector: Float32Array, k: number, where?: string, options?: { exact?: boolean }): Promise<StoredHit[]>;
   fullTextSearch(text: string, k: number, where?: string): Promise<StoredHit[]>;
+  /** The same two searches reading only each hit's id and text: every other column a hit reads is
+   * another random read (a retriever over passages needs none of them; at 100k rows BM25 costs
+   * 2.9 ms a query this way, 5.6 ms with the code-search columns). */
+  vectorTexts(vector: Float32Array, k: number): Promise<TextHit[]>;
+  fullTextTexts(text: string, k: number): Promise<TextHit[]>;
   /** Vector search without reading any column: where each hit is and its score (hybrid search reads
    * only the rows that make its final page; see `fetchHits`). */
   rankVector(vector: Float32Array, k: number, where?: string): Promise<RankedRow[]>;
   /** The rows at these addresses (from this index's searches), in the order given. */
   fetchHits(rows: readonly RankedRow[]): Promise<StoredHit[]>;
   close(): void;
+}
+
+/** A hit as a passage retriever needs it. */
+export interface TextHit {
+  id: string;
+  text: string;
+  score: number;
 }
 
 /** A hit before its columns are read: the row's address in the pinned version, and its score. */
@@ -111,6 +123,20 @@ function makeIndex(
         .select([...HIT_COLUMNS, "_score"])
         .toArray()) as Record<string, unknown>[];
       return rows.map((r) => fromRecord(r, Number(r._score)));
+    },
+    async vectorTexts(vector, k) {
+      const rows = (await vectorQuery(vector, k, undefined).select(["id", "text", "_distance"]).toArray()) as Record<
+        string,
+        unknown
+      >[];
+      return rows.map((r) => ({ id: String(r.id), text: String(r.text), score: similarity(r) }));
+    },
+    async fullTextTexts(text, k) {
+      const rows = (await textQuery(text, k, undefined).select(["id", "text", "_score"]).toArray()) as Record<
+        string,
+        unknown
+      >[];
+      return rows.map((r) => ({ id: String(r.id), text: String(r.text), score: Number(r._score) }));
     },
     async rankVector(vector, k, where) {
       const rows = (await vectorQuery(vector, k, where).withRowId().select(["_distance"]).toArray()) as Record<

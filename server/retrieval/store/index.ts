@@ -1,6 +1,6 @@
 /** The retrieval store: the only module that knows LanceDB. */
 export { connect, type Store } from "./connect.ts";
-export { openChunkIndex, type ChunkIndex, type RankedRow } from "./chunk-index.ts";
+export { openChunkIndex, type ChunkIndex, type RankedRow, type TextHit } from "./chunk-index.ts";
 export {
   replaceIndex,
   updateIndex,

@@ -35,24 +35,36 @@ export interface WriteResult {
 export interface ReplaceInput {
   embedder: EmbedderRecord;
   embedderState: unknown;
-  rows: ChunkRow[];
+  /** All rows, or batches of them made on demand (a large index then never has every row — and its
+   * vectors — in memory at once: only the batch being added). */
+  rows: ChunkRow[] | AsyncIterable<ChunkRow[]>;
   annThreshold?: number;
 }
 
 export async function replaceIndex(store: Store, name: string, input: ReplaceInput): Promise<WriteResult> {
   assertIndexName(name);
-  checkDims(input.rows, input.embedder.dims);
+  if (Array.isArray(input.rows)) checkDims(input.rows, input.embedder.dims);
   const previous = await readEntry(store.db, name);
   const physical = `${name}--${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
   const table = await store.db.createEmptyTable(physical, chunkSchema(input.embedder.dims));
   let result: WriteResult;
   try {
     const t0 = performance.now();
-    await addRows(table, input.rows, input.embedder.dims);
+    let added = 0;
+    if (Array.isArray(input.rows)) {
+      await addRows(table, input.rows, input.embedder.dims);
+      added = input.rows.length;
+    } else {
+      for await (const batch of input.rows) {
+        checkDims(batch, input.embedder.dims);
+        await addRows(table, batch, input.embedder.dims);
+        added += batch.length;
+      }
+    }
     // One fragment per batch was added: merge them before indexing (the indexes are then built on
     // the final layout). Every hit is a random read per fragment it lives in; at 250k rows, 125
     // fragments made fetching ten hits cost 7.6 ms, one fragment 2.8 ms.
-    if (input.rows.length > ADD_BATCH) await table.optimize();
+    if (added > ADD_BATCH) await table.optimize();
     const t1 = performance.now();
     const { plan } = await ensureIndexes(table, input.annThreshold ?? DEFAULT_ANN_THRESHOLD);
     const timings = { addMs: Math.round(t1 - t0), indexMs: Math.round(performance.now() - t1) };
