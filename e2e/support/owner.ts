@@ -26,7 +26,16 @@ export async function signUpOrSignIn(page: Page): Promise<void> {
     await page.goto("/sign-in");
     await page.getByLabel("Email").fill(OWNER.email);
     await page.getByLabel("Password").fill(OWNER.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    const welcome = page.getByRole("heading", { name: "Welcome, Ada" });
+    const limited = page.getByRole("alert").filter({ hasText: "Too many requests" });
+    // Specs that follow each other within the limiter's 10 s window are refused as any user would
+    // be; like a user, wait out the window and try again (the refusal itself is tested elsewhere).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(welcome.or(limited)).toBeVisible();
+      if (await welcome.isVisible()) break;
+      await page.waitForTimeout(10_500);
+    }
   }
   await expect(page.getByRole("heading", { name: "Welcome, Ada" })).toBeVisible();
 }
