@@ -15,7 +15,14 @@ import { formatDate } from "@/app/_components/review/format.ts";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { ImportDialog } from "./_components/import-dialog.tsx";
-import { galleryHref, pipelineHref, runHref, runStatusTone, type PipelineList } from "./_components/types.ts";
+import {
+  galleryHref,
+  needsLabel,
+  pipelineHref,
+  runHref,
+  runStatusTone,
+  type PipelineList,
+} from "./_components/types.ts";
 
 type Card = {
   id: string;
@@ -27,13 +34,6 @@ type Card = {
   needs: string;
   lastRun: PipelineList["gallery"][number]["lastRun"];
   badges?: { label: string; tone: "zinc" | "brand" | "amber" | "green" }[];
-};
-
-const NEEDS_LABEL: Record<string, string> = {
-  none: "runs offline",
-  llm: "needs a model",
-  web: "needs web search",
-  knowledge: "needs a knowledge base and a model",
 };
 
 function matches(c: Card, q: string, tags: string[]) {
@@ -56,7 +56,7 @@ function PipelineCard({ c }: { c: Card }) {
             {c.title}
           </Link>
         </h3>
-        <Badge tone={c.needs === "none" ? "green" : "amber"}>{NEEDS_LABEL[c.needs] ?? c.needs}</Badge>
+        <Badge tone={c.needs === "none" ? "green" : "amber"}>{needsLabel(c.needs)}</Badge>
       </div>
       <p className="font-mono text-xs text-zinc-500">{c.name}.yaml</p>
       {c.description && <p className="mt-2 line-clamp-3 text-sm text-zinc-600 dark:text-zinc-300">{c.description}</p>}

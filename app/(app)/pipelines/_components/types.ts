@@ -11,6 +11,15 @@ export type RunDetail = Out["run"];
 export const runStatusTone = (s: string): "zinc" | "brand" | "amber" | "green" =>
   s === "completed" ? "green" : s === "running" ? "brand" : s === "cancelled" ? "zinc" : "amber";
 
+/** What a pipeline needs to run, as cards and the pipeline page say it (front matter `needs`). */
+const NEEDS_LABEL: Record<string, string> = {
+  none: "runs offline",
+  llm: "needs a model",
+  web: "needs web search",
+  knowledge: "needs a knowledge base and a model",
+};
+export const needsLabel = (needs: string | undefined): string => NEEDS_LABEL[needs ?? "none"] ?? `needs ${needs}`;
+
 export const galleryHref = (key: string) => `/pipelines/gallery/${encodeURIComponent(key)}`;
 export const pipelineHref = (uid: string) => `/pipelines/${uid}`;
 export const runHref = (uid: string) => `/pipelines/runs/${uid}`;

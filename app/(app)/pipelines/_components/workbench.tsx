@@ -23,7 +23,7 @@ import type { ParameterFile } from "./params.ts";
 import { PipelineGraph } from "./pipeline-graph.tsx";
 import { RunDialog } from "./run-dialog.tsx";
 import { RunHistory } from "./run-history.tsx";
-import type { PipelineInspection } from "./types.ts";
+import { needsLabel, type PipelineInspection } from "./types.ts";
 import { VersionsPanel } from "./versions-panel.tsx";
 import { YamlEditor } from "./yaml-editor.tsx";
 
@@ -232,7 +232,7 @@ function Loaded({
       <div className="mb-4 flex flex-wrap items-center gap-2 text-sm text-zinc-500">
         <span className="font-mono">{name}.yaml</span>
         <Badge tone={inspection.meta?.needs === "none" || !inspection.meta ? "green" : "amber"}>
-          needs {inspection.meta?.needs ?? "none"}
+          {needsLabel(inspection.meta?.needs)}
         </Badge>
         {target.kind === "gallery" ? <Badge>gallery</Badge> : <Badge>version {saved.version}</Badge>}
         {errors ? (
