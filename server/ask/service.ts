@@ -27,6 +27,7 @@ import {
   type AnswerStatus,
   type AskThread,
 } from "../shared/ask.ts";
+import { mentionsAsPlainText } from "../shared/mentions.ts";
 import type { ChatMessage } from "../shared/room-chat.ts";
 import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
@@ -378,7 +379,8 @@ export function createAskService(deps: AskServiceDeps) {
      * long) is said in the room as `ask.refused`; the chat message itself stands either way.
      */
     async fromChat(actor: NonNullable<Actor>, room: AuthorizedRoom, message: ChatMessage): Promise<void> {
-      const question = mentionedQuestion(message.body);
+      // The stored body carries member mentions as tokens; the model and the thread title get names.
+      const question = mentionedQuestion(mentionsAsPlainText(message.body));
       const parsed = parseRoom(room.name);
       if (question === null || (parsed?.kind !== "project" && parsed?.kind !== "review")) return;
       const refuse = (reason: string) =>

@@ -35,8 +35,10 @@ export function membershipHandlers(
     async join(socket, { afterSeq }, room) {
       // Join before reading the log, so nothing published in between is missed (the client drops
       // live events it already has by seq).
-      await socket.join(room!.name);
+      // A spectator is in the room's spectators group first: an event sent between the two joins
+      // must already find it excluded (what spectators may not see goes to the room except them).
       if (socket.data.spectator) await socket.join(spectatorsOf(room!.name));
+      await socket.join(room!.name);
       bridge.watch(room!.name);
       presence.joined(socket, room!.name);
       return page(socket, room!.name, afterSeq);

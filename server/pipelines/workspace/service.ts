@@ -24,7 +24,7 @@ import { formatDiagnostic } from "../dsl/errors.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
-import { createRunService } from "../runs.ts";
+import { createRunService, type RunServiceDeps } from "../runs.ts";
 import { builtinCatalog, builtinName } from "./catalog.ts";
 import { chatRow, checkJsonLines } from "./datasets.ts";
 import { lineDiff } from "./diff.ts";
@@ -106,10 +106,18 @@ export function createPipelineService(deps: {
   events: EventBus;
   log: Logger;
   authSecret: string;
+  /** The app's open search indexes: runs read their workspace's knowledge bases through them. */
+  searchIndexes: RunServiceDeps["searchIndexes"];
 }) {
   const { db, config } = deps;
   const box = createSecretBox(deps.authSecret, "pipeline-parameters");
-  const runs = createRunService({ db, events: deps.events, log: deps.log });
+  const runs = createRunService({
+    db,
+    events: deps.events,
+    log: deps.log,
+    allowProcesses: config.pipelines.allowProcesses,
+    searchIndexes: deps.searchIndexes,
+  });
   const root = runsRoot(config.dataDir);
 
   const openSecrets = (sealed: string | null): Secrets => {
@@ -547,7 +555,10 @@ export function createPipelineService(deps: {
         ...spec.record,
         dataset,
       });
-      void started.done;
+      // `done` settles with the final record; a failure to write that record must not be unhandled.
+      started.done.catch((err: unknown) =>
+        deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed"),
+      );
       return { uid: started.uid, room: runRoom(started.uid) };
     },
 
