@@ -19,7 +19,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { Notifier } from "../notifications/service.ts";
 import { mentionedUserIds, rewriteMentions } from "../shared/mentions.ts";
 import {
-  CHAT_MAX_BYTES,
+  chatBodySchema,
   CHAT_PAGE,
   CHAT_RATE_MESSAGES,
   CHAT_RATE_WINDOW_MS,
@@ -95,7 +95,7 @@ export function createRoomChat(deps: {
       select: { user: { select: { id: true, name: true } } },
     });
     const { text, userIds } = rewriteMentions(body, new Map(members.map((m) => [m.user.id, m.user.name])));
-    if (new TextEncoder().encode(text).length > CHAT_MAX_BYTES)
+    if (!chatBodySchema.safeParse(text).success)
       throw invalid("With the mentioned members' names written out, this message is over 16 KB; shorten it.");
     return { body: text, mentioned: userIds };
   }
