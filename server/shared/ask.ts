@@ -6,13 +6,20 @@
  * the question's limits, the views every watcher gets, and the room events' payloads.
  */
 import { z } from "zod";
+import { ARGUS_MENTION } from "./mentions.ts";
+import { parseRoom } from "./rooms.ts";
 import { sizedTextSchema } from "./text-size.ts";
 import { usageSchema } from "./usage.ts";
 
 /** A question's text, in UTF-8 bytes. */
 export const ASK_MAX_BYTES = 8 * 1024;
 /** How the team chat calls Argus: `@argus` at the start of a word, anywhere in the message. */
-export const ASK_MENTION = "@argus";
+export const ASK_MENTION = ARGUS_MENTION;
+/** Rooms whose team chat takes `@argus …` questions: a project's and a review's. */
+export const roomTakesQuestions = (room: string): boolean => {
+  const kind = parseRoom(room)?.kind;
+  return kind === "project" || kind === "review";
+};
 
 export const questionSchema = sizedTextSchema({
   maxBytes: ASK_MAX_BYTES,
