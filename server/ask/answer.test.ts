@@ -56,4 +56,17 @@ describe("a provider's failure, in words", () => {
     const out = await ask(anthropic());
     expect(out.error).toMatch(/^The model provider had an error \(503\); ask again\./);
   });
+
+  it("advice follows the error's kind, not its wording: a 400 that mentions a 429 and a timeout is quoted as is", async () => {
+    llm.setScript([{ status: 400, message: "auth header fine; rate limit 429 timed out earlier" }]);
+    const out = await ask(anthropic());
+    expect(out.error).toMatch(/^anthropic \(claude-sonnet-4-5\) 400: /);
+    expect(out.error).toContain("rate limit 429 timed out earlier");
+    expect(out.error).not.toMatch(/ask again|check the API key/);
+  });
+
+  it("a provider that cannot be reached: check its address, or ask again", async () => {
+    const out = await ask(anthropic({ baseURL: "http://127.0.0.1:9" }));
+    expect(out.error).toMatch(/^Argus could not reach the model provider; check its address in Settings/);
+  });
 });
