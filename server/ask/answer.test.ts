@@ -3,11 +3,18 @@
  * scripted server, failing the way real providers do (401, 429, a stream that goes silent). The
  * answer comes back with the error in words and what to do next — never as an exception.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../config.ts";
+import { createIndexCache } from "../retrieval/store/index.ts";
+import { codeSearchFor } from "../review/job.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
 import { scriptedServerForFile } from "../llm/test-support.ts";
 import { DEMO_DIR } from "../review/demo.ts";
 import { answerQuestion } from "./answer.ts";
+import { NO_INDEX_TEXT } from "./search-answer.ts";
 
 const llm = await scriptedServerForFile();
 
@@ -68,5 +75,28 @@ describe("a provider's failure, in words", () => {
   it("a provider that cannot be reached: check its address, or ask again", async () => {
     const out = await ask(anthropic({ baseURL: "http://127.0.0.1:9" }));
     expect(out.error).toMatch(/^Argus could not reach the model provider; check its address in Settings/);
+  });
+});
+
+describe("no model and no search index", () => {
+  it("says what is missing and the ways out, not the search tool's refusal meant for a model", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "argus-ask-noindex-"));
+    const indexes = createIndexCache(dir);
+    try {
+      const out = await answerQuestion({
+        root: DEMO_DIR,
+        llm: null,
+        question: "where are passwords hashed?",
+        searchCode: codeSearchFor(loadConfig({ DATA_DIR: dir, NODE_ENV: "test" }), indexes, "no-such-snapshot"),
+      });
+      expect(out).toMatchObject({ mode: "search", text: NO_INDEX_TEXT, hits: [], citations: [] });
+      expect(out.text).toContain("Settings → Model providers");
+      expect(out.text).toContain("import the code again");
+      expect(out.text).not.toContain("search_code");
+      expect(out.error).toBeUndefined();
+    } finally {
+      await indexes.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -79,8 +79,6 @@ const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, c
 export async function answerQuestion(input: AnswerInput): Promise<AnswerOutput> {
   const sandbox = new Sandbox(input.root);
   if (!input.llm) {
-    if (!input.searchCode)
-      throw new Error("This snapshot has no code-search index and no model is configured, so Argus cannot answer.");
     const { text, hits } = await searchAnswer(input.question, input.searchCode);
     return {
       mode: "search",
