@@ -14,8 +14,8 @@ import { fingerprint } from "../review/report/fingerprint.ts";
 import { Sandbox } from "../review/sandbox.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { categorySchema, severitySchema } from "../shared/findings.ts";
-import { draftFinding, type LineFinding } from "./draft.ts";
-import { parseDetails } from "./views.ts";
+import { draftFinding, staticLineFinding, type LineFinding } from "./draft.ts";
+import { parseDetails, snapshotUids, userNames } from "./views.ts";
 
 const uid = z.uuid();
 
@@ -105,7 +105,7 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
       ]);
       const known: LineFinding[] = [
         ...reviewFindings,
-        ...staticFindings.map((f) => ({ ...f, rule: `${f.tool} ${f.ruleId}` })),
+        ...staticFindings.map(staticLineFinding),
       ];
       const thread = a.thread.reviewId ? reviews.find((r) => r.id === a.thread.reviewId) : undefined;
       return {
@@ -187,16 +187,16 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
         orderBy: { createdAt: "desc" },
         take: 200,
       });
-      const snaps = await db.snapshot.findMany({
-        where: { id: { in: [...new Set(rows.map((r) => r.snapshotId))] } },
-        select: { id: true, uid: true },
-      });
-      const snapUid = new Map(snaps.map((s) => [s.id, s.uid]));
-      const users = await db.user.findMany({
-        where: { id: { in: [...new Set(rows.map((r) => r.createdById))] } },
-        select: { id: true, name: true },
-      });
-      const name = new Map(users.map((u) => [u.id, u.name]));
+      const [snapUid, name] = await Promise.all([
+        snapshotUids(
+          db,
+          rows.map((r) => r.snapshotId),
+        ),
+        userNames(
+          db,
+          rows.map((r) => r.createdById),
+        ),
+      ]);
       return rows.map((r) => ({
         uid: r.uid,
         title: r.title,
