@@ -12,7 +12,14 @@ import { Sandbox } from "../review/sandbox.ts";
 import type { StaticInput } from "../review/static-engine.ts";
 import { createReviewTools, runToolCall } from "../review/tools/index.ts";
 import type { ToolContext } from "../review/tools/types.ts";
-import { createLlmClient, type LlmClient, type LlmClientOptions, type Message, type Usage } from "../llm/index.ts";
+import {
+  type Budget,
+  createLlmClient,
+  type LlmClient,
+  type LlmClientOptions,
+  type Message,
+  type Usage,
+} from "../llm/index.ts";
 import type { Citation, SearchHit } from "../shared/ask.ts";
 import { checkCitations } from "./citations.ts";
 import { ASK_SYSTEM_PROMPT } from "./prompt.ts";
@@ -31,7 +38,8 @@ export interface AnswerInput {
   llm: LlmClientOptions | null;
   question: string;
   history?: Message[];
-  budget?: { maxTokens?: number; maxCostUsd?: number };
+  /** Limits for this answer, or a budget shared with other answers running at once (spend.ts). */
+  budget?: { maxTokens?: number; maxCostUsd?: number } | Budget;
   maxIterations?: number;
   signal?: AbortSignal;
   onEvent?: (e: AgentEvent) => void;

@@ -55,13 +55,24 @@ describe("a static finding on the cited lines", () => {
       }),
     ];
     // No word of the answer (or of the rule) reads as security, yet a TLS rule's finding is one.
-    const d = draftFinding({ text: "Certificate checks are turned off here.", citations: [ok("src/app.js", 11)], known });
+    const d = draftFinding({
+      text: "Certificate checks are turned off here.",
+      citations: [ok("src/app.js", 11)],
+      known,
+    });
     expect(d).toMatchObject({ category: "security", severity: "high" });
   });
 
   it("a ShellCheck finding is a correctness one, whatever the answer says of passwords", () => {
     const known = [
-      staticLineFinding({ file: "run.sh", startLine: 3, endLine: 3, severity: "low", tool: "shellcheck", ruleId: "SC2086" }),
+      staticLineFinding({
+        file: "run.sh",
+        startLine: 3,
+        endLine: 3,
+        severity: "low",
+        tool: "shellcheck",
+        ruleId: "SC2086",
+      }),
     ];
     const d = draftFinding({ text: "The password variable is unquoted.", citations: [ok("run.sh", 3)], known });
     expect(d).toMatchObject({ category: "correctness", severity: "low" });

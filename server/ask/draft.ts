@@ -37,7 +37,13 @@ export function staticLineFinding(f: {
   tool: string;
   ruleId: string;
 }): LineFinding {
-  return { file: f.file, startLine: f.startLine, endLine: f.endLine, severity: f.severity, category: staticCategory(f) };
+  return {
+    file: f.file,
+    startLine: f.startLine,
+    endLine: f.endLine,
+    severity: f.severity,
+    category: staticCategory(f),
+  };
 }
 
 const SECURITY =

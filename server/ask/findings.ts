@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
+import { isUniqueViolation, type Db } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { locateEvidence } from "../review/report/locate.ts";
 import { fingerprint } from "../review/report/fingerprint.ts";
@@ -103,10 +103,7 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
           take: 10,
         }),
       ]);
-      const known: LineFinding[] = [
-        ...reviewFindings,
-        ...staticFindings.map(staticLineFinding),
-      ];
+      const known: LineFinding[] = [...reviewFindings, ...staticFindings.map(staticLineFinding)];
       const thread = a.thread.reviewId ? reviews.find((r) => r.id === a.thread.reviewId) : undefined;
       return {
         draft: draftFinding({ text, citations: details.citations, known }),
@@ -134,27 +131,37 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
           where: { reviewId_fingerprint: { reviewId: review.id, fingerprint: fp } },
         });
         if (existing) throw conflict(`That review already has this finding ("${existing.title}").`);
-        await db.$transaction(async (tx) => {
-          await tx.reviewFinding.create({
-            data: {
-              reviewId: review.id,
-              projectId: review.projectId,
-              fingerprint: fp,
-              title: input.title,
-              severity: input.severity,
-              confidence: 1,
-              category: input.category,
-              file: input.file,
-              startLine: input.startLine,
-              endLine: input.endLine,
-              evidence,
-              explanation: input.explanation,
-              verification: "not_run",
-              source: "team",
-            },
+        // Two saves of the same finding at once both pass the check above: the unique index on
+        // (review, fingerprint) lets one in, and the other is told so, not given a server error.
+        await db
+          .$transaction(async (tx) => {
+            await tx.reviewFinding.create({
+              data: {
+                reviewId: review.id,
+                projectId: review.projectId,
+                fingerprint: fp,
+                title: input.title,
+                severity: input.severity,
+                confidence: 1,
+                category: input.category,
+                file: input.file,
+                startLine: input.startLine,
+                endLine: input.endLine,
+                evidence,
+                explanation: input.explanation,
+                verification: "not_run",
+                source: "team",
+              },
+            });
+            await tx.review.update({ where: { id: review.id }, data: { findingsCount: { increment: 1 } } });
+          })
+          .catch((err: unknown) => {
+            if (isUniqueViolation(err))
+              throw conflict(
+                `That review already has this finding ("${input.title}"): it was saved a moment ago, by another click or a teammate.`,
+              );
+            throw err;
           });
-          await tx.review.update({ where: { id: review.id }, data: { findingsCount: { increment: 1 } } });
-        });
         return { target: "review" as const, reviewUid: review.uid, fingerprint: fp };
       }
       const evidence = linesOf(await sandboxOf(a.thread.snapshotId), input.file, input.startLine, input.endLine);

@@ -128,7 +128,8 @@ describe.each(Object.keys(PROVIDERS) as (keyof typeof PROVIDERS)[])("asking over
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     threadUid = r.data.thread.id;
     expect(r.data.thread).toMatchObject({ title: "Where are passwords hashed?", room: projectRoom(projectUid) });
-    expect(r.data.answer.status).toBe("queued");
+    // Nothing else runs in the thread: the answer starts at once.
+    expect(r.data.answer.status).toBe("running");
 
     const done = await finished(r.data.answer.id);
     expect(done).toMatchObject({ status: "done", mode: "model", body: ANSWER, error: null });
@@ -456,6 +457,23 @@ describe("answer → finding", () => {
     expect(mine!.evidence).toContain("function hashPassword(password)");
     const twice = await member.client.mutate("ask.saveFinding", { ...input, target: "review", reviewUid });
     expect(twice.status).toBe(409);
+
+    // The same finding saved twice at once (a double click, two teammates): one is saved, the other
+    // told so with a 409 — never a server error.
+    const other = {
+      ...input,
+      startLine: 31,
+      endLine: 32,
+      title: "MD5 is too fast for passwords",
+      target: "review",
+      reviewUid,
+    };
+    const both = await Promise.all([
+      member.client.mutate("ask.saveFinding", other),
+      owner.client.mutate("ask.saveFinding", other),
+    ]);
+    expect(both.map((x) => x.status).sort()).toEqual([200, 409]);
+    expect(both.find((x) => x.status === 409)!.error!.message).toContain("That review already has this finding");
 
     await member.client.ok("mutate", "ask.saveFinding", { ...input, target: "team" });
     const team = await viewer.client.ok<{ title: string; file: string; startLine: number }[]>(
