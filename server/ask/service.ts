@@ -32,7 +32,6 @@ import {
   mentionedQuestion,
   questionSchema,
   type AnswerStatus,
-  type AskThread,
 } from "../shared/ask.ts";
 import { mentionsAsPlainText } from "../shared/mentions.ts";
 import type { ChatMessage } from "../shared/room-chat.ts";

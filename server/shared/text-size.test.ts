@@ -6,7 +6,12 @@ import { sizedTextSchema, utf8Bytes } from "./text-size.ts";
 const first = (r: { error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
 describe("text with a limit in bytes", () => {
-  const note = sizedTextSchema({ maxBytes: 1024, empty: "a note needs some text", what: "a note", advice: "shorten it" });
+  const note = sizedTextSchema({
+    maxBytes: 1024,
+    empty: "a note needs some text",
+    what: "a note",
+    advice: "shorten it",
+  });
 
   it("counts UTF-8 bytes, not characters", () => {
     expect(utf8Bytes("é")).toBe(2);

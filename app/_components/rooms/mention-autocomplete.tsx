@@ -18,7 +18,13 @@ import { Bot } from "lucide-react";
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { activeMentionQuery, insertArgus, insertMention, mentionMatches, offersArgus } from "@/server/shared/mentions.ts";
+import {
+  activeMentionQuery,
+  insertArgus,
+  insertMention,
+  mentionMatches,
+  offersArgus,
+} from "@/server/shared/mentions.ts";
 import { cx } from "../ui.tsx";
 import { Avatar } from "./avatar.tsx";
 

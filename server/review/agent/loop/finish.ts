@@ -8,7 +8,10 @@ import type { Stop } from "./stop.ts";
 import type { LoopOutcome } from "./types.ts";
 
 /** How a run ended: the stop reason and what the outcome carries besides the state. */
-export type Ending<T> = { stopReason: AgentStopReason } & Pick<LoopOutcome<T>, "value" | "answer" | "error" | "providerError">;
+export type Ending<T> = { stopReason: AgentStopReason } & Pick<
+  LoopOutcome<T>,
+  "value" | "answer" | "error" | "providerError"
+>;
 
 export function finish<T>(run: LoopRun, { stopReason, ...extra }: Ending<T>): LoopOutcome<T> {
   const s = run.state;
