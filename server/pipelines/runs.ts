@@ -71,6 +71,10 @@ export interface RunRecord {
   finishedAt: Date | null;
 }
 
+/** How long shutdown lets running pipeline runs finish before it stops them. */
+export const RUN_SHUTDOWN_GRACE_MS = 10_000;
+export const RUN_INTERRUPTED = "Interrupted: Argus was shut down while the run was in progress. Start it again.";
+
 export interface RunServiceDeps {
   db: Db;
   events: EventBus;
@@ -118,6 +122,10 @@ const doingFor = (err: unknown) => (err instanceof StepError ? `running step ${e
 export function createRunService(deps: RunServiceDeps) {
   const { db, events } = deps;
   const running = new Map<string, AbortController>();
+  /** Every run's `done` until it settles (shutdown waits for them before the database closes). */
+  const inFlight = new Set<Promise<RunRecord>>();
+  /** Runs stopped by shutdown: recorded as interrupted (failed), not as cancelled by someone. */
+  const interrupted = new Set<string>();
 
   /** Starts a run; resolves once its row exists. `done` settles with the final record (never rejects). */
   /** What the run may do and use, from who started it where (throws 401/403 for the app). */
@@ -206,6 +214,10 @@ export function createRunService(deps: RunServiceDeps) {
           status === "cancelled"
             ? new RunCancelledError().message
             : publicError(err, { doing: doingFor(err), log: deps.log, context: { run: uid } }).message;
+        if (interrupted.has(uid)) {
+          status = "failed";
+          error = RUN_INTERRUPTED;
+        }
         send({ type: "error", message: error });
       } finally {
         running.delete(uid);
@@ -223,6 +235,11 @@ export function createRunService(deps: RunServiceDeps) {
       });
       return toRecord(row);
     })();
+    inFlight.add(done);
+    void done.then(
+      () => inFlight.delete(done),
+      () => inFlight.delete(done),
+    );
     return { uid, done };
   }
 
@@ -250,6 +267,28 @@ export function createRunService(deps: RunServiceDeps) {
       const c = running.get(uid);
       c?.abort();
       return c !== undefined;
+    },
+    /**
+     * Shutdown: runs still going get `graceMs` to finish, then are stopped (recorded as interrupted);
+     * resolves when every run's end is recorded, so the database can close after it.
+     */
+    async shutdown(graceMs = RUN_SHUTDOWN_GRACE_MS): Promise<{ stopped: number }> {
+      const all = () => Promise.allSettled([...inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([
+        all().then(() => true),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), graceMs))),
+      ]);
+      clearTimeout(timer);
+      if (inTime) return { stopped: 0 };
+      let stopped = 0;
+      for (const [uid, c] of running) {
+        interrupted.add(uid);
+        c.abort();
+        stopped++;
+      }
+      await all();
+      return { stopped };
     },
     /** The run's events so far (replay), oldest first. */
     history: (uid: string, afterSeq?: number) => events.history(runRoom(uid), afterSeq),

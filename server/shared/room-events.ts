@@ -19,6 +19,15 @@ import { voteSchema } from "./team-verdicts.ts";
 export const TOKEN_EVENT = "token";
 /** Every event type the bus coalesces: the agent's tokens and an answer's (server/shared/ask.ts). */
 export const TOKEN_EVENTS: ReadonlySet<string> = new Set([TOKEN_EVENT, "ask.token"]);
+/**
+ * The payload fields that tell one token stream of a room from another (the bus coalesces each
+ * stream on its own): a review has one agent stream per room (its phase changes within it); answers
+ * stream one per answer.
+ */
+export const TOKEN_STREAM_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  [TOKEN_EVENT]: [],
+  "ask.token": ["answerId"],
+};
 
 const fingerprint = z.string().min(1).max(200);
 

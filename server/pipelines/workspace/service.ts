@@ -632,6 +632,9 @@ export function createPipelineService(deps: {
       }
     },
 
+    /** Shutdown: runs started from the web are finished or stopped, and their ends recorded (runs.ts). */
+    shutdown: (graceMs?: number) => runs.shutdown(graceMs),
+
     /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed. */
     async recoverInterrupted(): Promise<number> {
       const where = { status: "running", workspaceId: { not: null } };
