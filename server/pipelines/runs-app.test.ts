@@ -23,6 +23,7 @@ import { tempDir } from "./engine/test-support.ts";
 import type { ExternalServerSpec } from "./registry.ts";
 import { createRunService } from "./runs.ts";
 import type { PipelineServer } from "./servers/contract.ts";
+import { defineServer } from "./servers/define.ts";
 
 const log = pino({ level: "silent" });
 let db: Db;
@@ -390,6 +391,45 @@ describe("memory in the database", () => {
         `Step memory.get_global_memory failed: memory.get_global_memory: user_id must be letters, digits, '_' or '-', got string "../x"`,
       );
     } finally {
+      dir.cleanup();
+    }
+  });
+});
+
+describe("the running-run limit (maxRunning)", () => {
+  it("is atomic: of five concurrent starts with room for two, exactly two run", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const wait = defineServer({
+      name: "wait",
+      defaults: {},
+      tools: { hold: { params: [], output: "->", run: async () => (await gate, {}) } },
+    });
+    const dir = tempDir({ "p.yaml": "servers:\n  wait: servers/wait\npipeline:\n- wait.hold\n" });
+    const crew = await team("limit");
+    try {
+      const runs = createRunService({ db, events: createEventBus({ db, log }), log, engine: { builtins: { wait } } });
+      const input = {
+        file: "p.yaml",
+        cwd: dir.dir,
+        origin: "app" as const,
+        actor: crew.member,
+        workspaceId: crew.workspaceId,
+        maxRunning: 2,
+      };
+      const tries = await Promise.allSettled(Array.from({ length: 5 }, () => runs.start(input)));
+      const ok = tries.filter((t) => t.status === "fulfilled");
+      expect(ok).toHaveLength(2);
+      for (const t of tries)
+        if (t.status === "rejected")
+          expect(String(t.reason)).toMatch(/2 runs are already running in this workspace; wait for one to finish/);
+      expect(await db.pipelineRun.count({ where: { workspaceId: crew.workspaceId } })).toBe(2);
+      release();
+      for (const t of ok) expect((await t.value.done).status).toBe("completed");
+      // Room again once they have finished.
+      expect((await (await runs.start(input)).done).status).toBe("completed");
+    } finally {
+      release();
       dir.cleanup();
     }
   });

@@ -12,7 +12,8 @@ import path from "node:path";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Role } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
-import { invalid, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { lockWorkspace } from "../workspaces/lock.ts";
 import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import { publicError } from "../errors-public.ts";
@@ -55,6 +56,9 @@ export interface StartRunInput {
    */
   origin?: RunOrigin;
   actor?: Actor;
+  /** Refuse (409) when this many runs of `workspaceId` are already running; checked and recorded
+   * atomically, so concurrent starts cannot both pass. */
+  maxRunning?: number;
 }
 
 export interface RunRecord {
@@ -143,22 +147,35 @@ export function createRunService(deps: RunServiceDeps) {
     };
   }
 
+  /** The run's row; with `maxRunning`, counted and created under the workspace's lock. */
+  async function createRow(input: StartRunInput, data: Parameters<Db["pipelineRun"]["create"]>[0]["data"]) {
+    const { maxRunning, workspaceId } = input;
+    if (maxRunning === undefined || !workspaceId) return db.pipelineRun.create({ data });
+    return db.$transaction(async (tx) => {
+      await lockWorkspace(tx, workspaceId);
+      const running = await tx.pipelineRun.count({ where: { workspaceId, status: "running" } });
+      if (running >= maxRunning)
+        throw conflict(
+          `${running} runs are already running in this workspace; wait for one to finish or cancel it, then start again.`,
+        );
+      return tx.pipelineRun.create({ data });
+    });
+  }
+
   async function start(input: StartRunInput): Promise<{ uid: string; done: Promise<RunRecord> }> {
     const { createdById, engine } = await scope(input);
     const uid = input.uid ?? randomUUID();
-    await db.pipelineRun.create({
-      data: {
-        uid,
-        pipelineName: path.basename(input.file).replace(/\.[^.]*$/, ""),
-        pipelinePath: input.file,
-        pipelineHash: "",
-        params: "{}",
-        ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
-        ...(createdById ? { createdById } : {}),
-        ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
-        ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
-        ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
-      },
+    await createRow(input, {
+      uid,
+      pipelineName: path.basename(input.file).replace(/\.[^.]*$/, ""),
+      pipelinePath: input.file,
+      pipelineHash: "",
+      params: "{}",
+      ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+      ...(createdById ? { createdById } : {}),
+      ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
+      ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
+      ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
     });
     const controller = new AbortController();
     running.set(uid, controller);

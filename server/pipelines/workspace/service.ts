@@ -40,7 +40,7 @@ import {
   type Secrets,
 } from "./parameters.ts";
 import { caseOf, evaluationTables } from "./results.ts";
-import { prepareRunDir, runsRoot } from "./run-dir.ts";
+import { prepareRunDir, removeRunDir, runsRoot } from "./run-dir.ts";
 
 const MAX_SOURCE = 256 * 1024;
 /** Web runs running at once per workspace (the machine has few cores; runs are CPU-bound). */
@@ -490,11 +490,6 @@ export function createPipelineService(deps: {
 
     async startRun(actor: Actor, input: z.infer<typeof startRunInput>) {
       const spec = await runSpec(actor, input.target);
-      const running = await db.pipelineRun.count({ where: { workspaceId: spec.workspaceId, status: "running" } });
-      if (running >= MAX_RUNNING_PER_WORKSPACE)
-        throw conflict(
-          `${running} runs are already running in this workspace; wait for one to finish or cancel it, then start again.`,
-        );
       const inspection = await inspectPipeline(spec.source, { file: fileName(spec.name), parameters: spec.parameters });
       const first = inspection.diagnostics.find((d) => d.severity === "error");
       if (first) throw invalid(`This pipeline is not valid, so it cannot run: ${formatDiagnostic(first)}`);
@@ -541,20 +536,27 @@ export function createPipelineService(deps: {
         parameters: effective,
         files,
       });
-      const started = await runs.start({
-        uid: runUid,
-        file,
-        cwd: dir,
-        demo: true,
-        ...(Object.keys(overrides).length ? { overrides } : {}),
-        workspaceId: spec.workspaceId,
-        // A web-app run: the run service checks the actor's role, keeps memory in the database,
-        // reads this workspace's knowledge bases only and applies the process policy.
-        origin: "app",
-        actor: actor!,
-        ...spec.record,
-        dataset,
-      });
+      const started = await runs
+        .start({
+          uid: runUid,
+          file,
+          cwd: dir,
+          demo: true,
+          ...(Object.keys(overrides).length ? { overrides } : {}),
+          workspaceId: spec.workspaceId,
+          // A web-app run: the run service checks the actor's role, keeps memory in the database,
+          // reads this workspace's knowledge bases only and applies the process policy.
+          origin: "app",
+          actor: actor!,
+          ...spec.record,
+          dataset,
+          // Counted and recorded atomically by the run service (concurrent starts cannot both pass).
+          maxRunning: MAX_RUNNING_PER_WORKSPACE,
+        })
+        .catch((err: unknown) => {
+          removeRunDir(root, runUid);
+          throw err;
+        });
       // `done` settles with the final record; a failure to write that record must not be unhandled.
       started.done.catch((err: unknown) =>
         deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed"),
