@@ -21,6 +21,7 @@ import type { Logger } from "../logger.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import { toEnvelope } from "../shared/event-union.ts";
 import { runRoom } from "../shared/rooms.ts";
+import type { Pipeline } from "./dsl/ast.ts";
 import type { AliasParameters } from "./dsl/params.ts";
 import type { PipelineEvent } from "./engine/events.ts";
 import { RunCancelledError, StepError } from "./engine/execute.ts";
@@ -59,6 +60,8 @@ export interface StartRunInput {
   /** Refuse (409) when this many runs of `workspaceId` are already running; checked and recorded
    * atomically, so concurrent starts cannot both pass. */
   maxRunning?: number;
+  /** The pipeline as the caller parsed and validated it (RunOptions.checked). */
+  checked?: Pipeline;
 }
 
 export interface RunRecord {
@@ -203,6 +206,7 @@ export function createRunService(deps: RunServiceDeps) {
           ...(input.param !== undefined ? { param: input.param } : {}),
           ...(input.demo ? { demo: true } : {}),
           ...(input.overrides ? { overrides: input.overrides } : {}),
+          ...(input.checked ? { checked: input.checked } : {}),
           signal: controller.signal,
           onEvent: publish,
           onContext: async (ctx, parameters) => {

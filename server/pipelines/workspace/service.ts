@@ -20,7 +20,8 @@ import { createSecretBox } from "../../lib/secret-box.ts";
 import type { Logger } from "../../logger.ts";
 import { pipelineNameSchema, runDatasetSchema, type RunDataset } from "../../shared/pipelines.ts";
 import { runRoom } from "../../shared/rooms.ts";
-import { formatDiagnostic } from "../dsl/errors.ts";
+import { errorsOf, formatDiagnostic } from "../dsl/errors.ts";
+import { validatePipeline } from "../dsl/validate.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
@@ -490,13 +491,21 @@ export function createPipelineService(deps: {
 
     async startRun(actor: Actor, input: z.infer<typeof startRunInput>) {
       const spec = await runSpec(actor, input.target);
-      const inspection = await inspectPipeline(spec.source, { file: fileName(spec.name), parameters: spec.parameters });
-      const first = inspection.diagnostics.find((d) => d.severity === "error");
-      if (first) throw invalid(`This pipeline is not valid, so it cannot run: ${formatDiagnostic(first)}`);
-
+      // Parsed and validated once, here; the run uses this tree (RunOptions.checked).
       const catalog = await builtinCatalog();
-      const pipeline = parsePipeline(spec.source, { file: fileName(spec.name) }).pipeline!;
-      const effective = aliasParameters(pipeline, catalog, spec.parameters);
+      const parsed = parsePipeline(spec.source, { file: fileName(spec.name) });
+      const pipeline = parsed.pipeline;
+      const effective = pipeline ? aliasParameters(pipeline, catalog, spec.parameters) : {};
+      const first = [
+        ...parsed.diagnostics,
+        ...(pipeline && !errorsOf(parsed.diagnostics).length
+          ? validatePipeline(pipeline, { catalog, parameters: effective })
+          : []),
+      ].find((d) => d.severity === "error");
+      if (first || !pipeline)
+        throw invalid(
+          `This pipeline is not valid, so it cannot run: ${first ? formatDiagnostic(first) : "it is empty"}`,
+        );
       assertPathsInside(effective);
 
       // The data set: the benchmark aliases read the sample as saved, or the given file instead.
@@ -552,6 +561,7 @@ export function createPipelineService(deps: {
           dataset,
           // Counted and recorded atomically by the run service (concurrent starts cannot both pass).
           maxRunning: MAX_RUNNING_PER_WORKSPACE,
+          checked: pipeline,
         })
         .catch((err: unknown) => {
           removeRunDir(root, runUid);
