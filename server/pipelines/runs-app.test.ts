@@ -15,6 +15,7 @@ import type { Db } from "../db/client.ts";
 import { createEventBus } from "../events/bus.ts";
 import { createInProcessQueue, type JobQueue } from "../jobs/queue.ts";
 import { createKnowledgeService, type KnowledgeService } from "../knowledge/service.ts";
+import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import { startScriptedServer } from "../llm/scripted/server.ts";
 import { createIndexCache, type IndexCache } from "../retrieval/store/index.ts";
 import { searchStoreUri } from "../snapshots/storage.ts";
@@ -431,6 +432,33 @@ describe("the running-run limit (maxRunning)", () => {
     } finally {
       release();
       dir.cleanup();
+    }
+  });
+});
+
+describe("knowledge-base search: the app's search box and pipelines count the same documents", () => {
+  it("a document waiting to be re-indexed still counts in both; a failed one in neither", async () => {
+    const base = (await knowledge.list(a.member, a.workspaceId)).find((x) => x.name === "Sample documents")!;
+    const row = await db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } });
+    const tides = await db.knowledgeDocument.findFirstOrThrow({ where: { knowledgeBaseId: row.id, name: "tides.md" } });
+    const forRun = knowledgeBasesForRun({ db, searchIndexes }, a.workspaceId);
+    const both = async () => ({
+      app: (await knowledge.search(a.member, { uid: base.uid, query: "tides Moon", mode: "hybrid", k: 10 })).map(
+        (h) => h.documentName,
+      ),
+      run: (await forRun.search("Sample documents", ["tides Moon"], 10))[0]!.some((t) => /tide/i.test(t)),
+    });
+    try {
+      await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "pending" } });
+      let seen = await both();
+      expect(seen.app).toContain("tides.md");
+      expect(seen.run).toBe(true);
+      await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "failed" } });
+      seen = await both();
+      expect(seen.app).not.toContain("tides.md");
+      expect(seen.run).toBe(false);
+    } finally {
+      await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "ready" } });
     }
   });
 });
