@@ -266,6 +266,8 @@ export function createRunService(deps: RunServiceDeps) {
       });
       return rows.map(toRecord);
     },
+    /** The runs running in this process. */
+    runningUids: (): string[] => [...running.keys()],
     /** Asks a running run to stop at the next step; false when it is not running here. */
     cancel(uid: string): boolean {
       const c = running.get(uid);

@@ -41,7 +41,7 @@ import {
   type Secrets,
 } from "./parameters.ts";
 import { caseOf, evaluationTables } from "./results.ts";
-import { prepareRunDir, removeRunDir, runsRoot } from "./run-dir.ts";
+import { finishRunDir, prepareRunDir, removeRunDir, runsRoot, sweepRunDirs } from "./run-dir.ts";
 
 const MAX_SOURCE = 256 * 1024;
 /** Web runs running at once per workspace (the machine has few cores; runs are CPU-bound). */
@@ -567,10 +567,18 @@ export function createPipelineService(deps: {
           removeRunDir(root, runUid);
           throw err;
         });
-      // `done` settles with the final record; a failure to write that record must not be unhandled.
-      started.done.catch((err: unknown) =>
-        deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed"),
-      );
+      // `done` settles with the final record; then the scratch folder goes (the memory file is kept,
+      // the run page reads it). A failure to write that record must not be unhandled.
+      started.done
+        .then(async (record) => {
+          const kept = finishRunDir(root, runUid, record.memoryFile);
+          if (kept !== record.memoryFile)
+            await db.pipelineRun.update({ where: { uid: runUid }, data: { memoryFile: kept } });
+        })
+        .catch((err: unknown) => {
+          removeRunDir(root, runUid);
+          deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed");
+        });
       return { uid: started.uid, room: runRoom(started.uid) };
     },
 
@@ -644,9 +652,12 @@ export function createPipelineService(deps: {
       }
     },
 
-    /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed. */
+    /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed, and the
+     * folders they left are removed. */
     async recoverInterrupted(): Promise<number> {
       const where = { status: "running", workspaceId: { not: null } };
+      // Folders of runs that ended with the last process (none runs here yet); the memory files stay.
+      sweepRunDirs(root, new Set(runs.runningUids()));
       // Read first: an UPDATE takes SQLite's write lock even when nothing matches (see ask's sweep).
       if (!(await db.pipelineRun.findFirst({ where, select: { id: true } }))) return 0;
       const r = await db.pipelineRun.updateMany({
