@@ -132,6 +132,7 @@ const runService = (opts: { allowProcesses?: boolean; external?: ReturnType<type
     events: createEventBus({ db, log }),
     log,
     searchIndexes,
+    allowedHosts: ["127.0.0.1"],
     ...(opts.allowProcesses ? { allowProcesses: true } : {}),
     ...(opts.external ? { engine: { external: opts.external } } : {}),
   });
@@ -459,6 +460,42 @@ describe("knowledge-base search: the app's search box and pipelines count the sa
       expect(seen.run).toBe(false);
     } finally {
       await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "ready" } });
+    }
+  });
+});
+
+describe("outbound requests of web-app runs (SSRF guard)", () => {
+  it("a model base_url on an internal address is refused unless the operator allows the host; the CLI is not checked", async () => {
+    const params = (base: string) =>
+      JSON.stringify({
+        generation: {
+          backend: "openai",
+          backend_configs: { openai: { model_name: "scripted", base_url: base, api_key: "k" } },
+          sampling_params: {},
+          extra_params: {},
+          system_prompt: "",
+        },
+      });
+    const dir = tempDir({
+      "p.yaml": "servers:\n  generation: servers/generation\npipeline:\n- generation.generation_init\n",
+      "parameter/p_parameter.yaml": params(llm.openaiBaseURL),
+      "m.yaml": "servers:\n  generation: servers/generation\npipeline:\n- generation.generation_init\n",
+      "parameter/m_parameter.yaml": params("http://169.254.169.254/v1"),
+    });
+    try {
+      const strict = createRunService({ db, events: createEventBus({ db, log }), log });
+      const app = { cwd: dir.dir, origin: "app" as const, actor: a.member, workspaceId: a.workspaceId };
+      const refused = await strict.run({ file: "p.yaml", ...app });
+      expect(refused.status).toBe("failed");
+      expect(refused.error).toContain(
+        `generation.generation_init: backend_configs.openai.base_url ${llm.openaiBaseURL} is refused: pipelines run from the web app only reach hosts on the public internet`,
+      );
+      expect((await strict.run({ file: "m.yaml", ...app })).error).toMatch(/169\.254\.169\.254\/v1 is refused/);
+      // The operator's allow list (PIPELINES_ALLOWED_HOSTS), and the CLI, which keeps UltraRAG's behaviour.
+      expect((await runService().run({ file: "p.yaml", ...app })).status).toBe("completed");
+      expect((await strict.run({ file: "p.yaml", cwd: dir.dir })).status).toBe("completed");
+    } finally {
+      dir.cleanup();
     }
   });
 });

@@ -14,6 +14,7 @@ import type { Role } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { lockWorkspace } from "../workspaces/lock.ts";
+import { outboundCheck } from "../net/outbound.ts";
 import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import { publicError } from "../errors-public.ts";
@@ -87,6 +88,8 @@ export interface RunServiceDeps {
   engine?: Pick<RunOptions, "external" | "builtins" | "log">;
   /** PIPELINES_ALLOW_PROCESSES (config.pipelines.allowProcesses): web-app runs by owners may start processes. */
   allowProcesses?: boolean;
+  /** PIPELINES_ALLOWED_HOSTS: hosts web-app runs may reach although they resolve to internal addresses. */
+  allowedHosts?: readonly string[];
   /** The app's open search indexes: with it, a run in a workspace reads that workspace's knowledge bases. */
   searchIndexes?: IndexCache;
 }
@@ -144,6 +147,8 @@ export function createRunService(deps: RunServiceDeps) {
       context.knowledge = knowledgeBasesForRun({ db, searchIndexes: deps.searchIndexes }, input.workspaceId);
     if (origin === "app" && input.workspaceId && userId)
       context.memory = dbMemoryStore(db, { workspaceId: input.workspaceId, userId });
+    // A web-app run's parameters are a user's input: its requests reach public hosts only.
+    if (origin === "app") context.checkUrl = outboundCheck({ allowedHosts: deps.allowedHosts ?? [] });
     return {
       ...(userId ? { createdById: userId } : {}),
       engine: { context, ...(refuseProcesses ? { refuseProcesses } : {}) },

@@ -117,6 +117,7 @@ export function createPipelineService(deps: {
     events: deps.events,
     log: deps.log,
     allowProcesses: config.pipelines.allowProcesses,
+    allowedHosts: config.pipelines.allowedHosts,
     searchIndexes: deps.searchIndexes,
   });
   const root = runsRoot(config.dataDir);
