@@ -12,7 +12,9 @@ import path from "node:path";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Role } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
-import { invalid, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { lockWorkspace } from "../workspaces/lock.ts";
+import { outboundCheck } from "../net/outbound.ts";
 import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import { publicError } from "../errors-public.ts";
@@ -20,6 +22,7 @@ import type { Logger } from "../logger.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import { toEnvelope } from "../shared/event-union.ts";
 import { runRoom } from "../shared/rooms.ts";
+import type { Pipeline } from "./dsl/ast.ts";
 import type { AliasParameters } from "./dsl/params.ts";
 import type { PipelineEvent } from "./engine/events.ts";
 import { RunCancelledError, StepError } from "./engine/execute.ts";
@@ -55,6 +58,11 @@ export interface StartRunInput {
    */
   origin?: RunOrigin;
   actor?: Actor;
+  /** Refuse (409) when this many runs of `workspaceId` are already running; checked and recorded
+   * atomically, so concurrent starts cannot both pass. */
+  maxRunning?: number;
+  /** The pipeline as the caller parsed and validated it (RunOptions.checked). */
+  checked?: Pipeline;
 }
 
 export interface RunRecord {
@@ -84,6 +92,8 @@ export interface RunServiceDeps {
   engine?: Pick<RunOptions, "external" | "builtins" | "log">;
   /** PIPELINES_ALLOW_PROCESSES (config.pipelines.allowProcesses): web-app runs by owners may start processes. */
   allowProcesses?: boolean;
+  /** PIPELINES_ALLOWED_HOSTS: hosts web-app runs may reach although they resolve to internal addresses. */
+  allowedHosts?: readonly string[];
   /** The app's open search indexes: with it, a run in a workspace reads that workspace's knowledge bases. */
   searchIndexes?: IndexCache;
 }
@@ -145,28 +155,43 @@ export function createRunService(deps: RunServiceDeps) {
       context.knowledge = knowledgeBasesForRun({ db, searchIndexes: deps.searchIndexes }, input.workspaceId);
     if (origin === "app" && input.workspaceId && userId)
       context.memory = dbMemoryStore(db, { workspaceId: input.workspaceId, userId });
+    // A web-app run's parameters are a user's input: its requests reach public hosts only.
+    if (origin === "app") context.checkUrl = outboundCheck({ allowedHosts: deps.allowedHosts ?? [] });
     return {
       ...(userId ? { createdById: userId } : {}),
       engine: { context, ...(refuseProcesses ? { refuseProcesses } : {}) },
     };
   }
 
+  /** The run's row; with `maxRunning`, counted and created under the workspace's lock. */
+  async function createRow(input: StartRunInput, data: Parameters<Db["pipelineRun"]["create"]>[0]["data"]) {
+    const { maxRunning, workspaceId } = input;
+    if (maxRunning === undefined || !workspaceId) return db.pipelineRun.create({ data });
+    return db.$transaction(async (tx) => {
+      await lockWorkspace(tx, workspaceId);
+      const running = await tx.pipelineRun.count({ where: { workspaceId, status: "running" } });
+      if (running >= maxRunning)
+        throw conflict(
+          `${running} runs are already running in this workspace; wait for one to finish or cancel it, then start again.`,
+        );
+      return tx.pipelineRun.create({ data });
+    });
+  }
+
   async function start(input: StartRunInput): Promise<{ uid: string; done: Promise<RunRecord> }> {
     const { createdById, engine } = await scope(input);
     const uid = input.uid ?? randomUUID();
-    await db.pipelineRun.create({
-      data: {
-        uid,
-        pipelineName: path.basename(input.file).replace(/\.[^.]*$/, ""),
-        pipelinePath: input.file,
-        pipelineHash: "",
-        params: "{}",
-        ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
-        ...(createdById ? { createdById } : {}),
-        ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
-        ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
-        ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
-      },
+    await createRow(input, {
+      uid,
+      pipelineName: path.basename(input.file).replace(/\.[^.]*$/, ""),
+      pipelinePath: input.file,
+      pipelineHash: "",
+      params: "{}",
+      ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+      ...(createdById ? { createdById } : {}),
+      ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
+      ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
+      ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
     });
     const controller = new AbortController();
     running.set(uid, controller);
@@ -194,6 +219,7 @@ export function createRunService(deps: RunServiceDeps) {
           ...(input.param !== undefined ? { param: input.param } : {}),
           ...(input.demo ? { demo: true } : {}),
           ...(input.overrides ? { overrides: input.overrides } : {}),
+          ...(input.checked ? { checked: input.checked } : {}),
           signal: controller.signal,
           onEvent: publish,
           onContext: async (ctx, parameters) => {
@@ -262,6 +288,8 @@ export function createRunService(deps: RunServiceDeps) {
       });
       return rows.map(toRecord);
     },
+    /** The runs running in this process. */
+    runningUids: (): string[] => [...running.keys()],
     /** Asks a running run to stop at the next step; false when it is not running here. */
     cancel(uid: string): boolean {
       const c = running.get(uid);

@@ -6,6 +6,7 @@ import { writeMemoryFile } from "./memory-file.ts";
 import { runPipeline, type RunOptions } from "./run.ts";
 import { calls, TEST_BUILTINS, tempDir } from "./test-support.ts";
 import { UNSET } from "./values.ts";
+import { parsePipeline } from "../dsl/parse.ts";
 
 const SERVERS = `servers:
   toy: servers/toy
@@ -505,6 +506,26 @@ describe("validation happens before any tool runs", () => {
       await expect(runPipeline("p.yaml", { cwd: t.dir, builtins: TEST_BUILTINS })).rejects.toThrow(
         "over the 1048576-byte limit",
       );
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("a pipeline the caller already parsed and validated (RunOptions.checked)", () => {
+  it("runs that tree: the file is neither parsed nor validated again", async () => {
+    const t = tempDir({ "p.yaml": "servers:\n  sayhello: servers/sayhello\npipeline:\n- sayhello.greet\n" });
+    try {
+      const twice = parsePipeline(
+        "servers:\n  sayhello: servers/sayhello\npipeline:\n- sayhello.greet\n- sayhello.greet\n",
+        {
+          file: "p.yaml",
+        },
+      ).pipeline!;
+      const plain = await runPipeline("p.yaml", { cwd: t.dir, writeMemory: false });
+      const checked = await runPipeline("p.yaml", { cwd: t.dir, writeMemory: false, checked: twice });
+      expect(plain.snapshots).toHaveLength(1);
+      expect(checked.snapshots).toHaveLength(2);
     } finally {
       t.cleanup();
     }

@@ -43,6 +43,9 @@ export interface RunOptions {
   context?: RunContext;
   /** Set: no server may be started as a process (`stdio:`, a `.py` path); the sentence says why. */
   refuseProcesses?: string;
+  /** The file's pipeline, already parsed and validated against the built-in servers by the caller
+   * (the web app's run start): the run neither parses nor validates it again. */
+  checked?: Pipeline;
   /** Called once the context is loaded, before any server opens (the run service records the row here). */
   onContext?: (ctx: PipelineContext, parameters: AliasParameters) => void | Promise<void>;
 }
@@ -79,6 +82,7 @@ export async function prepare(
   registry: ServerRegistry,
   parameterData: Record<string, unknown>,
   overrides?: AliasParameters,
+  validate = true,
 ) {
   const opened = await registry.openAll(pipeline.servers, usedAliases(pipeline.steps));
   try {
@@ -86,8 +90,10 @@ export async function prepare(
     const parameters = aliasParameters(pipeline, catalog, parameterData);
     for (const [alias, values] of Object.entries(overrides ?? {}))
       if (parameters[alias]) Object.assign(parameters[alias], values);
-    const diagnostics = validatePipeline(pipeline, { catalog, parameters });
-    if (errorsOf(diagnostics).length) throw new PipelineInvalidError(diagnostics);
+    if (validate) {
+      const diagnostics = validatePipeline(pipeline, { catalog, parameters });
+      if (errorsOf(diagnostics).length) throw new PipelineInvalidError(diagnostics);
+    }
     return { opened, parameters };
   } catch (err) {
     await closeAll(opened);
@@ -100,14 +106,18 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
   const log: RunLog = options.log ?? (() => {});
   let opened: Map<string, OpenedServer> | undefined;
   try {
-    const ctx = await loadPipelineContext(file, { cwd: options.cwd ?? process.cwd(), param: options.param });
+    const ctx = await loadPipelineContext(file, {
+      cwd: options.cwd ?? process.cwd(),
+      param: options.param,
+      parsed: options.checked,
+    });
     const registry = new ServerRegistry({
       cwd: ctx.cwd,
       ...(options.builtins ? { builtins: options.builtins } : {}),
       ...(options.external ? { external: options.external } : {}),
       ...(options.refuseProcesses ? { refuseProcesses: options.refuseProcesses } : {}),
     });
-    const prepared = await prepare(ctx.pipeline, registry, ctx.parameterData, options.overrides);
+    const prepared = await prepare(ctx.pipeline, registry, ctx.parameterData, options.overrides, !options.checked);
     opened = prepared.opened;
     const { parameters } = prepared;
     await options.onContext?.(ctx, parameters);

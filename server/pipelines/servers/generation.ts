@@ -181,7 +181,7 @@ export const generation = defineServer<State>({
     generation_init: {
       params: ["backend_configs", "sampling_params", "extra_params", "backend"],
       async run(args, ctx, state) {
-        state.backend = await createBackend(args, process.env, (m) => ctx.notice?.(m));
+        state.backend = await createBackend(args, process.env, (m) => ctx.notice?.(m), ctx);
         return {};
       },
     },

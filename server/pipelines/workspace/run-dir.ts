@@ -3,9 +3,11 @@
  * templates (copied, so a run can never change the gallery), the pipeline as `<name>.yaml`, its
  * parameter file as `parameter/<name>_parameter.yaml` (secrets left out: they reach the engine as
  * overrides) and the data set a run was given. Everything the run writes (indexes, results, the
- * memory file) stays in it.
+ * memory file) goes there while it runs; when it ends, the memory file — what the run page shows —
+ * moves to `DATA_DIR/pipeline-runs/memory/<run uid>.json` and the folder is removed
+ * (`finishRunDir`). Folders a crash left behind are removed at start-up (`sweepRunDirs`).
  */
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
 import { GALLERY_ASSETS, GALLERY_DIR } from "./gallery.ts";
@@ -44,4 +46,34 @@ export function prepareRunDir(
 
 export function removeRunDir(root: string, uid: string): void {
   rmSync(path.join(root, uid), { recursive: true, force: true });
+}
+
+const KEPT = "memory";
+
+/**
+ * A finished run's folder: its memory file (absolute, inside the folder) is kept under
+ * `<root>/memory/`, the rest removed. Returns the kept file's path (null when there was none).
+ */
+export function finishRunDir(root: string, uid: string, memoryFile: string | null): string | null {
+  let kept: string | null = null;
+  const dir = path.join(root, uid);
+  if (memoryFile && memoryFile.startsWith(dir + path.sep) && existsSync(memoryFile)) {
+    mkdirSync(path.join(root, KEPT), { recursive: true });
+    kept = path.join(root, KEPT, `${uid}.json`);
+    copyFileSync(memoryFile, kept);
+  }
+  removeRunDir(root, uid);
+  return kept;
+}
+
+/** Removes every run folder except those of `running` runs (and the kept memory files). */
+export function sweepRunDirs(root: string, running: ReadonlySet<string>): number {
+  if (!existsSync(root)) return 0;
+  let removed = 0;
+  for (const e of readdirSync(root, { withFileTypes: true })) {
+    if (!e.isDirectory() || e.name === KEPT || running.has(e.name)) continue;
+    rmSync(path.join(root, e.name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }

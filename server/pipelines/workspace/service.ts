@@ -20,7 +20,8 @@ import { createSecretBox } from "../../lib/secret-box.ts";
 import type { Logger } from "../../logger.ts";
 import { pipelineNameSchema, runDatasetSchema, type RunDataset } from "../../shared/pipelines.ts";
 import { runRoom } from "../../shared/rooms.ts";
-import { formatDiagnostic } from "../dsl/errors.ts";
+import { errorsOf, formatDiagnostic } from "../dsl/errors.ts";
+import { validatePipeline } from "../dsl/validate.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
@@ -40,7 +41,7 @@ import {
   type Secrets,
 } from "./parameters.ts";
 import { caseOf, evaluationTables } from "./results.ts";
-import { prepareRunDir, runsRoot } from "./run-dir.ts";
+import { finishRunDir, prepareRunDir, removeRunDir, runsRoot, sweepRunDirs } from "./run-dir.ts";
 
 const MAX_SOURCE = 256 * 1024;
 /** Web runs running at once per workspace (the machine has few cores; runs are CPU-bound). */
@@ -116,6 +117,7 @@ export function createPipelineService(deps: {
     events: deps.events,
     log: deps.log,
     allowProcesses: config.pipelines.allowProcesses,
+    allowedHosts: config.pipelines.allowedHosts,
     searchIndexes: deps.searchIndexes,
   });
   const root = runsRoot(config.dataDir);
@@ -490,18 +492,21 @@ export function createPipelineService(deps: {
 
     async startRun(actor: Actor, input: z.infer<typeof startRunInput>) {
       const spec = await runSpec(actor, input.target);
-      const running = await db.pipelineRun.count({ where: { workspaceId: spec.workspaceId, status: "running" } });
-      if (running >= MAX_RUNNING_PER_WORKSPACE)
-        throw conflict(
-          `${running} runs are already running in this workspace; wait for one to finish or cancel it, then start again.`,
-        );
-      const inspection = await inspectPipeline(spec.source, { file: fileName(spec.name), parameters: spec.parameters });
-      const first = inspection.diagnostics.find((d) => d.severity === "error");
-      if (first) throw invalid(`This pipeline is not valid, so it cannot run: ${formatDiagnostic(first)}`);
-
+      // Parsed and validated once, here; the run uses this tree (RunOptions.checked).
       const catalog = await builtinCatalog();
-      const pipeline = parsePipeline(spec.source, { file: fileName(spec.name) }).pipeline!;
-      const effective = aliasParameters(pipeline, catalog, spec.parameters);
+      const parsed = parsePipeline(spec.source, { file: fileName(spec.name) });
+      const pipeline = parsed.pipeline;
+      const effective = pipeline ? aliasParameters(pipeline, catalog, spec.parameters) : {};
+      const first = [
+        ...parsed.diagnostics,
+        ...(pipeline && !errorsOf(parsed.diagnostics).length
+          ? validatePipeline(pipeline, { catalog, parameters: effective })
+          : []),
+      ].find((d) => d.severity === "error");
+      if (first || !pipeline)
+        throw invalid(
+          `This pipeline is not valid, so it cannot run: ${first ? formatDiagnostic(first) : "it is empty"}`,
+        );
       assertPathsInside(effective);
 
       // The data set: the benchmark aliases read the sample as saved, or the given file instead.
@@ -541,24 +546,40 @@ export function createPipelineService(deps: {
         parameters: effective,
         files,
       });
-      const started = await runs.start({
-        uid: runUid,
-        file,
-        cwd: dir,
-        demo: true,
-        ...(Object.keys(overrides).length ? { overrides } : {}),
-        workspaceId: spec.workspaceId,
-        // A web-app run: the run service checks the actor's role, keeps memory in the database,
-        // reads this workspace's knowledge bases only and applies the process policy.
-        origin: "app",
-        actor: actor!,
-        ...spec.record,
-        dataset,
-      });
-      // `done` settles with the final record; a failure to write that record must not be unhandled.
-      started.done.catch((err: unknown) =>
-        deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed"),
-      );
+      const started = await runs
+        .start({
+          uid: runUid,
+          file,
+          cwd: dir,
+          demo: true,
+          ...(Object.keys(overrides).length ? { overrides } : {}),
+          workspaceId: spec.workspaceId,
+          // A web-app run: the run service checks the actor's role, keeps memory in the database,
+          // reads this workspace's knowledge bases only and applies the process policy.
+          origin: "app",
+          actor: actor!,
+          ...spec.record,
+          dataset,
+          // Counted and recorded atomically by the run service (concurrent starts cannot both pass).
+          maxRunning: MAX_RUNNING_PER_WORKSPACE,
+          checked: pipeline,
+        })
+        .catch((err: unknown) => {
+          removeRunDir(root, runUid);
+          throw err;
+        });
+      // `done` settles with the final record; then the scratch folder goes (the memory file is kept,
+      // the run page reads it). A failure to write that record must not be unhandled.
+      started.done
+        .then(async (record) => {
+          const kept = finishRunDir(root, runUid, record.memoryFile);
+          if (kept !== record.memoryFile)
+            await db.pipelineRun.update({ where: { uid: runUid }, data: { memoryFile: kept } });
+        })
+        .catch((err: unknown) => {
+          removeRunDir(root, runUid);
+          deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed");
+        });
       return { uid: started.uid, room: runRoom(started.uid) };
     },
 
@@ -635,9 +656,12 @@ export function createPipelineService(deps: {
     /** Shutdown: runs started from the web are finished or stopped, and their ends recorded (runs.ts). */
     shutdown: (graceMs?: number) => runs.shutdown(graceMs),
 
-    /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed. */
+    /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed, and the
+     * folders they left are removed. */
     async recoverInterrupted(): Promise<number> {
       const where = { status: "running", workspaceId: { not: null } };
+      // Folders of runs that ended with the last process (none runs here yet); the memory files stay.
+      sweepRunDirs(root, new Set(runs.runningUids()));
       // Read first: an UPDATE takes SQLite's write lock even when nothing matches (see ask's sweep).
       if (!(await db.pipelineRun.findFirst({ where, select: { id: true } }))) return 0;
       const r = await db.pipelineRun.updateMany({
