@@ -63,7 +63,12 @@ const sourceSchema = z.object({ id: z.number(), title: z.string(), content: z.st
 export const runPayloads = {
   ...teamPayloads,
   step_start: z.object({ name: z.string(), depth: z.number().int().nonnegative() }),
-  step_end: z.object({ name: z.string(), output: z.string() }),
+  /** `tokens`: the model tokens the step's requests used (absent when it made none). */
+  step_end: z.object({
+    name: z.string(),
+    output: z.string(),
+    tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).optional(),
+  }),
   token: z.object({ text: z.string(), step: z.string(), is_final: z.boolean() }),
   sources: z.object({ data: z.array(sourceSchema) }),
   final: z.object({
