@@ -243,7 +243,7 @@ export class Executor {
     c: Callable,
     args: Record<string, unknown>,
     isFinal: boolean,
-    tokens: { input: number; output: number; reported: boolean },
+    tokens?: { input: number; output: number; reported: boolean },
   ): Promise<Record<string, unknown>> {
     const name = stepName(step);
     const ctx: CallContext = {
@@ -255,11 +255,15 @@ export class Executor {
       onToken: (content) => {
         if (content) this.emit({ type: "token", content, step: name, is_final: isFinal });
       },
-      onUsage: (u) => {
-        tokens.input += u.input;
-        tokens.output += u.output;
-        tokens.reported = true;
-      },
+      ...(tokens
+        ? {
+            onUsage: (u: { input: number; output: number }) => {
+              tokens.input += u.input;
+              tokens.output += u.output;
+              tokens.reported = true;
+            },
+          }
+        : {}),
     };
     let result: unknown;
     try {
