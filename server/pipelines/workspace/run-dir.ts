@@ -5,7 +5,7 @@
  * overrides) and the data set a run was given. Everything the run writes (indexes, results, the
  * memory file) stays in it.
  */
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
 import { GALLERY_ASSETS, GALLERY_DIR } from "./gallery.ts";
@@ -40,6 +40,18 @@ export function prepareRunDir(
     writeFileSync(target, text);
   }
   return { dir, file };
+}
+
+/** Where a run given an uploaded data set keeps it (relative to the run's directory). */
+export const UPLOADED_DATASET = "data/uploaded.jsonl";
+
+/** The uploaded data set a run ran on, or null when its folder (or the file) is gone. */
+export function uploadedDataset(root: string, uid: string): string | null {
+  try {
+    return readFileSync(path.join(root, uid, UPLOADED_DATASET), "utf8");
+  } catch {
+    return null;
+  }
 }
 
 export function removeRunDir(root: string, uid: string): void {
