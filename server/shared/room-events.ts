@@ -102,11 +102,15 @@ export const kbPayloads = {
   "kb.failed": z.object({ message: z.string() }),
 } satisfies PayloadMap;
 
+/** A pipeline's page: the team's talk about it while they build it (its runs have rooms of their own). */
+export const pipelinePayloads = { ...teamPayloads } satisfies PayloadMap;
+
 export const roomPayloads = {
   review: reviewPayloads,
   project: projectPayloads,
   run: runPayloads,
   kb: kbPayloads,
+  pipeline: pipelinePayloads,
 } satisfies Record<RoomKind, PayloadMap>;
 
 /** What is published into a room of kind K: `{ type, payload }`, one of the kind's events. */
@@ -117,6 +121,7 @@ export const roomEventSchemas: { [K in RoomKind]: z.ZodType<RoomEventBody<K>> } 
   project: envelopeUnion(projectPayloads),
   run: envelopeUnion(runPayloads),
   kb: envelopeUnion(kbPayloads),
+  pipeline: envelopeUnion(pipelinePayloads),
 };
 
 /** A published event as subscribers and clients receive it: numbered per room (seq 1, 2, 3 …). */
