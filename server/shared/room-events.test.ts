@@ -24,7 +24,10 @@ describe("room event unions", () => {
     expect(ok("review", { type: "progress", payload: { fraction: 0.5, stage: "static" } })).toBe(true);
     expect(ok("kb", { type: "kb.failed", payload: { message: "x" } })).toBe(true);
     expect(ok("run", { type: "token", payload: { text: "a", step: "s", is_final: false } })).toBe(true);
-    const end = (tokens: unknown) => ({ type: "step_end", payload: { name: "generation.generate", output: "x", tokens } });
+    const end = (tokens: unknown) => ({
+      type: "step_end",
+      payload: { name: "generation.generate", output: "x", tokens },
+    });
     expect(ok("run", end({ input: 12, output: 3 }))).toBe(true);
     expect(ok("run", end(undefined))).toBe(true);
     expect(ok("run", end({ input: -1, output: 3 }))).toBe(false);

@@ -46,7 +46,9 @@ describe("room names", () => {
     expect(roomNameSchema.parse(`KB:${uid}`)).toBe(`kb:${uid}`);
     const r = roomNameSchema.safeParse("review:1");
     expect(r.success).toBe(false);
-    expect(r.error?.issues[0]?.message).toBe("a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid> or pipeline:<uid>");
+    expect(r.error?.issues[0]?.message).toBe(
+      "a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid> or pipeline:<uid>",
+    );
     expect(roomNameSchema.safeParse("x".repeat(65)).success).toBe(false);
   });
 });

@@ -286,7 +286,12 @@ describe("HTTP routes refuse whoever may not call them, with no data of A", () =
   for (const [key, check] of Object.entries(NEXT_ROUTE_CASES)) it(`next: ${key}`, check);
 });
 
-const rooms = () => [reviewRoom(w.a.reviewUid), kbRoom(w.a.baseUid), runRoom(w.a.runUid), pipelineRoom(w.a.pipelineUid)];
+const rooms = () => [
+  reviewRoom(w.a.reviewUid),
+  kbRoom(w.a.baseUid),
+  runRoom(w.a.runUid),
+  pipelineRoom(w.a.pipelineUid),
+];
 
 /** An event every kind of room carries (a chat message), with `text` in it. */
 const probe = (text: string) =>

@@ -2,7 +2,8 @@
 /**
  * A pipeline's page: the step graph beside the YAML editor, the parameter form, the run history and
  * (for a workspace pipeline) its versions. Every edit of the YAML or a parameter is validated by the
- * engine on the server 150 ms after typing stops; graph, problems and form follow the answer. A
+ * engine on the server 150 ms after typing stops (use-live-inspection.ts); graph, problems and form
+ * follow the answer. A
  * gallery pipeline is read-only here: fork it to change it. `?tab=` and `?node=` deep-link.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -24,6 +25,7 @@ import { PipelineGraph } from "./pipeline-graph.tsx";
 import { RunDialog } from "./run-dialog.tsx";
 import { RunHistory } from "./run-history.tsx";
 import { needsLabel, type PipelineInspection } from "./types.ts";
+import { useLiveInspection } from "./use-live-inspection.ts";
 import { VersionsPanel } from "./versions-panel.tsx";
 import { YamlEditor } from "./yaml-editor.tsx";
 
@@ -32,38 +34,6 @@ export type WorkbenchTarget = { kind: "workspace"; uid: string } | { kind: "gall
 const TABS = ["yaml", "parameters", "runs", "versions"] as const;
 type Tab = (typeof TABS)[number];
 const TAB_LABEL: Record<Tab, string> = { yaml: "YAML", parameters: "Parameters", runs: "Runs", versions: "Versions" };
-
-/** Validates the text 150 ms after the last change; only the latest answer is kept. */
-function useLiveInspection(
-  workspaceId: string,
-  source: string,
-  parameters: ParameterFile,
-  initial: PipelineInspection | undefined,
-) {
-  const trpc = useTRPC();
-  const [inspection, setInspection] = useState(initial);
-  const latest = useRef(0);
-  const { mutateAsync } = useMutation(trpc.pipelines.validate.mutationOptions());
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const id = ++latest.current;
-    const t = setTimeout(() => {
-      mutateAsync({ workspaceId, source, parameters })
-        .then((r) => {
-          if (id === latest.current) setInspection(r);
-        })
-        .catch((err: unknown) => {
-          if (id === latest.current) toast.error(errorInfo(err).message);
-        });
-    }, 150);
-    return () => clearTimeout(t);
-  }, [workspaceId, source, parameters, mutateAsync]);
-  return inspection ?? initial;
-}
 
 export function PipelineWorkbench({ target }: { target: WorkbenchTarget }) {
   const trpc = useTRPC();
@@ -81,6 +51,9 @@ export function PipelineWorkbench({ target }: { target: WorkbenchTarget }) {
   });
   const query = target.kind === "workspace" ? pipeline : gallery;
   const back = <BackLink href="/pipelines">Pipelines</BackLink>;
+  if (query.isError && errorInfo(query.error).status === 404)
+    // Trying again cannot bring back a pipeline that is not there: the way on is the gallery.
+    return <DetailNotLoaded query={query} back={<BackLink href="/pipelines">Back to the gallery</BackLink>} retry={false} />;
   if (query.isError || !query.data) return <DetailNotLoaded query={query} back={back} />;
   const data = query.data;
   const saved = {
@@ -128,7 +101,7 @@ function Loaded({
   const editable = target.kind === "workspace" && canEdit;
   const [source, setSource] = useState(saved.source);
   const [parameters, setParameters] = useState<ParameterFile>(saved.parameters);
-  const inspection = useLiveInspection(workspaceId, source, parameters, saved.inspection)!;
+  const inspection = useLiveInspection(workspaceId, source, { parameters, initial: saved.inspection })!;
   const [goto, setGoto] = useState<{ line: number; col: number } | null>(null);
   const [running, setRunning] = useState(false);
   const [forking, setForking] = useState(false);
