@@ -46,8 +46,7 @@ export function compareMetrics(a: readonly EvalTable[], b: readonly EvalTable[])
   return rows;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function leaves(v: unknown, prefix: string, out: Map<string, unknown>) {
   if (isRecord(v) && Object.keys(v).length > 0) {

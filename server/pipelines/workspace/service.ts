@@ -637,7 +637,9 @@ export function createPipelineService(deps: {
       if (stored.kind === "upload") {
         const text = uploadedDataset(root, row.uid);
         if (text === null)
-          throw conflict(`The uploaded data set of that run (${stored.name}) is gone: start a new run and upload it again.`);
+          throw conflict(
+            `The uploaded data set of that run (${stored.name}) is gone: start a new run and upload it again.`,
+          );
         dataset = { kind: "upload", name: stored.name, text };
       } else dataset = stored.kind === "chat" ? { kind: "chat", question: stored.question } : { kind: "sample" };
       return launch(actor, spec, dataset);

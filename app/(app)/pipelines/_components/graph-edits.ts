@@ -5,7 +5,8 @@
  * the graph follows it like any edit. Nodes are addressed by the graph's ids (workspace/graph.ts):
  * `s3` is the 4th step of `pipeline:`, `s3.0` the first step of that loop's body, `s5.pre.0` the
  * first item of a branch's `router:` list, `s5.case.done.0` the first step of its `done` state; the
- * branch's own id (`s5`) is the whole branch, a loop's the whole loop. Shared with the browser.
+ * branch's own id (`s5`) is the whole branch, a loop's the whole loop. Pure (the yaml library only):
+ * tested in server/pipelines/workspace/graph-edits.test.ts, beside the graph.
  */
 import { isMap, isScalar, isSeq, parseDocument, type Document, type YAMLMap, type YAMLSeq } from "yaml";
 

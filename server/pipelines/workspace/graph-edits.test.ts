@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { inspectPipeline } from "../pipelines/workspace/inspect.ts";
-import { deleteStep, insertStep } from "./pipeline-edits.ts";
+// The edits run in the browser (app/, pure: the yaml library only); they are tested here, beside the
+// graph whose node ids they address, against the inspection the page draws.
+import { deleteStep, insertStep } from "../../../app/(app)/pipelines/_components/graph-edits.ts";
+import { inspectPipeline } from "./inspect.ts";
 
 const IRCOT = `# the IRCoT shape, trimmed
 servers:
