@@ -13,7 +13,8 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { stringify } from "yaml";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
-import { ChatCard, useChatRoom } from "@/app/_components/rooms/room-chat-card.tsx";
+import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
+import { useChatRoom } from "@/app/_components/rooms/room-chat-card.tsx";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader, cx } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
@@ -349,7 +350,7 @@ function Loaded({
         </div>
       </div>
 
-      {chat.room && <ChatCard chat={chat} className="mt-6" />}
+      {chat.room && <ChatPanel room={chat.room} state={chat.state} className="mt-6" />}
 
       <RunDialog
         open={running}
