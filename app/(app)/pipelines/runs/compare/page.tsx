@@ -22,25 +22,27 @@ type Side = RunComparison["a"];
 function RunSummary({ run, label }: { run: Side; label: string }) {
   const ms = run.finishedAt ? new Date(run.finishedAt).getTime() - new Date(run.createdAt).getTime() : null;
   return (
-    <Card className="p-4 text-sm" aria-label={`Run ${label}`}>
-      <h2 className="mb-1 flex items-center gap-2 font-semibold">
-        Run {label} <RunStatus status={run.status} />
-      </h2>
-      <p>
-        <Link href={runHref(run.uid)} className="text-brand-600 hover:underline">
-          {formatDate(run.createdAt)}
-        </Link>
-        {run.createdBy ? ` by ${run.createdBy}` : ""}
-      </p>
-      <p className="text-zinc-500">
-        {run.pipelineName}
-        {run.pipelineVersion ? ` · version ${run.pipelineVersion}` : ""} · on {datasetLabel(run.dataset)}
-        {ms !== null ? ` · took ${formatDuration(ms)}` : ""}
-        {run.steps !== null ? ` · ${run.steps} steps` : ""}
-      </p>
-      {run.answer && <p className="mt-1 truncate text-xs">Answer: {run.answer}</p>}
-      {run.error && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{run.error}</p>}
-    </Card>
+    <section aria-label={`Run ${label}`}>
+      <Card className="p-4 text-sm">
+        <h2 className="mb-1 flex items-center gap-2 font-semibold">
+          Run {label} <RunStatus status={run.status} />
+        </h2>
+        <p>
+          <Link href={runHref(run.uid)} className="text-brand-600 hover:underline">
+            {formatDate(run.createdAt)}
+          </Link>
+          {run.createdBy ? ` by ${run.createdBy}` : ""}
+        </p>
+        <p className="text-zinc-500">
+          {run.pipelineName}
+          {run.pipelineVersion ? ` · version ${run.pipelineVersion}` : ""} · on {datasetLabel(run.dataset)}
+          {ms !== null ? ` · took ${formatDuration(ms)}` : ""}
+          {run.steps !== null ? ` · ${run.steps} steps` : ""}
+        </p>
+        {run.answer && <p className="mt-1 truncate text-xs">Answer: {run.answer}</p>}
+        {run.error && <p className="mt-1 text-xs text-amber-700 dark:text-amber-300">{run.error}</p>}
+      </Card>
+    </section>
   );
 }
 
