@@ -153,8 +153,7 @@ export async function ask(backend: Backend, messages: Message[], options: AskOpt
       if (ev.type === "text_delta") {
         text += ev.text;
         options.onToken?.(ev.text);
-      } else if (ev.type === "usage")
-        options.onUsage?.({ input: ev.usage.inputTokens, output: ev.usage.outputTokens });
+      } else if (ev.type === "usage") options.onUsage?.({ input: ev.usage.inputTokens, output: ev.usage.outputTokens });
       else if (ev.type === "stop" && ev.reason === "error") failure = LlmError.fromInfo(ev.error!);
     }
     if (!failure) return text;
