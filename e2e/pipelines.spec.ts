@@ -292,6 +292,8 @@ test.describe("signed in as the owner", () => {
     await expect(graph.getByText("sayhello.greet")).toBeVisible();
 
     await graph.getByText("sayhello.greet").click();
+    // The selection is the page's (?node=): new steps go after it once the page says so.
+    await expect(page.getByText("New steps go after sayhello.greet.")).toBeVisible();
     await page.getByRole("button", { name: "Add branch" }).click();
     const branch = page.getByRole("dialog", { name: "Add a branch" });
     await branch.getByLabel("Router").selectOption("ircot_check_end");
