@@ -305,6 +305,7 @@ test.describe("signed in as the owner", () => {
 
     // Deleting the loop takes its body (and the branch in it) with it.
     await graph.getByText("loop ×3").click();
+    await expect(page.getByText("New steps go after loop ×3.")).toBeVisible();
     await page.getByRole("button", { name: "Delete loop" }).click();
     await expect(graph.getByText("loop ×3")).toBeHidden();
     await expect(editor).not.toContainText("sayhello.greet");
