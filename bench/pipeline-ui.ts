@@ -41,8 +41,9 @@ const PROBE = `(() => {
       onScreen("ready");
     if (document.querySelector('section[aria-label="Step details"]')) onScreen("answered");
     if (document.querySelector(".cm-lintRange-error")) onScreen("lint");
-    const total = document.querySelector('[aria-label="Tokens in all"]');
-    if (want.steps && total && total.textContent.startsWith(want.steps + " steps")) onScreen("ready");
+    const box = document.querySelector("[data-testid=trace-scroller]");
+    if (want.steps && box && box.dataset.steps === String(want.steps) && document.querySelector('[aria-label="Tokens in all"]'))
+      onScreen("ready");
     if (document.querySelector("[data-testid=trace-scroller] details[open]")) onScreen("opened");
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   document.addEventListener("pointerdown", (e) => { if (probe.input === undefined) probe.input = e.timeStamp; }, true);
