@@ -144,23 +144,21 @@ async function traceLoad(browser: Browser, server: RunningServer, user: TestUser
     const machineLoad = loadAverages();
     await page.goto(`${server.url}/pipelines/runs/${runUid}`, { waitUntil: "commit" });
     await waitProbe(page, ["ready"]);
-    const frames = await page.evaluate(
-      () =>
-        new Promise<number[]>((resolve) => {
-          const box = document.querySelector<HTMLElement>("[data-testid=trace-scroller]")!;
-          const out: number[] = [];
-          let last = performance.now();
-          let i = 0;
-          const tick = (t: number) => {
-            out.push(t - last);
-            last = t;
-            if (++i > 60) return resolve(out.slice(1));
-            box.scrollTop = ((box.scrollHeight - box.clientHeight) * i) / 60;
-            requestAnimationFrame(tick);
-          };
-          requestAnimationFrame(tick);
-        }),
-    );
+    // Plain script text, as PROBE: scrolls the trace end to end in 60 frames, one step a frame.
+    const frames = (await page.evaluate(`new Promise((resolve) => {
+      const box = document.querySelector("[data-testid=trace-scroller]");
+      const out = [];
+      let last = performance.now();
+      let i = 0;
+      const tick = (t) => {
+        out.push(t - last);
+        last = t;
+        if (++i > 60) return resolve(out.slice(1));
+        box.scrollTop = ((box.scrollHeight - box.clientHeight) * i) / 60;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    })`)) as number[];
     await page.locator("[data-testid=trace-scroller] summary").first().click();
     await waitProbe(page, ["opened"]);
     const p = await probeOf(page);
