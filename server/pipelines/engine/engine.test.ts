@@ -411,6 +411,20 @@ describe("memory file and events", () => {
     expect(final).toMatchObject({ type: "final", data: { status: "succeeded", answer: "Hello", is_first_turn: true } });
   });
 
+  it("puts the model tokens a step's requests used on its step_end, and none on steps that made no request", async () => {
+    const events: PipelineEvent[] = [];
+    await run(`- toy.seed\n- toy.stream\n`, {
+      onEvent: (e) => events.push(e),
+      files: { "parameter/p_parameter.yaml": "toy: {n: 1, prefix: x}\n" },
+    });
+    const ends = events.filter((e) => e.type === "step_end");
+    expect(ends.map((e) => [e.name, e.tokens])).toEqual([
+      ["toy.seed", undefined],
+      ["toy.stream", { input: 15, output: 3 }],
+    ]);
+    expect("tokens" in ends[0]!).toBe(false);
+  });
+
   it("stops before the next step when cancelled", async () => {
     const controller = new AbortController();
     const p = run(`- toy.seed\n- toy.stream\n- toy.count\n`, {

@@ -16,6 +16,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** Streaming text (generation in demo mode): forwarded as `token` events of the running step. */
   onToken?: (text: string) => void;
+  /** Each model request's token usage (generation): summed per step into its step_end. */
+  onUsage?: (usage: { input: number; output: number }) => void;
   /** Demo mode (`--demo`, UltraRAG's is_demo). */
   demo?: boolean;
   /** Directory relative paths in arguments resolve against (UltraRAG: the current directory). */

@@ -136,6 +136,8 @@ export interface AskOptions {
   signal?: AbortSignal;
   /** Stream the answer (demo mode), handing each delta here. */
   onToken?: (text: string) => void;
+  /** Each attempt's token usage, as the client reports it. */
+  onUsage?: (usage: { input: number; output: number }) => void;
   random?: () => number;
 }
 
@@ -155,7 +157,8 @@ export async function ask(backend: Backend, messages: Message[], options: AskOpt
       if (ev.type === "text_delta") {
         text += ev.text;
         options.onToken?.(ev.text);
-      } else if (ev.type === "stop" && ev.reason === "error") failure = LlmError.fromInfo(ev.error!);
+      } else if (ev.type === "usage") options.onUsage?.({ input: ev.usage.inputTokens, output: ev.usage.outputTokens });
+      else if (ev.type === "stop" && ev.reason === "error") failure = LlmError.fromInfo(ev.error!);
     }
     if (!failure) return text;
     if (failure.kind === "aborted") throw failure;

@@ -7,7 +7,7 @@
  * moves to `DATA_DIR/pipeline-runs/memory/<run uid>.json` and the folder is removed
  * (`finishRunDir`). Folders a crash left behind are removed at start-up (`sweepRunDirs`).
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
 import { GALLERY_ASSETS, GALLERY_DIR } from "./gallery.ts";
@@ -44,15 +44,30 @@ export function prepareRunDir(
   return { dir, file };
 }
 
+/** Where a run given an uploaded data set keeps it (relative to the run's directory). */
+export const UPLOADED_DATASET = "data/uploaded.jsonl";
+
+/** The uploaded data set a run ran on, or null when its folder (or the file) is gone. */
+export function uploadedDataset(root: string, uid: string): string | null {
+  try {
+    const live = path.join(root, uid, UPLOADED_DATASET);
+    return readFileSync(existsSync(live) ? live : keptUpload(root, uid), "utf8");
+  } catch {
+    return null;
+  }
+}
+
 export function removeRunDir(root: string, uid: string): void {
   rmSync(path.join(root, uid), { recursive: true, force: true });
 }
 
 const KEPT = "memory";
+/** Where a finished run's uploaded data set is kept (a re-run reads it). */
+const keptUpload = (root: string, uid: string) => path.join(root, KEPT, `${uid}.uploaded.jsonl`);
 
 /**
- * A finished run's folder: its memory file (absolute, inside the folder) is kept under
- * `<root>/memory/`, the rest removed. Returns the kept file's path (null when there was none).
+ * A finished run's folder: its memory file (absolute, inside the folder) and its uploaded data set
+ * (for a re-run) are kept under `<root>/memory/`, the rest removed. Returns the kept file's path (null when there was none).
  */
 export function finishRunDir(root: string, uid: string, memoryFile: string | null): string | null {
   let kept: string | null = null;
@@ -61,6 +76,11 @@ export function finishRunDir(root: string, uid: string, memoryFile: string | nul
     mkdirSync(path.join(root, KEPT), { recursive: true });
     kept = path.join(root, KEPT, `${uid}.json`);
     copyFileSync(memoryFile, kept);
+  }
+  const upload = path.join(dir, UPLOADED_DATASET);
+  if (existsSync(upload)) {
+    mkdirSync(path.join(root, KEPT), { recursive: true });
+    copyFileSync(upload, keptUpload(root, uid));
   }
   removeRunDir(root, uid);
   return kept;

@@ -189,6 +189,12 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     ],
   },
   "pipelines.cancelRun": { access: "member", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.rerun": { access: "member", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.compareRuns": {
+    access: "viewer",
+    input: (w) => ({ a: w.a.runUid, b: random() }),
+    note: "Run a is loaded first: a stranger is refused on it before b is looked up.",
+  },
   "pipelines.runs": {
     access: "viewer",
     input: ws,
