@@ -159,7 +159,12 @@ export function createRunService(deps: RunServiceDeps) {
     if (origin === "app") context.checkUrl = outboundCheck({ allowedHosts: deps.allowedHosts ?? [] });
     return {
       ...(userId ? { createdById: userId } : {}),
-      engine: { context, ...(refuseProcesses ? { refuseProcesses } : {}) },
+      // The app's trace shows tokens per step; the CLI keeps UltraRAG's step_end as it is.
+      engine: {
+        context,
+        ...(origin === "app" ? { stepTokens: true } : {}),
+        ...(refuseProcesses ? { refuseProcesses } : {}),
+      },
     };
   }
 

@@ -413,11 +413,18 @@ describe("memory file and events", () => {
 
   it("puts the model tokens a step's requests used on its step_end, and none on steps that made no request", async () => {
     const events: PipelineEvent[] = [];
-    await run(`- toy.seed\n- toy.stream\n`, {
-      onEvent: (e) => events.push(e),
-      files: { "parameter/p_parameter.yaml": "toy: {n: 1, prefix: x}\n" },
-    });
-    const ends = events.filter((e) => e.type === "step_end");
+    const withTokens = async (stepTokens: boolean) => {
+      events.length = 0;
+      await run(`- toy.seed\n- toy.stream\n`, {
+        stepTokens,
+        onEvent: (e) => events.push(e),
+        files: { "parameter/p_parameter.yaml": "toy: {n: 1, prefix: x}\n" },
+      });
+      return events.filter((e) => e.type === "step_end");
+    };
+    // Off (the CLI, UltraRAG's own event shape): no step_end carries tokens.
+    expect((await withTokens(false)).some((e) => "tokens" in e)).toBe(false);
+    const ends = await withTokens(true);
     expect(ends.map((e) => [e.name, e.tokens])).toEqual([
       ["toy.seed", undefined],
       ["toy.stream", { input: 15, output: 3 }],

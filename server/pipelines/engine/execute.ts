@@ -30,6 +30,8 @@ export interface ExecutorOptions {
   parameters: AliasParameters;
   cwd: string;
   demo?: boolean;
+  /** RunOptions.stepTokens. */
+  stepTokens?: boolean;
   signal?: AbortSignal;
   onEvent?: EventSink;
   /** Servers' one-line notices (the run's log at warn level). */
@@ -187,7 +189,7 @@ export class Executor {
     )
       args.is_demo = true;
     const tokens = { input: 0, output: 0, reported: false };
-    const result = await this.call(step, c, args, isFinal, tokens);
+    const result = await this.call(step, c, args, isFinal, this.o.stepTokens ? tokens : undefined);
     const isRetriever = this.o.demo && c.server.target.kind === "builtin" && c.server.target.name === "retriever";
     if (isRetriever || step.tool.includes("citation")) {
       const data = this.sources.sources(result);

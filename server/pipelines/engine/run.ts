@@ -28,6 +28,9 @@ export interface RunOptions {
   /** Per-alias parameter overrides applied after the file (UltraRAG UI's override_params: shallow, per alias). */
   overrides?: AliasParameters;
   demo?: boolean;
+  /** Put the model tokens a step used on its step_end (an Argus addition: UltraRAG's step_end has
+   * name and output only, so runs that must match it — the CLI, conformance — leave this off). */
+  stepTokens?: boolean;
   onEvent?: EventSink;
   log?: RunLog;
   signal?: AbortSignal;
@@ -129,6 +132,7 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
       parameters,
       cwd: ctx.cwd,
       ...(options.demo ? { demo: true } : {}),
+      ...(options.stepTokens ? { stepTokens: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       notice: (message) => log("warn", message),
       ...(options.context ? { context: options.context } : {}),

@@ -131,7 +131,9 @@ describe("re-running a run", () => {
   });
 
   it("says why a run cannot be repeated: its upload is gone", async () => {
+    // Its folder went when it ended; the data set kept for a re-run goes too.
     rmSync(path.join(runsRoot(server.db.config.dataDir), first.uid), { recursive: true, force: true });
+    rmSync(path.join(runsRoot(server.db.config.dataDir), "memory", `${first.uid}.uploaded.jsonl`), { force: true });
     const r = await member.client.mutate("pipelines.rerun", { uid: first.uid });
     expect(r.status).toBe(409);
     expect(r.error?.message).toBe(
