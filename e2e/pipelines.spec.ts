@@ -315,7 +315,9 @@ test.describe("signed in as the owner", () => {
   });
 
   // Not yet stable (a click on the graph can move the selection; see the stop note): fixme until it passes.
-  test.fixme("re-run a past run as it ran, then compare two runs: the changed parameter side by side", async ({ page }) => {
+  test.fixme("re-run a past run as it ran, then compare two runs: the changed parameter side by side", async ({
+    page,
+  }) => {
     await page.goto(`${pipelineUrl}?tab=runs`);
     const runs = page.getByRole("list", { name: "Runs" });
     const sampleRun = runs.getByRole("listitem").filter({ hasText: "sample · version 2" }).first();
@@ -348,7 +350,10 @@ test.describe("signed in as the owner", () => {
   });
 
   // Not yet stable (a click on the graph can move the selection; see the stop note): fixme until it passes.
-  test.fixme("two members on a pipeline's page see each other there and talk in its chat", async ({ page, browser }) => {
+  test.fixme("two members on a pipeline's page see each other there and talk in its chat", async ({
+    page,
+    browser,
+  }) => {
     const pia = await inviteTeammate(page, browser, await workspaceOf(page), "Pia Pipeliner");
     try {
       await page.goto(pipelineUrl);
