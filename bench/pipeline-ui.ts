@@ -19,24 +19,14 @@ import { repoRoot, startServer, type RunningServer } from "../server/main.ts";
 import { runRoom } from "../server/shared/rooms.ts";
 import { createTestConfig } from "../test/helpers/db.ts";
 import { signUp, type TestUser } from "../test/helpers/server.ts";
+import { pageProbe } from "./measure/page-probe.ts";
 import { loadAverages } from "./rooms/fanout.ts";
 
 const LOADS = Number(process.env.BENCH_LOADS ?? 5);
 const CHROMIUM_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run"];
 
-/** Plain script text (not a function: the TypeScript loader names nested functions with a helper the page lacks). */
-const PROBE = `(() => {
-  const probe = (window.__probe = { tasks: [] });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) probe.tasks.push([e.startTime, e.duration]);
-  }).observe({ type: "longtask", buffered: true });
-  function onScreen(name) {
-    if (probe[name] !== undefined) return;
-    probe[name] = -1;
-    requestAnimationFrame((t) => (probe[name] = t));
-  }
-  new MutationObserver(() => {
-    const want = window.__want || {};
+const PROBE = pageProbe(
+  `    const want = window.__want || {};
     if (want.nodes && document.querySelectorAll(".react-flow__node").length >= want.nodes && document.querySelector(".cm-content"))
       onScreen("ready");
     if (document.querySelector('section[aria-label="Step details"]')) onScreen("answered");
@@ -44,11 +34,10 @@ const PROBE = `(() => {
     const box = document.querySelector("[data-testid=trace-scroller]");
     if (want.steps && box && box.dataset.steps === String(want.steps) && document.querySelector('[aria-label="Tokens in all"]'))
       onScreen("ready");
-    if (document.querySelector("[data-testid=trace-scroller] details[open]")) onScreen("opened");
-  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  document.addEventListener("pointerdown", (e) => { if (probe.input === undefined) probe.input = e.timeStamp; }, true);
-  document.addEventListener("keydown", (e) => { probe.key = e.timeStamp; }, true);
-})();`;
+    if (document.querySelector("[data-testid=trace-scroller] details[open]")) onScreen("opened");`,
+  `  document.addEventListener("pointerdown", (e) => { if (probe.input === undefined) probe.input = e.timeStamp; }, true);
+  document.addEventListener("keydown", (e) => { probe.key = e.timeStamp; }, true);`,
+);
 
 type Probe = Record<string, number> & { tasks: [number, number][] };
 const probeOf = (page: Page) => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe);

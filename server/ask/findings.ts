@@ -46,6 +46,12 @@ export const saveFindingInput = z
 
 export const teamFindingsInput = z.object({ projectUid: uid });
 
+/** What a saved finding takes from the form, whether it lands on a review or among the team's. */
+function findingFields(input: z.infer<typeof saveFindingInput>, evidence: string) {
+  const { title, severity, category, file, startLine, endLine, explanation } = input;
+  return { title, severity, category, file, startLine, endLine, evidence, explanation };
+}
+
 export function createAnswerFindings(deps: { db: Db; config: Config }) {
   const { db, config } = deps;
 
@@ -140,15 +146,8 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
                 reviewId: review.id,
                 projectId: review.projectId,
                 fingerprint: fp,
-                title: input.title,
-                severity: input.severity,
+                ...findingFields(input, evidence),
                 confidence: 1,
-                category: input.category,
-                file: input.file,
-                startLine: input.startLine,
-                endLine: input.endLine,
-                evidence,
-                explanation: input.explanation,
                 verification: "not_run",
                 source: "team",
               },
@@ -170,14 +169,7 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
           uid: crypto.randomUUID(),
           projectId: a.thread.projectId,
           snapshotId: a.thread.snapshotId,
-          title: input.title,
-          severity: input.severity,
-          category: input.category,
-          file: input.file,
-          startLine: input.startLine,
-          endLine: input.endLine,
-          evidence,
-          explanation: input.explanation,
+          ...findingFields(input, evidence),
           createdById: user.userId,
           answerUid: a.uid,
         },

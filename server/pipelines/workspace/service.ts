@@ -304,18 +304,26 @@ export function createPipelineService(deps: {
     record: { pipelineId: string; pipelineVersion: number } | { galleryKey: string };
   }
 
+  /** A workspace pipeline's run spec at one of its versions (the pipeline row is its newest). */
+  function workspaceSpec(
+    pipeline: { id: string; workspaceId: string; name: string; secrets: string | null },
+    at: { source: string; parameters: string; version: number },
+  ): RunSpec {
+    return {
+      workspaceId: pipeline.workspaceId,
+      name: pipeline.name,
+      source: at.source,
+      parameters: JSON.parse(at.parameters) as Record<string, unknown>,
+      secrets: openSecrets(pipeline.secrets),
+      record: { pipelineId: pipeline.id, pipelineVersion: at.version },
+    };
+  }
+
   /** What a run needs from a workspace pipeline or a gallery entry. */
   async function runSpec(actor: Actor, t: z.infer<typeof target>): Promise<RunSpec> {
     if ("uid" in t) {
       const row = await loadPipeline(actor, t.uid, "member");
-      return {
-        workspaceId: row.workspaceId,
-        name: row.name,
-        source: row.source,
-        parameters: JSON.parse(row.parameters) as Record<string, unknown>,
-        secrets: openSecrets(row.secrets),
-        record: { pipelineId: row.id, pipelineVersion: row.version },
-      };
+      return workspaceSpec(row, row);
     }
     await requireRole(db, actor, t.workspaceId, "member");
     const entry = loadGallery(t.key);
@@ -637,14 +645,7 @@ export function createPipelineService(deps: {
         const wanted = row.pipelineVersion ?? pipeline.version;
         const version = await db.pipelineVersion.findFirst({ where: { pipelineId: row.pipelineId, version: wanted } });
         if (!version) throw conflict(`Version ${wanted} of ${pipeline.name} is gone: this run cannot be repeated.`);
-        spec = {
-          workspaceId: pipeline.workspaceId,
-          name: pipeline.name,
-          source: version.source,
-          parameters: JSON.parse(version.parameters) as Record<string, unknown>,
-          secrets: openSecrets(pipeline.secrets),
-          record: { pipelineId: pipeline.id, pipelineVersion: version.version },
-        };
+        spec = workspaceSpec(pipeline, version);
       } else if (row.galleryKey) {
         const entry = loadGallery(row.galleryKey);
         spec = {
