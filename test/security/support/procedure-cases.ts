@@ -192,8 +192,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "pipelines.rerun": { access: "member", input: (w) => ({ uid: w.a.runUid }) },
   "pipelines.compareRuns": {
     access: "viewer",
-    input: (w) => ({ a: w.a.runUid, b: random() }),
-    note: "Run a is loaded first: a stranger is refused on it before b is looked up.",
+    input: (w) => ({ a: w.a.runUid, b: w.a.secondRunUid }),
   },
   "pipelines.runs": {
     access: "viewer",
