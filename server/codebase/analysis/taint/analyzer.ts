@@ -7,7 +7,7 @@
 import type { Node } from "../../treesitter.ts";
 import type { RuleContext } from "../rules/context.ts";
 import { flowCounts, type SinkHit } from "./report.ts";
-import { clean, deepFlows, EMPTY, join, line, snippet, type Flow, type Val, type Weakness } from "./values.ts";
+import { clean, deepFlows, element, EMPTY, join, line, snippet, type Flow, type Val, type Weakness } from "./values.ts";
 
 /** Thrown to end a file's analysis; the message is the note. */
 export class TaintAbort extends Error {}
@@ -163,6 +163,10 @@ export interface ConfigHit {
 export abstract class Analyzer {
   readonly hits: SinkHit[] = [];
   readonly configHits: ConfigHit[] = [];
+  /** One shared value a class's instances stand for (`this.x` / `self.x` written in one method, read in another). */
+  private instances = new Map<string | number, Val>();
+  /** What each exported function does with its parameters, for calls from other files. */
+  readonly summaries: FunctionSummary[] = [];
   private hitKeys = new Set<string>();
   private memo = new Map<string, Memo>();
   private active = new Set<string>();
@@ -230,6 +234,81 @@ export abstract class Analyzer {
     if (this.hitKeys.has(key)) return;
     this.hitKeys.add(key);
     this.hits.push(hit);
+  }
+
+  protected instanceOf(cls: string | number): Val {
+    let inst = this.instances.get(cls);
+    if (!inst) {
+      inst = { flows: [], fields: new Map() };
+      this.instances.set(cls, inst);
+    }
+    return inst;
+  }
+
+  /** A generated or minified function body too large to follow ends the file's analysis with a note. */
+  protected assertFollowable(fnName: string | undefined, fn: Node, body: Node): void {
+    const size = body.endIndex - body.startIndex;
+    if (size > 400_000)
+      throw new TaintAbort(
+        `taint analysis stopped: the function ${fnName ? `${fnName}() ` : ""}at line ${line(fn)} is enormous (${Math.round(size / 1024)} KB)`,
+      );
+  }
+
+  /** A parameter of an exported function, tracked so the summary can say where it ends up. */
+  protected symbolicParam(i: number, name: string, node: Node): Val {
+    return {
+      flows: [
+        {
+          origin: "param",
+          param: i,
+          source: name,
+          steps: [{ line: line(node), what: `parameter ${name}` }],
+          cleaned: new Set(),
+          structured: true,
+          secret: /pass(?:word|wd)?|pwd|secret/i.test(name),
+        },
+      ],
+    };
+  }
+
+  /** Records the summary of `fn` (named `name`) from the sinks its parameters reached and what it returned. */
+  protected summarise(name: string, fn: Node, ret: Val): void {
+    const first = fn.startPosition.row + 1;
+    const last = fn.endPosition.row + 1;
+    const sinks = this.hits
+      .filter((h) => h.flow.origin === "param" && h.at.line >= first && h.at.line <= last)
+      .map((h) => ({
+        param: h.flow.param!,
+        weakness: h.weakness,
+        steps: h.flow.steps,
+        cleaned: [...h.flow.cleaned],
+        sink: h.sink,
+        line: h.at.line,
+        endLine: h.at.endLine,
+      }));
+    const returns = deepFlows(ret)
+      .filter((f) => f.origin === "param")
+      .map((f) => ({ param: f.param!, cleaned: [...f.cleaned] }));
+    this.summaries.push({ name, sinks, returns });
+  }
+
+  /**
+   * An array, list or tuple literal: element i is field "i" (so `xs[0]` keeps its own taint) and every
+   * element joins the value of an unknown index; a spread (`...xs`, `*xs`) joins its elements there.
+   */
+  protected sequence(children: readonly (Node | null)[], spreadType: string, valueOf: (c: Node) => Val): Val {
+    const out: Val = { flows: [], fields: new Map(), elems: EMPTY };
+    let i = 0;
+    for (const c of children) {
+      if (!c) continue;
+      const v = valueOf(c);
+      if (c.type === spreadType) out.elems = join(out.elems, element(v));
+      else {
+        out.fields!.set(String(i++), v);
+        out.elems = join(out.elems, v);
+      }
+    }
+    return out;
   }
 
   /**

@@ -8,7 +8,7 @@
  */
 import type { Node } from "../../../treesitter.ts";
 import type { RuleContext } from "../../rules/context.ts";
-import { Analyzer, Env, TaintAbort, type FunctionSummary } from "../analyzer.ts";
+import { Analyzer, Env } from "../analyzer.ts";
 import { guardFacts } from "../guards.ts";
 import { callModel, memberModel, assignModel, handlerParams, isRouteRegistration, type JsCall } from "./model.ts";
 import {
@@ -76,8 +76,6 @@ export class JsAnalyzer extends Analyzer {
   readonly localImports = new Map<string, { specifier: string; name: string }>();
   /** Calls to imported local functions, with the values passed (resolved across files later). */
   readonly importedCalls: { specifier: string; name: string; args: Val[]; node: Node }[] = [];
-  readonly summaries: FunctionSummary[] = [];
-  private classes = new Map<string, Val>();
 
   constructor(ctx: RuleContext, budgetMs: number) {
     super(ctx, { budgetMs });
@@ -128,54 +126,13 @@ export class JsAnalyzer extends Analyzer {
     );
     const self = this.selfFor(fn);
     const ret = this.invoke({ node: fn, closure: this.module, name: fnName(fn), ...(self ? { self } : {}) }, args);
-    if (summarised) this.summarise(fn, ret);
-  }
-
-  private symbolicParam(i: number, name: string, node: Node): Val {
-    return {
-      flows: [
-        {
-          origin: "param",
-          param: i,
-          source: name,
-          steps: [{ line: line(node), what: `parameter ${name}` }],
-          cleaned: new Set(),
-          structured: true,
-          secret: /pass(?:word|wd)?|pwd|secret/i.test(name),
-        },
-      ],
-    };
-  }
-
-  private summarise(fn: Node, ret: Val): void {
-    const name = fnName(fn);
-    const sinks = this.hits
-      .filter((h) => h.flow.origin === "param" && isInside(h.at.line, fn))
-      .map((h) => ({
-        param: h.flow.param!,
-        weakness: h.weakness,
-        steps: h.flow.steps,
-        cleaned: [...h.flow.cleaned],
-        sink: h.sink,
-        line: h.at.line,
-        endLine: h.at.endLine,
-      }));
-    const returns = deepFlows(ret)
-      .filter((f) => f.origin === "param")
-      .map((f) => ({ param: f.param!, cleaned: [...f.cleaned] }));
-    this.summaries.push({ name, sinks, returns });
+    if (summarised) this.summarise(fnName(fn), fn, ret);
   }
 
   private selfFor(fn: Node): Val | undefined {
     const cls = fn.parent?.type === "class_body" ? fn.parent.parent : null;
     const name = cls?.childForFieldName("name")?.text;
-    if (!name) return undefined;
-    let inst = this.classes.get(name);
-    if (!inst) {
-      inst = { flows: [], fields: new Map() };
-      this.classes.set(name, inst);
-    }
-    return inst;
+    return name ? this.instanceOf(name) : undefined;
   }
 
   // ---- functions ---------------------------------------------------------------------------------
@@ -209,10 +166,7 @@ export class JsAnalyzer extends Analyzer {
       try {
         const body = node.childForFieldName("body");
         if (!body) return EMPTY;
-        if (body.endIndex - body.startIndex > 400_000)
-          throw new TaintAbort(
-            `taint analysis stopped: the function ${fn.name ? `${fn.name}() ` : ""}at line ${line(node)} is enormous (${Math.round((body.endIndex - body.startIndex) / 1024)} KB)`,
-          );
+        this.assertFollowable(fn.name, node, body);
         if (body.type === "statement_block") {
           this.hoist(body, env);
           this.block(body.namedChildren, env);
@@ -415,11 +369,7 @@ export class JsAnalyzer extends Analyzer {
 
   private classDeclaration(s: Node, env: Env): void {
     const name = s.childForFieldName("name")?.text ?? "";
-    let inst = this.classes.get(name);
-    if (!inst) {
-      inst = { flows: [], fields: new Map() };
-      this.classes.set(name, inst);
-    }
+    const inst = this.instanceOf(name);
     const body = s.childForFieldName("body");
     const methods = new Map<string, Val>();
     let ctor: Node | null = null;
@@ -696,20 +646,8 @@ export class JsAnalyzer extends Analyzer {
       }
       case "object":
         return this.object(n, env);
-      case "array": {
-        const out: Val = { flows: [], fields: new Map(), elems: EMPTY };
-        let i = 0;
-        for (const c of n.namedChildren) {
-          if (!c) continue;
-          const v = this.expr(c, env);
-          if (c.type === "spread_element") out.elems = join(out.elems, element(v));
-          else {
-            out.fields!.set(String(i++), v);
-            out.elems = join(out.elems, v);
-          }
-        }
-        return out;
-      }
+      case "array":
+        return this.sequence(n.namedChildren, "spread_element", (c) => this.expr(c, env));
       case "arrow_function":
       case "function_expression":
       case "function":
@@ -1111,10 +1049,6 @@ function commonJsExports(n: Node): Set<string> {
     exportsOf.set(key, names);
   }
   return names;
-}
-
-function isInside(l: number, fn: Node): boolean {
-  return l >= fn.startPosition.row + 1 && l <= fn.endPosition.row + 1;
 }
 
 /** `res.status(403).send(…)`, `process.exit()`, `next(err)` … a statement the handler does not continue after. */

@@ -6,7 +6,7 @@
  */
 import type { Node } from "../../../treesitter.ts";
 import type { RuleContext } from "../../rules/context.ts";
-import { Analyzer, Env, TaintAbort, type FunctionSummary } from "../analyzer.ts";
+import { Analyzer, Env } from "../analyzer.ts";
 import { guardFacts } from "../guards.ts";
 import {
   addStep,
@@ -50,8 +50,6 @@ export class PyAnalyzer extends Analyzer {
   private frames: Frame[] = [];
   readonly localImports = new Map<string, { specifier: string; name: string }>();
   readonly importedCalls: { specifier: string; name: string; args: Val[]; node: Node }[] = [];
-  readonly summaries: FunctionSummary[] = [];
-  private classes = new Map<Node, Val>();
   /** Which web framework the file imports (decides what a decorated function's parameters are). */
   readonly framework: "flask" | "fastapi" | "django" | null;
 
@@ -101,53 +99,11 @@ export class PyAnalyzer extends Analyzer {
       view.htmlReturn,
     );
     if (!view.isView && !fn.childForFieldName("name")?.text.startsWith("_") && fn.parent?.type !== "block")
-      this.summarise(fn, ret);
-  }
-
-  private symbolicParam(i: number, name: string, node: Node): Val {
-    return {
-      flows: [
-        {
-          origin: "param",
-          param: i,
-          source: name,
-          steps: [{ line: line(node), what: `parameter ${name}` }],
-          cleaned: new Set(),
-          structured: true,
-          secret: /pass(?:word|wd)?|pwd|secret/i.test(name),
-        },
-      ],
-    };
-  }
-
-  private summarise(fn: Node, ret: Val): void {
-    const name = fn.childForFieldName("name")?.text ?? "";
-    const first = fn.startPosition.row + 1;
-    const last = fn.endPosition.row + 1;
-    const sinks = this.hits
-      .filter((h) => h.flow.origin === "param" && h.at.line >= first && h.at.line <= last)
-      .map((h) => ({
-        param: h.flow.param!,
-        weakness: h.weakness,
-        steps: h.flow.steps,
-        cleaned: [...h.flow.cleaned],
-        sink: h.sink,
-        line: h.at.line,
-        endLine: h.at.endLine,
-      }));
-    const returns = deepFlows(ret)
-      .filter((f) => f.origin === "param")
-      .map((f) => ({ param: f.param!, cleaned: [...f.cleaned] }));
-    this.summaries.push({ name, sinks, returns });
+      this.summarise(fn.childForFieldName("name")?.text ?? "", fn, ret);
   }
 
   instance(cls: Node): Val {
-    let inst = this.classes.get(cls);
-    if (!inst) {
-      inst = { flows: [], fields: new Map() };
-      this.classes.set(cls, inst);
-    }
-    return inst;
+    return this.instanceOf(cls.id);
   }
 
   // ---- functions ---------------------------------------------------------------------------------
@@ -173,10 +129,7 @@ export class PyAnalyzer extends Analyzer {
         const body = node.childForFieldName("body");
         if (!body) return EMPTY;
         if (node.type === "lambda") return this.expr(body, env);
-        if (body.endIndex - body.startIndex > 400_000)
-          throw new TaintAbort(
-            `taint analysis stopped: the function ${fn.name ? `${fn.name}() ` : ""}at line ${line(node)} is enormous (${Math.round((body.endIndex - body.startIndex) / 1024)} KB)`,
-          );
+        this.assertFollowable(fn.name, node, body);
         this.hoist(body.namedChildren, env);
         this.block(body.namedChildren, env);
         return joinAll(frame.returns);
@@ -635,20 +588,8 @@ export class PyAnalyzer extends Analyzer {
       case "list":
       case "tuple":
       case "set":
-      case "expression_list": {
-        const out: Val = { flows: [], fields: new Map(), elems: EMPTY };
-        let i = 0;
-        for (const c of n.namedChildren) {
-          if (!c) continue;
-          const v = this.expr(c, env);
-          if (c.type === "list_splat") out.elems = join(out.elems, element(v));
-          else {
-            out.fields!.set(String(i++), v);
-            out.elems = join(out.elems, v);
-          }
-        }
-        return out;
-      }
+      case "expression_list":
+        return this.sequence(n.namedChildren, "list_splat", (c) => this.expr(c, env));
       case "dictionary": {
         const out: Val = { flows: [], fields: new Map() };
         for (const p of n.namedChildren) {
