@@ -89,6 +89,8 @@ export default async function askBench() {
     LOG_LEVEL: "silent",
     NODE_ENV: "test",
     SETUP_TOKEN: setupToken,
+    // The scripted model listens on loopback; provider base URLs must be public unless allowed.
+    PIPELINES_ALLOWED_HOSTS: "127.0.0.1",
   });
   const server = await startServer({ config, ui: false });
   let asker: RoomClient | undefined;

@@ -269,13 +269,25 @@ function makeAdapter(o: z.infer<typeof clientOptionsSchema>, model: string): Pro
   const conn = { apiKey, baseURL: o.baseURL, requestTimeoutMs: o.requestTimeoutMs, headers: o.headers };
   switch (o.provider) {
     case "anthropic":
-      return lazyAdapter(o.provider, async () => (await import("./anthropic.ts")).createAnthropicAdapter(conn));
+      return lazyAdapter(o.provider, async () => (await anthropicModule()).createAnthropicAdapter(conn));
     case "openai":
       return createOpenAIResponsesAdapter(conn);
     case "openai-compatible":
       return createOpenAICompatibleAdapter(conn, { toolMode: o.toolMode, streamUsage: o.streamUsage });
   }
 }
+
+/**
+ * The Anthropic adapter's module, imported once per process. A dynamic import of a module already
+ * loaded still goes through the loader (off the main thread with tsx's hooks): a turn of the event
+ * loop before every answer's first request, which then waits behind whatever else was queued.
+ */
+let anthropicImport: Promise<typeof import("./anthropic.ts")> | undefined;
+const anthropicModule = () =>
+  (anthropicImport ??= import("./anthropic.ts").catch((err: unknown) => {
+    anthropicImport = undefined;
+    throw err;
+  }));
 
 /**
  * An adapter whose provider SDK loads on the first request. For Anthropic's: a process that never
