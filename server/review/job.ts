@@ -235,7 +235,8 @@ export function codeSearchFor(
           "This snapshot has no code-search index, so search_code can't answer. Use grep for text, find_definition for symbols, list_dir to explore.",
         );
       const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
-      const mode = embedder || index.embedder.name === "hash" ? opts.mode : "fulltext";
+      const builtIn = index.embedder.name === "hash" || index.embedder.name === "local";
+      const mode = embedder || builtIn ? opts.mode : "fulltext";
       const hits = await search(index, query, {
         mode,
         k: opts.k,

@@ -180,7 +180,7 @@ async function denseSearch(
   let embedder: Embedder;
   try {
     embedder =
-      index.embedder.name === "hash"
+      index.embedder.name === "hash" || index.embedder.name === "local"
         ? embedderForIndex(index.embedder, index.embedderState)
         : embedderForIndex(index.embedder, index.embedderState, await r.embedder());
   } catch (err) {
