@@ -102,6 +102,7 @@ export async function createServices(config: Config, log = createLogger(config.l
       notify: notifications.notify,
     }),
   );
+  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes });
   return {
     config,
     log,
@@ -138,10 +139,12 @@ export async function createServices(config: Config, log = createLogger(config.l
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
-    pipelines: createPipelineService({ db, config, events, log, authSecret, searchIndexes }),
+    pipelines,
     async close() {
       await queue.close();
-      await ask.idle();
+      // Before the database closes: answers waiting are failed as interrupted, running ones and
+      // pipeline runs started from the web get a bounded time, then are stopped and recorded.
+      await Promise.all([ask.shutdown(), pipelines.shutdown()]);
       await searchIndexes.close();
       await events.flush();
       await db.$disconnect();

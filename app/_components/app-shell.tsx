@@ -9,6 +9,7 @@ import { Menu } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { useInboxPushes } from "@/app/_lib/inbox.ts";
 import { Logo } from "./logo.tsx";
 import { Sidebar } from "./sidebar.tsx";
 
@@ -19,6 +20,7 @@ const FOCUSABLE =
 const WIDE = "(min-width: 48rem)";
 
 export function AppShell({ children }: { children: ReactNode }) {
+  useInboxPushes();
   const [open, setOpen] = useState(false);
   const pathname = usePathname();
   const drawer = useRef<HTMLElement>(null);

@@ -79,6 +79,7 @@ function scriptedIndex(textOrder: number[], vectorOrders: number[][], embedder: 
       const order = vectorOrders[Math.min(reads.vectors.length - 1, vectorOrders.length - 1)]!;
       return order.slice(0, k).map((i, r): RankedRow => ({ rowId: rowId(i), score: legScore(r) }));
     },
+    textsAt: () => Promise.reject(new Error("hybrid search reads whole hits")),
     fetchHits: async (rows) => {
       reads.fetched.push(rows.map((r) => r.rowId));
       return rows.map((r) => row(Number((r.rowId - 3n) / 7n), r.score));
