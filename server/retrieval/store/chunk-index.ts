@@ -11,6 +11,7 @@ import {
   EXACT_SEARCH,
   FULLTEXT_FIELD_BOOSTS,
   FULLTEXT_FIELDS,
+  refineFactorFor,
   vectorIndexRows,
   vectorSearchSettings,
   type VectorSearchSettings,
@@ -98,7 +99,7 @@ function makeIndex(
     const s = exact ? EXACT_SEARCH : settings;
     let q = table.vectorSearch(vector).distanceType(s.distance).limit(k);
     if (exact) q = q.bypassVectorIndex();
-    if (s.ann) q = q.nprobes(s.ann.nprobes).refineFactor(s.ann.refineFactor);
+    if (s.ann) q = q.nprobes(s.ann.nprobes).refineFactor(refineFactorFor(k));
     return where ? q.where(where) : q;
   };
   const textQuery = (text: string, k: number, where: string | undefined) => {

@@ -15,8 +15,14 @@
  *    4 bits: 0.934 unrefined (6.2 ms), 0.996 / 0.997 at refine 2 / 3 (9.4 / 9.8 ms), build 17–20 s.
  *    On the bench's own vectors (path + symbol + text, which 1 bit ranks worse: 0.946 at refine 10)
  *    4 bits recall 0.994 / 0.999 / 1.000 at refine 2 / 3 / 5, p50 6.4 / 6.8 / 7.6 ms.
+ * With the local embedder (640 dims, bench/measure/legs.ts at 250k rows, load ~5): the scan of the
+ * codes costs ~6–7 ms a query whatever the bits (1 bit: 6.3 ms, recall 0.57 unrefined, 0.93 at
+ * refine 5; 4 bits: 7.3 ms, 0.90 unrefined); what grows is the re-ranking on stored vectors, per
+ * candidate: k 10 at refine 3 (30 candidates) recalled 0.998, 9.4 ms CPU; k 30 at refine 1 (the same
+ * 30 candidates re-ranked) 0.998 on its first ten, 7.3 ms, while k 30 at refine 3 cost 12.5 ms.
  * So: exact below DEFAULT_ANN_THRESHOLD rows, IVF_RQ (cosine, 4 bits) above it in partitions of up to
- * ROWS_PER_PARTITION rows, all of them probed (a query's neighbours are in any), refine factor 3.
+ * ROWS_PER_PARTITION rows, all of them probed (a query's neighbours are in any), and at least
+ * REFINE_CANDIDATES candidates re-ranked whatever k (refine factor ⌈30 / k⌉: 3 at k 10, 1 from k 30).
  * Rows added after the index was built are still searched (exactly) until `optimize()` folds them
  * in (store/maintenance.ts), so results stay complete between re-indexes.
  */
@@ -41,7 +47,12 @@ const ROWS_PER_PARTITION = 1_000_000;
  * result: see the file comment. */
 const RQ_BITS = 4;
 const PROBE_EVERY_PARTITION = 4_096;
-const REFINE_FACTOR = 3;
+/** Candidates re-ranked on the stored vectors: the refine factor is ⌈REFINE_CANDIDATES / k⌉ (see the
+ * file comment; a deeper query needs no extra factor, its own k already re-ranks that many). */
+export const REFINE_CANDIDATES = 30;
+
+/** LanceDB's refine factor for a query of `k` results. */
+export const refineFactorFor = (k: number) => Math.max(1, Math.ceil(REFINE_CANDIDATES / Math.max(1, k)));
 
 export type VectorIndexKind = "exact" | "ivf_rq";
 
@@ -87,7 +98,7 @@ export function annPartitions(rows: number): number {
 /** How a vector query runs against a table: its distance and the ANN knobs (none for exact). */
 export interface VectorSearchSettings {
   distance: typeof DISTANCE | typeof ANN_DISTANCE;
-  ann: { nprobes: number; refineFactor: number } | null;
+  ann: { nprobes: number } | null;
 }
 
 export const EXACT_SEARCH: VectorSearchSettings = { distance: DISTANCE, ann: null };
@@ -98,7 +109,7 @@ export function vectorSearchSettings(indexedRows: number | null): VectorSearchSe
   // Every partition, since IVF's choice of partitions is what loses recall here. Not counted from
   // the indexed rows (deletes shrink that count below what the partitions were built for): LanceDB
   // probes at most the partitions there are, so ask for more than any table has.
-  return { distance: ANN_DISTANCE, ann: { nprobes: PROBE_EVERY_PARTITION, refineFactor: REFINE_FACTOR } };
+  return { distance: ANN_DISTANCE, ann: { nprobes: PROBE_EVERY_PARTITION } };
 }
 
 /** The vector index's row count, or null when the table has none. */
