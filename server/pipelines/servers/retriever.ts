@@ -163,7 +163,8 @@ async function retrieverIndex(args: ToolArgs, ctx: CallContext, state: State) {
   } finally {
     await npy.close();
   }
-  // Sparse vectors (the hash embedder's) are searched exactly in process; see sparse-vectors.ts.
+  // Sparse vectors (the hash embedder's) are searched exactly in process; vectors with a dense part (the
+  // local embedder's latent segment) get no postings and search LanceDB's ANN index. See sparse-vectors.ts.
   const owner = await withPassageIndex(
     r.denseUri,
     name,
