@@ -46,8 +46,8 @@ export interface CodeSet {
   packages: Record<string, string>;
 }
 
-const MIN_LINES = 3;
-const MAX_LINES = 80;
+export const MIN_LINES = 3;
+export const MAX_LINES = 80;
 const MIN_WORDS = 4;
 const MAX_WORDS = 40;
 
@@ -77,14 +77,20 @@ function listJs(dir: string): string[] {
 /** The first sentence of a JSDoc block, inline tags unwrapped; null when there is none worth asking. */
 export function firstSentence(comment: string): string | null {
   if (!comment.startsWith("/**")) return null;
-  const body = comment
+  const lines = comment
     .replace(/^\/\*\*+/, "")
     .replace(/\*+\/$/, "")
     .split("\n")
     .map((l) => l.replace(/^\s*\*?\s?/, ""));
+  return firstSentenceOf(lines);
+}
+
+/** The first sentence of a doc comment's lines (up to a tag section `@…` or `:param`, first
+ * paragraph only), or null when it is too short, too long or not prose. */
+export function firstSentenceOf(lines: readonly string[]): string | null {
   const prose: string[] = [];
-  for (const line of body) {
-    if (/^@/.test(line.trim())) break; // the tag section
+  for (const line of lines) {
+    if (/^[@:]/.test(line.trim())) break; // the tag section (JSDoc @param, reST :param)
     if (!line.trim() && prose.length) break; // the first paragraph only
     if (line.trim()) prose.push(line.trim());
   }
@@ -200,18 +206,34 @@ export async function buildCodeSet(queryCount: number, sources = CODE_SET_SOURCE
       }
     }
   }
-  // Identical documents (copied helpers) would make "the" gold ambiguous: keep the first.
+  return { ...pairsToSet(found, queryCount, "js"), packages };
+}
+
+/**
+ * Documents and queries from mined (doc sentence, function) pairs. Identical documents (copied
+ * helpers) would make "the" gold ambiguous: the first is kept. Queries are a sample in the order of a
+ * hash of their origin; a sentence that documents two functions is no query (no single right answer).
+ */
+export function pairsToSet(
+  found: readonly { origin: string; query: string; text: string }[],
+  queryCount: number,
+  ext: string,
+): Omit<CodeSet, "packages"> {
   const seenText = new Set<string>();
   const unique = found.filter((f) => !seenText.has(f.text) && seenText.add(f.text));
   unique.sort((a, b) => (a.origin < b.origin ? -1 : 1));
-  const docs = unique.map((f, i) => ({ id: `fn/${String(i).padStart(5, "0")}.js`, origin: f.origin, text: f.text }));
+  const docs = unique.map((f, i) => ({
+    id: `fn/${String(i).padStart(5, "0")}.${ext}`,
+    origin: f.origin,
+    text: f.text,
+  }));
   const queryCounts = new Map<string, number>();
   for (const f of unique) queryCounts.set(f.query.toLowerCase(), (queryCounts.get(f.query.toLowerCase()) ?? 0) + 1);
-  const candidates = unique
+  const queries = unique
     .map((f, i) => ({ query: f.query, gold: docs[i]!.id, key: hashOf(f.origin) }))
     .filter((c) => queryCounts.get(c.query.toLowerCase()) === 1)
     .sort((a, b) => (a.key < b.key ? -1 : 1))
     .slice(0, queryCount)
     .map(({ query, gold }) => ({ query, gold }));
-  return { docs, queries: candidates, packages };
+  return { docs, queries };
 }

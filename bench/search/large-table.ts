@@ -8,8 +8,10 @@
  *    (exact top-10 lists are well defined, so ANN recall against them means something).
  * Deterministic: a seeded PRNG per (copy, chunk).
  */
+import { chunkCode } from "../../server/retrieval/chunk/code.ts";
 import type { ChunkRow } from "../../server/retrieval/store/index.ts";
-import { splitIdentifiersInText } from "../../server/retrieval/split-identifiers.ts";
+import { searchFields } from "../../server/retrieval/text/fields.ts";
+import type { QualitySet } from "./quality.ts";
 
 export type BaseChunk = Omit<ChunkRow, "vector">;
 
@@ -66,8 +68,36 @@ export function* replicate(base: readonly BaseChunk[], target: number): Generato
         file,
         endLine: b.startLine + text.split("\n").length - 1,
         text,
-        searchText: splitIdentifiersInText(`${file} ${b.symbolPath ?? ""} ${text}`, { keepOriginal: true }),
+        ...searchFields({ path: file, symbolPath: b.symbolPath, text }),
       };
     }
   }
+}
+
+/** The code set's chunks as rows (what indexSnapshot stores), for replication. */
+export async function baseChunks(set: QualitySet): Promise<BaseChunk[]> {
+  const base: BaseChunk[] = [];
+  for (const f of set.files) {
+    const chunks = await chunkCode({ path: f.path, language: f.language, source: f.text });
+    chunks.forEach((c, i) =>
+      base.push({
+        id: `${f.path}#${i}:${c.startLine}-${c.endLine}`,
+        file: f.path,
+        language: f.language,
+        startLine: c.startLine,
+        endLine: c.endLine,
+        symbolPath: c.symbolPath,
+        symbolKinds: [...new Set(c.symbols.map((s) => s.kind))],
+        text: c.text,
+        ...searchFields({
+          path: f.path,
+          symbolPath: c.symbolPath,
+          symbolNames: c.symbols.map((s) => s.path),
+          text: c.text,
+        }),
+        contentHash: f.path,
+      }),
+    );
+  }
+  return base;
 }

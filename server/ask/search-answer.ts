@@ -20,18 +20,14 @@ const STOP = new Set(
 
 const isProse = (file: string) => /\.(md|mdx|markdown|rst|txt|adoc)$/i.test(file);
 
-/** A word and its bare form ("passwords" → password, "hashed" → hash): code names the thing, not the inflection. */
-function variants(word: string): string[] {
-  const stem = word.replace(/(?:ies|es|s|ed|ing)$/, (m) => (m === "ies" ? "y" : ""));
-  return stem !== word && stem.length >= 3 ? [word, stem] : [word];
-}
-
+/** The question's content words ("Where are passwords hashed?" → "passwords hashed"). No stemming
+ * here: search stems the query as it stemmed the index (full text and the local embedder alike), so
+ * "passwords" already finds `hashPassword`; adding "password" too would count the word twice. */
 export function searchQuery(question: string): string {
   const words = question
     .toLowerCase()
     .split(/[^\p{L}\p{N}_]+/u)
-    .filter((w) => w && !STOP.has(w))
-    .flatMap(variants);
+    .filter((w) => w && !STOP.has(w));
   return words.length ? [...new Set(words)].join(" ") : question.trim();
 }
 

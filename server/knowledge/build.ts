@@ -1,16 +1,18 @@
 /**
  * Building a knowledge base's search index from its documents' extracted text: chunk each text with
- * the base's settings, embed with the hash embedder (IDF refitted on this base's chunks), and write
+ * the base's settings, embed with the local embedder (fitted on this base's chunks: IDF and latent
+ * vectors; embed/local.ts), and write
  * the whole index as a new generation (`replaceIndex`): readers keep the previous index until the new
  * one is complete, and a failure at any point leaves it untouched.
  *
- * Always a full rebuild: the IDF is fitted per base, so every added document shifts every vector's
- * weights a little; at the hash embedder's 2–3k chunks/s a base of 10k chunks takes a few seconds.
+ * Always a full rebuild: the embedder is fitted per base, so every added document shifts every
+ * vector a little; at 3–4k chunks/s a base of 10k chunks takes a few seconds.
  */
 import { chunkText } from "../retrieval/chunk/text.ts";
 import { embedRows } from "../retrieval/embed/embed-rows.ts";
-import { DEFAULT_HASH_DIMS, HashEmbedder } from "../retrieval/embed/hash.ts";
-import { splitIdentifiersInText } from "../retrieval/split-identifiers.ts";
+import { embedderForFullBuild } from "../retrieval/embed/for-build.ts";
+import { LocalEmbedder } from "../retrieval/embed/local.ts";
+import { searchFields } from "../retrieval/text/fields.ts";
 import { replaceIndex, type ChunkRow, type Store, type WriteResult } from "../retrieval/store/index.ts";
 import { ultraragContents } from "../retrieval/chunk/text.ts";
 import { chunkOptions, type ChunkingSettings } from "./chunking.ts";
@@ -54,9 +56,9 @@ export function chunkDocument(doc: SourceText, settings: ChunkingSettings): Chun
         symbolPath: doc.title,
         symbolKinds: [],
         text,
-        // The document's name and title are searchable words of every chunk (a hit on "deploy" in
+        // The document's name and title are the names field of every chunk (a hit on "deploy" in
         // deploy-guide.md), identifiers split (parseConfigFile → parse config file).
-        searchText: splitIdentifiersInText(`${doc.name} ${doc.title ?? ""} ${text}`, { keepOriginal: true }),
+        ...searchFields({ path: doc.name, symbolPath: doc.title, text }),
         contentHash: doc.sha256,
       };
     });
@@ -96,7 +98,7 @@ export async function buildBaseIndex(
   }
 
   const embeddingText = (c: ChunkDraft) => c.text;
-  const embedder = new HashEmbedder({ dims: DEFAULT_HASH_DIMS }).fit(drafts.map(embeddingText));
+  const { embedder, state } = embedderForFullBuild(new LocalEmbedder(), drafts.map(embeddingText), 1);
   const rows = await embedRows(embedder, drafts, embeddingText, (done, total) =>
     onProgress(
       0.3 + (0.6 * done) / total,
@@ -106,7 +108,7 @@ export async function buildBaseIndex(
   onProgress(0.92, "Writing the index");
   const write = await replaceIndex(store, indexName, {
     embedder: embedder.record(),
-    embedderState: embedder.idfState(),
+    embedderState: state,
     rows,
   });
   return { chunksByDocument, rows: rows.length, write };

@@ -85,8 +85,8 @@ describe("chunk rows of a document", () => {
     ).toBe(true);
     expect(rows[0]).toMatchObject({ id: "d1#0", startLine: 1 });
     expect(rows[rows.length - 1]!.endLine).toBe(4);
-    expect(rows[0]!.searchText).toContain("guide");
-    expect(rows[0]!.searchText).toContain("setup");
+    expect(rows[0]!.namesText).toContain("guide");
+    expect(rows[0]!.namesText).toContain("setup");
     expect(rows.map((r) => r.searchText).join(" ")).toMatch(/\bconfig\b/); // identifiers split
   });
 

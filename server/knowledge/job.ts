@@ -226,7 +226,13 @@ export function createKnowledgeIndexer(deps: {
           });
         await tx.knowledgeBase.updateMany({
           where: { id: base.id },
-          data: { status: usable.length ? "ready" : "empty", progress: usable.length ? 1 : 0, message: null },
+          // Every rebuild uses the built-in local embedder; a base from before it existed said "hash".
+          data: {
+            status: usable.length ? "ready" : "empty",
+            progress: usable.length ? 1 : 0,
+            message: null,
+            embedder: "local",
+          },
         });
       });
       for (const d of finished.filter(

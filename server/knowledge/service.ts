@@ -36,9 +36,11 @@ export const createBaseInput = z.object({
   name: baseName,
   description: description.optional(),
   chunking: chunkingSchema.optional(),
+  // "hash" was the only value before the local embedder replaced it: still accepted, built as local.
   embedder: z
-    .enum(["hash"], { error: 'Only the built-in "hash" embedder is available for knowledge bases for now.' })
-    .default("hash"),
+    .enum(["local", "hash"], { error: 'Knowledge bases use the built-in "local" embedder for now.' })
+    .default("local")
+    .transform(() => "local" as const),
 });
 export const updateBaseInput = z.object({
   uid: z.uuid("uid must be a UUID"),

@@ -66,7 +66,7 @@ async function team(name: string): Promise<Team> {
 
 /** A knowledge base in the team's workspace holding the gallery's two sample documents, indexed. */
 async function sampleBase(team: Team, name: string) {
-  const base = await knowledge.create(team.member, { workspaceId: team.workspaceId, name, embedder: "hash" });
+  const base = await knowledge.create(team.member, { workspaceId: team.workspaceId, name, embedder: "local" });
   const row = await knowledge.baseForUpload(team.member, base.uid);
   const incoming = path.join(t.config.dataDir, "incoming-test");
   await mkdir(incoming, { recursive: true });

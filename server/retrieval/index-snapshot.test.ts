@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { HashEmbedder } from "./embed/hash.ts";
+import { LocalEmbedder } from "./embed/local.ts";
 import { indexSnapshot, type SnapshotFile } from "./index-snapshot.ts";
 import { search } from "./search.ts";
 import { connect, openChunkIndex, replaceIndex, updateIndex, type Store } from "./store/index.ts";
@@ -46,11 +46,11 @@ function tree(files: Record<string, string>): {
 
 const fn = (name: string, body = "return 1;") => `export function ${name}(): number {\n  ${body}\n}\n`;
 
-/** Texts passed to HashEmbedder.embed, per call. */
+/** Texts passed to LocalEmbedder.embed (the default embedder), per call. */
 function countEmbeds() {
   const calls: string[][] = [];
-  const original = HashEmbedder.prototype.embed;
-  vi.spyOn(HashEmbedder.prototype, "embed").mockImplementation(async function (this: HashEmbedder, batch: string[]) {
+  const original = LocalEmbedder.prototype.embed;
+  vi.spyOn(LocalEmbedder.prototype, "embed").mockImplementation(async function (this: LocalEmbedder, batch: string[]) {
     calls.push(batch);
     return original.call(this, batch);
   });
@@ -143,7 +143,7 @@ describe("indexSnapshot", () => {
     t.write("c.ts", fn("newWidget"));
 
     // Embedding fails (incremental path): nothing was written.
-    vi.spyOn(HashEmbedder.prototype, "embed").mockRejectedValueOnce(new Error("embedder crashed"));
+    vi.spyOn(LocalEmbedder.prototype, "embed").mockRejectedValueOnce(new Error("embedder crashed"));
     await expect(indexSnapshot(store, "fail", t.root, t.list())).rejects.toThrow(/embedder crashed/);
     // A full rebuild fails after the new table already holds a batch of rows (the second batch has a
     // row LanceDB rejects): the catalog still points at the old table, and the new one is dropped.
@@ -266,6 +266,31 @@ describe("indexSnapshot", () => {
     } finally {
       index.close();
     }
+  });
+
+  it("an index of the older hash embedder keeps answering, and the next re-index rebuilds it with the local one, saying why", async () => {
+    const t = tree({ "a.ts": fn("legacyWidget"), "b.ts": fn("otherGadget") });
+    const first = await indexSnapshot(store, "legacy", t.root, t.list(), { dims: 1024 });
+    expect(first.rebuilt).toBeUndefined();
+    const old = (await openChunkIndex(store, "legacy"))!;
+    try {
+      expect(old.embedder.name).toBe("hash");
+      expect((await search(old, "legacy widget", { mode: "hybrid" }))[0]!.file).toBe("a.ts");
+    } finally {
+      old.close();
+    }
+    const again = await indexSnapshot(store, "legacy", t.root, t.list());
+    expect(again.full).toBe(true);
+    expect(again.rebuilt).toMatch(/built with the hash embedder.*rebuilt in full with the local embedder/);
+    const index = (await openChunkIndex(store, "legacy"))!;
+    try {
+      expect(index.embedder.name).toBe("local");
+      expect((await search(index, "legacy widget", { mode: "hybrid" }))[0]!.file).toBe("a.ts");
+    } finally {
+      index.close();
+    }
+    // Up to date now: the next re-index is an update, with no note.
+    expect((await indexSnapshot(store, "legacy", t.root, t.list())).rebuilt).toBeUndefined();
   });
 
   it("a change of dimensions rebuilds in full and skips unreadable files with a reason", async () => {

@@ -3,10 +3,11 @@
  *
  * Incremental by content hash: a file whose hash matches the index keeps its rows untouched (not
  * re-read into chunks, not re-embedded); changed files are re-chunked and their rows replaced;
- * files gone from the list are removed. The hash embedder's IDF stays the one fitted at the last full
- * build, so old and new vectors share a space — a full rebuild (first build, other dims, `full`, or
- * more than REFIT_SHARE of the files old and new changed, added or gone, when the old IDF no longer
- * describes the corpus) refits it. All chunking and embedding happens before the store is touched,
+ * files gone from the list are removed. A fitted embedder's state (the local embedder's IDF, profile
+ * and latent vectors; the hash embedder's IDF) stays the one fitted at the last full build, so old and
+ * new vectors share a space — a full rebuild (first build, another embedder or version, a table of
+ * the old full-text layout, `full`, or more than REFIT_SHARE of the files old and new changed, added
+ * or gone, when the old fit no longer describes the corpus) refits it. All chunking and embedding happens before the store is touched,
  * and the store's writes are all-or-nothing (store/write.ts): a failure leaves the previous index
  * searchable.
  */
@@ -15,13 +16,15 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { chunkCode } from "./chunk/code.ts";
 import { chunkText, optionsFromUltrarag, type TextChunkOptions } from "./chunk/text.ts";
-import { embedderChanged, embedderForFullBuild } from "./embed/for-build.ts";
-import { embedRows } from "./embed/embed-rows.ts";
+import { embedderChanged, embedderForFullBuild, fittedEmbedder } from "./embed/for-build.ts";
+import { embeddingText, embedRows } from "./embed/embed-rows.ts";
 import { embedderForIndex } from "./embed/from-record.ts";
-import { DEFAULT_HASH_DIMS, HashEmbedder } from "./embed/hash.ts";
+import { HashEmbedder } from "./embed/hash.ts";
+import { LocalEmbedder } from "./embed/local.ts";
 import type { Embedder } from "./embed/types.ts";
-import { splitIdentifiersInText } from "./split-identifiers.ts";
+import { searchFields } from "./text/fields.ts";
 import {
+  type ChunkIndex,
   openChunkIndex,
   optimizeIndex,
   replaceIndex,
@@ -33,7 +36,7 @@ import {
 import { lineLocator } from "../lib/line-locator.ts";
 
 /** Bumped when chunking or row contents change: every file then counts as changed. */
-export const CHUNKING_VERSION = 1;
+export const CHUNKING_VERSION = 2;
 /** Prose is chunked as text, everything else along definitions (or line windows without a grammar). */
 const PROSE = new Set(["markdown", "text"]);
 const DEFAULT_TEXT_OPTIONS: TextChunkOptions = optionsFromUltrarag({
@@ -49,9 +52,10 @@ export interface SnapshotFile {
 }
 
 export interface IndexSnapshotOptions {
-  /** Hash embedder dimensions (a change forces a full rebuild); ignored when `embedder` is given. */
+  /** Use the older hash embedder with these dimensions (a change forces a full rebuild); ignored
+   * when `embedder` is given. */
   dims?: number;
-  /** The configured embedder (createEmbedderFromSettings); default the hash embedder. A different
+  /** The configured embedder (createEmbedderFromSettings); default the local embedder. A different
    * embedder than the index's (family, dims, model, weights) forces a full rebuild. */
   embedder?: Embedder;
   /** Rebuild everything and refit the IDF, even if nothing changed. */
@@ -64,6 +68,9 @@ export interface IndexSnapshotOptions {
 
 export interface IndexSnapshotResult {
   full: boolean;
+  /** Why an existing index was rebuilt in full rather than updated (an older embedder or full-text
+   * layout), for the log and the CLI; absent when it was updated or built for the first time. */
+  rebuilt?: string;
   files: number;
   /** Files (re-)chunked and embedded. */
   changedFiles: number;
@@ -95,11 +102,13 @@ export async function indexSnapshot(
   options: IndexSnapshotOptions = {},
 ): Promise<IndexSnapshotResult> {
   const started = performance.now();
-  const dims = options.dims ?? DEFAULT_HASH_DIMS;
   const maxBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
   const existing = await openChunkIndex(store, name);
-  const configured = options.embedder ?? new HashEmbedder({ dims });
-  const full = !!options.full || !existing || embedderChanged(existing.embedder, configured);
+  const configured =
+    options.embedder ?? (options.dims ? new HashEmbedder({ dims: options.dims }) : new LocalEmbedder());
+  // A table of the old layout (one unstemmed full-text field) cannot take rows of the new one.
+  const full = !!options.full || !existing || existing.layout !== 2 || embedderChanged(existing.embedder, configured);
+  const rebuilt = existing ? rebuildReason(existing, configured) : undefined;
   const known = existing && !full ? await existing.fileHashes() : new Map<string, string>();
   const existingRecord = existing?.embedder;
   const existingState = existing?.embedderState;
@@ -143,11 +152,11 @@ export async function indexSnapshot(
   const replacedFiles = changed.filter((p) => known.has(p.file.path)).map((p) => p.file.path);
 
   // Most of the corpus is new: term weights fitted on the old one would misrank it. Start over (the
-  // files are read again; only a hash embedder has fitted state to renew).
+  // files are read again; only a fitted embedder has state to renew).
   const added = changed.length - replacedFiles.length;
   if (
     !full &&
-    configured.name === "hash" &&
+    fittedEmbedder(configured) &&
     known.size &&
     (changed.length + removed.length) / (known.size + added) > REFIT_SHARE
   ) {
@@ -159,16 +168,21 @@ export async function indexSnapshot(
   let write;
   let embedded: number;
   if (full) {
-    const { embedder, state } = embedderForFullBuild(configured, pending.map(embeddingText));
+    const prose = pending.filter((c) => PROSE.has(c.language)).length;
+    const { embedder, state } = embedderForFullBuild(
+      configured,
+      pending.map(embeddingText),
+      pending.length ? prose / pending.length : 1,
+    );
     const rows = await embedRows(embedder, pending, embeddingText);
     embedded = rows.length;
     write = await replaceIndex(store, name, { embedder: embedder.record(), embedderState: state, rows, ...ann });
   } else {
-    // Hash: the index's own fitted IDF; others: the configured instance, checked against the record.
+    // Local and hash: the index's own fitted state; others: the configured instance, checked against the record.
     const embedder: Embedder = embedderForIndex(
       existingRecord!,
       existingState,
-      configured.name === "hash" ? undefined : configured,
+      fittedEmbedder(configured) ? undefined : configured,
     );
     const rows = await embedRows(embedder, pending, embeddingText);
     embedded = rows.length;
@@ -184,6 +198,7 @@ export async function indexSnapshot(
   }
   return {
     full,
+    ...(rebuilt ? { rebuilt } : {}),
     files: files.length,
     changedFiles: changed.length,
     removedFiles: removed.length,
@@ -196,9 +211,13 @@ export async function indexSnapshot(
   };
 }
 
-/** What the embedder sees: where the chunk lives, then the chunk (path words are strong evidence). */
-function embeddingText(c: Pick<ChunkRow, "file" | "symbolPath" | "text">): string {
-  return `${c.file}\n${c.symbolPath ?? ""}\n${c.text}`;
+/** The note for an index that cannot be updated in place with the configured embedder. */
+function rebuildReason(existing: Pick<ChunkIndex, "layout" | "embedder">, configured: Embedder): string | undefined {
+  if (existing.layout !== 2)
+    return `This index was built before stemmed full text (and with the ${existing.embedder.name} embedder); it was rebuilt in full with the ${configured.name} embedder.`;
+  if (embedderChanged(existing.embedder, configured))
+    return `This index was built with the ${existing.embedder.name} embedder (or another version of it); it was rebuilt in full with the ${configured.name} embedder.`;
+  return undefined;
 }
 
 async function chunkFile(
@@ -209,14 +228,24 @@ async function chunkFile(
 ): Promise<Omit<ChunkRow, "vector">[]> {
   const row = (
     i: number,
-    c: { startLine: number; endLine: number; symbolPath: string | null; symbolKinds: string[]; text: string },
+    {
+      symbolNames,
+      ...c
+    }: {
+      startLine: number;
+      endLine: number;
+      symbolPath: string | null;
+      symbolKinds: string[];
+      symbolNames: string[];
+      text: string;
+    },
   ) => ({
     id: `${file.path}#${i}:${c.startLine}-${c.endLine}`,
     file: file.path,
     language: file.language,
     ...c,
-    // The path and symbol path are searchable words too (a hit on `config` in `config/loader.ts`).
-    searchText: splitIdentifiersInText(`${file.path} ${c.symbolPath ?? ""} ${c.text}`, { keepOriginal: true }),
+    // The path and the names defined are a field of their own (a hit on `config` in `config/loader.ts`).
+    ...searchFields({ path: file.path, symbolPath: c.symbolPath, symbolNames, text: c.text }),
     contentHash,
   });
   if (PROSE.has(file.language)) {
@@ -229,6 +258,7 @@ async function chunkFile(
           endLine: lineOf(Math.max(c.startIndex, c.endIndex - 1)),
           symbolPath: null,
           symbolKinds: [],
+          symbolNames: [],
           text: c.text,
         }),
       );
@@ -240,6 +270,7 @@ async function chunkFile(
       endLine: c.endLine,
       symbolPath: c.symbolPath,
       symbolKinds: [...new Set(c.symbols.map((s) => s.kind))],
+      symbolNames: c.symbols.map((s) => s.path),
       text: c.text,
     }),
   );

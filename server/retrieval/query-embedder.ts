@@ -1,6 +1,6 @@
 /**
- * The embedder a query against an existing index must use. Hash indexes rebuild theirs from the
- * stored IDF inside search() (cached); model-backed indexes need the configured endpoint or model
+ * The embedder a query against an existing index must use. Local and hash indexes rebuild theirs
+ * from the stored state inside search() (cached); model-backed indexes need the configured endpoint or model
  * folder, checked against the index's record — a different model is refused with a clear message.
  */
 import type { EmbedderSettingsInput } from "./embed/settings.ts";
@@ -12,6 +12,6 @@ export async function queryEmbedderFor(
   index: ChunkIndex,
   settings: EmbedderSettingsInput,
 ): Promise<Embedder | undefined> {
-  if (index.embedder.name === "hash") return undefined;
+  if (index.embedder.name === "hash" || index.embedder.name === "local") return undefined;
   return embedderFromRecord(index.embedder, index.embedderState, settings);
 }

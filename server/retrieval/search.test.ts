@@ -5,14 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbedder } from "./embed/hash.ts";
 import { EmbedderMismatchError } from "./embed/types.ts";
 import { indexSnapshot, type SnapshotFile } from "./index-snapshot.ts";
-import {
-  HYBRID_RRF_K,
-  HYBRID_TEXT_CANDIDATES,
-  HYBRID_WEIGHTS,
-  hybridTextDepth,
-  search,
-  type SearchOptions,
-} from "./search.ts";
+import { LocalEmbedder } from "./embed/local.ts";
+import { FUSION } from "./fusion.ts";
+import { search, type SearchOptions } from "./search.ts";
 import { connect, openChunkIndex, type ChunkIndex, type Store } from "./store/index.ts";
 
 const FILES: Record<string, string> = {
@@ -61,7 +56,11 @@ The server reads its settings from a configuration file at startup.
 
 Файл конфигурации задаёт порт сервера и путь к базе данных.
 `,
-  "src/it's/quote.ts": `export const quotedPathMarker = "marker";\n`,
+  "docs/zh.md": `# 检索说明
+
+本系统使用混合检索增强生成，同时支持向量搜索和全文搜索。
+`,
+  "src/it's/quote.ts": `export const quotedPathMarker = "marker";\nexport const y = quotedPathMarker.length;\n`,
 };
 
 const LANG: Record<string, string> = { ".ts": "typescript", ".py": "python", ".md": "markdown" };
@@ -131,28 +130,14 @@ describe("search", () => {
     expect(h).toBeGreaterThan(0.8);
   });
 
-  it("hybrid reads full text only as deep as can change the fused top k, never deeper than before", () => {
-    const K = HYBRID_RRF_K;
-    const { fulltext: wt, vector: wv } = HYBRID_WEIGHTS;
-    expect(hybridTextDepth(10)).toBe(19);
-    for (let k = 1; k <= 300; k++) {
-      const depth = hybridTextDepth(k);
-      expect(depth).toBeGreaterThanOrEqual(k);
-      expect(depth).toBeLessThanOrEqual(Math.max(k, HYBRID_TEXT_CANDIDATES));
-      // Below the cap the depth is enough: the best chunk beyond it (with the vector's best vote)
-      // scores under the worst of the top k full-text hits.
-      if (depth < Math.max(k, HYBRID_TEXT_CANDIDATES))
-        expect(wt / (K + depth + 1) + wv / (K + 1)).toBeLessThan(wt / (K + k));
-    }
-  });
-
-  it("hybrid results carry both scores and the RRF score", async () => {
+  it("hybrid results carry both scores and the fused score", async () => {
     const [top] = await search(index, "parseConfigFile", { mode: "hybrid" });
     expect(top!.file).toBe("src/config/loader.ts");
     expect(top!.scores.vector).toBeGreaterThan(0);
     expect(top!.scores.fulltext).toBeGreaterThan(0);
-    // First in both lists: the full-text vote plus the vector's smaller one.
-    expect(top!.score).toBeCloseTo((HYBRID_WEIGHTS.fulltext + HYBRID_WEIGHTS.vector) / (HYBRID_RRF_K + 1), 10);
+    // First in both lists (mostly code: the code profile): 1 from full text plus the vector's weight.
+    expect(index.embedder.params.profile).toBe("code");
+    expect(top!.score).toBeCloseTo(1 + FUSION.code.vectorWeight, 10);
     expect(top).toMatchObject({ startLine: expect.any(Number), endLine: expect.any(Number) });
     // The snippet is cut around the best line; snippetStartLine says where it starts in the file.
     expect(FILES["src/config/loader.ts"]!.split("\n")[top!.snippetStartLine - 1]).toBe(top!.snippet.split("\n")[0]);
@@ -162,9 +147,11 @@ describe("search", () => {
   describe("filters", () => {
     it("path glob", async () => {
       expect(
-        new Set(await files("the", { mode: "fulltext", filters: { pathGlob: "src/**" } })).has("docs/guide.md"),
+        new Set(await files("server", { mode: "fulltext", filters: { pathGlob: "src/**" } })).has("docs/guide.md"),
       ).toBe(false);
-      expect(await files("settings", { mode: "hybrid", filters: { pathGlob: "*.md" } })).toEqual(["docs/guide.md"]);
+      const md = await files("settings", { mode: "hybrid", filters: { pathGlob: "*.md" } });
+      expect(md[0]).toBe("docs/guide.md");
+      expect(md.every((f) => f.endsWith(".md"))).toBe(true);
       expect(await files("settings", { mode: "vector", filters: { pathGlob: "docs/*.txt" } })).toEqual([]);
     });
 
@@ -207,6 +194,35 @@ describe("search", () => {
       await expect(search(index, "config", { mode: "fuzzy" as "vector" })).rejects.toThrow(/mode/);
     });
 
+    it("refuses a query of only common words, saying why", async () => {
+      for (const mode of ["fulltext", "vector", "hybrid"] as const)
+        await expect(search(index, "the of and", { mode })).rejects.toThrow(
+          /only common words \(the, of, and\).*Add a word/,
+        );
+    });
+
+    it("a single character: full text finds it, the vector leg (which has no term for it) returns nothing", async () => {
+      const hits = await search(index, "y", { mode: "fulltext" });
+      expect(hits.map((h) => h.file)).toEqual(["src/it's/quote.ts"]);
+      expect(await search(index, "y", { mode: "vector" })).toEqual([]);
+      expect((await search(index, "y", { mode: "hybrid" })).map((h) => h.file)).toEqual(["src/it's/quote.ts"]);
+    });
+
+    it("8 KB of pasted code finds where it came from, in every mode", async () => {
+      let pasted = "";
+      while (pasted.length < 8_000) pasted += `${FILES["src/net/retry.ts"]}\n`;
+      pasted = pasted.slice(0, 8_192);
+      for (const mode of ["fulltext", "vector", "hybrid"] as const)
+        expect((await files(pasted, { mode }))[0]).toBe("src/net/retry.ts");
+    });
+
+    it("finds Chinese text by a word inside a longer run (character pairs), in every mode", async () => {
+      for (const mode of ["fulltext", "vector", "hybrid"] as const) {
+        expect((await files("向量搜索", { mode }))[0]).toBe("docs/zh.md");
+        expect((await files("混合检索", { mode }))[0]).toBe("docs/zh.md");
+      }
+    });
+
     it("finds text in another script (Cyrillic) in every mode", async () => {
       for (const mode of ["fulltext", "vector", "hybrid"] as const)
         expect((await files("конфигурации сервера порт", { mode }))[0]).toBe("docs/guide.md");
@@ -217,8 +233,8 @@ describe("search", () => {
       await expect(search(index, "config", { mode: "vector", embedder: other })).rejects.toBeInstanceOf(
         EmbedderMismatchError,
       );
-      // Same family and dims but unfitted IDF: another vector space too.
-      await expect(search(index, "config", { mode: "hybrid", embedder: new HashEmbedder() })).rejects.toThrow(
+      // Same family and dims but not fitted on this index: another vector space too.
+      await expect(search(index, "config", { mode: "hybrid", embedder: new LocalEmbedder() })).rejects.toThrow(
         /different parameters or fitted state/,
       );
       // Full text needs no embedder.

@@ -1,57 +1,25 @@
 /**
- * Search over one chunk index: vector (the index's embedder), full text (BM25 over identifier-split
- * text) or hybrid (both, fused by reciprocal rank). Input is validated here with messages a user can
- * act on; the store only ever sees escaped filters and split query words.
+ * Search over one chunk index: vector (the index's embedder), full text (BM25 over the body and
+ * names fields, identifier-split, stemmed; store/indexes.ts) or hybrid (both, fused by normalised
+ * scores; fusion.ts). Input is validated here with messages a user can act on; the store only ever
+ * sees escaped filters and split query words.
  */
 import { z } from "zod";
 import { invalid } from "../errors.ts";
 import { embedderForIndex } from "./embed/from-record.ts";
 import type { Embedder } from "./embed/types.ts";
-import { reciprocalRankFusion } from "./rrf.ts";
+import { fuse, fusionFor } from "./fusion.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
-import { globToRegex, sqlString, type ChunkIndex, type StoredHit } from "./store/index.ts";
+import { globToRegex, sqlString, type ChunkIndex, type RankedRow, type StoredHit } from "./store/index.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
+import { STOP_WORDS, terms } from "./text/terms.ts";
 
 /** Longer queries are refused, not truncated: silently searching for a prefix would return results
  * that look authoritative for a question nobody asked. 8k characters holds any real code snippet. */
 export const MAX_QUERY_CHARS = 8_192;
 export const MAX_K = 1_000;
-/**
- * Hybrid fusion: weighted reciprocal rank fusion of the full-text ranking (BM25, as deep as
- * `hybridTextDepth(k)`, at most max(k, 100)) and the top HYBRID_VECTOR_DEPTH of the vector ranking,
- * with RRF constant HYBRID_RRF_K. With the hash embedder the vector ranking is much weaker than BM25
- * (Cranfield nDCG@10 0.16 vs 0.33; code MRR@10 0.30 vs 0.43), and equal-weight RRF (k 60, 100
- * candidates each) made hybrid worse than full text on both sets (0.28 and 0.42). A small vector vote
- * on its first page only lets it break BM25's ties and lift what BM25 ranked low, without displacing
- * BM25's deep results. One setting for both quality sets, picked by a sweep of k ∈ {5…60}, weight ∈
- * {0.15…1}, vector depth ∈ {10…all} on those same sets (no held-out data): the gains over full text
- * are small (nDCG@10 +0.003, MRR@10 +0.012), so re-check with `npm run bench -- search` when the
- * embedder changes — a stronger one (openai, transformers) deserves a larger weight. It also keeps the
- * vector query small (the ANN index's cost grows with k × refineFactor).
- */
-export const HYBRID_TEXT_CANDIDATES = 100;
-export const HYBRID_VECTOR_DEPTH = 10;
-export const HYBRID_RRF_K = 20;
-export const HYBRID_WEIGHTS = { fulltext: 1, vector: 0.15 } as const;
-
-/**
- * How deep the full-text ranking must go for the fused top k to be exactly what fusing the whole
- * ranking gives. The k best full-text hits each score at least wt/(K+k); a chunk ranked below depth D
- * in full text scores under wt/(K+D+1) + wv/(K+1) (the vector's best vote), so once that is below
- * wt/(K+k) nothing deeper can enter. For k = 10 that is depth 19 instead of 100 — the full-text leg
- * is then ~1.5 ms faster at 250k chunks. The depth never exceeds max(k, HYBRID_TEXT_CANDIDATES): the
- * exact bound passes 100 from k = 45 and explodes towards k = 120 (beyond which vector-only hits may
- * enter the top k and no depth suffices); for k ≥ 45 the fusion stays the approximation it was.
- */
-export function hybridTextDepth(k: number): number {
-  const K = HYBRID_RRF_K;
-  const { fulltext: wt, vector: wv } = HYBRID_WEIGHTS;
-  const cap = Math.max(k, HYBRID_TEXT_CANDIDATES);
-  const room = wt / (K + k) - wv / (K + 1);
-  if (room <= 0) return cap;
-  return Math.min(cap, Math.max(k, Math.ceil(wt / room - K)));
-}
-
+/** Distinct words of a long query sent to full text (see checkQuery). */
+export const MAX_QUERY_WORDS = 256;
 export const searchOptionsSchema = z.object({
   mode: z.enum(["vector", "fulltext", "hybrid"]).default("hybrid"),
   k: z.number().int().min(1).max(MAX_K).default(10),
@@ -79,7 +47,7 @@ export interface SearchResult {
   snippet: string;
   /** The file line the snippet starts at (it is cut around the best-matching line of the chunk). */
   snippetStartLine: number;
-  /** The ranking score of the mode: cosine (vector), BM25 (fulltext), weighted RRF (hybrid). */
+  /** The ranking score of the mode: cosine (vector), BM25 (fulltext), the fused score (hybrid). */
   score: number;
   scores: { vector?: number; fulltext?: number };
   /** The whole chunk, when SearchOptions.withText asked for it. */
@@ -101,38 +69,66 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
 
   // Built before any query runs: a mismatched embedder is refused even if full text would answer.
   const embedder = mode !== "fulltext" ? queryEmbedder(index, options.embedder) : null;
-  const embed = async () => (await embedder!.embed([query]))[0]!;
-  if (mode === "vector")
-    return (await index.vectorSearch(await embed(), k, where)).map((h) =>
-      toResult(h, h.score, { vector: h.score }, words),
-    );
+  const embed = async () => (await embedQueries(embedder!, [query]))[0]!;
+  if (mode === "vector") {
+    const v = await embed();
+    if (isZero(v)) return [];
+    return (await index.vectorSearch(v, k, where)).map((h) => toResult(h, h.score, { vector: h.score }, words));
+  }
   if (mode === "fulltext")
     return (await index.fullTextSearch(words, k, where)).map((h) => toResult(h, h.score, { fulltext: h.score }, words));
 
-  // Hybrid. Reading rows costs LanceDB ~0.25 ms a column per query, almost regardless of how many
-  // rows: so the full-text leg reads its (short, see hybridTextDepth) list whole, concurrently with a
-  // vector leg that reads nothing, and only vector-only hits on the final page are read afterwards
-  // (they can only get there when full text found fewer than k).
-  const [vectorRanks, textHits] = await Promise.all([
-    embed().then((v) => index.rankVector(v, HYBRID_VECTOR_DEPTH, where)),
-    index.fullTextSearch(words, hybridTextDepth(k), where),
+  // Hybrid. Reading rows costs LanceDB ~0.25 ms a column per query and a random read per row: so
+  // both legs read no column (addresses and scores only), run concurrently, and only the rows of the
+  // final page (and of the feedback, on prose) are read, once.
+  const settings = fusionFor(index.embedder);
+  const depth = Math.max(k, settings.depth);
+  const weights = { text: 1, vector: settings.vectorWeight };
+  const queryVector = embed();
+  const [vectorRanks, textRanks] = await Promise.all([
+    queryVector.then((v) => (isZero(v) ? [] : index.rankVector(v, depth, where))),
+    index.rankFullText(words, depth, where),
   ]);
   const key = (r: { rowId: bigint }) => String(r.rowId);
-  const vScore = new Map(vectorRanks.map((r) => [key(r), r.score]));
-  const textRows = new Map(textHits.map((h) => [key(h), h]));
-  const fused = reciprocalRankFusion([vectorRanks.map(key), textHits.map(key)], HYBRID_RRF_K, [
-    HYBRID_WEIGHTS.vector,
-    HYBRID_WEIGHTS.fulltext,
-  ]).slice(0, k);
-  const unread = vectorRanks.filter((r) => !textRows.has(key(r)) && fused.some((f) => f.id === key(r)));
-  const vectorRows = new Map((await index.fetchHits(unread)).map((h) => [key(h), h]));
-  return fused.map((f) => {
-    const row = textRows.get(f.id) ?? vectorRows.get(f.id)!;
+  const scored = (ranks: readonly RankedRow[]) => ranks.map((r) => ({ key: key(r), score: r.score }));
+  const textScores = scored(textRanks);
+  let vector = vectorRanks;
+  let fused = fuse(textScores, scored(vector), weights, depth);
+  const read = new Map<string, StoredHit>();
+  const rowOf = new Map<string, RankedRow>([...textRanks, ...vectorRanks].map((r) => [key(r), r]));
+  const readRows = async (keys: readonly string[]) => {
+    const unread = keys.filter((k) => !read.has(k)).map((k) => rowOf.get(k)!);
+    for (const h of await index.fetchHits(unread)) read.set(key(h), h);
+  };
+  if (settings.feedback && fused.length && vector.length) {
+    // Pseudo-relevance feedback: move the query vector towards the first ranking's best chunks.
+    const top = fused.slice(0, settings.feedback.docs).map((f) => f.key);
+    await readRows(top);
+    const feedback = await embedQueries(
+      embedder!,
+      top.map((t) => read.get(t)!.text),
+    );
+    const q = Float32Array.from(await queryVector);
+    const scale = settings.feedback.weight / feedback.length;
+    for (const f of feedback) for (let i = 0; i < q.length; i++) q[i]! += scale * f[i]!;
+    vector = await index.rankVector(q, depth, where);
+    for (const r of vector) if (!rowOf.has(key(r))) rowOf.set(key(r), r);
+    fused = fuse(textScores, scored(vector), weights, depth);
+  }
+  const page = fused.slice(0, k);
+  await readRows(page.map((f) => f.key));
+  return page.map((f) => {
+    const row = read.get(f.key)!;
     const scores: SearchResult["scores"] = {};
-    if (vScore.has(f.id)) scores.vector = vScore.get(f.id)!;
-    if (textRows.has(f.id)) scores.fulltext = row.score;
+    if (f.vector !== undefined) scores.vector = f.vector;
+    if (f.text !== undefined) scores.fulltext = f.text;
     return toResult(row, f.score, scores, words);
   });
+}
+
+/** Query vectors: the embedder's query side when it has one. */
+function embedQueries(embedder: Embedder, texts: string[]): Promise<Float32Array[]> {
+  return embedder.embedQueries ? embedder.embedQueries(texts) : embedder.embed(texts);
 }
 
 /** Rebuilding the hash embedder from the stored IDF (zod parse, a Map of every feature, a hash
@@ -164,7 +160,22 @@ function checkQuery(query: string): string {
     );
   const words = splitIdentifiersInText(query, { keepOriginal: true });
   if (!words) throw invalid("The search query has no letters or digits to search for.");
+  const list = words.split(" ");
+  if (list.every((w) => STOP_WORDS.has(w)))
+    throw invalid(
+      `The search query has only common words (${[...new Set(list)].slice(0, 8).join(", ")}), which search ignores because nearly every text has them. Add a word that names what you are looking for.`,
+    );
+  // Pasted code repeats itself: BM25 needs each word once (a repeat only adds the same clue), and a
+  // few hundred distinct words are plenty to rank by.
+  if (list.length > MAX_QUERY_WORDS) return [...new Set(list)].slice(0, MAX_QUERY_WORDS).join(" ");
   return words;
+}
+
+/** A query vector of zeros (no term the embedder knows: a single letter, a one-off word for the
+ * hash embedder) is similar to nothing; ranking by it would list chunks in arbitrary order. */
+function isZero(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
+  return true;
 }
 
 function whereClause(filters: {
@@ -181,15 +192,12 @@ function whereClause(filters: {
 
 const SNIPPET_LINES = 6;
 
-/** A few lines of the chunk, starting at the first one that contains a query word (else the top). */
+/** A few lines of the chunk, starting at the first one that contains a query word (else the top).
+ * Words are compared as search matched them: split and stemmed (`passwords` finds `hashPassword`). */
 function snippetOf(text: string, words: string): { snippet: string; offset: number } {
   const lines = text.split("\n");
-  const terms = new Set(words.split(" ").filter((w) => w.length > 1));
-  let at = lines.findIndex((l) =>
-    splitIdentifiersInText(l, { keepOriginal: true })
-      .split(" ")
-      .some((w) => terms.has(w)),
-  );
+  const wanted = new Set(terms(words).filter((w) => w.length > 1));
+  let at = lines.findIndex((l) => terms(l).some((w) => wanted.has(w)));
   if (at < 0) at = 0;
   const from = Math.max(0, at - 1);
   return { snippet: lines.slice(from, from + SNIPPET_LINES).join("\n"), offset: from };

@@ -25,6 +25,23 @@ export interface SplitTextOptions {
   keepOriginal?: boolean;
 }
 
+/** Scripts written without spaces between words. */
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+$/u;
+
+/**
+ * A run of Chinese or Japanese characters has no word boundaries to split on, so it is indexed and
+ * searched as overlapping character pairs (`检索增强` → 检索 索增 增强), the usual bigram approach:
+ * a query word of two or more characters then matches inside a longer run. A single character stays.
+ */
+export function cjkBigrams(part: string): string[] {
+  if (!UNSPACED.test(part)) return [part];
+  const chars = [...part];
+  if (chars.length < 3) return [part];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  return out;
+}
+
 /**
  * Text with every compound identifier replaced by its lower-cased parts, separated by spaces:
  * `parseConfigFile(x)` → `parse config file x`. Punctuation becomes a space (it carries nothing a
@@ -34,13 +51,13 @@ export function splitIdentifiersInText(text: string, options: SplitTextOptions =
   const out: string[] = [];
   for (const match of text.matchAll(IDENTIFIER)) {
     const id = match[0];
-    const parts = splitIdentifier(id);
+    const parts = splitIdentifier(id).flatMap(cjkBigrams);
     if (parts.length <= 1) {
       // `_` or `$` alone has no part; a single word stays as it is (lower-cased).
       if (parts.length === 1) out.push(parts[0]!.toLowerCase());
       continue;
     }
-    if (options.keepOriginal) out.push(id.toLowerCase());
+    if (options.keepOriginal && !UNSPACED.test(id)) out.push(id.toLowerCase());
     for (const p of parts) out.push(p.toLowerCase());
   }
   return out.join(" ");

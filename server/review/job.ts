@@ -232,7 +232,8 @@ export function codeSearchFor(
     searchIndexes.use(searchIndexName(snapshotId), async (index) => {
       if (!index) throw new NoSearchIndexError();
       const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
-      const mode = embedder || index.embedder.name === "hash" ? opts.mode : "fulltext";
+      const builtIn = index.embedder.name === "hash" || index.embedder.name === "local";
+      const mode = embedder || builtIn ? opts.mode : "fulltext";
       const hits = await search(index, query, {
         mode,
         k: opts.k,

@@ -135,13 +135,14 @@ export async function runImport(
     report("indexing", 0.8, "Building the code search index");
     const store = await connect(options.search.uri);
     try {
-      await indexSnapshot(
+      const built = await indexSnapshot(
         store,
         options.search.name,
         dirs.src,
         ingest.walk.files.map((f) => ({ path: f.path, language: f.language })),
         { embedder: options.search.embedder },
       );
+      if (built.rebuilt) report("indexing", 0.84, built.rebuilt);
     } finally {
       store.close();
     }

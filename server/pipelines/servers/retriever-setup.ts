@@ -105,7 +105,7 @@ function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder
     backend !== "hash" && backend !== "openai" && !!folder && existsSync(path.join(folder, "config.json"));
   if (backend !== "hash" && backend !== "openai" && backend !== "bm25" && !useFolder)
     ctx.notice?.(
-      `${String(model)} is not a local model folder (config.json, tokenizer.json, onnx/model.onnx) and models are not downloaded here: using Argus's hash embedder`,
+      `${String(model)} is not a local model folder (config.json, tokenizer.json, onnx/model.onnx) and models are not downloaded here: using Argus's local embedder`,
     );
   const create = async (): Promise<Embedder> => {
     // Loaded on first use: the transformers runtime is heavy, and most runs never embed.
@@ -129,7 +129,8 @@ function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder
     }
     if (useFolder)
       return createEmbedderFromSettings({ embedder: "transformers", transformers: { modelPath: folder! } });
-    return createEmbedderFromSettings({ embedder: "hash" });
+    // `backend: hash` keeps the older hash embedder; anything else without a model gets the local one.
+    return createEmbedderFromSettings({ embedder: backend === "hash" ? "hash" : "local" });
   };
   return () =>
     (made ??= create().catch((err: unknown) => {

@@ -4,10 +4,10 @@
  * the deployed retriever over HTTP, and web search without a key.
  */
 import { once } from "node:events";
-import { existsSync, rmSync } from "node:fs";
-import path from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../engine/test-support.ts";
 import type { CallContext } from "./contract.ts";
@@ -102,10 +102,33 @@ describe("dense retrieval (hash embedder on LanceDB)", () => {
     ).rejects.toThrow("top_k must be a whole number from 1 to 10,000");
   });
 
-  it("a non-folder model falls back to the hash embedder with a notice; project memory of a new user is empty", async () => {
+  it("a non-folder model falls back to the local embedder with a notice; project memory of a new user is empty", async () => {
     const notices: string[] = [];
     const { server, ctx } = await opened({ backend: "sentence_transformers" }, notices);
-    expect(notices.join("\n")).toMatch(/not-a-folder is not a local model folder .* using Argus's hash embedder/);
+    expect(notices.join("\n")).toMatch(/not-a-folder is not a local model folder .* using Argus's local embedder/);
+    await server.call(
+      "tool",
+      "retriever_embed",
+      { embedding_path: "emb/l.npy", overwrite: false, is_multimodal: false },
+      ctx,
+    );
+    const sidecar = JSON.parse(readFileSync(path.join(dir, "emb/l.npy.embedder.json"), "utf8")) as {
+      record: { name: string };
+    };
+    expect(sidecar.record.name).toBe("local");
+    await server.call(
+      "tool",
+      "retriever_index",
+      { embedding_path: "emb/l.npy", overwrite: false, collection_name: "wiki" },
+      ctx,
+    );
+    const { ret_psg } = (await server.call(
+      "tool",
+      "retriever_search",
+      { query_list: ["stock markets"], top_k: 1, query_instruction: "", collection_name: "wiki" },
+      ctx,
+    )) as { ret_psg: string[][] };
+    expect(ret_psg).toEqual([[CORPUS[2]]]);
     expect(notices.join("\n")).toMatch(/index_backend faiss runs on LanceDB/);
     const out = await server.call(
       "tool",

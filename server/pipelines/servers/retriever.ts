@@ -163,7 +163,8 @@ async function retrieverIndex(args: ToolArgs, ctx: CallContext, state: State) {
   } finally {
     await npy.close();
   }
-  // Sparse vectors (the hash embedder's) are searched exactly in process; see sparse-vectors.ts.
+  // Sparse vectors (the hash embedder's) are searched exactly in process; vectors with a dense part (the
+  // local embedder's latent segment) get no postings and search LanceDB's ANN index. See sparse-vectors.ts.
   const owner = await withPassageIndex(
     r.denseUri,
     name,
@@ -188,9 +189,9 @@ async function denseSearch(
     throw new ToolError(`retriever.${tool}: this index holds no vectors (it was built by bm25_index); use bm25_search`);
   let embedder: Embedder;
   try {
-    // The hash embedder comes from the index's stored IDF, built once per opened index.
+    // Offline embedders (hash, local) come from the index's stored state, built once per opened index.
     embedder =
-      index.embedder.name === "hash"
+      index.embedder.name === "hash" || index.embedder.name === "local"
         ? (await searchLib()).storedEmbedder(index)
         : (await embed()).embedderForIndex(index.embedder, index.embedderState, await r.embedder());
   } catch (err) {

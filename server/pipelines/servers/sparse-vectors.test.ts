@@ -68,5 +68,15 @@ describe("sparse postings", () => {
     await writeNpy(path.join(dir, "d.npy"), dense, 32);
     expect(await writeSparseIndex(path.join(dir, "d.npy"), path.join(dir, "p"), owner)).toBe(false);
     expect(existsSync(path.join(dir, "p"))).toBe(false);
+
+    // Sparse overall but with a dense block (the local embedder's latent segment): every query would
+    // walk every row of those dimensions, so no postings either.
+    const mixed = sparseRows(rand, 200, 512, 4).map((v) => {
+      for (let d = 0; d < 16; d++) v[d] = rand.random() - 0.5;
+      return v;
+    });
+    await writeNpy(path.join(dir, "m.npy"), mixed, 512);
+    expect(await writeSparseIndex(path.join(dir, "m.npy"), path.join(dir, "p"), owner)).toBe(false);
+    expect(existsSync(path.join(dir, "p"))).toBe(false);
   });
 });

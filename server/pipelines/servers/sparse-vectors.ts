@@ -18,6 +18,11 @@ const MAGIC = "ASPV";
 const FORMAT = 1;
 /** Above this share of non-zero entries the postings are not worth their memory (LanceDB instead). */
 const MAX_DENSITY = 0.25;
+/** Dimensions set in more than half the rows that a walk over postings can afford: a query touching
+ * them reads every row once per dimension. The local embedder's vectors (embed/local.ts) are sparse in
+ * their lexical 512 and dense in their latent 128, so a query would cost 128 × rows multiply-adds
+ * (~13–25 ms at 100k rows in JS) against LanceDB's 4–9 ms; they go to LanceDB. */
+const MAX_DENSE_DIMS = 8;
 const BATCH = 2_000;
 
 /** What the postings must match to be used for an index: the same vectors in the same table version. */
@@ -69,6 +74,9 @@ export async function writeSparseIndex(npyFile: string, out: string, owner: Spar
   } finally {
     await npy.close();
   }
+  let denseDims = 0;
+  for (let d = 0; d < dims; d++) if (counts[d]! > rows / 2) denseDims++;
+  if (denseDims > MAX_DENSE_DIMS) return false;
   const start = new Uint32Array(dims + 1);
   for (let d = 0; d < dims; d++) start[d + 1] = start[d]! + counts[d]!;
   const docs = new Uint32Array(nnz);

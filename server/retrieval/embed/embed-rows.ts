@@ -8,6 +8,11 @@ import type { Embedder } from "./types.ts";
 
 const EMBED_BATCH = 256;
 
+/** What an embedder sees of a chunk: where it lives, then the chunk (path words are strong evidence). */
+export function embeddingText(c: Pick<ChunkRow, "file" | "symbolPath" | "text">): string {
+  return `${c.file}\n${c.symbolPath ?? ""}\n${c.text}`;
+}
+
 export async function embedRows(
   embedder: Embedder,
   chunks: readonly Omit<ChunkRow, "vector">[],

@@ -7,6 +7,7 @@
  * is checked against the record.
  */
 import { HashEmbedder, hashIdfStateSchema } from "./hash.ts";
+import { LocalEmbedder } from "./local.ts";
 import {
   embedderSettingsSchema,
   openaiFromSettings,
@@ -20,6 +21,11 @@ export function embedderForIndex(record: EmbedderRecord, state: unknown, supplie
   if (supplied) {
     assertSameEmbedder(record, supplied.record());
     return supplied;
+  }
+  if (record.name === "local") {
+    const local = new LocalEmbedder(state);
+    assertSameEmbedder(record, local.record());
+    return local;
   }
   if (record.name !== "hash")
     throw new Error(
@@ -46,6 +52,7 @@ export async function embedderFromRecord(
   let embedder: Embedder;
   switch (record.name) {
     case "hash":
+    case "local":
       return embedderForIndex(record, state);
     case "openai": {
       const model = typeof record.params.model === "string" ? record.params.model : undefined;

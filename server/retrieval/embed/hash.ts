@@ -37,7 +37,7 @@ export interface HashEmbedderOptions {
 }
 
 /** 32-bit FNV-1a over UTF-16 code units: fast, stable across runs and platforms. */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

@@ -12,6 +12,7 @@ import { splitIdentifiersInText } from "../split-identifiers.ts";
 import { connect, openChunkIndex, replaceIndex, type ChunkRow, type Store } from "../store/index.ts";
 import { embedderForFullBuild, embedderChanged } from "./for-build.ts";
 import { embedderFromRecord } from "./from-record.ts";
+import { LocalEmbedder } from "./local.ts";
 import { HashEmbedder } from "./hash.ts";
 import { OpenAIEmbedder } from "./openai.ts";
 import {
@@ -221,7 +222,7 @@ describe("settings", () => {
       transformers: { allowRemote: false, cacheDir: path.join("/data", "models"), dtype: "fp32" },
     });
     expect(embedderSettingsFromEnv(env.parse({}))).toMatchObject({
-      embedder: "hash",
+      embedder: "local",
       transformers: { allowRemote: false },
     });
   });
@@ -236,7 +237,8 @@ describe("settings", () => {
   });
 
   it("creates each embedder, and names the missing variable", async () => {
-    expect(await createEmbedderFromSettings({})).toBeInstanceOf(HashEmbedder);
+    expect(await createEmbedderFromSettings({})).toBeInstanceOf(LocalEmbedder);
+    expect(await createEmbedderFromSettings({ embedder: "hash" })).toBeInstanceOf(HashEmbedder);
     expect((await createEmbedderFromSettings({ embedder: "hash", hash: { dims: 512 } })).dims).toBe(512);
     expect((await createEmbedderFromSettings(openaiSettings())).dims).toBe(64);
     const a = await createEmbedderFromSettings(transformersSettings());

@@ -7,11 +7,12 @@
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_HASH_DIMS, HashEmbedder } from "./hash.ts";
+import { LocalEmbedder } from "./local.ts";
 import { OpenAIEmbedder } from "./openai.ts";
 import { TRANSFORMERS_DTYPES, TransformersEmbedder, type TransformersEmbedderOptions } from "./transformers.ts";
 import type { Embedder } from "./types.ts";
 
-export const EMBEDDERS = ["hash", "openai", "transformers"] as const;
+export const EMBEDDERS = ["local", "hash", "openai", "transformers"] as const;
 export type EmbedderName = (typeof EMBEDDERS)[number];
 
 const url = z.url({ protocol: /^https?$/, error: "an http(s) URL such as http://localhost:11434/v1" });
@@ -19,9 +20,9 @@ const positiveInt = z.coerce.number({ error: "a whole number" }).int("a whole nu
 const bool = z.enum(["true", "false"], { error: "true or false" });
 
 export const embedderEnvShape = {
-  /** hash = offline feature hashing (default); openai = an OpenAI-compatible /embeddings endpoint; transformers = a local ONNX model folder. */
-  EMBEDDER: z.enum(EMBEDDERS).default("hash"),
-  /** hash: vector size (power of two ≥ 512, default 1024). openai: the expected size (default: asked from the endpoint). */
+  /** local = offline, fitted on each index (default); hash = the older offline feature hashing; openai = an OpenAI-compatible /embeddings endpoint; transformers = a local ONNX model folder. */
+  EMBEDDER: z.enum(EMBEDDERS).default("local"),
+  /** hash: vector size (power of two ≥ 512, default 1024). openai: the expected size (default: asked from the endpoint). local: fixed, not settable. */
   EMBEDDINGS_DIMS: positiveInt.optional(),
   /** openai: the endpoint (default https://api.openai.com/v1; Ollama http://localhost:11434/v1). */
   EMBEDDINGS_BASE_URL: url.optional(),
@@ -56,7 +57,7 @@ export const embedderEnvShape = {
 export type EmbedderEnv = z.infer<z.ZodObject<typeof embedderEnvShape>>;
 
 export const embedderSettingsSchema = z.object({
-  embedder: z.enum(EMBEDDERS).default("hash"),
+  embedder: z.enum(EMBEDDERS).default("local"),
   hash: z.object({ dims: z.number().int().positive().optional() }).default({}),
   openai: z
     .object({
@@ -114,13 +115,15 @@ export function embedderSettingsFromEnv(env: EmbedderEnv, dataDir?: string): Emb
 }
 
 /**
- * The configured embedder. A hash embedder comes back unfitted (an index build fits it on its own
- * chunks); an openai one has asked its endpoint for the dimension unless EMBEDDINGS_DIMS is set; a
+ * The configured embedder. A local or hash embedder comes back unfitted (an index build fits it on
+ * its own chunks); an openai one has asked its endpoint for the dimension unless EMBEDDINGS_DIMS is set; a
  * transformers model is loaded once per process and shared.
  */
 export async function createEmbedderFromSettings(input: EmbedderSettingsInput): Promise<Embedder> {
   const s = embedderSettingsSchema.parse(input);
   switch (s.embedder) {
+    case "local":
+      return new LocalEmbedder();
     case "hash":
       return new HashEmbedder({ dims: s.hash.dims ?? DEFAULT_HASH_DIMS });
     case "openai":

@@ -12,6 +12,9 @@ export interface Embedder {
   readonly dims: number;
   /** One vector per input, in order, each of length `dims`. */
   embed(batch: string[]): Promise<Float32Array[]>;
+  /** Vectors for search queries, when they are embedded differently from documents (the local
+   * embedder weighs its segments by the index's profile); else `embed` serves both. */
+  embedQueries?(batch: string[]): Promise<Float32Array[]>;
   /** What an index stores about this embedder (see EmbedderRecord). */
   record(): EmbedderRecord;
 }

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbedder } from "../embed/hash.ts";
-import { HYBRID_VECTOR_DEPTH, search } from "../search.ts";
+import { fusionFor } from "../fusion.ts";
+import { search } from "../search.ts";
 import { splitIdentifiersInText } from "../split-identifiers.ts";
 import { readEntry } from "./catalog.ts";
 import {
@@ -140,7 +141,7 @@ describe("vector index by table size", () => {
 
   it("hybrid on the ANN index: each hit is the row its scores came from", async () => {
     const query = chunkText(11);
-    const vector = await ann.vectorSearch(embedder.embedOne(query), HYBRID_VECTOR_DEPTH);
+    const vector = await ann.vectorSearch(embedder.embedOne(query), fusionFor(ann.embedder).depth);
     const got = await search(ann, query, { mode: "hybrid" });
     expect(got[0]!.file).toBe("src/go/f11.x");
     expect(got[0]!.snippet).toContain(query.split("\n")[0]);

@@ -3,11 +3,19 @@
  * the two kinds of search LanceDB does for us. Fusion, query parsing and result shaping live in
  * ../search.ts; this file only speaks LanceDB.
  */
-import type { Table } from "@lancedb/lancedb";
+import { MultiMatchQuery, type Table } from "@lancedb/lancedb";
 import type { EmbedderRecord } from "../embed/types.ts";
 import { readEntry } from "./catalog.ts";
 import { assertIndexName, type Store } from "./connect.ts";
-import { EXACT_SEARCH, vectorIndexRows, vectorSearchSettings, type VectorSearchSettings } from "./indexes.ts";
+import {
+  EXACT_SEARCH,
+  FULLTEXT_FIELD_BOOSTS,
+  FULLTEXT_FIELDS,
+  refineFactorFor,
+  vectorIndexRows,
+  vectorSearchSettings,
+  type VectorSearchSettings,
+} from "./indexes.ts";
 import { fromRecord, HIT_COLUMNS, type StoredHit } from "./schema.ts";
 
 export interface ChunkIndex {
@@ -20,6 +28,9 @@ export interface ChunkIndex {
   readonly table: string;
   /** How vector queries run: an exact scan, or the ANN index (see indexes.ts). */
   readonly vectorIndex: "exact" | "ivf_rq";
+  /** 2: BM25 over a body and a names field with stemming and stop words (indexes.ts); 1: a table
+   * written before, one unstemmed field. Updating a layout-1 table means rebuilding it. */
+  readonly layout: 1 | 2;
   rowCount(): Promise<number>;
   /** file → content hash of every indexed file. */
   fileHashes(): Promise<Map<string, string>>;
@@ -27,6 +38,8 @@ export interface ChunkIndex {
    * (the reference for measuring the ANN index's recall). */
   vectorSearch(vector: Float32Array, k: number, where?: string, options?: { exact?: boolean }): Promise<StoredHit[]>;
   fullTextSearch(text: string, k: number, where?: string): Promise<StoredHit[]>;
+  /** Full-text search without reading any column (hybrid reads only the rows of its final page). */
+  rankFullText(text: string, k: number, where?: string): Promise<RankedRow[]>;
   /** The same two searches reading only each hit's id and text: every other column a hit reads is
    * another random read (a retriever over passages needs none of them; at 100k rows BM25 costs
    * 2.9 ms a query this way, 5.6 ms with the code-search columns). */
@@ -68,7 +81,8 @@ export async function openChunkIndex(store: Store, name: string): Promise<ChunkI
   // compaction does meanwhile).
   await table.checkout(entry.version);
   const settings = vectorSearchSettings(await vectorIndexRows(table));
-  return makeIndex(name, entry.embedder, entry.embedderState, entry.version, entry.table, table, settings);
+  const layout = (await table.schema()).fields.some((f) => f.name === "names_text") ? 2 : 1;
+  return makeIndex(name, entry.embedder, entry.embedderState, entry.version, entry.table, table, settings, layout);
 }
 
 function makeIndex(
@@ -79,19 +93,26 @@ function makeIndex(
   physical: string,
   table: Table,
   settings: VectorSearchSettings,
+  layout: 1 | 2,
 ): ChunkIndex {
   const vectorQuery = (vector: Float32Array, k: number, where: string | undefined, exact = false) => {
     const s = exact ? EXACT_SEARCH : settings;
     let q = table.vectorSearch(vector).distanceType(s.distance).limit(k);
     if (exact) q = q.bypassVectorIndex();
-    if (s.ann) q = q.nprobes(s.ann.nprobes).refineFactor(s.ann.refineFactor);
+    if (s.ann) q = q.nprobes(s.ann.nprobes).refineFactor(refineFactorFor(k));
     return where ? q.where(where) : q;
   };
   const textQuery = (text: string, k: number, where: string | undefined) => {
-    const q = table
-      .query()
-      .fullTextSearch(text, { columns: ["search_text"] })
-      .limit(k);
+    const q =
+      layout === 2
+        ? table
+            .query()
+            .fullTextSearch(new MultiMatchQuery(text, [...FULLTEXT_FIELDS], { boosts: [...FULLTEXT_FIELD_BOOSTS] }))
+            .limit(k)
+        : table
+            .query()
+            .fullTextSearch(text, { columns: ["search_text"] })
+            .limit(k);
     return where ? q.where(where) : q;
   };
   return {
@@ -112,6 +133,7 @@ function makeIndex(
       return out;
     },
     vectorIndex: settings.ann ? "ivf_rq" : "exact",
+    layout,
     async vectorSearch(vector, k, where, options) {
       // Selecting `_distance` explicitly also silences LanceDB's per-query deprecation warning.
       const rows = (await vectorQuery(vector, k, where, options?.exact)
@@ -126,6 +148,13 @@ function makeIndex(
         .select([...HIT_COLUMNS, "_score"])
         .toArray()) as Record<string, unknown>[];
       return rows.map((r) => fromRecord(r, Number(r._score)));
+    },
+    async rankFullText(text, k, where) {
+      const rows = (await textQuery(text, k, where).withRowId().select(["_score"]).toArray()) as Record<
+        string,
+        unknown
+      >[];
+      return rows.map((r) => ({ rowId: r._rowid as bigint, score: Number(r._score) }));
     },
     async vectorTexts(vector, k) {
       const rows = (await vectorQuery(vector, k, undefined).select(["id", "text", "_distance"]).toArray()) as Record<

@@ -41,8 +41,11 @@ export interface ChunkRow {
   /** Kinds of every definition the chunk covers ("function", "class"…): the symbol-kind filter. */
   symbolKinds: string[];
   text: string;
-  /** `text` with identifiers split (parseConfigFile → parse config file): what BM25 indexes. */
+  /** `text` with identifiers split (parseConfigFile → parse config file): BM25's body field. */
   searchText: string;
+  /** Path, symbol path and defined names, identifiers split: BM25's names field, weighted higher
+   * (text/fields.ts). Empty when a row has none (pipeline passages). */
+  namesText?: string;
   /** Hash of the whole file the chunk came from: unchanged files are skipped on re-index. */
   contentHash: string;
   vector: Float32Array;
@@ -63,6 +66,7 @@ export function chunkSchema(dims: number): SchemaType {
     new Field("symbol_kinds", new List(new Field("item", new Utf8(), true)), false),
     utf8("text"),
     utf8("search_text"),
+    utf8("names_text"),
     utf8("content_hash"),
     new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false),
   ]);
@@ -117,6 +121,10 @@ export function toArrowTable(rows: readonly ChunkRow[], dims: number): ArrowTabl
     built(
       rows.map((r) => r.searchText),
       "search_text",
+    ),
+    built(
+      rows.map((r) => r.namesText ?? ""),
+      "names_text",
     ),
     built(
       rows.map((r) => r.contentHash),

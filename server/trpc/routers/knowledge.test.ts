@@ -216,6 +216,17 @@ describe("knowledge bases", () => {
     }
     // Markup and scripts were not indexed.
     expect((await search(viewer, base.uid, "zebra", "fulltext")).data).toEqual([]);
+    // The index was built with the local embedder (fitted on this base, prose profile), and says so.
+    const built = await server.services.db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } });
+    expect(built.embedder).toBe("local");
+    const store0 = await connect(searchStoreUri(server.services.config.dataDir));
+    try {
+      const index = (await openChunkIndex(store0, knowledgeIndexName(built.id)))!;
+      expect(index.embedder).toMatchObject({ name: "local", params: { profile: "prose" } });
+      index.close();
+    } finally {
+      store0.close();
+    }
     expect((await search(viewer, base.uid, "https", "fulltext")).data).toEqual([]);
 
     // Progress and document outcomes were published to the base's room.

@@ -114,6 +114,12 @@ export default function KnowledgeBasePage() {
           {b.chunks.toLocaleString()} chunks · {formatBytes(b.bytes)} · embedder {b.embedder}
         </span>
       </div>
+      {b.embedder === "hash" && b.status === "ready" && (
+        <p className="mb-4 text-sm text-zinc-500" role="note">
+          This index was built with the older hash embedder and still searches as before. Rebuild the index to use the
+          local embedder and stemmed full text, which find more.
+        </p>
+      )}
       {indexing && (
         <Card className="mb-6 p-4">
           <p className="text-sm font-medium">Indexing…</p>
