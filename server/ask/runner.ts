@@ -5,6 +5,12 @@
  * `ask.message` with the final text, the checked citations and the usage. A provider's error ends
  * the answer as failed with the error in words; the thread stays usable. One process: the queue and
  * the cancel switches are in memory (on restart, answers left running or queued are failed).
+ *
+ * With a shared queue (REDIS_URL) a thread's drain is a job (ASK_THREAD_JOB, one waiting and one
+ * more after a running one per thread: its dedupe key), run by whichever worker takes it: the order
+ * and the "one at a time" come from the rows, as in one process. A cancel reaches the answer's node
+ * through a signal; an answer whose worker died is failed with the reason, and the thread's queued
+ * answers go on.
  */
 import type { Config } from "../config.ts";
 import type { Db, AskMessage as AskMessageRow } from "../db/client.ts";
@@ -22,6 +28,16 @@ import { answerQuestion } from "./answer.ts";
 import { budgetRefusal, budgetState, type BudgetState } from "./budget.ts";
 import { buildHistory, historyBudget, type PastTurn } from "./history.ts";
 import { messageView, parseDetails, roomOf, threadInclude, userNames, type Details, type ThreadRow } from "./views.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Signals } from "../cluster/signals.ts";
+
+export const ASK_THREAD_JOB = "ask.thread";
+/** Stops a running answer on whichever node runs it: `{ answerId }`. */
+export const CANCEL_ANSWER_SIGNAL = "ask.cancel";
+export const ANSWER_STOPPED = {
+  worker: "The worker answering this stopped before it finished (its process ended). Ask again.",
+  abandoned: "Two workers stopped while answering this (their processes ended), so it was given up. Ask again.",
+} as const;
 
 /** An answer the service just queued: its rows as written, and the budget it checked a moment ago. */
 export interface QueuedAnswer {
@@ -40,6 +56,9 @@ export interface RunnerDeps {
   searchIndexes: IndexCache;
   /** The model a workspace's answers use, or null when none is configured. */
   chatModel: (workspaceId: string) => Promise<LlmClientOptions | null>;
+  /** A shared queue (durable): threads are drained by workers. Otherwise this process drains them. */
+  queue?: JobQueue;
+  signals?: Signals;
 }
 
 export function createAnswerRunner(deps: RunnerDeps) {
@@ -221,12 +240,52 @@ export function createAnswerRunner(deps: RunnerDeps) {
     }
   }
 
+  const shared = deps.queue?.durable && deps.signals ? { queue: deps.queue, signals: deps.signals } : undefined;
+
+  /** The thread's answers left running by a worker that stopped: failed, saying why. */
+  async function failRunning(threadId: string, error: string): Promise<void> {
+    const stuck = await db.askMessage.findMany({ where: { threadId, kind: "answer", status: "running" } });
+    for (const a of stuck) {
+      const { count } = await db.askMessage.updateMany({
+        where: { id: a.id, status: "running" },
+        data: { status: "failed", error, finishedAt: new Date() },
+      });
+      if (!count) continue;
+      const row = await db.askMessage.findUniqueOrThrow({
+        where: { id: a.id },
+        include: { thread: { include: threadInclude } },
+      });
+      const { thread, ...answer } = row;
+      await publishMessage(thread as ThreadRow, answer);
+    }
+  }
+
+  if (shared) {
+    shared.signals.subscribe(CANCEL_ANSWER_SIGNAL, ({ answerId }) => {
+      if (typeof answerId === "string") running.get(answerId)?.abort(new Error("Cancelled by a user."));
+    });
+    shared.queue.register<{ threadId: string }>(
+      ASK_THREAD_JOB,
+      async ({ threadId }, ctx) => {
+        if (ctx.takeover) await failRunning(threadId, ANSWER_STOPPED.worker);
+        await drainOnce(threadId);
+      },
+      { concurrency: 4, abandoned: ({ threadId }) => failRunning(threadId, ANSWER_STOPPED.abandoned) },
+    );
+  }
+
   return {
     /**
      * Starts the thread's queue unless it runs already (then it picks the new answer up after the
      * current one). `queued`: the answer just queued and its thread, when the caller has them.
      */
     kick(threadId: string, queued?: QueuedAnswer): void {
+      if (shared) {
+        shared.queue
+          .enqueue(ASK_THREAD_JOB, { threadId }, { dedupeKey: `ask-${threadId}` })
+          .catch((err: unknown) => log.error({ err, threadId }, "could not queue a thread's answers"));
+        return;
+      }
       const d = draining.get(threadId);
       if (d) {
         d.again = true;
@@ -252,11 +311,18 @@ export function createAnswerRunner(deps: RunnerDeps) {
       idle.set(threadId, done);
     },
 
-    /** Aborts a running answer here; false when it does not run in this process. */
-    abort(answerId: string): boolean {
+    /**
+     * Aborts a running answer: here, or (a shared queue) on the node that runs it, told by a signal.
+     * False when it does not run (here, or anywhere: `status` is its row's).
+     */
+    async abort(answerId: string, status?: string): Promise<boolean> {
       const c = running.get(answerId);
-      if (!c) return false;
-      c.abort(new Error("Cancelled by a user."));
+      if (c) {
+        c.abort(new Error("Cancelled by a user."));
+        return true;
+      }
+      if (!shared || status !== "running") return false;
+      await shared.signals.publish(CANCEL_ANSWER_SIGNAL, { answerId });
       return true;
     },
 

@@ -7,6 +7,7 @@
  * run of it is refused with the first error. Runs go through the same run service as the CLI's
  * `--record` (server/pipelines/runs.ts), each in a directory of its own (run-dir.ts), on built-in
  * servers only (catalog.ts), with file parameters confined to that directory (parameters.ts).
+ * With a shared queue (REDIS_URL) a worker runs them (run-job.ts); otherwise this process does.
  */
 import { randomUUID } from "node:crypto";
 import { stringify } from "yaml";
@@ -24,7 +25,10 @@ import { formatDiagnostic } from "../dsl/errors.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
-import { createRunService, type RunServiceDeps } from "../runs.ts";
+import { createRunService, type RunServiceDeps, type StartRunInput } from "../runs.ts";
+import type { JobQueue } from "../../jobs/queue.ts";
+import type { Signals } from "../../cluster/signals.ts";
+import { CANCEL_RUN_SIGNAL, PIPELINE_RUN_JOB, registerRunJob, type PipelineRunJob } from "./run-job.ts";
 import { builtinCatalog, builtinName } from "./catalog.ts";
 import { chatRow, checkJsonLines } from "./datasets.ts";
 import { lineDiff } from "./diff.ts";
@@ -108,6 +112,9 @@ export function createPipelineService(deps: {
   authSecret: string;
   /** The app's open search indexes: runs read their workspace's knowledge bases through them. */
   searchIndexes: RunServiceDeps["searchIndexes"];
+  /** Given a shared queue (durable), web runs are jobs for the workers. */
+  queue?: JobQueue;
+  signals?: Signals;
 }) {
   const { db, config } = deps;
   const box = createSecretBox(deps.authSecret, "pipeline-parameters");
@@ -118,6 +125,8 @@ export function createPipelineService(deps: {
     allowProcesses: config.pipelines.allowProcesses,
     searchIndexes: deps.searchIndexes,
   });
+  const shared = deps.queue?.durable && deps.signals ? { queue: deps.queue, signals: deps.signals } : undefined;
+  if (shared) registerRunJob({ db, events: deps.events, runs, box, log: deps.log, ...shared });
   const root = runsRoot(config.dataDir);
 
   const openSecrets = (sealed: string | null): Secrets => {
@@ -541,7 +550,7 @@ export function createPipelineService(deps: {
         parameters: effective,
         files,
       });
-      const started = await runs.start({
+      const run: StartRunInput = {
         uid: runUid,
         file,
         cwd: dir,
@@ -554,7 +563,22 @@ export function createPipelineService(deps: {
         actor: actor!,
         ...spec.record,
         dataset,
-      });
+      };
+      if (shared) {
+        // A worker runs it (the directory is on the shared volume); the keys travel sealed.
+        await runs.create(run);
+        await shared.queue.enqueue<PipelineRunJob>(PIPELINE_RUN_JOB, {
+          uid: runUid,
+          file,
+          cwd: dir,
+          demo: true,
+          workspaceId: spec.workspaceId,
+          userId: actor!.userId,
+          ...(run.overrides ? { sealedOverrides: box.seal(JSON.stringify(run.overrides)) } : {}),
+        });
+        return { uid: runUid, room: runRoom(runUid) };
+      }
+      const started = await runs.start(run);
       // `done` settles with the final record; a failure to write that record must not be unhandled.
       started.done.catch((err: unknown) =>
         deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed"),
@@ -566,7 +590,9 @@ export function createPipelineService(deps: {
       const row = await loadRun(actor, runUid, "member");
       if (row.status !== "running") throw conflict(`This run is ${row.status}: only a running run can be cancelled.`);
       if (!runs.cancel(row.uid)) {
-        // Not running in this process any more (a restart): mark it so it stops showing as running.
+        // Not running in this process: on a worker (a shared queue: it is told to stop), or not any
+        // more (a restart). Marked so it stops showing as running.
+        if (shared) await shared.signals.publish(CANCEL_RUN_SIGNAL, { uid: row.uid });
         await db.pipelineRun.update({
           where: { uid: row.uid },
           data: { status: "cancelled", error: "Cancelled.", finishedAt: new Date() },
