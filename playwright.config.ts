@@ -50,6 +50,13 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     // SETUP_TOKEN: the owner is created through the setup link, preset as an automated install would.
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", SETUP_TOKEN },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      SETUP_TOKEN,
+      PIPELINES_ALLOWED_HOSTS: "127.0.0.1,localhost",
+    },
   },
 });

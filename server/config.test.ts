@@ -137,8 +137,15 @@ describe("loadConfig", () => {
   });
 
   it("pipelines from the web app start no processes unless PIPELINES_ALLOW_PROCESSES=true", () => {
-    expect(loadConfig({}).pipelines).toEqual({ allowProcesses: false });
-    expect(loadConfig({ PIPELINES_ALLOW_PROCESSES: "true" }).pipelines).toEqual({ allowProcesses: true });
+    expect(loadConfig({}).pipelines).toEqual({ allowProcesses: false, allowedHosts: [] });
+    expect(loadConfig({ PIPELINES_ALLOW_PROCESSES: "true" }).pipelines).toEqual({
+      allowProcesses: true,
+      allowedHosts: [],
+    });
+    expect(loadConfig({ PIPELINES_ALLOWED_HOSTS: "127.0.0.1, llm.internal" }).pipelines.allowedHosts).toEqual([
+      "127.0.0.1",
+      "llm.internal",
+    ]);
     expect(configError({ PIPELINES_ALLOW_PROCESSES: "yes" }).problems).toEqual([
       'PIPELINES_ALLOW_PROCESSES: expected true or false, got "yes"',
     ]);

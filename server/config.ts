@@ -142,6 +142,15 @@ const envSchema = z.object({
         "a comma-separated list of host names or IP addresses, without scheme or port (e.g. gitlab.internal,10.0.0.7)",
     })
     .optional(),
+  /** Hosts a web-app pipeline's HTTP requests (model base_url, retriever, web search, reranker) may
+   * reach although they resolve to internal addresses (SSRF guard, server/net/outbound.ts). */
+  PIPELINES_ALLOWED_HOSTS: z
+    .string()
+    .refine((v) => splitList(v, ",").every(isHostEntry), {
+      error:
+        "a comma-separated list of host names or IP addresses, without scheme or port (e.g. llm.internal,10.0.0.7)",
+    })
+    .optional(),
   /** true: ssh clones may use the server's own keys, agent and ~/.ssh/config. */
   GIT_SSH_USE_SERVER_KEYS: z.enum(["true", "false"], { error: "true or false" }).default("false"),
   /** Folders an owner may import from the server's disk (path list); unset: server-folder import is off. */
@@ -209,7 +218,7 @@ export interface Config {
   /** Absolute paths of the folders an owner may import from (compared by real path); empty: off. */
   importPathRoots: string[];
   /** What pipelines run from the web app may do (server/pipelines/process-policy.ts). */
-  pipelines: { allowProcesses: boolean };
+  pipelines: { allowProcesses: boolean; allowedHosts: string[] };
   /** Overrides of the knowledge-base upload caps (unset keys keep their defaults). */
   knowledgeUploadLimits: Partial<Record<"maxFileBytes" | "maxUploadBytes" | "maxFiles", number>>;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
@@ -285,7 +294,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       useServerSshKeys: env.GIT_SSH_USE_SERVER_KEYS === "true",
     },
     importPathRoots: splitList(env.IMPORT_PATH_ROOTS ?? "", path.delimiter).map((p) => path.resolve(p)),
-    pipelines: { allowProcesses: env.PIPELINES_ALLOW_PROCESSES === "true" },
+    pipelines: {
+      allowProcesses: env.PIPELINES_ALLOW_PROCESSES === "true",
+      allowedHosts: splitList(env.PIPELINES_ALLOWED_HOSTS ?? "", ","),
+    },
     knowledgeUploadLimits: dropUndefined({
       maxFileBytes: env.KNOWLEDGE_MAX_FILE_MB && Math.round(env.KNOWLEDGE_MAX_FILE_MB * MiB),
       maxUploadBytes: env.KNOWLEDGE_MAX_UPLOAD_MB && Math.round(env.KNOWLEDGE_MAX_UPLOAD_MB * MiB),

@@ -125,6 +125,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     }),
     { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
   );
+  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes, queue, signals });
   return {
     config,
     log,
@@ -164,10 +165,12 @@ export async function createServices(config: Config, log = createLogger(config.l
     demo: createDemoService({ db, queue, snapshots, reviews }),
     prompts: createPromptService(db),
     providers,
-    pipelines: createPipelineService({ db, config, events, log, authSecret, searchIndexes, queue, signals }),
+    pipelines,
     async close() {
       await queue.close();
-      await ask.idle();
+      // Before the database closes: answers waiting are failed as interrupted, running ones and
+      // pipeline runs started from the web get a bounded time, then are stopped and recorded.
+      await Promise.all([ask.shutdown(), pipelines.shutdown()]);
       await searchIndexes.close();
       await events.flush();
       await signals.close();

@@ -15,6 +15,17 @@ export class DomainError extends Error {
 }
 
 export const invalid = (message: string) => new DomainError("invalid", message);
+
+/** The snapshot has no code-search index (search_code's refusal): its own class, so a caller with another way to help can tell it apart. */
+export class NoSearchIndexError extends DomainError {
+  constructor() {
+    super(
+      "invalid",
+      "This snapshot has no code-search index, so search_code can't answer. Use grep for text, find_definition for symbols, list_dir to explore.",
+    );
+    this.name = "NoSearchIndexError";
+  }
+}
 export const unauthenticated = (message = "Sign in to continue.") => new DomainError("unauthenticated", message);
 export const forbidden = (message: string) => new DomainError("forbidden", message);
 export const notFound = (message: string) => new DomainError("not_found", message);

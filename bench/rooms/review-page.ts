@@ -5,7 +5,7 @@
  * answers), and until the whole activity log has arrived over the room. Each figure is the median of
  * several fresh page loads after one warm-up load.
  *
- * The moments are taken in the page (pageProbe): the frame in which the list, the opened finding and
+ * The moments are taken in the page (reviewPageProbe): the frame in which the list, the opened finding and
  * the log's end first show, and the click's input time stamp — so the figures are the page's, not
  * those of the Playwright driver, which shares the machine and sees everything late when it is busy
  * (its own view is kept too, as `driverSaw`). The click comes from Playwright, whenever it gets to
@@ -17,6 +17,7 @@ import { buildIfNeeded } from "../../server/cli/build.ts";
 import { repoRoot, startServer } from "../../server/main.ts";
 import { createTestConfig } from "../../test/helpers/db.ts";
 import { signUp } from "../../test/helpers/server.ts";
+import { pageProbe } from "../measure/page-probe.ts";
 import { loadAverages } from "./fanout.ts";
 import { createBigReview } from "./review-fixture.ts";
 
@@ -47,35 +48,19 @@ interface Load {
   machineLoad: string;
 }
 
-/**
- * In the page, from the first script on: when the list, the opened finding and the whole log show.
- * Plain script text, not a function: the TypeScript loader names nested functions with a helper
- * the page does not have.
- */
-function pageProbe(lastRequests: number): string {
-  return `(() => {
-    const probe = (window.__probe = { tasks: [] });
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) probe.tasks.push([e.startTime, e.duration]);
-    }).observe({ type: "longtask", buffered: true });
-    // A moment shows in the frame after the DOM had it (that animation frame's start).
-    function onScreen(name) {
-      if (probe[name] !== undefined) return;
-      probe[name] = -1;
-      requestAnimationFrame((t) => (probe[name] = t));
-    }
-    new MutationObserver(() => {
-      if (document.querySelector("[data-finding-toggle]")) onScreen("list");
-      if (document.querySelector("[data-finding-toggle][aria-expanded=true]")) onScreen("answered");
-      const usage = document.querySelector('[aria-label="Usage so far"]');
-      if (usage && usage.textContent.includes(${JSON.stringify(`${lastRequests} requests`)})) onScreen("activity");
-    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+/** In the page, from the first script on: when the list, the opened finding and the whole log show. */
+function reviewPageProbe(lastRequests: number): string {
+  return pageProbe(
+    `    if (document.querySelector("[data-finding-toggle]")) onScreen("list");
+    if (document.querySelector("[data-finding-toggle][aria-expanded=true]")) onScreen("answered");
+    const usage = document.querySelector('[aria-label="Usage so far"]');
+    if (usage && usage.textContent.includes(${JSON.stringify(`${lastRequests} requests`)})) onScreen("activity");`,
     // The input's own time stamp: when the browser received it, however busy the page was then.
-    document.addEventListener("pointerdown", (e) => {
-      if (probe.input === undefined && e.target instanceof Element && e.target.closest("[data-finding-toggle]"))
-        probe.input = e.timeStamp;
-    }, true);
-  })();`;
+    `  document.addEventListener("pointerdown", (e) => {
+    if (probe.input === undefined && e.target instanceof Element && e.target.closest("[data-finding-toggle]"))
+      probe.input = e.timeStamp;
+  }, true);`,
+  );
 }
 
 async function loadOnce(
@@ -94,7 +79,7 @@ async function loadOnce(
     });
     if (!signedIn.ok()) throw new Error(`sign-in failed: ${signedIn.status()} ${await signedIn.text()}`);
     const page = await context.newPage();
-    await page.addInitScript({ content: pageProbe(lastRequests) });
+    await page.addInitScript({ content: reviewPageProbe(lastRequests) });
     const machineLoad = loadAverages();
     const started = Date.now();
     await page.goto(url, { waitUntil: "commit" });

@@ -7,11 +7,19 @@
  */
 import { chatWithAgent } from "../review/agent/review.ts";
 import type { AgentEvent, AgentStopReason } from "../review/agent/events.ts";
+import type { ProviderFailure } from "../review/agent/loop/stop.ts";
 import { Sandbox } from "../review/sandbox.ts";
 import type { StaticInput } from "../review/static-engine.ts";
 import { createReviewTools, runToolCall } from "../review/tools/index.ts";
 import type { ToolContext } from "../review/tools/types.ts";
-import { createLlmClient, type LlmClient, type LlmClientOptions, type Message, type Usage } from "../llm/index.ts";
+import {
+  type Budget,
+  createLlmClient,
+  type LlmClient,
+  type LlmClientOptions,
+  type Message,
+  type Usage,
+} from "../llm/index.ts";
 import type { Citation, SearchHit } from "../shared/ask.ts";
 import { checkCitations } from "./citations.ts";
 import { ASK_SYSTEM_PROMPT } from "./prompt.ts";
@@ -30,7 +38,8 @@ export interface AnswerInput {
   llm: LlmClientOptions | null;
   question: string;
   history?: Message[];
-  budget?: { maxTokens?: number; maxCostUsd?: number };
+  /** Limits for this answer, or a budget shared with other answers running at once (spend.ts). */
+  budget?: { maxTokens?: number; maxCostUsd?: number } | Budget;
   maxIterations?: number;
   signal?: AbortSignal;
   onEvent?: (e: AgentEvent) => void;
@@ -78,8 +87,6 @@ const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, c
 export async function answerQuestion(input: AnswerInput): Promise<AnswerOutput> {
   const sandbox = new Sandbox(input.root);
   if (!input.llm) {
-    if (!input.searchCode)
-      throw new Error("This snapshot has no code-search index and no model is configured, so Argus cannot answer.");
     const { text, hits } = await searchAnswer(input.question, input.searchCode);
     return {
       mode: "search",
@@ -126,7 +133,7 @@ export async function answerQuestion(input: AnswerInput): Promise<AnswerOutput> 
       costUsd: out.costUsd,
       requests: out.iterations,
       stopReason: out.stopReason,
-      ...(out.error ? { error: explainModelError(out.error) } : {}),
+      ...(out.error ? { error: explainModelError(out.error, out.providerError) } : {}),
       notes: out.notes,
       model: `${input.llm.provider} / ${llm.model}`,
     };
@@ -136,18 +143,24 @@ export async function answerQuestion(input: AnswerInput): Promise<AnswerOutput> 
 }
 
 /**
- * The provider's error with what to do about it. The LLM layer's message already names provider,
- * model, status and the provider's own words; this adds the next step for the usual statuses.
+ * The provider's error with what to do about it, chosen by what the LLM layer classified it as (its
+ * kind and HTTP status, server/llm/errors.ts), never by the wording: a provider's message that
+ * happens to say "timeout" or "429" is quoted, not taken for one. The message already names provider,
+ * model, status and the provider's own words; this puts the next step in front of it.
  */
-export function explainModelError(message: string): string {
-  const status = /\b(401|403|429|5\d\d)\b/.exec(message)?.[1];
-  if (status === "401" || status === "403" || /\bauth/i.test(message))
-    return `The model provider refused the request (${status ?? "auth"}): check the API key in Settings → Model providers. ${message}`;
-  if (status === "429" || /rate.?limit/i.test(message))
-    return `The model provider is rate limiting requests (429); ask again in a minute. ${message}`;
-  // The LLM layer's words for a silent stream ("no data from the provider for N ms") and a request timeout.
-  if (/timed? ?out|no data from the provider/i.test(message))
-    return `The model did not answer in time; ask again. ${message}`;
-  if (status?.startsWith("5")) return `The model provider had an error (${status}); ask again. ${message}`;
-  return message;
+export function explainModelError(message: string, failure?: ProviderFailure): string {
+  switch (failure?.kind) {
+    case "auth":
+      return `The model provider refused the request (${failure.status ?? "auth"}): check the API key in Settings → Model providers. ${message}`;
+    case "rate_limit":
+      return `The model provider is rate limiting requests (${failure.status ?? 429}); ask again in a minute. ${message}`;
+    case "timeout":
+      return `The model did not answer in time; ask again. ${message}`;
+    case "server":
+      return `The model provider had an error${failure.status ? ` (${failure.status})` : ""}; ask again. ${message}`;
+    case "network":
+      return `Argus could not reach the model provider; check its address in Settings → Model providers, or ask again. ${message}`;
+    default:
+      return message;
+  }
 }

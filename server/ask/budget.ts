@@ -34,9 +34,19 @@ export function untilReset(now: Date, at: Date): string {
   return h ? `in ${h} h${m ? ` ${m} min` : ""}` : `in ${m} min`;
 }
 
-export async function budgetState(db: Db, workspaceId: string, now = new Date()): Promise<BudgetState> {
+/**
+ * Today's spend against the limits. `known`: the limits as the caller already read them (with the
+ * thread or project), so only the day's sum is read. Running answers count with what they have spent
+ * so far (their usage is written as it streams).
+ */
+export async function budgetState(
+  db: Db,
+  workspaceId: string,
+  now = new Date(),
+  known?: AskBudget,
+): Promise<BudgetState> {
   const [row, spent] = await Promise.all([
-    db.askBudget.findUnique({ where: { workspaceId } }),
+    known ?? db.askBudget.findUnique({ where: { workspaceId } }),
     db.askMessage.aggregate({
       where: { workspaceId, kind: "answer", createdAt: { gte: dayStart(now) } },
       _sum: { inputTokens: true, outputTokens: true, costUsd: true },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Citation } from "../shared/ask.ts";
-import { draftFinding, titleFrom } from "./draft.ts";
+import { draftFinding, staticLineFinding, titleFrom } from "./draft.ts";
 
 const ok = (path: string, line: number, endLine = line): Citation => ({ path, line, endLine, status: "ok" });
 
@@ -39,5 +39,42 @@ describe("draftFinding", () => {
   it("titles from the first sentence, without Markdown, shortened", () => {
     expect(titleFrom("**Bold** claim here. More.")).toBe("Bold claim here.");
     expect(titleFrom("x".repeat(300))).toHaveLength(118);
+  });
+});
+
+describe("a static finding on the cited lines", () => {
+  it("gives the draft the category its review finding has, not one guessed from the words", () => {
+    const known = [
+      staticLineFinding({
+        file: "src/app.js",
+        startLine: 10,
+        endLine: 12,
+        severity: "high",
+        tool: "argus",
+        ruleId: "tls/reject-unauthorized",
+      }),
+    ];
+    // No word of the answer (or of the rule) reads as security, yet a TLS rule's finding is one.
+    const d = draftFinding({
+      text: "Certificate checks are turned off here.",
+      citations: [ok("src/app.js", 11)],
+      known,
+    });
+    expect(d).toMatchObject({ category: "security", severity: "high" });
+  });
+
+  it("a ShellCheck finding is a correctness one, whatever the answer says of passwords", () => {
+    const known = [
+      staticLineFinding({
+        file: "run.sh",
+        startLine: 3,
+        endLine: 3,
+        severity: "low",
+        tool: "shellcheck",
+        ruleId: "SC2086",
+      }),
+    ];
+    const d = draftFinding({ text: "The password variable is unquoted.", citations: [ok("run.sh", 3)], known });
+    expect(d).toMatchObject({ category: "correctness", severity: "low" });
   });
 });

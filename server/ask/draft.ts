@@ -7,6 +7,7 @@
 import type { Category, Severity } from "../shared/findings.ts";
 import type { Citation } from "../shared/ask.ts";
 import { findCodeRefs } from "../shared/code-refs.ts";
+import { staticCategory } from "../review/static-engine.ts";
 
 export interface DraftFinding {
   title: string;
@@ -23,9 +24,26 @@ export interface LineFinding {
   startLine: number;
   endLine: number;
   severity: string;
-  category?: string;
-  /** Rule or tool of a static finding, for its category. */
-  rule?: string;
+  /** A review's finding's category; a static finding's as its review finding would have it (static-engine.ts). */
+  category: string;
+}
+
+/** A static pre-pass finding on the lines, with the category its review finding has (static-engine.ts), not a guess. */
+export function staticLineFinding(f: {
+  file: string;
+  startLine: number;
+  endLine: number;
+  severity: string;
+  tool: string;
+  ruleId: string;
+}): LineFinding {
+  return {
+    file: f.file,
+    startLine: f.startLine,
+    endLine: f.endLine,
+    severity: f.severity,
+    category: staticCategory(f),
+  };
 }
 
 const SECURITY =
@@ -67,8 +85,7 @@ export function draftFinding(opts: {
   if (!at) return null;
   const range = { startLine: at.line, endLine: at.endLine };
   const onLines = opts.known.find((f) => f.file === at.path && overlaps(f, range));
-  const category =
-    (onLines?.category as Category | undefined) ?? categoryFromText(`${onLines?.rule ?? ""} ${opts.text}`);
+  const category = (onLines?.category as Category | undefined) ?? categoryFromText(opts.text);
   const severity = (onLines?.severity as Severity | undefined) ?? (category === "security" ? "high" : "medium");
   return {
     title: titleFrom(opts.text),

@@ -7,15 +7,15 @@
 import { z } from "zod";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
+import { isUniqueViolation, type Db } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { locateEvidence } from "../review/report/locate.ts";
 import { fingerprint } from "../review/report/fingerprint.ts";
 import { Sandbox } from "../review/sandbox.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { categorySchema, severitySchema } from "../shared/findings.ts";
-import { draftFinding, type LineFinding } from "./draft.ts";
-import { parseDetails } from "./views.ts";
+import { draftFinding, staticLineFinding, type LineFinding } from "./draft.ts";
+import { parseDetails, snapshotUids, userNames } from "./views.ts";
 
 const uid = z.uuid();
 
@@ -45,6 +45,12 @@ export const saveFindingInput = z
   });
 
 export const teamFindingsInput = z.object({ projectUid: uid });
+
+/** What a saved finding takes from the form, whether it lands on a review or among the team's. */
+function findingFields(input: z.infer<typeof saveFindingInput>, evidence: string) {
+  const { title, severity, category, file, startLine, endLine, explanation } = input;
+  return { title, severity, category, file, startLine, endLine, evidence, explanation };
+}
 
 export function createAnswerFindings(deps: { db: Db; config: Config }) {
   const { db, config } = deps;
@@ -103,10 +109,7 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
           take: 10,
         }),
       ]);
-      const known: LineFinding[] = [
-        ...reviewFindings,
-        ...staticFindings.map((f) => ({ ...f, rule: `${f.tool} ${f.ruleId}` })),
-      ];
+      const known: LineFinding[] = [...reviewFindings, ...staticFindings.map(staticLineFinding)];
       const thread = a.thread.reviewId ? reviews.find((r) => r.id === a.thread.reviewId) : undefined;
       return {
         draft: draftFinding({ text, citations: details.citations, known }),
@@ -134,27 +137,30 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
           where: { reviewId_fingerprint: { reviewId: review.id, fingerprint: fp } },
         });
         if (existing) throw conflict(`That review already has this finding ("${existing.title}").`);
-        await db.$transaction(async (tx) => {
-          await tx.reviewFinding.create({
-            data: {
-              reviewId: review.id,
-              projectId: review.projectId,
-              fingerprint: fp,
-              title: input.title,
-              severity: input.severity,
-              confidence: 1,
-              category: input.category,
-              file: input.file,
-              startLine: input.startLine,
-              endLine: input.endLine,
-              evidence,
-              explanation: input.explanation,
-              verification: "not_run",
-              source: "team",
-            },
+        // Two saves of the same finding at once both pass the check above: the unique index on
+        // (review, fingerprint) lets one in, and the other is told so, not given a server error.
+        await db
+          .$transaction(async (tx) => {
+            await tx.reviewFinding.create({
+              data: {
+                reviewId: review.id,
+                projectId: review.projectId,
+                fingerprint: fp,
+                ...findingFields(input, evidence),
+                confidence: 1,
+                verification: "not_run",
+                source: "team",
+              },
+            });
+            await tx.review.update({ where: { id: review.id }, data: { findingsCount: { increment: 1 } } });
+          })
+          .catch((err: unknown) => {
+            if (isUniqueViolation(err))
+              throw conflict(
+                `That review already has this finding ("${input.title}"): it was saved a moment ago, by another click or a teammate.`,
+              );
+            throw err;
           });
-          await tx.review.update({ where: { id: review.id }, data: { findingsCount: { increment: 1 } } });
-        });
         return { target: "review" as const, reviewUid: review.uid, fingerprint: fp };
       }
       const evidence = linesOf(await sandboxOf(a.thread.snapshotId), input.file, input.startLine, input.endLine);
@@ -163,14 +169,7 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
           uid: crypto.randomUUID(),
           projectId: a.thread.projectId,
           snapshotId: a.thread.snapshotId,
-          title: input.title,
-          severity: input.severity,
-          category: input.category,
-          file: input.file,
-          startLine: input.startLine,
-          endLine: input.endLine,
-          evidence,
-          explanation: input.explanation,
+          ...findingFields(input, evidence),
           createdById: user.userId,
           answerUid: a.uid,
         },
@@ -187,16 +186,16 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
         orderBy: { createdAt: "desc" },
         take: 200,
       });
-      const snaps = await db.snapshot.findMany({
-        where: { id: { in: [...new Set(rows.map((r) => r.snapshotId))] } },
-        select: { id: true, uid: true },
-      });
-      const snapUid = new Map(snaps.map((s) => [s.id, s.uid]));
-      const users = await db.user.findMany({
-        where: { id: { in: [...new Set(rows.map((r) => r.createdById))] } },
-        select: { id: true, name: true },
-      });
-      const name = new Map(users.map((u) => [u.id, u.name]));
+      const [snapUid, name] = await Promise.all([
+        snapshotUids(
+          db,
+          rows.map((r) => r.snapshotId),
+        ),
+        userNames(
+          db,
+          rows.map((r) => r.createdById),
+        ),
+      ]);
       return rows.map((r) => ({
         uid: r.uid,
         title: r.title,

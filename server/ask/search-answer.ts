@@ -4,6 +4,7 @@
  * model", with a pointer to Settings → Model providers.
  */
 import type { SearchHit } from "../shared/ask.ts";
+import { NoSearchIndexError } from "../errors.ts";
 import type { ToolContext } from "../review/tools/types.ts";
 
 export const SEARCH_LABEL = "Search results, no model";
@@ -34,11 +35,24 @@ export function searchQuery(question: string): string {
   return words.length ? [...new Set(words)].join(" ") : question.trim();
 }
 
+/**
+ * Said when the code has no search index to answer from (its import built none, or it was removed):
+ * what is missing and the two ways out, instead of the search tool's refusal meant for a model.
+ */
+export const NO_INDEX_TEXT = `**${SEARCH_LABEL}.** No model provider is configured for this workspace, and this code has no search index to look the question up in (the index is built when the code is imported). An owner can add a provider in Settings → Model providers to get answers from a model, which reads the code itself; or import the code again to build its search index.`;
+
 export async function searchAnswer(
   question: string,
-  searchCode: NonNullable<ToolContext["searchCode"]>,
+  searchCode: ToolContext["searchCode"] | undefined,
 ): Promise<{ text: string; hits: SearchHit[] }> {
-  const found = await searchCode(searchQuery(question), { mode: "hybrid", k: SEARCH_HITS * 2 });
+  if (!searchCode) return { text: NO_INDEX_TEXT, hits: [] };
+  let found: Awaited<ReturnType<typeof searchCode>>;
+  try {
+    found = await searchCode(searchQuery(question), { mode: "hybrid", k: SEARCH_HITS * 2 });
+  } catch (err) {
+    if (err instanceof NoSearchIndexError) return { text: NO_INDEX_TEXT, hits: [] };
+    throw err;
+  }
   // The question is about the code: code hits first, documentation after (each group in search order).
   const ranked = [...found.filter((h) => !isProse(h.file)), ...found.filter((h) => isProse(h.file))];
   const hits: SearchHit[] = ranked.slice(0, SEARCH_HITS).map((h) => ({

@@ -11,6 +11,10 @@ import type { RuleInput } from "../llm/scripted/script.ts";
 import { startServer as startScripted } from "../llm/test-support.ts";
 import type { AskMessage, AskThread } from "../shared/ask.ts";
 import { ASK_MAX_ITERATIONS } from "./answer.ts";
+import { createAnswerRunner, INTERRUPTED_QUEUED, INTERRUPTED_RUNNING } from "./runner.ts";
+import { createSpendLedger } from "./spend.ts";
+import { createIndexCache } from "../retrieval/store/index.ts";
+import { searchStoreUri } from "../snapshots/storage.ts";
 import type { RoomEvent } from "../shared/room-events.ts";
 import { projectRoom, reviewRoom } from "../shared/rooms.ts";
 
@@ -128,7 +132,8 @@ describe.each(Object.keys(PROVIDERS) as (keyof typeof PROVIDERS)[])("asking over
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     threadUid = r.data.thread.id;
     expect(r.data.thread).toMatchObject({ title: "Where are passwords hashed?", room: projectRoom(projectUid) });
-    expect(r.data.answer.status).toBe("queued");
+    // Nothing else runs in the thread: the answer starts at once.
+    expect(r.data.answer.status).toBe("running");
 
     const done = await finished(r.data.answer.id);
     expect(done).toMatchObject({ status: "done", mode: "model", body: ANSWER, error: null });
@@ -457,6 +462,23 @@ describe("answer → finding", () => {
     const twice = await member.client.mutate("ask.saveFinding", { ...input, target: "review", reviewUid });
     expect(twice.status).toBe(409);
 
+    // The same finding saved twice at once (a double click, two teammates): one is saved, the other
+    // told so with a 409 — never a server error.
+    const other = {
+      ...input,
+      startLine: 31,
+      endLine: 32,
+      title: "MD5 is too fast for passwords",
+      target: "review",
+      reviewUid,
+    };
+    const both = await Promise.all([
+      member.client.mutate("ask.saveFinding", other),
+      owner.client.mutate("ask.saveFinding", other),
+    ]);
+    expect(both.map((x) => x.status).sort()).toEqual([200, 409]);
+    expect(both.find((x) => x.status === 409)!.error!.message).toContain("That review already has this finding");
+
     await member.client.ok("mutate", "ask.saveFinding", { ...input, target: "team" });
     const team = await viewer.client.ok<{ title: string; file: string; startLine: number }[]>(
       "query",
@@ -466,5 +488,146 @@ describe("answer → finding", () => {
       },
     );
     expect(team).toMatchObject([{ title: "MD5 password hashing", file: "src/server.js", startLine: 31 }]);
+  });
+});
+
+describe("answers running at once, and the daily budget", () => {
+  it("writes an answer's usage as it streams, and two answers at once stay within the budget together", async () => {
+    await useProvider("anthropic");
+    const LIMIT = 30_000;
+    await owner.client.ok("mutate", "ask.setBudget", {
+      workspaceId: owner.workspaceId,
+      maxTokens: LIMIT,
+      maxCostUsd: null,
+    });
+    const spentBefore = (
+      await owner.client.ok<{ spent: { tokens: number } }>("query", "ask.budget", { workspaceId: owner.workspaceId })
+    ).spent.tokens;
+    // Spent already counts against the limit: raise it by what was spent so LIMIT is what is left.
+    await owner.client.ok("mutate", "ask.setBudget", {
+      workspaceId: owner.workspaceId,
+      maxTokens: spentBefore + LIMIT,
+      maxCostUsd: null,
+    });
+    const usage = { input: 2000, output: 50 };
+    llm.setScript([
+      { match: "Do not call any more tools", text: "Enough read.", usage },
+      // Every other request: one more grep, slowly, each one spending 2,050 tokens.
+      { toolCalls: [{ name: "grep", input: { pattern: "password" } }], usage, delayMs: 60 },
+    ]);
+    const [a, b] = await Promise.all([
+      ask(member, { projectUid, question: "Budget race one: look for passwords" }),
+      ask(owner, { projectUid, question: "Budget race two: look for passwords" }),
+    ]);
+    // While they run, their rows already hold what they have spent (today's spend counts them).
+    await expect
+      .poll(
+        async () =>
+          (
+            await app.services.db.askMessage.findMany({
+              where: { uid: { in: [a.data.answer.id, b.data.answer.id] }, status: "running" },
+            })
+          ).some((m) => m.inputTokens > 0),
+        { timeout: 20_000, interval: 20 },
+      )
+      .toBe(true);
+    const [da, db] = await Promise.all([finished(a.data.answer.id, 60_000), finished(b.data.answer.id, 60_000)]);
+    const tokens = (m: AskMessage) => (m.usage?.inputTokens ?? 0) + (m.usage?.outputTokens ?? 0);
+    // Alone, each could have spent most of the 30,000; together they spent no more than it.
+    expect(tokens(da) + tokens(db)).toBeGreaterThan(0);
+    expect(tokens(da) + tokens(db)).toBeLessThanOrEqual(LIMIT);
+    await owner.client.ok("mutate", "ask.setBudget", {
+      workspaceId: owner.workspaceId,
+      maxTokens: null,
+      maxCostUsd: null,
+    });
+  });
+});
+
+describe("a runner whose read fails", () => {
+  it("ends the answer failed instead of leaving it running for ever", async () => {
+    const db = app.services.db;
+    const r = await ask(member, { projectUid, question: "Where are passwords hashed?" });
+    await finished(r.data.answer.id);
+    const thread = await db.askThread.findUniqueOrThrow({ where: { uid: r.data.thread.id } });
+    const qId = crypto.randomUUID();
+    await db.askMessage.createMany({
+      data: [
+        {
+          id: qId,
+          uid: crypto.randomUUID(),
+          threadId: thread.id,
+          workspaceId: thread.workspaceId,
+          kind: "question",
+          body: "Again?",
+          authorId: member.userId,
+        },
+        {
+          uid: crypto.randomUUID(),
+          threadId: thread.id,
+          workspaceId: thread.workspaceId,
+          kind: "answer",
+          questionId: qId,
+          body: "",
+          status: "queued",
+        },
+      ],
+    });
+    // The answer's read fails (the database went away for it); every other call is the real one.
+    const failing = new Proxy(db, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver) as unknown;
+        if (key !== "askMessage") return v;
+        return new Proxy(v as object, {
+          get: (m, k, rr) =>
+            k === "findUniqueOrThrow" ? () => Promise.reject(new Error("connection lost")) : Reflect.get(m, k, rr),
+        });
+      },
+    });
+    const runner = createAnswerRunner({
+      db: failing,
+      config: app.services.config,
+      events: app.services.events,
+      log: app.services.log,
+      // Never reached: the read before any search fails.
+      searchIndexes: createIndexCache(searchStoreUri(app.services.config.dataDir)),
+      ledger: createSpendLedger(db),
+      modelFor: async () => null,
+    });
+    runner.kick(thread.id);
+    await runner.idle();
+    const answer = await db.askMessage.findFirstOrThrow({ where: { threadId: thread.id, questionId: qId } });
+    expect(answer.status).toBe("failed");
+    expect(answer.error).toBeTruthy();
+    expect(answer.finishedAt).not.toBeNull();
+  });
+});
+
+// Last: it stops this server's answers for good.
+describe("shutdown", () => {
+  it("fails waiting answers as interrupted, gives running ones a bounded time, then stops and keeps them", async () => {
+    await useProvider("anthropic");
+    llm.setScript([
+      { match: "/very slow story/i", text: Array.from({ length: 400 }, (_, i) => `w${i} `), chunkDelayMs: 50 },
+      { text: "Never asked." },
+    ]);
+    const first = await ask(member, { projectUid, question: "A very slow story" });
+    const second = await ask(member, { threadUid: first.data.thread.id, question: "And then?" });
+    expect(second.data.answer.status).toBe("queued");
+    await waitFor("tokens", () => askEvents(first.data.answer.id).some((e) => e.type === "ask.token"));
+    const started = Date.now();
+    const out = await app.services.ask.shutdown(300);
+    // The model would have taken 20 s more; shutdown waited its 300 ms and stopped it.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(out).toEqual({ interruptedQueued: 1, stopped: 1 });
+    const rows = await app.services.db.askMessage.findMany({
+      where: { uid: { in: [first.data.answer.id, second.data.answer.id] } },
+    });
+    const byUid = new Map(rows.map((m) => [m.uid, m]));
+    expect(byUid.get(second.data.answer.id)).toMatchObject({ status: "failed", error: INTERRUPTED_QUEUED });
+    expect(byUid.get(first.data.answer.id)).toMatchObject({ status: "failed", error: INTERRUPTED_RUNNING });
+    expect(byUid.get(first.data.answer.id)!.body).toMatch(/^w0 /);
+    // The room says so too.
+    expect(await finished(second.data.answer.id)).toMatchObject({ status: "failed", error: INTERRUPTED_QUEUED });
   });
 });

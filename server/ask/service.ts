@@ -9,10 +9,17 @@
  * cancel (asking spends the workspace's model budget), owners set the budget.
  */
 import { z } from "zod";
-import { requireRole, requireUser, type Actor } from "../auth/access.ts";
+import { checkRole, requireRole, requireUser, type Actor } from "../auth/access.ts";
 import { roleAtLeast } from "../auth/roles.ts";
 import type { Config } from "../config.ts";
-import type { Db, Project, Review } from "../db/client.ts";
+import type {
+  AskMessage as AskMessageRow,
+  Db,
+  Project,
+  ProviderConnection,
+  Review,
+  ReviewFinding,
+} from "../db/client.ts";
 import { conflict, invalid, isUserFacing, notFound } from "../errors.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
@@ -25,7 +32,6 @@ import {
   mentionedQuestion,
   questionSchema,
   type AnswerStatus,
-  type AskThread,
 } from "../shared/ask.ts";
 import { mentionsAsPlainText } from "../shared/mentions.ts";
 import type { ChatMessage } from "../shared/room-chat.ts";
@@ -33,14 +39,17 @@ import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { publicError } from "../errors-public.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
-import { budgetState, requireBudget, type BudgetState } from "./budget.ts";
+import { budgetState } from "./budget.ts";
+import { projectForAsk, reviewForAsk, threadForAsk, createSnapshotCache, type AskWorkspace } from "./context.ts";
 import { createAnswerFindings } from "./findings.ts";
 import { findingContext } from "./prompt.ts";
 import { createAnswerRunner } from "./runner.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Signals } from "../cluster/signals.ts";
+import { createSpendLedger } from "./spend.ts";
 import {
   messageView,
+  pickThread,
   roomOf,
   snapshotUids,
   threadInclude,
@@ -93,15 +102,19 @@ export interface AskServiceDeps {
 
 export function createAskService(deps: AskServiceDeps) {
   const { db, events, log } = deps;
+  const ledger = createSpendLedger(db);
+  const snapshots = createSnapshotCache(db);
 
   /**
-   * The model a workspace's answers use: its first connection as Settings lists them (by name), else
-   * the server's environment default when that has a key (or is an OpenAI-compatible server with a
-   * base URL); null when there is none — answers are then search results.
+   * The model a workspace's answers use: its first connection as Settings lists them (by name, read
+   * with the thread or project), else the server's environment default when that has a key (or is an
+   * OpenAI-compatible server with a base URL); null when there is none — answers are then search results.
    */
-  async function chatModel(workspaceId: string): Promise<LlmClientOptions | null> {
-    const c = await db.providerConnection.findFirst({ where: { workspaceId }, orderBy: { name: "asc" } });
-    if (c) return deps.providers.resolveConnection(c).options;
+  async function modelFor(
+    workspaceId: string,
+    connection: ProviderConnection | null,
+  ): Promise<LlmClientOptions | null> {
+    if (connection) return deps.providers.resolveConnection(connection).options;
     try {
       const env = (await deps.providers.resolveForJob(workspaceId, null)).options;
       return env.provider === "openai-compatible" && !env.baseURL ? null : env;
@@ -111,7 +124,7 @@ export function createAskService(deps: AskServiceDeps) {
     }
   }
 
-  const runner = createAnswerRunner({ ...deps, chatModel });
+  const runner = createAnswerRunner({ ...deps, ledger, modelFor });
 
   async function loadThread(actor: Actor, threadUid: string, role: "viewer" | "member"): Promise<ThreadRow> {
     const t = await db.askThread.findUnique({ where: { uid: threadUid }, include: threadInclude });
@@ -128,61 +141,53 @@ export function createAskService(deps: AskServiceDeps) {
     return p;
   }
 
-  async function loadReview(actor: Actor, reviewUid: string, role: "viewer" | "member"): Promise<Review> {
-    const r = await db.review.findUnique({ where: { uid: reviewUid } });
-    if (!r) throw notFound(`No review with id ${reviewUid}. It may have been deleted.`);
-    await requireRole(db, actor, r.workspaceId, role);
-    return r;
-  }
+  const noProject = (uid: string) => notFound(`No project with id ${uid}. It may have been deleted.`);
+  const noReview = (uid: string) => notFound(`No review with id ${uid}. It may have been deleted.`);
+  const noThread = (uid: string) =>
+    notFound(`No conversation with id ${uid}. It may have been deleted with its project or review.`);
 
-  /** A new thread's rows: project or review, its snapshot, the finding as context. */
+  /** A new thread's row (not yet written): project or review, its snapshot, the finding as context. */
   async function newThread(
     userId: string,
-    target: { project: Project } | { review: Review; fingerprint?: string },
+    target: { project: Project } | { review: Review; project: Project; finding: ReviewFinding | null },
     question: string,
   ): Promise<{ row: ThreadRow; snapshotUid: string }> {
-    let project: Project;
+    const { project } = target;
     let snapshotId: string;
     let review: Review | null = null;
     let context: string | null = null;
     let fingerprint: string | null = null;
-    if ("project" in target) {
-      project = target.project;
+    if (!("review" in target)) {
       if (!project.currentSnapshotId)
         throw invalid("This project has no imported code yet: import it first, then ask about it.");
       snapshotId = project.currentSnapshotId;
     } else {
       review = target.review;
-      project = await db.project.findUniqueOrThrow({ where: { id: review.projectId } });
       snapshotId = review.snapshotId;
-      if (target.fingerprint) {
-        const f = await db.reviewFinding.findUnique({
-          where: { reviewId_fingerprint: { reviewId: review.id, fingerprint: target.fingerprint } },
-        });
-        if (!f) throw notFound("That finding is not part of this review.");
-        context = findingContext(f);
-        fingerprint = f.fingerprint;
+      if (target.finding) {
+        context = findingContext(target.finding);
+        fingerprint = target.finding.fingerprint;
       }
     }
-    const snapshot = await db.snapshot.findUnique({ where: { id: snapshotId } });
-    if (!snapshot || snapshot.status !== "ready")
-      throw invalid("The code this would be asked about is not imported (or its import failed); import it again.");
-    const t = await db.askThread.create({
-      data: {
-        uid: crypto.randomUUID(),
-        workspaceId: project.workspaceId,
-        projectId: project.id,
-        reviewId: review?.id ?? null,
-        fingerprint,
-        snapshotId,
-        title: titleOf(question),
-        context,
-        createdById: userId,
-      },
-    });
-    // The uids the thread's views name are the rows read above (no read back).
-    const row: ThreadRow = { ...t, project: { uid: project.uid }, review: review ? { uid: review.uid } : null };
-    return { row, snapshotUid: snapshot.uid };
+    const snapshotUid = await snapshots.readyUid(snapshotId);
+    const now = new Date();
+    const row: ThreadRow = {
+      id: crypto.randomUUID(),
+      uid: crypto.randomUUID(),
+      workspaceId: project.workspaceId,
+      projectId: project.id,
+      reviewId: review?.id ?? null,
+      fingerprint,
+      snapshotId,
+      title: titleOf(question),
+      context,
+      createdById: userId,
+      createdAt: now,
+      updatedAt: now,
+      project: { uid: project.uid },
+      review: review ? { uid: review.uid } : null,
+    };
+    return { row, snapshotUid };
   }
 
   /**
@@ -196,93 +201,129 @@ export function createAskService(deps: AskServiceDeps) {
       .catch((err: unknown) => log.error({ err, room }, "a conversation event was not published"));
   }
 
-  /** A new thread, as everyone in its room sees it; its creator is the one asking. */
-  function announceThread(t: { row: ThreadRow; snapshotUid: string }, creator: NonNullable<Actor>): AskThread {
-    const thread = threadView(t.row, t.snapshotUid, new Map([[creator.userId, creator.name]]));
-    announce(roomOf(t.row), { type: "ask.thread", payload: { thread } });
-    return thread;
-  }
-
-  /** The question and its (queued) answer, announced; the thread's queue picks the answer up at once. */
+  /**
+   * The question and its answer: announced, handed to the thread's queue, and written — the model is
+   * asked while the rows are written (an answer whose thread has nothing running here starts at once,
+   * written as running; else it waits as queued). `newThread`: the thread's row goes in the same write.
+   * Resolves with the views once the rows are written.
+   */
   async function enqueue(
     t: ThreadRow,
     asker: NonNullable<Actor>,
     question: string,
     chatMessageUid: string | null,
-    budget: BudgetState,
-    isNew: boolean,
+    ws: AskWorkspace,
+    newThread: { snapshotUid: string } | null,
   ) {
-    const userId = asker.userId;
-    // One statement writes both (atomic without a transaction): the answer names its question's id.
-    const questionId = crypto.randomUUID();
-    const rows = await db.askMessage.createManyAndReturn({
-      data: [
-        {
-          id: questionId,
-          uid: crypto.randomUUID(),
-          threadId: t.id,
-          workspaceId: t.workspaceId,
-          kind: "question",
-          authorId: userId,
-          body: question,
-          chatMessageUid,
-        },
-        {
-          uid: crypto.randomUUID(),
-          threadId: t.id,
-          workspaceId: t.workspaceId,
-          kind: "answer",
-          questionId,
-          body: "",
-          status: "queued",
-        },
-      ],
-    });
-    const q = rows.find((r) => r.kind === "question")!;
-    const a = rows.find((r) => r.kind === "answer")!;
-    const names = new Map([[userId, asker.name]]);
+    const now = new Date();
+    const startsNow = runner.isIdle(t.id);
+    const base = { threadId: t.id, workspaceId: t.workspaceId, createdAt: now, finishedAt: null };
+    const q: AskMessageRow = {
+      ...base,
+      id: crypto.randomUUID(),
+      uid: crypto.randomUUID(),
+      kind: "question",
+      authorId: asker.userId,
+      questionId: null,
+      body: question,
+      status: "done",
+      mode: null,
+      details: null,
+      model: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: null,
+      error: null,
+      chatMessageUid,
+    };
+    const a: AskMessageRow = {
+      ...q,
+      id: crypto.randomUUID(),
+      uid: crypto.randomUUID(),
+      kind: "answer",
+      authorId: null,
+      questionId: q.id,
+      body: "",
+      status: startsNow ? "running" : "queued",
+      chatMessageUid: null,
+    };
+    const names = new Map([[asker.userId, asker.name]]);
     const room = roomOf(t);
-    const question_ = messageView(q, t.uid, names);
-    const answer = messageView(a, t.uid, names);
-    announce(room, { type: "ask.message", payload: { message: question_ } });
-    announce(room, { type: "ask.message", payload: { message: answer } });
-    // A new thread's conversation is this question alone; a follow-up's is read by the runner.
-    runner.kick(t.id, { answer: a, thread: t, budget, ...(isNew ? { conversation: { question: q, turns: [] } } : {}) });
-    return { question: question_, answer };
+    if (newThread) {
+      const thread = threadView(t, newThread.snapshotUid, names);
+      announce(room, { type: "ask.thread", payload: { thread } });
+    }
+    const questionView = messageView(q, t.uid, names);
+    const answerView = messageView(a, t.uid, names);
+    announce(room, { type: "ask.message", payload: { message: questionView } });
+    announce(room, { type: "ask.message", payload: { message: answerView } });
+    const rows = [q, a].map(({ threadId: _t, ...m }) => m);
+    const written = (
+      newThread
+        ? db.askThread.create({
+            data: {
+              ...pickThread(t),
+              messages: { createMany: { data: rows } },
+            },
+          })
+        : db.askMessage.createMany({ data: [q, a] })
+    ).then(() => undefined);
+    runner.kick(t.id, {
+      answer: a,
+      thread: t,
+      limits: ws.limits,
+      connection: ws.connection,
+      written,
+      started: startsNow,
+      question: q,
+      // A new thread's conversation is this question alone; a follow-up's is read by the runner.
+      ...(newThread ? { conversation: { question: q, turns: [] } } : {}),
+    });
+    await written;
+    return { question: questionView, answer: answerView };
   }
 
   async function ask(actor: Actor, input: z.infer<typeof askInput>) {
     const user = requireUser(actor);
     if (input.threadUid) {
-      const thread = await loadThread(actor, input.threadUid, "member");
-      const budget = await requireBudget(db, thread.workspaceId);
-      const { question, answer } = await enqueue(thread, user, input.question, null, budget, false);
+      const found = await threadForAsk(db, input.threadUid, user.userId);
+      if (!found) throw noThread(input.threadUid);
+      const { thread, ws } = found;
+      checkRole(ws.role, "member");
+      await ledger.refuseIfSpent(thread.workspaceId, ws.limits);
+      const { question, answer } = await enqueue(thread, user, input.question, null, ws, null);
       // The answer is on its way; what the reply says of the thread is read meanwhile.
-      const [names, snaps] = await Promise.all([
+      const [names, snapshotUid] = await Promise.all([
         userNames(db, [thread.createdById]),
-        snapshotUids(db, [thread.snapshotId]),
+        snapshots.readyUid(thread.snapshotId).catch(() => ""),
       ]);
-      return { thread: threadView(thread, snaps.get(thread.snapshotId) ?? "", names), question, answer };
+      return { thread: threadView(thread, snapshotUid, names), question, answer };
     }
-    let created: { row: ThreadRow; snapshotUid: string };
-    let budget: BudgetState;
+    let target: Parameters<typeof newThread>[1];
+    let ws: AskWorkspace;
     if (input.reviewUid) {
-      const review = await loadReview(actor, input.reviewUid, "member");
-      budget = await requireBudget(db, review.workspaceId);
-      created = await newThread(user.userId, { review, fingerprint: input.fingerprint }, input.question);
+      const found = await reviewForAsk(db, input.reviewUid, user.userId, input.fingerprint);
+      if (!found) throw noReview(input.reviewUid);
+      checkRole(found.ws.role, "member");
+      if (input.fingerprint && !found.finding) throw notFound("That finding is not part of this review.");
+      target = found;
+      ws = found.ws;
     } else {
-      const project = await loadProject(actor, input.projectUid!, "member");
-      budget = await requireBudget(db, project.workspaceId);
-      created = await newThread(user.userId, { project }, input.question);
+      const found = await projectForAsk(db, input.projectUid!, user.userId);
+      if (!found) throw noProject(input.projectUid!);
+      checkRole(found.ws.role, "member");
+      target = { project: found.project };
+      ws = found.ws;
     }
-    const thread = announceThread(created, user);
-    const { question, answer } = await enqueue(created.row, user, input.question, null, budget, true);
+    await ledger.refuseIfSpent(target.project.workspaceId, ws.limits);
+    const created = await newThread(user.userId, target, input.question);
+    const { question, answer } = await enqueue(created.row, user, input.question, null, ws, created);
+    const thread = threadView(created.row, created.snapshotUid, new Map([[user.userId, user.name]]));
     return { thread, question, answer };
   }
 
   return {
     ask,
-    chatModel,
     /** Answer → finding (findings.ts). */
     findings: createAnswerFindings(deps),
 
@@ -373,6 +414,7 @@ export function createAskService(deps: AskServiceDeps) {
         create: { workspaceId: input.workspaceId, ...data },
         update: data,
       });
+      await ledger.limitsChanged(input.workspaceId, data);
       const s = await budgetState(db, input.workspaceId);
       return { ...s.budget, spent: s.spent, resetsAt: s.resetsAt, exhausted: s.exhausted };
     },
@@ -401,21 +443,24 @@ export function createAskService(deps: AskServiceDeps) {
         const checked = questionSchema.safeParse(question);
         if (!checked.success)
           return void (await refuse(`Argus did not answer: ${formatZodIssues(checked.error, { separator: "; " })}.`));
-        const budget = await requireBudget(db, room.workspaceId);
-        let thread: { row: ThreadRow; snapshotUid: string };
+        let target: Parameters<typeof newThread>[1];
+        let ws: AskWorkspace;
         if (parsed.kind === "project") {
-          const project = await db.project.findUniqueOrThrow({ where: { uid: parsed.uid } });
-          thread = await newThread(actor.userId, { project }, question);
+          const found = await projectForAsk(db, parsed.uid, actor.userId);
+          if (!found) throw noProject(parsed.uid);
+          target = { project: found.project };
+          ws = found.ws;
         } else {
-          const review = await db.review.findUniqueOrThrow({ where: { uid: parsed.uid } });
-          thread = await newThread(
-            actor.userId,
-            { review, ...(message.thread ? { fingerprint: message.thread } : {}) },
-            question,
-          );
+          const found = await reviewForAsk(db, parsed.uid, actor.userId, message.thread ?? undefined);
+          if (!found) throw noReview(parsed.uid);
+          if (message.thread && !found.finding) throw notFound("That finding is not part of this review.");
+          target = found;
+          ws = found.ws;
         }
-        announceThread(thread, actor);
-        await enqueue(thread.row, actor, question, message.id, budget, true);
+        // The room authorized the actor's role already (above); the workspace part is read with the project.
+        await ledger.refuseIfSpent(room.workspaceId, ws.limits);
+        const thread = await newThread(actor.userId, target, question);
+        await enqueue(thread.row, actor, question, message.id, ws, thread);
       } catch (err) {
         await refuse(publicError(err, { doing: "asking Argus", log, context: { room: room.name } }).message).catch(
           (e: unknown) => log.error({ err: e }, "could not say why Argus did not answer"),
@@ -440,8 +485,11 @@ export function createAskService(deps: AskServiceDeps) {
       return count;
     },
 
-    /** Resolves when no answer runs or waits (tests, shutdown). */
+    /** Resolves when no answer runs or waits (tests). */
     idle: () => runner.idle(),
+
+    /** Shutdown: waiting answers are failed as interrupted, running ones get a bounded time (runner.ts). */
+    shutdown: (graceMs?: number) => runner.shutdown(graceMs),
   };
 }
 

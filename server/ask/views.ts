@@ -68,6 +68,12 @@ export type ThreadRow = AskThreadRow & { project: { uid: string }; review: { uid
 
 export const threadInclude = { project: { select: { uid: true } }, review: { select: { uid: true } } } as const;
 
+/** A thread's own columns (what is written), without the uids of its project and review. */
+export function pickThread(t: ThreadRow): AskThreadRow {
+  const { project: _p, review: _r, ...row } = t;
+  return row;
+}
+
 /**
  * The room a thread's answers stream into: its review's, else its project's. Typed as a project room
  * because both kinds carry the same ask.* events and those are all that is published into it here.

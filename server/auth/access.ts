@@ -30,8 +30,13 @@ export async function requireRole(db: Db | Tx, actor: Actor, workspaceId: string
     where: { workspaceId_userId: { workspaceId, userId: user.userId } },
     select: { role: true },
   });
-  if (!membership) throw forbidden("You are not a member of this workspace.");
-  const role = roleSchema.parse(membership.role);
+  return checkRole(membership?.role ?? null, needed);
+}
+
+/** requireRole's check of a membership the caller read already (with the thing it asks about): null is none. */
+export function checkRole(memberRole: string | null, needed: Role): Role {
+  if (memberRole === null) throw forbidden("You are not a member of this workspace.");
+  const role = roleSchema.parse(memberRole);
   if (!roleAtLeast(role, needed)) {
     throw forbidden(
       `You are ${withArticle(roleLabel[role])} in this workspace; only ${needed === "owner" ? "an owner" : "a member or owner"} can ${verbs[needed]}.`,

@@ -2,7 +2,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedDb, type TestConfig } from "../../test/helpers/db.ts";
 import { createDb, type Db } from "../db/client.ts";
-import { kbRoom, reviewRoom, runRoom } from "../shared/rooms.ts";
+import { kbRoom, projectRoom, reviewRoom, runRoom } from "../shared/rooms.ts";
 import { createEventBus, type RoomEvent } from "./bus.ts";
 
 const log = pino({ level: "silent" });
@@ -146,6 +146,29 @@ describe("event bus", () => {
     ];
     expect(seen(live)).toEqual(expected);
     expect(seen(await bus.history(room))).toEqual(expected);
+  });
+
+  it("two token streams in one room (two answers, a review and an answer) each coalesce on their own", async () => {
+    const bus = createEventBus({ db, log, coalesceMs: 40 });
+    const room = projectRoom(uid());
+    const [t, a1, a2] = [uid(), uid(), uid()];
+    const delta = (answerId: string, text: string) =>
+      bus.publish(room, { type: "ask.token", payload: { threadId: t, answerId, text } });
+    // Interleaved deltas of two answers, 20 each: before, each delta closed the other's frame
+    // (about 40 frames); now each answer's deltas of a window are one frame.
+    const sent: Promise<unknown>[] = [];
+    for (let i = 0; i < 20; i++) sent.push(delta(a1, `a${i} `), delta(a2, `b${i} `));
+    await Promise.all(sent);
+    const stored = (await bus.history(room)).filter((e) => e.type === "ask.token");
+    const textOf = (answerId: string) =>
+      stored
+        .filter((e) => e.payload.answerId === answerId)
+        .map((e) => e.payload.text)
+        .join("");
+    expect(textOf(a1)).toBe(Array.from({ length: 20 }, (_, i) => `a${i} `).join(""));
+    expect(textOf(a2)).toBe(Array.from({ length: 20 }, (_, i) => `b${i} `).join(""));
+    // The first delta of each goes at once, the rest of the tick waits in one frame per answer.
+    expect(stored.length).toBeLessThanOrEqual(4);
   });
 
   it("the first delta after a quiet window is not held: it reaches a subscriber well within the window", async () => {

@@ -13,11 +13,14 @@
  * delivered in publish order, each after it is stored: a live event is always also in the log, and a
  * client that joins (or reconnects) and reads the log after its last seq misses nothing.
  *
- * Token deltas are coalesced, for storage and broadcast alike: the deltas of a room within one
- * COALESCE_MS window (of the same type — the agent's `token`, an answer's `ask.token` — and with the
- * same other fields, e.g. the same phase or answer) become one event — one row,
- * one frame to every watcher — so a stream of 10⁴ deltas is not 10⁴ rows or 10⁴ × watchers messages.
- * Any other event of the room closes the open window first, so order is kept. A window that ends
+ * Token deltas are coalesced, for storage and broadcast alike: the deltas of one stream within one
+ * COALESCE_MS window become one event — one row, one frame to every watcher — so a stream of 10⁴
+ * deltas is not 10⁴ rows or 10⁴ × watchers messages. A stream is a room, a token event type (the
+ * agent's `token`, an answer's `ask.token`) and the fields that identify it (an answer's id;
+ * TOKEN_STREAM_FIELDS): each has its own open frame, and a change of its other fields (a review's
+ * phase) closes its frame first, so two streams in one room (two answers, or a review and an answer) both
+ * coalesce instead of closing each other's frame at every delta. Any other event of the room closes
+ * the room's open frames first, so order is kept. A window that ends
  * while the room's previous write is still in flight stays open until that write is done: its
  * deltas could not go out earlier anyway (writes are chained), and taking the ones that arrive
  * meanwhile into the same frame keeps a slow database or a busy process from piling up a queue of
@@ -30,7 +33,13 @@
  */
 import { isUniqueViolation, type Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENTS } from "../shared/room-events.ts";
+import {
+  type RoomEvent,
+  type RoomEventBody,
+  roomEventSchemas,
+  TOKEN_EVENTS,
+  TOKEN_STREAM_FIELDS,
+} from "../shared/room-events.ts";
 import { parseRoom, type RoomKind, type RoomKindOf, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 
@@ -76,6 +85,9 @@ const MAX_SEQ_ATTEMPTS = 50;
 type Body = RoomEventBody;
 
 interface OpenFrame {
+  room: RoomName;
+  /** The stream: type and other fields (streamKey). */
+  key: string;
   /** The token event type (the agent's `token`, an answer's `ask.token`). */
   type: string;
   text: string;
@@ -95,11 +107,12 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
   const everyRoom = new Set<RoomListener>();
   /** The seq this process expects to take next per room (a guess: the insert decides). */
   const nextSeq = new Map<string, number>();
-  const frames = new Map<string, OpenFrame>();
-  /** When each room's last token frame went out (performance.now()); rooms quiet for a window are dropped. */
+  /** Open token frames by room, then by stream (streamKey). */
+  const frames = new Map<string, Map<string, OpenFrame>>();
+  /** When each stream's last token frame went out (performance.now(), by room + stream); quiet ones are dropped. */
   const lastFrameAt = new Map<string, number>();
-  function frameSent(room: string, at: number): void {
-    lastFrameAt.set(room, at);
+  function frameSent(stream: string, at: number): void {
+    lastFrameAt.set(stream, at);
     if (lastFrameAt.size > 1000) for (const [r, t] of lastFrameAt) if (at - t >= coalesceMs) lastFrameAt.delete(r);
   }
   // Writes of one room are chained so rows land (and go out) in publish order.
@@ -180,28 +193,33 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
       return;
     }
     writing.delete(room);
-    if (frames.get(room)?.due) closeFrame(room);
+    for (const frame of [...(frames.get(room)?.values() ?? [])]) if (frame.due) closeFrame(frame);
   }
 
   /** The frame's window has ended: it goes now, or after the write in flight (see the file comment). */
-  function windowEnded(room: RoomName): void {
-    const frame = frames.get(room);
-    if (!frame) return;
+  function windowEnded(frame: OpenFrame): void {
+    if (frames.get(frame.room)?.get(frame.key) !== frame) return;
     frame.due = true;
-    if (!writing.has(room)) closeFrame(room);
+    if (!writing.has(frame.room)) closeFrame(frame);
   }
 
-  /** Closes the room's open token frame: it is queued as one event, its deltas' publishes settle with it. */
-  function closeFrame(room: RoomName): void {
-    const frame = frames.get(room);
-    if (!frame) return;
-    frames.delete(room);
+  /** Closes an open token frame: it is queued as one event, its deltas' publishes settle with it. */
+  function closeFrame(frame: OpenFrame): void {
+    const open = frames.get(frame.room);
+    if (open?.get(frame.key) !== frame) return;
+    open.delete(frame.key);
+    if (open.size === 0) frames.delete(frame.room);
     clearTimeout(frame.timer);
-    frameSent(room, performance.now());
-    enqueue(room, { type: frame.type, payload: { ...frame.rest, text: frame.text } } as Body).then(
+    frameSent(`${frame.room}\n${frame.key}`, performance.now());
+    enqueue(frame.room, { type: frame.type, payload: { ...frame.rest, text: frame.text } } as Body).then(
       frame.written.resolve,
       frame.written.reject,
     );
+  }
+
+  /** Closes every open frame of the room, oldest first (another event of the room is about to go). */
+  function closeFrames(room: RoomName): void {
+    for (const frame of [...(frames.get(room)?.values() ?? [])]) closeFrame(frame);
   }
 
   function publishToken(
@@ -210,27 +228,41 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     payload: { text: string } & Record<string, unknown>,
   ): Promise<RoomEvent> {
     const { text, ...rest } = payload;
-    let frame = frames.get(room);
+    const key = streamKey(type, rest);
+    let frame = frames.get(room)?.get(key);
     if (frame && (frame.type !== type || !sameFields(frame.rest, rest))) {
-      closeFrame(room);
+      // The stream changed its other fields (a review's phase): its frame so far goes first.
+      closeFrame(frame);
       frame = undefined;
     }
     if (!frame) {
+      const stream = `${room}\n${key}`;
       const now = performance.now();
-      const since = now - (lastFrameAt.get(room) ?? -Infinity);
+      const since = now - (lastFrameAt.get(stream) ?? -Infinity);
       const quiet = since >= coalesceMs;
       if (quiet && !writing.has(room)) {
-        // A quiet room with nothing being written: this delta is a frame of its own, now; the next
-        // ones wait for the window it opens.
-        frameSent(room, now);
+        // A quiet stream with nothing of its room being written: this delta is a frame of its own,
+        // now; the next ones wait for the window it opens.
+        frameSent(stream, now);
         return enqueue(room, { type, payload: { ...rest, text } } as Body);
       }
       // Quiet while a write is in flight: the frame goes the moment that write is done (deltas arriving
       // meanwhile join it). Otherwise it waits for the rest of the window.
-      const timer = setTimeout(() => windowEnded(room), quiet ? coalesceMs : coalesceMs - since);
-      timer.unref?.();
-      frame = { type, text: "", rest, timer, due: quiet, written: deferred() };
-      frames.set(room, frame);
+      const made: OpenFrame = {
+        room,
+        key,
+        type,
+        text: "",
+        rest,
+        timer: setTimeout(() => windowEnded(made), quiet ? coalesceMs : coalesceMs - since),
+        due: quiet,
+        written: deferred(),
+      };
+      made.timer.unref?.();
+      frame = made;
+      let open = frames.get(room);
+      if (!open) frames.set(room, (open = new Map()));
+      open.set(key, frame);
     }
     frame.text += text;
     return frame.written.promise;
@@ -239,13 +271,13 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
   async function publish(room: RoomName, event: Body): Promise<RoomEvent> {
     const body = check(room, event);
     if (TOKEN_EVENTS.has(body.type)) return publishToken(room, body.type, body.payload as { text: string });
-    closeFrame(room);
+    closeFrames(room);
     return enqueue(room, body);
   }
 
   /** This process's writes of the room so far, stored (open token text included). */
   async function settle(room: RoomName): Promise<void> {
-    closeFrame(room);
+    closeFrames(room);
     await chains.get(room);
   }
 
@@ -297,13 +329,12 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     }) as EventBus["history"],
 
     async deleteRoom(room) {
-      lastFrameAt.delete(room);
-      const frame = frames.get(room);
-      if (frame) {
+      for (const stream of [...lastFrameAt.keys()]) if (stream.startsWith(`${room}\n`)) lastFrameAt.delete(stream);
+      for (const frame of frames.get(room)?.values() ?? []) {
         clearTimeout(frame.timer);
-        frames.delete(room);
         frame.written.reject(new Error(`Room ${room} was deleted.`));
       }
+      frames.delete(room);
       await chains.get(room);
       chains.delete(room);
       nextSeq.delete(room);
@@ -312,7 +343,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     },
 
     async flush() {
-      for (const room of [...frames.keys()]) closeFrame(room as RoomName);
+      for (const room of [...frames.keys()]) closeFrames(room as RoomName);
       await Promise.all([...chains.values()]);
     },
   };
@@ -343,6 +374,11 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A token stream within a room: its event type and the fields that identify it (TOKEN_STREAM_FIELDS). */
+function streamKey(type: string, rest: Record<string, unknown>): string {
+  return JSON.stringify([type, ...(TOKEN_STREAM_FIELDS[type] ?? Object.keys(rest).sort()).map((k) => rest[k])]);
 }
 
 function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {

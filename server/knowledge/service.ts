@@ -10,17 +10,17 @@ import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
 import { isUniqueViolation, type Db, type KnowledgeBase, type KnowledgeDocument } from "../db/client.ts";
-import { conflict, invalid, notFound } from "../errors.ts";
+import { conflict, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
-import { search as searchIndex } from "../retrieval/search.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import { chunkingSchema, DEFAULT_CHUNKING, readChunking, type ChunkingSettings } from "./chunking.ts";
 import { kbRoom } from "../shared/rooms.ts";
 import { createKnowledgeIndexer } from "./job.ts";
 import { kindOf, MIME, unsupportedMessage } from "./parse/index.ts";
-import { dropBaseStorage, documentPaths, knowledgeIndexName } from "./storage.ts";
+import { searchKnowledgeBase } from "./search.ts";
+import { dropBaseStorage, documentPaths } from "./storage.ts";
 
 export const MAX_DOCUMENTS_PER_BASE = 10_000;
 
@@ -266,35 +266,21 @@ export function createKnowledgeService(deps: {
 
     async search(actor: Actor, input: z.infer<typeof searchInput>): Promise<KnowledgeHit[]> {
       const base = await loadFor(actor, input.uid, "viewer");
-      return deps.searchIndexes.use(knowledgeIndexName(base.id), async (index) => {
-        if (!index) {
-          if (base.status === "indexing")
-            throw invalid("This knowledge base is being indexed for the first time; search once it is ready.");
-          throw invalid(
-            "This knowledge base has no searchable documents yet. Upload .txt, .md, .html, .pdf or .docx files first.",
-          );
-        }
-        // Ask for a few more than k: chunks of documents deleted since the last build are dropped.
-        const results = await searchIndex(index, input.query, { mode: input.mode, k: Math.min(input.k + 20, 1000) });
-        const docs = await db.knowledgeDocument.findMany({
-          where: { knowledgeBaseId: base.id, uid: { in: [...new Set(results.map((r) => r.file))] } },
-          select: { uid: true, name: true },
-        });
-        const names = new Map(docs.map((d) => [d.uid, d.name]));
-        return results
-          .filter((r) => names.has(r.file))
-          .slice(0, input.k)
-          .map((r) => ({
-            documentUid: r.file,
-            documentName: names.get(r.file)!,
-            title: r.symbolPath,
-            startLine: r.startLine,
-            endLine: r.endLine,
-            snippet: r.snippet,
-            score: r.score,
-            scores: r.scores,
-          }));
+      const [hits] = await searchKnowledgeBase(deps, base, [input.query], {
+        mode: input.mode,
+        k: input.k,
+        subject: "This knowledge base",
       });
+      return hits!.map((r) => ({
+        documentUid: r.file,
+        documentName: r.documentName,
+        title: r.symbolPath,
+        startLine: r.startLine,
+        endLine: r.endLine,
+        snippet: r.snippet,
+        score: r.score,
+        scores: r.scores,
+      }));
     },
 
     /** For the upload route: the base, after checking the actor may add documents to it. */

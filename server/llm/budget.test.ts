@@ -47,6 +47,31 @@ describe("budgets", () => {
     expect(stop.error?.message).toContain("no known price");
   });
 
+  it("holds what a running request may spend, so requests at once on one budget cannot overspend it together", async () => {
+    server.setScript([{ text: "ok", usage: { input: 400, output: 100 }, delayMs: 300 }]);
+    const budget = createBudget({ maxTokens: 3000 });
+    const client = clientFor(server, "anthropic");
+    const first = collect(client.stream({ messages: [userText("x".repeat(400))], budget }));
+    await expect.poll(() => server.requests.length).toBe(1);
+    // The first may still spend its prompt and its max_tokens: all of the 3,000 is held for it.
+    expect(budget.heldTokens).toBe(3000);
+    const second = await collect(client.stream({ messages: [userText("x".repeat(400))], budget }));
+    expect(second.stop.error).toMatchObject({ kind: "budget_exceeded" });
+    expect(server.requests).toHaveLength(1);
+    await first;
+    // Its charge replaces its hold: 500 spent, nothing held, the rest free for the next request.
+    expect([budget.spentTokens, budget.heldTokens]).toEqual([500, 0]);
+    await collect(client.stream({ messages: [userText("x".repeat(400))], budget }));
+    expect(server.requests[1]!.body.max_tokens).toBe(2400);
+  });
+
+  it("releases a failed request's hold", async () => {
+    server.setScript([{ status: 400, message: "bad" }]);
+    const budget = createBudget({ maxTokens: 3000 });
+    await collect(clientFor(server, "anthropic").stream({ messages: [userText("hi")], budget }));
+    expect(budget.heldTokens).toBe(0);
+  });
+
   it("fitToBudget leaves max_tokens alone without limits", () => {
     expect(fitToBudget({ estimatedInput: 10, maxTokens: 500, pricing: undefined })).toEqual({
       ok: true,

@@ -2,7 +2,10 @@
  * Token and cost budgets. A Budget is shared by every request of one job; a request may also carry its
  * own maxCostUsd. Before a call the client checks the estimated prompt against what is left and lowers
  * max_tokens so the answer cannot overrun: the model then stops with max_tokens, which is a clean stop
- * the caller already handles, instead of a request killed halfway.
+ * the caller already handles, instead of a request killed halfway. While a request runs, the most it
+ * may spend (its prompt estimate plus its max_tokens) is held on the budget and released when its
+ * usage is charged: requests running at once on one shared budget (concurrent answers of a workspace,
+ * server/ask/spend.ts) cannot together spend more than is left.
  */
 import type { Pricing } from "./catalog.ts";
 import type { Message, ToolDefinition, Usage } from "./types.ts";
@@ -18,15 +21,31 @@ export class Budget {
   spentUsd = 0;
   /** True once a request was charged without a price (unknown model): cost limits cannot be trusted. */
   unpriced = false;
+  /** What running requests may still spend (held until their usage is charged). */
+  heldTokens = 0;
+  heldUsd = 0;
 
   constructor(readonly limits: BudgetLimits) {}
 
   remainingTokens(): number {
-    return this.limits.maxTokens === undefined ? Infinity : this.limits.maxTokens - this.spentTokens;
+    return this.limits.maxTokens === undefined ? Infinity : this.limits.maxTokens - this.spentTokens - this.heldTokens;
   }
 
   remainingUsd(): number {
-    return this.limits.maxCostUsd === undefined ? Infinity : this.limits.maxCostUsd - this.spentUsd;
+    return this.limits.maxCostUsd === undefined ? Infinity : this.limits.maxCostUsd - this.spentUsd - this.heldUsd;
+  }
+
+  /** Holds what a request may spend; the returned function releases it (once; later calls do nothing). */
+  hold(tokens: number, usd: number): () => void {
+    this.heldTokens += tokens;
+    this.heldUsd += usd;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.heldTokens -= tokens;
+      this.heldUsd -= usd;
+    };
   }
 
   charge(usage: Usage, costUsd: number | undefined): void {

@@ -112,6 +112,8 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
     });
 
     let maxTokens = Math.min(req.maxTokens ?? o.maxTokens, info.maxOutputTokens ?? Infinity);
+    /** Releases what this request holds on the shared budget (at its charge, or however it ends). */
+    let release: (() => void) | undefined;
     if (budget || req.maxCostUsd !== undefined) {
       const estimatedInput = estimateInputTokens(req.system, req.messages, tools);
       const fit = fitToBudget({
@@ -126,6 +128,11 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
         return;
       }
       maxTokens = fit.maxTokens;
+      if (budget) {
+        const p = info.pricing;
+        const usd = p ? (estimatedInput * p.inputPerMTok + maxTokens * p.outputPerMTok) / 1_000_000 : 0;
+        release = budget.hold(estimatedInput + maxTokens, usd);
+      }
     }
     const temperature = req.temperature ?? o.temperature;
     const providerRequest: ProviderRequest = {
@@ -151,51 +158,55 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
       cacheWriteTokens: 0,
     });
 
-    for (let attempt = 0; ; attempt++) {
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(signal?.reason);
-      if (signal?.aborted) onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const usage: Partial<Usage> = {};
-      let shown = false; // whether the caller has seen any event of this attempt
-      try {
-        for await (const ev of guarded(
-          adapter.stream(providerRequest, controller.signal),
-          controller,
-          o.idleTimeoutMs,
-        )) {
-          if (ev.type === "usage") {
-            Object.assign(usage, ev.usage);
-          } else if (ev.type === "stop") {
-            yield usageEvent(usage, budget, estimate);
-            yield { type: "stop", reason: ev.reason, content: content.blocks() };
-            return;
-          } else {
-            shown = true;
-            content.add(ev);
-            yield ev;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const controller = new AbortController();
+        const onAbort = () => controller.abort(signal?.reason);
+        if (signal?.aborted) onAbort();
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const usage: Partial<Usage> = {};
+        let shown = false; // whether the caller has seen any event of this attempt
+        try {
+          for await (const ev of guarded(
+            adapter.stream(providerRequest, controller.signal),
+            controller,
+            o.idleTimeoutMs,
+          )) {
+            if (ev.type === "usage") {
+              Object.assign(usage, ev.usage);
+            } else if (ev.type === "stop") {
+              yield usageEvent(usage, budget, estimate, release);
+              yield { type: "stop", reason: ev.reason, content: content.blocks() };
+              return;
+            } else {
+              shown = true;
+              content.add(ev);
+              yield ev;
+            }
           }
-        }
-        throw new StreamCutError("the adapter ended without a stop");
-      } catch (e) {
-        const err = withoutSecret(classifyError(e, o.provider, model, signal?.aborted ?? false), o.apiKey);
-        err.attempts = attempt + 1;
-        const delay = shown ? undefined : retryDelay(err, attempt, policy, deps.random);
-        if (delay !== undefined) {
-          try {
-            await sleep(delay, signal);
-            continue;
-          } catch {
-            yield fail(classifyError(signal?.reason, o.provider, model, true));
-            return;
+          throw new StreamCutError("the adapter ended without a stop");
+        } catch (e) {
+          const err = withoutSecret(classifyError(e, o.provider, model, signal?.aborted ?? false), o.apiKey);
+          err.attempts = attempt + 1;
+          const delay = shown ? undefined : retryDelay(err, attempt, policy, deps.random);
+          if (delay !== undefined) {
+            try {
+              await sleep(delay, signal);
+              continue;
+            } catch {
+              yield fail(classifyError(signal?.reason, o.provider, model, true));
+              return;
+            }
           }
+          if (Object.keys(usage).length > 0) yield usageEvent(usage, budget, estimate, release);
+          yield fail(err);
+          return;
+        } finally {
+          signal?.removeEventListener("abort", onAbort);
         }
-        if (Object.keys(usage).length > 0) yield usageEvent(usage, budget, estimate);
-        yield fail(err);
-        return;
-      } finally {
-        signal?.removeEventListener("abort", onAbort);
       }
+    } finally {
+      release?.(); // however the request ended: nothing of it stays held
     }
   }
 
@@ -204,12 +215,18 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
     return info.capabilities.forcedToolChoice || choice === undefined || choice === "auto" || choice === "none";
   }
 
-  function usageEvent(partial: Partial<Usage>, budget: Budget | undefined, estimate: () => Usage): StreamEvent {
+  function usageEvent(
+    partial: Partial<Usage>,
+    budget: Budget | undefined,
+    estimate: () => Usage,
+    release: (() => void) | undefined,
+  ): StreamEvent {
     const estimated = Object.keys(partial).length === 0;
     const usage: Usage = estimated
       ? estimate()
       : { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, ...partial };
     const cost = costUsd(usage, info.pricing);
+    release?.(); // the hold becomes the charge
     budget?.charge(usage, cost);
     return {
       type: "usage",

@@ -9,7 +9,8 @@ const PAGES = {
   review: (uid: string) => `/reviews/${uid}`,
   project: (uid: string) => `/projects/${uid}`,
   kb: (uid: string) => `/knowledge/${uid}`,
-  run: (uid: string) => `/pipelines?run=${uid}`,
+  run: (uid: string) => `/pipelines/runs/${uid}`,
+  pipeline: (uid: string) => `/pipelines/${uid}`,
 } as const;
 
 export function messageLink(room: RoomName, m: { id: string; thread: string | null }, seq: number): string {

@@ -115,3 +115,29 @@ describe("ServerRegistry", () => {
     }
   });
 });
+
+describe("ServerRegistry.openAll", () => {
+  it("resolves each server once (its parameter.yaml is read once per run)", async () => {
+    const t = tempDir({ "servers/sayhello/parameter.yaml": "name: Ada\n" });
+    try {
+      const r = new ServerRegistry({ cwd: t.dir });
+      const seen: string[] = [];
+      const resolve = r.resolve.bind(r);
+      r.resolve = (p: string) => (seen.push(p), resolve(p));
+      const pos = { line: 1, col: 1 };
+      const opened = await r.openAll(
+        ["servers/sayhello", "servers/router"].map((p, i) => ({
+          alias: "ab"[i]!,
+          path: p,
+          aliasPos: pos,
+          pathPos: pos,
+        })),
+      );
+      expect(seen).toEqual(["servers/sayhello", "servers/router"]);
+      expect(opened.get("a")!.target).toMatchObject({ parameters: { name: "Ada" } });
+      for (const o of opened.values()) await o.server.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});

@@ -210,15 +210,15 @@ export class ServerRegistry {
   }
 
   /** Opens one server instance for an alias (each alias its own instance, as UltraRAG's processes). */
-  async open(alias: string, serverPath: string): Promise<OpenedServer> {
-    const target = this.resolve(serverPath);
+  async open(alias: string, serverPath: string, resolved?: ServerTarget): Promise<OpenedServer> {
+    const target = resolved ?? this.resolve(serverPath);
     if (!target)
       throw new ServerResolveError(
         `Unknown server \`${serverPath}\` for alias \`${alias}\`; built-ins: ${this.builtinNames()
           .map((n) => `servers/${n}`)
           .join(", ")}`,
       );
-    this.checkProcessPolicy(alias, target);
+    if (!resolved) this.checkProcessPolicy(alias, target);
     let server: PipelineServer;
     if (target.kind === "builtin") {
       server = this.builtins[target.name]!(target.parameters ? { parameters: target.parameters } : {});
@@ -271,7 +271,7 @@ export class ServerRegistry {
         if (!target) continue; // reported by validation as unknown_server
         const needed = used ? used.has(e.alias) : true;
         if (target.kind === "external" && !needed) continue;
-        opened.set(e.alias, await this.open(e.alias, e.path));
+        opened.set(e.alias, await this.open(e.alias, e.path, target));
       }
     } catch (err) {
       await closeAll(opened);

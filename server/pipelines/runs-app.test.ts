@@ -15,6 +15,7 @@ import type { Db } from "../db/client.ts";
 import { createEventBus } from "../events/bus.ts";
 import { createInProcessQueue, type JobQueue } from "../jobs/queue.ts";
 import { createKnowledgeService, type KnowledgeService } from "../knowledge/service.ts";
+import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import { startScriptedServer } from "../llm/scripted/server.ts";
 import { createIndexCache, type IndexCache } from "../retrieval/store/index.ts";
 import { searchStoreUri } from "../snapshots/storage.ts";
@@ -23,6 +24,7 @@ import { tempDir } from "./engine/test-support.ts";
 import type { ExternalServerSpec } from "./registry.ts";
 import { createRunService } from "./runs.ts";
 import type { PipelineServer } from "./servers/contract.ts";
+import { defineServer } from "./servers/define.ts";
 
 const log = pino({ level: "silent" });
 let db: Db;
@@ -130,6 +132,7 @@ const runService = (opts: { allowProcesses?: boolean; external?: ReturnType<type
     events: createEventBus({ db, log }),
     log,
     searchIndexes,
+    allowedHosts: ["127.0.0.1"],
     ...(opts.allowProcesses ? { allowProcesses: true } : {}),
     ...(opts.external ? { engine: { external: opts.external } } : {}),
   });
@@ -389,6 +392,108 @@ describe("memory in the database", () => {
       expect(r.error).toBe(
         `Step memory.get_global_memory failed: memory.get_global_memory: user_id must be letters, digits, '_' or '-', got string "../x"`,
       );
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
+
+describe("the running-run limit (maxRunning)", () => {
+  it("is atomic: of five concurrent starts with room for two, exactly two run", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const wait = defineServer({
+      name: "wait",
+      defaults: {},
+      tools: { hold: { params: [], output: "->", run: async () => (await gate, {}) } },
+    });
+    const dir = tempDir({ "p.yaml": "servers:\n  wait: servers/wait\npipeline:\n- wait.hold\n" });
+    const crew = await team("limit");
+    try {
+      const runs = createRunService({ db, events: createEventBus({ db, log }), log, engine: { builtins: { wait } } });
+      const input = {
+        file: "p.yaml",
+        cwd: dir.dir,
+        origin: "app" as const,
+        actor: crew.member,
+        workspaceId: crew.workspaceId,
+        maxRunning: 2,
+      };
+      const tries = await Promise.allSettled(Array.from({ length: 5 }, () => runs.start(input)));
+      const ok = tries.filter((t) => t.status === "fulfilled");
+      expect(ok).toHaveLength(2);
+      for (const t of tries)
+        if (t.status === "rejected")
+          expect(String(t.reason)).toMatch(/2 runs are already running in this workspace; wait for one to finish/);
+      expect(await db.pipelineRun.count({ where: { workspaceId: crew.workspaceId } })).toBe(2);
+      release();
+      for (const t of ok) expect((await t.value.done).status).toBe("completed");
+      // Room again once they have finished.
+      expect((await (await runs.start(input)).done).status).toBe("completed");
+    } finally {
+      release();
+      dir.cleanup();
+    }
+  });
+});
+
+describe("knowledge-base search: the app's search box and pipelines count the same documents", () => {
+  it("a document waiting to be re-indexed still counts in both; a failed one in neither", async () => {
+    const base = (await knowledge.list(a.member, a.workspaceId)).find((x) => x.name === "Sample documents")!;
+    const row = await db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } });
+    const tides = await db.knowledgeDocument.findFirstOrThrow({ where: { knowledgeBaseId: row.id, name: "tides.md" } });
+    const forRun = knowledgeBasesForRun({ db, searchIndexes }, a.workspaceId);
+    const both = async () => ({
+      app: (await knowledge.search(a.member, { uid: base.uid, query: "tides Moon", mode: "hybrid", k: 10 })).map(
+        (h) => h.documentName,
+      ),
+      run: (await forRun.search("Sample documents", ["tides Moon"], 10))[0]!.some((t) => /tide/i.test(t)),
+    });
+    try {
+      await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "pending" } });
+      let seen = await both();
+      expect(seen.app).toContain("tides.md");
+      expect(seen.run).toBe(true);
+      await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "failed" } });
+      seen = await both();
+      expect(seen.app).not.toContain("tides.md");
+      expect(seen.run).toBe(false);
+    } finally {
+      await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "ready" } });
+    }
+  });
+});
+
+describe("outbound requests of web-app runs (SSRF guard)", () => {
+  it("a model base_url on an internal address is refused unless the operator allows the host; the CLI is not checked", async () => {
+    const params = (base: string) =>
+      JSON.stringify({
+        generation: {
+          backend: "openai",
+          backend_configs: { openai: { model_name: "scripted", base_url: base, api_key: "k" } },
+          sampling_params: {},
+          extra_params: {},
+          system_prompt: "",
+        },
+      });
+    const dir = tempDir({
+      "p.yaml": "servers:\n  generation: servers/generation\npipeline:\n- generation.generation_init\n",
+      "parameter/p_parameter.yaml": params(llm.openaiBaseURL),
+      "m.yaml": "servers:\n  generation: servers/generation\npipeline:\n- generation.generation_init\n",
+      "parameter/m_parameter.yaml": params("http://169.254.169.254/v1"),
+    });
+    try {
+      const strict = createRunService({ db, events: createEventBus({ db, log }), log });
+      const app = { cwd: dir.dir, origin: "app" as const, actor: a.member, workspaceId: a.workspaceId };
+      const refused = await strict.run({ file: "p.yaml", ...app });
+      expect(refused.status).toBe("failed");
+      expect(refused.error).toContain(
+        `generation.generation_init: backend_configs.openai.base_url ${llm.openaiBaseURL} is refused: pipelines run from the web app only reach hosts on the public internet`,
+      );
+      expect((await strict.run({ file: "m.yaml", ...app })).error).toMatch(/169\.254\.169\.254\/v1 is refused/);
+      // The operator's allow list (PIPELINES_ALLOWED_HOSTS), and the CLI, which keeps UltraRAG's behaviour.
+      expect((await runService().run({ file: "p.yaml", ...app })).status).toBe("completed");
+      expect((await strict.run({ file: "p.yaml", cwd: dir.dir })).status).toBe("completed");
     } finally {
       dir.cleanup();
     }

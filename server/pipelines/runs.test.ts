@@ -7,7 +7,7 @@ import { captureLog } from "../../test/helpers/log.ts";
 import { TEST_BUILTINS, tempDir } from "./engine/test-support.ts";
 import { runRoom } from "../shared/rooms.ts";
 import { defineServer } from "./servers/define.ts";
-import { createRunService } from "./runs.ts";
+import { createRunService, RUN_INTERRUPTED } from "./runs.ts";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -156,6 +156,27 @@ describe("run service", () => {
       expect((await runs.history(uid)).filter((e) => e.type === "step_end").length).toBeLessThan(50);
       expect(runs.cancel(uid)).toBe(false);
       await expect(runs.get("nope")).rejects.toThrow("No pipeline run nope.");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("shutdown: a run that outlasts the grace time is stopped and recorded as interrupted before it resolves", async () => {
+    const t = tempDir({
+      "p.yaml":
+        "servers:\n  toy: servers/toy\npipeline:\n- toy.seed\n- loop:\n    times: 100000\n    steps:\n    - toy.nap\n",
+    });
+    try {
+      const events = createEventBus({ db, log });
+      const runs = createRunService({ db, events, log, engine: { builtins: TEST_BUILTINS } });
+      const { uid } = await runs.start({ file: "p.yaml", cwd: t.dir });
+      const started = Date.now();
+      expect(await runs.shutdown(200)).toEqual({ stopped: 1 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // Its end is written by the time shutdown resolves: the database may close after it.
+      expect(await runs.get(uid)).toMatchObject({ status: "failed", error: RUN_INTERRUPTED });
+      // Nothing running: shutdown has nothing to wait for.
+      expect(await runs.shutdown(200)).toEqual({ stopped: 0 });
     } finally {
       t.cleanup();
     }

@@ -12,7 +12,9 @@ import path from "node:path";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Role } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
-import { invalid, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { lockWorkspace } from "../workspaces/lock.ts";
+import { outboundCheck } from "../net/outbound.ts";
 import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import { publicError } from "../errors-public.ts";
@@ -20,6 +22,7 @@ import type { Logger } from "../logger.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import { toEnvelope } from "../shared/event-union.ts";
 import { runRoom } from "../shared/rooms.ts";
+import type { Pipeline } from "./dsl/ast.ts";
 import type { AliasParameters } from "./dsl/params.ts";
 import type { PipelineEvent } from "./engine/events.ts";
 import { RunCancelledError, StepError } from "./engine/execute.ts";
@@ -55,6 +58,11 @@ export interface StartRunInput {
    */
   origin?: RunOrigin;
   actor?: Actor;
+  /** Refuse (409) when this many runs of `workspaceId` are already running; checked and recorded
+   * atomically, so concurrent starts cannot both pass. */
+  maxRunning?: number;
+  /** The pipeline as the caller parsed and validated it (RunOptions.checked). */
+  checked?: Pipeline;
 }
 
 export interface RunRecord {
@@ -71,6 +79,10 @@ export interface RunRecord {
   finishedAt: Date | null;
 }
 
+/** How long shutdown lets running pipeline runs finish before it stops them. */
+export const RUN_SHUTDOWN_GRACE_MS = 10_000;
+export const RUN_INTERRUPTED = "Interrupted: Argus was shut down while the run was in progress. Start it again.";
+
 export interface RunServiceDeps {
   db: Db;
   events: EventBus;
@@ -80,6 +92,8 @@ export interface RunServiceDeps {
   engine?: Pick<RunOptions, "external" | "builtins" | "log">;
   /** PIPELINES_ALLOW_PROCESSES (config.pipelines.allowProcesses): web-app runs by owners may start processes. */
   allowProcesses?: boolean;
+  /** PIPELINES_ALLOWED_HOSTS: hosts web-app runs may reach although they resolve to internal addresses. */
+  allowedHosts?: readonly string[];
   /** The app's open search indexes: with it, a run in a workspace reads that workspace's knowledge bases. */
   searchIndexes?: IndexCache;
 }
@@ -118,6 +132,10 @@ const doingFor = (err: unknown) => (err instanceof StepError ? `running step ${e
 export function createRunService(deps: RunServiceDeps) {
   const { db, events } = deps;
   const running = new Map<string, AbortController>();
+  /** Every run's `done` until it settles (shutdown waits for them before the database closes). */
+  const inFlight = new Set<Promise<RunRecord>>();
+  /** Runs stopped by shutdown: recorded as interrupted (failed), not as cancelled by someone. */
+  const interrupted = new Set<string>();
 
   /** What the run may do and use, from who started it where (throws 401/403 for the app). */
   async function scope(input: StartRunInput): Promise<{ createdById?: string; engine: Partial<RunOptions> }> {
@@ -136,28 +154,48 @@ export function createRunService(deps: RunServiceDeps) {
       context.knowledge = knowledgeBasesForRun({ db, searchIndexes: deps.searchIndexes }, input.workspaceId);
     if (origin === "app" && input.workspaceId && userId)
       context.memory = dbMemoryStore(db, { workspaceId: input.workspaceId, userId });
+    // A web-app run's parameters are a user's input: its requests reach public hosts only.
+    if (origin === "app") context.checkUrl = outboundCheck({ allowedHosts: deps.allowedHosts ?? [] });
     return {
       ...(userId ? { createdById: userId } : {}),
-      engine: { context, ...(refuseProcesses ? { refuseProcesses } : {}) },
+      // The app's trace shows tokens per step; the CLI keeps UltraRAG's step_end as it is.
+      engine: {
+        context,
+        ...(origin === "app" ? { stepTokens: true } : {}),
+        ...(refuseProcesses ? { refuseProcesses } : {}),
+      },
     };
+  }
+
+  /** The run's row; with `maxRunning`, counted and created under the workspace's lock. */
+  async function createRow(input: StartRunInput, data: Parameters<Db["pipelineRun"]["create"]>[0]["data"]) {
+    const { maxRunning, workspaceId } = input;
+    if (maxRunning === undefined || !workspaceId) return db.pipelineRun.create({ data });
+    return db.$transaction(async (tx) => {
+      await lockWorkspace(tx, workspaceId);
+      const running = await tx.pipelineRun.count({ where: { workspaceId, status: "running" } });
+      if (running >= maxRunning)
+        throw conflict(
+          `${running} runs are already running in this workspace; wait for one to finish or cancel it, then start again.`,
+        );
+      return tx.pipelineRun.create({ data });
+    });
   }
 
   /** The run's row (status running). */
   async function insert(input: StartRunInput, createdById: string | undefined): Promise<string> {
     const uid = input.uid ?? randomUUID();
-    await db.pipelineRun.create({
-      data: {
-        uid,
-        pipelineName: path.basename(input.file).replace(/\.[^.]*$/, ""),
-        pipelinePath: input.file,
-        pipelineHash: "",
-        params: "{}",
-        ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
-        ...(createdById ? { createdById } : {}),
-        ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
-        ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
-        ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
-      },
+    await createRow(input, {
+      uid,
+      pipelineName: path.basename(input.file).replace(/\.[^.]*$/, ""),
+      pipelinePath: input.file,
+      pipelineHash: "",
+      params: "{}",
+      ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+      ...(createdById ? { createdById } : {}),
+      ...(input.pipelineId ? { pipelineId: input.pipelineId, pipelineVersion: input.pipelineVersion ?? null } : {}),
+      ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
+      ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
     });
     return uid;
   }
@@ -178,7 +216,7 @@ export function createRunService(deps: RunServiceDeps) {
     const publish = (e: PipelineEvent) => {
       if (e.type !== "error") send(e);
     };
-    return (async (): Promise<RunRecord> => {
+    const done = (async (): Promise<RunRecord> => {
       let status: RunStatus = "completed";
       let error: string | null = null;
       let result: RunResult | undefined;
@@ -190,6 +228,7 @@ export function createRunService(deps: RunServiceDeps) {
           ...(input.param !== undefined ? { param: input.param } : {}),
           ...(input.demo ? { demo: true } : {}),
           ...(input.overrides ? { overrides: input.overrides } : {}),
+          ...(input.checked ? { checked: input.checked } : {}),
           signal: controller.signal,
           onEvent: publish,
           onContext: async (ctx, parameters) => {
@@ -210,6 +249,10 @@ export function createRunService(deps: RunServiceDeps) {
           status === "cancelled"
             ? new RunCancelledError().message
             : publicError(err, { doing: doingFor(err), log: deps.log, context: { run: uid } }).message;
+        if (interrupted.has(uid)) {
+          status = "failed";
+          error = RUN_INTERRUPTED;
+        }
         send({ type: "error", message: error });
       } finally {
         running.delete(uid);
@@ -228,6 +271,12 @@ export function createRunService(deps: RunServiceDeps) {
       });
       return toRecord(await db.pipelineRun.findUniqueOrThrow({ where: { uid } }));
     })();
+    inFlight.add(done);
+    void done.then(
+      () => inFlight.delete(done),
+      () => inFlight.delete(done),
+    );
+    return done;
   }
 
   /** Starts a run; resolves once its row exists. `done` settles with the final record (never rejects). */
@@ -266,11 +315,35 @@ export function createRunService(deps: RunServiceDeps) {
       });
       return rows.map(toRecord);
     },
+    /** The runs running in this process. */
+    runningUids: (): string[] => [...running.keys()],
     /** Asks a running run to stop at the next step; false when it is not running here. */
     cancel(uid: string): boolean {
       const c = running.get(uid);
       c?.abort();
       return c !== undefined;
+    },
+    /**
+     * Shutdown: runs still going get `graceMs` to finish, then are stopped (recorded as interrupted);
+     * resolves when every run's end is recorded, so the database can close after it.
+     */
+    async shutdown(graceMs = RUN_SHUTDOWN_GRACE_MS): Promise<{ stopped: number }> {
+      const all = () => Promise.allSettled([...inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([
+        all().then(() => true),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), graceMs))),
+      ]);
+      clearTimeout(timer);
+      if (inTime) return { stopped: 0 };
+      let stopped = 0;
+      for (const [uid, c] of running) {
+        interrupted.add(uid);
+        c.abort();
+        stopped++;
+      }
+      await all();
+      return { stopped };
     },
     /** The run's events so far (replay), oldest first. */
     history: (uid: string, afterSeq?: number) => events.history(runRoom(uid), afterSeq),

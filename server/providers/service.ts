@@ -9,6 +9,8 @@ import type { Config } from "../config.ts";
 import { isUniqueViolation, type Db, type ProviderConnection } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
+import type { Resolver } from "../codebase/ingest/git-network.ts";
+import { outboundCheck } from "../net/outbound.ts";
 import {
   COMPATIBLE_PRESETS,
   MODELS,
@@ -65,7 +67,31 @@ export type TestResult =
 
 const TEST_TIMEOUT_MS = 20_000;
 
-export function createProviderService(db: Db, config: Config, authSecret: string, fetchImpl: typeof fetch = fetch) {
+export function createProviderService(
+  db: Db,
+  config: Config,
+  authSecret: string,
+  fetchImpl: typeof fetch = fetch,
+  resolve?: Resolver,
+) {
+  // A saved base URL is a workspace owner's input that the server then requests: public hosts only
+  // (the SSRF guard pipelines use), plus PIPELINES_ALLOWED_HOSTS and the operator's OLLAMA_URL host.
+  const checkUrl = outboundCheck({
+    allowedHosts: [...config.pipelines.allowedHosts, hostOf(config.ollamaUrl)].filter(Boolean),
+    ...(resolve ? { resolve } : {}),
+  });
+  async function checkBaseUrl(baseUrl: string | null | undefined): Promise<void> {
+    if (!baseUrl) return;
+    try {
+      await checkUrl(baseUrl, "The base URL");
+    } catch (err) {
+      throw invalid(
+        err instanceof Error
+          ? err.message.replace("pipelines run from the web app only reach", "Argus only reaches")
+          : String(err),
+      );
+    }
+  }
   const keys = createSecretBox(authSecret, "provider-keys");
 
   function view(c: ProviderConnection): ConnectionView {
@@ -194,6 +220,7 @@ export function createProviderService(db: Db, config: Config, authSecret: string
 
     async save(actor: Actor, input: z.infer<typeof saveConnectionInput>): Promise<ConnectionView> {
       await requireRole(db, actor, input.workspaceId, "owner");
+      await checkBaseUrl(input.baseUrl);
       const data = {
         name: input.name,
         provider: input.provider,
@@ -235,6 +262,7 @@ export function createProviderService(db: Db, config: Config, authSecret: string
         return runTest(optionsFor(c));
       }
       await requireRole(db, actor, input.workspaceId, "owner");
+      await checkBaseUrl(input.baseUrl);
       let apiKeyCipher: string | null = null;
       if (!input.apiKey && input.uid) {
         const saved = await db.providerConnection.findUnique({ where: { uid: input.uid } });
@@ -279,3 +307,11 @@ export function createProviderService(db: Db, config: Config, authSecret: string
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;
+
+function hostOf(url: string | undefined): string {
+  try {
+    return url ? new URL(url).hostname : "";
+  } catch {
+    return "";
+  }
+}

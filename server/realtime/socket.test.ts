@@ -229,7 +229,7 @@ describe("rooms", () => {
       error: expect.stringMatching(/does not exist/),
     });
     const hint =
-      "The join message was not understood: room: a room is review:<uid>, project:<uid>, run:<uid> or kb:<uid>";
+      "The join message was not understood: room: a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid> or pipeline:<uid>";
     expect(await join(socket, "../../etc")).toEqual({ ok: false, error: hint });
     expect(await join(socket, [room] as unknown as string)).toEqual({
       ok: false,

@@ -60,6 +60,7 @@ function scriptedIndex(textOrder: number[], vectorOrder: number[]) {
     fullTextSearch: async (_t, k) => (reads.textDepths.push(k), textOrder.slice(0, k).map((i, r) => row(i, 100 - r))),
     vectorTexts: () => Promise.reject(new Error("hybrid search reads whole hits")),
     fullTextTexts: () => Promise.reject(new Error("hybrid search reads whole hits")),
+    textsAt: () => Promise.reject(new Error("hybrid search reads whole hits")),
     rankVector: async (_v, k) => (reads.vectorDepths.push(k), ranked(vectorOrder, k)),
     fetchHits: async (rows) => {
       reads.fetched.push(rows.map((r) => r.rowId));

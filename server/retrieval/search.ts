@@ -142,6 +142,11 @@ const storedEmbedders = new WeakMap<ChunkIndex, Embedder>();
 
 function queryEmbedder(index: ChunkIndex, supplied: Embedder | undefined): Embedder {
   if (supplied) return embedderForIndex(index.embedder, index.embedderState, supplied);
+  return storedEmbedder(index);
+}
+
+/** The embedder an index stores (the hash embedder with its IDF), built once per opened index. */
+export function storedEmbedder(index: ChunkIndex): Embedder {
   let e = storedEmbedders.get(index);
   if (!e) {
     e = embedderForIndex(index.embedder, index.embedderState);

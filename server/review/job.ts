@@ -9,7 +9,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
-import { invalid, isUserFacing } from "../errors.ts";
+import { NoSearchIndexError, isUserFacing } from "../errors.ts";
 import { publicError } from "../errors-public.ts";
 import { search } from "../retrieval/search.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
@@ -256,10 +256,7 @@ export function codeSearchFor(
 ): ToolContext["searchCode"] {
   return (query, opts) =>
     searchIndexes.use(searchIndexName(snapshotId), async (index) => {
-      if (!index)
-        throw invalid(
-          "This snapshot has no code-search index, so search_code can't answer. Use grep for text, find_definition for symbols, list_dir to explore.",
-        );
+      if (!index) throw new NoSearchIndexError();
       const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
       const mode = embedder || index.embedder.name === "hash" ? opts.mode : "fulltext";
       const hits = await search(index, query, {

@@ -113,7 +113,7 @@ const ADVICE: { match: RegExp; category: Category; fix: string }[] = [
   },
 ];
 
-function adviceFor(f: StaticInput): { category: Category; fix?: string } {
+function adviceFor(f: Pick<StaticInput, "tool" | "ruleId">): { category: Category; fix?: string } {
   if (f.tool === "shellcheck")
     return {
       category: "correctness",
@@ -123,6 +123,11 @@ function adviceFor(f: StaticInput): { category: Category; fix?: string } {
   if (hit) return { category: hit.category, fix: hit.fix };
   if (f.tool === "bandit" || (f.tool === "ruff" && /^S\d/.test(f.ruleId))) return { category: "security" };
   return { category: "correctness" };
+}
+
+/** The category a static finding of this tool and rule becomes (the same as its review finding's). */
+export function staticCategory(f: Pick<StaticInput, "tool" | "ruleId">): Category {
+  return adviceFor(f).category;
 }
 
 /** A merged finding's message ends with the other tools that reported it (analysis/merge.ts). */

@@ -20,6 +20,8 @@ async function workspaceOf(db: Db, { kind, uid }: ParsedRoom): Promise<string | 
       return (await db.pipelineRun.findUnique({ where: { uid }, select }))?.workspaceId;
     case "kb":
       return (await db.knowledgeBase.findUnique({ where: { uid }, select }))?.workspaceId;
+    case "pipeline":
+      return (await db.pipeline.findUnique({ where: { uid }, select }))?.workspaceId;
   }
 }
 

@@ -19,7 +19,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { Notifier } from "../notifications/service.ts";
 import { mentionedUserIds, rewriteMentions } from "../shared/mentions.ts";
 import {
-  CHAT_MAX_BYTES,
+  chatBodySchema,
   CHAT_PAGE,
   CHAT_RATE_MESSAGES,
   CHAT_RATE_WINDOW_MS,
@@ -76,9 +76,16 @@ export function createRoomChat(deps: {
     };
   }
 
-  /** Publishes the message's current state; resolves with it and the seq of its event. */
-  async function announce(room: RoomName, m: RoomMessage): Promise<{ message: ChatMessage; seq: number }> {
-    const message = view(m, (await names([m.authorId])).get(m.authorId));
+  /**
+   * Publishes the message's current state; resolves with it and the seq of its event. `authorName`:
+   * the author's name when the caller knows it (the actor's own message), else it is read.
+   */
+  async function announce(
+    room: RoomName,
+    m: RoomMessage,
+    authorName?: string,
+  ): Promise<{ message: ChatMessage; seq: number }> {
+    const message = view(m, authorName ?? (await names([m.authorId])).get(m.authorId));
     const { seq } = await events.publish(room, { type: "chat_message", payload: message });
     const review = parseRoom(room);
     if (m.thread !== null && review?.kind === "review") {
@@ -98,7 +105,7 @@ export function createRoomChat(deps: {
       select: { user: { select: { id: true, name: true } } },
     });
     const { text, userIds } = rewriteMentions(body, new Map(members.map((m) => [m.user.id, m.user.name])));
-    if (new TextEncoder().encode(text).length > CHAT_MAX_BYTES)
+    if (!chatBodySchema.safeParse(text).success)
       throw invalid("With the mentioned members' names written out, this message is over 16 KB; shorten it.");
     return { body: text, mentioned: userIds };
   }
@@ -150,9 +157,14 @@ export function createRoomChat(deps: {
       const m = await db.roomMessage.create({
         data: { uid: crypto.randomUUID(), room: room.name, thread: input.thread, authorId: user.userId, body },
       });
-      const sent = await announce(room.name, m);
-      // Argus first (an answer waits on the model), then the people told of the message.
-      await deps.onSend?.(user, room, sent.message);
+      // Argus first (an answer waits on the model), then the people told of the message. Argus does not
+      // wait for the message's event to be stored: the bus keeps the room's events in publish order, so
+      // its thread still comes after the message.
+      const announced = announce(room.name, m, user.name);
+      announced.catch(() => undefined); // awaited below; not unhandled while Argus is asked
+      const message = view(m, user.name);
+      await deps.onSend?.(user, room, message);
+      const sent = await announced;
       await tell(room, m, sent, mentioned, true);
       return sent.message;
     },

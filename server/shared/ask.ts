@@ -6,26 +6,26 @@
  * the question's limits, the views every watcher gets, and the room events' payloads.
  */
 import { z } from "zod";
+import { ARGUS_MENTION } from "./mentions.ts";
+import { parseRoom } from "./rooms.ts";
+import { sizedTextSchema } from "./text-size.ts";
 import { usageSchema } from "./usage.ts";
 
 /** A question's text, in UTF-8 bytes. */
 export const ASK_MAX_BYTES = 8 * 1024;
 /** How the team chat calls Argus: `@argus` at the start of a word, anywhere in the message. */
-export const ASK_MENTION = "@argus";
+export const ASK_MENTION = ARGUS_MENTION;
+/** Rooms whose team chat takes `@argus …` questions: a project's and a review's. */
+export const roomTakesQuestions = (room: string): boolean => {
+  const kind = parseRoom(room)?.kind;
+  return kind === "project" || kind === "review";
+};
 
-const size = (bytes: number) => `${bytes.toLocaleString("en")} bytes`;
-
-export const questionSchema = z.string().superRefine((q, ctx) => {
-  if (!q.trim()) {
-    ctx.addIssue({ code: "custom", message: "a question needs some text: ask what you want to know about the code" });
-    return;
-  }
-  const bytes = new TextEncoder().encode(q).length;
-  if (bytes > ASK_MAX_BYTES)
-    ctx.addIssue({
-      code: "custom",
-      message: `a question is at most 8 KB (${size(ASK_MAX_BYTES)}); this one is ${size(bytes)} — ask about less at once, or point at the files instead of pasting them`,
-    });
+export const questionSchema = sizedTextSchema({
+  maxBytes: ASK_MAX_BYTES,
+  empty: "a question needs some text: ask what you want to know about the code",
+  what: "a question",
+  advice: "ask about less at once, or point at the files instead of pasting them",
 });
 
 /** Where an answer stands. queued: another answer of the thread runs first. */

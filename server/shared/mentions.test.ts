@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { mentionedQuestion, roomTakesQuestions } from "./ask.ts";
+import { projectRoom, reviewRoom } from "./rooms.ts";
 import {
   activeMentionQuery,
   findMentions,
+  insertArgus,
   insertMention,
   MAX_MENTIONS_PER_MESSAGE,
   mentionedUserIds,
   mentionMatches,
+  offersArgus,
   mentionName,
   mentionsAsPlainText,
   mentionToken,
@@ -127,5 +131,30 @@ describe("the composer's autocomplete", () => {
     const r = insertMention("hi @be rest", 3, 6, { id: "bea", name: "Bea" });
     expect(r.text).toBe("hi @[Bea](mention:bea) rest");
     expect(r.caret).toBe("hi @[Bea](mention:bea) ".length);
+  });
+});
+
+describe("offering Argus in the composer", () => {
+  it("offers @argus for what starts its name, only where asking is possible", () => {
+    expect(offersArgus("", true)).toBe(true);
+    expect(offersArgus("ar", true)).toBe(true);
+    expect(offersArgus("Arg", true)).toBe(true);
+    expect(offersArgus("bea", true)).toBe(false);
+    expect(offersArgus("ar", false)).toBe(false);
+  });
+
+  it("rooms of projects and reviews take questions; pipeline runs and knowledge bases do not", () => {
+    expect(roomTakesQuestions(projectRoom(crypto.randomUUID()))).toBe(true);
+    expect(roomTakesQuestions(reviewRoom(crypto.randomUUID()))).toBe(true);
+    expect(roomTakesQuestions(`run:${crypto.randomUUID()}`)).toBe(false);
+    expect(roomTakesQuestions("nonsense")).toBe(false);
+  });
+
+  it("picking Argus writes @argus as plain text — what the server takes as a question", () => {
+    const draft = "hey @ar where is auth?";
+    const r = insertArgus(draft, 4, 7);
+    expect(r.text).toBe("hey @argus where is auth?");
+    expect(r.caret).toBe(11);
+    expect(mentionedQuestion(mentionsAsPlainText(r.text))).toBe("hey where is auth?");
   });
 });

@@ -135,7 +135,27 @@ export function insertMention(
   caret: number,
   user: { id: string; name: string },
 ): { text: string; caret: number } {
-  const token = `${mentionToken(user)} `;
+  return replaceQuery(text, start, caret, mentionToken(user));
+}
+
+/** How the team chat calls Argus (server/shared/ask.ts): plain text, not a member's token. */
+export const ARGUS_MENTION = "@argus";
+
+/**
+ * Whether the composer offers `@argus` for what was typed after the `@`: in a room where asking is
+ * possible (a project's or a review's, for a member), when "argus" starts with it.
+ */
+export function offersArgus(query: string, canAsk: boolean): boolean {
+  return canAsk && mentionMatches("argus", query);
+}
+
+/** The draft with the `@query` replaced by `@argus` and a space; and where the caret goes. */
+export function insertArgus(text: string, start: number, caret: number): { text: string; caret: number } {
+  return replaceQuery(text, start, caret, ARGUS_MENTION);
+}
+
+function replaceQuery(text: string, start: number, caret: number, insert: string): { text: string; caret: number } {
+  const token = `${insert} `;
   const after = text.slice(caret).replace(/^ /, "");
   return { text: text.slice(0, start) + token + after, caret: start + token.length };
 }

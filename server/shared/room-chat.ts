@@ -4,6 +4,7 @@
  * a `thread` belongs to that finding's thread (its fingerprint), only in review rooms.
  */
 import { z } from "zod";
+import { sizedTextSchema } from "./text-size.ts";
 
 /** A message's text, in UTF-8 bytes. */
 export const CHAT_MAX_BYTES = 16 * 1024;
@@ -14,16 +15,11 @@ export const CHAT_RATE_WINDOW_MS = 5000;
 /** Messages in one chat page. */
 export const CHAT_PAGE = 50;
 
-const size = (bytes: number) => `${bytes.toLocaleString("en")} bytes`;
-
-export const chatBodySchema = z.string().superRefine((body, ctx) => {
-  if (!body.trim()) ctx.addIssue({ code: "custom", message: "a message needs some text" });
-  const bytes = new TextEncoder().encode(body).length;
-  if (bytes > CHAT_MAX_BYTES)
-    ctx.addIssue({
-      code: "custom",
-      message: `a message is at most 16 KB (${size(CHAT_MAX_BYTES)}); this one is ${size(bytes)} — split it or shorten it`,
-    });
+export const chatBodySchema = sizedTextSchema({
+  maxBytes: CHAT_MAX_BYTES,
+  empty: "a message needs some text",
+  what: "a message",
+  advice: "split it or shorten it",
 });
 
 /** A finding's thread: its fingerprint. */

@@ -24,6 +24,16 @@ describe("room event unions", () => {
     expect(ok("review", { type: "progress", payload: { fraction: 0.5, stage: "static" } })).toBe(true);
     expect(ok("kb", { type: "kb.failed", payload: { message: "x" } })).toBe(true);
     expect(ok("run", { type: "token", payload: { text: "a", step: "s", is_final: false } })).toBe(true);
+    const end = (tokens: unknown) => ({
+      type: "step_end",
+      payload: { name: "generation.generate", output: "x", tokens },
+    });
+    expect(ok("run", end({ input: 12, output: 3 }))).toBe(true);
+    expect(ok("run", end(undefined))).toBe(true);
+    expect(ok("run", end({ input: -1, output: 3 }))).toBe(false);
+    // A pipeline's page carries the team's chat, not a run's trace.
+    expect(Object.keys(roomPayloads.pipeline).sort()).toEqual(["chat_message", "chat_reactions"]);
+    expect(ok("pipeline", { type: "step_start", payload: { name: "x", depth: 0 } })).toBe(false);
   });
 
   it("the two status shapes no longer mix: each type has one payload", () => {

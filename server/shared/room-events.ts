@@ -19,6 +19,15 @@ import { voteSchema } from "./team-verdicts.ts";
 export const TOKEN_EVENT = "token";
 /** Every event type the bus coalesces: the agent's tokens and an answer's (server/shared/ask.ts). */
 export const TOKEN_EVENTS: ReadonlySet<string> = new Set([TOKEN_EVENT, "ask.token"]);
+/**
+ * The payload fields that tell one token stream of a room from another (the bus coalesces each
+ * stream on its own): a review has one agent stream per room (its phase changes within it); answers
+ * stream one per answer.
+ */
+export const TOKEN_STREAM_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  [TOKEN_EVENT]: [],
+  "ask.token": ["answerId"],
+};
 
 const fingerprint = z.string().min(1).max(200);
 
@@ -63,7 +72,12 @@ const sourceSchema = z.object({ id: z.number(), title: z.string(), content: z.st
 export const runPayloads = {
   ...teamPayloads,
   step_start: z.object({ name: z.string(), depth: z.number().int().nonnegative() }),
-  step_end: z.object({ name: z.string(), output: z.string() }),
+  /** `tokens`: the model tokens the step's requests used (absent when it made none). */
+  step_end: z.object({
+    name: z.string(),
+    output: z.string(),
+    tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).optional(),
+  }),
   token: z.object({ text: z.string(), step: z.string(), is_final: z.boolean() }),
   sources: z.object({ data: z.array(sourceSchema) }),
   final: z.object({
@@ -97,11 +111,15 @@ export const kbPayloads = {
   "kb.failed": z.object({ message: z.string() }),
 } satisfies PayloadMap;
 
+/** A pipeline's page: the team's talk about it while they build it (its runs have rooms of their own). */
+export const pipelinePayloads = { ...teamPayloads } satisfies PayloadMap;
+
 export const roomPayloads = {
   review: reviewPayloads,
   project: projectPayloads,
   run: runPayloads,
   kb: kbPayloads,
+  pipeline: pipelinePayloads,
 } satisfies Record<RoomKind, PayloadMap>;
 
 /** What is published into a room of kind K: `{ type, payload }`, one of the kind's events. */
@@ -112,6 +130,7 @@ export const roomEventSchemas: { [K in RoomKind]: z.ZodType<RoomEventBody<K>> } 
   project: envelopeUnion(projectPayloads),
   run: envelopeUnion(runPayloads),
   kb: envelopeUnion(kbPayloads),
+  pipeline: envelopeUnion(pipelinePayloads),
 };
 
 /** A published event as subscribers and clients receive it: numbered per room (seq 1, 2, 3 …). */

@@ -59,4 +59,47 @@ describe("the run trace", () => {
     expect(next).toMatchObject({ finished: true, error: "benchmark.get_data: no file", answer: null });
     expect(stepMs(next.steps[0]!)).toBeNull();
   });
+
+  it("keeps each step's model tokens and their total; steps without requests have none", () => {
+    const t = foldTrace([
+      ev("step_start", { name: "prompt.qa_boxed", depth: 0 }, "2026-01-01T00:00:00.000Z"),
+      ev("step_end", { name: "prompt.qa_boxed", output: "1 prompt" }, "2026-01-01T00:00:00.010Z"),
+      ev("step_start", { name: "generation.generate", depth: 0 }, "2026-01-01T00:00:00.020Z"),
+      ev(
+        "step_end",
+        { name: "generation.generate", output: "Generated", tokens: { input: 120, output: 30 } },
+        "2026-01-01T00:00:00.500Z",
+      ),
+      ev("step_start", { name: "generation.generate", depth: 0 }, "2026-01-01T00:00:00.600Z"),
+      ev(
+        "step_end",
+        { name: "generation.generate", output: "Generated", tokens: { input: 80, output: 5 } },
+        "2026-01-01T00:00:00.900Z",
+      ),
+    ]);
+    expect(t.steps.map((s) => s.usage)).toEqual([null, { input: 120, output: 30 }, { input: 80, output: 5 }]);
+    expect(t.usage).toEqual({ input: 200, output: 35 });
+    expect(foldTrace([]).usage).toBeNull();
+  });
+
+  it("folding a long log in batches gives the trace folding it at once gives, leaving earlier traces as they were", () => {
+    const events: RoomEvent<"run">[] = [];
+    for (let i = 0; i < 300; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i * 10)).toISOString();
+      events.push(ev("step_start", { name: `s.t${i % 7}`, depth: i % 2 }, at));
+      events.push(ev("token", { text: `x${i}`, step: `s.t${i % 7}`, is_final: false }, at));
+      events.push(ev("step_end", { name: `s.t${i % 7}`, output: `out ${i}`, tokens: { input: i, output: 1 } }, at));
+    }
+    const whole = foldTrace(events);
+    let batched = foldTrace([]);
+    for (let i = 0; i < events.length; i += 37) {
+      const before = batched;
+      const frozen = JSON.stringify(before);
+      batched = foldTrace(events.slice(i, i + 37), before);
+      expect(JSON.stringify(before)).toBe(frozen);
+    }
+    expect(batched).toEqual(whole);
+    expect(whole.ended).toBe(300);
+    expect(whole.usage).toEqual({ input: (299 * 300) / 2, output: 300 });
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * A pipeline run's live trace from its room's events (server/shared/room-events.ts, kind `run`):
  * one entry per step start — its depth, when it started and ended (the events' own times), the
- * output summary, the tokens it streamed and the sources it retrieved — then the final answer or the
- * error. Pure, so the run page folds the log it has (live or read back) and tests can check it.
+ * output summary, the tokens it streamed, the model tokens it used and the sources it retrieved — then
+ * the final answer or the error, and the run's token total. Pure, so the run page folds the log it has (live or read back) and tests can check it.
  */
 import type { RoomEvent } from "./room-events.ts";
 
@@ -24,11 +24,20 @@ export interface TraceStep {
   tokens: string;
   /** How many token events arrived (each a coalesced batch). */
   tokenEvents: number;
+  /** Model tokens the step used (its step_end says), null when it made no model request. */
+  usage: TokenUsage | null;
   sources: TraceSource[];
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
 }
 
 export interface RunTrace {
   steps: TraceStep[];
+  /** The steps' model tokens summed; null until a step reports any. */
+  usage: TokenUsage | null;
   answer: string | null;
   finished: boolean;
   error: string | null;
@@ -36,7 +45,14 @@ export interface RunTrace {
   ended: number;
 }
 
-export const emptyTrace = (): RunTrace => ({ steps: [], answer: null, finished: false, error: null, ended: 0 });
+export const emptyTrace = (): RunTrace => ({
+  steps: [],
+  usage: null,
+  answer: null,
+  finished: false,
+  error: null,
+  ended: 0,
+});
 
 /** The step an event belongs to: the latest open one with that name, else the latest one. */
 function stepFor(trace: RunTrace, name?: string): TraceStep | undefined {
@@ -47,9 +63,22 @@ function stepFor(trace: RunTrace, name?: string): TraceStep | undefined {
   return trace.steps[trace.steps.length - 1];
 }
 
-/** Folds events (in seq order) into a trace; returns a new trace, the input is not changed. */
+/**
+ * Folds events (in seq order) into a trace; returns a new trace, the input is not changed. Folding
+ * more events onto the last result (`from`) gives what folding them all at once gives, so a long
+ * live log is folded only by what arrived since (only the steps they touch are copied).
+ */
 export function foldTrace(events: readonly RoomEvent<"run">[], from: RunTrace = emptyTrace()): RunTrace {
-  const trace: RunTrace = { ...from, steps: from.steps.map((s) => ({ ...s })) };
+  const trace: RunTrace = { ...from, steps: from.steps.slice() };
+  const copied = new Set<number>();
+  const own = (s: TraceStep | undefined): TraceStep | undefined => {
+    if (!s || copied.has(s.seq)) return s;
+    const i = trace.steps.lastIndexOf(s);
+    const copy = { ...s };
+    trace.steps[i] = copy;
+    copied.add(copy.seq);
+    return copy;
+  };
   for (const e of events) {
     switch (e.type) {
       case "step_start":
@@ -62,20 +91,31 @@ export function foldTrace(events: readonly RoomEvent<"run">[], from: RunTrace = 
           output: null,
           tokens: "",
           tokenEvents: 0,
+          usage: null,
           sources: [],
         });
+        copied.add(e.seq);
         break;
       case "step_end": {
-        const s = stepFor(trace, e.payload.name);
-        if (s && s.endedAt === null) {
+        const found = stepFor(trace, e.payload.name);
+        if (found && found.endedAt === null) {
+          const s = own(found)!;
           s.endedAt = e.at;
           s.output = e.payload.output;
           trace.ended++;
+          const t = e.payload.tokens;
+          if (t) {
+            s.usage = { input: t.input, output: t.output };
+            trace.usage = {
+              input: (trace.usage?.input ?? 0) + t.input,
+              output: (trace.usage?.output ?? 0) + t.output,
+            };
+          }
         }
         break;
       }
       case "token": {
-        const s = stepFor(trace, e.payload.step) ?? stepFor(trace);
+        const s = own(stepFor(trace, e.payload.step) ?? stepFor(trace));
         if (s) {
           s.tokens += e.payload.text;
           s.tokenEvents++;
@@ -83,7 +123,7 @@ export function foldTrace(events: readonly RoomEvent<"run">[], from: RunTrace = 
         break;
       }
       case "sources": {
-        const s = stepFor(trace);
+        const s = own(stepFor(trace));
         if (s) s.sources = e.payload.data;
         break;
       }

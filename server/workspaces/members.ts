@@ -8,6 +8,7 @@
  * run in a transaction that first locks the workspace row, so two owners demoting each other at the
  * same moment cannot both succeed (PostgreSQL runs READ COMMITTED; SQLite transactions are exclusive).
  */
+import { lockWorkspace } from "./lock.ts";
 import { z } from "zod";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import { roleSchema, type Role } from "../auth/roles.ts";
@@ -51,10 +52,6 @@ export async function markSelected(db: Db | Tx, workspaceId: string, userId: str
  * Takes the workspace row's write lock for the rest of the transaction (a no-op update), so owner
  * changes of one workspace run one after the other, each seeing the previous one's result.
  */
-async function lockWorkspace(tx: Tx, workspaceId: string): Promise<void> {
-  await tx.$executeRaw`UPDATE "workspace" SET "name" = "name" WHERE "id" = ${workspaceId}`;
-}
-
 /**
  * Everyone who was an owner has seen the workspace's invite links (only owners can list them), so an
  * owner who is removed or demoted could come back through one: the open ones are revoked.

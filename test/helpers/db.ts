@@ -40,6 +40,8 @@ function baseEnv(dataDir: string, extra: Record<string, string>): Record<string,
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
     NODE_ENV: "test",
+    // The scripted model and test HTTP servers listen on loopback (the SSRF guard refuses it otherwise).
+    PIPELINES_ALLOWED_HOSTS: "127.0.0.1,localhost",
     ...extra,
   };
 }

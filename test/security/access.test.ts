@@ -24,7 +24,7 @@ import { PROCEDURE_CASES, type ActorName, type ProcedureCase } from "./support/p
 import { AUTH_ENDPOINT_CASES, SIGN_UP_SPELLINGS } from "./support/route-cases.ts";
 import { openRoomClient, rawRequest, type RawReply, type RoomClient } from "./support/wire.ts";
 import { type ClientMessage, MESSAGE_ROLES } from "../../server/shared/room-protocol.ts";
-import { kbRoom, reviewRoom, runRoom } from "../../server/shared/rooms.ts";
+import { kbRoom, pipelineRoom, reviewRoom, runRoom } from "../../server/shared/rooms.ts";
 import { buildWorld, uploadDocuments, uploadZip, type World } from "./support/world.ts";
 
 let w: World;
@@ -293,7 +293,12 @@ describe("HTTP routes refuse whoever may not call them, with no data of A", () =
   for (const [key, check] of Object.entries(NEXT_ROUTE_CASES)) it(`next: ${key}`, check);
 });
 
-const rooms = () => [reviewRoom(w.a.reviewUid), kbRoom(w.a.baseUid), runRoom(w.a.runUid)];
+const rooms = () => [
+  reviewRoom(w.a.reviewUid),
+  kbRoom(w.a.baseUid),
+  runRoom(w.a.runUid),
+  pipelineRoom(w.a.pipelineUid),
+];
 
 /** An event every kind of room carries (a chat message), with `text` in it. */
 const probe = (text: string) =>

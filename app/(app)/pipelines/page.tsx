@@ -15,14 +15,8 @@ import { formatDate } from "@/app/_components/review/format.ts";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { ImportDialog } from "./_components/import-dialog.tsx";
-import {
-  galleryHref,
-  needsLabel,
-  pipelineHref,
-  runHref,
-  runStatusTone,
-  type PipelineList,
-} from "./_components/types.ts";
+import { RunStatus } from "./_components/run-status.tsx";
+import { galleryHref, needsLabel, pipelineHref, runHref, type PipelineList } from "./_components/types.ts";
 
 type Card = {
   id: string;
@@ -78,8 +72,7 @@ function PipelineCard({ c }: { c: Card }) {
       <div className="mt-auto pt-3 text-xs text-zinc-500">
         {c.lastRun ? (
           <Link href={runHref(c.lastRun.uid)} className="inline-flex items-center gap-1.5 hover:underline">
-            Last run <Badge tone={runStatusTone(c.lastRun.status)}>{c.lastRun.status}</Badge>{" "}
-            {formatDate(c.lastRun.createdAt)}
+            Last run <RunStatus status={c.lastRun.status} /> {formatDate(c.lastRun.createdAt)}
           </Link>
         ) : (
           "Not run yet"

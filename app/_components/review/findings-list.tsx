@@ -5,12 +5,13 @@
  * Filtering and sorting run in the browser over the full list; the list is virtualised
  * (@tanstack/react-virtual) so thousands of findings stay smooth — only the rows in view exist, so
  * what would otherwise rely on every row being in the DOM is done here: ↑/↓/Home/End move between
- * findings (scrolling the one asked for into view first), and `#finding-<fingerprint>` links
- * (findingAnchor) scroll to that finding and open it.
+ * findings (scrolling the one asked for into view first), and a `?finding=<fingerprint>` link (the
+ * inbox, "Link to this finding") scrolls to that finding and opens it.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Badge, Button, EmptyState, cx } from "../ui.tsx";
 import { SeverityBadge } from "./badges.tsx";
@@ -39,19 +40,9 @@ const comparators: Record<SortKey, (a: ReviewFindingRow, b: ReviewFindingRow) =>
   category: (a, b) => collate(a.category, b.category) || severityRank(a.severity) - severityRank(b.severity),
 };
 
-/** The URL fragment that deep-links a finding of the review page: `#finding-<fingerprint>`. */
-export function findingAnchor(fingerprint: string): string {
-  return `finding-${encodeURIComponent(fingerprint)}`;
-}
-
-function fingerprintInHash(hash: string): string | null {
-  const prefix = "#finding-";
-  if (!hash.startsWith(prefix)) return null;
-  try {
-    return decodeURIComponent(hash.slice(prefix.length));
-  } catch {
-    return null; // a malformed escape: not a link to a finding
-  }
+/** The link to a finding of the page at `pathname`: `?finding=<fingerprint>` (read by the page). */
+export function findingHref(pathname: string, fingerprint: string): string {
+  return `${pathname}?finding=${encodeURIComponent(fingerprint)}`;
 }
 
 export interface FindingsListProps {
@@ -103,6 +94,7 @@ export function FindingsList({
   const [falsePositives, setFalsePositives] = useState<"show" | "hide" | "only">("show");
   const [open, setOpen] = useState<Set<string>>(() => new Set(linked ? [linked] : []));
   const scroller = useRef<HTMLDivElement>(null);
+  const pathname = usePathname();
 
   const files = useMemo(() => [...new Set(findings.map((f) => f.file))].sort(), [findings]);
   const counts = useMemo(() => {
@@ -133,17 +125,19 @@ export function FindingsList({
     overscan: 8,
     getItemKey: (i) => visible[i]!.fingerprint,
   });
-  // Once, when the linked finding is first in the list (findings load after the page).
+  // Once per link, when the linked finding is first in the list (findings load after the page): a
+  // new link (another "Link to this finding" clicked) opens and scrolls again.
   const linkedAt = linked ? visible.findIndex((f) => f.fingerprint === linked) : -1;
-  const scrolledToLinked = useRef(false);
+  const handledLink = useRef<string | null>(null);
   useEffect(() => {
-    if (linkedAt < 0 || scrolledToLinked.current) return;
-    scrolledToLinked.current = true;
+    if (!linked || linkedAt < 0 || handledLink.current === linked) return;
+    handledLink.current = linked;
+    setOpen((prev) => (prev.has(linked) ? prev : new Set(prev).add(linked)));
     // To its offset, not scrollToIndex: that one keeps re-aligning the row while it grows (its thread
     // loading) for seconds, pulling the linked message back out of view.
     const offset = virtualizer.getOffsetForIndex(linkedAt, "start")?.[0];
     if (offset !== undefined) virtualizer.scrollToOffset(offset);
-  }, [linkedAt, virtualizer]);
+  }, [linked, linkedAt, virtualizer]);
 
   // Keyboard moves and deep links ask for a row that may not be rendered yet: scroll the virtualizer
   // to it, then focus its toggle once it exists (now, or after the render the scroll causes).
@@ -171,28 +165,6 @@ export function FindingsList({
     e.preventDefault();
     focusRow(Math.max(0, Math.min(visible.length - 1, next)));
   };
-
-  // A `#finding-<fingerprint>` link: open that finding and bring it into view (on load and on hash change).
-  const visibleRef = useRef(visible);
-  visibleRef.current = visible;
-  const [hash, setHash] = useState<string | null>(null);
-  useEffect(() => {
-    const read = () => setHash(window.location.hash);
-    read();
-    window.addEventListener("hashchange", read);
-    return () => window.removeEventListener("hashchange", read);
-  }, []);
-  useEffect(() => {
-    const fp = hash ? fingerprintInHash(hash) : null;
-    if (!fp) return;
-    const i = visibleRef.current.findIndex((f) => f.fingerprint === fp);
-    if (i < 0) return;
-    setOpen((prev) => new Set(prev).add(fp));
-    scroller.current?.scrollIntoView({ block: "start" });
-    focusRow(i, "start");
-    // Once per link: later filter changes do not jump back to it.
-    setHash(null);
-  }, [hash]);
 
   const toggle = (fp: string) =>
     setOpen((prev) => {
@@ -355,7 +327,6 @@ export function FindingsList({
                 <div className="flex items-start gap-2 px-3 py-2.5">
                   <button
                     type="button"
-                    id={findingAnchor(f.fingerprint)}
                     data-finding-toggle={item.index}
                     aria-expanded={expanded}
                     aria-controls={detailsId}
@@ -458,9 +429,13 @@ export function FindingsList({
                             Mark false positive
                           </Button>
                         ))}
-                      <a href={`#${findingAnchor(f.fingerprint)}`} className="text-xs text-brand-600 hover:underline">
+                      <Link
+                        href={findingHref(pathname, f.fingerprint)}
+                        scroll={false}
+                        className="text-xs text-brand-600 hover:underline"
+                      >
                         Link to this finding
-                      </a>
+                      </Link>
                       <span className="text-xs text-zinc-500">
                         {f.source === "static"
                           ? "static analysis"

@@ -10,6 +10,7 @@
 import { Pencil, Trash2 } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
+import { roomTakesQuestions } from "@/server/shared/ask.ts";
 import { chatBodySchema, type ChatEdit, type ChatMessage } from "@/server/shared/room-chat.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 import type { CodeLink } from "../review/code-ref-links.ts";
@@ -41,6 +42,7 @@ function Composer({
   onCancel,
   onTyping,
   mentions = true,
+  askable = false,
 }: {
   label: string;
   disabled: boolean;
@@ -54,6 +56,8 @@ function Composer({
   onTyping?: () => void;
   /** @mention autocomplete of the workspace's members (off for a spectator, who has no workspace). */
   mentions?: boolean;
+  /** The room takes `@argus` questions: the autocomplete offers Argus. */
+  askable?: boolean;
 }) {
   const [draft, setDraft] = useState(initial);
   const [error, setError] = useState<string | null>(null);
@@ -92,7 +96,7 @@ function Composer({
         className="resize-y font-sans"
         invalid={!!error}
       />
-      {mentions && <MentionAutocomplete value={draft} onChange={setDraft} />}
+      {mentions && <MentionAutocomplete value={draft} onChange={setDraft} askable={askable} />}
       <div className="mt-1 flex items-center justify-between gap-2">
         {error || !why ? (
           <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
@@ -299,6 +303,7 @@ export function ChatPanel<K extends RoomKind>({
         onSubmit={chat.send}
         onTyping={readOnly ? undefined : typing.signal}
         mentions={!readOnly}
+        askable={roomTakesQuestions(room)}
       />
     </Card>
   );

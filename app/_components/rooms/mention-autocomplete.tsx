@@ -5,28 +5,50 @@
  * closes, a click picks too. Picking replaces the `@…` with the member's canonical token
  * (`@[Name](mention:<id>)`, server/shared/mentions.ts) and a space.
  *
+ * In a room where asking is possible (`askable`: a project's or a review's; for members and owners), Argus is
+ * offered first: picking it writes `@argus ` (plain text, the team chat's way of asking Argus).
+ *
  * Render it right after the textarea it serves (its previous sibling): it listens to that textarea
  * itself, so a composer needs no more than this one element. Its key handling runs on the textarea
  * before the composer's own (React handles keys at the root) and stops the keys it uses there, so
  * Enter picks a member instead of sending while the list is open.
  */
 import { useQuery } from "@tanstack/react-query";
+import { Bot } from "lucide-react";
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { activeMentionQuery, insertMention, mentionMatches } from "@/server/shared/mentions.ts";
+import {
+  activeMentionQuery,
+  insertArgus,
+  insertMention,
+  mentionMatches,
+  offersArgus,
+} from "@/server/shared/mentions.ts";
 import { cx } from "../ui.tsx";
 import { Avatar } from "./avatar.tsx";
 
 /** Members shown at once. */
 const SHOWN = 8;
 
+/** An entry of the list: Argus, or a member. */
+type Option = { kind: "argus" } | { kind: "member"; userId: string; name: string; email: string };
+
 interface Open {
   start: number;
   query: string;
 }
 
-export function MentionAutocomplete({ value, onChange }: { value: string; onChange: (next: string) => void }) {
+export function MentionAutocomplete({
+  value,
+  onChange,
+  askable = false,
+}: {
+  value: string;
+  onChange: (next: string) => void;
+  /** The room takes `@argus` questions (a project's or a review's): offered to members and owners. */
+  askable?: boolean;
+}) {
   const trpc = useTRPC();
   const { workspace, user } = useWorkspace();
   const anchor = useRef<HTMLDivElement>(null);
@@ -39,19 +61,21 @@ export function MentionAutocomplete({ value, onChange }: { value: string; onChan
   /** Picks the i-th option (set by the listener effect, used by clicks). */
   const pickRef = useRef<(i: number) => void>(() => undefined);
   const listId = useId();
+  // Viewers watch answers; asking spends the workspace's model budget (server/ask/service.ts fromChat).
+  const canAsk = askable && workspace.role !== "viewer";
 
   const members = useQuery({
     ...trpc.workspaces.members.queryOptions({ workspaceId: workspace.id }),
     enabled: open !== null,
     staleTime: 60_000,
   });
-  const options = useMemo(
-    () =>
-      open
-        ? (members.data ?? []).filter((m) => m.userId !== user.id && mentionMatches(m.name, open.query)).slice(0, SHOWN)
-        : [],
-    [members.data, open, user.id],
-  );
+  const options = useMemo((): Option[] => {
+    if (!open) return [];
+    const people = (members.data ?? [])
+      .filter((m) => m.userId !== user.id && mentionMatches(m.name, open.query))
+      .map((m): Option => ({ kind: "member", userId: m.userId, name: m.name, email: m.email }));
+    return [...(offersArgus(open.query, canAsk) ? [{ kind: "argus" } as const] : []), ...people].slice(0, SHOWN);
+  }, [members.data, open, user.id, canAsk]);
   const visible = open !== null && options.length > 0;
 
   // The latest state for the textarea's native listeners (set up once per textarea).
@@ -76,10 +100,11 @@ export function MentionAutocomplete({ value, onChange }: { value: string; onChan
       const { open: o, options: opts, onChange: change } = latest.current;
       const m = opts[i];
       if (!o || !m) return;
-      const r = insertMention(textarea.value, o.start, textarea.selectionStart ?? textarea.value.length, {
-        id: m.userId,
-        name: m.name,
-      });
+      const caret = textarea.selectionStart ?? textarea.value.length;
+      const r =
+        m.kind === "argus"
+          ? insertArgus(textarea.value, o.start, caret)
+          : insertMention(textarea.value, o.start, caret, { id: m.userId, name: m.name });
       caretAfterPick.current = r.caret;
       setOpen(null);
       change(r.text);
@@ -152,7 +177,7 @@ export function MentionAutocomplete({ value, onChange }: { value: string; onChan
         >
           {options.map((m, i) => (
             <li
-              key={m.userId}
+              key={m.kind === "argus" ? "argus" : m.userId}
               id={`${listId}-${i}`}
               role="option"
               aria-selected={i === active}
@@ -165,9 +190,19 @@ export function MentionAutocomplete({ value, onChange }: { value: string; onChan
                 i === active && "bg-brand-50 dark:bg-brand-900/40",
               )}
             >
-              <Avatar id={m.userId} name={m.name} />
-              <span className="font-medium">{m.name}</span>
-              <span className="truncate text-xs text-zinc-500">{m.email}</span>
+              {m.kind === "argus" ? (
+                <>
+                  <Bot className="size-5 text-brand-600" aria-hidden />
+                  <span className="font-medium">Argus</span>
+                  <span className="truncate text-xs text-zinc-500">ask about the code; the answer streams here</span>
+                </>
+              ) : (
+                <>
+                  <Avatar id={m.userId} name={m.name} />
+                  <span className="font-medium">{m.name}</span>
+                  <span className="truncate text-xs text-zinc-500">{m.email}</span>
+                </>
+              )}
             </li>
           ))}
           <li

@@ -7,7 +7,7 @@
  * is revoked or expires, the page says it no longer works.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useParams } from "next/navigation";
+import { useParams, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { StatusPill } from "@/app/_components/review/badges.tsx";
 import { engineLabel, scopeLabel } from "@/app/_components/review/format.ts";
@@ -56,6 +56,8 @@ function SharedReviewPage({ token }: { token: string }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const ended = useLinkEnded(token);
+  // "Link to this finding" on this page links here with `?finding=`.
+  const linkedFinding = useSearchParams().get("finding");
   const review = useQuery({
     ...trpc.shares.review.queryOptions({ token }),
     refetchInterval: (q) => (q.state.data && isActive(q.state.data.status) ? POLL_MS : false),
@@ -103,6 +105,7 @@ function SharedReviewPage({ token }: { token: string }) {
         canEdit={false}
         code={null}
         poll={poll}
+        linkedFinding={linkedFinding}
       />
     </>
   );

@@ -46,7 +46,7 @@ export interface GitConnection {
 
 const DNS_TIMEOUT_MS = 10_000;
 
-const systemResolver: Resolver = async (host) => {
+export const systemResolver: Resolver = async (host) => {
   const timeout = new Promise<never>((_, reject) => {
     const t = setTimeout(() => reject(new Error("DNS lookup timed out")), DNS_TIMEOUT_MS);
     t.unref();

@@ -73,13 +73,16 @@ export function readParameterData(file: string): Record<string, unknown> {
 
 export async function loadPipelineContext(
   file: string,
-  options: { cwd: string; param?: string | undefined },
+  options: { cwd: string; param?: string | undefined; parsed?: Pipeline | undefined },
 ): Promise<PipelineContext> {
   const cwd = path.resolve(options.cwd);
   const abs = path.resolve(cwd, file);
   const loaded = await readPipelineSource(abs, {}, file);
   if (loaded.diagnostic) throw new PipelineInvalidError([loaded.diagnostic]);
-  const parsed = parsePipeline(loaded.source, { file });
+  // A caller that parsed this very source already (the web app's run start) passes its tree.
+  const parsed = options.parsed
+    ? { pipeline: options.parsed, diagnostics: [] }
+    : parsePipeline(loaded.source, { file });
   if (!parsed.pipeline || errorsOf(parsed.diagnostics).length > 0) throw new PipelineInvalidError(parsed.diagnostics);
   const dir = path.dirname(abs);
   const stem = path.basename(abs).replace(/\.[^.]*$/, "");

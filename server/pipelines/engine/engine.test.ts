@@ -6,6 +6,7 @@ import { writeMemoryFile } from "./memory-file.ts";
 import { runPipeline, type RunOptions } from "./run.ts";
 import { calls, TEST_BUILTINS, tempDir } from "./test-support.ts";
 import { UNSET } from "./values.ts";
+import { parsePipeline } from "../dsl/parse.ts";
 
 const SERVERS = `servers:
   toy: servers/toy
@@ -410,6 +411,27 @@ describe("memory file and events", () => {
     expect(final).toMatchObject({ type: "final", data: { status: "succeeded", answer: "Hello", is_first_turn: true } });
   });
 
+  it("puts the model tokens a step's requests used on its step_end, and none on steps that made no request", async () => {
+    const events: PipelineEvent[] = [];
+    const withTokens = async (stepTokens: boolean) => {
+      events.length = 0;
+      await run(`- toy.seed\n- toy.stream\n`, {
+        stepTokens,
+        onEvent: (e) => events.push(e),
+        files: { "parameter/p_parameter.yaml": "toy: {n: 1, prefix: x}\n" },
+      });
+      return events.filter((e) => e.type === "step_end");
+    };
+    // Off (the CLI, UltraRAG's own event shape): no step_end carries tokens.
+    expect((await withTokens(false)).some((e) => "tokens" in e)).toBe(false);
+    const ends = await withTokens(true);
+    expect(ends.map((e) => [e.name, e.tokens])).toEqual([
+      ["toy.seed", undefined],
+      ["toy.stream", { input: 15, output: 3 }],
+    ]);
+    expect("tokens" in ends[0]!).toBe(false);
+  });
+
   it("stops before the next step when cancelled", async () => {
     const controller = new AbortController();
     const p = run(`- toy.seed\n- toy.stream\n- toy.count\n`, {
@@ -505,6 +527,26 @@ describe("validation happens before any tool runs", () => {
       await expect(runPipeline("p.yaml", { cwd: t.dir, builtins: TEST_BUILTINS })).rejects.toThrow(
         "over the 1048576-byte limit",
       );
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("a pipeline the caller already parsed and validated (RunOptions.checked)", () => {
+  it("runs that tree: the file is neither parsed nor validated again", async () => {
+    const t = tempDir({ "p.yaml": "servers:\n  sayhello: servers/sayhello\npipeline:\n- sayhello.greet\n" });
+    try {
+      const twice = parsePipeline(
+        "servers:\n  sayhello: servers/sayhello\npipeline:\n- sayhello.greet\n- sayhello.greet\n",
+        {
+          file: "p.yaml",
+        },
+      ).pipeline!;
+      const plain = await runPipeline("p.yaml", { cwd: t.dir, writeMemory: false });
+      const checked = await runPipeline("p.yaml", { cwd: t.dir, writeMemory: false, checked: twice });
+      expect(plain.snapshots).toHaveLength(1);
+      expect(checked.snapshots).toHaveLength(2);
     } finally {
       t.cleanup();
     }

@@ -3,10 +3,12 @@
  * run service publishes them to room `run:<uid>` (docs/pipelines.md lists the bus payloads).
  */
 export type Source = { id: number; title: string; content: string };
+/** Model tokens a step's requests used (an Argus addition to UltraRAG's step_end: absent when it made none). */
+export type StepTokens = { input: number; output: number };
 
 export type PipelineEvent =
   | { type: "step_start"; name: string; depth: number }
-  | { type: "step_end"; name: string; output: string }
+  | { type: "step_end"; name: string; output: string; tokens?: StepTokens }
   | { type: "token"; content: string; step: string; is_final: boolean }
   | { type: "sources"; data: Source[] }
   | {

@@ -30,6 +30,8 @@ export interface ExecutorOptions {
   parameters: AliasParameters;
   cwd: string;
   demo?: boolean;
+  /** RunOptions.stepTokens. */
+  stepTokens?: boolean;
   signal?: AbortSignal;
   onEvent?: EventSink;
   /** Servers' one-line notices (the run's log at warn level). */
@@ -186,13 +188,19 @@ export class Executor {
       step.tool === "retriever_init"
     )
       args.is_demo = true;
-    const result = await this.call(step, c, args, isFinal);
+    const tokens = { input: 0, output: 0, reported: false };
+    const result = await this.call(step, c, args, isFinal, this.o.stepTokens ? tokens : undefined);
     const isRetriever = this.o.demo && c.server.target.kind === "builtin" && c.server.target.name === "retriever";
     if (isRetriever || step.tool.includes("citation")) {
       const data = this.sources.sources(result);
       if (data) this.emit({ type: "sources", data });
     }
-    this.emit({ type: "step_end", name, output: summarizeStep(step.tool, result, c.kind === "prompt") });
+    this.emit({
+      type: "step_end",
+      name,
+      output: summarizeStep(step.tool, result, c.kind === "prompt"),
+      ...(tokens.reported ? { tokens: { input: tokens.input, output: tokens.output } } : {}),
+    });
     this.save(step, c, result, path, false);
   }
 
@@ -237,6 +245,7 @@ export class Executor {
     c: Callable,
     args: Record<string, unknown>,
     isFinal: boolean,
+    tokens?: { input: number; output: number; reported: boolean },
   ): Promise<Record<string, unknown>> {
     const name = stepName(step);
     const ctx: CallContext = {
@@ -248,6 +257,15 @@ export class Executor {
       onToken: (content) => {
         if (content) this.emit({ type: "token", content, step: name, is_final: isFinal });
       },
+      ...(tokens
+        ? {
+            onUsage: (u: { input: number; output: number }) => {
+              tokens.input += u.input;
+              tokens.output += u.output;
+              tokens.reported = true;
+            },
+          }
+        : {}),
     };
     let result: unknown;
     try {

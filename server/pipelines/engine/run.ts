@@ -28,6 +28,9 @@ export interface RunOptions {
   /** Per-alias parameter overrides applied after the file (UltraRAG UI's override_params: shallow, per alias). */
   overrides?: AliasParameters;
   demo?: boolean;
+  /** Put the model tokens a step used on its step_end (an Argus addition: UltraRAG's step_end has
+   * name and output only, so runs that must match it — the CLI, conformance — leave this off). */
+  stepTokens?: boolean;
   onEvent?: EventSink;
   log?: RunLog;
   signal?: AbortSignal;
@@ -43,6 +46,9 @@ export interface RunOptions {
   context?: RunContext;
   /** Set: no server may be started as a process (`stdio:`, a `.py` path); the sentence says why. */
   refuseProcesses?: string;
+  /** The file's pipeline, already parsed and validated against the built-in servers by the caller
+   * (the web app's run start): the run neither parses nor validates it again. */
+  checked?: Pipeline;
   /** Called once the context is loaded, before any server opens (the run service records the row here). */
   onContext?: (ctx: PipelineContext, parameters: AliasParameters) => void | Promise<void>;
 }
@@ -79,6 +85,7 @@ export async function prepare(
   registry: ServerRegistry,
   parameterData: Record<string, unknown>,
   overrides?: AliasParameters,
+  validate = true,
 ) {
   const opened = await registry.openAll(pipeline.servers, usedAliases(pipeline.steps));
   try {
@@ -86,8 +93,10 @@ export async function prepare(
     const parameters = aliasParameters(pipeline, catalog, parameterData);
     for (const [alias, values] of Object.entries(overrides ?? {}))
       if (parameters[alias]) Object.assign(parameters[alias], values);
-    const diagnostics = validatePipeline(pipeline, { catalog, parameters });
-    if (errorsOf(diagnostics).length) throw new PipelineInvalidError(diagnostics);
+    if (validate) {
+      const diagnostics = validatePipeline(pipeline, { catalog, parameters });
+      if (errorsOf(diagnostics).length) throw new PipelineInvalidError(diagnostics);
+    }
     return { opened, parameters };
   } catch (err) {
     await closeAll(opened);
@@ -100,14 +109,18 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
   const log: RunLog = options.log ?? (() => {});
   let opened: Map<string, OpenedServer> | undefined;
   try {
-    const ctx = await loadPipelineContext(file, { cwd: options.cwd ?? process.cwd(), param: options.param });
+    const ctx = await loadPipelineContext(file, {
+      cwd: options.cwd ?? process.cwd(),
+      param: options.param,
+      parsed: options.checked,
+    });
     const registry = new ServerRegistry({
       cwd: ctx.cwd,
       ...(options.builtins ? { builtins: options.builtins } : {}),
       ...(options.external ? { external: options.external } : {}),
       ...(options.refuseProcesses ? { refuseProcesses: options.refuseProcesses } : {}),
     });
-    const prepared = await prepare(ctx.pipeline, registry, ctx.parameterData, options.overrides);
+    const prepared = await prepare(ctx.pipeline, registry, ctx.parameterData, options.overrides, !options.checked);
     opened = prepared.opened;
     const { parameters } = prepared;
     await options.onContext?.(ctx, parameters);
@@ -119,6 +132,7 @@ export async function runPipeline(file: string, options: RunOptions = {}): Promi
       parameters,
       cwd: ctx.cwd,
       ...(options.demo ? { demo: true } : {}),
+      ...(options.stepTokens ? { stepTokens: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       notice: (message) => log("warn", message),
       ...(options.context ? { context: options.context } : {}),

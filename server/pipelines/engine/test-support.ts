@@ -90,6 +90,9 @@ export const toy = defineServer({
       run: (a, ctx) => {
         calls.push("stream");
         for (const t of ["Hel", "", "lo"]) ctx.onToken?.(t);
+        // Two model requests' usage: the step's step_end carries their sum.
+        ctx.onUsage?.({ input: 10, output: 2 });
+        ctx.onUsage?.({ input: 5, output: 1 });
         return { ans_ls: map(a, "q_ls", () => "Hello") };
       },
     },

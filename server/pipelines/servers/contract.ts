@@ -7,6 +7,7 @@
  * `input` maps each function parameter to a pool variable or a `$parameter`, `output` lists the keys
  * the call returns; `parameters` are its `parameter.yaml` defaults.
  */
+import type { OutboundCheck } from "../../net/outbound.ts";
 import type { ServerSignature } from "../dsl/schema.ts";
 
 export type { ServerSignature };
@@ -15,6 +16,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** Streaming text (generation in demo mode): forwarded as `token` events of the running step. */
   onToken?: (text: string) => void;
+  /** Each model request's token usage (generation): summed per step into its step_end. */
+  onUsage?: (usage: { input: number; output: number }) => void;
   /** Demo mode (`--demo`, UltraRAG's is_demo). */
   demo?: boolean;
   /** Directory relative paths in arguments resolve against (UltraRAG: the current directory). */
@@ -27,10 +30,13 @@ export interface CallContext {
   /** The knowledge bases of the workspace the run is in (retriever `collection_name: kb:<name>`);
    * absent when the run is in no workspace. */
   knowledge?: KnowledgeBases;
+  /** Set for runs started from the web app: refuses a URL a parameter aims at an internal address
+   * (server/net/outbound.ts). Servers call it before their first request to a configured URL. */
+  checkUrl?: OutboundCheck;
 }
 
 /** What a run offers its servers beyond the call itself (RunOptions.context). */
-export type RunContext = Pick<CallContext, "memory" | "knowledge">;
+export type RunContext = Pick<CallContext, "memory" | "knowledge" | "checkUrl">;
 
 export interface MemoryTurn {
   question: string;

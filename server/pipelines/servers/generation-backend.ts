@@ -8,6 +8,8 @@
  * "<error>" when they run out; any other refusal fails the step.
  */
 import type { LlmClient, LlmError, Message, StreamRequest } from "../../llm/index.ts";
+import type { CallContext } from "./contract.ts";
+import { checkOutbound } from "./outbound.ts";
 import { describe, ToolError } from "./define.ts";
 
 export interface Backend {
@@ -67,6 +69,7 @@ export async function createBackend(
   args: Record<string, unknown>,
   env: Record<string, string | undefined>,
   notice: (message: string) => void,
+  ctx: Pick<CallContext, "checkUrl"> = {},
 ): Promise<Backend> {
   const { createLlmClient } = await llmModule();
   const backend = args.backend;
@@ -95,6 +98,7 @@ export async function createBackend(
     throw new ToolError(
       `generation.generation_init: backend_configs.${backend}.base_url must be an http(s) URL such as ${LOCAL_OPENAI_URL}, got ${describe(baseURL)}`,
     );
+  await checkOutbound(ctx, baseURL, "generation.generation_init", `backend_configs.${backend}.base_url`);
   const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || env.LLM_API_KEY || undefined;
   const retries =
     cfg.retries === undefined ? 3 : numberIn(cfg.retries, `backend_configs.${backend}.retries`, 0, 20, true);
@@ -132,6 +136,8 @@ export interface AskOptions {
   signal?: AbortSignal;
   /** Stream the answer (demo mode), handing each delta here. */
   onToken?: (text: string) => void;
+  /** Each attempt's token usage, as the client reports it. */
+  onUsage?: (usage: { input: number; output: number }) => void;
   random?: () => number;
 }
 
@@ -151,7 +157,8 @@ export async function ask(backend: Backend, messages: Message[], options: AskOpt
       if (ev.type === "text_delta") {
         text += ev.text;
         options.onToken?.(ev.text);
-      } else if (ev.type === "stop" && ev.reason === "error") failure = LlmError.fromInfo(ev.error!);
+      } else if (ev.type === "usage") options.onUsage?.({ input: ev.usage.inputTokens, output: ev.usage.outputTokens });
+      else if (ev.type === "stop" && ev.reason === "error") failure = LlmError.fromInfo(ev.error!);
     }
     if (!failure) return text;
     if (failure.kind === "aborted") throw failure;

@@ -39,6 +39,25 @@ async function connected(over: Record<string, unknown> = {}, ctx: Partial<CallCo
 }
 
 describe("generation.generate", () => {
+  it("reports each request's token usage to the step, as the model server counted it", async () => {
+    llm.setScript([
+      { match: "first", text: "one", usage: { input: 40, output: 7, cacheRead: 0, cacheWrite: 0 } },
+      { match: "second", text: "two", usage: { input: 60, output: 3, cacheRead: 0, cacheWrite: 0 } },
+    ]);
+    const server = await connected();
+    const seen: { input: number; output: number }[] = [];
+    await server.call(
+      "tool",
+      "generate",
+      { prompt_ls: ["first", "second"], system_prompt: "" },
+      { cwd: "/", onUsage: (u) => seen.push(u) },
+    );
+    expect(seen.sort((a, b) => a.input - b.input)).toEqual([
+      { input: 40, output: 7 },
+      { input: 60, output: 3 },
+    ]);
+  });
+
   it("sends one non-streamed request per prompt, as UltraRAG does, and keeps the answers in order", async () => {
     llm.setScript([
       { match: "first", text: "one", delayMs: 80 },

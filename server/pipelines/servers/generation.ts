@@ -50,6 +50,7 @@ async function generate(args: ToolArgs, ctx: CallContext, state: State): Promise
       {
         ...(system ? { system } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.onUsage ? { onUsage: ctx.onUsage } : {}),
         ...(ctx.demo && i === 0 && ctx.onToken ? { onToken: ctx.onToken } : {}),
       },
       "generate",
@@ -110,6 +111,7 @@ async function multimodal(args: ToolArgs, ctx: CallContext, state: State): Promi
       {
         ...(system ? { system } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.onUsage ? { onUsage: ctx.onUsage } : {}),
         ...(ctx.demo && i === 0 && ctx.onToken ? { onToken: ctx.onToken } : {}),
       },
       tool,
@@ -142,6 +144,7 @@ async function multiturn(args: ToolArgs, ctx: CallContext, state: State): Promis
     {
       ...(systems.length ? { system: systems.join("\n\n") } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.onUsage ? { onUsage: ctx.onUsage } : {}),
       ...(ctx.demo && ctx.onToken ? { onToken: ctx.onToken } : {}),
     },
     "multiturn_generate",
@@ -181,7 +184,7 @@ export const generation = defineServer<State>({
     generation_init: {
       params: ["backend_configs", "sampling_params", "extra_params", "backend"],
       async run(args, ctx, state) {
-        state.backend = await createBackend(args, process.env, (m) => ctx.notice?.(m));
+        state.backend = await createBackend(args, process.env, (m) => ctx.notice?.(m), ctx);
         return {};
       },
     },

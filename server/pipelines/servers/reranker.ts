@@ -10,6 +10,7 @@
  *    api_key), asked for the passage numbers in order; numbers it leaves out keep their order after.
  */
 import type { LlmClient } from "../../llm/index.ts";
+import { checkOutbound } from "./outbound.ts";
 import { bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
@@ -119,6 +120,7 @@ async function init(args: ToolArgs, ctx: CallContext): Promise<Backend> {
     if (typeof cfg.base_url !== "string" || !/^https?:\/\//.test(cfg.base_url))
       throw new ToolError("reranker.reranker_init: backend_configs.openai.base_url must be the /rerank endpoint's URL");
     const url = /\/rerank\/?$/.test(cfg.base_url) ? cfg.base_url : `${cfg.base_url.replace(/\/$/, "")}/rerank`;
+    await checkOutbound(ctx, url, "reranker.reranker_init", "backend_configs.openai.base_url");
     const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || process.env.RERANKER_API_KEY || undefined;
     return { kind: "openai", url, model: String(cfg.model_name ?? args.model_name_or_path ?? ""), apiKey };
   }
@@ -126,6 +128,7 @@ async function init(args: ToolArgs, ctx: CallContext): Promise<Backend> {
     const cfg = section(args.backend_configs, "llm");
     if (typeof cfg.model_name !== "string" || typeof cfg.base_url !== "string")
       throw new ToolError("reranker.reranker_init: backend llm needs backend_configs.llm.model_name and base_url");
+    await checkOutbound(ctx, cfg.base_url, "reranker.reranker_init", "backend_configs.llm.base_url");
     const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || process.env.LLM_API_KEY || undefined;
     const { createLlmClient } = await llmModule();
     try {

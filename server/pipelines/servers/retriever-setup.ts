@@ -10,6 +10,7 @@
  *    Either way a one-line notice says LanceDB serves it.
  */
 import { createReadStream, existsSync, statSync } from "node:fs";
+import { checkOutbound } from "./outbound.ts";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Embedder } from "../../retrieval/embed/types.ts";
@@ -114,6 +115,8 @@ function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder
       const model = cfg.model_name;
       if (typeof model !== "string" || !model)
         throw new ToolError("retriever: backend_configs.openai.model_name must name the embedding model");
+      if (typeof cfg.base_url === "string" && cfg.base_url)
+        await checkOutbound(ctx, cfg.base_url, "retriever", "backend_configs.openai.base_url");
       const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || process.env.RETRIEVER_API_KEY;
       return createEmbedderFromSettings({
         embedder: "openai",

@@ -6,6 +6,7 @@
  * `[]` (as upstream), a refused key fails the step. Timeouts bound every request.
  */
 import type { CallContext } from "./contract.ts";
+import { checkOutbound } from "./outbound.ts";
 import { describe, ToolError, type ToolArgs } from "./define.ts";
 import { mapConcurrent } from "./generation-backend.ts";
 
@@ -51,6 +52,7 @@ export async function deploySearch(
     throw new ToolError(
       `retriever.retriever_deploy_search: retriever_url must be an http(s) URL, got ${describe(url)}`,
     );
+  await checkOutbound(ctx, url, "retriever.retriever_deploy_search", "retriever_url");
   const target = new URL(url);
   target.pathname = "/search";
   let data: unknown;
@@ -109,6 +111,7 @@ export async function webSearch(
   const baseDelay = typeof cfg.base_delay === "number" ? cfg.base_delay * 1000 : 1000;
   // An Argus extension (proxies, tests): where the backend's API is.
   const url = typeof cfg.base_url === "string" && cfg.base_url ? cfg.base_url : URLS[backend];
+  await checkOutbound(ctx, url, `retriever.${tool}`, `websearch_backend_configs.${backend}.base_url`);
   const extra = isRecord(cfg.search_kwargs) ? cfg.search_kwargs : {};
   const threads = Number.isInteger(args.retrieve_thread_num) ? Math.max(1, args.retrieve_thread_num as number) : 1;
   const request = (q: string) => {

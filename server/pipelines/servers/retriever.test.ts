@@ -4,6 +4,8 @@
  * the deployed retriever over HTTP, and web search without a key.
  */
 import { once } from "node:events";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -70,6 +72,21 @@ describe("dense retrieval (hash embedder on LanceDB)", () => {
     expect(new Set(ret_psg[0]).size).toBe(3);
     expect(ret_psg[0]![0]).toBe(CORPUS[0]);
     expect(ret_psg[1]![0]).toBe(CORPUS[2]);
+  });
+
+  it("searches the hash embedder's sparse vectors in process, ranking as LanceDB's exact search does", async () => {
+    const { server, ctx } = await opened();
+    const emb = { embedding_path: "emb/e.npy", overwrite: false, is_multimodal: false };
+    await server.call("tool", "retriever_embed", emb, ctx);
+    await server.call("tool", "retriever_index", { ...emb, collection_name: "wiki", corpus_path: "corpus.jsonl" }, ctx);
+    const postings = path.join(dir, "index/dense/corpus.postings");
+    expect(existsSync(postings)).toBe(true);
+    const args = { query_list: ["cat mat", "dogs night", "markets", "zebra"], top_k: 2, query_instruction: "" };
+    const inProcess = await server.call("tool", "retriever_search", args, ctx);
+    rmSync(postings);
+    const lance = await server.call("tool", "retriever_search", args, ctx);
+    expect(inProcess).toEqual(lance);
+    expect((inProcess as { ret_psg: string[][] }).ret_psg[1]![0]).toBe(CORPUS[1]);
   });
 
   it("says which step to run when the index or the embeddings are missing", async () => {

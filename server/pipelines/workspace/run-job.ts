@@ -5,6 +5,8 @@
  *
  * A run whose worker died is failed with the reason, not run again: its model calls cost money and
  * its memory file would mix two runs. Cancel reaches the worker through a signal (server/cluster).
+ * When it ends, the worker tidies its folder as a web node does in one process (run-dir.ts: the memory
+ * file is kept, the rest removed).
  * In one process (the embedded default) none of this is used: runs start in the process directly.
  */
 import type { Db } from "../../db/client.ts";
@@ -16,6 +18,7 @@ import { runRoom } from "../../shared/rooms.ts";
 import { publicError } from "../../errors-public.ts";
 import type { AliasParameters } from "../dsl/params.ts";
 import type { RunService } from "../runs.ts";
+import { finishRunDir, removeRunDir } from "./run-dir.ts";
 
 export const PIPELINE_RUN_JOB = "pipeline.run";
 /** Stops a run on whichever node runs it: `{ uid }`. */
@@ -47,11 +50,14 @@ export function registerRunJob(deps: {
   runs: RunService;
   box: { open(sealed: string): string };
   log: Logger;
+  /** The runs' folders (DATA_DIR/pipeline-runs, shared by every node). */
+  root: string;
 }): void {
-  const { db, runs } = deps;
+  const { db, runs, root } = deps;
 
   /** Fails a run that is still going, saying why in its row and its room. */
   async function fail(uid: string, error: string) {
+    removeRunDir(root, uid);
     const { count } = await db.pipelineRun.updateMany({
       where: { uid, status: "running" },
       data: { status: "failed", error, finishedAt: new Date() },
@@ -67,7 +73,7 @@ export function registerRunJob(deps: {
     PIPELINE_RUN_JOB,
     async (job, ctx) => {
       const row = await db.pipelineRun.findUnique({ where: { uid: job.uid }, select: { status: true } });
-      if (row?.status !== "running") return; // cancelled or deleted while it waited
+      if (row?.status !== "running") return removeRunDir(root, job.uid); // cancelled or deleted while it waited
       if (ctx.takeover) return fail(job.uid, RUN_STOPPED.worker);
       const overrides = job.sealedOverrides
         ? (JSON.parse(deps.box.open(job.sealedOverrides)) as AliasParameters)
@@ -83,6 +89,11 @@ export function registerRunJob(deps: {
           origin: "app",
           // A starter gone since (or no longer a member) is refused by the run service: the run fails saying so.
           actor: user ? { userId: job.userId, ...user } : null,
+        })
+        .then(async (record) => {
+          const kept = finishRunDir(root, job.uid, record.memoryFile);
+          if (kept !== record.memoryFile)
+            await db.pipelineRun.update({ where: { uid: job.uid }, data: { memoryFile: kept } });
         })
         .catch((err: unknown) =>
           fail(job.uid, publicError(err, { doing: "starting the pipeline run", log: deps.log }).message),

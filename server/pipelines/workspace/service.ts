@@ -21,7 +21,8 @@ import { createSecretBox } from "../../lib/secret-box.ts";
 import type { Logger } from "../../logger.ts";
 import { pipelineNameSchema, runDatasetSchema, type RunDataset } from "../../shared/pipelines.ts";
 import { runRoom } from "../../shared/rooms.ts";
-import { formatDiagnostic } from "../dsl/errors.ts";
+import { errorsOf, formatDiagnostic } from "../dsl/errors.ts";
+import { validatePipeline } from "../dsl/validate.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
@@ -44,7 +45,16 @@ import {
   type Secrets,
 } from "./parameters.ts";
 import { caseOf, evaluationTables } from "./results.ts";
-import { prepareRunDir, runsRoot } from "./run-dir.ts";
+import { compareMetrics, diffParameters } from "./run-compare.ts";
+import {
+  finishRunDir,
+  prepareRunDir,
+  removeRunDir,
+  runsRoot,
+  sweepRunDirs,
+  UPLOADED_DATASET,
+  uploadedDataset,
+} from "./run-dir.ts";
 
 const MAX_SOURCE = 256 * 1024;
 /** Web runs running at once per workspace (the machine has few cores; runs are CPU-bound). */
@@ -84,6 +94,10 @@ export const runsInput = z.object({
   limit: z.number().int().min(1).max(200).default(50),
 });
 export const runCaseInput = z.object({ uid, case: z.number().int().min(1).default(1) });
+export const rerunInput = z.object({ uid });
+export const compareRunsInput = z
+  .object({ a: uid, b: uid })
+  .refine((v) => v.a.toLowerCase() !== v.b.toLowerCase(), { message: "Pick two different runs to compare." });
 
 type Needs = "none" | "llm" | "web" | "knowledge";
 
@@ -123,11 +137,12 @@ export function createPipelineService(deps: {
     events: deps.events,
     log: deps.log,
     allowProcesses: config.pipelines.allowProcesses,
+    allowedHosts: config.pipelines.allowedHosts,
     searchIndexes: deps.searchIndexes,
   });
   const shared = deps.queue?.durable && deps.signals ? { queue: deps.queue, signals: deps.signals } : undefined;
-  if (shared) registerRunJob({ db, events: deps.events, runs, box, log: deps.log, ...shared });
   const root = runsRoot(config.dataDir);
+  if (shared) registerRunJob({ db, events: deps.events, runs, box, log: deps.log, root, ...shared });
 
   const openSecrets = (sealed: string | null): Secrets => {
     if (!sealed) return {};
@@ -289,18 +304,35 @@ export function createPipelineService(deps: {
     }
   }
 
+  interface RunSpec {
+    workspaceId: string;
+    name: string;
+    source: string;
+    parameters: Record<string, unknown>;
+    secrets: Secrets;
+    record: { pipelineId: string; pipelineVersion: number } | { galleryKey: string };
+  }
+
+  /** A workspace pipeline's run spec at one of its versions (the pipeline row is its newest). */
+  function workspaceSpec(
+    pipeline: { id: string; workspaceId: string; name: string; secrets: string | null },
+    at: { source: string; parameters: string; version: number },
+  ): RunSpec {
+    return {
+      workspaceId: pipeline.workspaceId,
+      name: pipeline.name,
+      source: at.source,
+      parameters: JSON.parse(at.parameters) as Record<string, unknown>,
+      secrets: openSecrets(pipeline.secrets),
+      record: { pipelineId: pipeline.id, pipelineVersion: at.version },
+    };
+  }
+
   /** What a run needs from a workspace pipeline or a gallery entry. */
-  async function runSpec(actor: Actor, t: z.infer<typeof target>) {
+  async function runSpec(actor: Actor, t: z.infer<typeof target>): Promise<RunSpec> {
     if ("uid" in t) {
       const row = await loadPipeline(actor, t.uid, "member");
-      return {
-        workspaceId: row.workspaceId,
-        name: row.name,
-        source: row.source,
-        parameters: JSON.parse(row.parameters) as Record<string, unknown>,
-        secrets: openSecrets(row.secrets),
-        record: { pipelineId: row.id, pipelineVersion: row.version },
-      };
+      return workspaceSpec(row, row);
     }
     await requireRole(db, actor, t.workspaceId, "member");
     const entry = loadGallery(t.key);
@@ -312,6 +344,132 @@ export function createPipelineService(deps: {
       secrets: {},
       record: { galleryKey: entry.key },
     };
+  }
+
+  /** A run with its evaluation tables and case count (read from its memory file). */
+  async function runDetail(row: Awaited<ReturnType<typeof loadRun>>) {
+    const name = await userNames([row.createdById]);
+    let evaluation: ReturnType<typeof evaluationTables> = [];
+    let cases = 0;
+    if (row.memoryFile) {
+      try {
+        const snapshots = readSnapshots(row.memoryFile);
+        evaluation = evaluationTables(snapshots);
+        cases = caseOf(snapshots, 1).count;
+      } catch (err) {
+        deps.log.warn({ err, run: row.uid }, "a run's memory file could not be read");
+      }
+    }
+    return { ...runView(row, row.pipeline?.uid ?? null, name(row.createdById)), evaluation, cases };
+  }
+
+  /** Starts a run of `spec` on `dataset` (refused while the workspace runs its maximum, or when invalid). */
+  async function launch(actor: Actor, spec: RunSpec, data: RunDataset) {
+    // Parsed and validated once, here; the run uses this tree (RunOptions.checked).
+    const catalog = await builtinCatalog();
+    const parsed = parsePipeline(spec.source, { file: fileName(spec.name) });
+    const pipeline = parsed.pipeline;
+    const effective = pipeline ? aliasParameters(pipeline, catalog, spec.parameters) : {};
+    const first = [
+      ...parsed.diagnostics,
+      ...(pipeline && !errorsOf(parsed.diagnostics).length
+        ? validatePipeline(pipeline, { catalog, parameters: effective })
+        : []),
+    ].find((d) => d.severity === "error");
+    if (first || !pipeline)
+      throw invalid(`This pipeline is not valid, so it cannot run: ${first ? formatDiagnostic(first) : "it is empty"}`);
+    assertPathsInside(effective);
+
+    // The data set: the benchmark aliases read the sample as saved, or the given file instead.
+    const files: Record<string, string> = {};
+    const benchmarkAliases = pipeline.servers.filter((s) => builtinName(s.path) === "benchmark").map((s) => s.alias);
+    let recorded: unknown = { kind: "sample" };
+    if (data.kind !== "sample") {
+      if (benchmarkAliases.length === 0)
+        throw invalid("This pipeline reads no data set (it has no benchmark server): run it on its own sample.");
+      const file = data.kind === "upload" ? UPLOADED_DATASET : "data/chat.jsonl";
+      for (const alias of benchmarkAliases) {
+        const bench = (effective[alias]?.benchmark ?? {}) as Record<string, unknown>;
+        const keyMap = (bench.key_map ?? { q_ls: "question", gt_ls: "golden_answers" }) as Record<string, string>;
+        if (data.kind === "upload") {
+          const items = checkJsonLines(data.name, data.text, keyMap.q_ls ?? "question");
+          files[file] = data.text;
+          recorded = { kind: "upload", name: data.name, items };
+        } else {
+          files[file] = chatRow(data.question, keyMap);
+          recorded = { kind: "chat", question: data.question };
+        }
+        effective[alias] = { ...effective[alias], benchmark: { ...bench, path: file, limit: -1 } };
+      }
+    }
+
+    // Secrets reach the engine as overrides (whole top-level values), never the file on disk.
+    const withKeys = withSecrets(effective, spec.secrets);
+    const overrides: Record<string, Record<string, unknown>> = {};
+    for (const [alias, section] of Object.entries(withKeys))
+      for (const [key, value] of Object.entries(section ?? {}))
+        if (JSON.stringify(value) !== JSON.stringify(effective[alias]?.[key])) (overrides[alias] ??= {})[key] = value;
+
+    const runUid = randomUUID();
+    const { dir, file } = prepareRunDir(root, runUid, {
+      name: spec.name,
+      source: spec.source,
+      parameters: effective,
+      files,
+    });
+    const run: StartRunInput = {
+      uid: runUid,
+      file,
+      cwd: dir,
+      demo: true,
+      ...(Object.keys(overrides).length ? { overrides } : {}),
+      workspaceId: spec.workspaceId,
+      // A web-app run: the run service checks the actor's role, keeps memory in the database,
+      // reads this workspace's knowledge bases only and applies the process policy.
+      origin: "app",
+      actor: actor!,
+      ...spec.record,
+      dataset: recorded,
+      // Counted and recorded atomically by the run service (concurrent starts cannot both pass).
+      maxRunning: MAX_RUNNING_PER_WORKSPACE,
+    };
+    if (shared) {
+      // A worker runs it (the directory is on the shared volume, run-job.ts finishes it); the keys
+      // travel sealed. The worker validates the pipeline again (a parsed tree does not travel).
+      try {
+        await runs.create(run);
+      } catch (err) {
+        removeRunDir(root, runUid);
+        throw err;
+      }
+      await shared.queue.enqueue<PipelineRunJob>(PIPELINE_RUN_JOB, {
+        uid: runUid,
+        file,
+        cwd: dir,
+        demo: true,
+        workspaceId: spec.workspaceId,
+        userId: actor!.userId,
+        ...(run.overrides ? { sealedOverrides: box.seal(JSON.stringify(run.overrides)) } : {}),
+      });
+      return { uid: runUid, room: runRoom(runUid) };
+    }
+    const started = await runs.start({ ...run, checked: pipeline }).catch((err: unknown) => {
+      removeRunDir(root, runUid);
+      throw err;
+    });
+    // `done` settles with the final record; then the scratch folder goes (the memory file is kept,
+    // the run page reads it). A failure to write that record must not be unhandled.
+    started.done
+      .then(async (record) => {
+        const kept = finishRunDir(root, runUid, record.memoryFile);
+        if (kept !== record.memoryFile)
+          await db.pipelineRun.update({ where: { uid: runUid }, data: { memoryFile: kept } });
+      })
+      .catch((err: unknown) => {
+        removeRunDir(root, runUid);
+        deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed");
+      });
+    return { uid: started.uid, room: runRoom(started.uid) };
   }
 
   return {
@@ -498,92 +656,62 @@ export function createPipelineService(deps: {
     },
 
     async startRun(actor: Actor, input: z.infer<typeof startRunInput>) {
-      const spec = await runSpec(actor, input.target);
-      const running = await db.pipelineRun.count({ where: { workspaceId: spec.workspaceId, status: "running" } });
-      if (running >= MAX_RUNNING_PER_WORKSPACE)
-        throw conflict(
-          `${running} runs are already running in this workspace; wait for one to finish or cancel it, then start again.`,
-        );
-      const inspection = await inspectPipeline(spec.source, { file: fileName(spec.name), parameters: spec.parameters });
-      const first = inspection.diagnostics.find((d) => d.severity === "error");
-      if (first) throw invalid(`This pipeline is not valid, so it cannot run: ${formatDiagnostic(first)}`);
+      return launch(actor, await runSpec(actor, input.target), input.dataset);
+    },
 
-      const catalog = await builtinCatalog();
-      const pipeline = parsePipeline(spec.source, { file: fileName(spec.name) }).pipeline!;
-      const effective = aliasParameters(pipeline, catalog, spec.parameters);
-      assertPathsInside(effective);
+    /**
+     * The run again, as it ran: the pipeline version it used (a gallery pipeline as the gallery has
+     * it now: the gallery keeps no versions), the parameters it kept (API keys as saved now) and the
+     * data it ran on (an upload is read back from the run's folder).
+     */
+    async rerun(actor: Actor, runUid: string) {
+      const row = await loadRun(actor, runUid, "member");
+      let spec: RunSpec;
+      if (row.pipelineId) {
+        const pipeline = await db.pipeline.findUniqueOrThrow({ where: { id: row.pipelineId } });
+        const wanted = row.pipelineVersion ?? pipeline.version;
+        const version = await db.pipelineVersion.findFirst({ where: { pipelineId: row.pipelineId, version: wanted } });
+        if (!version) throw conflict(`Version ${wanted} of ${pipeline.name} is gone: this run cannot be repeated.`);
+        spec = workspaceSpec(pipeline, version);
+      } else if (row.galleryKey) {
+        const entry = loadGallery(row.galleryKey);
+        spec = {
+          workspaceId: row.workspaceId!,
+          name: entry.key,
+          source: entry.source,
+          parameters: entry.parameters,
+          secrets: {},
+          record: { galleryKey: entry.key },
+        };
+      } else throw conflict("The pipeline of this run was deleted: there is nothing to run again.");
+      // The parameters it ran with (the effective ones, API keys blanked), unless it ended before it had any.
+      const kept = JSON.parse(row.params) as Record<string, unknown>;
+      if (Object.keys(kept).length) spec.parameters = kept;
+      const stored = (row.dataset ? JSON.parse(row.dataset) : { kind: "sample" }) as NonNullable<RunView["dataset"]>;
+      let dataset: RunDataset;
+      if (stored.kind === "upload") {
+        const text = uploadedDataset(root, row.uid);
+        if (text === null)
+          throw conflict(
+            `The uploaded data set of that run (${stored.name}) is gone: start a new run and upload it again.`,
+          );
+        dataset = { kind: "upload", name: stored.name, text };
+      } else dataset = stored.kind === "chat" ? { kind: "chat", question: stored.question } : { kind: "sample" };
+      return launch(actor, spec, dataset);
+    },
 
-      // The data set: the benchmark aliases read the sample as saved, or the given file instead.
-      const files: Record<string, string> = {};
-      const benchmarkAliases = pipeline.servers.filter((s) => builtinName(s.path) === "benchmark").map((s) => s.alias);
-      let dataset: unknown = { kind: "sample" };
-      if (input.dataset.kind !== "sample") {
-        if (benchmarkAliases.length === 0)
-          throw invalid("This pipeline reads no data set (it has no benchmark server): run it on its own sample.");
-        const file = input.dataset.kind === "upload" ? "data/uploaded.jsonl" : "data/chat.jsonl";
-        for (const alias of benchmarkAliases) {
-          const bench = (effective[alias]?.benchmark ?? {}) as Record<string, unknown>;
-          const keyMap = (bench.key_map ?? { q_ls: "question", gt_ls: "golden_answers" }) as Record<string, string>;
-          if (input.dataset.kind === "upload") {
-            const items = checkJsonLines(input.dataset.name, input.dataset.text, keyMap.q_ls ?? "question");
-            files[file] = input.dataset.text;
-            dataset = { kind: "upload", name: input.dataset.name, items };
-          } else {
-            files[file] = chatRow(input.dataset.question, keyMap);
-            dataset = { kind: "chat", question: input.dataset.question };
-          }
-          effective[alias] = { ...effective[alias], benchmark: { ...bench, path: file, limit: -1 } };
-        }
-      }
-
-      // Secrets reach the engine as overrides (whole top-level values), never the file on disk.
-      const withKeys = withSecrets(effective, spec.secrets);
-      const overrides: Record<string, Record<string, unknown>> = {};
-      for (const [alias, section] of Object.entries(withKeys))
-        for (const [key, value] of Object.entries(section ?? {}))
-          if (JSON.stringify(value) !== JSON.stringify(effective[alias]?.[key])) (overrides[alias] ??= {})[key] = value;
-
-      const runUid = randomUUID();
-      const { dir, file } = prepareRunDir(root, runUid, {
-        name: spec.name,
-        source: spec.source,
-        parameters: effective,
-        files,
-      });
-      const run: StartRunInput = {
-        uid: runUid,
-        file,
-        cwd: dir,
-        demo: true,
-        ...(Object.keys(overrides).length ? { overrides } : {}),
-        workspaceId: spec.workspaceId,
-        // A web-app run: the run service checks the actor's role, keeps memory in the database,
-        // reads this workspace's knowledge bases only and applies the process policy.
-        origin: "app",
-        actor: actor!,
-        ...spec.record,
-        dataset,
+    /** Two runs of one workspace side by side: their metrics, what differs in their parameters. */
+    async compareRuns(actor: Actor, input: z.infer<typeof compareRunsInput>) {
+      const [ra, rb] = [await loadRun(actor, input.a, "viewer"), await loadRun(actor, input.b, "viewer")];
+      if (ra.workspaceId !== rb.workspaceId) throw notFound(`No pipeline run ${input.b} in this workspace.`);
+      const [a, b] = [await runDetail(ra), await runDetail(rb)];
+      return {
+        a,
+        b,
+        metrics: compareMetrics(a.evaluation, b.evaluation),
+        parameters: diffParameters(a.params, b.params),
+        samePipeline: (a.pipelineUid ?? a.galleryKey) === (b.pipelineUid ?? b.galleryKey),
       };
-      if (shared) {
-        // A worker runs it (the directory is on the shared volume); the keys travel sealed.
-        await runs.create(run);
-        await shared.queue.enqueue<PipelineRunJob>(PIPELINE_RUN_JOB, {
-          uid: runUid,
-          file,
-          cwd: dir,
-          demo: true,
-          workspaceId: spec.workspaceId,
-          userId: actor!.userId,
-          ...(run.overrides ? { sealedOverrides: box.seal(JSON.stringify(run.overrides)) } : {}),
-        });
-        return { uid: runUid, room: runRoom(runUid) };
-      }
-      const started = await runs.start(run);
-      // `done` settles with the final record; a failure to write that record must not be unhandled.
-      started.done.catch((err: unknown) =>
-        deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed"),
-      );
-      return { uid: started.uid, room: runRoom(started.uid) };
     },
 
     async cancelRun(actor: Actor, runUid: string) {
@@ -627,20 +755,7 @@ export function createPipelineService(deps: {
     },
 
     async getRun(actor: Actor, runUid: string) {
-      const row = await loadRun(actor, runUid, "viewer");
-      const name = await userNames([row.createdById]);
-      let evaluation: ReturnType<typeof evaluationTables> = [];
-      let cases = 0;
-      if (row.memoryFile) {
-        try {
-          const snapshots = readSnapshots(row.memoryFile);
-          evaluation = evaluationTables(snapshots);
-          cases = caseOf(snapshots, 1).count;
-        } catch (err) {
-          deps.log.warn({ err, run: row.uid }, "a run's memory file could not be read");
-        }
-      }
-      return { ...runView(row, row.pipeline?.uid ?? null, name(row.createdById)), evaluation, cases };
+      return runDetail(await loadRun(actor, runUid, "viewer"));
     },
 
     /** Case n of a finished run; none (with the reason) while it runs or when it wrote no memory file. */
@@ -658,9 +773,15 @@ export function createPipelineService(deps: {
       }
     },
 
-    /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed. */
+    /** Shutdown: runs started from the web are finished or stopped, and their ends recorded (runs.ts). */
+    shutdown: (graceMs?: number) => runs.shutdown(graceMs),
+
+    /** Runs cut off by the last shutdown: they cannot resume, so they are marked failed, and the
+     * folders they left are removed. */
     async recoverInterrupted(): Promise<number> {
       const where = { status: "running", workspaceId: { not: null } };
+      // Folders of runs that ended with the last process (none runs here yet); the memory files stay.
+      sweepRunDirs(root, new Set(runs.runningUids()));
       // Read first: an UPDATE takes SQLite's write lock even when nothing matches (see ask's sweep).
       if (!(await db.pipelineRun.findFirst({ where, select: { id: true } }))) return 0;
       const r = await db.pipelineRun.updateMany({

@@ -1,9 +1,13 @@
 /** The pieces of the web app's pipelines that need no server: tool docs, secrets, file parameters. */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SECRET_MASK } from "../../shared/pipelines.ts";
 import { builtinSignatures } from "./catalog.ts";
 import { assertPathsInside, paramFields, splitSecrets, withSecrets } from "./parameters.ts";
 import { TOOL_DOCS } from "./tool-docs.ts";
+import { finishRunDir, prepareRunDir, sweepRunDirs } from "./run-dir.ts";
 
 describe("tool docs", () => {
   it("describe every built-in tool and prompt, and nothing else", async () => {
@@ -54,5 +58,27 @@ describe("file parameters", () => {
     expect(() => assertPathsInside({ r: { backend_configs: { bm25: { save_path: "/tmp/x" } } } })).toThrow(
       /r\.backend_configs\.bm25\.save_path/,
     );
+  });
+});
+
+describe("run folders (run-dir.ts)", () => {
+  it("a finished run keeps only its memory file; the start-up sweep removes folders of runs not running", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "argus-runs-"));
+    try {
+      const a = prepareRunDir(root, "run-a", { name: "p", source: "pipeline: []\n", parameters: {} });
+      mkdirSync(path.join(a.dir, "output"));
+      writeFileSync(path.join(a.dir, "output", "memory_p.json"), "[]");
+      const kept = finishRunDir(root, "run-a", path.join(a.dir, "output", "memory_p.json"))!;
+      expect(existsSync(a.dir)).toBe(false);
+      expect(readFileSync(kept, "utf8")).toBe("[]");
+      expect(finishRunDir(root, "run-none", null)).toBeNull();
+
+      for (const uid of ["old-1", "old-2", "live"]) prepareRunDir(root, uid, { name: "p", source: "", parameters: {} });
+      expect(sweepRunDirs(root, new Set(["live"]))).toBe(2);
+      expect(readdirSync(root).sort()).toEqual(["live", "memory"]);
+      expect(existsSync(kept)).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -21,6 +21,7 @@ import type { ReviewTool } from "../tools/types.ts";
 import type { AgentEvent, AgentStopReason, EventSink } from "./events.ts";
 import { type FirstMessageInput, buildFirstMessage } from "./first-message.ts";
 import { type BeforeTurn, runAgent } from "./loop.ts";
+import type { ProviderFailure } from "./loop/stop.ts";
 import { SALVAGED_NOTE, salvageReport } from "./salvage.ts";
 import type { RunToolCall } from "./tool-runner.ts";
 import { verifyFindings } from "./verify.ts";
@@ -234,6 +235,8 @@ export interface ChatWithAgentResult extends AgentRunSummary {
   /** The whole conversation including this turn, to pass as `history` next time. */
   messages: Message[];
   error?: string;
+  /** The failed request's kind and status, when a provider error ended the turn. */
+  providerError?: ProviderFailure;
 }
 
 /** One chat turn: the same loop without the REPORT contract; never ends without an answer unless it failed. */
@@ -261,5 +264,6 @@ export async function chatWithAgent(o: ChatWithAgentOptions): Promise<ChatWithAg
     costUsd: out.costUsd,
     notes: out.notes,
     ...(out.error ? { error: out.error } : {}),
+    ...(out.providerError ? { providerError: out.providerError } : {}),
   };
 }

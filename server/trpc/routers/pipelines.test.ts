@@ -1,5 +1,8 @@
 /** Pipelines over tRPC against the real server: gallery, validation, versions, runs and their rooms. */
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { runsRoot } from "../../pipelines/workspace/run-dir.ts";
 import { SECRET_MASK } from "../../shared/pipelines.ts";
 import { runRoom } from "../../shared/rooms.ts";
 import { Client, type TestUser } from "../../../test/helpers/server.ts";
@@ -258,6 +261,15 @@ describe("workspace pipelines", () => {
       step: "benchmark.get_data",
       values: { memory_q_ls: expect.stringContaining("?") },
     });
+    // The run's scratch folder is removed once it ends; its memory file (the cases above) is kept.
+    const folder = path.join(runsRoot(server.db.config.dataDir), started.uid);
+    for (let i = 0; i < 50 && existsSync(folder); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(folder)).toBe(false);
+    const again = await viewer.client.ok<{ count: number }>("query", "pipelines.runCase", {
+      uid: started.uid,
+      case: 1,
+    });
+    expect(again.count).toBe(5);
   });
 
   it("runs one chat question, and an uploaded .jsonl (the first bad line named)", async () => {

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import {
+  compareRunsInput,
   createInput,
   diffInput,
   forkInput,
   galleryInput,
+  rerunInput,
   runCaseInput,
   runsInput,
   saveInput,
@@ -45,6 +47,12 @@ export const pipelinesRouter = router({
   cancelRun: protectedProcedure
     .input(z.object({ uid: z.uuid("uid must be a UUID") }))
     .mutation(({ ctx, input }) => ctx.services.pipelines.cancelRun(ctx.actor, input.uid)),
+  rerun: protectedProcedure
+    .input(rerunInput)
+    .mutation(({ ctx, input }) => ctx.services.pipelines.rerun(ctx.actor, input.uid)),
+  compareRuns: protectedProcedure
+    .input(compareRunsInput)
+    .query(({ ctx, input }) => ctx.services.pipelines.compareRuns(ctx.actor, input)),
   runs: protectedProcedure
     .input(runsInput)
     .query(({ ctx, input }) => ctx.services.pipelines.listRuns(ctx.actor, input)),

@@ -119,6 +119,29 @@ describe("provider connections", () => {
     expect(r.error!.data.issues!.map((i) => i.path.join("."))).toEqual(expect.arrayContaining(["baseUrl", "model"]));
   });
 
+  it("a base URL on an internal address is refused (SSRF guard) unless the operator allows its host", async () => {
+    for (const baseUrl of ["http://10.0.0.5:8000/v1", "http://169.254.169.254/latest", "http://[::1]:11434/v1"]) {
+      const r = await save(owner, { name: `Internal ${baseUrl}`, provider: "openai-compatible", baseUrl, model: "m" });
+      expect(r.status).toBe(400);
+      expect(r.error!.message).toContain(
+        `The base URL ${baseUrl} is refused: Argus only reaches hosts on the public internet`,
+      );
+      const t = await owner.client.mutate("providers.test", {
+        workspaceId: owner.workspaceId,
+        name: "Draft",
+        provider: "openai-compatible",
+        baseUrl,
+        model: "m",
+      });
+      expect(t.status).toBe(400);
+    }
+    // A public address, and the test server's loopback (PIPELINES_ALLOWED_HOSTS=127.0.0.1 in tests).
+    for (const baseUrl of ["http://93.184.216.34/v1", llm.openaiBaseURL])
+      expect(
+        (await save(owner, { name: `Ok ${baseUrl}`, provider: "openai-compatible", baseUrl, model: "m" })).status,
+      ).toBe(200);
+  });
+
   it("two connections with the same name → 409", async () => {
     await save(owner, { name: "Twin", provider: "openai", apiKey: "sk-1" });
     const r = await save(owner, { name: "Twin", provider: "openai", apiKey: "sk-2" });

@@ -189,6 +189,11 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     ],
   },
   "pipelines.cancelRun": { access: "member", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.rerun": { access: "member", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelines.compareRuns": {
+    access: "viewer",
+    input: (w) => ({ a: w.a.runUid, b: w.a.secondRunUid }),
+  },
   "pipelines.runs": {
     access: "viewer",
     input: ws,

@@ -49,6 +49,8 @@ export interface WorkspaceA {
   /** A workspace pipeline whose parameters hold canaries.providerKey as an API key. */
   pipelineUid: string;
   runUid: string;
+  /** A second run of that pipeline (comparing runs needs two). */
+  secondRunUid: string;
   /** A conversation with Argus on A's project, and its answer (citing src/app.ts:2). */
   threadUid: string;
   answerUid: string;
@@ -229,20 +231,22 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
   });
   const pipelineRow = await db.pipeline.findUniqueOrThrow({ where: { uid: pipeline.uid } });
   const runUid = randomUUID();
-  await db.pipelineRun.create({
-    data: {
-      uid: runUid,
-      workspaceId,
-      pipelineId: pipelineRow.id,
-      pipelineVersion: 1,
-      pipelineName: `${tag} pipeline`,
-      pipelinePath: "pipelines/rag.yaml",
-      pipelineHash: "0".repeat(64),
-      params: "{}",
-      status: "completed",
-      outputs: JSON.stringify({ answer: tag }),
-    },
-  });
+  const secondRunUid = randomUUID();
+  for (const uid of [runUid, secondRunUid])
+    await db.pipelineRun.create({
+      data: {
+        uid,
+        workspaceId,
+        pipelineId: pipelineRow.id,
+        pipelineVersion: 1,
+        pipelineName: `${tag} pipeline`,
+        pipelinePath: "pipelines/rag.yaml",
+        pipelineHash: "0".repeat(64),
+        params: "{}",
+        status: "completed",
+        outputs: JSON.stringify({ answer: tag }),
+      },
+    });
   await server.services.events.publish(runRoom(runUid), { type: "step_start", payload: { name: tag, depth: 0 } });
 
   // A conversation with Argus, planted the way the ask service stores one (no model is asked).
@@ -311,6 +315,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     inviteToken: invite.token,
     pipelineUid: pipeline.uid,
     runUid,
+    secondRunUid,
     threadUid,
     answerUid,
     notificationUid: notification!.uid,

@@ -1,56 +1,35 @@
 "use client";
 /**
- * Add a step from the server registry: pick a built-in server and one of its tools (what it reads
- * and writes shown), and the YAML gets `- alias.tool` at the end of `pipeline:` — and the alias under
- * `servers:` when the pipeline has none for that server. The YAML stays the source of truth: the
- * graph follows it like any edit.
+ * Add a step, a loop or a branch from the server registry: pick a built-in server and one of its
+ * tools (what it reads and writes shown) — for a loop also how many times, for a branch the router
+ * and the states it returns — and the YAML gets it after the node selected on the graph (or at the
+ * end of `pipeline:`), with the server's alias under `servers:` when the pipeline has none for it.
+ * The YAML stays the source of truth (graph-edits.ts): the graph follows it.
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { isMap, isSeq, parseDocument } from "yaml";
-import { Field, FormActions, FormError, Modal, Select } from "@/app/_components/ui.tsx";
+import { Field, FormActions, FormError, Input, Modal, Select } from "@/app/_components/ui.tsx";
 import { useTRPC } from "@/app/_lib/trpc.ts";
+import { insertStep, type NewStep } from "./graph-edits.ts";
 
-/** The YAML with the step appended (and the server's alias added); an error sentence when it cannot be. */
-export function appendStep(
-  source: string,
-  server: string,
-  tool: string,
-): { ok: true; source: string } | { ok: false; error: string } {
-  const doc = parseDocument(source);
-  if (doc.errors.length)
-    return { ok: false, error: "Fix the YAML's syntax first: the step is added to a pipeline that parses." };
-  if (!isMap(doc.contents)) return { ok: false, error: "The YAML should be a mapping with servers: and pipeline:." };
-  let servers = doc.get("servers");
-  if (!isMap(servers)) {
-    doc.set("servers", doc.createNode({}));
-    servers = doc.get("servers");
-  }
-  const path = `servers/${server}`;
-  const map = servers as { items: { key: unknown; value: unknown }[] };
-  const entry = map.items.find(
-    (p) => String((p.value as { value?: unknown })?.value ?? p.value).replace(/\/+$/, "") === path,
-  );
-  let alias = entry ? String((entry.key as { value?: unknown })?.value ?? entry.key) : server;
-  if (!entry) {
-    const taken = new Set(map.items.map((p) => String((p.key as { value?: unknown })?.value ?? p.key)));
-    for (let n = 2; taken.has(alias); n++) alias = `${server}${n}`;
-    doc.setIn(["servers", alias], path);
-  }
-  const pipeline = doc.get("pipeline");
-  if (!isSeq(pipeline)) doc.set("pipeline", doc.createNode([`${alias}.${tool}`]));
-  else pipeline.add(doc.createNode(`${alias}.${tool}`));
-  return { ok: true, source: doc.toString({ indentSeq: true, lineWidth: 0 }) };
-}
+export type AddKind = NewStep["kind"];
+const TITLE: Record<AddKind, string> = { tool: "Add a step", loop: "Add a loop", branch: "Add a branch" };
 
 export function AddStepDialog({
   open,
+  kind = "tool",
+  after = null,
+  afterLabel = null,
   onClose,
   workspaceId,
   source,
   onAdd,
 }: {
   open: boolean;
+  kind?: AddKind;
+  /** The graph node to add after (its id), or null for the end of the pipeline. */
+  after?: string | null;
+  afterLabel?: string | null;
   onClose: () => void;
   workspaceId: string;
   source: string;
@@ -58,8 +37,11 @@ export function AddStepDialog({
 }) {
   const trpc = useTRPC();
   const registry = useQuery({ ...trpc.pipelines.servers.queryOptions({ workspaceId }), enabled: open });
-  const [server, setServer] = useState("benchmark");
+  const [chosen, setServer] = useState<string | null>(null);
+  const server = chosen ?? (kind === "branch" ? "router" : kind === "loop" ? "generation" : "benchmark");
   const [tool, setTool] = useState("");
+  const [times, setTimes] = useState("2");
+  const [states, setStates] = useState("complete, incomplete");
   const [error, setError] = useState<string | null>(null);
   const servers = registry.data ?? [];
   const tools = servers.find((s) => s.server === server)?.tools ?? [];
@@ -68,15 +50,26 @@ export function AddStepDialog({
   function submit(e: FormEvent) {
     e.preventDefault();
     if (!picked) return setError("Pick a tool.");
-    const r = appendStep(source, server, picked.tool);
+    let step: NewStep;
+    if (kind === "loop") {
+      const n = Number(times);
+      if (!/^\d+$/.test(times.trim())) return setError("Times: a whole number, e.g. 3.");
+      step = { kind, times: n, server, tool: picked.tool };
+    } else if (kind === "branch") step = { kind, server, router: picked.tool, states: states.split(",") };
+    else step = { kind, server, tool: picked.tool };
+    const r = insertStep(source, step, after);
     if (!r.ok) return setError(r.error);
+    setError(null);
     onAdd(r.source);
     onClose();
   }
 
   return (
-    <Modal open={open} onClose={onClose} title="Add a step">
+    <Modal open={open} onClose={onClose} title={TITLE[kind]}>
       <form onSubmit={submit} className="space-y-4">
+        <p className="text-sm text-zinc-500">
+          {afterLabel ? <>After {afterLabel} (selected on the graph).</> : <>At the end of the pipeline.</>}
+        </p>
         <Field label="Server" htmlFor="step-server">
           <Select
             id="step-server"
@@ -93,7 +86,10 @@ export function AddStepDialog({
             ))}
           </Select>
         </Field>
-        <Field label="Tool" htmlFor="step-tool">
+        <Field
+          label={kind === "branch" ? "Router" : kind === "loop" ? "First step of the loop" : "Tool"}
+          htmlFor="step-tool"
+        >
           <Select id="step-tool" value={picked?.tool ?? ""} onChange={(e) => setTool(e.target.value)}>
             {tools.map((t) => (
               <option key={t.tool} value={t.tool}>
@@ -115,8 +111,22 @@ export function AddStepDialog({
             <p className="font-mono text-xs text-zinc-500">writes {picked.output.join(", ") || "nothing"}</p>
           </div>
         )}
+        {kind === "loop" && (
+          <Field label="Times" htmlFor="loop-times" hint="How many passes the loop makes (1–1000).">
+            <Input id="loop-times" inputMode="numeric" value={times} onChange={(e) => setTimes(e.target.value)} />
+          </Field>
+        )}
+        {kind === "branch" && (
+          <Field
+            label="States"
+            htmlFor="branch-states"
+            hint="The states the router returns, separated by commas; each gets an empty list of steps to fill."
+          >
+            <Input id="branch-states" value={states} onChange={(e) => setStates(e.target.value)} />
+          </Field>
+        )}
         <FormError message={error} />
-        <FormActions onCancel={onClose} submitLabel="Add step" busy={false} />
+        <FormActions onCancel={onClose} submitLabel={TITLE[kind].replace("a ", "")} busy={false} />
       </form>
     </Modal>
   );

@@ -5,13 +5,13 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Field, FormActions, FormError, Input, Modal } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { pipelineNameSchema } from "@/server/shared/pipelines.ts";
-import type { PipelineInspection } from "./types.ts";
 import { pipelineHref } from "./types.ts";
+import { useLiveInspection } from "./use-live-inspection.ts";
 import { YamlEditor } from "./yaml-editor.tsx";
 
 const MAX_BYTES = 256 * 1024;
@@ -24,21 +24,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
   const [name, setName] = useState("");
   const [source, setSource] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [inspection, setInspection] = useState<PipelineInspection | null>(null);
-  const latest = useRef(0);
-  const { mutateAsync: validate } = useMutation(trpc.pipelines.validate.mutationOptions());
-  useEffect(() => {
-    if (!source.trim()) return;
-    const id = ++latest.current;
-    const t = setTimeout(() => {
-      validate({ workspaceId: workspace.id, source })
-        .then((r) => {
-          if (id === latest.current) setInspection(r);
-        })
-        .catch(() => undefined);
-    }, 150);
-    return () => clearTimeout(t);
-  }, [source, validate, workspace.id]);
+  const inspection = useLiveInspection(workspace.id, source, { reportErrors: false });
 
   const create = useMutation(
     trpc.pipelines.create.mutationOptions({

@@ -152,7 +152,14 @@ export function PipelineGraph({
   className?: string;
 }) {
   const { resolvedTheme } = useTheme();
-  const { nodes, edges } = useMemo(() => layout(graph, selected), [graph, selected]);
+  // Laid out once per graph; a new selection only marks nodes (no new layout, no re-measuring).
+  const laidOut = useMemo(() => layout(graph, null), [graph]);
+  const nodes = useMemo(
+    () =>
+      laidOut.nodes.map((n) => (n.id === selected ? { ...n, selected: true, data: { ...n.data, selected: true } } : n)),
+    [laidOut, selected],
+  );
+  const edges = laidOut.edges;
   return (
     <div
       className={cx("h-[32rem] rounded-md border border-zinc-200 dark:border-zinc-800", className)}
@@ -174,7 +181,10 @@ export function PipelineGraph({
         onNodeClick={(_, n) => onSelect(n.id === selected ? null : n.id)}
         onPaneClick={() => onSelect(null)}
         onSelectionChange={({ nodes: picked }) => {
-          if (picked[0] && picked[0].id !== selected) onSelect(picked[0].id);
+          // A node chosen with the keyboard (Enter). Only a single new pick counts: while the page's
+          // selection catches up, React Flow may report the old node with the new one, and taking
+          // the first of those would send the selection back.
+          if (picked.length === 1 && picked[0]!.id !== selected) onSelect(picked[0]!.id);
         }}
       >
         <Background />

@@ -7,7 +7,7 @@ import { QueryError } from "@/app/_components/query-states.tsx";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import type { RunDetail } from "./types.ts";
 
-const fmt = (v: number | boolean | null | undefined) =>
+export const fmt = (v: number | boolean | null | undefined) =>
   v === null || v === undefined
     ? "—"
     : typeof v === "boolean"

@@ -7,9 +7,7 @@ export type PipelineInspection = Out["validate"];
 export type PipelineList = Out["list"];
 export type RunItem = Out["runs"][number];
 export type RunDetail = Out["run"];
-
-export const runStatusTone = (s: string): "zinc" | "brand" | "amber" | "green" =>
-  s === "completed" ? "green" : s === "running" ? "brand" : s === "cancelled" ? "zinc" : "amber";
+export type RunComparison = Out["compareRuns"];
 
 /** What a pipeline needs to run, as cards and the pipeline page say it (front matter `needs`). */
 const NEEDS_LABEL: Record<string, string> = {
@@ -23,3 +21,5 @@ export const needsLabel = (needs: string | undefined): string => NEEDS_LABEL[nee
 export const galleryHref = (key: string) => `/pipelines/gallery/${encodeURIComponent(key)}`;
 export const pipelineHref = (uid: string) => `/pipelines/${uid}`;
 export const runHref = (uid: string) => `/pipelines/runs/${uid}`;
+export const compareHref = (a: string, b: string) =>
+  `/pipelines/runs/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;

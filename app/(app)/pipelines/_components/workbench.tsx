@@ -2,20 +2,24 @@
 /**
  * A pipeline's page: the step graph beside the YAML editor, the parameter form, the run history and
  * (for a workspace pipeline) its versions. Every edit of the YAML or a parameter is validated by the
- * engine on the server 150 ms after typing stops; graph, problems and form follow the answer. A
+ * engine on the server 150 ms after typing stops (use-live-inspection.ts); graph, problems and form
+ * follow the answer. A
  * gallery pipeline is read-only here: fork it to change it. `?tab=` and `?node=` deep-link.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { GitFork, Play, Plus, Save, Trash2 } from "lucide-react";
+import { GitFork, Play, Save, Trash2 } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { stringify } from "yaml";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
+import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
+import { useChatRoom } from "@/app/_components/rooms/room-chat-card.tsx";
+import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader, cx } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { AddStepDialog } from "./add-step-dialog.tsx";
+import { CanvasToolbar } from "./canvas-toolbar.tsx";
 import { ForkDialog } from "./fork-dialog.tsx";
 import { NodeDetails } from "./node-details.tsx";
 import { ParameterForm } from "./parameter-form.tsx";
@@ -24,6 +28,7 @@ import { PipelineGraph } from "./pipeline-graph.tsx";
 import { RunDialog } from "./run-dialog.tsx";
 import { RunHistory } from "./run-history.tsx";
 import { needsLabel, type PipelineInspection } from "./types.ts";
+import { useLiveInspection } from "./use-live-inspection.ts";
 import { VersionsPanel } from "./versions-panel.tsx";
 import { YamlEditor } from "./yaml-editor.tsx";
 
@@ -32,38 +37,6 @@ export type WorkbenchTarget = { kind: "workspace"; uid: string } | { kind: "gall
 const TABS = ["yaml", "parameters", "runs", "versions"] as const;
 type Tab = (typeof TABS)[number];
 const TAB_LABEL: Record<Tab, string> = { yaml: "YAML", parameters: "Parameters", runs: "Runs", versions: "Versions" };
-
-/** Validates the text 150 ms after the last change; only the latest answer is kept. */
-function useLiveInspection(
-  workspaceId: string,
-  source: string,
-  parameters: ParameterFile,
-  initial: PipelineInspection | undefined,
-) {
-  const trpc = useTRPC();
-  const [inspection, setInspection] = useState(initial);
-  const latest = useRef(0);
-  const { mutateAsync } = useMutation(trpc.pipelines.validate.mutationOptions());
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const id = ++latest.current;
-    const t = setTimeout(() => {
-      mutateAsync({ workspaceId, source, parameters })
-        .then((r) => {
-          if (id === latest.current) setInspection(r);
-        })
-        .catch((err: unknown) => {
-          if (id === latest.current) toast.error(errorInfo(err).message);
-        });
-    }, 150);
-    return () => clearTimeout(t);
-  }, [workspaceId, source, parameters, mutateAsync]);
-  return inspection ?? initial;
-}
 
 export function PipelineWorkbench({ target }: { target: WorkbenchTarget }) {
   const trpc = useTRPC();
@@ -81,6 +54,11 @@ export function PipelineWorkbench({ target }: { target: WorkbenchTarget }) {
   });
   const query = target.kind === "workspace" ? pipeline : gallery;
   const back = <BackLink href="/pipelines">Pipelines</BackLink>;
+  if (query.isError && errorInfo(query.error).status === 404)
+    // Trying again cannot bring back a pipeline that is not there: the way on is the gallery.
+    return (
+      <DetailNotLoaded query={query} back={<BackLink href="/pipelines">Back to the gallery</BackLink>} retry={false} />
+    );
   if (query.isError || !query.data) return <DetailNotLoaded query={query} back={back} />;
   const data = query.data;
   const saved = {
@@ -126,14 +104,16 @@ function Loaded({
   const pathname = usePathname();
   const search = useSearchParams();
   const editable = target.kind === "workspace" && canEdit;
+  const { user } = useWorkspace();
+  // A workspace pipeline's page is a room: who is here, and the team's chat (a gallery entry has none).
+  const chat = useChatRoom("pipeline", target.kind === "workspace" ? target.uid : "");
   const [source, setSource] = useState(saved.source);
   const [parameters, setParameters] = useState<ParameterFile>(saved.parameters);
-  const inspection = useLiveInspection(workspaceId, source, parameters, saved.inspection)!;
+  const inspection = useLiveInspection(workspaceId, source, { parameters, initial: saved.inspection })!;
   const [goto, setGoto] = useState<{ line: number; col: number } | null>(null);
   const [running, setRunning] = useState(false);
   const [forking, setForking] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [adding, setAdding] = useState(false);
 
   const tab: Tab = (TABS as readonly string[]).includes(search.get("tab") ?? "") ? (search.get("tab") as Tab) : "yaml";
   const nodeId = search.get("node");
@@ -195,38 +175,41 @@ function Loaded({
         title={title}
         description={inspection.meta?.description || undefined}
         actions={
-          canEdit && (
-            <>
-              {target.kind === "workspace" && (
+          <>
+            {chat.room && <PresenceBar members={chat.presence.members} selfId={user.id} />}
+            {canEdit && (
+              <>
+                {target.kind === "workspace" && (
+                  <Button
+                    variant="secondary"
+                    busy={save.isPending}
+                    disabled={!dirty}
+                    onClick={() => save.mutate({ uid: target.uid, source, parameters })}
+                  >
+                    <Save className="size-4" aria-hidden /> Save version
+                  </Button>
+                )}
+                {target.kind === "gallery" && (
+                  <Button variant="secondary" onClick={() => setForking(true)}>
+                    <GitFork className="size-4" aria-hidden /> Fork to edit
+                  </Button>
+                )}
                 <Button
-                  variant="secondary"
-                  busy={save.isPending}
-                  disabled={!dirty}
-                  onClick={() => save.mutate({ uid: target.uid, source, parameters })}
+                  onClick={() => setRunning(true)}
+                  disabled={Boolean(runBlocked)}
+                  title={runBlocked ?? undefined}
+                  aria-describedby={runBlocked ? "run-blocked" : undefined}
                 >
-                  <Save className="size-4" aria-hidden /> Save version
+                  <Play className="size-4" aria-hidden /> Run
                 </Button>
-              )}
-              {target.kind === "gallery" && (
-                <Button variant="secondary" onClick={() => setForking(true)}>
-                  <GitFork className="size-4" aria-hidden /> Fork to edit
-                </Button>
-              )}
-              <Button
-                onClick={() => setRunning(true)}
-                disabled={Boolean(runBlocked)}
-                title={runBlocked ?? undefined}
-                aria-describedby={runBlocked ? "run-blocked" : undefined}
-              >
-                <Play className="size-4" aria-hidden /> Run
-              </Button>
-              {target.kind === "workspace" && (
-                <Button variant="ghost" aria-label="Delete pipeline" onClick={() => setDeleting(true)}>
-                  <Trash2 className="size-4" aria-hidden />
-                </Button>
-              )}
-            </>
-          )
+                {target.kind === "workspace" && (
+                  <Button variant="ghost" aria-label="Delete pipeline" onClick={() => setDeleting(true)}>
+                    <Trash2 className="size-4" aria-hidden />
+                  </Button>
+                )}
+              </>
+            )}
+          </>
         }
       />
       <div className="mb-4 flex flex-wrap items-center gap-2 text-sm text-zinc-500">
@@ -253,6 +236,15 @@ function Loaded({
 
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="min-w-0 space-y-3">
+          {editable && (
+            <CanvasToolbar
+              workspaceId={workspaceId}
+              source={source}
+              selected={node}
+              onChange={setSource}
+              onDeleted={() => setParam("node", null)}
+            />
+          )}
           {inspection.graph ? (
             <PipelineGraph
               graph={inspection.graph}
@@ -307,13 +299,6 @@ function Loaded({
           <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
             {tab === "yaml" && (
               <>
-                {editable && (
-                  <div className="mb-2 flex justify-end">
-                    <Button variant="secondary" className="text-xs" onClick={() => setAdding(true)}>
-                      <Plus className="size-3.5" aria-hidden /> Add step
-                    </Button>
-                  </div>
-                )}
                 {!editable && (
                   <p className="mb-2 text-xs text-zinc-500">
                     {target.kind === "gallery"
@@ -365,20 +350,13 @@ function Loaded({
         </div>
       </div>
 
+      {chat.room && <ChatPanel room={chat.room} state={chat.state} className="mt-6" />}
+
       <RunDialog
         open={running}
         onClose={() => setRunning(false)}
         target={target.kind === "workspace" ? { uid: target.uid } : { workspaceId, key: target.key }}
       />
-      {editable && (
-        <AddStepDialog
-          open={adding}
-          onClose={() => setAdding(false)}
-          workspaceId={workspaceId}
-          source={source}
-          onAdd={setSource}
-        />
-      )}
       {target.kind === "gallery" && (
         <ForkDialog open={forking} onClose={() => setForking(false)} galleryKey={target.key} />
       )}

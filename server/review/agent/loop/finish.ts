@@ -8,7 +8,10 @@ import type { Stop } from "./stop.ts";
 import type { LoopOutcome } from "./types.ts";
 
 /** How a run ended: the stop reason and what the outcome carries besides the state. */
-export type Ending<T> = { stopReason: AgentStopReason } & Pick<LoopOutcome<T>, "value" | "answer" | "error">;
+export type Ending<T> = { stopReason: AgentStopReason } & Pick<
+  LoopOutcome<T>,
+  "value" | "answer" | "error" | "providerError"
+>;
 
 export function finish<T>(run: LoopRun, { stopReason, ...extra }: Ending<T>): LoopOutcome<T> {
   const s = run.state;
@@ -27,6 +30,8 @@ export function finish<T>(run: LoopRun, { stopReason, ...extra }: Ending<T>): Lo
   return out;
 }
 
-/** A Stop thrown from a step: cancelled carries no error, anything else its message. */
+/** A Stop thrown from a step: cancelled carries no error, anything else its message (and a failed request's kind). */
 export const stopped = (e: Stop): Ending<never> =>
-  e.reason === "cancelled" ? { stopReason: "cancelled" } : { stopReason: e.reason, error: e.message };
+  e.reason === "cancelled"
+    ? { stopReason: "cancelled" }
+    : { stopReason: e.reason, error: e.message, ...(e.provider ? { providerError: e.provider } : {}) };

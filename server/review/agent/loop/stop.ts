@@ -3,12 +3,21 @@
  * runLoop turns it into the outcome. Steps that can carry on without a model request (a skipped
  * critique, a chat answer kept as it is) catch the budget Stop themselves.
  */
+import type { LlmErrorKind } from "../../../llm/index.ts";
 import type { AgentStopReason } from "../events.ts";
+
+/** What the LLM layer said of a failed request (its kind and HTTP status), for callers that advise on it. */
+export interface ProviderFailure {
+  kind: LlmErrorKind;
+  status?: number;
+}
 
 export class Stop extends Error {
   constructor(
     readonly reason: AgentStopReason,
     message: string,
+    /** Set when a model request failed: the LLM layer's classification of it. */
+    readonly provider?: ProviderFailure,
   ) {
     super(message);
   }

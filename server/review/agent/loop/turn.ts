@@ -53,7 +53,10 @@ export async function modelTurn(run: LoopRun, phase: Phase, withTools: boolean):
       if (s.requests === requestsBefore) s.iterations--; // refused before sending: not a model turn
       throw new Stop("budget_exhausted", err.message);
     }
-    throw new Stop("error", err.message);
+    throw new Stop("error", err.message, {
+      kind: err.kind,
+      ...(err.status !== undefined ? { status: err.status } : {}),
+    });
   }
   s.messages.push({
     role: "assistant",

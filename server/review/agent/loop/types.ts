@@ -8,6 +8,7 @@ import type { Budget, LlmClient, Message, ToolUseBlock, Usage } from "../../../l
 import type { ReviewTool } from "../../tools/types.ts";
 import type { AgentStopReason, EventSink, Phase } from "../events.ts";
 import type { RunToolCall } from "../tool-runner.ts";
+import type { ProviderFailure } from "./stop.ts";
 
 /** What the final answer must contain, and how to ask for it again. */
 export interface Contract<T> {
@@ -84,6 +85,8 @@ export interface LoopOutcome<T> {
   stopReason: AgentStopReason;
   /** Set when stopReason is error or invalid_report, or when the budget ran out before an answer. */
   error?: string;
+  /** Set when the run ended on a failed model request: the LLM layer's kind and status of it. */
+  providerError?: ProviderFailure;
   messages: Message[];
 }
 

@@ -5,10 +5,10 @@
  * has finished; cancel while it runs; who is watching and the team's chat beside it.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Square } from "lucide-react";
+import { RotateCcw, Square } from "lucide-react";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { useEffect, useMemo } from "react";
+import { useEffect } from "react";
 import { toast } from "sonner";
 import { stringify } from "yaml";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
@@ -16,16 +16,17 @@ import { formatDate } from "@/app/_components/review/format.ts";
 import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
-import { BackLink, Badge, Button, Card, PageHeader } from "@/app/_components/ui.tsx";
+import { BackLink, Button, Card, PageHeader } from "@/app/_components/ui.tsx";
 import { useRoom } from "@/app/_lib/room.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { roomNameOrNull } from "@/server/shared/rooms.ts";
-import { foldTrace } from "@/server/shared/run-trace.ts";
-import { datasetLabel } from "../../_components/run-history.tsx";
+import { datasetLabel, useRerun } from "../../_components/run-history.tsx";
 import { CaseView, EvaluationTables } from "../../_components/run-results.tsx";
+import { RunStatus } from "../../_components/run-status.tsx";
 import { RunTraceView } from "../../_components/run-trace-view.tsx";
-import { galleryHref, pipelineHref, runStatusTone } from "../../_components/types.ts";
+import { galleryHref, pipelineHref } from "../../_components/types.ts";
+import { useRunTrace } from "../../_components/use-run-trace.ts";
 
 export default function RunPage() {
   const { uid } = useParams<{ uid: string }>();
@@ -44,7 +45,8 @@ export default function RunPage() {
   useEffect(() => {
     setFocus({ kind: "activity" });
   }, [setFocus]);
-  const trace = useMemo(() => foldTrace(state.events), [state.events]);
+  const trace = useRunTrace(state.events);
+  const rerun = useRerun();
 
   // The trace ended (final or error): read the run again for its status, evaluation and cases.
   useEffect(() => {
@@ -81,11 +83,21 @@ export default function RunPage() {
                 <Square className="size-4" aria-hidden /> Cancel run
               </Button>
             )}
+            {canEdit && !live && (
+              <Button
+                variant="secondary"
+                busy={rerun.isPending}
+                onClick={() => rerun.mutate({ uid })}
+                title="Run again with this run's version, parameters and data"
+              >
+                <RotateCcw className="size-4" aria-hidden /> Re-run
+              </Button>
+            )}
           </>
         }
       />
       <div className="mb-4 flex flex-wrap items-center gap-2 text-sm text-zinc-500">
-        <Badge tone={runStatusTone(status)}>{status}</Badge>
+        <RunStatus status={status} />
         <span>
           {trace.ended} {trace.ended === 1 ? "step" : "steps"} done
           {r.finishedAt ? ` · finished ${formatDate(r.finishedAt)}` : ""}
