@@ -167,10 +167,11 @@ export async function createServices(config: Config, log = createLogger(config.l
     providers,
     pipelines,
     async close() {
-      await queue.close();
-      // Before the database closes: answers waiting are failed as interrupted, running ones and
-      // pipeline runs started from the web get a bounded time, then are stopped and recorded.
-      await Promise.all([ask.shutdown(), pipelines.shutdown()]);
+      // Before the database closes: answers waiting are failed as interrupted (on a shared queue they
+      // stay queued for another worker), running ones and pipeline runs started from the web get a
+      // bounded time, then are stopped and recorded. Alongside the queue's close: a worker's queue
+      // waits for its running jobs, and an answer's or a run's job ends only when those let it.
+      await Promise.all([queue.close(), ask.shutdown(), pipelines.shutdown()]);
       await searchIndexes.close();
       await events.flush();
       await signals.close();

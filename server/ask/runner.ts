@@ -365,7 +365,10 @@ export function createAnswerRunner(deps: RunnerDeps) {
           if (ctx.takeover) await failRunning(threadId, ANSWER_STOPPED.worker);
           await drainOnce(threadId);
         })();
-        idle.set(threadId, done.catch(() => undefined));
+        idle.set(
+          threadId,
+          done.catch(() => undefined),
+        );
         try {
           await done;
         } finally {

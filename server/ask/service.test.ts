@@ -590,7 +590,7 @@ describe("a runner whose read fails", () => {
       events: app.services.events,
       log: app.services.log,
       // Never reached: the read before any search fails.
-      searchIndexes: createIndexCache(searchStoreUri(app.services.config.dataDir)),
+      searchIndexes: createIndexCache(searchStoreUri(app.services.config)),
       ledger: createSpendLedger(db),
       modelFor: async () => null,
     });

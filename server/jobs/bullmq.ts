@@ -138,9 +138,11 @@ export function createBullQueue(opts: { redis: RedisLink; leaseMs: number; log: 
       }
     },
     async close() {
-      closed = true;
-      // A worker lets its running jobs finish; the queues only hold connections.
+      // A worker takes no new job and lets its running ones finish; until they have, they may still
+      // add jobs (a thread's answers left waiting by a shutdown go back to the queue for another
+      // worker). The queues only hold connections.
       await Promise.all([...kinds.values()].map((k) => k.worker?.close()));
+      closed = true;
       await Promise.all([...kinds.values()].map((k) => k.queue.close()));
     },
   };

@@ -2,8 +2,11 @@
  * The pipeline-run job's own decisions (its queue is stood in for): a run cancelled while it waited
  * is skipped; a run handed out again after its worker died fails with the reason (its model calls
  * cost money, its memory file would mix two runs); a given-up one says so; a cancel signal reaches
- * the run service of the process that runs it.
+ * the run service of the process that runs it; a finished run's folder is tidied by the worker.
  */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedDb } from "../../../test/helpers/db.ts";
@@ -24,6 +27,9 @@ const executed: string[] = [];
 const cancelled: string[] = [];
 const signals = createLocalSignals(log);
 let events: ReturnType<typeof createEventBus>;
+const root = mkdtempSync(path.join(tmpdir(), "argus-run-job-"));
+/** The memory file each run's stand-in engine "wrote" (inside its folder), or none. */
+const memoryOf = new Map<string, string>();
 
 beforeAll(async () => {
   ({ db, close } = await openMigratedDb());
@@ -36,12 +42,18 @@ beforeAll(async () => {
     },
   } as unknown as JobQueue;
   const runs = {
-    runQueued: async (uid: string) => void executed.push(uid),
+    runQueued: async (uid: string) => {
+      executed.push(uid);
+      return { uid, memoryFile: memoryOf.get(uid) ?? null };
+    },
     cancel: (uid: string) => cancelled.push(uid) > 0,
   } as unknown as RunService;
-  registerRunJob({ db, events, queue, signals, runs, box: { open: (s) => s }, log });
+  registerRunJob({ db, events, queue, signals, runs, box: { open: (s) => s }, log, root });
 });
-afterAll(() => close());
+afterAll(async () => {
+  await close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 async function run(status = "running") {
   const uid = crypto.randomUUID();
@@ -59,8 +71,25 @@ describe("the pipeline-run job", () => {
     await handler(a.job, fresh);
     expect(executed).toEqual([a.uid]);
     const b = await run("cancelled");
+    mkdirSync(path.join(root, b.uid));
     await handler(b.job, fresh);
     expect(executed).toEqual([a.uid]);
+    expect(existsSync(path.join(root, b.uid))).toBe(false);
+  });
+
+  it("a finished run's folder goes; its memory file is kept where the run page reads it", async () => {
+    const r = await run();
+    const dir = path.join(root, r.uid);
+    mkdirSync(path.join(dir, "output"), { recursive: true });
+    const memory = path.join(dir, "output", "memory.json");
+    writeFileSync(memory, "[]");
+    memoryOf.set(r.uid, memory);
+    await handler(r.job, fresh);
+    expect(existsSync(dir)).toBe(false);
+    const row = await db.pipelineRun.findUniqueOrThrow({ where: { uid: r.uid } });
+    expect(row.memoryFile).toBe(path.join(root, "memory", `${r.uid}.json`));
+    expect(readFileSync(row.memoryFile!, "utf8")).toBe("[]");
+    expect(row.status).toBe("running"); // the run service records its end; the job only tidies
   });
 
   it("taken over after its worker died: failed with the reason, in its row and its room", async () => {
