@@ -9,7 +9,8 @@
  * - Pause, resume and cancel from either web node reach the review on the worker.
  * - SIGKILL of the worker mid-review: the review keeps "running" until a worker is back, then the new
  *   worker takes the job over and fails the review with a reason a user understands; no seq gap.
- * - Redis restarted mid-review: the review finishes, and B's socket gets every event.
+ * - Redis restarted mid-review: the review finishes, and B's socket gets every event; meanwhile the
+ *   web nodes answer (health says degraded, reads work) and a review asked for then runs once Redis is back.
  *
  * Skipped unless DATABASE_URL names PostgreSQL and `redis-server` is installed (npm run test:scale).
  */
@@ -199,6 +200,9 @@ describe.skipIf(!!skip)("two web nodes and a worker on one PostgreSQL and one Re
     expect(health.queue.waiting).toBeGreaterThanOrEqual(1);
 
     worker = await node("worker");
+    // Three processes on three ports.
+    expect(new Set([webA, webB, worker].map((n) => new URL(n.url).port)).size).toBe(3);
+    expect(new Set([webA, webB, worker].map((n) => n.child.pid)).size).toBe(3);
     const workerHealth = await (await fetch(`${worker.url}/api/health`)).json();
     expect(workerHealth).toMatchObject({ status: "ok", role: "worker", redis: "ok" });
     await expect.poll(async () => (await statusOf(uid)).status, { timeout: 60_000, interval: 300 }).toBe("completed");
@@ -355,6 +359,16 @@ describe.skipIf(!!skip)("two web nodes and a worker on one PostgreSQL and one Re
     const res = await fetch(`${webB.url}/api/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "degraded", db: "ok", redis: "unreachable" });
+    // Web keeps serving: reads answer, and a review asked for now is accepted at once (its job goes
+    // out when Redis answers).
+    expect((await statusOf(uid)).status).toBe("running");
+    const askedAt = Date.now();
+    const meanwhile = await owner.client.ok<{ uid: string; status: string }>("mutate", "reviews.start", {
+      projectUid,
+      engine: "static",
+    });
+    expect(meanwhile.status).toBe("queued");
+    expect(Date.now() - askedAt).toBeLessThan(5000);
     await restarted;
 
     await expect.poll(async () => (await statusOf(uid)).status, { timeout: 60_000, interval: 300 }).toBe("completed");
@@ -364,5 +378,9 @@ describe.skipIf(!!skip)("two web nodes and a worker on one PostgreSQL and one Re
     expect(seqsAreWhole(onB.fresh.map((e) => e.seq))).toBe(true);
     expect(log.filter((e) => e.endsWith(":review_status"))).toHaveLength(3); // queued, running, completed
     expect((await (await fetch(`${webB.url}/api/health`)).json()).status).toBe("ok");
+    // The review asked for while Redis was away ran on the worker once it was back.
+    await expect
+      .poll(async () => (await statusOf(meanwhile.uid)).status, { timeout: 60_000, interval: 300 })
+      .toBe("completed");
   });
 });
