@@ -10,6 +10,8 @@ export const ZONES = [
   { name: "store", files: ["server/retrieval/store/**"] },
   { name: "llm", files: ["server/llm/**"] },
   { name: "realtime", files: ["server/realtime/**"] },
+  { name: "cluster", files: ["server/cluster/**"] },
+  { name: "jobs", files: ["server/jobs/**"] },
   { name: "shared", files: ["server/shared/**"] },
   { name: "server", files: ["server/**"] },
   { name: "app", files: ["app/**"] },
@@ -17,7 +19,7 @@ export const ZONES = [
   { name: "e2e", files: ["e2e/**"] },
 ];
 
-const SERVER_ZONES = ["db", "store", "llm", "realtime", "shared", "server"];
+const SERVER_ZONES = ["db", "store", "llm", "realtime", "cluster", "jobs", "shared", "server"];
 const ALL_ZONES = ZONES.map((z) => z.name);
 
 export const BOUNDARIES = [
@@ -65,6 +67,20 @@ export const BOUNDARIES = [
     appliesTo: SERVER_ZONES,
     owner: "realtime",
     message: "Only server/realtime imports socket.io on the server.",
+  },
+  {
+    id: "redis",
+    regex: String.raw`^ioredis(/|$)|^redis(/|$)|^@redis/`,
+    appliesTo: ALL_ZONES,
+    owner: "cluster",
+    message: "Only server/cluster opens Redis connections: use the RedisLink from server/cluster/redis.ts.",
+  },
+  {
+    id: "bullmq",
+    regex: String.raw`^bullmq(/|$)`,
+    appliesTo: ALL_ZONES,
+    owner: "jobs",
+    message: "Only server/jobs uses BullMQ: enqueue through the JobQueue interface (server/jobs/queue.ts).",
   },
   {
     id: "no-bench-e2e",

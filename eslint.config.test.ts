@@ -69,6 +69,18 @@ const cases: { id: string; file: string; code: string; allowed: { file: string; 
     allowed: { file: "server/realtime/x.ts", code: 'import { Server } from "socket.io";\nexport const s = Server;\n' },
   },
   {
+    id: "redis",
+    file: "server/rooms/x.ts",
+    code: 'import { Redis } from "ioredis";\nexport const r = Redis;\n',
+    allowed: { file: "server/cluster/x.ts", code: 'import { Redis } from "ioredis";\nexport const r = Redis;\n' },
+  },
+  {
+    id: "bullmq",
+    file: "server/review/x.ts",
+    code: 'import { Queue } from "bullmq";\nexport const q = Queue;\n',
+    allowed: { file: "server/jobs/x.ts", code: 'import { Queue } from "bullmq";\nexport const q = Queue;\n' },
+  },
+  {
     id: "no-bench-e2e",
     file: "server/retrieval/x.ts",
     code: 'import { buildCodeSet } from "../../bench/search/code-set.ts";\nexport const b = buildCodeSet;\n',

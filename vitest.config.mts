@@ -5,7 +5,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["server/**/*.test.ts", "*.test.ts", "docs/*.test.ts"],
-    exclude: ["node_modules/**", "e2e/**", ".next/**"],
+    // Redis-backed scale-out tests run in their own suite (vitest.scale.config.mts, npm run test:scale):
+    // the default run is the embedded default — one process, no Redis.
+    exclude: ["node_modules/**", "e2e/**", ".next/**", "**/*.redis.test.ts"],
     environment: "node",
     pool: "forks",
     // One file per core (vitest's default is cores − 1: a single file at a time on a 2-core CI

@@ -25,6 +25,23 @@ describe("loadConfig", () => {
     expect(config.authSecret).toBeUndefined();
     expect(config.publicUrl).toBeUndefined();
     expect(config.log).toEqual({ level: "info", format: "json" });
+    // One process: no Redis, jobs in this process, LanceDB under DATA_DIR.
+    expect(config.redis).toBeUndefined();
+    expect(config.lancedbUri).toBe(path.join(path.resolve("./data"), "lancedb"));
+    expect(config.jobs).toEqual({ leaseMs: 30_000 });
+  });
+
+  it("reads the scale-out settings: REDIS_URL, its key prefix, the job lease and LANCEDB_URI", () => {
+    const config = loadConfig({
+      REDIS_URL: "redis://:pw@redis.internal:6380/2",
+      REDIS_PREFIX: "argus-prod",
+      JOB_LEASE_SECONDS: "5",
+      LANCEDB_URI: "/mnt/shared/lancedb",
+    });
+    expect(config.redis).toEqual({ url: "redis://:pw@redis.internal:6380/2", prefix: "argus-prod" });
+    expect(config.jobs).toEqual({ leaseMs: 5000 });
+    expect(config.lancedbUri).toBe("/mnt/shared/lancedb");
+    expect(loadConfig({ REDIS_URL: "rediss://cache.example.com" }).redis?.prefix).toBe("argus");
   });
 
   it("does not read process.env when given an explicit env object", () => {
@@ -199,6 +216,15 @@ describe("loadConfig", () => {
       expect(configError({ IMPORT_PATH_ROOTS: "srv/code" }).problems[0]).toMatch(
         /^IMPORT_PATH_ROOTS: expected absolute folder paths/,
       );
+    });
+
+    it("a REDIS_URL that is not a redis:// URL, a bad prefix or lease", () => {
+      const err = configError({ REDIS_URL: "localhost:6379", REDIS_PREFIX: "a b", JOB_LEASE_SECONDS: "0" });
+      expect(err.problems).toEqual([
+        'REDIS_URL: expected a redis://host:6379 (or rediss://) URL, got "localhost:6379"',
+        'REDIS_PREFIX: expected 1–64 letters, digits, _ . or -, got "a b"',
+        'JOB_LEASE_SECONDS: expected at least 1 second, got "0"',
+      ]);
     });
 
     it("reports every bad variable at once", () => {

@@ -40,6 +40,26 @@ const envSchema = z.object({
       error: "a postgres://user@host:port/db URL, or file:/path/to/argus.db for SQLite",
     })
     .optional(),
+  /** Where LanceDB keeps search indexes; default DATA_DIR/lancedb. A path, or an object-store URI (s3://…). */
+  LANCEDB_URI: z.string().min(1).optional(),
+  /** Unset: jobs run in this process (the embedded default). redis://… or rediss://…: BullMQ jobs,
+   * Socket.IO fan-out, presence and rate limits shared by every node. */
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\/[^/?#]/.test(v), { error: "a redis://host:6379 (or rediss://) URL" })
+    .optional(),
+  /** Prefix of every Redis key and channel Argus uses (several installs can share one Redis). */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "1–64 letters, digits, _ . or -")
+    .default("argus"),
+  /** How long a worker's lease on a running job lasts without renewal: a worker that died is noticed
+   * after about this long, and its job taken up again (or failed with the reason). */
+  JOB_LEASE_SECONDS: z.coerce
+    .number({ error: "a number of seconds" })
+    .min(1, "at least 1 second")
+    .max(3600, "at most 3600 seconds")
+    .default(30),
   /** Other origins (besides PUBLIC_URL) whose pages may call the API and open sockets; comma-separated. */
   ALLOWED_ORIGINS: z
     .string()
@@ -173,6 +193,12 @@ export interface Config {
   publicUrl: string | undefined;
   dataDir: string;
   db: { provider: DbProvider; url: string };
+  /** LanceDB's location (a directory by default, under DATA_DIR). */
+  lancedbUri: string;
+  /** Set with REDIS_URL: jobs on BullMQ, rooms across nodes. Unset: everything in this process. */
+  redis: { url: string; prefix: string } | undefined;
+  /** A worker's lease on a running job (BullMQ's lock): renewed while it runs, lost when it dies. */
+  jobs: { leaseMs: number };
   authSecret: string | undefined;
   /** Origins allowed to make state-changing requests and open sockets (PUBLIC_URL's first). Empty:
    * the request's own host. */
@@ -246,6 +272,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ""),
     dataDir,
     db: { provider: url.startsWith("file:") ? "sqlite" : "postgres", url },
+    lancedbUri: env.LANCEDB_URI ?? path.join(dataDir, "lancedb"),
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : undefined,
+    jobs: { leaseMs: Math.round(env.JOB_LEASE_SECONDS * 1000) },
     authSecret: env.AUTH_SECRET,
     allowedOrigins: [
       ...new Set([env.PUBLIC_URL, ...(env.ALLOWED_ORIGINS ?? [])].filter((u) => u !== undefined).map(originOf)),

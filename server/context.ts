@@ -15,13 +15,18 @@ import { createProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
 import { createMembershipChanges } from "./workspaces/membership-changes.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
+import { createBullQueue } from "./jobs/bullmq.ts";
+import { openRedis, type RedisLink } from "./cluster/redis.ts";
+import { createLocalSignals, createRedisSignals, type Signals } from "./cluster/signals.ts";
+import { redisRateLimitStore } from "./cluster/rate-limit-store.ts";
+import type { RateLimitStore } from "./rooms/rate-limit.ts";
 import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
 import { dropProjectStorage, searchStoreUri } from "./snapshots/storage.ts";
 import { createIndexCache } from "./retrieval/store/index.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createKnowledgeService, type KnowledgeService } from "./knowledge/service.ts";
-import { createReviewService, REVIEW_JOB, type ReviewService } from "./review/service.ts";
+import { createReviewService, REVIEW_JOB, type ReviewJob, type ReviewService } from "./review/service.ts";
 import { createDemoService, type DemoService } from "./review/demo.ts";
 import { createReviewJob } from "./review/job.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
@@ -48,6 +53,12 @@ export interface Services {
   providers: ReturnType<typeof createProviderService>;
   snapshots: ReturnType<typeof createSnapshotService>;
   queue: JobQueue;
+  /** Redis (REDIS_URL), or undefined in the embedded default. */
+  redis: RedisLink | undefined;
+  /** Nudges to every process of the install (cancel a job, steering changed). */
+  signals: Signals;
+  /** Rate-limit counts shared by every node (Redis); undefined: each limiter counts in this process. */
+  rateLimits: RateLimitStore | undefined;
   events: EventBus;
   knowledge: KnowledgeService;
   reviews: ReviewService;
@@ -70,25 +81,34 @@ export interface Services {
 
 export async function createServices(config: Config, log = createLogger(config.log)): Promise<Services> {
   mkdirSync(config.dataDir, { recursive: true });
+  // Redis first: when REDIS_URL names nothing that answers, start-up stops before opening anything else.
+  const redis = config.redis ? await openRedis(config.redis, log) : undefined;
   const db = await createDb(config.db);
+  const rateLimits = redis ? redisRateLimitStore(redis, log) : undefined;
   const authSecret = resolveAuthSecret(config);
-  const auth = createAuth({ config, db, secret: authSecret });
+  const auth = createAuth({ config, db, secret: authSecret, rateLimits });
   const setup = createSetupToken(config.setupToken);
+  const signals = redis ? await createRedisSignals(redis, log) : createLocalSignals(log);
   // Imports are CPU-heavy (parsing): one at a time leaves the other core to the web server. Reviews
-  // mostly wait on the model, so two run beside an import.
-  const queue = createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
+  // mostly wait on the model, so two run beside an import. (BullMQ: the same limits per worker process.)
+  const queue = redis
+    ? createBullQueue({ redis, leaseMs: config.jobs.leaseMs, log })
+    : createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
   const events = createEventBus({ db, log });
   const providers = createProviderService(db, config, authSecret);
-  const steering = createSteering({ db, events, log });
+  const steering = createSteering({ db, events, log, signals, rateLimits });
   const notifications = createNotifications({ db, log });
-  const reviews = createReviewService({ db, queue, events, log, providers, steering });
+  const reviews = createReviewService({ db, queue, events, log, providers, steering, signals });
   const shares = createShareService({ db, log });
   // Search indexes stay open between requests (opening one costs far more than searching it).
-  const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
+  const searchIndexes = createIndexCache(searchStoreUri(config));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
-  const ask = createAskService({ db, config, events, log, providers, searchIndexes });
-  queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
-  queue.register(
+  const ask = createAskService({ db, config, events, log, providers, searchIndexes, queue, signals });
+  queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }), {
+    concurrency: 1,
+    abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason),
+  });
+  queue.register<ReviewJob>(
     REVIEW_JOB,
     createReviewJob({
       db,
@@ -99,16 +119,22 @@ export async function createServices(config: Config, log = createLogger(config.l
       steering,
       running: reviews.running,
       searchIndexes,
+      takeOver: reviews.takeOver,
+      watchStatus: queue.durable,
       notify: notifications.notify,
     }),
+    { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
   );
-  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes });
+  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes, queue, signals });
   return {
     config,
     log,
     db,
     auth,
     queue,
+    redis,
+    signals,
+    rateLimits,
     events,
     knowledge: createKnowledgeService({ db, config, queue, events, log, searchIndexes }),
     snapshots,
@@ -120,15 +146,15 @@ export async function createServices(config: Config, log = createLogger(config.l
       createMembershipChanges((err) => log.error({ err }, "a membership-change listener failed")),
     ),
     projects: createProjectService(db, {
-      dropStorage: (projectId, snapshotIds) => dropProjectStorage(config.dataDir, projectId, snapshotIds, log),
+      dropStorage: (projectId, snapshotIds) => dropProjectStorage(config, projectId, snapshotIds, log),
       dropRooms: async (rooms) => {
         for (const room of rooms) await events.deleteRoom(room);
       },
     }),
     reviews,
     // `@argus …` in any room's chat asks Argus (server/ask); @mentions notify (server/notifications).
-    roomChat: createRoomChat({ db, events, notify: notifications.notify, onSend: ask.fromChat }),
-    roomReactions: createRoomReactions({ db, events }),
+    roomChat: createRoomChat({ db, events, rateLimits, notify: notifications.notify, onSend: ask.fromChat }),
+    roomReactions: createRoomReactions({ db, events, rateLimits }),
     preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
     findingTeam: createFindingTeam({ db, events }),
     steering,
@@ -141,12 +167,15 @@ export async function createServices(config: Config, log = createLogger(config.l
     providers,
     pipelines,
     async close() {
-      await queue.close();
-      // Before the database closes: answers waiting are failed as interrupted, running ones and
-      // pipeline runs started from the web get a bounded time, then are stopped and recorded.
-      await Promise.all([ask.shutdown(), pipelines.shutdown()]);
+      // Before the database closes: answers waiting are failed as interrupted (on a shared queue they
+      // stay queued for another worker), running ones and pipeline runs started from the web get a
+      // bounded time, then are stopped and recorded. Alongside the queue's close: a worker's queue
+      // waits for its running jobs, and an answer's or a run's job ends only when those let it.
+      await Promise.all([queue.close(), ask.shutdown(), pipelines.shutdown()]);
       await searchIndexes.close();
       await events.flush();
+      await signals.close();
+      await redis?.close();
       await db.$disconnect();
     },
   };

@@ -57,12 +57,19 @@ function rawPost(
 }
 
 describe("GET /api/health", () => {
-  it("reports ok with the database reachable and the app version", async () => {
+  it("reports ok with the database reachable, no Redis (the embedded default), the queue's counts and the app version", async () => {
     const res = await fetch(`${server.url}/api/health`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(await res.json()).toEqual({ status: "ok", db: "ok", version });
+    expect(await res.json()).toEqual({
+      status: "ok",
+      role: "all",
+      db: "ok",
+      redis: "off",
+      queue: { kind: "in-process", waiting: 0, active: 0, failed: 0 },
+      version,
+    });
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The HTTP routes Argus serves itself, in front of Next.js: /api/health, /api/auth/* (better-auth),
  * /api/trpc/* (tRPC). Everything else goes to Next (or 404 when the server runs without the UI).
+ * A worker node serves /api/health only (createWorkerRequestHandler).
  *
  * Before any route, every request passes the web edge (server/web): security headers on the
  * response, the client address worked out (TRUSTED_PROXIES) for better-auth, and state-changing
@@ -12,6 +13,7 @@ import { toNodeHandler } from "better-auth/node";
 import { actorFromHeaders, SIGN_UP_CLOSED, toHeaders } from "./auth/auth.ts";
 import type { Services } from "./context.ts";
 import { checkHealth } from "./health.ts";
+import type { Role } from "./main.ts";
 import { appRouter } from "./trpc/router.ts";
 import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
 import { EXPORT_ROUTE, handleExport } from "./review/export/route.ts";
@@ -30,7 +32,31 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-export function createRequestHandler(services: Services, next?: Handler): Handler {
+async function sendHealth(services: Services, res: ServerResponse, role: Role) {
+  const health = await checkHealth(services, role);
+  sendJson(res, health.status === "down" ? 503 : 200, health);
+}
+
+/**
+ * A worker node's HTTP (`argus start --role worker`): its health, for the orchestrator's checks, and
+ * nothing else — the app is served by web nodes.
+ */
+export function createWorkerRequestHandler(services: Services): Handler {
+  return async (req, res) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    setSecurityHeaders(res);
+    try {
+      if (path === "/api/health") return await sendHealth(services, res, "worker");
+      sendJson(res, 404, { message: `Nothing at ${path}: this is an Argus worker; it serves /api/health only.` });
+    } catch (err) {
+      services.log.error({ err, path }, "request failed");
+      if (!res.headersSent) sendJson(res, 500, { message: "Something went wrong on the server. It has been logged." });
+      else res.end();
+    }
+  };
+}
+
+export function createRequestHandler(services: Services, next?: Handler, role: Role = "all"): Handler {
   const { config } = services;
   const proxies = trustedProxies(config.trustedProxies);
   const dev = config.env === "development";
@@ -56,10 +82,7 @@ export function createRequestHandler(services: Services, next?: Handler): Handle
     try {
       const refusal = originRefusal(req.method, req.headers, config.allowedOrigins);
       if (refusal) return sendJson(res, 403, { message: refusal });
-      if (path === "/api/health") {
-        const health = await checkHealth(services);
-        return sendJson(res, health.status === "ok" ? 200 : 503, health);
-      }
+      if (path === "/api/health") return await sendHealth(services, res, role);
       // Accounts are created through account.signUp (first owner with the setup link, or with an
       // invite link) — never through better-auth's sign-up endpoint, in any spelling of its path.
       // (better-auth refuses it too, see server/auth/auth.ts; this answer names what to do.)

@@ -4,10 +4,11 @@
  * `join` that answers with the persisted log after the last seq we have (paged: `history` until no
  * `more`), then live events. Every event has its own seq (token deltas arrive coalesced, one frame
  * per seq), so de-duplicating by seq rebuilds the log exactly (server/shared/room-delivery.ts) —
- * also after a reconnect, which joins again with the last seq seen. The pages of one join reach the
- * state together, once the log is read to its end (a long log is one update, not one per page). If
- * the socket cannot connect (`offline`), the caller's polling fallback takes over (`connected` stays
- * false).
+ * also after a reconnect, which joins again with the last seq seen, and when live events arrive with
+ * a gap (several nodes publish into one room): the feed reads the log after its last seq. The pages
+ * of one join reach the state together, once the log is read to its end (a long log is one update,
+ * not one per page). If the socket cannot connect (`offline`), the caller's polling fallback takes
+ * over (`connected` stays false).
  *
  * The socket is typed with the shared protocol (server/shared/room-protocol.ts): events, payloads
  * and replies are the server's own types.
@@ -163,6 +164,8 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
       setOffline(false);
       s.emit("join", { room, afterSeq: current.startJoin() }, onPage);
     };
+    // A gap in live events: read the log after the last seq, answered like a join.
+    current.fetchAfter = (afterSeq) => s.emit("history", { room, afterSeq }, onPage);
     const onDisconnect = () => {
       setConnected(false);
       setOffline(true);
@@ -184,6 +187,7 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
     else if (!s.active) setOffline(true); // a socket that gave up (a refused share link): it will not connect
     return () => {
       stale = true;
+      current.close();
       held.joining = false;
       flush();
       s.off("event", onEvent);

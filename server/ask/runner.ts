@@ -15,6 +15,13 @@
  * Shutdown: answers still waiting are failed as interrupted (a model conversation cannot be resumed
  * by the next process), running ones get a bounded time to finish, then are stopped and kept as
  * interrupted with what they said so far.
+ *
+ * With a shared queue (REDIS_URL) a thread's drain is a job (ASK_THREAD_JOB, one waiting and one
+ * more after a running one per thread: its dedupe key), run by whichever worker takes it: the order
+ * and the "one at a time" come from the rows, as in one process, so every answer waits as queued
+ * until a worker claims it. A cancel reaches the answer's node through a signal; an answer whose
+ * worker died is failed with the reason, and the thread's queued answers go on. A worker shutting
+ * down leaves queued answers queued (they are durable) and hands their thread to the next worker.
  */
 import type { Config } from "../config.ts";
 import type { Db, AskMessage as AskMessageRow, ProviderConnection } from "../db/client.ts";
@@ -34,6 +41,16 @@ import { answerForRun } from "./context.ts";
 import { buildHistory, historyBudget, type PastTurn } from "./history.ts";
 import type { SpendLedger } from "./spend.ts";
 import { messageView, parseDetails, roomOf, threadInclude, type Details, type ThreadRow } from "./views.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Signals } from "../cluster/signals.ts";
+
+export const ASK_THREAD_JOB = "ask.thread";
+/** Stops a running answer on whichever node runs it: `{ answerId }`. */
+export const CANCEL_ANSWER_SIGNAL = "ask.cancel";
+export const ANSWER_STOPPED = {
+  worker: "The worker answering this stopped before it finished (its process ended). Ask again.",
+  abandoned: "Two workers stopped while answering this (their processes ended), so it was given up. Ask again.",
+} as const;
 
 /** An answer the service hands over: its rows as (being) written, and what it read for them. */
 export interface QueuedAnswer {
@@ -61,6 +78,9 @@ export interface RunnerDeps {
   ledger: SpendLedger;
   /** The model a workspace's answers use, from its first connection; null when none is configured. */
   modelFor: (workspaceId: string, connection: ProviderConnection | null) => Promise<LlmClientOptions | null>;
+  /** A shared queue (durable): threads are drained by workers. Otherwise this process drains them. */
+  queue?: JobQueue;
+  signals?: Signals;
 }
 
 /** How long shutdown lets running answers finish before it stops them. */
@@ -309,8 +329,64 @@ export function createAnswerRunner(deps: RunnerDeps) {
     }
   }
 
+  const shared = deps.queue?.durable && deps.signals ? { queue: deps.queue, signals: deps.signals } : undefined;
+
+  /** The thread's answers left running by a worker that stopped: failed, saying why. */
+  async function failRunning(threadId: string, error: string): Promise<void> {
+    const stuck = await db.askMessage.findMany({ where: { threadId, kind: "answer", status: "running" } });
+    for (const a of stuck) {
+      const { count } = await db.askMessage.updateMany({
+        where: { id: a.id, status: "running" },
+        data: { status: "failed", error, finishedAt: new Date() },
+      });
+      if (!count) continue;
+      const row = await db.askMessage.findUniqueOrThrow({
+        where: { id: a.id },
+        include: { thread: { include: threadInclude } },
+      });
+      const { thread, ...answer } = row;
+      await publishAnswer(thread as ThreadRow, answer);
+    }
+  }
+
+  const enqueueThread = (threadId: string) =>
+    shared!.queue.enqueue(ASK_THREAD_JOB, { threadId }, { dedupeKey: `ask-${threadId}` });
+
+  if (shared) {
+    shared.signals.subscribe(CANCEL_ANSWER_SIGNAL, ({ answerId }) => {
+      if (typeof answerId === "string") running.get(answerId)?.controller.abort(new Error("Cancelled by a user."));
+    });
+    shared.queue.register<{ threadId: string }>(
+      ASK_THREAD_JOB,
+      async ({ threadId }, ctx) => {
+        // Tracked like a drain of this process: shutdown waits for it, then stops its answer.
+        draining.set(threadId, { again: false });
+        const done = (async () => {
+          if (ctx.takeover) await failRunning(threadId, ANSWER_STOPPED.worker);
+          await drainOnce(threadId);
+        })();
+        idle.set(
+          threadId,
+          done.catch(() => undefined),
+        );
+        try {
+          await done;
+        } finally {
+          draining.delete(threadId);
+          idle.delete(threadId);
+        }
+        // Cut short by shutdown with answers still waiting: the next worker drains the thread.
+        if (stopping && (await db.askMessage.findFirst({ where: { threadId, kind: "answer", status: "queued" } })))
+          await enqueueThread(threadId);
+      },
+      { concurrency: 4, abandoned: ({ threadId }) => failRunning(threadId, ANSWER_STOPPED.abandoned) },
+    );
+  }
+
   /** Fails the answers still waiting in this process's threads, and says so in their rooms. */
   async function failQueued(): Promise<number> {
+    // Queued answers on a shared queue are durable: another worker answers them.
+    if (shared) return 0;
     const threadIds = [...draining.keys()];
     if (!threadIds.length) return 0;
     const queued = await db.askMessage.findMany({
@@ -339,7 +415,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
 
   return {
     /** Nothing runs or waits for this thread here: an answer asked now starts at once. */
-    isIdle: (threadId: string) => !draining.has(threadId) && !stopping,
+    isIdle: (threadId: string) => !shared && !draining.has(threadId) && !stopping,
 
     /**
      * Starts the thread's queue unless it runs already (then it picks the new answer up after the
@@ -347,6 +423,13 @@ export function createAnswerRunner(deps: RunnerDeps) {
      * Shutting down, nothing starts: the answer waits, and the next start fails it as interrupted.
      */
     kick(threadId: string, queued?: QueuedAnswer): void {
+      if (shared) {
+        // The worker claims the answer from its row: the job goes out once the rows are written.
+        void (queued?.written ?? Promise.resolve())
+          .then(() => enqueueThread(threadId))
+          .catch((err: unknown) => log.error({ err, threadId }, "could not queue a thread's answers"));
+        return;
+      }
       if (stopping) return;
       const d = draining.get(threadId);
       if (d) {
@@ -373,11 +456,18 @@ export function createAnswerRunner(deps: RunnerDeps) {
       idle.set(threadId, done);
     },
 
-    /** Aborts a running answer here; false when it does not run in this process. */
-    abort(answerId: string): boolean {
+    /**
+     * Aborts a running answer: here, or (a shared queue) on the node that runs it, told by a signal.
+     * False when it does not run (here, or anywhere: `status` is its row's).
+     */
+    async abort(answerId: string, status?: string): Promise<boolean> {
       const r = running.get(answerId);
-      if (!r) return false;
-      r.controller.abort(new Error("Cancelled by a user."));
+      if (r) {
+        r.controller.abort(new Error("Cancelled by a user."));
+        return true;
+      }
+      if (!shared || status !== "running") return false;
+      await shared.signals.publish(CANCEL_ANSWER_SIGNAL, { answerId });
       return true;
     },
 

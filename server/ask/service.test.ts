@@ -11,7 +11,17 @@ import type { RuleInput } from "../llm/scripted/script.ts";
 import { startServer as startScripted } from "../llm/test-support.ts";
 import type { AskMessage, AskThread } from "../shared/ask.ts";
 import { ASK_MAX_ITERATIONS } from "./answer.ts";
-import { createAnswerRunner, INTERRUPTED_QUEUED, INTERRUPTED_RUNNING } from "./runner.ts";
+import {
+  ANSWER_STOPPED,
+  ASK_THREAD_JOB,
+  CANCEL_ANSWER_SIGNAL,
+  createAnswerRunner,
+  INTERRUPTED_QUEUED,
+  INTERRUPTED_RUNNING,
+  type QueuedAnswer,
+} from "./runner.ts";
+import { createLocalSignals } from "../cluster/signals.ts";
+import type { EnqueueOptions, JobHandler, JobQueue } from "../jobs/queue.ts";
 import { createSpendLedger } from "./spend.ts";
 import { createIndexCache } from "../retrieval/store/index.ts";
 import { searchStoreUri } from "../snapshots/storage.ts";
@@ -590,7 +600,7 @@ describe("a runner whose read fails", () => {
       events: app.services.events,
       log: app.services.log,
       // Never reached: the read before any search fails.
-      searchIndexes: createIndexCache(searchStoreUri(app.services.config.dataDir)),
+      searchIndexes: createIndexCache(searchStoreUri(app.services.config)),
       ledger: createSpendLedger(db),
       modelFor: async () => null,
     });
@@ -600,6 +610,143 @@ describe("a runner whose read fails", () => {
     expect(answer.status).toBe("failed");
     expect(answer.error).toBeTruthy();
     expect(answer.finishedAt).not.toBeNull();
+  });
+});
+
+/**
+ * The runner on a shared queue (REDIS_URL), its queue stood in for (server/jobs/bullmq.redis.test.ts
+ * and test/scale run the real one): a thread's drain is a job; a worker shutting down stops its running
+ * answer and hands the thread's waiting ones to the next worker; a worker taking over a dead one's job
+ * fails the answer it left running.
+ */
+describe("a runner on a shared queue", () => {
+  function sharedRunner() {
+    const added: { kind: string; payload: unknown; options?: EnqueueOptions }[] = [];
+    let handler: JobHandler<{ threadId: string }> | undefined;
+    const queue = {
+      kind: "bullmq",
+      durable: true,
+      register: (_kind: string, h: JobHandler<{ threadId: string }>) => void (handler = h),
+      enqueue: async (kind: string, payload: unknown, options?: EnqueueOptions) =>
+        void added.push({ kind, payload, ...(options ? { options } : {}) }),
+    } as unknown as JobQueue;
+    const signals = createLocalSignals(app.services.log);
+    const { db, providers } = app.services;
+    const runner = createAnswerRunner({
+      db,
+      config: app.services.config,
+      events: app.services.events,
+      log: app.services.log,
+      searchIndexes: createIndexCache(searchStoreUri(app.services.config)),
+      ledger: createSpendLedger(db),
+      modelFor: async (_ws, c) => (c ? providers.resolveConnection(c).options : null),
+      queue,
+      signals,
+    });
+    return {
+      runner,
+      added,
+      signals,
+      job: (threadId: string, takeover = false) => handler!({ threadId }, { takeover }),
+    };
+  }
+
+  /** A question and its answer (status as given), written into the thread directly. */
+  async function pair(threadId: string, body: string, status: string) {
+    const db = app.services.db;
+    const thread = await db.askThread.findUniqueOrThrow({ where: { id: threadId } });
+    const qId = crypto.randomUUID();
+    const aUid = crypto.randomUUID();
+    const base = { threadId, workspaceId: thread.workspaceId };
+    await db.askMessage.create({
+      data: { ...base, id: qId, uid: crypto.randomUUID(), kind: "question", body, authorId: member.userId },
+    });
+    await db.askMessage.create({ data: { ...base, uid: aUid, kind: "answer", questionId: qId, body: "", status } });
+    return aUid;
+  }
+  const row = (uid: string) => app.services.db.askMessage.findUniqueOrThrow({ where: { uid } });
+
+  it("a kick is a job for the thread (after its rows are written); a worker's shutdown passes the waiting answers on", async () => {
+    await useProvider("anthropic");
+    llm.setScript(SCRIPT);
+    const r = await ask(member, { projectUid, question: "Where are passwords hashed?" });
+    await finished(r.data.answer.id);
+    const threadId = (await app.services.db.askThread.findUniqueOrThrow({ where: { uid: r.data.thread.id } })).id;
+    const { runner, added, signals, job } = sharedRunner();
+    // On a shared queue nothing starts in the asking process: every answer waits for a worker.
+    expect(runner.isIdle(threadId)).toBe(false);
+    let release!: () => void;
+    const written = new Promise<void>((resolve) => (release = resolve));
+    // Only `written` matters on a shared queue (the worker reads the rest from the rows).
+    runner.kick(threadId, { written } as unknown as QueuedAnswer);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(added).toEqual([]);
+    release();
+    await waitFor("the job", () => added.length === 1);
+    expect(added[0]).toEqual({
+      kind: ASK_THREAD_JOB,
+      payload: { threadId },
+      options: { dedupeKey: `ask-${threadId}` },
+    });
+
+    llm.setScript([
+      { match: "/very slow story/i", text: Array.from({ length: 400 }, (_, i) => `w${i} `), chunkDelayMs: 50 },
+      { text: "Never asked." },
+    ]);
+    const first = await pair(threadId, "A very slow story", "queued");
+    const second = await pair(threadId, "And then?", "queued");
+    const ran = job(threadId);
+    await waitFor("tokens", () => askEvents(first).some((e) => e.type === "ask.token"));
+    expect((await row(first)).status).toBe("running");
+    const out = await runner.shutdown(300);
+    expect(out).toEqual({ interruptedQueued: 0, stopped: 1 });
+    await ran;
+    expect(await row(first)).toMatchObject({ status: "failed", error: INTERRUPTED_RUNNING });
+    expect((await row(first)).body).toMatch(/^w0 /);
+    // The waiting one is left to the next worker, and its thread is queued again for it.
+    expect((await row(second)).status).toBe("queued");
+    expect(added.at(-1)).toEqual({
+      kind: ASK_THREAD_JOB,
+      payload: { threadId },
+      options: { dedupeKey: `ask-${threadId}` },
+    });
+    expect(added).toHaveLength(2);
+    await signals.close();
+
+    // The next worker answers it.
+    const next = sharedRunner();
+    llm.setScript([{ text: "Then it ended." }]);
+    await next.job(threadId);
+    expect(await row(second)).toMatchObject({ status: "done", body: "Then it ended." });
+    await next.signals.close();
+  });
+
+  it("a cancel on another node reaches the worker running the answer; a takeover fails what the dead worker left running", async () => {
+    const r = await ask(member, { projectUid, question: "Where are passwords hashed?" });
+    await finished(r.data.answer.id);
+    const threadId = (await app.services.db.askThread.findUniqueOrThrow({ where: { uid: r.data.thread.id } })).id;
+    // One worker runs the answer; the web node that is asked to cancel it only has the signal.
+    const worker = sharedRunner();
+    const web = sharedRunner();
+    web.signals.subscribe(CANCEL_ANSWER_SIGNAL, (p) => void worker.signals.publish(CANCEL_ANSWER_SIGNAL, p));
+    llm.setScript([{ text: Array.from({ length: 400 }, (_, i) => `c${i} `), chunkDelayMs: 50 }]);
+    const slow = await pair(threadId, "Tell a long one", "queued");
+    const ran = worker.job(threadId);
+    await waitFor("tokens", () => askEvents(slow).some((e) => e.type === "ask.token"));
+    const slowId = (await row(slow)).id;
+    expect(await web.runner.abort(slowId, "queued")).toBe(false); // not running anywhere: the service cancels the row
+    expect(await web.runner.abort(slowId, "running")).toBe(true);
+    await ran;
+    expect(await row(slow)).toMatchObject({ status: "cancelled" });
+    expect((await row(slow)).body).toMatch(/^c0 /);
+
+    // A worker died while answering: its job, handed out again, fails that answer with the reason.
+    const left = await pair(threadId, "Cut off", "running");
+    const taker = sharedRunner();
+    await taker.job(threadId, true);
+    expect(await row(left)).toMatchObject({ status: "failed", error: ANSWER_STOPPED.worker });
+    expect(await finished(left)).toMatchObject({ status: "failed", error: ANSWER_STOPPED.worker });
+    for (const n of [worker, web, taker]) await n.signals.close();
   });
 });
 

@@ -44,6 +44,8 @@ import { projectForAsk, reviewForAsk, threadForAsk, createSnapshotCache, type As
 import { createAnswerFindings } from "./findings.ts";
 import { findingContext } from "./prompt.ts";
 import { createAnswerRunner } from "./runner.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Signals } from "../cluster/signals.ts";
 import { createSpendLedger } from "./spend.ts";
 import {
   messageView,
@@ -93,6 +95,9 @@ export interface AskServiceDeps {
   log: Logger;
   providers: ProviderService;
   searchIndexes: IndexCache;
+  /** With a shared queue, answers are drained by workers (runner.ts). */
+  queue?: JobQueue;
+  signals?: Signals;
 }
 
 export function createAskService(deps: AskServiceDeps) {
@@ -383,7 +388,7 @@ export function createAskService(deps: AskServiceDeps) {
       await requireRole(db, actor, a.workspaceId, "member");
       if (!isAnswerActive(a.status as AnswerStatus))
         throw conflict(`This answer is already ${a.status}; there is nothing to cancel.`);
-      if (runner.abort(a.id)) return { status: "cancelling" as const };
+      if (await runner.abort(a.id, a.status)) return { status: "cancelling" as const };
       const { count } = await db.askMessage.updateMany({
         where: { id: a.id, status: "queued" },
         data: { status: "cancelled", finishedAt: new Date() },

@@ -11,6 +11,7 @@ import type { Db } from "../db/client.ts";
 import { CLIENT_IP_HEADER } from "../web/client-ip.ts";
 import { trustedOriginsFor } from "../web/origin.ts";
 import type { Actor } from "./access.ts";
+import type { RateLimitStore } from "../rooms/rate-limit.ts";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -26,8 +27,8 @@ const closeSignUpToTheNetwork = createAuthMiddleware(async (ctx) => {
   if (ctx.path === "/sign-up/email" && ctx.request) throw new APIError("FORBIDDEN", { message: SIGN_UP_CLOSED });
 });
 
-export function createAuth(opts: { config: Config; db: Db; secret: string }) {
-  const { config, db, secret } = opts;
+export function createAuth(opts: { config: Config; db: Db; secret: string; rateLimits?: RateLimitStore }) {
+  const { config, db, secret, rateLimits } = opts;
   return betterAuth({
     appName: "Argus",
     basePath: "/api/auth",
@@ -42,7 +43,23 @@ export function createAuth(opts: { config: Config; db: Db; secret: string }) {
     trustedOrigins: config.allowedOrigins.length
       ? config.allowedOrigins
       : async (request) => trustedOriginsFor(request?.headers.get("host"), []),
-    rateLimit: { enabled: config.env === "production" },
+    // Sign-in limits count per client address; with several nodes (REDIS_URL) in the shared store,
+    // so an address gets the same number of tries whichever node its requests reach.
+    rateLimit: {
+      enabled: config.env === "production",
+      ...(rateLimits
+        ? {
+            customStorage: {
+              consume: async (key: string, rule: { window: number; max: number }) => {
+                const d = await rateLimits.consume(`auth:${key}`, { max: rule.max, windowMs: rule.window * 1000 });
+                return d.allowed
+                  ? { allowed: true, retryAfter: null }
+                  : { allowed: false, retryAfter: Math.ceil(d.retryAfterMs / 1000) };
+              },
+            },
+          }
+        : {}),
+    },
     telemetry: { enabled: false },
     // Argus logs through pino; better-auth's own console output is limited to errors.
     logger: { level: "error" },

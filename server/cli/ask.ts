@@ -60,7 +60,7 @@ async function openTarget(
       : null;
     if (!snapshot) throw new UsageError(`Project "${project.name}" has no imported code yet.`);
     const dirs = snapshotDirs(config.dataDir, snapshot.projectId, snapshot.id);
-    const indexes = openIndexes(searchStoreUri(config.dataDir), cleanup);
+    const indexes = openIndexes(searchStoreUri(config), cleanup);
     return { root: dirs.src, symbolsPath: dirs.symbols, searchCode: codeSearchFor(config, indexes, snapshot.id) };
   }
   const source = await sourceFor(target, { ref: opts.ref });

@@ -11,7 +11,10 @@ import { UsageError } from "./usage.ts";
 const HELP = `Usage: argus <command> [options]
 
 Commands:
-  start              Build the web UI if needed, apply migrations, seed, and serve on PORT (default 3000)
+  start [--role all|web|worker]
+                     Build the web UI if needed, apply migrations, seed, and serve on PORT (default 3000).
+                     --role web serves the app and queues jobs; --role worker runs the jobs (health on
+                     PORT); both need REDIS_URL and PostgreSQL (docs/deploy.md). Default: all in one
   dev                Serve with hot reload (Next.js development mode)
   build              Build the web UI now
   ingest <folder|zip|git-url> [--ref r] [--json]
@@ -68,9 +71,17 @@ async function main(argv: string[]): Promise<number> {
     case "start": {
       (process.env as Record<string, string>).NODE_ENV ??= "production";
       const config = getConfig();
-      const { repoRoot, startServer } = await import("../main.ts");
-      buildIfNeeded(repoRoot, (m) => console.log(m));
-      const server = await startServer({ config });
+      const { repoRoot, roleRefusal, ROLES, startServer } = await import("../main.ts");
+      const role = parseArgs({ args: argv.slice(argv.indexOf("start") + 1), options: { role: { type: "string" } } })
+        .values.role;
+      if (role !== undefined && !(ROLES as readonly string[]).includes(role))
+        throw new UsageError(`--role must be one of ${ROLES.join(", ")}; got "${role}".`);
+      const chosen = (role ?? "all") as (typeof ROLES)[number];
+      const refusal = roleRefusal(chosen, config);
+      if (refusal) throw new Error(refusal);
+      // A worker serves no pages: it needs no web UI build.
+      if (chosen !== "worker") buildIfNeeded(repoRoot, (m) => console.log(m));
+      const server = await startServer({ config, role: chosen });
       await waitForSignal(server.close);
       return 0;
     }

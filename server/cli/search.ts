@@ -58,7 +58,7 @@ async function openTarget(
     if (!project) throw new DomainError("not_found", `No project with id ${target} in ${config.dataDir}.`);
     const snapshot = project.snapshots[0];
     if (!snapshot) throw new DomainError("not_found", `Project "${project.name}" has no imported code yet.`);
-    const store = await connect(searchStoreUri(config.dataDir));
+    const store = await connect(searchStoreUri(config));
     const index = await openChunkIndex(store, searchIndexName(snapshot.id));
     if (!index)
       throw new DomainError(

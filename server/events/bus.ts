@@ -56,6 +56,8 @@ export interface EventBus {
   publish<R extends RoomName>(room: R, event: RoomEventBody<RoomKindOf<R>>): Promise<RoomEvent<RoomKindOf<R>>>;
   /** Live events of one room; returns the unsubscribe function. */
   subscribe<R extends RoomName>(room: R, listener: RoomListener<RoomKindOf<R>>): () => void;
+  /** Every live event this process stores, of every room (the fan-out to other nodes). */
+  subscribeAll(listener: RoomListener): () => void;
   /**
    * Persisted events with seq > afterSeq, oldest first (this process's pending events stored first).
    * `omitTypes`: event types left out by prefix (e.g. `ask.`), before the limit, so a page stays full.
@@ -102,6 +104,7 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
   const { db, log } = deps;
   const coalesceMs = deps.coalesceMs ?? COALESCE_MS;
   const listeners = new Map<string, Set<RoomListener>>();
+  const everyRoom = new Set<RoomListener>();
   /** The seq this process expects to take next per room (a guess: the insert decides). */
   const nextSeq = new Map<string, number>();
   /** Open token frames by room, then by stream (streamKey). */
@@ -150,11 +153,13 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
   }
 
   function emit(event: RoomEvent) {
-    for (const listener of listeners.get(event.room) ?? []) {
-      try {
-        listener(event);
-      } catch (err) {
-        log.error({ err, room: event.room }, "room listener threw");
+    for (const set of [listeners.get(event.room), everyRoom]) {
+      for (const listener of set ?? []) {
+        try {
+          listener(event);
+        } catch (err) {
+          log.error({ err, room: event.room }, "room listener threw");
+        }
       }
     }
   }
@@ -288,6 +293,11 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
         if (set.size === 0) listeners.delete(room);
       };
     }) as EventBus["subscribe"],
+
+    subscribeAll(listener) {
+      everyRoom.add(listener);
+      return () => everyRoom.delete(listener);
+    },
 
     history: (async (room: RoomName, afterSeq = 0, limit = 5000, opts?: { omitTypes?: readonly string[] }) => {
       const kind = parseRoom(room)?.kind;

@@ -18,7 +18,7 @@ describe("in-process job queue", () => {
       if (n === 2) throw new Error("boom");
       done.push(n);
     });
-    for (let i = 0; i < 6; i++) q.enqueue("work", i);
+    for (let i = 0; i < 6; i++) await q.enqueue("work", i);
     await q.idle();
     expect(peak).toBe(2);
     expect(done.sort()).toEqual([0, 1, 3, 4, 5]);
@@ -36,7 +36,7 @@ describe("in-process job queue", () => {
     await new Promise((r) => setTimeout(r, 5));
     await q.close();
     expect(ran).toEqual([1]);
-    expect(() => q.enqueue("work", 3)).toThrow(/shut down/);
+    await expect(q.enqueue("work", 3)).rejects.toThrow(/shut down/);
   });
 });
 

@@ -1,15 +1,57 @@
 /**
- * Background jobs. The in-process queue runs handlers with bounded concurrency inside the web
- * process (the embedded default); a BullMQ implementation behind the same interface comes with
- * REDIS_URL. Jobs record their own state in the database, so a restart can tell which were cut off.
+ * Background jobs, one interface with two implementations:
+ *  - in-process (the embedded default): handlers run with bounded concurrency inside this process;
+ *    jobs live in memory, so a restart loses them and start-up's "interrupted" sweep (server/main.ts)
+ *    looks at the database for the ones it cut off;
+ *  - BullMQ on Redis (REDIS_URL, ./bullmq.ts): jobs are durable, any worker node runs them under a
+ *    lease it renews; a job whose worker died is handed to another worker once (`takeover`, the
+ *    handler decides whether running it again is safe) and given up after a second time (`abandoned`).
+ * Jobs record their own state in the database either way.
  */
 import type { Logger } from "../logger.ts";
 
-export type JobHandler<P> = (payload: P) => Promise<void>;
+export interface JobContext {
+  /**
+   * The job ran before on a worker that stopped before it finished (its lease ran out): the
+   * database may show it half done. Never true in-process (a restart's sweep handles that case).
+   */
+  takeover: boolean;
+}
+
+export type JobHandler<P> = (payload: P, ctx: JobContext) => Promise<void>;
+
+export interface JobKindOptions<P> {
+  /** Jobs of this kind one worker process runs at once (BullMQ; in-process limits are the queue's own). */
+  concurrency?: number;
+  /** The job was given up (its workers stopped twice while running it): record why, for its users. */
+  abandoned?: (payload: P, reason: string) => Promise<void>;
+}
+
+export interface EnqueueOptions {
+  /**
+   * Jobs with the same key never run at once: one added while one is waiting rides along with it,
+   * one added while one runs runs once after it (BullMQ; in-process callers keep their own books).
+   */
+  dedupeKey?: string;
+}
+
+export interface JobCounts {
+  waiting: number;
+  active: number;
+  failed: number;
+}
 
 export interface JobQueue {
-  register<P>(kind: string, handler: JobHandler<P>): void;
-  enqueue<P>(kind: string, payload: P): void;
+  /** "in-process" or "bullmq". */
+  readonly kind: "in-process" | "bullmq";
+  /** Whether jobs outlive this process (then no start-up sweep: another worker carries on). */
+  readonly durable: boolean;
+  register<P>(kind: string, handler: JobHandler<P>, options?: JobKindOptions<P>): void;
+  /** Resolves once the job is accepted (BullMQ: written to Redis, or held until Redis is back). */
+  enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<void>;
+  /** Starts taking jobs (a web-only node never does; the in-process queue always runs them). */
+  start(): Promise<void>;
+  counts(): Promise<JobCounts>;
   /** Resolves when nothing is running or waiting (tests, graceful shutdown). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -28,6 +70,7 @@ export function createInProcessQueue(opts: {
   const waiting: { kind: string; payload: unknown }[] = [];
   const runningByKind = new Map<string, number>();
   let running = 0;
+  let failed = 0;
   let closed = false;
   let idleWaiters: (() => void)[] = [];
 
@@ -43,8 +86,11 @@ export function createInProcessQueue(opts: {
       }
       running++;
       runningByKind.set(job.kind, (runningByKind.get(job.kind) ?? 0) + 1);
-      handler(job.payload)
-        .catch((err: unknown) => opts.log.error({ err, kind: job.kind }, "job failed"))
+      handler(job.payload, { takeover: false })
+        .catch((err: unknown) => {
+          failed++;
+          opts.log.error({ err, kind: job.kind }, "job failed");
+        })
         .finally(() => {
           running--;
           runningByKind.set(job.kind, runningByKind.get(job.kind)! - 1);
@@ -59,14 +105,18 @@ export function createInProcessQueue(opts: {
   }
 
   return {
+    kind: "in-process",
+    durable: false,
     register(kind, handler) {
       handlers.set(kind, handler as JobHandler<unknown>);
     },
-    enqueue(kind, payload) {
+    async enqueue(kind, payload) {
       if (closed) throw new Error("The job queue is shut down.");
       waiting.push({ kind, payload });
       queueMicrotask(pump);
     },
+    start: async () => undefined,
+    counts: async () => ({ waiting: waiting.length, active: running, failed }),
     idle() {
       if (running === 0 && waiting.length === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));

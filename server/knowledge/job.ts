@@ -8,7 +8,8 @@
  * its previous index searchable (the write is all-or-nothing, see build.ts).
  *
  * One run per base at a time: a change while a run is going (another upload, a delete) schedules
- * exactly one more run after it; changes while one is waiting ride along with it.
+ * exactly one more run after it; changes while one is waiting ride along with it. (In-process this
+ * file keeps the books; a shared queue does it with a dedupe key.)
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -56,23 +57,45 @@ export function createKnowledgeIndexer(deps: {
   const again = new Set<string>();
 
   function schedule(baseId: string) {
+    // A shared queue keeps the same books across nodes: one job per base waiting, one more after a
+    // running one (its dedupe key); indexing is idempotent, so a job taken over just runs again.
+    if (queue.durable) {
+      queue
+        .enqueue<KbIndexJob>(KB_INDEX_JOB, { baseId }, { dedupeKey: `kb-${baseId}` })
+        .catch((err: unknown) => log.error({ err, baseId }, "could not queue knowledge-base indexing"));
+      return;
+    }
     if (running.has(baseId)) again.add(baseId);
     else if (!queued.has(baseId)) {
       queued.add(baseId);
-      queue.enqueue<KbIndexJob>(KB_INDEX_JOB, { baseId });
+      void queue.enqueue<KbIndexJob>(KB_INDEX_JOB, { baseId });
     }
   }
 
-  queue.register<KbIndexJob>(KB_INDEX_JOB, async ({ baseId }) => {
-    queued.delete(baseId);
-    running.add(baseId);
-    try {
-      await indexBase(baseId);
-    } finally {
-      running.delete(baseId);
-      if (again.delete(baseId)) schedule(baseId);
-    }
-  });
+  queue.register<KbIndexJob>(
+    KB_INDEX_JOB,
+    async ({ baseId }) => {
+      queued.delete(baseId);
+      running.add(baseId);
+      try {
+        await indexBase(baseId);
+      } finally {
+        running.delete(baseId);
+        if (again.delete(baseId)) schedule(baseId);
+      }
+    },
+    {
+      concurrency: 1,
+      abandoned: async ({ baseId }) => {
+        const message =
+          "Indexing stopped twice because the worker running it ended. Search still uses the previous index; upload or re-chunk to index again.";
+        const base = await db.knowledgeBase.findUnique({ where: { id: baseId } });
+        if (base?.status !== "indexing") return;
+        await db.knowledgeBase.updateMany({ where: { id: baseId }, data: { status: "failed", message } });
+        await events.publish(kbRoom(base.uid), { type: "kb.failed", payload: { message } });
+      },
+    },
+  );
 
   /** Progress: the row and an event, throttled (server/jobs/throttled-progress.ts). */
   function progressWriter(base: KnowledgeBase) {
@@ -167,7 +190,7 @@ export function createKnowledgeIndexer(deps: {
   /** A base deleted while its run went on: whatever the run wrote (text files, index, events) is removed. */
   async function removedMeanwhile(base: KnowledgeBase): Promise<boolean> {
     if (await db.knowledgeBase.findUnique({ where: { id: base.id }, select: { id: true } })) return false;
-    await dropBaseStorage(config.dataDir, base.id, log);
+    await dropBaseStorage(config, base.id, log);
     await events.deleteRoom(kbRoom(base.uid));
     return true;
   }
@@ -177,7 +200,7 @@ export function createKnowledgeIndexer(deps: {
     if (!base) return;
     const started = Date.now();
     const report = progressWriter(base);
-    const store = await connect(searchStoreUri(config.dataDir));
+    const store = await connect(searchStoreUri(config));
     try {
       report(0, "Reading documents", true);
       const docs = await db.knowledgeDocument.findMany({

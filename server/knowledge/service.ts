@@ -215,7 +215,7 @@ export function createKnowledgeService(deps: {
     async remove(actor: Actor, uid: string): Promise<void> {
       const base = await loadFor(actor, uid, "member");
       await db.knowledgeBase.delete({ where: { id: base.id } });
-      await dropBaseStorage(config.dataDir, base.id, log);
+      await dropBaseStorage(config, base.id, log);
       await deps.events.deleteRoom(kbRoom(base.uid));
     },
 

@@ -7,6 +7,7 @@
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { connect, dropIndex } from "../retrieval/store/index.ts";
 import { searchStoreUri } from "../snapshots/storage.ts";
@@ -34,16 +35,23 @@ export function knowledgeIndexName(baseId: string): string {
 }
 
 /** Best effort, after the rows are gone: the base's files and its search index. */
-export async function dropBaseStorage(dataDir: string, baseId: string, log: Logger): Promise<void> {
+export async function dropBaseStorage(
+  config: Pick<Config, "dataDir" | "lancedbUri">,
+  baseId: string,
+  log: Logger,
+): Promise<void> {
   // An indexing run may still be writing text files into the folder (ENOTEMPTY while rm walks it):
   // retry a little, then leave the rest to that run, which removes everything when it sees the base
   // is gone (job.ts, removedMeanwhile). Deleting the base must not fail on it.
-  await rm(baseDirs(dataDir, baseId).root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(
-    (err: unknown) => {
-      log.warn({ err, baseId }, "could not remove all of a deleted knowledge base's files yet");
-    },
-  );
-  const store = await connect(searchStoreUri(dataDir)).catch(() => null);
+  await rm(baseDirs(config.dataDir, baseId).root, {
+    recursive: true,
+    force: true,
+    maxRetries: 5,
+    retryDelay: 50,
+  }).catch((err: unknown) => {
+    log.warn({ err, baseId }, "could not remove all of a deleted knowledge base's files yet");
+  });
+  const store = await connect(searchStoreUri(config)).catch(() => null);
   if (!store) return;
   try {
     await dropIndex(store, knowledgeIndexName(baseId));

@@ -90,7 +90,7 @@ async function sampleBase(team: Team, name: string) {
 beforeAll(async () => {
   ({ db, t, close } = await openMigratedDb());
   queue = createInProcessQueue({ concurrency: 1, log });
-  searchIndexes = createIndexCache(searchStoreUri(t.config.dataDir));
+  searchIndexes = createIndexCache(searchStoreUri(t.config));
   knowledge = createKnowledgeService({
     db,
     config: t.config,

@@ -137,7 +137,6 @@ export function createRunService(deps: RunServiceDeps) {
   /** Runs stopped by shutdown: recorded as interrupted (failed), not as cancelled by someone. */
   const interrupted = new Set<string>();
 
-  /** Starts a run; resolves once its row exists. `done` settles with the final record (never rejects). */
   /** What the run may do and use, from who started it where (throws 401/403 for the app). */
   async function scope(input: StartRunInput): Promise<{ createdById?: string; engine: Partial<RunOptions> }> {
     const origin = input.origin ?? "cli";
@@ -183,8 +182,8 @@ export function createRunService(deps: RunServiceDeps) {
     });
   }
 
-  async function start(input: StartRunInput): Promise<{ uid: string; done: Promise<RunRecord> }> {
-    const { createdById, engine } = await scope(input);
+  /** The run's row (status running). */
+  async function insert(input: StartRunInput, createdById: string | undefined): Promise<string> {
     const uid = input.uid ?? randomUUID();
     await createRow(input, {
       uid,
@@ -198,6 +197,11 @@ export function createRunService(deps: RunServiceDeps) {
       ...(input.galleryKey ? { galleryKey: input.galleryKey } : {}),
       ...(input.dataset !== undefined ? { dataset: JSON.stringify(input.dataset) } : {}),
     });
+    return uid;
+  }
+
+  /** Runs the pipeline of run `uid` (its row exists) to its end; settles with the final record (never rejects). */
+  function execute(uid: string, input: StartRunInput, engine: Partial<RunOptions>): Promise<RunRecord> {
     const controller = new AbortController();
     running.set(uid, controller);
     // The bus keeps a room's events in publish order (token deltas coalesce, so a delta's publish
@@ -255,8 +259,9 @@ export function createRunService(deps: RunServiceDeps) {
       }
       await Promise.all(published);
       await events.flush();
-      const row = await db.pipelineRun.update({
-        where: { uid },
+      // Only a run still running ends here: one cancelled meanwhile by another node keeps that.
+      await db.pipelineRun.updateMany({
+        where: { uid, status: "running" },
         data: {
           status,
           error,
@@ -264,18 +269,35 @@ export function createRunService(deps: RunServiceDeps) {
           ...(result ? { outputs: JSON.stringify(outputsOf(result)), memoryFile: result.memoryFile } : {}),
         },
       });
-      return toRecord(row);
+      return toRecord(await db.pipelineRun.findUniqueOrThrow({ where: { uid } }));
     })();
     inFlight.add(done);
     void done.then(
       () => inFlight.delete(done),
       () => inFlight.delete(done),
     );
-    return { uid, done };
+    return done;
+  }
+
+  /** Starts a run; resolves once its row exists. `done` settles with the final record (never rejects). */
+  async function start(input: StartRunInput): Promise<{ uid: string; done: Promise<RunRecord> }> {
+    const { createdById, engine } = await scope(input);
+    const uid = await insert(input, createdById);
+    return { uid, done: execute(uid, input, engine) };
   }
 
   return {
     start,
+    /**
+     * A run to be run elsewhere (a worker, from a shared queue): its rights checked and its row
+     * written now; `runQueued` runs it (checking the starter's rights again, as they are then).
+     */
+    async create(input: StartRunInput): Promise<string> {
+      return insert(input, (await scope(input)).createdById);
+    },
+    async runQueued(uid: string, input: StartRunInput): Promise<RunRecord> {
+      return execute(uid, input, (await scope(input)).engine);
+    },
     /** Starts a run and waits for it (the CLI's `--record`). */
     async run(input: StartRunInput): Promise<RunRecord> {
       return (await start(input)).done;

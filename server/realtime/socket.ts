@@ -16,6 +16,8 @@ import type { Services } from "../context.ts";
 import { handshakeOriginRefusal } from "../web/origin.ts";
 import { setSecurityHeaders } from "../web/security-headers.ts";
 import { bridgeRooms } from "./bridge.ts";
+import { clusterAdapter, RECOVERY_MS } from "./cluster.ts";
+import { checkRecoveredSessions } from "./recovery.ts";
 import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
 import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectators } from "./membership.ts";
@@ -25,6 +27,7 @@ import { reactionHandlers } from "./reaction-handlers.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
 import { typingHandlers } from "./typing-handlers.ts";
+import { INTER_SERVER_EVENTS, otherNodes } from "./other-nodes.ts";
 import type { ArgusSocketServer } from "./types.ts";
 import { joinUserRoom, pushNotifications } from "./user-sockets.ts";
 
@@ -38,11 +41,21 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const RECHECK_MS = 30_000;
 
 export function attachSocketServer(httpServer: HttpServer, services: Services): ArgusSocketServer {
+  const { redis } = services;
   // A client message is small (a chat message is at most 16 KB): a bigger frame closes the socket
   // instead of being buffered (Socket.IO's default accepts 1 MB).
   const io: ArgusSocketServer = new Server(httpServer, {
     serveClient: false,
     maxHttpBufferSize: MAX_FRAME_BYTES,
+    // Across nodes (cluster.ts): rooms span every web node, and a socket that reconnects — to any
+    // node — within RECOVERY_MS gets its rooms and missed packets back, re-checked (recovery.ts) and
+    // after the handshake's session check again (middlewares are not skipped).
+    ...(redis
+      ? {
+          adapter: clusterAdapter(redis, { waitForRedis: false }),
+          connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_MS, skipMiddlewares: false },
+        }
+      : {}),
     // A page on another site must not open a socket with the visitor's cookies (the WebSocket
     // handshake is not covered by CORS): the same Origin rule as state-changing HTTP requests.
     allowRequest: (req, callback) => {
@@ -55,14 +68,19 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     setSecurityHeaders(res);
     next();
   });
+  if (redis) checkRecoveredSessions(io, services);
   authenticateSockets(io, services);
-  const bridge = bridgeRooms(io, services.events);
-  const presence = trackPresence(io, services.preferences);
+  const bridge = bridgeRooms(io, services.events, { everyRoom: !!redis });
+  const presence = trackPresence(io, services.preferences, {
+    rateLimits: services.rateLimits,
+    log: services.log,
+    ...(redis ? { nextVersion: (room: string) => redis.count("presence", room) } : {}),
+  });
   const handlers = {
     ...membershipHandlers(services, bridge, presence),
     ...chatHandlers(services.roomChat, services.roomReactions),
     ...reactionHandlers(services.roomReactions),
-    ...typingHandlers(),
+    ...typingHandlers({ rateLimits: services.rateLimits }),
     ...teamHandlers(services.findingTeam),
     ...steerHandlers(services.steering),
   };
@@ -84,21 +102,58 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
       .finally(() => (checking = false));
   }, RECHECK_MS);
   recheck.unref();
-  // Awaited by the service: when a removal returns, this node's sockets of that user have left.
+  // Awaited by the service: when a removal returns, that user's sockets have left — on this node, and
+  // (across nodes) on every other node that answered in time (other-nodes.ts).
+  const others = otherNodes(io, !!redis, services.log);
   const unsubscribe = services.workspaces.onMembershipChanged(async ({ userId }) => {
-    await recheckSockets(io, services, { userId });
+    await Promise.all([recheckSockets(io, services, { userId }), others.tell("membership", { userId })]);
   });
+  others.on("membership", ({ userId }) => recheckSockets(io, services, { userId }));
   // A revoked share link: its spectators lose the room before revoke returns.
   const unsubscribeShares = services.shares.onRevoked(async ({ shareId }) => {
-    await recheckSpectators(io, services, { shareId });
+    await Promise.all([recheckSpectators(io, services, { shareId }), others.tell("shareRevoked", { shareId })]);
   });
+  others.on("shareRevoked", ({ shareId }) => recheckSpectators(io, services, { shareId }));
+  // Hiding one's position takes it out of every node's rooms.
+  const unsubscribeHide = services.preferences.onChange(({ userId, hidePosition }) => {
+    if (hidePosition) void others.tell("hidePosition", { userId });
+  });
+  others.on("hidePosition", ({ userId }) => presence.hide(userId));
   httpServer.once("close", () => {
     clearInterval(recheck);
     unsubscribe();
     unpush();
     unsubscribeShares();
+    unsubscribeHide();
     presence.close();
+    bridge.close();
   });
   (globalThis as Record<symbol, unknown>)[Symbol.for("argus.io")] = io;
+  return io;
+}
+
+/**
+ * A worker node's Socket.IO: no sockets (every connection is refused — people connect to web
+ * nodes), only the cluster adapter, through which every event the worker's jobs store reaches the
+ * sockets of every web node. Its publishes wait for Redis across an outage (cluster.ts).
+ */
+export function attachWorkerFanout(httpServer: HttpServer, services: Services): ArgusSocketServer {
+  if (!services.redis) throw new Error("A worker node needs REDIS_URL: its events reach web nodes through Redis.");
+  const io: ArgusSocketServer = new Server(httpServer, {
+    serveClient: false,
+    adapter: clusterAdapter(services.redis, { waitForRedis: true }),
+    connectionStateRecovery: { maxDisconnectionDuration: RECOVERY_MS, skipMiddlewares: false },
+    allowRequest: (_req, callback) => callback("This is an Argus worker: connect to a web node.", false),
+  });
+  const bridge = bridgeRooms(io, services.events, { everyRoom: true });
+  // A review that ends on the worker notifies its starter: the push goes to their sockets on every node.
+  const unpush = pushNotifications(io, services.notifications.notify);
+  // A worker has no sockets: it confirms the web nodes' messages at once (else they wait for it).
+  const others = otherNodes(io, true, services.log);
+  for (const event of INTER_SERVER_EVENTS) others.on(event, () => undefined);
+  httpServer.once("close", () => {
+    bridge.close();
+    unpush();
+  });
   return io;
 }

@@ -2,6 +2,7 @@
 import type { Server, Socket } from "socket.io";
 import type { Actor } from "../auth/access.ts";
 import type { Spectator } from "../rooms/spectators.ts";
+import type { Focus } from "../shared/room-presence.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../shared/room-protocol.ts";
 
 export interface SocketData {
@@ -9,7 +10,25 @@ export interface SocketData {
   actor: NonNullable<Actor>;
   /** Set when the socket was opened with a share link instead of a session: its one room. */
   spectator: Spectator | null;
+  /**
+   * What this socket said its user looks at, per room, and when (presence.ts). Kept on the socket so
+   * that every node can read it (the cluster adapter's fetchSockets carries socket data).
+   */
+  focus?: Record<string, { focus: Focus | null; at: number }>;
 }
 
-export type ArgusSocketServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type ArgusSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/**
+ * Messages between the web nodes (the cluster adapter's serverSideEmit), each acknowledged once the
+ * receiving node has acted: so "done" on one node means done on all of them.
+ */
+export interface InterServerEvents {
+  /** A user's memberships changed: check their sockets' rights now. */
+  membership: (info: { userId: string }, ack: () => void) => void;
+  /** A share link was revoked: its spectators leave now. */
+  shareRevoked: (info: { shareId: string }, ack: () => void) => void;
+  /** A user now hides their position: drop it from every room. */
+  hidePosition: (info: { userId: string }, ack: () => void) => void;
+}
+
+export type ArgusSocketServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type ArgusSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -5,16 +5,20 @@
  * retry, so a client that ignores the pace cannot flood a room.
  */
 import { invalid } from "../errors.ts";
-import { createRateLimiter } from "../rooms/rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "../rooms/rate-limit.ts";
 import { TYPING_RATE_SIGNALS, TYPING_RATE_WINDOW_MS } from "../shared/room-typing.ts";
 import { parseRoom } from "../shared/rooms.ts";
 import type { Handlers } from "./protocol.ts";
 
-export function typingHandlers(opts: { now?: () => number } = {}): Pick<Handlers, "chat.typing"> {
+export function typingHandlers(
+  opts: { now?: () => number; rateLimits?: RateLimitStore } = {},
+): Pick<Handlers, "chat.typing"> {
   const limiter = createRateLimiter({
     max: TYPING_RATE_SIGNALS,
     windowMs: TYPING_RATE_WINDOW_MS,
     now: opts.now,
+    store: opts.rateLimits,
+    name: "typing",
     message: (s) => `Typing signals are coming too fast; the next one is accepted in ${s} s.`,
   });
   return {
@@ -23,7 +27,7 @@ export function typingHandlers(opts: { now?: () => number } = {}): Pick<Handlers
       if (!socket.rooms.has(name)) throw invalid("Join the room first; then the others see you typing.");
       if (thread !== null && parseRoom(name)?.kind !== "review")
         throw invalid("Only a review's findings have threads; type in the room's chat.");
-      limiter.hit(socket.data.actor.userId);
+      await limiter.hit(socket.data.actor.userId);
       const { userId: id, name: userName } = socket.data.actor;
       socket.to(name).emit("typing", { room: name, thread, user: { id, name: userName } });
       return {};

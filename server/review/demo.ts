@@ -59,7 +59,10 @@ export function createDemoService(deps: {
         data: { uid: crypto.randomUUID(), workspaceId: input.workspaceId, name: DEMO_PROJECT_NAME },
       });
       const snapshot = await deps.snapshots.begin(project, user, "path", "Argus demo project");
-      deps.queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "path", path: DEMO_DIR } });
+      await deps.queue.enqueue<IngestJob>(INGEST_JOB, {
+        snapshotId: snapshot.id,
+        source: { kind: "path", path: DEMO_DIR },
+      });
       await waitForImport(snapshot.id);
       const review = await deps.reviews.start(actor, {
         projectUid: project.uid,

@@ -26,7 +26,9 @@ import { reviewRoom } from "../shared/rooms.ts";
 import type { ReviewJob } from "./service.ts";
 import type { ToolContext } from "./tools/types.ts";
 import type { AgentEvent } from "./agent/events.ts";
+import type { BeforeTurn } from "./agent/loop.ts";
 import type { Steering } from "./steering.ts";
+import type { JobContext } from "../jobs/queue.ts";
 import type { Notifier } from "../notifications/service.ts";
 
 export interface ReviewJobDeps {
@@ -40,6 +42,16 @@ export interface ReviewJobDeps {
   /** Open search indexes shared with the search boxes. */
   searchIndexes: IndexCache;
   steering: Steering;
+  /**
+   * The job was taken over from a worker that stopped (a shared queue): the service's policy decides
+   * whether it runs again (true) or has ended (false, the review says why).
+   */
+  takeOver?: (reviewId: string) => Promise<boolean>;
+  /**
+   * Look at the review's row before each model turn and stop when it is no longer running (a cancel
+   * recorded by another node whose signal did not arrive). Only needed with a shared queue.
+   */
+  watchStatus?: boolean;
   /** Tells the review's starter when it finished or failed. */
   notify: Pick<Notifier, "reviewEnded">;
 }
@@ -47,7 +59,8 @@ export interface ReviewJobDeps {
 export function createReviewJob(deps: ReviewJobDeps) {
   const { db, events, log } = deps;
 
-  return async function runReviewJob({ reviewId }: ReviewJob): Promise<void> {
+  return async function runReviewJob({ reviewId }: ReviewJob, ctx?: JobContext): Promise<void> {
+    if (ctx?.takeover && deps.takeOver && !(await deps.takeOver(reviewId))) return;
     const review = await db.review.findUnique({ where: { id: reviewId } });
     if (!review || !isActiveReview(review.status)) return; // cancelled or deleted while queued
     const room = reviewRoom(review.uid);
@@ -84,6 +97,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
             }
           : undefined;
 
+      const steer = deps.steering.beforeTurnFor(review, controller.signal);
       let lastProgress = 0;
       let agentDone: Extract<AgentEvent, { type: "done" }> | undefined;
       const result = await executeReview({
@@ -100,7 +114,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
         agent,
         searchCode: codeSearchFor(deps.config, deps.searchIndexes, snapshot.id),
         signal: controller.signal,
-        beforeTurn: deps.steering.beforeTurnFor(review, controller.signal),
+        beforeTurn: deps.watchStatus ? watchingStatus(steer, controller, review.id) : steer,
         emit: (event) => {
           // The loop's own "report" and "done" end the model conversation; the review's come after
           // the checks and the save (below), carrying the loop's stop reason.
@@ -168,6 +182,18 @@ export function createReviewJob(deps: ReviewJobDeps) {
       deps.running.delete(review.id);
     }
   };
+
+  /** The steering hook, after a look at the row: a review no longer running is stopped here. */
+  function watchingStatus(steer: BeforeTurn, controller: AbortController, reviewId: string): BeforeTurn {
+    return async (state, phase) => {
+      const now = await db.review.findUnique({ where: { id: reviewId }, select: { status: true } });
+      if (now?.status !== "running") {
+        controller.abort(new Error("Cancelled by a user."));
+        return;
+      }
+      return steer(state, phase);
+    };
+  }
 
   async function saveReport(reviewId: string, projectId: string, report: Report, usage: unknown): Promise<void> {
     await db.$transaction(async (tx) => {

@@ -7,6 +7,12 @@
  * one that was running is failed as "interrupted" (its partial model conversation cannot be resumed
  * faithfully, and re-running it silently would spend the user's budget twice) — unless a teammate had
  * paused it: then it is queued again, still paused, and starts over only when someone resumes it.
+ *
+ * With a shared queue (REDIS_URL) there is no start-up sweep: a worker that dies mid-review hands
+ * the job to another worker (server/jobs/bullmq.ts), which applies the same policy (`takeOver`): an
+ * agent review fails with the reason, a static one (no model, no budget) runs again, a paused one is
+ * queued again still paused. A job given up after a second dead worker fails (`abandoned`). Cancel
+ * reaches the job wherever it runs: the row says cancelled and every node hears `review.cancel`.
  */
 import { z } from "zod";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
@@ -16,6 +22,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
+import type { Signals } from "../cluster/signals.ts";
 import {
   CATEGORIES,
   SEVERITIES,
@@ -41,6 +48,21 @@ import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewSta
 
 export const REVIEW_JOB = "review";
 export type ReviewJob = { reviewId: string };
+/** The signal that stops a running review on whichever node runs it: `{ reviewId }`. */
+export const CANCEL_SIGNAL = "review.cancel";
+
+/** Why a review stopped when the process (or worker) running it did. */
+export const STOPPED_REASONS = {
+  restart: "Interrupted by a server restart. Re-run the review.",
+  pausedRestart: "The server restarted while this review was paused; it starts again from the beginning when resumed.",
+  worker:
+    "The worker running this review stopped before it finished (its process ended). A model conversation cannot be resumed, and running it again would spend the budget twice: re-run the review.",
+  pausedWorker:
+    "The worker running this review stopped while it was paused; it starts again from the beginning when resumed.",
+  staticWorker: "The worker running this review stopped before it finished; another worker runs it again.",
+  abandoned:
+    "Two workers stopped while running this review (their processes ended), so it was given up. Re-run the review.",
+} as const;
 
 export const startReviewInput = z.object({
   projectUid: z.uuid(),
@@ -126,10 +148,15 @@ export function createReviewService(deps: {
   log: Logger;
   providers: ProviderService;
   steering: Pick<Steering, "stateOf">;
+  signals: Signals;
 }) {
-  const { db, queue, events } = deps;
+  const { db, queue, events, signals } = deps;
   /** Running reviews' cancel switches (this process only; see job.ts). */
   const running = new Map<string, AbortController>();
+  // A cancel asked for on another node: stop the run if it is here.
+  signals.subscribe(CANCEL_SIGNAL, ({ reviewId }) => {
+    if (typeof reviewId === "string") running.get(reviewId)?.abort(new Error("Cancelled by a user."));
+  });
 
   async function snapshotUid(id: string): Promise<string | null> {
     return (await db.snapshot.findUnique({ where: { id }, select: { uid: true } }))?.uid ?? null;
@@ -302,8 +329,25 @@ export function createReviewService(deps: {
       include: { project: { select: { uid: true, name: true } } },
     });
     await publishStatus(review);
-    queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: review.id });
+    await queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: review.id });
     return view(review);
+  }
+
+  /** Paused by a teammate when its run was cut off: queued again, still paused; starts over when resumed. */
+  async function requeuePaused(r: Review, statusReason: string) {
+    await db.review.update({ where: { id: r.id }, data: { status: "queued", statusReason } });
+    await db.reviewSteer.updateMany({ where: { reviewId: r.id, kind: "hint" }, data: { deliveredAt: null } });
+    await publishStatus({ uid: r.uid, status: "queued", statusReason });
+  }
+
+  /** Fails a review that is still going; false when it had ended meanwhile. */
+  async function failActive(r: Pick<Review, "id" | "uid">, statusReason: string): Promise<boolean> {
+    const { count } = await db.review.updateMany({
+      where: { id: r.id, status: { in: [...ACTIVE_REVIEW_STATUSES] } },
+      data: { status: "failed", statusReason, finishedAt: new Date() },
+    });
+    if (count) await publishStatus({ uid: r.uid, status: "failed", statusReason });
+    return count > 0;
   }
 
   return {
@@ -384,6 +428,16 @@ export function createReviewService(deps: {
       const controller = running.get(r.id);
       if (controller) {
         controller.abort(new Error("Cancelled by a user."));
+      } else if (r.status === "running") {
+        // Running on another node (a shared queue): the row decides — the job's own save and its
+        // next turn see it — and the node running it is told to stop now.
+        const statusReason = "Cancelled by a user.";
+        const { count } = await db.review.updateMany({
+          where: { id: r.id, status: "running" },
+          data: { status: "cancelled", statusReason, finishedAt: new Date() },
+        });
+        if (count) await publishStatus({ uid: r.uid, status: "cancelled", statusReason });
+        await signals.publish(CANCEL_SIGNAL, { reviewId: r.id });
       } else {
         // Queued, not started: the job sees the status and skips it.
         await db.review.updateMany({
@@ -485,7 +539,7 @@ export function createReviewService(deps: {
       return events.history(reviewRoom(r.uid), afterSeq);
     },
 
-    /** On start: see the restart policy at the top of this file. */
+    /** On start (in-process queue only): see the restart policy at the top of this file. */
     async recoverInterrupted(): Promise<{ failed: number; requeued: number }> {
       const stuck = await db.review.findMany({
         where: { status: { in: [...ACTIVE_REVIEW_STATUSES] } },
@@ -496,17 +550,13 @@ export function createReviewService(deps: {
       for (const r of stuck) {
         const steering = r.status === "running" ? await deps.steering.stateOf(r.id) : null;
         if (steering?.paused && !steering.stopRequested) {
-          // Paused by a teammate: it stays paused, queued again. Its conversation could not be kept,
-          // so when it is resumed it starts from the beginning (with every hint given so far unsent).
-          const statusReason =
-            "The server restarted while this review was paused; it starts again from the beginning when resumed.";
-          await db.review.update({ where: { id: r.id }, data: { status: "queued", statusReason } });
-          await db.reviewSteer.updateMany({ where: { reviewId: r.id, kind: "hint" }, data: { deliveredAt: null } });
-          await publishStatus({ uid: r.uid, status: "queued", statusReason });
-          queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
+          // Its conversation could not be kept, so when it is resumed it starts from the beginning
+          // (with every hint given so far unsent).
+          await requeuePaused(r, STOPPED_REASONS.pausedRestart);
+          await queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
           requeued++;
         } else if (r.status === "running") {
-          const statusReason = "Interrupted by a server restart. Re-run the review.";
+          const statusReason = STOPPED_REASONS.restart;
           await db.review.update({
             where: { id: r.id },
             data: { status: "failed", statusReason, finishedAt: new Date() },
@@ -515,11 +565,40 @@ export function createReviewService(deps: {
           failed++;
         } else {
           await db.review.update({ where: { id: r.id }, data: { status: "queued" } });
-          queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
+          await queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
           requeued++;
         }
       }
       return { failed, requeued };
+    },
+
+    /**
+     * A shared queue handed this review's job to another worker after the one running it stopped:
+     * the same policy as a restart (top of this file). True when the job should run it now.
+     */
+    async takeOver(reviewId: string): Promise<boolean> {
+      const r = await db.review.findUnique({ where: { id: reviewId } });
+      if (!r || r.status !== "running") return r !== null && isActiveReview(r.status);
+      const steering = await deps.steering.stateOf(r.id);
+      if (r.engine === "agent" && steering.paused && !steering.stopRequested) {
+        await requeuePaused(r, STOPPED_REASONS.pausedWorker);
+        return true;
+      }
+      if (r.engine !== "agent") {
+        // No model, no budget: running it again costs a few seconds and gives the same report.
+        const statusReason = STOPPED_REASONS.staticWorker;
+        await db.review.update({ where: { id: r.id }, data: { status: "queued", statusReason } });
+        await publishStatus({ uid: r.uid, status: "queued", statusReason });
+        return true;
+      }
+      await failActive(r, STOPPED_REASONS.worker);
+      return false;
+    },
+
+    /** The shared queue gave the job up (its workers stopped twice): the review fails, saying so. */
+    async abandoned(reviewId: string): Promise<void> {
+      const r = await db.review.findUnique({ where: { id: reviewId }, select: { id: true, uid: true } });
+      if (r) await failActive(r, STOPPED_REASONS.abandoned);
     },
   };
 }

@@ -24,6 +24,7 @@ import { reviewRoom } from "../shared/rooms.ts";
 import { reportText } from "./agent/test-support.ts";
 import { createReviewService } from "./service.ts";
 import { createSteering } from "./steering.ts";
+import { createLocalSignals } from "../cluster/signals.ts";
 
 let app: TestServer;
 let llm: ScriptedServer;
@@ -208,8 +209,18 @@ describe("a restart", () => {
       const events = createEventBus({ db, log });
       const steering = createSteering({ db, events, log });
       const enqueued: unknown[] = [];
-      const queue = { enqueue: (_kind: string, job: unknown) => void enqueued.push(job) } as unknown as JobQueue;
-      const reviews = createReviewService({ db, queue, events, log, providers: {} as ProviderService, steering });
+      const queue = {
+        enqueue: async (_kind: string, job: unknown) => void enqueued.push(job),
+      } as unknown as JobQueue;
+      const reviews = createReviewService({
+        db,
+        queue,
+        events,
+        log,
+        providers: {} as ProviderService,
+        steering,
+        signals: createLocalSignals(log),
+      });
       const user = await db.user.create({ data: { id: "u1", name: "Ada", email: "ada@example.test" } });
       const ws = await db.workspace.create({ data: { name: "w" } });
       const paused = await createReviewRow(db, ws.id, { status: "running" });

@@ -4,9 +4,9 @@
  *
  * Everything is a row of review_steer first — the review's steering record — so the hook reads the
  * same state whichever process runs the job, a paused review stays paused across a reload, and a
- * restart finds it paused (the restart policy in service.ts keeps it queued, not failed). This
- * process wakes its own waiting hooks at once; another process's hook sees the change within
- * POLL_MS.
+ * restart finds it paused (the restart policy in service.ts keeps it queued, not failed). Every
+ * change is also signalled (server/cluster/signals.ts), which wakes the waiting hook at once in
+ * whichever process runs the review; without the signal it sees the change within POLL_MS.
  *
  * The socket protocol has authorized the room for the actor as a member; this service checks what
  * only it knows: the room is an agent review's, it is still going, and the action makes sense now.
@@ -16,8 +16,9 @@ import type { Db, ReviewSteer } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
+import type { Signals } from "../cluster/signals.ts";
 import type { AuthorizedRoom } from "../rooms/access.ts";
-import { createRateLimiter } from "../rooms/rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "../rooms/rate-limit.ts";
 import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_MS } from "../shared/room-chat.ts";
 import { parseRoom, reviewRoom } from "../shared/rooms.ts";
 import { isActiveReview } from "../shared/statuses.ts";
@@ -33,18 +34,36 @@ export const hintMessage = (author: string, text: string) =>
 
 type Action = "pause" | "resume" | "stop";
 
-export function createSteering(deps: { db: Db; events: EventBus; log: Logger }) {
+/** The signal that wakes a review's waiting hook: `{ reviewId }`. */
+export const STEER_SIGNAL = "review.steer";
+
+export function createSteering(deps: {
+  db: Db;
+  events: EventBus;
+  log: Logger;
+  signals?: Signals;
+  rateLimits?: RateLimitStore;
+}) {
   const { db, events, log } = deps;
   /** Hooks of this process waiting on a paused review, woken by any steering change. */
   const waiters = new Map<string, Set<() => void>>();
   const limiter = createRateLimiter({
     max: CHAT_RATE_MESSAGES,
     windowMs: CHAT_RATE_WINDOW_MS,
+    store: deps.rateLimits,
+    name: "hints",
     message: (s) => `You are sending hints too fast; try again in ${s} s.`,
   });
 
-  const wake = (reviewId: string) => {
+  const wakeHere = (reviewId: string) => {
     for (const w of waiters.get(reviewId) ?? []) w();
+  };
+  deps.signals?.subscribe(STEER_SIGNAL, ({ reviewId }) => {
+    if (typeof reviewId === "string") wakeHere(reviewId);
+  });
+  const wake = (reviewId: string) => {
+    if (!deps.signals) return wakeHere(reviewId);
+    void deps.signals.publish(STEER_SIGNAL, { reviewId });
   };
 
   async function names(ids: string[]): Promise<Map<string, string>> {
@@ -116,7 +135,7 @@ export function createSteering(deps: { db: Db; events: EventBus; log: Logger }) 
     async hint(actor: Actor, room: AuthorizedRoom, text: string): Promise<{ id: string }> {
       const user = requireUser(actor);
       const review = await steerable(room);
-      limiter.hit(user.userId);
+      await limiter.hit(user.userId);
       const row = await record(review.id, "hint", user.userId, text);
       await events.publish(reviewRoom(review.uid), {
         type: "hint",

@@ -28,7 +28,7 @@ import {
 } from "../shared/room-chat.ts";
 import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import type { AuthorizedRoom } from "./access.ts";
-import { createRateLimiter } from "./rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "./rate-limit.ts";
 
 export interface SendInput {
   body: string;
@@ -40,6 +40,7 @@ export function createRoomChat(deps: {
   events: EventBus;
   notify: Notifier;
   now?: () => number;
+  rateLimits?: RateLimitStore;
   /** Told of every message sent (Ask Argus takes up `@argus …`); it says its own errors in the room. */
   onSend?: (actor: NonNullable<Actor>, room: AuthorizedRoom, message: ChatMessage) => Promise<void>;
 }) {
@@ -48,6 +49,8 @@ export function createRoomChat(deps: {
     max: CHAT_RATE_MESSAGES,
     windowMs: CHAT_RATE_WINDOW_MS,
     now: deps.now,
+    store: deps.rateLimits,
+    name: "chat",
     message: (s) =>
       `You are sending messages faster than ${CHAT_RATE_MESSAGES} in ${CHAT_RATE_WINDOW_MS / 1000} s; try again in ${s} s.`,
   });
@@ -149,7 +152,7 @@ export function createRoomChat(deps: {
     async send(actor: Actor, room: AuthorizedRoom, input: SendInput): Promise<ChatMessage> {
       const user = requireUser(actor);
       if (input.thread !== null) await checkThread(room.name, input.thread);
-      limiter.hit(user.userId);
+      await limiter.hit(user.userId);
       const { body, mentioned } = await resolveMentions(room, input.body);
       const m = await db.roomMessage.create({
         data: { uid: crypto.randomUUID(), room: room.name, thread: input.thread, authorId: user.userId, body },
@@ -171,7 +174,7 @@ export function createRoomChat(deps: {
       const m = await ownMessage(user, room.name, input.id);
       const { body, mentioned } = await resolveMentions(room, input.body);
       if (m.body === body) return view(m, user.name);
-      limiter.hit(user.userId);
+      await limiter.hit(user.userId);
       const updated = await db.$transaction(async (tx) => {
         await tx.roomMessageEdit.create({ data: { messageId: m.id, version: m.version, body: m.body } });
         // Only from the version read: two edits at once cannot both build on it.

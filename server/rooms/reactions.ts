@@ -20,7 +20,7 @@ import {
   reactionOrder,
 } from "../shared/room-reactions.ts";
 import type { AuthorizedRoom } from "./access.ts";
-import { createRateLimiter } from "./rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "./rate-limit.ts";
 
 interface Row {
   messageId: string;
@@ -28,12 +28,19 @@ interface Row {
   emoji: string;
 }
 
-export function createRoomReactions(deps: { db: Db; events: EventBus; now?: () => number }) {
+export function createRoomReactions(deps: {
+  db: Db;
+  events: EventBus;
+  now?: () => number;
+  rateLimits?: RateLimitStore;
+}) {
   const { db, events } = deps;
   const limiter = createRateLimiter({
     max: REACTION_RATE_TOGGLES,
     windowMs: REACTION_RATE_WINDOW_MS,
     now: deps.now,
+    store: deps.rateLimits,
+    name: "reactions",
     message: (s) => `Too many reactions at once; try again in ${s} s.`,
   });
 
@@ -94,7 +101,7 @@ export function createRoomReactions(deps: { db: Db; events: EventBus; now?: () =
       });
       if (!m || m.room !== room.name) throw notFound("That message is not in this room (it may have been deleted).");
       if (m.deletedAt) throw notFound("That message was deleted; there is nothing to react to.");
-      limiter.hit(user.userId);
+      await limiter.hit(user.userId);
       const row = { messageId: m.id, userId: user.userId, emoji: input.emoji };
       return oneAtATime(m.id, async () => {
         const { count } = await db.roomMessageReaction.deleteMany({ where: row });

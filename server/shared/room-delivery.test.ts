@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { freshEvents, RoomFeed } from "./room-delivery.ts";
 
 const e = (seq: number) => ({ seq });
@@ -46,5 +46,78 @@ describe("RoomFeed", () => {
     feed.page([e(5), e(6), e(7)]);
     feed.caughtUp();
     expect(out).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe("RoomFeed: live events out of order (several processes publish into one room)", () => {
+  const joined = (opts: ConstructorParameters<typeof RoomFeed<{ seq: number }>>[1]) => {
+    const out: number[] = [];
+    const feed = new RoomFeed<{ seq: number }>((fresh) => out.push(...fresh.map((f) => f.seq)), opts);
+    feed.startJoin();
+    feed.page([e(1), e(2)]);
+    feed.caughtUp();
+    return { feed, out };
+  };
+
+  it("holds an event past a gap until the missing one arrives, then gives both in order (no log read)", () => {
+    vi.useFakeTimers();
+    try {
+      const asked: number[] = [];
+      const { feed, out } = joined({ fetchAfter: (after) => asked.push(after), gapWaitMs: 100 });
+      feed.live(e(4));
+      feed.live(e(5));
+      expect(out).toEqual([1, 2]);
+      feed.live(e(3));
+      expect(out).toEqual([1, 2, 3, 4, 5]);
+      vi.advanceTimersByTime(500);
+      expect(asked).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("reads the log after the last seq when the gap stays open, and merges what it finds", () => {
+    vi.useFakeTimers();
+    try {
+      const asked: number[] = [];
+      const { feed, out } = joined({ fetchAfter: (after) => asked.push(after), gapWaitMs: 100 });
+      feed.live(e(4));
+      vi.advanceTimersByTime(99);
+      expect(asked).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(asked).toEqual([2]);
+      feed.live(e(6)); // arrives while the log is read: held like during a join
+      feed.page([e(3), e(4), e(5)]);
+      feed.caughtUp();
+      expect(out).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a seq the log does not have either (never stored): the feed goes on past it instead of waiting forever", () => {
+    vi.useFakeTimers();
+    try {
+      const { feed, out } = joined({ fetchAfter: () => undefined, gapWaitMs: 50 });
+      feed.live(e(4));
+      vi.advanceTimersByTime(50);
+      feed.page([e(4)]);
+      feed.caughtUp();
+      feed.live(e(5));
+      expect(out).toEqual([1, 2, 4, 5]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("duplicates and repeats stay out while a gap is open", () => {
+    const { feed, out } = joined({ fetchAfter: () => undefined });
+    feed.live(e(2));
+    feed.live(e(4));
+    feed.live(e(4));
+    feed.live(e(3));
+    feed.live(e(3));
+    expect(out).toEqual([1, 2, 3, 4]);
+    feed.close();
   });
 });

@@ -188,8 +188,11 @@ export interface ServerToClientEvents {
   event: (event: RoomEvent) => void;
   /** The user may no longer be in this room (it was deleted, or their access was): it was left. */
   revoked: (info: { room: string; reason: string }) => void;
-  /** Who is in a joined room now, and what each looks at (sent whenever that changes). */
-  presence: (info: { room: string; members: PresentMember[] }) => void;
+  /**
+   * Who is in a joined room now, and what each looks at (sent whenever that changes). With several
+   * nodes two lists can arrive out of order: keep the one with the highest version.
+   */
+  presence: (info: { room: string; members: PresentMember[]; version?: number }) => void;
   /** A notification for this user was written (sent to every socket of theirs): the inbox's unread count is `unread`. */
   notification: (push: NotificationPush) => void;
   /** Someone else in a joined room is typing (in its chat, or in a finding's thread): not stored. */

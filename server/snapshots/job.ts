@@ -11,6 +11,9 @@ import type { Logger } from "../logger.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
 import type { ImportPathPolicy, IngestSummary } from "../codebase/ingest/index.ts";
 import { runImport, type ImportSource } from "./import.ts";
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import type { JobContext } from "../jobs/queue.ts";
 import { createEmbedderFromSettings } from "../retrieval/embed/settings.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 import { traceJson } from "../shared/findings.ts";
@@ -22,7 +25,14 @@ export type QueuedSource =
   | { kind: "git"; url: string; ref?: string; tokenCipher?: string }
   /** policy: checked again when the job runs (the folder may have changed since the request). */
   | { kind: "path"; path: string; policy?: ImportPathPolicy }
-  | { kind: "uploaded"; summary: IngestSummary };
+  /**
+   * Files the upload route already wrote. A shared queue (Redis) gets no summary — a big tree's file
+   * list would be megabytes in Redis: it is in the snapshot folder (UPLOAD_SUMMARY_FILE) instead.
+   */
+  | { kind: "uploaded"; summary?: IngestSummary };
+
+/** Where an upload's summary waits for the job, in the snapshot's folder (shared queue only). */
+export const UPLOAD_SUMMARY_FILE = "upload-summary.json";
 
 export interface IngestJob {
   snapshotId: string;
@@ -50,7 +60,13 @@ export function createIngestJob(deps: {
     );
   }
 
-  function toImportSource(src: QueuedSource): ImportSource {
+  async function toImportSource(src: QueuedSource, base: string): Promise<ImportSource> {
+    if (src.kind === "uploaded")
+      return {
+        kind: "uploaded",
+        summary:
+          src.summary ?? (JSON.parse(await readFile(path.join(base, UPLOAD_SUMMARY_FILE), "utf8")) as IngestSummary),
+      };
     if (src.kind !== "git") return src;
     return {
       kind: "git",
@@ -60,15 +76,25 @@ export function createIngestJob(deps: {
     };
   }
 
-  return async function runIngestJob(job: IngestJob): Promise<void> {
+  return async function runIngestJob(job: IngestJob, ctx: JobContext = { takeover: false }): Promise<void> {
     const snapshot = await db.snapshot.findUnique({ where: { id: job.snapshotId } });
-    if (!snapshot) return;
+    if (!snapshot || snapshot.status === "ready" || snapshot.status === "failed") return;
     const dirs = snapshotDirs(config.dataDir, snapshot.projectId, snapshot.id);
     const report = progressWriter(snapshot.id);
+    if (ctx.takeover) {
+      // The worker importing it stopped: an import is safe to run again from the start. An upload's
+      // files are already in place (the upload route wrote them); a clone or a server folder is read again.
+      log.warn({ snapshot: snapshot.uid }, "an import's worker stopped; importing again");
+      await rm(job.source.kind === "uploaded" ? dirs.index : dirs.base, { recursive: true, force: true });
+      report(
+        { status: "ingesting", progress: 0, message: "The worker importing this code stopped; importing again." },
+        true,
+      );
+    }
     const started = Date.now();
     try {
       const { ingest, summary, findings } = await runImport(
-        toImportSource(job.source),
+        await toImportSource(job.source, dirs.base),
         dirs,
         (stage, fraction, message) => report({ status: stage, progress: fraction, message }),
         {
@@ -76,7 +102,7 @@ export function createIngestJob(deps: {
           projectEslintConfig: config.projectEslintConfig,
           git: { allowedHosts: config.git.allowedHosts, useServerSshKeys: config.git.useServerSshKeys },
           search: {
-            uri: searchStoreUri(config.dataDir),
+            uri: searchStoreUri(config),
             name: searchIndexName(snapshot.id),
             embedder: await createEmbedderFromSettings(config.embeddings),
           },

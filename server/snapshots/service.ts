@@ -118,7 +118,7 @@ export function createSnapshotService(deps: {
 
   /** Best effort: a half-built search index of a failed import is removed. */
   async function dropSearchIndex(snapshotId: string): Promise<void> {
-    const store = await connect(searchStoreUri(config.dataDir)).catch(() => null);
+    const store = await connect(searchStoreUri(config)).catch(() => null);
     if (!store) return;
     try {
       await dropIndex(store, searchIndexName(snapshotId));
@@ -196,7 +196,7 @@ export function createSnapshotService(deps: {
         "git",
         ref ? `${displayUrl(parsed.url)} @ ${ref}` : displayUrl(parsed.url),
       );
-      queue.enqueue<IngestJob>(INGEST_JOB, {
+      await queue.enqueue<IngestJob>(INGEST_JOB, {
         snapshotId: snapshot.id,
         source: { kind: "git", url: input.url, ref, tokenCipher: token.gitTokenCipher ?? undefined },
       });
@@ -209,7 +209,7 @@ export function createSnapshotService(deps: {
       await requireRole(db, actor, project.workspaceId, "owner");
       const real = await resolveImportPath(input.path, pathPolicy);
       const snapshot = await begin(project, actor!, "path", input.path);
-      queue.enqueue<IngestJob>(INGEST_JOB, {
+      await queue.enqueue<IngestJob>(INGEST_JOB, {
         snapshotId: snapshot.id,
         source: { kind: "path", path: real, policy: pathPolicy },
       });
@@ -322,7 +322,11 @@ export function createSnapshotService(deps: {
       await dropSearchIndex(s.id);
     },
 
-    /** On start: imports cut off by a restart are marked failed and their partial files removed. */
+    /** Why an import a shared queue gave up on (its workers stopped twice) failed. */
+    abandonedReason:
+      "Two workers stopped while importing this code (their processes ended), so the import was given up. Import the code again.",
+
+    /** On start (in-process queue only): imports cut off by a restart are marked failed and their partial files removed. */
     async recoverInterrupted(): Promise<number> {
       const stuck = await db.snapshot.findMany({ where: { status: { notIn: [...SNAPSHOT_DONE] } } });
       for (const s of stuck) {

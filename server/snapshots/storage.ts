@@ -1,6 +1,7 @@
 /** Where a snapshot lives on disk: DATA_DIR/projects/<projectId>/snapshots/<snapshotId>/{src,index}. */
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { connect, dropIndex } from "../retrieval/store/index.ts";
 
@@ -14,9 +15,9 @@ export function snapshotDirs(dataDir: string, projectId: string, snapshotId: str
   };
 }
 
-/** The LanceDB directory (one per data directory) and a snapshot's code-search index name in it. */
-export function searchStoreUri(dataDir: string): string {
-  return path.join(dataDir, "lancedb");
+/** Where LanceDB keeps the search indexes: LANCEDB_URI, by default DATA_DIR/lancedb (config.ts). */
+export function searchStoreUri(config: Pick<Config, "lancedbUri">): string {
+  return config.lancedbUri;
 }
 
 export function searchIndexName(snapshotId: string): string {
@@ -25,14 +26,14 @@ export function searchIndexName(snapshotId: string): string {
 
 /** Best effort, after the rows are gone: a deleted project's snapshot files and search indexes. */
 export async function dropProjectStorage(
-  dataDir: string,
+  config: Pick<Config, "dataDir" | "lancedbUri">,
   projectId: string,
   snapshotIds: string[],
   log: Logger,
 ): Promise<void> {
-  await rm(path.join(dataDir, "projects", projectId), { recursive: true, force: true });
+  await rm(path.join(config.dataDir, "projects", projectId), { recursive: true, force: true });
   if (snapshotIds.length === 0) return;
-  const store = await connect(searchStoreUri(dataDir)).catch(() => null);
+  const store = await connect(searchStoreUri(config)).catch(() => null);
   if (!store) return;
   try {
     for (const id of snapshotIds)

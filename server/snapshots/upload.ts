@@ -7,7 +7,7 @@
  * naming the cap and its variable, or another error naming what was wrong.
  */
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -31,7 +31,7 @@ import {
   type IngestSummary,
   type UploadedFile,
 } from "../codebase/ingest/index.ts";
-import { INGEST_JOB, type IngestJob } from "./job.ts";
+import { INGEST_JOB, UPLOAD_SUMMARY_FILE, type IngestJob } from "./job.ts";
 import { snapshotDirs } from "./storage.ts";
 
 export const UPLOAD_ROUTE = /^\/api\/projects\/([0-9a-f-]{36})\/upload$/i;
@@ -130,7 +130,8 @@ export async function handleUpload(
         : `${kind} upload`;
     const snapshot = await services.snapshots.begin(project, user, kind, label);
     snapshotId = snapshot.id;
-    const dest = snapshotDirs(services.config.dataDir, project.id, snapshot.id).src;
+    const dirs = snapshotDirs(services.config.dataDir, project.id, snapshot.id);
+    const dest = dirs.src;
     const onProgress = () => undefined;
     const body = limitBody(req, limits.maxTotalBytes, tooLarge);
     const summary =
@@ -142,7 +143,12 @@ export async function handleUpload(
             limits,
             onProgress,
           });
-    services.queue.enqueue<IngestJob>(INGEST_JOB, { snapshotId: snapshot.id, source: { kind: "uploaded", summary } });
+    // A shared queue carries no file list (see QueuedSource): the worker reads it from the snapshot folder.
+    if (services.queue.durable) await writeFile(path.join(dirs.base, UPLOAD_SUMMARY_FILE), JSON.stringify(summary));
+    await services.queue.enqueue<IngestJob>(INGEST_JOB, {
+      snapshotId: snapshot.id,
+      source: services.queue.durable ? { kind: "uploaded" } : { kind: "uploaded", summary },
+    });
     send(201, { snapshotUid: snapshot.uid, files: summary.walk.files.length });
   } catch (err) {
     const status =

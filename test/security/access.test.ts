@@ -171,7 +171,14 @@ const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
   "=== /api/health": async () => {
     const r = await rawAs("anonymous", { path: "/api/health" });
     expect(r.status).toBe(200);
-    expect(Object.keys(JSON.parse(r.body) as object).sort()).toEqual(["db", "status", "version"]);
+    expect(Object.keys(JSON.parse(r.body) as object).sort()).toEqual([
+      "db",
+      "queue",
+      "redis",
+      "role",
+      "status",
+      "version",
+    ]);
     expectClean("anonymous", "health", r.body);
   },
 

@@ -46,7 +46,7 @@ beforeAll(async () => {
   const enqueue = queue.enqueue.bind(queue);
   queue.enqueue = (kind, payload) => {
     if (kind === "snapshot.ingest") jobs.push(payload as IngestJob);
-    enqueue(kind, payload);
+    return enqueue(kind, payload);
   };
 }, 120_000);
 

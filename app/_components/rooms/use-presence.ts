@@ -22,8 +22,15 @@ export function usePresence<K extends RoomKind>(room: RoomName<K> | null, state:
   useEffect(() => {
     if (!room) return;
     const s = socket();
-    const onPresence = (p: { room: string; members: PresentMember[] }) => {
-      if (p.room === room) setMembers(p.members);
+    // The newest list wins (with several web nodes an older one can arrive after it).
+    let latest = 0;
+    const onPresence = (p: { room: string; members: PresentMember[]; version?: number }) => {
+      if (p.room !== room) return;
+      if (p.version !== undefined) {
+        if (p.version < latest) return;
+        latest = p.version;
+      }
+      setMembers(p.members);
     };
     s.on("presence", onPresence);
     return () => {

@@ -7,6 +7,7 @@
  * run of it is refused with the first error. Runs go through the same run service as the CLI's
  * `--record` (server/pipelines/runs.ts), each in a directory of its own (run-dir.ts), on built-in
  * servers only (catalog.ts), with file parameters confined to that directory (parameters.ts).
+ * With a shared queue (REDIS_URL) a worker runs them (run-job.ts); otherwise this process does.
  */
 import { randomUUID } from "node:crypto";
 import { stringify } from "yaml";
@@ -25,7 +26,10 @@ import { validatePipeline } from "../dsl/validate.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
-import { createRunService, type RunServiceDeps } from "../runs.ts";
+import { createRunService, type RunServiceDeps, type StartRunInput } from "../runs.ts";
+import type { JobQueue } from "../../jobs/queue.ts";
+import type { Signals } from "../../cluster/signals.ts";
+import { CANCEL_RUN_SIGNAL, PIPELINE_RUN_JOB, registerRunJob, type PipelineRunJob } from "./run-job.ts";
 import { builtinCatalog, builtinName } from "./catalog.ts";
 import { chatRow, checkJsonLines } from "./datasets.ts";
 import { lineDiff } from "./diff.ts";
@@ -122,6 +126,9 @@ export function createPipelineService(deps: {
   authSecret: string;
   /** The app's open search indexes: runs read their workspace's knowledge bases through them. */
   searchIndexes: RunServiceDeps["searchIndexes"];
+  /** Given a shared queue (durable), web runs are jobs for the workers. */
+  queue?: JobQueue;
+  signals?: Signals;
 }) {
   const { db, config } = deps;
   const box = createSecretBox(deps.authSecret, "pipeline-parameters");
@@ -133,7 +140,9 @@ export function createPipelineService(deps: {
     allowedHosts: config.pipelines.allowedHosts,
     searchIndexes: deps.searchIndexes,
   });
+  const shared = deps.queue?.durable && deps.signals ? { queue: deps.queue, signals: deps.signals } : undefined;
   const root = runsRoot(config.dataDir);
+  if (shared) registerRunJob({ db, events: deps.events, runs, box, log: deps.log, root, ...shared });
 
   const openSecrets = (sealed: string | null): Secrets => {
     if (!sealed) return {};
@@ -408,28 +417,46 @@ export function createPipelineService(deps: {
       parameters: effective,
       files,
     });
-    const started = await runs
-      .start({
+    const run: StartRunInput = {
+      uid: runUid,
+      file,
+      cwd: dir,
+      demo: true,
+      ...(Object.keys(overrides).length ? { overrides } : {}),
+      workspaceId: spec.workspaceId,
+      // A web-app run: the run service checks the actor's role, keeps memory in the database,
+      // reads this workspace's knowledge bases only and applies the process policy.
+      origin: "app",
+      actor: actor!,
+      ...spec.record,
+      dataset: recorded,
+      // Counted and recorded atomically by the run service (concurrent starts cannot both pass).
+      maxRunning: MAX_RUNNING_PER_WORKSPACE,
+    };
+    if (shared) {
+      // A worker runs it (the directory is on the shared volume, run-job.ts finishes it); the keys
+      // travel sealed. The worker validates the pipeline again (a parsed tree does not travel).
+      try {
+        await runs.create(run);
+      } catch (err) {
+        removeRunDir(root, runUid);
+        throw err;
+      }
+      await shared.queue.enqueue<PipelineRunJob>(PIPELINE_RUN_JOB, {
         uid: runUid,
         file,
         cwd: dir,
         demo: true,
-        ...(Object.keys(overrides).length ? { overrides } : {}),
         workspaceId: spec.workspaceId,
-        // A web-app run: the run service checks the actor's role, keeps memory in the database,
-        // reads this workspace's knowledge bases only and applies the process policy.
-        origin: "app",
-        actor: actor!,
-        ...spec.record,
-        dataset: recorded,
-        // Counted and recorded atomically by the run service (concurrent starts cannot both pass).
-        maxRunning: MAX_RUNNING_PER_WORKSPACE,
-        checked: pipeline,
-      })
-      .catch((err: unknown) => {
-        removeRunDir(root, runUid);
-        throw err;
+        userId: actor!.userId,
+        ...(run.overrides ? { sealedOverrides: box.seal(JSON.stringify(run.overrides)) } : {}),
       });
+      return { uid: runUid, room: runRoom(runUid) };
+    }
+    const started = await runs.start({ ...run, checked: pipeline }).catch((err: unknown) => {
+      removeRunDir(root, runUid);
+      throw err;
+    });
     // `done` settles with the final record; then the scratch folder goes (the memory file is kept,
     // the run page reads it). A failure to write that record must not be unhandled.
     started.done
@@ -691,7 +718,9 @@ export function createPipelineService(deps: {
       const row = await loadRun(actor, runUid, "member");
       if (row.status !== "running") throw conflict(`This run is ${row.status}: only a running run can be cancelled.`);
       if (!runs.cancel(row.uid)) {
-        // Not running in this process any more (a restart): mark it so it stops showing as running.
+        // Not running in this process: on a worker (a shared queue: it is told to stop), or not any
+        // more (a restart). Marked so it stops showing as running.
+        if (shared) await shared.signals.publish(CANCEL_RUN_SIGNAL, { uid: row.uid });
         await db.pipelineRun.update({
           where: { uid: row.uid },
           data: { status: "cancelled", error: "Cancelled.", finishedAt: new Date() },

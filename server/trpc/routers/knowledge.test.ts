@@ -365,7 +365,7 @@ describe("knowledge bases", () => {
     expect((await viewer.client.mutate("knowledge.delete", { uid: base.uid })).status).toBe(403);
     expect((await member.client.mutate("knowledge.delete", { uid: base.uid })).status).toBe(200);
     await expect(stat(root)).rejects.toMatchObject({ code: "ENOENT" });
-    const store = await connect(searchStoreUri(server.services.config.dataDir));
+    const store = await connect(searchStoreUri(server.services.config));
     try {
       expect(await openChunkIndex(store, knowledgeIndexName(row.id))).toBeNull();
     } finally {
@@ -386,7 +386,7 @@ describe("knowledge bases", () => {
     await member.client.ok("mutate", "knowledge.delete", { uid: base.uid });
     await server.services.queue.idle();
     await expect(stat(baseDirs(server.services.config.dataDir, row.id).root)).rejects.toMatchObject({ code: "ENOENT" });
-    const store = await connect(searchStoreUri(server.services.config.dataDir));
+    const store = await connect(searchStoreUri(server.services.config));
     try {
       expect(await openChunkIndex(store, knowledgeIndexName(row.id))).toBeNull();
     } finally {
