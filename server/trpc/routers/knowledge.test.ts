@@ -219,7 +219,7 @@ describe("knowledge bases", () => {
     // The index was built with the local embedder (fitted on this base, prose profile), and says so.
     const built = await server.services.db.knowledgeBase.findUniqueOrThrow({ where: { uid: base.uid } });
     expect(built.embedder).toBe("local");
-    const store0 = await connect(searchStoreUri(server.services.config.dataDir));
+    const store0 = await connect(searchStoreUri(server.services.config));
     try {
       const index = (await openChunkIndex(store0, knowledgeIndexName(built.id)))!;
       expect(index.embedder).toMatchObject({ name: "local", params: { profile: "prose" } });
