@@ -24,6 +24,7 @@ import { formatDiagnostic } from "../dsl/errors.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
+import { CHAT_BUILTINS } from "../chat/history-server.ts";
 import { createRunService, type RunServiceDeps } from "../runs.ts";
 import { builtinCatalog, builtinName } from "./catalog.ts";
 import { chatRow, checkJsonLines } from "./datasets.ts";
@@ -117,6 +118,9 @@ export function createPipelineService(deps: {
     log: deps.log,
     allowProcesses: config.pipelines.allowProcesses,
     searchIndexes: deps.searchIndexes,
+    // Chat follow-ups (server/pipelines/chat) read their conversation through this one; users' YAML
+    // validates against the catalog, which does not know it.
+    engine: { builtins: CHAT_BUILTINS },
   });
   const root = runsRoot(config.dataDir);
 
@@ -307,6 +311,8 @@ export function createPipelineService(deps: {
 
   return {
     runs,
+    /** What a run of a workspace pipeline or gallery entry needs (member of its workspace). */
+    runSpec,
 
     async list(actor: Actor, workspace: string) {
       await requireRole(db, actor, workspace, "viewer");

@@ -49,6 +49,8 @@ export interface WorkspaceA {
   /** A workspace pipeline whose parameters hold canaries.providerKey as an API key. */
   pipelineUid: string;
   runUid: string;
+  /** A pipeline chat session the member started, with one answered turn. */
+  chatUid: string;
   /** A conversation with Argus on A's project, and its answer (citing src/app.ts:2). */
   threadUid: string;
   answerUid: string;
@@ -282,6 +284,31 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     },
   });
 
+  // A chat with a gallery pipeline, planted the way the chat service stores one (no run is started).
+  const chatUid = randomUUID();
+  await db.pipelineChat.create({
+    data: {
+      uid: chatUid,
+      workspaceId,
+      galleryKey: "vanilla_rag",
+      pipelineTitle: "Vanilla RAG (BM25)",
+      title: `${tag} chat`,
+      createdById: member.userId,
+      messages: {
+        create: [
+          { uid: randomUUID(), role: "user", body: `${tag} which mountain?` },
+          {
+            uid: randomUUID(),
+            role: "assistant",
+            body: `${tag} Everest [1].`,
+            mode: "pipeline",
+            sources: JSON.stringify([{ id: 1, title: tag, content: `${tag} passage` }]),
+          },
+        ],
+      },
+    },
+  });
+
   const stranger = await signUpInNewWorkspace(server, "Stranger");
   const bProject = await newProject(stranger, stranger.workspaceId, "Stranger's project");
   await importProject(server, stranger, bProject, { "main.py": "def main():\n    return 1\n" });
@@ -311,6 +338,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     inviteToken: invite.token,
     pipelineUid: pipeline.uid,
     runUid,
+    chatUid,
     threadUid,
     answerUid,
     notificationUid: notification!.uid,
