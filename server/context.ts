@@ -33,6 +33,7 @@ import { createAskService, type AskService } from "./ask/service.ts";
 import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
+import { createPipelineChatService, type PipelineChatService } from "./pipelines/chat/service.ts";
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
 
 export interface Services {
@@ -65,6 +66,8 @@ export interface Services {
   demo: DemoService;
   /** The gallery, workspace pipelines with their versions, and runs started from the browser. */
   pipelines: PipelineService;
+  /** Chat sessions with a pipeline that answers questions. */
+  pipelineChat: PipelineChatService;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   const searchIndexes = createIndexCache(searchStoreUri(config.dataDir));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
   const ask = createAskService({ db, config, events, log, providers, searchIndexes });
+  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }));
   queue.register(
     REVIEW_JOB,
@@ -140,6 +144,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     prompts: createPromptService(db),
     providers,
     pipelines,
+    pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
     async close() {
       await queue.close();
       // Before the database closes: answers waiting are failed as interrupted, running ones and

@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account.ts";
 import { askRouter } from "./routers/ask.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
+import { pipelineChatRouter } from "./routers/pipeline-chat.ts";
 import { pipelinesRouter } from "./routers/pipelines.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
@@ -17,6 +18,7 @@ export const appRouter = router({
   ask: askRouter,
   knowledge: knowledgeRouter,
   notifications: notificationsRouter,
+  pipelineChat: pipelineChatRouter,
   pipelines: pipelinesRouter,
   projects: projectsRouter,
   prompts: promptsRouter,

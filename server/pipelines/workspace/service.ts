@@ -25,6 +25,7 @@ import { validatePipeline } from "../dsl/validate.ts";
 import { aliasParameters } from "../dsl/params.ts";
 import { parsePipeline } from "../dsl/parse.ts";
 import { readSnapshots } from "../engine/cases.ts";
+import { CHAT_BUILTINS } from "../chat/history-server.ts";
 import { createRunService, type RunServiceDeps } from "../runs.ts";
 import { builtinCatalog, builtinName } from "./catalog.ts";
 import { chatRow, checkJsonLines } from "./datasets.ts";
@@ -132,6 +133,9 @@ export function createPipelineService(deps: {
     allowProcesses: config.pipelines.allowProcesses,
     allowedHosts: config.pipelines.allowedHosts,
     searchIndexes: deps.searchIndexes,
+    // Chat follow-ups (server/pipelines/chat) read their conversation through this one; users' YAML
+    // validates against the catalog, which does not know it.
+    engine: { builtins: CHAT_BUILTINS },
   });
   const root = runsRoot(config.dataDir);
 
@@ -447,6 +451,8 @@ export function createPipelineService(deps: {
 
   return {
     runs,
+    /** What a run of a workspace pipeline or gallery entry needs (member of its workspace). */
+    runSpec,
 
     async list(actor: Actor, workspace: string) {
       await requireRole(db, actor, workspace, "viewer");

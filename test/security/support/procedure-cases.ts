@@ -207,6 +207,39 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   },
   "pipelines.run": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
   "pipelines.runCase": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
+  // ── pipeline chat ──
+  "pipelineChat.pipelines": { access: "viewer", input: ws },
+  "pipelineChat.sessions": { access: "viewer", input: ws },
+  "pipelineChat.get": { access: "viewer", input: (w) => ({ uid: w.a.chatUid }) },
+  "pipelineChat.export": { access: "viewer", input: (w) => ({ uid: w.a.chatUid, format: "markdown" }) },
+  "pipelineChat.create": {
+    access: "member",
+    input: (w) => ({ target: { ...ws(w), key: "vanilla_rag" } }),
+    crossIds: [
+      {
+        why: "A's workspace pipeline, asked by B's owner",
+        input: (w) => ({ target: { uid: w.a.pipelineUid } }),
+        status: 403,
+      },
+    ],
+  },
+  "pipelineChat.send": {
+    access: "member",
+    input: (w) => ({ uid: w.a.chatUid, text: "Which mountain is the highest?" }),
+    expect: { owner: 403 },
+    note: "Only the member who started the session asks in it: A's owner is refused too.",
+  },
+  "pipelineChat.rename": {
+    access: "member",
+    input: (w) => ({ uid: w.a.chatUid, name: "Renamed by an intruder" }),
+    expect: { owner: 403 },
+    note: "Only the member who started the session renames it.",
+  },
+  "pipelineChat.delete": {
+    access: "member",
+    input: (w) => ({ uid: w.a.chatUid }),
+    note: "Its starter or an owner may; not probed.",
+  },
   "knowledge.list": { access: "viewer", input: ws },
   "knowledge.get": { access: "viewer", input: (w) => ({ uid: w.a.baseUid }) },
   "knowledge.create": { access: "member", input: (w) => ({ ...ws(w), name: "Intruder's base" }) },
