@@ -34,6 +34,8 @@ import { createNotifications, type Notifications } from "./notifications/service
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
+import { createPipelineAssistant, type PipelineAssistant } from "./pipelines/assistant/service.ts";
+import { workspaceChatModel } from "./providers/workspace-model.ts";
 
 export interface Services {
   config: Config;
@@ -65,6 +67,8 @@ export interface Services {
   demo: DemoService;
   /** The gallery, workspace pipelines with their versions, and runs started from the browser. */
   pipelines: PipelineService;
+  /** The pipeline builder's assistant: proposes validated YAML / parameter changes. */
+  pipelineAssistant: PipelineAssistant;
   close(): Promise<void>;
 }
 
@@ -139,6 +143,11 @@ export async function createServices(config: Config, log = createLogger(config.l
     prompts: createPromptService(db),
     providers,
     pipelines: createPipelineService({ db, config, events, log, authSecret, searchIndexes }),
+    pipelineAssistant: createPipelineAssistant({
+      db,
+      log,
+      chatModel: (workspaceId) => workspaceChatModel(db, providers, workspaceId),
+    }),
     async close() {
       await queue.close();
       await ask.idle();

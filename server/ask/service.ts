@@ -8,12 +8,13 @@
  * Authorization is requireRole on the thing's workspace for every call: viewers read, members ask and
  * cancel (asking spends the workspace's model budget), owners set the budget.
  */
+import { workspaceChatModel } from "../providers/workspace-model.ts";
 import { z } from "zod";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import { roleAtLeast } from "../auth/roles.ts";
 import type { Config } from "../config.ts";
 import type { Db, Project, Review } from "../db/client.ts";
-import { conflict, invalid, isUserFacing, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
@@ -32,7 +33,6 @@ import type { ChatMessage } from "../shared/room-chat.ts";
 import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { publicError } from "../errors-public.ts";
-import type { LlmClientOptions } from "../llm/index.ts";
 import { budgetState, requireBudget, type BudgetState } from "./budget.ts";
 import { createAnswerFindings } from "./findings.ts";
 import { findingContext } from "./prompt.ts";
@@ -89,22 +89,8 @@ export interface AskServiceDeps {
 export function createAskService(deps: AskServiceDeps) {
   const { db, events, log } = deps;
 
-  /**
-   * The model a workspace's answers use: its first connection as Settings lists them (by name), else
-   * the server's environment default when that has a key (or is an OpenAI-compatible server with a
-   * base URL); null when there is none — answers are then search results.
-   */
-  async function chatModel(workspaceId: string): Promise<LlmClientOptions | null> {
-    const c = await db.providerConnection.findFirst({ where: { workspaceId }, orderBy: { name: "asc" } });
-    if (c) return deps.providers.resolveConnection(c).options;
-    try {
-      const env = (await deps.providers.resolveForJob(workspaceId, null)).options;
-      return env.provider === "openai-compatible" && !env.baseURL ? null : env;
-    } catch (err) {
-      if (isUserFacing(err)) return null;
-      throw err;
-    }
-  }
+  /** The model a workspace's answers use; null when there is none — answers are then search results. */
+  const chatModel = (workspaceId: string) => workspaceChatModel(db, deps.providers, workspaceId);
 
   const runner = createAnswerRunner({ ...deps, chatModel });
 

@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account.ts";
 import { askRouter } from "./routers/ask.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
+import { pipelineAssistantRouter } from "./routers/pipeline-assistant.ts";
 import { pipelinesRouter } from "./routers/pipelines.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
@@ -18,6 +19,7 @@ export const appRouter = router({
   knowledge: knowledgeRouter,
   notifications: notificationsRouter,
   pipelines: pipelinesRouter,
+  pipelineAssistant: pipelineAssistantRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,

@@ -166,6 +166,13 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "pipelines.fork": {
     access: "member",
     input: (w) => ({ ...ws(w), key: "bm25_search", name: `fork_${random().slice(0, 8)}` }),
+    crossIds: [
+      {
+        why: "B's workspace, preset with A's knowledge base",
+        input: (w) => ({ workspaceId: w.b.workspaceId, key: "kb_rag", knowledgeBaseUid: w.a.baseUid }),
+        status: 404,
+      },
+    ],
   },
   "pipelines.save": {
     access: "member",
@@ -202,6 +209,17 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   },
   "pipelines.run": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
   "pipelines.runCase": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
+  "pipelineAssistant.status": { access: "viewer", input: ws },
+  "pipelineAssistant.propose": {
+    access: "member",
+    input: (w) => ({
+      uid: w.a.pipelineUid,
+      request: "add a reranker after retrieval",
+      source: "servers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n",
+      parameters: {},
+    }),
+    note: "A proposal costs model tokens: viewers may not ask for one.",
+  },
   "knowledge.list": { access: "viewer", input: ws },
   "knowledge.get": { access: "viewer", input: (w) => ({ uid: w.a.baseUid }) },
   "knowledge.create": { access: "member", input: (w) => ({ ...ws(w), name: "Intruder's base" }) },
