@@ -30,7 +30,7 @@ test("the owner is signed in", async ({ page }) => {
 });
 
 test.describe("signed in as the owner", () => {
-  test.use({ storageState: ownerState, viewport: { width: 1400, height: 900 } });
+  test.use({ storageState: ownerState, viewport: { width: 1280, height: 900 } });
 
   test("the gallery: cards, search, tag filters, a pipeline's graph and a step's description", async ({ page }) => {
     await page.goto("/pipelines");

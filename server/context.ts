@@ -35,6 +35,8 @@ import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
 import { createPipelineChatService, type PipelineChatService } from "./pipelines/chat/service.ts";
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
+import { createPipelineAssistant, type PipelineAssistant } from "./pipelines/assistant/service.ts";
+import { workspaceChatModel } from "./providers/workspace-model.ts";
 
 export interface Services {
   config: Config;
@@ -68,6 +70,8 @@ export interface Services {
   pipelines: PipelineService;
   /** Chat sessions with a pipeline that answers questions. */
   pipelineChat: PipelineChatService;
+  /** The pipeline builder's assistant: proposes validated YAML / parameter changes. */
+  pipelineAssistant: PipelineAssistant;
   close(): Promise<void>;
 }
 
@@ -106,7 +110,6 @@ export async function createServices(config: Config, log = createLogger(config.l
       notify: notifications.notify,
     }),
   );
-  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes });
   return {
     config,
     log,
@@ -145,6 +148,11 @@ export async function createServices(config: Config, log = createLogger(config.l
     providers,
     pipelines,
     pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
+    pipelineAssistant: createPipelineAssistant({
+      db,
+      log,
+      chatModel: (workspaceId) => workspaceChatModel(db, providers, workspaceId),
+    }),
     async close() {
       await queue.close();
       // Before the database closes: answers waiting are failed as interrupted, running ones and

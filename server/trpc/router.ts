@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account.ts";
 import { askRouter } from "./routers/ask.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
+import { pipelineAssistantRouter } from "./routers/pipeline-assistant.ts";
 import { pipelineChatRouter } from "./routers/pipeline-chat.ts";
 import { pipelinesRouter } from "./routers/pipelines.ts";
 import { projectsRouter } from "./routers/projects.ts";
@@ -20,6 +21,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   pipelineChat: pipelineChatRouter,
   pipelines: pipelinesRouter,
+  pipelineAssistant: pipelineAssistantRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,

@@ -32,6 +32,7 @@ import { chatRow, checkJsonLines } from "./datasets.ts";
 import { lineDiff } from "./diff.ts";
 import { galleryEntries, galleryEntry } from "./gallery.ts";
 import { inspectPipeline, serverRegistry } from "./inspect.ts";
+import { withKnowledgeBase } from "./kb-preset.ts";
 import {
   assertPathsInside,
   blankSecrets,
@@ -73,7 +74,13 @@ export const createInput = z.object({
   source,
   parameters: parameterFileSchema.optional(),
 });
-export const forkInput = z.object({ workspaceId, key: galleryKey, name: pipelineNameSchema.optional() });
+export const forkInput = z.object({
+  workspaceId,
+  key: galleryKey,
+  name: pipelineNameSchema.optional(),
+  /** Preset every retriever to read this knowledge base of the workspace (kb-preset.ts). */
+  knowledgeBaseUid: uid.optional(),
+});
 export const saveInput = z.object({
   uid,
   source,
@@ -540,12 +547,19 @@ export function createPipelineService(deps: {
     async fork(actor: Actor, input: z.infer<typeof forkInput>) {
       await requireRole(db, actor, input.workspaceId, "member");
       const entry = loadGallery(input.key);
+      let parameters = entry.parameters;
+      if (input.knowledgeBaseUid) {
+        const base = await db.knowledgeBase.findUnique({ where: { uid: input.knowledgeBaseUid } });
+        if (!base || base.workspaceId !== input.workspaceId)
+          throw notFound(`No knowledge base with id ${input.knowledgeBaseUid} in this workspace.`);
+        parameters = withKnowledgeBase(entry, base.name);
+      }
       const name = input.name ?? (await uniqueName(input.workspaceId, entry.key));
       return insert(actor!, {
         workspaceId: input.workspaceId,
         name,
         source: entry.source,
-        parameters: entry.parameters,
+        parameters,
         forkedFrom: entry.key,
       });
     },

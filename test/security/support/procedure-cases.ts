@@ -166,6 +166,13 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "pipelines.fork": {
     access: "member",
     input: (w) => ({ ...ws(w), key: "bm25_search", name: `fork_${random().slice(0, 8)}` }),
+    crossIds: [
+      {
+        why: "B's workspace, preset with A's knowledge base",
+        input: (w) => ({ workspaceId: w.b.workspaceId, key: "kb_rag", knowledgeBaseUid: w.a.baseUid }),
+        status: 404,
+      },
+    ],
   },
   "pipelines.save": {
     access: "member",
@@ -239,6 +246,18 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     access: "member",
     input: (w) => ({ uid: w.a.chatUid }),
     note: "Its starter or an owner may; not probed.",
+  },
+  // ── pipeline builder assistant ──
+  "pipelineAssistant.status": { access: "viewer", input: ws },
+  "pipelineAssistant.propose": {
+    access: "member",
+    input: (w) => ({
+      uid: w.a.pipelineUid,
+      request: "add a reranker after retrieval",
+      source: "servers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n",
+      parameters: {},
+    }),
+    note: "A proposal costs model tokens: viewers may not ask for one.",
   },
   "knowledge.list": { access: "viewer", input: ws },
   "knowledge.get": { access: "viewer", input: (w) => ({ uid: w.a.baseUid }) },
