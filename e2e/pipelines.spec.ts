@@ -18,6 +18,17 @@ const shot = async (page: Page, name: string) => {
   if (shots) await page.screenshot({ path: path.join("docs/screenshots", `${name}.png`), fullPage: false });
 };
 
+/**
+ * Selects a step on the graph the way a person does, once the graph is in a state to be clicked: the
+ * current graph laid out and fitted (an edit redraws it), then the card marked selected.
+ */
+async function pick(page: Page, label: string) {
+  const graph = page.getByTestId("pipeline-graph");
+  await expect(graph).toHaveAttribute("data-layout", "ready");
+  await graph.getByText(label, { exact: true }).click();
+  await expect(graph.locator("[data-selected]")).toContainText(label);
+}
+
 /** How far the page itself scrolls sideways (boxes that scroll inside themselves do not count). */
 const pageWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
 
@@ -72,7 +83,7 @@ test.describe("signed in as the owner", () => {
     await gallery.getByRole("link", { name: "BM25 search" }).click();
     await expect(page).toHaveURL(/\/pipelines\/gallery\/bm25_search$/);
     await expect(page.getByRole("heading", { level: 1, name: "BM25 search" })).toBeVisible();
-    await graph.getByText("retriever.bm25_search").click();
+    await pick(page, "retriever.bm25_search");
     await expect(page).toHaveURL(/node=s3/);
     const details = page.getByRole("region", { name: "Step details" });
     await expect(details.getByText("Finds the top_k passages for each query with BM25.")).toBeVisible();
@@ -120,7 +131,7 @@ test.describe("signed in as the owner", () => {
     await page.getByText(/Parameter file \(parameter\/my_bm25_parameter\.yaml\)/).click();
     await expect(page.getByLabel("Parameter file")).toContainText("top_k: 2");
     // The graph's step shows the new value too.
-    await page.getByTestId("pipeline-graph").getByText("retriever.bm25_search").click();
+    await pick(page, "retriever.bm25_search");
     await expect(page.getByRole("region", { name: "Step details" }).getByText("top_k ← $top_k = 2")).toBeVisible();
 
     await page.getByRole("button", { name: "Save version" }).click();
@@ -274,14 +285,13 @@ test.describe("signed in as the owner", () => {
     await expect(page.getByText("unsaved changes")).toBeVisible();
   });
 
-  // Not yet stable (a click on the graph can move the selection; see the stop note): fixme until it passes.
-  test.fixme("the graph adds a loop after the selected step and a branch, and deletes them: the YAML follows", async ({
+  test("the graph adds a loop after the selected step and a branch, and deletes them: the YAML follows", async ({
     page,
   }) => {
     await page.goto(pipelineUrl);
     const graph = page.getByTestId("pipeline-graph");
     const editor = page.getByRole("textbox", { name: "Pipeline YAML" });
-    await graph.getByText("retriever.bm25_index").click();
+    await pick(page, "retriever.bm25_index");
     await expect(page.getByText("New steps go after retriever.bm25_index.")).toBeVisible();
     await page.getByRole("button", { name: "Add loop" }).click();
     const loop = page.getByRole("dialog", { name: "Add a loop" });
@@ -292,9 +302,11 @@ test.describe("signed in as the owner", () => {
     await expect(graph.getByText("loop ×3")).toBeVisible();
     await expect(graph.getByText("sayhello.greet")).toBeVisible();
 
-    await graph.getByText("sayhello.greet").click();
+    // A move from one selected step to another stays put (it used to bounce back and forth).
+    await pick(page, "sayhello.greet");
     // The selection is the page's (?node=): new steps go after it once the page says so.
     await expect(page.getByText("New steps go after sayhello.greet.")).toBeVisible();
+    await expect(page).toHaveURL(/node=s3\.0$/);
     await page.getByRole("button", { name: "Add branch" }).click();
     const branch = page.getByRole("dialog", { name: "Add a branch" });
     await branch.getByLabel("Router").selectOption("ircot_check_end");
@@ -303,9 +315,11 @@ test.describe("signed in as the owner", () => {
     await expect(editor).toContainText("router: servers/router");
     await expect(editor).toContainText("incomplete: []");
     await expect(graph.getByLabel(/^branch router\.ircot_check_end/)).toBeVisible();
+    // Inside the loop, after the greeting: the branch's states hang off it.
+    await expect(editor).toContainText(/times: 3\s+steps:\s+- sayhello\.greet\s+- branch:/);
 
     // Deleting the loop takes its body (and the branch in it) with it.
-    await graph.getByText("loop ×3").click();
+    await pick(page, "loop ×3");
     await expect(page.getByText("New steps go after loop ×3.")).toBeVisible();
     await page.getByRole("button", { name: "Delete loop" }).click();
     await expect(graph.getByText("loop ×3")).toBeHidden();
@@ -314,10 +328,7 @@ test.describe("signed in as the owner", () => {
     await expect(graph.getByText("retriever.bm25_search")).toBeVisible();
   });
 
-  // Not yet stable (a click on the graph can move the selection; see the stop note): fixme until it passes.
-  test.fixme("re-run a past run as it ran, then compare two runs: the changed parameter side by side", async ({
-    page,
-  }) => {
+  test("re-run a past run as it ran, then compare two runs: the changed parameter side by side", async ({ page }) => {
     await page.goto(`${pipelineUrl}?tab=runs`);
     const runs = page.getByRole("list", { name: "Runs" });
     const sampleRun = runs.getByRole("listitem").filter({ hasText: "sample · version 2" }).first();
@@ -349,11 +360,7 @@ test.describe("signed in as the owner", () => {
     await expect(changed).toHaveText(/retriever\.top_k\s*2\s*3/);
   });
 
-  // Not yet stable (a click on the graph can move the selection; see the stop note): fixme until it passes.
-  test.fixme("two members on a pipeline's page see each other there and talk in its chat", async ({
-    page,
-    browser,
-  }) => {
+  test("two members on a pipeline's page see each other there and talk in its chat", async ({ page, browser }) => {
     const pia = await inviteTeammate(page, browser, await workspaceOf(page), "Pia Pipeliner");
     try {
       await page.goto(pipelineUrl);
