@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
 import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
@@ -7,18 +7,13 @@ import { trpc } from "./support/scripted-review.ts";
 
 // The builder's assistant and knowledge bases in pipelines, on the scripted model: accept an
 // assistant-proposed change and see graph and YAML follow; create a knowledge base, upload a document,
-// "Try in a pipeline", run it and find the known passage among the sources. Light theme at 1280 px;
-// with E2E_SCREENSHOTS=1 the builder and the knowledge base are saved under docs/screenshots/.
+// "Try in a pipeline", run it and find the known passage among the sources. Light theme at 1280 px.
 // It works in a workspace of its own (switched to, and back at the end), so the pipelines, bases and
 // model connection it makes are not seen by the specs that follow (pipelines.spec.ts expects a
 // workspace without pipelines of its own), and theirs do not answer here.
 test.describe.configure({ mode: "serial" });
 
 const ownerState = path.join(os.tmpdir(), `argus-e2e-pipelines-assist-${process.pid}.json`);
-const shots = process.env.E2E_SCREENSHOTS === "1";
-const shot = async (page: Page, name: string) => {
-  if (shots) await page.screenshot({ path: path.join("docs/screenshots", `${name}.png`), fullPage: false });
-};
 
 const BM25 = `servers:
   benchmark: servers/benchmark
@@ -125,7 +120,6 @@ test.describe("signed in as the owner", () => {
       // Nothing changed until it is accepted.
       const graph = page.getByTestId("pipeline-graph");
       await expect(graph.getByText("reranker.reranker_rerank")).toHaveCount(0);
-      await shot(page, "builder-assistant");
 
       await proposal.getByRole("button", { name: "Accept" }).click();
       await expect(proposal).toBeHidden();
@@ -164,7 +158,6 @@ test.describe("signed in as the owner", () => {
       .setInputFiles([{ name: "foghorn.md", mimeType: "text/markdown", buffer: Buffer.from(DOC) }]);
     const row = page.getByRole("table", { name: "Documents" }).getByRole("row").filter({ hasText: "foghorn.md" });
     await expect(row).toContainText("ready", { timeout: 30_000 });
-    await shot(page, "knowledge-base");
 
     await page.getByRole("button", { name: "Try in a pipeline" }).click();
     await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);

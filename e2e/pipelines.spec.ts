@@ -9,14 +9,9 @@ import { inviteTeammate, workspaceOf } from "./support/scripted-review.ts";
 // engine's diagnostics at their line, a parameter, saving a version, running it on the sample data
 // with the steps streaming in, and a pipeline that evaluates; editing the graph (loop, branch,
 // delete), re-running a past run and comparing two, and two members together on a pipeline's page.
-// With E2E_SCREENSHOTS=1 the pages are also saved under docs/screenshots/.
 test.describe.configure({ mode: "serial" });
 
 const ownerState = path.join(os.tmpdir(), `argus-e2e-pipelines-${process.pid}.json`);
-const shots = process.env.E2E_SCREENSHOTS === "1";
-const shot = async (page: Page, name: string) => {
-  if (shots) await page.screenshot({ path: path.join("docs/screenshots", `${name}.png`), fullPage: false });
-};
 
 /**
  * Selects a step on the graph the way a person does, once the graph is in a state to be clicked: the
@@ -55,7 +50,6 @@ test.describe("signed in as the owner", () => {
     await expect(gallery.getByRole("listitem").filter({ hasText: "Vanilla RAG (BM25)" })).toContainText(
       "needs a model",
     );
-    await shot(page, "gallery");
 
     await page
       .getByRole("searchbox", { name: "Search pipelines" })
@@ -77,7 +71,6 @@ test.describe("signed in as the owner", () => {
     await expect(graph.locator('[aria-label^="branch router.ircot_check_end"]')).toBeVisible();
     await expect(graph.getByText("incomplete", { exact: true })).toBeVisible();
     await expect(graph.getByText("complete · repeat")).toBeVisible();
-    await shot(page, "pipeline-graph");
 
     await page.getByRole("link", { name: "Pipelines" }).first().click();
     await gallery.getByRole("link", { name: "BM25 search" }).click();
@@ -116,7 +109,6 @@ test.describe("signed in as the owner", () => {
     await expect(page.locator(".cm-lintRange-error")).toHaveText("retriever.bm25_searchx");
     await expect(page.getByText("unsaved changes")).toBeVisible();
     await expect(page.getByRole("button", { name: "Run" })).toBeDisabled();
-    await shot(page, "builder");
     await page.keyboard.press("Backspace");
     await expect(problems).toBeHidden();
     await expect(page.getByText("valid", { exact: true })).toBeVisible();
@@ -175,7 +167,6 @@ test.describe("signed in as the owner", () => {
     await page.getByRole("textbox", { name: "Message", exact: true }).fill("Top 2 looks right");
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(page.getByRole("list", { name: "Chat messages" })).toContainText("Top 2 looks right");
-    await shot(page, "live-run");
 
     await page.goto(`${pipelineUrl}?tab=runs`);
     await expect(page.getByRole("list", { name: "Runs" }).getByRole("listitem").first()).toContainText("completed");
@@ -393,6 +384,5 @@ test.describe("signed in as the owner", () => {
       expect(await pageWidth(page), `${url} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
     }
     await page.goto(pipelineUrl);
-    await shot(page, "pipeline-phone-dark");
   });
 });

@@ -13,7 +13,6 @@ import { signUpOrSignIn } from "./support/owner.ts";
 test.describe.configure({ mode: "serial" });
 
 const ownerState = path.join(os.tmpdir(), `argus-e2e-rag-chat-${process.pid}.json`);
-const shots = process.env.E2E_SCREENSHOTS === "1";
 
 test("the owner is signed in", async ({ page }) => {
   await signUpOrSignIn(page);
@@ -113,7 +112,6 @@ test.describe("signed in as the owner", () => {
       ["assistant", expect.stringContaining("Mount Everest is the highest mountain [1].")],
       ["user", expect.stringMatching(/How tall(\n|\\n)is it\?/)],
     ]);
-    if (shots) await page.screenshot({ path: path.join("docs/screenshots", "pipeline-chat.png") });
 
     // Listed (newest first) under its first question; renamed.
     const sessions = page.getByRole("list", { name: "Sessions" });

@@ -161,13 +161,16 @@ const shapeOf = (graph: Graph) => graph.nodes.map((n) => `${n.id}:${n.label}`).j
 /**
  * Inside React Flow: once every node of this shape is measured, fit the view to it, then report the
  * shape as laid out. fitView waits for the measurements itself; the `initialized` check keeps a
- * report for an old shape from standing while new nodes are still unmeasured.
+ * report for an old shape from standing while new nodes are still unmeasured. This is the only fit
+ * (no `fitView` prop): React Flow's initial fit clears the pending fit's promise when both overlap
+ * (12.12), and then the report never came.
  */
 function FitOnShape({ shape, onLaidOut }: { shape: string; onLaidOut: (shape: string) => void }) {
   const initialized = useNodesInitialized();
-  const { fitView } = useReactFlow();
+  const { fitView, viewportInitialized } = useReactFlow();
   useEffect(() => {
-    if (!initialized) return;
+    // Before the viewport exists React Flow drops a fit without settling its promise.
+    if (!initialized || !viewportInitialized) return;
     let current = true;
     void fitView(FIT).then(() => {
       if (current) onLaidOut(shape);
@@ -175,7 +178,7 @@ function FitOnShape({ shape, onLaidOut }: { shape: string; onLaidOut: (shape: st
     return () => {
       current = false;
     };
-  }, [initialized, shape, fitView, onLaidOut]);
+  }, [initialized, viewportInitialized, shape, fitView, onLaidOut]);
   return null;
 }
 
@@ -227,8 +230,6 @@ export function PipelineGraph({
         edges={edges}
         nodeTypes={nodeTypes}
         colorMode={resolvedTheme === "dark" ? "dark" : "light"}
-        fitView
-        fitViewOptions={FIT}
         minZoom={0.2}
         nodesDraggable={false}
         nodesConnectable={false}
