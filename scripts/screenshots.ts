@@ -46,7 +46,10 @@ The harbour budget covers new mooring ropes and a radio.
 const bm25 = readFileSync(path.join(repoRoot, "pipelines/bm25_search.yaml"), "utf8");
 const WITH_RERANKER = bm25
   .replace("  retriever: servers/retriever\n", "  retriever: servers/retriever\n  reranker: servers/reranker\n")
-  .replace("  - retriever.bm25_search\n", "  - retriever.bm25_search\n  - reranker.reranker_init\n  - reranker.reranker_rerank\n");
+  .replace(
+    "  - retriever.bm25_search\n",
+    "  - retriever.bm25_search\n  - reranker.reranker_init\n  - reranker.reranker_rerank\n",
+  );
 
 /** Waits for `cond` (a page function) and fails with `what` after the timeout. */
 async function waitFor(page: Page, what: string, fn: () => Promise<unknown>) {
@@ -136,7 +139,10 @@ async function assistant(page: Page, owner: TestUser, pipelinePath: string, base
   await page.getByLabel("Describe a change").fill("add a reranker after retrieval");
   await page.getByRole("button", { name: "Propose a change" }).click();
   await waitFor(page, "the proposal", () =>
-    page.getByRole("region", { name: "Proposed change" }).getByLabel("Proposed YAML diff").waitFor({ timeout: TIMEOUT }),
+    page
+      .getByRole("region", { name: "Proposed change" })
+      .getByLabel("Proposed YAML diff")
+      .waitFor({ timeout: TIMEOUT }),
   );
   await shoot(page, "builder-assistant");
 }
@@ -151,9 +157,14 @@ async function run(page: Page, baseUrl: string) {
     page.getByText("completed", { exact: true }).waitFor({ timeout: TIMEOUT }),
   );
   const steps = page.getByRole("list", { name: "Steps" });
-  await steps.getByText(/^\d+ sources$/).first().click();
+  await steps
+    .getByText(/^\d+ sources$/)
+    .first()
+    .click();
   await page.getByRole("heading", { name: /^Case 1 of / }).waitFor();
-  await page.getByRole("textbox", { name: "Message", exact: true }).fill("Everest is right: accuracy 0.2 is the sample's");
+  await page
+    .getByRole("textbox", { name: "Message", exact: true })
+    .fill("Everest is right: accuracy 0.2 is the sample's");
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await page.getByRole("list", { name: "Chat messages" }).getByText("Everest is right").waitFor();
   await steps.locator('[data-step="generation.generate"]').scrollIntoViewIfNeeded();
@@ -174,13 +185,20 @@ async function chat(page: Page, baseUrl: string) {
   const answers = page.getByRole("list", { name: "Conversation" }).getByTestId("answer-text");
   await box.fill("Which mountain is the highest?");
   await box.press("Enter");
-  await waitFor(page, "the first answer", () => answers.nth(0).filter({ hasText: "[1]" }).waitFor({ timeout: TIMEOUT }));
+  await waitFor(page, "the first answer", () =>
+    answers.nth(0).filter({ hasText: "[1]" }).waitFor({ timeout: TIMEOUT }),
+  );
   await box.fill("How tall is it?");
   await box.press("Enter");
   await waitFor(page, "the second answer", () =>
     answers.nth(1).filter({ hasText: "8,849" }).waitFor({ timeout: TIMEOUT }),
   );
-  await page.getByRole("list", { name: "Sources of answer 1" }).getByRole("listitem").first().locator("summary").click();
+  await page
+    .getByRole("list", { name: "Sources of answer 1" })
+    .getByRole("listitem")
+    .first()
+    .locator("summary")
+    .click();
   await shoot(page, "pipeline-chat");
 }
 

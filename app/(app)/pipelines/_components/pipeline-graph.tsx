@@ -22,7 +22,6 @@ import {
   MarkerType,
   Position,
   ReactFlow,
-  useNodesInitialized,
   useReactFlow,
   type Edge,
   type FitViewOptions,
@@ -159,18 +158,17 @@ function layout(graph: Graph, selected: string | null): { nodes: StepNode[]; edg
 const shapeOf = (graph: Graph) => graph.nodes.map((n) => `${n.id}:${n.label}`).join("|");
 
 /**
- * Inside React Flow: once every node of this shape is measured, fit the view to it, then report the
- * shape as laid out. fitView waits for the measurements itself; the `initialized` check keeps a
- * report for an old shape from standing while new nodes are still unmeasured. This is the only fit
- * (no `fitView` prop): React Flow's initial fit clears the pending fit's promise when both overlap
- * (12.12), and then the report never came.
+ * Inside React Flow: fit the view to each new shape, then report that shape as laid out. React Flow
+ * settles a fit only once the nodes are measured, so the report means drawn, measured and fitted.
+ * This is the only fit (no `fitView` prop: React Flow's initial fit drops the promise of a fit asked
+ * for meanwhile, 12.12). Not gated on useNodesInitialized: with controlled nodes and no
+ * onNodesChange that flag only refreshes when the nodes prop changes, so it would wait forever.
  */
 function FitOnShape({ shape, onLaidOut }: { shape: string; onLaidOut: (shape: string) => void }) {
-  const initialized = useNodesInitialized();
   const { fitView, viewportInitialized } = useReactFlow();
   useEffect(() => {
     // Before the viewport exists React Flow drops a fit without settling its promise.
-    if (!initialized || !viewportInitialized) return;
+    if (!viewportInitialized) return;
     let current = true;
     void fitView(FIT).then(() => {
       if (current) onLaidOut(shape);
@@ -178,7 +176,7 @@ function FitOnShape({ shape, onLaidOut }: { shape: string; onLaidOut: (shape: st
     return () => {
       current = false;
     };
-  }, [initialized, viewportInitialized, shape, fitView, onLaidOut]);
+  }, [viewportInitialized, shape, fitView, onLaidOut]);
   return null;
 }
 
