@@ -107,6 +107,8 @@ test.describe("signed in as the owner", () => {
     await expect(problems).toContainText("Line 15, column 5");
     await expect(problems).toContainText("bm25_searchx");
     await expect(page.locator(".cm-lintRange-error")).toHaveText("retriever.bm25_searchx");
+    // The graph follows the typed YAML: the step is renamed there too.
+    await expect(page.getByTestId("pipeline-graph").getByText("retriever.bm25_searchx")).toBeVisible();
     await expect(page.getByText("unsaved changes")).toBeVisible();
     await expect(page.getByRole("button", { name: "Run" })).toBeDisabled();
     await page.keyboard.press("Backspace");
@@ -219,6 +221,9 @@ test.describe("signed in as the owner", () => {
       await expect(table).toBeVisible({ timeout: 30_000 });
       // One of the five sample questions is about Everest: accuracy 1 for it, 0.2 on average.
       await expect(table.getByRole("row").filter({ hasText: /^acc/ })).toContainText("0.2000");
+      // One case, step by step: the question's answer as the model streamed it.
+      await expect(page.getByRole("heading", { name: "Case 1 of 5" })).toBeVisible();
+      await expect(page.getByRole("list", { name: "Case 1" })).toContainText("Mount Everest");
       expect(llm.requests.filter((r) => r.api === "chat").length).toBeGreaterThanOrEqual(5);
       expect(llm.requests[0]?.headers.authorization).toBe("[redacted]");
     } finally {
