@@ -38,7 +38,10 @@ import { createAskService, type AskService } from "./ask/service.ts";
 import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
 import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-reads.ts";
+import { createPipelineChatService, type PipelineChatService } from "./pipelines/chat/service.ts";
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
+import { createPipelineAssistant, type PipelineAssistant } from "./pipelines/assistant/service.ts";
+import { workspaceChatModel } from "./providers/workspace-model.ts";
 
 export interface Services {
   config: Config;
@@ -76,6 +79,10 @@ export interface Services {
   demo: DemoService;
   /** The gallery, workspace pipelines with their versions, and runs started from the browser. */
   pipelines: PipelineService;
+  /** Chat sessions with a pipeline that answers questions. */
+  pipelineChat: PipelineChatService;
+  /** The pipeline builder's assistant: proposes validated YAML / parameter changes. */
+  pipelineAssistant: PipelineAssistant;
   close(): Promise<void>;
 }
 
@@ -166,6 +173,12 @@ export async function createServices(config: Config, log = createLogger(config.l
     prompts: createPromptService(db),
     providers,
     pipelines,
+    pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
+    pipelineAssistant: createPipelineAssistant({
+      db,
+      log,
+      chatModel: (workspaceId) => workspaceChatModel(db, providers, workspaceId),
+    }),
     async close() {
       // Before the database closes: answers waiting are failed as interrupted (on a shared queue they
       // stay queued for another worker), running ones and pipeline runs started from the web get a

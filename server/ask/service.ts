@@ -20,10 +20,11 @@ import type {
   Review,
   ReviewFinding,
 } from "../db/client.ts";
-import { conflict, invalid, isUserFacing, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
+import { chatModelFor } from "../providers/workspace-model.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import type { AuthorizedRoom } from "../rooms/access.ts";
 import {
@@ -38,7 +39,6 @@ import type { ChatMessage } from "../shared/room-chat.ts";
 import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { publicError } from "../errors-public.ts";
-import type { LlmClientOptions } from "../llm/index.ts";
 import { budgetState } from "./budget.ts";
 import { projectForAsk, reviewForAsk, threadForAsk, createSnapshotCache, type AskWorkspace } from "./context.ts";
 import { createAnswerFindings } from "./findings.ts";
@@ -106,23 +106,11 @@ export function createAskService(deps: AskServiceDeps) {
   const snapshots = createSnapshotCache(db);
 
   /**
-   * The model a workspace's answers use: its first connection as Settings lists them (by name, read
-   * with the thread or project), else the server's environment default when that has a key (or is an
-   * OpenAI-compatible server with a base URL); null when there is none — answers are then search results.
+   * The model a workspace's answers use (its first connection, read with the thread or project, else
+   * the server's default); null when there is none — answers are then search results.
    */
-  async function modelFor(
-    workspaceId: string,
-    connection: ProviderConnection | null,
-  ): Promise<LlmClientOptions | null> {
-    if (connection) return deps.providers.resolveConnection(connection).options;
-    try {
-      const env = (await deps.providers.resolveForJob(workspaceId, null)).options;
-      return env.provider === "openai-compatible" && !env.baseURL ? null : env;
-    } catch (err) {
-      if (isUserFacing(err)) return null;
-      throw err;
-    }
-  }
+  const modelFor = (workspaceId: string, connection: ProviderConnection | null) =>
+    chatModelFor(deps.providers, workspaceId, connection);
 
   const runner = createAnswerRunner({ ...deps, ledger, modelFor });
 

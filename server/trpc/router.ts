@@ -3,6 +3,8 @@ import { accountRouter } from "./routers/account.ts";
 import { askRouter } from "./routers/ask.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
+import { pipelineAssistantRouter } from "./routers/pipeline-assistant.ts";
+import { pipelineChatRouter } from "./routers/pipeline-chat.ts";
 import { pipelinesRouter } from "./routers/pipelines.ts";
 import { projectsRouter } from "./routers/projects.ts";
 import { promptsRouter } from "./routers/prompts.ts";
@@ -17,7 +19,9 @@ export const appRouter = router({
   ask: askRouter,
   knowledge: knowledgeRouter,
   notifications: notificationsRouter,
+  pipelineChat: pipelineChatRouter,
   pipelines: pipelinesRouter,
+  pipelineAssistant: pipelineAssistantRouter,
   projects: projectsRouter,
   prompts: promptsRouter,
   providers: providersRouter,

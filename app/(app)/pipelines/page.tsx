@@ -5,7 +5,7 @@
  * (`?q=…&tag=…`, so a filtered view can be shared), and Import YAML for members.
  */
 import { useQuery } from "@tanstack/react-query";
-import { FileUp, Search, Workflow } from "lucide-react";
+import { FileUp, MessagesSquare, Search, Workflow } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useMemo, useState } from "react";
@@ -153,13 +153,26 @@ function Pipelines() {
       <FileUp className="size-4" aria-hidden /> Import YAML
     </Button>
   );
+  const chatLink = (
+    <Link
+      href="/pipelines/chat"
+      className="inline-flex items-center gap-1.5 rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+    >
+      <MessagesSquare className="size-4" aria-hidden /> Chat with a pipeline
+    </Link>
+  );
 
   return (
     <>
       <PageHeader
         title="Pipelines"
         description="UltraRAG-compatible RAG pipelines: fork one from the gallery, edit its steps and parameters, run it and watch it work."
-        actions={importButton}
+        actions={
+          <>
+            {chatLink}
+            {importButton}
+          </>
+        }
       />
       <form
         role="search"

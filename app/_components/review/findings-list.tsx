@@ -16,11 +16,12 @@ import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, us
 import { Badge, Button, EmptyState, cx } from "../ui.tsx";
 import { SeverityBadge } from "./badges.tsx";
 import { DataFlow } from "./data-flow.tsx";
-import { DiffView } from "./diff-view.tsx";
 import { codeHref, severityRank } from "./format.ts";
 import { Markdown } from "./markdown.tsx";
 import { CATEGORIES, SEVERITIES, type ReviewFindingRow, type Severity } from "./types.ts";
 import { type Verdict, VERDICT_LABEL, VERDICTS } from "@/server/shared/team-verdicts.ts";
+import { DiffView } from "../diff/diff-view.tsx";
+import { parseUnifiedDiff } from "@/server/shared/diff-lines.ts";
 
 type SortKey = "severity" | "file" | "confidence" | "category";
 const selectClass =
@@ -393,7 +394,7 @@ export function FindingsList({
                         <Markdown>{f.suggestedFix}</Markdown>
                       </div>
                     )}
-                    {f.diff && <DiffView diff={f.diff} />}
+                    {f.diff && <DiffView lines={parseUnifiedDiff(f.diff)} label="Suggested" />}
                     {f.verificationNote && (
                       <div>
                         <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">

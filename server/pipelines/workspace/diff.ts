@@ -1,14 +1,6 @@
 /** A line diff between two texts (two versions' YAML or parameter files), numbered on both sides. */
 import { diffLines } from "diff";
-
-export interface DiffLine {
-  kind: "same" | "add" | "del";
-  text: string;
-  /** Line in the old text (same, del). */
-  old?: number;
-  /** Line in the new text (same, add). */
-  new?: number;
-}
+import type { DiffLine } from "../../shared/diff-lines.ts";
 
 export function lineDiff(before: string, after: string): { lines: DiffLine[]; added: number; removed: number } {
   const lines: DiffLine[] = [];

@@ -30,11 +30,13 @@ import { createRunService, type RunServiceDeps, type StartRunInput } from "../ru
 import type { JobQueue } from "../../jobs/queue.ts";
 import type { Signals } from "../../cluster/signals.ts";
 import { CANCEL_RUN_SIGNAL, PIPELINE_RUN_JOB, registerRunJob, type PipelineRunJob } from "./run-job.ts";
+import { CHAT_BUILTINS } from "../chat/history-server.ts";
 import { builtinCatalog, builtinName } from "./catalog.ts";
 import { chatRow, checkJsonLines } from "./datasets.ts";
 import { lineDiff } from "./diff.ts";
 import { galleryEntries, galleryEntry } from "./gallery.ts";
 import { inspectPipeline, serverRegistry } from "./inspect.ts";
+import { withKnowledgeBase } from "./kb-preset.ts";
 import {
   assertPathsInside,
   blankSecrets,
@@ -76,7 +78,13 @@ export const createInput = z.object({
   source,
   parameters: parameterFileSchema.optional(),
 });
-export const forkInput = z.object({ workspaceId, key: galleryKey, name: pipelineNameSchema.optional() });
+export const forkInput = z.object({
+  workspaceId,
+  key: galleryKey,
+  name: pipelineNameSchema.optional(),
+  /** Preset every retriever to read this knowledge base of the workspace (kb-preset.ts). */
+  knowledgeBaseUid: uid.optional(),
+});
 export const saveInput = z.object({
   uid,
   source,
@@ -139,6 +147,9 @@ export function createPipelineService(deps: {
     allowProcesses: config.pipelines.allowProcesses,
     allowedHosts: config.pipelines.allowedHosts,
     searchIndexes: deps.searchIndexes,
+    // Chat follow-ups (server/pipelines/chat) read their conversation through this one; users' YAML
+    // validates against the catalog, which does not know it.
+    engine: { builtins: CHAT_BUILTINS },
   });
   const shared = deps.queue?.durable && deps.signals ? { queue: deps.queue, signals: deps.signals } : undefined;
   const root = runsRoot(config.dataDir);
@@ -474,6 +485,8 @@ export function createPipelineService(deps: {
 
   return {
     runs,
+    /** What a run of a workspace pipeline or gallery entry needs (member of its workspace). */
+    runSpec,
 
     async list(actor: Actor, workspace: string) {
       await requireRole(db, actor, workspace, "viewer");
@@ -561,12 +574,19 @@ export function createPipelineService(deps: {
     async fork(actor: Actor, input: z.infer<typeof forkInput>) {
       await requireRole(db, actor, input.workspaceId, "member");
       const entry = loadGallery(input.key);
+      let parameters = entry.parameters;
+      if (input.knowledgeBaseUid) {
+        const base = await db.knowledgeBase.findUnique({ where: { uid: input.knowledgeBaseUid } });
+        if (!base || base.workspaceId !== input.workspaceId)
+          throw notFound(`No knowledge base with id ${input.knowledgeBaseUid} in this workspace.`);
+        parameters = withKnowledgeBase(entry, base.name);
+      }
       const name = input.name ?? (await uniqueName(input.workspaceId, entry.key));
       return insert(actor!, {
         workspaceId: input.workspaceId,
         name,
         source: entry.source,
-        parameters: entry.parameters,
+        parameters,
         forkedFrom: entry.key,
       });
     },

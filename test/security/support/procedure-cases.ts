@@ -166,6 +166,13 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "pipelines.fork": {
     access: "member",
     input: (w) => ({ ...ws(w), key: "bm25_search", name: `fork_${random().slice(0, 8)}` }),
+    crossIds: [
+      {
+        why: "B's workspace, preset with A's knowledge base",
+        input: (w) => ({ workspaceId: w.b.workspaceId, key: "kb_rag", knowledgeBaseUid: w.a.baseUid }),
+        status: 404,
+      },
+    ],
   },
   "pipelines.save": {
     access: "member",
@@ -207,6 +214,51 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   },
   "pipelines.run": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
   "pipelines.runCase": { access: "viewer", input: (w) => ({ uid: w.a.runUid }) },
+  // ── pipeline chat ──
+  "pipelineChat.pipelines": { access: "viewer", input: ws },
+  "pipelineChat.sessions": { access: "viewer", input: ws },
+  "pipelineChat.get": { access: "viewer", input: (w) => ({ uid: w.a.chatUid }) },
+  "pipelineChat.export": { access: "viewer", input: (w) => ({ uid: w.a.chatUid, format: "markdown" }) },
+  "pipelineChat.create": {
+    access: "member",
+    input: (w) => ({ target: { ...ws(w), key: "vanilla_rag" } }),
+    crossIds: [
+      {
+        why: "A's workspace pipeline, asked by B's owner",
+        input: (w) => ({ target: { uid: w.a.pipelineUid } }),
+        status: 403,
+      },
+    ],
+  },
+  "pipelineChat.send": {
+    access: "member",
+    input: (w) => ({ uid: w.a.chatUid, text: "Which mountain is the highest?" }),
+    expect: { owner: 403 },
+    note: "Only the member who started the session asks in it: A's owner is refused too.",
+  },
+  "pipelineChat.rename": {
+    access: "member",
+    input: (w) => ({ uid: w.a.chatUid, name: "Renamed by an intruder" }),
+    expect: { owner: 403 },
+    note: "Only the member who started the session renames it.",
+  },
+  "pipelineChat.delete": {
+    access: "member",
+    input: (w) => ({ uid: w.a.chatUid }),
+    note: "Its starter or an owner may; not probed.",
+  },
+  // ── pipeline builder assistant ──
+  "pipelineAssistant.status": { access: "viewer", input: ws },
+  "pipelineAssistant.propose": {
+    access: "member",
+    input: (w) => ({
+      uid: w.a.pipelineUid,
+      request: "add a reranker after retrieval",
+      source: "servers:\n  sayhello: servers/sayhello\npipeline:\n  - sayhello.greet\n",
+      parameters: {},
+    }),
+    note: "A proposal costs model tokens: viewers may not ask for one.",
+  },
   "knowledge.list": { access: "viewer", input: ws },
   "knowledge.get": { access: "viewer", input: (w) => ({ uid: w.a.baseUid }) },
   "knowledge.create": { access: "member", input: (w) => ({ ...ws(w), name: "Intruder's base" }) },

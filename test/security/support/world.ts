@@ -51,6 +51,8 @@ export interface WorkspaceA {
   runUid: string;
   /** A second run of that pipeline (comparing runs needs two). */
   secondRunUid: string;
+  /** A pipeline chat session the member started, with one answered turn. */
+  chatUid: string;
   /** A conversation with Argus on A's project, and its answer (citing src/app.ts:2). */
   threadUid: string;
   answerUid: string;
@@ -286,6 +288,31 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     },
   });
 
+  // A chat with a gallery pipeline, planted the way the chat service stores one (no run is started).
+  const chatUid = randomUUID();
+  await db.pipelineChat.create({
+    data: {
+      uid: chatUid,
+      workspaceId,
+      galleryKey: "vanilla_rag",
+      pipelineTitle: "Vanilla RAG (BM25)",
+      title: `${tag} chat`,
+      createdById: member.userId,
+      messages: {
+        create: [
+          { uid: randomUUID(), role: "user", body: `${tag} which mountain?` },
+          {
+            uid: randomUUID(),
+            role: "assistant",
+            body: `${tag} Everest [1].`,
+            mode: "pipeline",
+            sources: JSON.stringify([{ id: 1, title: tag, content: `${tag} passage` }]),
+          },
+        ],
+      },
+    },
+  });
+
   const stranger = await signUpInNewWorkspace(server, "Stranger");
   const bProject = await newProject(stranger, stranger.workspaceId, "Stranger's project");
   await importProject(server, stranger, bProject, { "main.py": "def main():\n    return 1\n" });
@@ -316,6 +343,7 @@ export async function buildWorld(opts: { db?: TestConfig } = {}): Promise<World>
     pipelineUid: pipeline.uid,
     runUid,
     secondRunUid,
+    chatUid,
     threadUid,
     answerUid,
     notificationUid: notification!.uid,

@@ -23,6 +23,7 @@ import { ChunkingForm } from "../_components/chunking-form.tsx";
 import { DocumentsTable } from "../_components/documents-table.tsx";
 import { formatBytes, statusTone } from "../_components/format.ts";
 import { KnowledgeSearch } from "../_components/knowledge-search.tsx";
+import { TryInPipeline } from "../_components/try-in-pipeline.tsx";
 import { UploadZone } from "../_components/upload-zone.tsx";
 
 export default function KnowledgeBasePage() {
@@ -30,7 +31,7 @@ export default function KnowledgeBasePage() {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const { canEdit } = useWorkspace();
+  const { canEdit, workspace } = useWorkspace();
   // Poll every second while the base is indexing (rooms come later); every viewer sees the same bar.
   const base = useQuery({
     ...trpc.knowledge.get.queryOptions({ uid }),
@@ -89,6 +90,7 @@ export default function KnowledgeBasePage() {
         actions={
           canEdit && (
             <>
+              <TryInPipeline workspaceId={workspace.id} baseUid={b.uid} disabled={b.documents === 0} />
               <Button variant="secondary" onClick={() => setEditing(true)}>
                 <Pencil className="size-4" aria-hidden /> Edit
               </Button>

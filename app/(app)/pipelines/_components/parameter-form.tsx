@@ -3,9 +3,13 @@
  * The parameter form, generated from the servers' parameters (server defaults replaced per alias by
  * the pipeline's parameter file): one field per value, grouped by alias. Numbers, booleans, lists and
  * mappings are checked as typed (the field is named in the message) and only applied when they read
- * as their type; secrets are password fields that show whether a key is stored, never the key.
+ * as their type; secrets are password fields that show whether a key is stored, never the key. A
+ * retriever's collection_name also offers the workspace's knowledge bases (it writes kb:<name>).
  */
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTRPC } from "@/app/_lib/trpc.ts";
+import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { FormError, Input, Select, TextArea } from "@/app/_components/ui.tsx";
 import { readParamInput, SECRET_MASK, type ParamField } from "@/server/shared/pipelines.ts";
 import { valueIn, withValue, type ParameterFile } from "./params.ts";
@@ -13,16 +17,21 @@ import { valueIn, withValue, type ParameterFile } from "./params.ts";
 const textOf = (f: ParamField, v: unknown) =>
   f.type === "list" || f.type === "mapping" ? JSON.stringify(v) : v === null || v === undefined ? "" : String(v);
 
+/** A retriever's source: any name, or one of the workspace's knowledge bases (written as kb:<name>). */
+const isSourceField = (f: ParamField) => f.path[f.path.length - 1] === "collection_name" && f.type !== "mapping";
+
 function FieldRow({
   field,
   value,
   readOnly,
   onValue,
+  knowledgeBases,
 }: {
   field: ParamField;
   value: unknown;
   readOnly: boolean;
   onValue: (v: unknown) => void;
+  knowledgeBases: readonly string[];
 }) {
   const id = `param-${field.alias}-${field.path.join("-")}`;
   const name = field.path.join(".");
@@ -73,6 +82,25 @@ function FieldRow({
         onChange={(e) => apply(e.target.value)}
       />
     );
+  const kbValue = text.startsWith("kb:") && knowledgeBases.includes(text.slice(3)) ? text : "";
+  const kbPicker = isSourceField(field) && !readOnly && (
+    <Select
+      size="compact"
+      aria-label={`${name}: knowledge base`}
+      className="mt-1"
+      value={kbValue}
+      onChange={(e) => apply(e.target.value)}
+    >
+      <option value="" disabled>
+        {knowledgeBases.length ? "Read a knowledge base…" : "No knowledge bases in this workspace yet"}
+      </option>
+      {knowledgeBases.map((kb) => (
+        <option key={kb} value={`kb:${kb}`}>
+          {kb}
+        </option>
+      ))}
+    </Select>
+  );
   return (
     <div className="grid gap-1 sm:grid-cols-[14rem_1fr] sm:items-start sm:gap-3">
       <label htmlFor={id} className="truncate pt-1.5 font-mono text-xs" title={name}>
@@ -80,6 +108,7 @@ function FieldRow({
       </label>
       <div className="min-w-0">
         {control}
+        {kbPicker}
         <FormError message={error} className="mt-1 text-xs" />
       </div>
     </div>
@@ -97,6 +126,11 @@ export function ParameterForm({
   onChange: (file: ParameterFile) => void;
   readOnly: boolean;
 }) {
+  const trpc = useTRPC();
+  const { workspace } = useWorkspace();
+  const wantsBases = fields.some(isSourceField);
+  const bases = useQuery({ ...trpc.knowledge.list.queryOptions({ workspaceId: workspace.id }), enabled: wantsBases });
+  const knowledgeBases = bases.data?.map((b) => b.name) ?? [];
   const aliases = [...new Set(fields.map((f) => f.alias))];
   if (fields.length === 0) return <p className="text-sm text-zinc-500">This pipeline's servers take no parameters.</p>;
   return (
@@ -117,6 +151,7 @@ export function ParameterForm({
                   field={f}
                   value={valueIn(file, f)}
                   readOnly={readOnly}
+                  knowledgeBases={knowledgeBases}
                   onValue={(v) => onChange(withValue(file, fields, f, v))}
                 />
               ))}

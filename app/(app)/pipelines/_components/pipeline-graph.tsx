@@ -4,6 +4,15 @@
  * (alias.tool, what it reads ← and writes →), a pill per loop (its body below it, a dashed "repeat"
  * edge back), a diamond-marked card per branch router (one labelled edge per state), and the end.
  * Nodes are focusable: Tab to one, Enter selects it; a click or Enter tells the page which.
+ *
+ * The selection is the page's alone (`selected` in, `onSelect` out, only on a click or a key): React
+ * Flow's own selection is off. Echoing it back (onSelectionChange) raced the page's: React Flow calls
+ * that handler on every render with the nodes it last stored, so for one render after the page picked
+ * node B it still reported A, the page went back to A, and the two ping-ponged.
+ *
+ * The container says what state the drawing is in, for tests and anything else that must wait:
+ * `data-layout="ready"` once the current graph's nodes are measured and fitted into view (a new graph
+ * shape is fitted again, so an added step is never off-screen), `data-selected` on the selected card.
  */
 import dagre from "@dagrejs/dagre";
 import {
@@ -13,14 +22,16 @@ import {
   MarkerType,
   Position,
   ReactFlow,
+  useReactFlow,
   type Edge,
+  type FitViewOptions,
   type Node,
   type NodeProps,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { GitBranch, Repeat, Square } from "lucide-react";
 import { useTheme } from "next-themes";
-import { memo, useMemo } from "react";
+import { memo, useCallback, useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { cx } from "@/app/_components/ui.tsx";
 import type { GraphNode, PipelineGraph as Graph } from "@/server/shared/pipelines.ts";
 
@@ -28,6 +39,7 @@ type StepData = { step: GraphNode; selected: boolean };
 type StepNode = Node<StepData, "step">;
 
 const WIDTH = 260;
+const FIT: FitViewOptions = { padding: 0.1, minZoom: 0.55, maxZoom: 1 };
 /** Pool variables a step reads; its `$parameters` are one line (the step's details list them all). */
 const reads = (n: GraphNode) => n.inputs.filter((i) => !i.from.startsWith("$"));
 const params = (n: GraphNode) => n.inputs.filter((i) => i.from.startsWith("$")).map((i) => i.from.slice(1));
@@ -48,6 +60,7 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
   if (step.kind === "loop" || step.kind === "end")
     return (
       <div
+        data-selected={selected || undefined}
         className={cx(
           "flex h-10 items-center justify-center gap-1.5 rounded-full border text-sm font-medium",
           step.kind === "loop"
@@ -64,6 +77,7 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
     );
   return (
     <div
+      data-selected={selected || undefined}
       className={cx(
         "rounded-md border bg-white px-3 py-2 text-left text-xs shadow-sm dark:bg-zinc-900",
         step.kind === "branch"
@@ -140,6 +154,32 @@ function layout(graph: Graph, selected: string | null): { nodes: StepNode[]; edg
   return { nodes, edges };
 }
 
+/** The graph's shape: steps and their labels. Same shape, same layout, no refit while you type. */
+const shapeOf = (graph: Graph) => graph.nodes.map((n) => `${n.id}:${n.label}`).join("|");
+
+/**
+ * Inside React Flow: fit the view to each new shape, then report that shape as laid out. React Flow
+ * settles a fit only once the nodes are measured, so the report means drawn, measured and fitted.
+ * This is the only fit (no `fitView` prop: React Flow's initial fit drops the promise of a fit asked
+ * for meanwhile, 12.12). Not gated on useNodesInitialized: with controlled nodes and no
+ * onNodesChange that flag only refreshes when the nodes prop changes, so it would wait forever.
+ */
+function FitOnShape({ shape, onLaidOut }: { shape: string; onLaidOut: (shape: string) => void }) {
+  const { fitView, viewportInitialized } = useReactFlow();
+  useEffect(() => {
+    // Before the viewport exists React Flow drops a fit without settling its promise.
+    if (!viewportInitialized) return;
+    let current = true;
+    void fitView(FIT).then(() => {
+      if (current) onLaidOut(shape);
+    });
+    return () => {
+      current = false;
+    };
+  }, [viewportInitialized, shape, fitView, onLaidOut]);
+  return null;
+}
+
 export function PipelineGraph({
   graph,
   selected,
@@ -160,33 +200,43 @@ export function PipelineGraph({
     [laidOut, selected],
   );
   const edges = laidOut.edges;
+  const shape = useMemo(() => shapeOf(graph), [graph]);
+  const [laidOutShape, setLaidOutShape] = useState<string | null>(null);
+  const onLaidOut = useCallback((s: string) => setLaidOutShape(s), []);
+  // Enter or Space on a focused node selects it, Escape clears: React Flow's keyboard selection is
+  // off with its selection (see the top of the file), so the page hears the key from here.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const el = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
+    const id = el?.dataset.id;
+    if (!id) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      onSelect(id);
+    } else if (e.key === "Escape" && id === selected) onSelect(null);
+  };
   return (
     <div
       className={cx("h-[32rem] rounded-md border border-zinc-200 dark:border-zinc-800", className)}
       role="group"
       aria-label="Pipeline graph"
       data-testid="pipeline-graph"
+      data-layout={laidOutShape === shape ? "ready" : "pending"}
+      onKeyDown={onKeyDown}
     >
       <ReactFlow
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
         colorMode={resolvedTheme === "dark" ? "dark" : "light"}
-        fitView
-        fitViewOptions={{ padding: 0.1, minZoom: 0.55, maxZoom: 1 }}
         minZoom={0.2}
         nodesDraggable={false}
         nodesConnectable={false}
+        elementsSelectable={false}
         edgesFocusable={false}
         onNodeClick={(_, n) => onSelect(n.id === selected ? null : n.id)}
         onPaneClick={() => onSelect(null)}
-        onSelectionChange={({ nodes: picked }) => {
-          // A node chosen with the keyboard (Enter). Only a single new pick counts: while the page's
-          // selection catches up, React Flow may report the old node with the new one, and taking
-          // the first of those would send the selection back.
-          if (picked.length === 1 && picked[0]!.id !== selected) onSelect(picked[0]!.id);
-        }}
       >
+        <FitOnShape shape={shape} onLaidOut={onLaidOut} />
         <Background />
         <Controls showInteractive={false} />
       </ReactFlow>

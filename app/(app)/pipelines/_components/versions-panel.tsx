@@ -2,42 +2,11 @@
 /** A pipeline's saved versions and the line diff between any two (YAML and parameter file). */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, DelayedSkeleton, Select, cx } from "@/app/_components/ui.tsx";
+import { DiffView } from "@/app/_components/diff/diff-view.tsx";
+import { Badge, DelayedSkeleton, Select } from "@/app/_components/ui.tsx";
 import { QueryError } from "@/app/_components/query-states.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
 import { useTRPC } from "@/app/_lib/trpc.ts";
-
-type Lines = { kind: "same" | "add" | "del"; text: string; old?: number; new?: number }[];
-
-function DiffView({ lines, label }: { lines: Lines; label: string }) {
-  if (!lines.some((l) => l.kind !== "same")) return <p className="text-sm text-zinc-500">{label}: no changes.</p>;
-  return (
-    <div>
-      <h4 className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">{label}</h4>
-      <pre
-        className="max-h-96 overflow-auto rounded border border-zinc-200 text-xs dark:border-zinc-800"
-        aria-label={`${label} diff`}
-      >
-        {lines.map((l, i) => (
-          <div
-            key={i}
-            className={cx(
-              "flex whitespace-pre",
-              l.kind === "add" && "bg-green-50 text-green-900 dark:bg-green-950/50 dark:text-green-200",
-              l.kind === "del" && "bg-red-50 text-red-900 dark:bg-red-950/50 dark:text-red-200",
-            )}
-            data-kind={l.kind}
-          >
-            <span className="w-10 shrink-0 select-none pr-2 text-right text-zinc-400">{l.old ?? ""}</span>
-            <span className="w-10 shrink-0 select-none pr-2 text-right text-zinc-400">{l.new ?? ""}</span>
-            <span className="w-4 shrink-0 select-none">{l.kind === "add" ? "+" : l.kind === "del" ? "−" : " "}</span>
-            <span>{l.text}</span>
-          </div>
-        ))}
-      </pre>
-    </div>
-  );
-}
 
 export function VersionsPanel({ uid }: { uid: string }) {
   const trpc = useTRPC();
@@ -100,8 +69,8 @@ export function VersionsPanel({ uid }: { uid: string }) {
           <QueryError query={diff} />
           {diff.data && (
             <>
-              <DiffView lines={diff.data.source.lines} label="Pipeline YAML" />
-              <DiffView lines={diff.data.parameters.lines} label="Parameters" />
+              <DiffView lines={diff.data.source.lines} label="Pipeline YAML" title="Pipeline YAML" />
+              <DiffView lines={diff.data.parameters.lines} label="Parameters" title="Parameters" />
             </>
           )}
         </div>

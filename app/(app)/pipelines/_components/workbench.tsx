@@ -19,6 +19,7 @@ import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader, cx } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { AssistantPanel } from "./assistant-panel.tsx";
 import { CanvasToolbar } from "./canvas-toolbar.tsx";
 import { ForkDialog } from "./fork-dialog.tsx";
 import { NodeDetails } from "./node-details.tsx";
@@ -34,9 +35,17 @@ import { YamlEditor } from "./yaml-editor.tsx";
 
 export type WorkbenchTarget = { kind: "workspace"; uid: string } | { kind: "gallery"; key: string };
 
-const TABS = ["yaml", "parameters", "runs", "versions"] as const;
+const TABS = ["yaml", "parameters", "assistant", "runs", "versions"] as const;
 type Tab = (typeof TABS)[number];
-const TAB_LABEL: Record<Tab, string> = { yaml: "YAML", parameters: "Parameters", runs: "Runs", versions: "Versions" };
+const TAB_LABEL: Record<Tab, string> = {
+  yaml: "YAML",
+  parameters: "Parameters",
+  assistant: "Assistant",
+  runs: "Runs",
+  versions: "Versions",
+};
+/** Tabs only an editable workspace pipeline has. */
+const EDIT_TABS: readonly Tab[] = ["assistant"];
 
 export function PipelineWorkbench({ target }: { target: WorkbenchTarget }) {
   const trpc = useTRPC();
@@ -275,7 +284,9 @@ function Loaded({
             aria-label="Pipeline"
             className="mb-3 flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800"
           >
-            {TABS.filter((t) => t !== "versions" || target.kind === "workspace").map((t) => (
+            {TABS.filter(
+              (t) => (t !== "versions" || target.kind === "workspace") && (editable || !EDIT_TABS.includes(t)),
+            ).map((t) => (
               <button
                 key={t}
                 type="button"
@@ -338,6 +349,18 @@ function Loaded({
                   </pre>
                 </details>
               </div>
+            )}
+            {tab === "assistant" && editable && target.kind === "workspace" && (
+              <AssistantPanel
+                workspaceId={workspaceId}
+                uid={target.uid}
+                source={source}
+                parameters={parameters}
+                onAccept={(nextSource, nextParameters) => {
+                  setSource(nextSource);
+                  setParameters(nextParameters);
+                }}
+              />
             )}
             {tab === "runs" && (
               <RunHistory
