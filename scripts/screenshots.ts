@@ -56,7 +56,7 @@ async function waitFor(page: Page, what: string, fn: () => Promise<unknown>) {
   try {
     await fn();
   } catch (err) {
-    throw new Error(`screenshots: waiting for ${what} on ${page.url()} failed: ${(err as Error).message}`);
+    throw new Error(`screenshots: waiting for ${what} on ${page.url()} failed: ${(err as Error).message}`, { cause: err });
   }
 }
 
