@@ -56,7 +56,9 @@ async function waitFor(page: Page, what: string, fn: () => Promise<unknown>) {
   try {
     await fn();
   } catch (err) {
-    throw new Error(`screenshots: waiting for ${what} on ${page.url()} failed: ${(err as Error).message}`, { cause: err });
+    throw new Error(`screenshots: waiting for ${what} on ${page.url()} failed: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
