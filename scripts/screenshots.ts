@@ -42,6 +42,15 @@ The lighthouse lamp is cleaned every Tuesday. The foghorn is tested every second
 The harbour budget covers new mooring ropes and a radio.
 `;
 
+/** The sample data set's questions (pipelines/data/questions.jsonl) and the answer the model gives. */
+const SAMPLE_ANSWERS = [
+  ["Who discovered penicillin?", "Alexander Fleming"],
+  ["What is the highest mountain on Earth?", "Mount Everest"],
+  ["Which river carries the most water in the world?", "Amazon"],
+  ["When was the Eiffel Tower completed?", "1889"],
+  ["Who introduced movable type printing to Europe?", "Johannes Gutenberg"],
+] as const;
+
 /** What the assistant proposes for the BM25 fork: the same file with a reranker after retrieval. */
 const bm25 = readFileSync(path.join(repoRoot, "pipelines/bm25_search.yaml"), "utf8");
 const WITH_RERANKER = bm25
@@ -51,7 +60,7 @@ const WITH_RERANKER = bm25
     "  - retriever.bm25_search\n  - reranker.reranker_init\n  - reranker.reranker_rerank\n",
   );
 
-/** Waits for `cond` (a page function) and fails with `what` after the timeout. */
+/** Runs a wait; when it times out, says what was being waited for and on which page. */
 async function waitFor(page: Page, what: string, fn: () => Promise<unknown>) {
   try {
     await fn();
@@ -64,7 +73,8 @@ async function waitFor(page: Page, what: string, fn: () => Promise<unknown>) {
 
 async function shoot(page: Page, name: string) {
   if (only.size && !only.has(name)) return;
-  // The last frame settled: fonts loaded, no pending layout.
+  // No toast over the picture (they close by themselves), fonts loaded, the last frame drawn.
+  await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached", timeout: TIMEOUT });
   await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(r))));
   const file = path.join(outDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
@@ -166,9 +176,9 @@ async function run(page: Page, baseUrl: string) {
   await page.getByRole("heading", { name: /^Case 1 of / }).waitFor();
   await page
     .getByRole("textbox", { name: "Message", exact: true })
-    .fill("Everest is right: accuracy 0.2 is the sample's");
+    .fill("All five right on the sample: acc 1.0");
   await page.getByRole("button", { name: "Send", exact: true }).click();
-  await page.getByRole("list", { name: "Chat messages" }).getByText("Everest is right").waitFor();
+  await page.getByRole("list", { name: "Chat messages" }).getByText("All five right").waitFor();
   await steps.locator('[data-step="generation.generate"]').scrollIntoViewIfNeeded();
   await shoot(page, "live-run");
 }
@@ -243,8 +253,12 @@ async function main() {
           text: JSON.stringify({ summary: "Adds a reranker after BM25 retrieval.", yaml: WITH_RERANKER }),
         },
         { match: "How tall", text: ["It is ", "8,849 metres ", "tall [1]."] },
-        { match: "highest", text: ["Mount Everest ", "is the highest mountain [1]."] },
-        { text: "The passages say so: \\boxed{Mount Everest}" },
+        { match: "Which mountain is the highest?", text: ["Mount Everest ", "is the highest mountain [1]."] },
+        // The sample's five questions, each answered right.
+        ...SAMPLE_ANSWERS.map(([question, answer]) => ({
+          match: question,
+          text: ["The passages say so: ", `\\boxed{${answer}}`],
+        })),
       ],
     },
   });
