@@ -174,9 +174,7 @@ async function run(page: Page, baseUrl: string) {
     .first()
     .click();
   await page.getByRole("heading", { name: /^Case 1 of / }).waitFor();
-  await page
-    .getByRole("textbox", { name: "Message", exact: true })
-    .fill("All five right on the sample: acc 1.0");
+  await page.getByRole("textbox", { name: "Message", exact: true }).fill("All five right on the sample: acc 1.0");
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await page.getByRole("list", { name: "Chat messages" }).getByText("All five right").waitFor();
   await steps.locator('[data-step="generation.generate"]').scrollIntoViewIfNeeded();
