@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readUltrarag } from "../dsl/test-support.ts";
 import { tempDir } from "../engine/test-support.ts";
 import { evaluation } from "./evaluation.ts";
-import { porterStem } from "./porter.ts";
+import { porterStemToken as porterStem } from "../../retrieval/text/porter.ts";
 import { normalizeText, QA_METRICS, rougeTokens } from "./qa-metrics.ts";
 
 let dir: string;

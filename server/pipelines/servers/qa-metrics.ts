@@ -5,7 +5,7 @@
  * rouge_score does (lower-case, runs of [a-z0-9], Porter-stemmed when longer than 3 characters) and
  * reports the F-measure, best over the golden answers.
  */
-import { porterStem } from "./porter.ts";
+import { porterStemToken as porterStem } from "../../retrieval/text/porter.ts";
 
 // string.punctuation plus the quote marks upstream adds.
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~‘’´]/g;

@@ -158,6 +158,19 @@ const WORD = /^[a-z]+$/;
 
 export function porterStem(word: string): string {
   if (word.length <= 2 || !WORD.test(word)) return word;
+  return stemRules(word);
+}
+
+/**
+ * The same rules on any token, lower-cased first, digits taken as consonants (`1980s` → `1980`), as
+ * NLTK's Porter does for ROUGE's tokens (the pipelines' evaluation server, qa-metrics.ts).
+ */
+export function porterStemToken(token: string): string {
+  const w = token.toLowerCase();
+  return w.length <= 2 ? w : stemRules(w);
+}
+
+function stemRules(word: string): string {
   let w = step1ab(word);
   // 1c: a final y after a vowel-bearing stem becomes i (`happy` → `happi`).
   if (w.endsWith("y") && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;

@@ -241,7 +241,7 @@ describe("knowledge bases", () => {
       .filter((e) => e.type === "kb.progress")
       .map((e) => (e.payload as { progress: number }).progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-  });
+  }, 60_000); // every format parsed, then a full index build (the local embedder is fitted): slow on a busy machine
 
   it("refuses the same bytes twice in one base (whatever the name), but not in another base", async () => {
     const base = await createBase();
