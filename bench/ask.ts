@@ -4,10 +4,14 @@
  *
  * - question → first model request: from the moment the question leaves the asker's client (an
  *   `@argus …` team-chat message over Socket.IO, which opens a new thread; or `ask.ask` over tRPC, a
- *   follow-up in a thread) to the moment the scripted model server receives the answer's first
- *   request. Everything Argus does before asking the model is in it: auth, the chat message, the
- *   thread and message rows and their events, the queue, the budget check, the provider's key, the
- *   history, the tools over the snapshot, the SDK's request.
+ *   follow-up in a thread) to the moment Argus's HTTP client has sent the answer's first request to
+ *   the model (its body written to the socket: undici's `undici:request:bodySent` diagnostics
+ *   channel). Everything Argus does before asking the model is in it: auth, the chat message, the
+ *   budget check, the provider's key, the history, the tools over the snapshot, the SDK's request.
+ *   The thread's rows and their events are written right after the request went
+ *   (server/llm/request-sent.ts). Beside it, the moment the scripted model server — in this process
+ *   — receives the request: later by the Argus work of that turn (the rows), which a remote model
+ *   would not wait for.
  * - model's first token → watching client: from the scripted server writing the first text delta to
  *   a teammate's Socket.IO client (another user watching the project room) receiving the answer's
  *   first `ask.token` — the SDK's stream, the agent loop, the bus (store, coalescing) and the fan-out.
@@ -22,6 +26,7 @@
  * wall clock is mostly waiting for a core; the CPU time says what the span itself costs. The 1-minute
  * load average at the start and end is recorded with the figures.
  */
+import diagnostics from "node:diagnostics_channel";
 import { mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
@@ -51,6 +56,10 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** What the scripted model saw of the answer being measured: its first request and first text delta. */
 interface ModelSide {
+  /** Argus's HTTP client finished sending the request (undici's bodySent). */
+  sentAt?: number;
+  sentCpu?: number;
+  /** The scripted server (this process) received it. */
   requestAt?: number;
   /** The process's CPU time (user + system, ms) when the request arrived. */
   requestCpu?: number;
@@ -68,6 +77,14 @@ const cpuMs = () => {
 export default async function askBench() {
   const loadAtStart = os.loadavg()[0]!;
   let side: ModelSide = {};
+  // Requests to the scripted model's origin that Argus finished sending (the first one counts).
+  let modelOrigin = "";
+  const onBodySent = (m: unknown) => {
+    const request = (m as { request?: { origin?: unknown; path?: unknown } }).request;
+    if (side.sentAt === undefined && request?.origin === modelOrigin && String(request.path).includes("/messages"))
+      side = { ...side, sentAt: performance.now(), sentCpu: cpuMs() };
+  };
+  diagnostics.subscribe("undici:request:bodySent", onBodySent);
   const llm = await startScriptedServer({
     script: [{ text: ANSWER, chunkDelayMs: 1 }],
     onRequest: (r) => {
@@ -81,6 +98,7 @@ export default async function askBench() {
       }
     },
   });
+  modelOrigin = new URL(llm.url).origin;
   const dataDir = mkdtempSync(path.join(tmpdir(), "argus-bench-ask-"));
   const setupToken = "bench-setup-token-0123456789";
   const config = loadConfig({
@@ -146,24 +164,37 @@ export default async function askBench() {
       const askedAt = performance.now();
       await ask();
       const answer = await waitDone(what);
-      if (side.requestAt === undefined || side.firstTokenAt === undefined || firstWatchedToken === undefined)
+      if (
+        side.sentAt === undefined ||
+        side.requestAt === undefined ||
+        side.firstTokenAt === undefined ||
+        firstWatchedToken === undefined
+      )
         throw new Error(`${what}: the model was not asked, or no token reached the watcher`);
       return {
         answer,
-        toRequest: side.requestAt - askedAt,
+        toRequest: side.sentAt - askedAt,
+        toReceipt: side.requestAt - askedAt,
         toWatcher: firstWatchedToken - side.firstTokenAt,
-        toRequestCpu: side.requestCpu! - askedCpu,
+        toRequestCpu: side.sentCpu! - askedCpu,
         toWatcherCpu: firstWatchedCpu! - side.firstTokenCpu!,
       };
     }
-    type Samples = Record<"toRequest" | "toWatcher" | "toRequestCpu" | "toWatcherCpu", number[]>;
+    type Samples = Record<"toRequest" | "toReceipt" | "toWatcher" | "toRequestCpu" | "toWatcherCpu", number[]>;
     const keep = (into: Samples, s: Awaited<ReturnType<typeof sample>>) => {
       into.toRequest.push(s.toRequest);
+      into.toReceipt.push(s.toReceipt);
       into.toWatcher.push(s.toWatcher);
       into.toRequestCpu.push(s.toRequestCpu);
       into.toWatcherCpu.push(s.toWatcherCpu);
     };
-    const samples = (): Samples => ({ toRequest: [], toWatcher: [], toRequestCpu: [], toWatcherCpu: [] });
+    const samples = (): Samples => ({
+      toRequest: [],
+      toReceipt: [],
+      toWatcher: [],
+      toRequestCpu: [],
+      toWatcherCpu: [],
+    });
 
     await owner.client.ok("mutate", "providers.save", {
       workspaceId: owner.workspaceId,
@@ -246,6 +277,9 @@ export default async function askBench() {
       const toWatcher = summarize(s.toWatcher);
       return {
         "question → first model request, ms": toRequest,
+        "question → the scripted model's receipt of it (same process, after the rows' write), ms": summarize(
+          s.toReceipt,
+        ),
         "model's first token → first token on a watching client, ms": toWatcher,
         "CPU time of the process meanwhile: question → first model request, ms": summarize(s.toRequestCpu),
         "CPU time of the process meanwhile: first token → watching client, ms": summarize(s.toWatcherCpu),
@@ -281,6 +315,7 @@ export default async function askBench() {
       },
     };
   } finally {
+    diagnostics.unsubscribe("undici:request:bodySent", onBodySent);
     asker?.close();
     watcher?.close();
     await server.close();

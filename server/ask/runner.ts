@@ -34,7 +34,7 @@ import type { StaticInput } from "../review/static-engine.ts";
 import type { AgentEvent } from "../review/agent/events.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import type { AskBudget, AskToolCall } from "../shared/ask.ts";
-import type { LlmClientOptions } from "../llm/index.ts";
+import { afterFirstRequest, type LlmClientOptions } from "../llm/index.ts";
 import { answerQuestion } from "./answer.ts";
 import { budgetRefusal } from "./budget.ts";
 import { answerForRun } from "./context.ts";
@@ -61,6 +61,11 @@ export interface QueuedAnswer {
   connection: ProviderConnection | null;
   /** Settles when the question and answer rows are written; rejects when they could not be. */
   written: Promise<void>;
+  /**
+   * Lets the rows' write (and the announcements) go: the service holds them back until the answer's
+   * first model request is on the network (server/llm/request-sent.ts); idempotent.
+   */
+  bookkeeping?: () => void;
   /** Written as running (its thread had nothing running or waiting here): started without a claim. */
   started: boolean;
   /** The answer's question (its row may still be being written); absent: read with the conversation. */
@@ -166,6 +171,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
     let pendingUsage: Partial<AskMessageRow> | null = null;
     let usageWrites: Promise<void> | null = null;
     const written = known?.written ?? Promise.resolve();
+    const bookkeeping = known?.bookkeeping ?? (() => undefined);
     const writeUsage = (data: Partial<AskMessageRow>) => {
       pendingUsage = data;
       usageWrites ??= (async () => {
@@ -181,6 +187,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
       })();
     };
     const finish = async (data: Partial<AskMessageRow>) => {
+      bookkeeping(); // an answer that ends before asking the model still needs its rows
       pendingUsage = null;
       await usageWrites;
       await written;
@@ -220,6 +227,8 @@ export function createAnswerRunner(deps: RunnerDeps) {
         loaded.conversation ?? conversation(current, known?.question),
       ]);
       leave = spend.leave;
+      // Without a model there is no request to let go first: the rows go now, beside the search.
+      if (!llm) bookkeeping();
       if (spend.state?.exhausted) return await finish({ status: "failed", error: budgetRefusal(spend.state) });
       const dirs = snapshotDirs(deps.config.dataDir, thread.projectId, thread.snapshotId);
       const history = buildHistory({
@@ -268,18 +277,20 @@ export function createAnswerRunner(deps: RunnerDeps) {
       };
       const staticFindings = async () =>
         (await db.staticFinding.findMany({ where: { snapshotId: thread.snapshotId } })) as StaticInput[];
-      const out = await answerQuestion({
-        root: dirs.src,
-        symbolsPath: dirs.symbols,
-        staticFindings,
-        searchCode: codeSearchFor(deps.config, deps.searchIndexes, thread.snapshotId),
-        llm,
-        question: `${history.questionPrefix}${question.body}`,
-        history: history.messages,
-        ...(spend.budget ? { budget: spend.budget } : {}),
-        signal: controller.signal,
-        onEvent,
-      });
+      const out = await afterFirstRequest(bookkeeping, () =>
+        answerQuestion({
+          root: dirs.src,
+          symbolsPath: dirs.symbols,
+          staticFindings,
+          searchCode: codeSearchFor(deps.config, deps.searchIndexes, thread.snapshotId),
+          llm,
+          question: `${history.questionPrefix}${question.body}`,
+          history: history.messages,
+          ...(spend.budget ? { budget: spend.budget } : {}),
+          signal: controller.signal,
+          onEvent,
+        }),
+      );
       details.citations = out.citations;
       details.hits = out.hits;
       details.notes.push(...out.notes);
@@ -311,6 +322,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
           .updateMany({ where: { id: answerId }, data: { status, error: message, finishedAt: new Date() } })
           .catch((e: unknown) => log.error({ err: e, answerId }, "could not record a failed answer"));
     } finally {
+      bookkeeping();
       running.delete(answerId);
       leave();
     }
@@ -423,6 +435,8 @@ export function createAnswerRunner(deps: RunnerDeps) {
      * Shutting down, nothing starts: the answer waits, and the next start fails it as interrupted.
      */
     kick(threadId: string, queued?: QueuedAnswer): void {
+      // Only an answer started right here holds its rows back until its model request went.
+      if (!queued?.started) queued?.bookkeeping?.();
       if (shared) {
         // The worker claims the answer from its row: the job goes out once the rows are written.
         void (queued?.written ?? Promise.resolve())
@@ -430,9 +444,10 @@ export function createAnswerRunner(deps: RunnerDeps) {
           .catch((err: unknown) => log.error({ err, threadId }, "could not queue a thread's answers"));
         return;
       }
-      if (stopping) return;
+      if (stopping) return void queued?.bookkeeping?.();
       const d = draining.get(threadId);
       if (d) {
+        queued?.bookkeeping?.();
         d.again = true;
         return;
       }

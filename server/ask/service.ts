@@ -241,33 +241,37 @@ export function createAskService(deps: AskServiceDeps) {
     const answerView = messageView(a, t.uid, names);
     const rows = [q, a].map(({ threadId: _t, ...m }) => m);
     /**
-     * The announcements and the rows wait one turn of the event loop: the runner, kicked first, sends
-     * the model its request in this turn (a new thread needs nothing from the database for it), and
-     * each query here costs 1.5–2 ms of the one thread (Prisma compiles every query) that the request
-     * would otherwise wait behind. Nothing can be lost to the wait: the room's own order still holds
-     * (the answer's first event needs the model's reply, which arrives in a later turn, and the
-     * runner's writes and end wait for `written`), and the asker's reply waits for the rows.
+     * The announcements and the rows wait for the model request: the runner, kicked first, sends it
+     * (a new thread needs nothing from the database for it), and each query here costs 1.5–2 ms of the
+     * one thread (Prisma compiles every query) that the request would otherwise wait behind — ~8 ms
+     * for the three events and the rows (bench/ask.ts). An answer that starts here lets them go once
+     * its first request is on the network (`bookkeeping`, server/llm/request-sent.ts); one that waits
+     * lets them go in the next turn. Nothing can be lost to the wait: the room's own order still holds
+     * (the answer's first event needs the model's reply, and the runner's writes and end wait for
+     * `written`), and the asker's reply waits for the rows.
      */
-    const written = new Promise<void>((resolve, reject) =>
-      setImmediate(() => {
-        if (newThread) {
-          const thread = threadView(t, newThread.snapshotUid, names);
-          announce(room, { type: "ask.thread", payload: { thread } });
-        }
-        announce(room, { type: "ask.message", payload: { message: questionView } });
-        announce(room, { type: "ask.message", payload: { message: answerView } });
-        (newThread
+    let bookkeeping!: () => void;
+    const written = new Promise<void>((resolve) => (bookkeeping = resolve)).then(() => {
+      if (newThread) {
+        const thread = threadView(t, newThread.snapshotUid, names);
+        announce(room, { type: "ask.thread", payload: { thread } });
+      }
+      announce(room, { type: "ask.message", payload: { message: questionView } });
+      announce(room, { type: "ask.message", payload: { message: answerView } });
+      return (
+        newThread
           ? db.askThread.create({ data: { ...pickThread(t), messages: { createMany: { data: rows } } } })
           : db.askMessage.createMany({ data: [q, a] })
-        ).then(() => resolve(), reject);
-      }),
-    );
+      ).then(() => undefined);
+    });
+    if (!startsNow) setImmediate(bookkeeping);
     runner.kick(t.id, {
       answer: a,
       thread: t,
       limits: ws.limits,
       connection: ws.connection,
       written,
+      bookkeeping,
       started: startsNow,
       question: q,
       // A new thread's conversation is this question alone; a follow-up's is read by the runner.

@@ -38,3 +38,4 @@ export {
   EmbeddingsRequestError,
 } from "./embeddings.ts";
 export { LlmError } from "./errors.ts";
+export { afterFirstRequest } from "./request-sent.ts";
