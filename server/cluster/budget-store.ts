@@ -170,7 +170,12 @@ function parse(reply: unknown): SharedFigures | undefined {
 export interface SharedBudgetStore {
   /** The key of one budget's day: `<prefix>:<parts…>`. */
   key(...parts: string[]): string;
-  init(key: string, spent: { tokens: number; usd: number }, limits: SharedLimits, expireAtMs: number): Promise<SharedFigures>;
+  init(
+    key: string,
+    spent: { tokens: number; usd: number },
+    limits: SharedLimits,
+    expireAtMs: number,
+  ): Promise<SharedFigures>;
   /** Sets the limits of figures that exist (undefined: none yet). */
   setLimits(key: string, limits: SharedLimits): Promise<SharedFigures | undefined>;
   /** The figures, on the connection that fails at once while Redis is away (undefined: none yet). */
