@@ -110,7 +110,7 @@ export async function createServices(config: Config, log = createLogger(config.l
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
-  const ask = createAskService({ db, config, events, log, providers, searchIndexes, queue, signals });
+  const ask = createAskService({ db, config, events, log, providers, searchIndexes, queue, signals, redis });
   queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }), {
     concurrency: 1,
     abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason),

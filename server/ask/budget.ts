@@ -18,6 +18,9 @@ export interface BudgetState {
   exhausted: boolean;
 }
 
+/** Whether a limit of either kind is set (without one there is nothing to hold, check or read). */
+export const hasLimits = (b: AskBudget) => b.maxTokens !== null || b.maxCostUsd !== null;
+
 export function dayStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }

@@ -45,6 +45,7 @@ import { createAnswerFindings } from "./findings.ts";
 import { findingContext } from "./prompt.ts";
 import { createAnswerRunner } from "./runner.ts";
 import type { JobQueue } from "../jobs/queue.ts";
+import type { RedisLink } from "../cluster/redis.ts";
 import type { Signals } from "../cluster/signals.ts";
 import { createSpendLedger } from "./spend.ts";
 import {
@@ -98,11 +99,13 @@ export interface AskServiceDeps {
   /** With a shared queue, answers are drained by workers (runner.ts). */
   queue?: JobQueue;
   signals?: Signals;
+  /** With Redis, the daily budget's figures are shared by every process (spend-shared.ts). */
+  redis?: RedisLink;
 }
 
 export function createAskService(deps: AskServiceDeps) {
   const { db, events, log } = deps;
-  const ledger = createSpendLedger(db);
+  const ledger = createSpendLedger(db, deps.redis, log);
   const snapshots = createSnapshotCache(db);
 
   /**

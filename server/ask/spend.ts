@@ -1,19 +1,26 @@
 /**
- * The daily chat budget while answers run. Every running answer of a workspace in this process spends
+ * The daily chat budget while answers run. With Redis (REDIS_URL, several worker processes) the
+ * ledger is spend-shared.ts, with the same methods: the figures live in Redis and every node's
+ * requests check and hold there. Without it (the embedded default), what follows.
+ *
+ * Every running answer of a workspace in this process spends
  * from one shared LLM budget (server/llm/budget.ts) set to the workspace's limits and what was spent
  * today when the first of them started: each model request holds what it may spend until its usage
  * is charged, so answers running at once cannot together go past the limit (each request's max_tokens
  * is cut to what the others leave). The entry goes when the last running answer ends; the next one
  * reads the day's spend from the database again, where every answer's usage is written as it streams
- * (runner.ts), so answers running on other nodes count too.
+ * (runner.ts), so answers that ran on other nodes count too.
  *
  * With no limit set there is nothing to hold or check: no entry, no query.
  */
 import { Budget, type BudgetLimits } from "../llm/index.ts";
+import type { RedisLink } from "../cluster/redis.ts";
 import type { Db } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
 import { conflict } from "../errors.ts";
 import type { AskBudget } from "../shared/ask.ts";
-import { budgetRefusal, budgetState, dayStart, nextReset, type BudgetState } from "./budget.ts";
+import { budgetRefusal, budgetState, dayStart, hasLimits, nextReset, type BudgetState } from "./budget.ts";
+import { createSharedSpendLedger } from "./spend-shared.ts";
 
 interface Live {
   day: number;
@@ -21,14 +28,19 @@ interface Live {
   answers: number;
 }
 
-export const hasLimits = (b: AskBudget) => b.maxTokens !== null || b.maxCostUsd !== null;
+export { hasLimits };
 
 const limitsOf = (b: AskBudget): BudgetLimits => ({
   ...(b.maxTokens !== null ? { maxTokens: b.maxTokens } : {}),
   ...(b.maxCostUsd !== null ? { maxCostUsd: b.maxCostUsd } : {}),
 });
 
-export function createSpendLedger(db: Db) {
+/** The ledger: shared through Redis when there is one (several processes), else this process's own. */
+export function createSpendLedger(db: Db, redis?: RedisLink, log?: Logger): SpendLedger {
+  return redis ? createSharedSpendLedger(db, redis, log ? { log } : {}) : createLocalSpendLedger(db);
+}
+
+export function createLocalSpendLedger(db: Db) {
   const live = new Map<string, Promise<Live>>();
 
   /** The day's state from the live budget (this process's answers charged into it as they go). */
@@ -124,4 +136,4 @@ export function createSpendLedger(db: Db) {
   };
 }
 
-export type SpendLedger = ReturnType<typeof createSpendLedger>;
+export type SpendLedger = ReturnType<typeof createLocalSpendLedger>;

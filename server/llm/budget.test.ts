@@ -2,7 +2,7 @@
  * Token and cost budgets, enforced by the client against the scripted server.
  */
 import { describe, expect, it } from "vitest";
-import { createBudget, fitToBudget } from "./budget.ts";
+import { type Reservation, type ReserveRequest, Budget, createBudget, fitToBudget } from "./budget.ts";
 import { clientFor, collect, scriptedServerForFile } from "./test-support.ts";
 import { userText } from "./types.ts";
 
@@ -70,6 +70,44 @@ describe("budgets", () => {
     const budget = createBudget({ maxTokens: 3000 });
     await collect(clientFor(server, "anthropic").stream({ messages: [userText("hi")], budget }));
     expect(budget.heldTokens).toBe(0);
+  });
+
+  it("a budget with reserve (shared beyond this process) is asked instead: its max_tokens, its hold, its refusal", async () => {
+    server.setScript([{ text: "ok", usage: { input: 400, output: 100 } }]);
+    const asked: ReserveRequest[] = [];
+    const log: string[] = [];
+    let answer: Reservation = {
+      ok: true,
+      maxTokens: 321,
+      hold: {
+        charge: (usage, cost) => log.push(`charge ${usage.inputTokens + usage.outputTokens} ${cost}`),
+        release: () => log.push("release"),
+      },
+    };
+    const budget = new Budget({ maxTokens: 1_000_000 });
+    budget.reserve = async (r) => {
+      asked.push(r);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return answer;
+    };
+    const client = clientFor(server, "anthropic");
+    await collect(client.stream({ messages: [userText("x".repeat(400))], maxTokens: 2000, budget }));
+    expect(asked).toMatchObject([{ maxTokens: 2000, pricing: client.info.pricing }]);
+    expect(asked[0]!.estimatedInput).toBeGreaterThan(90);
+    expect(server.requests[0]!.body.max_tokens).toBe(321);
+    // The hold is charged once, then released (a no-op for a charged hold); the budget's own fields are the reserver's.
+    expect(log).toEqual([expect.stringMatching(/^charge 500 0\.\d+$/), "release"]);
+    expect(budget.spentTokens).toBe(0);
+
+    answer = { ok: false, reason: "the shared budget cannot be checked", kind: "bad_request" };
+    const refused = await collect(client.stream({ messages: [userText("hi")], budget }));
+    expect(server.requests).toHaveLength(1);
+    expect(refused.stop.error).toMatchObject({ kind: "bad_request", retryable: false });
+    expect(refused.stop.error?.message).toContain("the shared budget cannot be checked");
+    answer = { ok: false, reason: "spent" };
+    expect((await collect(client.stream({ messages: [userText("hi")], budget }))).stop.error?.kind).toBe(
+      "budget_exceeded",
+    );
   });
 
   it("fitToBudget leaves max_tokens alone without limits", () => {

@@ -6,6 +6,12 @@
  * may spend (its prompt estimate plus its max_tokens) is held on the budget and released when its
  * usage is charged: requests running at once on one shared budget (concurrent answers of a workspace,
  * server/ask/spend.ts) cannot together spend more than is left.
+ *
+ * A budget shared beyond this process (several worker processes on one Redis, server/ask/spend-shared.ts)
+ * sets `reserve`: the client then awaits it instead of fitToBudget + hold(), so the check and the hold
+ * are one atomic step where the figures live. Its own fields are then a mirror of the shared figures
+ * (what the agent loop's "nearly spent" reads). Without `reserve` — reviews, pipelines, one process —
+ * nothing changes.
  */
 import type { Pricing } from "./catalog.ts";
 import type { Message, ToolDefinition, Usage } from "./types.ts";
@@ -16,6 +22,25 @@ export interface BudgetLimits {
   maxCostUsd?: number;
 }
 
+/** What one request holds on a budget until it ends: `charge` turns the hold into its usage, `release` frees it (the first call wins, later ones do nothing). */
+export interface BudgetHold {
+  charge(usage: Usage, costUsd: number | undefined): void;
+  release(): void;
+}
+
+export interface ReserveRequest {
+  estimatedInput: number;
+  /** The most the request would ask for; the reservation may lower it. */
+  maxTokens: number;
+  pricing: Pricing | undefined;
+  requestMaxUsd?: number;
+}
+
+export type Reservation =
+  | { ok: true; maxTokens: number; hold?: BudgetHold }
+  /** `kind`: how the client reports the refusal (default budget_exceeded: the budget is spent). */
+  | { ok: false; reason: string; kind?: "budget_exceeded" | "bad_request" };
+
 export class Budget {
   spentTokens = 0;
   spentUsd = 0;
@@ -24,6 +49,9 @@ export class Budget {
   /** What running requests may still spend (held until their usage is charged). */
   heldTokens = 0;
   heldUsd = 0;
+
+  /** Set by a budget shared beyond this process: checks and holds a request atomically where the figures live. */
+  reserve?: (request: ReserveRequest) => Promise<Reservation>;
 
   constructor(readonly limits: BudgetLimits) {}
 
@@ -53,6 +81,38 @@ export class Budget {
     if (costUsd === undefined) this.unpriced = true;
     else this.spentUsd += costUsd;
   }
+}
+
+/**
+ * The check and hold of a budget in this process: fitToBudget, then (with a budget) hold what the
+ * request may spend — its prompt estimate plus its max_tokens, priced when the model has a price.
+ */
+export function reserveLocally(budget: Budget | undefined, r: ReserveRequest): Reservation {
+  const fit = fitToBudget({ ...r, budget });
+  if (!fit.ok || !budget) return fit;
+  let charged = false;
+  const release = budget.hold(r.estimatedInput + fit.maxTokens, holdUsd(r.pricing, r.estimatedInput, fit.maxTokens));
+  return {
+    ok: true,
+    maxTokens: fit.maxTokens,
+    hold: {
+      release() {
+        charged = true;
+        release();
+      },
+      charge(usage, costUsd) {
+        if (charged) return;
+        charged = true;
+        release();
+        budget.charge(usage, costUsd);
+      },
+    },
+  };
+}
+
+/** The most a request may cost: its prompt estimate and max_tokens at the model's price (0 unpriced). */
+export function holdUsd(pricing: Pricing | undefined, estimatedInput: number, maxTokens: number): number {
+  return pricing ? (estimatedInput * pricing.inputPerMTok + maxTokens * pricing.outputPerMTok) / 1_000_000 : 0;
 }
 
 export const createBudget = (limits: BudgetLimits) => new Budget(limits);

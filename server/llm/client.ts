@@ -6,7 +6,7 @@
  * back), as do timeouts, cancellation, budgets and assembling the assistant turn.
  */
 import { z } from "zod";
-import { type Budget, estimateInputTokens, fitToBudget } from "./budget.ts";
+import { type Budget, type BudgetHold, estimateInputTokens, reserveLocally } from "./budget.ts";
 import { type ModelInfo, PROVIDER_INFO, costUsd, mapReasoningEffort, modelInfo } from "./catalog.ts";
 import { LlmError, StreamCutError, classifyError, withoutSecret } from "./errors.ts";
 import { guarded } from "./guard.ts";
@@ -112,27 +112,24 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
     });
 
     let maxTokens = Math.min(req.maxTokens ?? o.maxTokens, info.maxOutputTokens ?? Infinity);
-    /** Releases what this request holds on the shared budget (at its charge, or however it ends). */
-    let release: (() => void) | undefined;
+    /** What this request holds on the budget until its usage is charged (released however it ends). */
+    let hold: BudgetHold | undefined;
     if (budget || req.maxCostUsd !== undefined) {
-      const estimatedInput = estimateInputTokens(req.system, req.messages, tools);
-      const fit = fitToBudget({
-        estimatedInput,
+      const ask = {
+        estimatedInput: estimateInputTokens(req.system, req.messages, tools),
         maxTokens,
         pricing: info.pricing,
-        budget,
         requestMaxUsd: req.maxCostUsd,
-      });
+      };
+      // A budget shared beyond this process checks and holds where its figures live (one atomic step).
+      const fit = budget?.reserve ? await budget.reserve(ask) : reserveLocally(budget, ask);
       if (!fit.ok) {
-        yield fail(new LlmError({ kind: "budget_exceeded", provider: o.provider, model, detail: fit.reason }));
+        const kind = fit.kind ?? "budget_exceeded";
+        yield fail(new LlmError({ kind, provider: o.provider, model, detail: fit.reason }));
         return;
       }
       maxTokens = fit.maxTokens;
-      if (budget) {
-        const p = info.pricing;
-        const usd = p ? (estimatedInput * p.inputPerMTok + maxTokens * p.outputPerMTok) / 1_000_000 : 0;
-        release = budget.hold(estimatedInput + maxTokens, usd);
-      }
+      hold = fit.hold;
     }
     const temperature = req.temperature ?? o.temperature;
     const providerRequest: ProviderRequest = {
@@ -175,7 +172,7 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
             if (ev.type === "usage") {
               Object.assign(usage, ev.usage);
             } else if (ev.type === "stop") {
-              yield usageEvent(usage, budget, estimate, release);
+              yield usageEvent(usage, estimate, hold);
               yield { type: "stop", reason: ev.reason, content: content.blocks() };
               return;
             } else {
@@ -198,7 +195,7 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
               return;
             }
           }
-          if (Object.keys(usage).length > 0) yield usageEvent(usage, budget, estimate, release);
+          if (Object.keys(usage).length > 0) yield usageEvent(usage, estimate, hold);
           yield fail(err);
           return;
         } finally {
@@ -206,7 +203,7 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
         }
       }
     } finally {
-      release?.(); // however the request ended: nothing of it stays held
+      hold?.release(); // however the request ended: nothing of it stays held
     }
   }
 
@@ -215,19 +212,13 @@ export function createLlmClient(options: LlmClientOptions, deps: ClientDeps = {}
     return info.capabilities.forcedToolChoice || choice === undefined || choice === "auto" || choice === "none";
   }
 
-  function usageEvent(
-    partial: Partial<Usage>,
-    budget: Budget | undefined,
-    estimate: () => Usage,
-    release: (() => void) | undefined,
-  ): StreamEvent {
+  function usageEvent(partial: Partial<Usage>, estimate: () => Usage, hold: BudgetHold | undefined): StreamEvent {
     const estimated = Object.keys(partial).length === 0;
     const usage: Usage = estimated
       ? estimate()
       : { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, ...partial };
     const cost = costUsd(usage, info.pricing);
-    release?.(); // the hold becomes the charge
-    budget?.charge(usage, cost);
+    hold?.charge(usage, cost); // the hold becomes the charge
     return {
       type: "usage",
       usage,

@@ -28,7 +28,17 @@ export {
   modelInfo,
   modelsFor,
 } from "./catalog.ts";
-export { Budget, type BudgetLimits, createBudget, estimateInputTokens } from "./budget.ts";
+export {
+  Budget,
+  type BudgetHold,
+  type BudgetLimits,
+  type Reservation,
+  type ReserveRequest,
+  createBudget,
+  estimateInputTokens,
+  fitToBudget,
+  holdUsd,
+} from "./budget.ts";
 export { type RetryPolicy } from "./retry.ts";
 export {
   createEmbeddingsEndpoint,

@@ -5,7 +5,8 @@
  * - A review started through node A waits while no worker runs, then runs on the worker; its events
  *   reach a socket connected to node B in order, with no seq gap, exactly as the log has them.
  * - Presence: a user in the room on A shows on B and the other way round.
- * - Ask Argus: a question asked on A is answered on the worker and streamed to B.
+ * - Ask Argus: a question asked on A is answered on the worker and streamed to B; within a daily
+ *   budget, the worker keeps the day's running figures in Redis (server/ask/spend-shared.ts).
  * - Pause, resume and cancel from either web node reach the review on the worker.
  * - SIGKILL of the worker mid-review: the review keeps "running" until a worker is back, then the new
  *   worker takes the job over and fails the review with a reason a user understands; no seq gap.
@@ -14,6 +15,7 @@
  *
  * Skipped unless DATABASE_URL names PostgreSQL and `redis-server` is installed (npm run test:scale).
  */
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestConfig, testProvider, type TestConfig } from "../helpers/db.ts";
 import { sayWhySkipped } from "../helpers/redis.ts";
@@ -261,6 +263,50 @@ describe.skipIf(!!skip)("two web nodes and a worker on one PostgreSQL and one Re
     expect(state()?.body).toBe(ANSWER);
     expect(onB.fresh.some((e) => e.type === "ask.tool_call")).toBe(true);
     expect(seqsAreWhole(onB.fresh.map((e) => e.seq))).toBe(true);
+  });
+
+  it("Ask Argus within a daily budget: the worker holds and charges in Redis; the day's figures there match the database's", async () => {
+    llm.setScript(ASK_SCRIPT);
+    const ws = owner.workspaceId;
+    const room = projectRoom(projectUid);
+    const onB = await watch(beaOnB, room);
+    await owner.client.ok("mutate", "ask.setBudget", { workspaceId: ws, maxTokens: 1_000_000, maxCostUsd: null });
+    const raw = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    raw.on("error", () => undefined);
+    try {
+      const r = await owner.client.ok<{ answer: { id: string } }>("mutate", "ask.ask", {
+        projectUid,
+        question: "Where are passwords hashed?",
+      });
+      const status = () =>
+        onB.fresh
+          .filter((e) => e.type === "ask.message")
+          .map((e) => (e.payload as { message: { id: string; status: string } }).message)
+          .filter((m) => m.id === r.answer.id)
+          .at(-1)?.status;
+      await expect.poll(status, { timeout: 30_000 }).toBe("done");
+      const key = `${env.REDIS_PREFIX}:ask-budget:${ws}:${new Date().toISOString().slice(0, 10)}`;
+      const spent = async () =>
+        (await owner.client.ok<{ spent: { tokens: number } }>("query", "ask.budget", { workspaceId: ws })).spent.tokens;
+      const figures = async () => {
+        const h = await raw.hgetall(key);
+        return {
+          tokens: Number(h.tokens ?? -1),
+          held: Object.keys(h).filter((f) => f.startsWith("h:")).length,
+          maxTokens: h.maxTokens,
+        };
+      };
+      // Charges settle in the background: Redis agrees with the database once they have, nothing held.
+      await expect.poll(async () => (await figures()).tokens === (await spent()), { timeout: 10_000 }).toBe(true);
+      expect(await figures()).toMatchObject({ held: 0, maxTokens: "1000000" });
+      expect((await figures()).tokens).toBeGreaterThan(0);
+      // An owner's change reaches the figures the workers hold against.
+      await owner.client.ok("mutate", "ask.setBudget", { workspaceId: ws, maxTokens: 2_000_000, maxCostUsd: null });
+      expect((await figures()).maxTokens).toBe("2000000");
+    } finally {
+      raw.disconnect();
+      await owner.client.ok("mutate", "ask.setBudget", { workspaceId: ws, maxTokens: null, maxCostUsd: null });
+    }
   });
 
   it("chat on A: a mention of Bea reaches her inbox on B; '@argus …' is answered on the worker, streamed to B", async () => {

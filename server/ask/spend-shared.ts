@@ -1,0 +1,279 @@
+/**
+ * The daily chat budget shared by every process (REDIS_URL): the same ledger as spend.ts, with the
+ * day's figures in Redis (server/cluster/budget-store.ts, one hash per workspace and UTC day) instead
+ * of in this process. The first answer of the day on any node creates them from the database's day
+ * spend; from then on every model request of every node checks and holds in one atomic step there
+ * (`Budget.reserve`), and its charge replaces its hold in another, so answers running at once on
+ * several workers cannot together pass the limit. The limits are kept with the figures: set by each
+ * answer as it starts (read with it from the database) and by an owner's change, so answers already
+ * running on other nodes spend within new limits too.
+ *
+ * Each answer's `Budget` is a mirror of the shared figures as of the last script's reply (what the
+ * agent loop's "nearly spent" reads); the decision is always Redis's.
+ *
+ * Redis unavailable mid-run — fail safe by refusing: a model request whose hold Redis does not
+ * confirm within HOLD_WAIT_MS is not sent, and the answer fails with a reason that says so
+ * (REDIS_DOWN); a charge sent meanwhile reaches Redis when it is back (main connection). No fallback
+ * to this process's own view: several workers each holding against the database's remainder is the
+ * overspending this module exists to prevent. What only reads — `state`, `refuseIfSpent` — falls back
+ * to the database's figures (usage is written there as it streams), so pages and questions still work.
+ *
+ * With no limit set nothing of this runs: no Redis command, no query (as in spend.ts).
+ */
+import { randomUUID } from "node:crypto";
+import type { Logger } from "../logger.ts";
+import type { RedisLink } from "../cluster/redis.ts";
+import { redisBudgetStore, type SharedBudgetStore, type SharedFigures } from "../cluster/budget-store.ts";
+import type { Db } from "../db/client.ts";
+import { conflict } from "../errors.ts";
+import { Budget, fitToBudget, holdUsd, type BudgetHold, type Reservation, type ReserveRequest } from "../llm/index.ts";
+import type { AskBudget } from "../shared/ask.ts";
+import { budgetRefusal, budgetState, dayStart, hasLimits, nextReset, type BudgetState } from "./budget.ts";
+
+/** A hold lives this long unless renewed (its process renews it every third of it while the request runs). */
+export const HOLD_LEASE_MS = 60_000;
+/** How long a request waits for Redis to confirm its hold before it is refused. */
+export const HOLD_WAIT_MS = 3_000;
+/** A day's figures stay a day after the day ends (an answer started before midnight still charges them). */
+const KEEP_AFTER_DAY_MS = 86_400_000;
+/** Tries to fit a request to figures other nodes keep changing before giving up. */
+const MAX_TRIES = 8;
+
+export const REDIS_DOWN =
+  "the workspace's daily chat budget is shared through Redis, which is not answering, so Argus cannot check it: no model request is sent until Redis is back. Ask again in a moment; if it persists, the operator should check REDIS_URL.";
+
+class Unanswered extends Error {}
+
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Unanswered(`no answer from Redis in ${ms} ms`)), ms);
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export interface SharedLedgerOptions {
+  log?: Logger;
+  /** Tests: another store (the real one by default). */
+  store?: SharedBudgetStore;
+  leaseMs?: number;
+  waitMs?: number;
+}
+
+export function createSharedSpendLedger(db: Db, redis: RedisLink, options: SharedLedgerOptions = {}) {
+  const store = options.store ?? redisBudgetStore(redis);
+  const leaseMs = options.leaseMs ?? HOLD_LEASE_MS;
+  const waitMs = options.waitMs ?? HOLD_WAIT_MS;
+  const log = options.log;
+  const keyOf = (workspaceId: string, now: Date) =>
+    store.key("ask-budget", workspaceId, dayStart(now).toISOString().slice(0, 10));
+  const shared = (l: AskBudget) => ({ maxTokens: l.maxTokens, maxUsd: l.maxCostUsd });
+
+  /** Holds of this process's running requests, renewed while they run: id → key. */
+  const live = new Map<string, string>();
+  let renewing: NodeJS.Timeout | undefined;
+  function track(id: string, key: string) {
+    live.set(id, key);
+    renewing ??= setInterval(() => {
+      const byKey = new Map<string, string[]>();
+      for (const [h, k] of live) byKey.set(k, [...(byKey.get(k) ?? []), h]);
+      for (const [k, ids] of byKey)
+        store.renew(k, ids, leaseMs).catch((err: unknown) => log?.warn({ err }, "chat budget: holds not renewed"));
+    }, leaseMs / 3);
+    renewing.unref();
+  }
+  function untrack(id: string) {
+    live.delete(id);
+    if (live.size === 0 && renewing) {
+      clearInterval(renewing);
+      renewing = undefined;
+    }
+  }
+
+  /** The day's figures, created from the database's day spend when no node has created them yet. */
+  async function seeded(key: string, workspaceId: string, limits: AskBudget, now: Date): Promise<SharedFigures> {
+    const existing = await store.setLimits(key, shared(limits));
+    if (existing) return existing;
+    const s = await budgetState(db, workspaceId, now, limits);
+    const expireAt = nextReset(now).getTime() + KEEP_AFTER_DAY_MS;
+    return store.init(key, { tokens: s.spent.tokens, usd: s.spent.costUsd }, shared(limits), expireAt);
+  }
+
+  function mirror(b: Budget, f: SharedFigures) {
+    b.spentTokens = f.tokens;
+    b.spentUsd = f.usd;
+    b.heldTokens = f.heldTokens;
+    b.heldUsd = f.heldUsd;
+    b.limits.maxTokens = f.maxTokens ?? undefined;
+    b.limits.maxCostUsd = f.maxUsd ?? undefined;
+  }
+
+  function stateOf(limits: AskBudget, f: SharedFigures, now: Date): BudgetState {
+    const spent = { tokens: f.tokens, costUsd: f.usd };
+    const remaining = {
+      ...(limits.maxTokens !== null ? { maxTokens: Math.max(0, limits.maxTokens - spent.tokens) } : {}),
+      ...(limits.maxCostUsd !== null ? { maxCostUsd: Math.max(0, limits.maxCostUsd - spent.costUsd) } : {}),
+    };
+    return {
+      budget: limits,
+      spent,
+      resetsAt: nextReset(now).toISOString(),
+      remaining,
+      exhausted: remaining.maxTokens === 0 || (remaining.maxCostUsd !== undefined && remaining.maxCostUsd <= 0),
+    };
+  }
+
+  /** One answer's budget: a mirror of the figures whose requests reserve in Redis. */
+  function answerBudget(key: string, workspaceId: string, limits: AskBudget, now: Date): Budget {
+    const budget = new Budget({});
+    budget.limits.maxTokens = limits.maxTokens ?? undefined;
+    budget.limits.maxCostUsd = limits.maxCostUsd ?? undefined;
+    const apply = (f: SharedFigures | undefined) => f && mirror(budget, f);
+
+    function holdOf(id: string, tokens: number, usd: number): BudgetHold {
+      let open = true;
+      const close = () => {
+        open = false;
+        untrack(id);
+        budget.heldTokens -= tokens;
+        budget.heldUsd -= usd;
+      };
+      return {
+        charge(usage, costUsd) {
+          if (!open) return;
+          close();
+          const spent = usage.inputTokens + usage.outputTokens;
+          budget.spentTokens += spent;
+          if (costUsd === undefined) budget.unpriced = true;
+          else budget.spentUsd += costUsd;
+          // Sent on the main connection: while Redis is away it waits and goes when Redis is back.
+          store
+            .settle(key, id, spent, costUsd ?? 0)
+            .then(apply)
+            .catch((err: unknown) => log?.warn({ err, workspaceId }, "chat budget: charge not recorded in Redis"));
+        },
+        release() {
+          if (!open) return;
+          close();
+          store
+            .release(key, id)
+            .then(apply)
+            .catch((err: unknown) => log?.warn({ err, workspaceId }, "chat budget: hold not released (it expires)"));
+        },
+      };
+    }
+
+    budget.reserve = async (r: ReserveRequest): Promise<Reservation> => {
+      const id = randomUUID();
+      let fresh = false;
+      try {
+        for (let i = 0; i < MAX_TRIES; i++) {
+          // Fitted to the latest figures this answer saw; Redis decides whether they still hold.
+          const fit = fitToBudget({ ...r, budget });
+          if (!fit.ok) {
+            if (fresh) return fit;
+            const f = await within(store.figures(key), waitMs);
+            mirror(budget, f ?? (await within(seeded(key, workspaceId, limits, now), waitMs)));
+            fresh = true;
+            continue;
+          }
+          const tokens = r.estimatedInput + fit.maxTokens;
+          const usd = holdUsd(r.pricing, r.estimatedInput, fit.maxTokens);
+          let held;
+          try {
+            held = await within(store.hold(key, id, tokens, usd, leaseMs), waitMs);
+          } catch (err) {
+            // The hold may still reach Redis later: its release follows it on the same connection.
+            store.release(key, id).catch(() => undefined);
+            throw err;
+          }
+          fresh = true;
+          if (held.status === "missing") {
+            // Redis lost the day's figures (a restart without persistence): created again from the database.
+            mirror(budget, await within(seeded(key, workspaceId, limits, now), waitMs));
+            continue;
+          }
+          mirror(budget, held.figures);
+          if (held.status === "ok") {
+            track(id, key);
+            return { ok: true, maxTokens: fit.maxTokens, hold: holdOf(id, tokens, usd) };
+          }
+        }
+        return {
+          ok: false,
+          reason: "the workspace's daily chat budget is changing too fast to fit this request; ask again",
+          kind: "bad_request",
+        };
+      } catch (err) {
+        log?.warn({ err: (err as Error).message, workspaceId }, "chat budget: Redis unreachable, request refused");
+        // Not budget_exceeded: that ends an answer quietly as "budget nearly spent"; this fails it with why.
+        return { ok: false, reason: REDIS_DOWN, kind: "bad_request" };
+      }
+    };
+    return budget;
+  }
+
+  /** Today's state: the shared figures when some node started an answer today, else the database's. */
+  async function state(workspaceId: string, limits: AskBudget, now = new Date()): Promise<BudgetState> {
+    if (hasLimits(limits)) {
+      try {
+        const f = await within(store.read(keyOf(workspaceId, now)), waitMs);
+        if (f) return stateOf(limits, f, now);
+      } catch (err) {
+        log?.warn({ err: (err as Error).message, workspaceId }, "chat budget: Redis unreachable, read the database");
+      }
+    }
+    return budgetState(db, workspaceId, now, limits);
+  }
+
+  return {
+    state,
+
+    /** Refuses (409, with when it resets) a question when today's budget is spent; nothing to read without a limit. */
+    async refuseIfSpent(workspaceId: string, limits: AskBudget, now = new Date()): Promise<void> {
+      if (!hasLimits(limits)) return;
+      const s = await state(workspaceId, limits, now);
+      if (s.exhausted) throw conflict(budgetRefusal(s, now));
+    },
+
+    /**
+     * An answer starts: the budget its model requests spend from (undefined without a limit), its state
+     * now, and `leave` for when it ends. Redis unreachable here: the state comes from the database and
+     * the answer's first request is refused (REDIS_DOWN) unless Redis is back by then.
+     */
+    async join(
+      workspaceId: string,
+      limits: AskBudget,
+      now = new Date(),
+    ): Promise<{ budget: Budget | undefined; state: BudgetState | undefined; leave: () => void }> {
+      if (!hasLimits(limits)) return { budget: undefined, state: undefined, leave: () => undefined };
+      const key = keyOf(workspaceId, now);
+      const budget = answerBudget(key, workspaceId, limits, now);
+      let s: BudgetState;
+      try {
+        const f = await within(seeded(key, workspaceId, limits, now), waitMs);
+        mirror(budget, f);
+        s = stateOf(limits, f, now);
+      } catch (err) {
+        log?.warn({ err: (err as Error).message, workspaceId }, "chat budget: Redis unreachable at an answer's start");
+        s = await budgetState(db, workspaceId, now, limits);
+        budget.spentTokens = s.spent.tokens;
+        budget.spentUsd = s.spent.costUsd;
+      }
+      return { budget, state: s, leave: () => undefined };
+    },
+
+    /** An owner changed the limits: answers running now, on any node, spend within the new ones. */
+    async limitsChanged(workspaceId: string, limits: AskBudget): Promise<void> {
+      try {
+        await within(store.setLimits(keyOf(workspaceId, new Date()), shared(limits)), waitMs);
+      } catch (err) {
+        // Each answer sets the limits again as it starts; until then running ones keep the old ones.
+        log?.warn({ err: (err as Error).message, workspaceId }, "chat budget: new limits not passed to Redis");
+      }
+    },
+  };
+}
