@@ -2,15 +2,18 @@
 /**
  * The graph's edit bar (members, on a workspace pipeline): add a step, a loop or a branch after the
  * selected node (or at the end), delete the selected node. Every edit rewrites the YAML
- * (graph-edits.ts); graph, problems and form follow it like a typed edit.
+ * (graph-edits.ts); graph, problems and form follow it like a typed edit. The edits (and the YAML
+ * library they use) and the add dialog are loaded when first used, not with the page.
  */
 import { GitBranch, Plus, Repeat, Trash2 } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/app/_components/ui.tsx";
 import type { GraphNode } from "@/server/shared/pipelines.ts";
-import { deleteStep } from "./graph-edits.ts";
-import { AddStepDialog, type AddKind } from "./add-step-dialog.tsx";
+import type { AddKind } from "./add-step-dialog.tsx";
+
+const AddStepDialog = dynamic(() => import("./add-step-dialog.tsx").then((m) => m.AddStepDialog), { ssr: false });
 
 export function CanvasToolbar({
   workspaceId,
@@ -31,8 +34,9 @@ export function CanvasToolbar({
   const target = selected && selected.id !== "end" ? selected : null;
   const label = target ? (target.kind === "branch" ? `the branch on ${target.label}` : target.label) : null;
 
-  function remove() {
+  async function remove() {
     if (!target) return;
+    const { deleteStep } = await import("./graph-edits.ts");
     const r = deleteStep(source, target.id);
     if (!r.ok) return void toast.error(r.error);
     onChange(r.source);
@@ -56,7 +60,7 @@ export function CanvasToolbar({
         className="text-xs"
         disabled={!target}
         title={target ? undefined : "Select a step on the graph first"}
-        onClick={remove}
+        onClick={() => void remove()}
       >
         <Trash2 className="size-3.5" aria-hidden />{" "}
         {target

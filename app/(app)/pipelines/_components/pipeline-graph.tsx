@@ -10,6 +10,12 @@
  * that handler on every render with the nodes it last stored, so for one render after the page picked
  * node B it still reported A, the page went back to A, and the two ping-ponged.
  *
+ * Every node's size is known before it is drawn (heightOf: the card's rows have fixed heights), so
+ * React Flow shows the nodes in the first frame instead of hiding them until it has measured each,
+ * and the layout needs no measuring pass. A straight chain of steps (the common pipeline) is placed
+ * without dagre, exactly where dagre would put it; dagre lays out the rest (loops, branches), once
+ * per graph shape (typing that keeps the shape keeps the positions).
+ *
  * The container says what state the drawing is in, for tests and anything else that must wait:
  * `data-layout="ready"` once the current graph's nodes are measured and fitted into view (a new graph
  * shape is fitted again, so an added step is never off-screen), `data-selected` on the selected card.
@@ -31,7 +37,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import { GitBranch, Repeat, Square } from "lucide-react";
 import { useTheme } from "next-themes";
-import { memo, useCallback, useEffect, useMemo, useState, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { cx } from "@/app/_components/ui.tsx";
 import type { GraphNode, PipelineGraph as Graph } from "@/server/shared/pipelines.ts";
 
@@ -43,10 +49,12 @@ const FIT: FitViewOptions = { padding: 0.1, minZoom: 0.55, maxZoom: 1 };
 /** Pool variables a step reads; its `$parameters` are one line (the step's details list them all). */
 const reads = (n: GraphNode) => n.inputs.filter((i) => !i.from.startsWith("$"));
 const params = (n: GraphNode) => n.inputs.filter((i) => i.from.startsWith("$")).map((i) => i.from.slice(1));
+/** A card's height: 2 px of border, 16 of padding, a 26 px title row and 18 px per line (its CSS). */
 const heightOf = (n: GraphNode) =>
   n.kind === "loop" || n.kind === "end"
     ? 40
     : 44 + 18 * (reads(n).length + n.outputs.length + (params(n).length ? 1 : 0));
+const LINE = "h-[18px] truncate font-mono leading-[18px]";
 
 const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
   const { step, selected } = data;
@@ -68,7 +76,7 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
             : "border-zinc-300 bg-zinc-100 text-zinc-600 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-300",
           ring,
         )}
-        style={{ width: WIDTH }}
+        style={{ width: WIDTH, height: heightOf(step) }}
       >
         {handles}
         {step.kind === "loop" ? <Repeat className="size-4" aria-hidden /> : <Square className="size-3" aria-hidden />}
@@ -87,25 +95,25 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
             : "border-zinc-300 dark:border-zinc-600",
         ring,
       )}
-      style={{ width: WIDTH }}
+      style={{ width: WIDTH, height: heightOf(step) }}
     >
       {handles}
-      <div className="flex items-center gap-1.5 font-mono text-[13px] font-semibold">
+      <div className="flex h-[26px] items-center gap-1.5 font-mono text-[13px] font-semibold">
         {step.kind === "branch" && <GitBranch className="size-3.5 text-amber-600" aria-label="branch" />}
         <span className="truncate">{step.label}</span>
       </div>
       {reads(step).map((i) => (
-        <div key={`in-${i.name}`} className="truncate font-mono text-zinc-500 dark:text-zinc-400">
+        <div key={`in-${i.name}`} className={cx(LINE, "text-zinc-500 dark:text-zinc-400")}>
           {i.name} ← <span className="text-zinc-700 dark:text-zinc-200">{i.from}</span>
         </div>
       ))}
       {params(step).length > 0 && (
-        <div className="truncate font-mono text-zinc-400" title={params(step).join(", ")}>
+        <div className={cx(LINE, "text-zinc-400")} title={params(step).join(", ")}>
           $ {params(step).join(", ")}
         </div>
       )}
       {step.outputs.map((o) => (
-        <div key={`out-${o.name}`} className="truncate font-mono text-emerald-700 dark:text-emerald-400">
+        <div key={`out-${o.name}`} className={cx(LINE, "text-emerald-700 dark:text-emerald-400")}>
           → {o.as}
           {o.as !== o.name ? ` (${o.name})` : ""}
         </div>
@@ -116,19 +124,66 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
 
 const nodeTypes = { step: StepCard };
 
-function layout(graph: Graph, selected: string | null): { nodes: StepNode[]; edges: Edge[] } {
+const RANKSEP = 48;
+type Positions = Map<string, { x: number; y: number }>;
+
+/**
+ * Where each node's top left corner goes. A chain (every node's one edge leads to the next node, no
+ * loop) is one column, one node per rank: x 0, each node RANKSEP below the one before — what dagre
+ * gives for it (checked against dagre 3.1 on chains of 1 to 61 mixed heights), without its ~40 ms
+ * for 60 steps. Anything else is dagre's.
+ */
+function positionsOf(graph: Graph): Positions {
+  const out: Positions = new Map();
+  const { nodes, edges } = graph;
+  const chain =
+    edges.length === nodes.length - 1 &&
+    edges.every((e) => e.kind !== "repeat") &&
+    (() => {
+      const next = new Map(edges.map((e) => [e.source, e.target]));
+      return (
+        next.size === edges.length &&
+        nodes.every((n, i) => i === nodes.length - 1 || next.get(n.id) === nodes[i + 1]!.id)
+      );
+    })();
+  if (chain) {
+    let y = 0;
+    for (const n of nodes) {
+      out.set(n.id, { x: 0, y });
+      y += heightOf(n) + RANKSEP;
+    }
+    return out;
+  }
   const g = new dagre.graphlib.Graph();
-  g.setGraph({ rankdir: "TB", nodesep: 40, ranksep: 48 });
+  g.setGraph({ rankdir: "TB", nodesep: 40, ranksep: RANKSEP });
   g.setDefaultEdgeLabel(() => ({}));
-  for (const n of graph.nodes) g.setNode(n.id, { width: WIDTH, height: heightOf(n) });
-  for (const e of graph.edges) if (e.kind !== "repeat") g.setEdge(e.source, e.target);
+  for (const n of nodes) g.setNode(n.id, { width: WIDTH, height: heightOf(n) });
+  for (const e of edges) if (e.kind !== "repeat") g.setEdge(e.source, e.target);
   dagre.layout(g);
-  const nodes: StepNode[] = graph.nodes.map((n) => {
+  for (const n of nodes) {
     const p = g.node(n.id);
+    out.set(n.id, { x: p.x - WIDTH / 2, y: p.y - heightOf(n) / 2 });
+  }
+  return out;
+}
+
+/** What the positions depend on: the nodes with their heights, and the edges laid out. */
+const geometryOf = (graph: Graph) =>
+  `${graph.nodes.map((n) => `${n.id}:${heightOf(n)}`).join(",")}|${graph.edges
+    .filter((e) => e.kind !== "repeat")
+    .map((e) => `${e.source}>${e.target}`)
+    .join(",")}`;
+
+function layout(graph: Graph, positions: Positions, selected: string | null): { nodes: StepNode[]; edges: Edge[] } {
+  const nodes: StepNode[] = graph.nodes.map((n) => {
+    const p = positions.get(n.id)!;
     return {
       id: n.id,
       type: "step",
-      position: { x: p.x - WIDTH / 2, y: p.y - heightOf(n) / 2 },
+      position: p,
+      // Known sizes: drawn at once, no measuring before the first paint.
+      width: WIDTH,
+      height: heightOf(n),
       data: { step: n, selected: n.id === selected },
       ariaLabel: `${n.kind === "branch" ? "branch " : ""}${n.label}, line ${n.pos.line}`,
       selected: n.id === selected,
@@ -192,8 +247,14 @@ export function PipelineGraph({
   className?: string;
 }) {
   const { resolvedTheme } = useTheme();
-  // Laid out once per graph; a new selection only marks nodes (no new layout, no re-measuring).
-  const laidOut = useMemo(() => layout(graph, null), [graph]);
+  // Positions once per geometry (typing that keeps the shape reuses them); nodes once per graph; a
+  // new selection only marks nodes (no new layout, no re-measuring).
+  const placed = useRef<{ geometry: string; positions: Positions } | null>(null);
+  const laidOut = useMemo(() => {
+    const geometry = geometryOf(graph);
+    if (placed.current?.geometry !== geometry) placed.current = { geometry, positions: positionsOf(graph) };
+    return layout(graph, placed.current.positions, null);
+  }, [graph]);
   const nodes = useMemo(
     () =>
       laidOut.nodes.map((n) => (n.id === selected ? { ...n, selected: true, data: { ...n.data, selected: true } } : n)),

@@ -4,15 +4,47 @@
  * output summary, streamed text and sources; the run's token total above. The rows are virtualised
  * (only those in view exist, measured as they render), so a run of 1,000 items with thousands of
  * steps scrolls as lightly as a short one; while the reader is at the end it follows the newest step.
+ *
+ * What keeps a scrolled frame short (bench/pipeline-ui: 1,000 steps scrolled end to end): each row's
+ * height is computed from what it shows (rowHeight: the CSS below has fixed line heights), so a row
+ * that appears is measured at the height it was placed at and nothing moves or renders again; a row's
+ * divider is its own top border (a `divide-y` border would move to another row whenever the last
+ * rendered row changes, resizing two rows each frame); folded output and sources are only built when
+ * opened; few rows are rendered beyond the view; and rows are contained for layout.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { CheckCircle2, Loader2 } from "lucide-react";
-import { memo, useEffect, useRef } from "react";
+import { memo, useEffect, useRef, useState, type ReactNode } from "react";
 import { formatDuration, formatTokens } from "@/app/_components/review/format.ts";
 import { cx } from "@/app/_components/ui.tsx";
 import { stepMs, type RunTrace, type TokenUsage, type TraceStep } from "@/server/shared/run-trace.ts";
 
 const tokensLabel = (u: TokenUsage) => `${formatTokens(u.input)} in · ${formatTokens(u.output)} out tokens`;
+
+/**
+ * A row's height in px, as its CSS lays it out when nothing wraps: 16 of padding, the 20 px header
+ * line, the streamed text (4 px margin, 16 px padding, 16 px a line, at most 160 px), 20 px per fold
+ * (output, sources: 4 px margin, a 16 px summary), 1 px of divider above every row but the first.
+ * Wrapped lines make a row taller: it is measured as it renders, and corrected then.
+ */
+export function rowHeight(step: TraceStep, index: number): number {
+  let h = 16 + 20 + (index > 0 ? 1 : 0);
+  if (step.tokens) h += 4 + Math.min(160, 16 + 16 * step.tokens.split("\n").length);
+  if (step.output) h += 20;
+  if (step.sources.length > 0) h += 20;
+  return h;
+}
+
+/** A fold whose contents are only built once it is opened (most never are). */
+function Fold({ summary, className, children }: { summary: ReactNode; className: string; children: () => ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="mt-1" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className={className}>{summary}</summary>
+      {open && children()}
+    </details>
+  );
+}
 
 const StepRow = memo(function StepRow({ step, live }: { step: TraceStep; live: boolean }) {
   const ms = stepMs(step);
@@ -20,7 +52,7 @@ const StepRow = memo(function StepRow({ step, live }: { step: TraceStep; live: b
   const runningNow = live && step.endedAt === null && !structural;
   return (
     <div className="py-2" style={{ paddingLeft: `${step.depth * 1.25}rem` }}>
-      <div className="flex flex-wrap items-center gap-2 text-sm">
+      <div className="flex min-h-5 flex-wrap items-center gap-2 text-sm leading-5">
         {runningNow ? (
           <Loader2 className="size-4 animate-spin text-brand-600" aria-label="running" />
         ) : step.endedAt ? (
@@ -40,34 +72,38 @@ const StepRow = memo(function StepRow({ step, live }: { step: TraceStep; live: b
         )}
       </div>
       {step.tokens && (
-        <p className="mt-1 max-h-40 overflow-auto rounded bg-zinc-50 p-2 text-xs whitespace-pre-wrap dark:bg-zinc-950">
+        <p className="mt-1 max-h-40 overflow-auto rounded bg-zinc-50 p-2 text-xs leading-4 whitespace-pre-wrap dark:bg-zinc-950">
           {step.tokens}
           {runningNow && <span className="animate-pulse">▍</span>}
         </p>
       )}
       {step.output && (
-        <details className="mt-1">
-          <summary className="cursor-pointer truncate text-xs text-zinc-600 dark:text-zinc-300">
-            {step.output.split("\n")[0]}
-          </summary>
-          <pre className="mt-1 max-h-60 overflow-auto rounded bg-zinc-50 p-2 text-xs whitespace-pre-wrap dark:bg-zinc-950">
-            {step.output}
-          </pre>
-        </details>
+        <Fold
+          className="h-4 cursor-pointer truncate text-xs leading-4 text-zinc-600 dark:text-zinc-300"
+          summary={step.output.split("\n")[0]}
+        >
+          {() => (
+            <pre className="mt-1 max-h-60 overflow-auto rounded bg-zinc-50 p-2 text-xs whitespace-pre-wrap dark:bg-zinc-950">
+              {step.output}
+            </pre>
+          )}
+        </Fold>
       )}
       {step.sources.length > 0 && (
-        <details className="mt-1">
-          <summary className="cursor-pointer text-xs text-zinc-600 dark:text-zinc-300">
-            {step.sources.length} sources
-          </summary>
-          <ol className="mt-1 space-y-1 text-xs" aria-label={`Sources of ${step.name}`}>
-            {step.sources.map((s) => (
-              <li key={`${s.id}-${s.title}`} className="rounded border border-zinc-200 p-2 dark:border-zinc-800">
-                <span className="font-medium">[{s.id}]</span> {s.content}
-              </li>
-            ))}
-          </ol>
-        </details>
+        <Fold
+          className="h-4 cursor-pointer truncate text-xs leading-4 text-zinc-600 dark:text-zinc-300"
+          summary={`${step.sources.length} sources`}
+        >
+          {() => (
+            <ol className="mt-1 space-y-1 text-xs" aria-label={`Sources of ${step.name}`}>
+              {step.sources.map((s) => (
+                <li key={`${s.id}-${s.title}`} className="rounded border border-zinc-200 p-2 dark:border-zinc-800">
+                  <span className="font-medium">[{s.id}]</span> {s.content}
+                </li>
+              ))}
+            </ol>
+          )}
+        </Fold>
       )}
     </div>
   );
@@ -80,8 +116,8 @@ export function RunTraceView({ trace, live }: { trace: RunTrace; live: boolean }
   const virtualizer = useVirtualizer({
     count: steps.length,
     getScrollElement: () => box.current,
-    estimateSize: () => 40, // a step without output; longer rows are measured as they render
-    overscan: 8,
+    estimateSize: (i) => rowHeight(steps[i]!, i),
+    overscan: 3,
     getItemKey: (i) => steps[i]!.seq,
   });
   useEffect(() => {
@@ -115,11 +151,7 @@ export function RunTraceView({ trace, live }: { trace: RunTrace; live: boolean }
         data-testid="trace-scroller"
         data-steps={steps.length}
       >
-        <ol
-          className="relative divide-y divide-zinc-100 dark:divide-zinc-800"
-          aria-label="Steps"
-          style={{ height: virtualizer.getTotalSize() }}
-        >
+        <ol className="relative" aria-label="Steps" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
             const s = steps[v.index]!;
             return (
@@ -130,7 +162,10 @@ export function RunTraceView({ trace, live }: { trace: RunTrace; live: boolean }
                 data-step={s.name}
                 aria-posinset={v.index + 1}
                 aria-setsize={steps.length}
-                className="absolute inset-x-0 top-0"
+                className={cx(
+                  "absolute inset-x-0 top-0 [contain:layout_style]",
+                  v.index > 0 && "border-t border-zinc-100 dark:border-zinc-800",
+                )}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
                 <StepRow step={s} live={live} />

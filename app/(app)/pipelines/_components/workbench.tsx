@@ -8,30 +8,42 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { GitFork, Play, Save, Trash2 } from "lucide-react";
+import dynamic from "next/dynamic";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState, type ComponentProps } from "react";
 import { toast } from "sonner";
-import { stringify } from "yaml";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
-import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
-import { useChatRoom } from "@/app/_components/rooms/room-chat-card.tsx";
+import type { ChatPanel as ChatPanelOf } from "@/app/_components/rooms/chat-panel.tsx";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
+import { usePresence } from "@/app/_components/rooms/use-presence.ts";
 import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader, cx } from "@/app/_components/ui.tsx";
+import { useRoom } from "@/app/_lib/room.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { AssistantPanel } from "./assistant-panel.tsx";
+import { roomNameOrNull } from "@/server/shared/rooms.ts";
 import { CanvasToolbar } from "./canvas-toolbar.tsx";
-import { ForkDialog } from "./fork-dialog.tsx";
 import { NodeDetails } from "./node-details.tsx";
-import { ParameterForm } from "./parameter-form.tsx";
 import type { ParameterFile } from "./params.ts";
 import { PipelineGraph } from "./pipeline-graph.tsx";
-import { RunDialog } from "./run-dialog.tsx";
-import { RunHistory } from "./run-history.tsx";
 import { needsLabel, type PipelineInspection } from "./types.ts";
 import { useLiveInspection } from "./use-live-inspection.ts";
-import { VersionsPanel } from "./versions-panel.tsx";
 import { YamlEditor } from "./yaml-editor.tsx";
+
+// What the page shows at once is the graph and the editor; the rest (the other tabs, the dialogs,
+// the team's chat with its Markdown) comes in its own chunks, fetched after the first paint, so the
+// scripts that run before the page is interactive are the graph's and the editor's (bench/pipeline-ui).
+// `ssr: false` gives each its own Suspense boundary (this page is never server-rendered: the shell
+// waits for the session); without one, a chunk still loading would hold back the whole page.
+const ParametersTab = dynamic(() => import("./parameters-tab.tsx").then((m) => m.ParametersTab), { ssr: false });
+const AssistantPanel = dynamic(() => import("./assistant-panel.tsx").then((m) => m.AssistantPanel), { ssr: false });
+const RunHistory = dynamic(() => import("./run-history.tsx").then((m) => m.RunHistory), { ssr: false });
+const VersionsPanel = dynamic(() => import("./versions-panel.tsx").then((m) => m.VersionsPanel), { ssr: false });
+const RunDialog = dynamic(() => import("./run-dialog.tsx").then((m) => m.RunDialog), { ssr: false });
+const ForkDialog = dynamic(() => import("./fork-dialog.tsx").then((m) => m.ForkDialog), { ssr: false });
+const ChatPanel = dynamic<ComponentProps<typeof ChatPanelOf<"pipeline">>>(
+  () => import("@/app/_components/rooms/chat-panel.tsx").then((m) => m.ChatPanel),
+  { ssr: false },
+);
 
 export type WorkbenchTarget = { kind: "workspace"; uid: string } | { kind: "gallery"; key: string };
 
@@ -115,7 +127,10 @@ function Loaded({
   const editable = target.kind === "workspace" && canEdit;
   const { user } = useWorkspace();
   // A workspace pipeline's page is a room: who is here, and the team's chat (a gallery entry has none).
-  const chat = useChatRoom("pipeline", target.kind === "workspace" ? target.uid : "");
+  // Joined as useChatRoom (rooms/room-chat-card.tsx) does, without importing the chat panel with it.
+  const chatRoom = roomNameOrNull("pipeline", target.kind === "workspace" ? target.uid : "");
+  const chatState = useRoom(chatRoom);
+  const chat = { room: chatRoom, state: chatState, presence: usePresence(chatRoom, chatState) };
   const [source, setSource] = useState(saved.source);
   const [parameters, setParameters] = useState<ParameterFile>(saved.parameters);
   const inspection = useLiveInspection(workspaceId, source, { parameters, initial: saved.inspection })!;
@@ -328,27 +343,13 @@ function Loaded({
               </>
             )}
             {tab === "parameters" && (
-              <div className="space-y-4">
-                <ParameterForm
-                  fields={inspection.fields}
-                  file={parameters}
-                  onChange={setParameters}
-                  readOnly={!editable}
-                />
-                <details>
-                  <summary className="cursor-pointer text-sm font-medium">
-                    Parameter file (parameter/{name}_parameter.yaml)
-                  </summary>
-                  <pre
-                    className="mt-2 max-h-96 overflow-auto rounded bg-zinc-50 p-3 text-xs dark:bg-zinc-950"
-                    aria-label="Parameter file"
-                  >
-                    {Object.keys(parameters).length
-                      ? stringify(parameters, { lineWidth: 0 })
-                      : "# no parameter file: the servers' defaults apply\n"}
-                  </pre>
-                </details>
-              </div>
+              <ParametersTab
+                name={name}
+                fields={inspection.fields}
+                file={parameters}
+                onChange={setParameters}
+                readOnly={!editable}
+              />
             )}
             {tab === "assistant" && editable && target.kind === "workspace" && (
               <AssistantPanel
