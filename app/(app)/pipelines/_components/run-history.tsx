@@ -3,38 +3,19 @@
  * A pipeline's runs, newest first: status, when, on what, which version, and the parameters each
  * kept. Members re-run a run as it ran; tick two runs to compare them side by side.
  */
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { GitCompare, RotateCcw } from "lucide-react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
 import { stringify } from "yaml";
 import { QueryList } from "@/app/_components/query-states.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
 import { Button } from "@/app/_components/ui.tsx";
-import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { datasetLabel, useRerun } from "./run-actions.ts";
 import { RunStatus } from "./run-status.tsx";
-import { compareHref, runHref, type RunItem } from "./types.ts";
-
-export function datasetLabel(d: RunItem["dataset"]): string {
-  if (!d || d.kind === "sample") return "sample";
-  if (d.kind === "chat") return `question: ${d.question}`;
-  return "items" in d ? `${d.name} (${d.items} rows)` : d.name;
-}
-
-/** Re-runs a run as it ran and opens the new run's page. */
-export function useRerun() {
-  const trpc = useTRPC();
-  const router = useRouter();
-  return useMutation(
-    trpc.pipelines.rerun.mutationOptions({
-      onSuccess: (r) => router.push(runHref(r.uid)),
-      onError: (err) => toast.error(errorInfo(err).message),
-    }),
-  );
-}
+import { compareHref, runHref } from "./types.ts";
 
 export function RunHistory({
   workspaceId,

@@ -6,13 +6,13 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RotateCcw, Square } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useEffect } from "react";
+import { useEffect, type ComponentProps } from "react";
 import { toast } from "sonner";
-import { stringify } from "yaml";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
-import { ChatPanel } from "@/app/_components/rooms/chat-panel.tsx";
+import type { ChatPanel as ChatPanelOf } from "@/app/_components/rooms/chat-panel.tsx";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
 import { BackLink, Button, Card, PageHeader } from "@/app/_components/ui.tsx";
@@ -20,12 +20,20 @@ import { useRoom } from "@/app/_lib/room.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { roomNameOrNull } from "@/server/shared/rooms.ts";
-import { datasetLabel, useRerun } from "../../_components/run-history.tsx";
+import { datasetLabel, useRerun } from "../../_components/run-actions.ts";
 import { CaseView, EvaluationTables } from "../../_components/run-results.tsx";
 import { RunStatus } from "../../_components/run-status.tsx";
 import { RunTraceView } from "../../_components/run-trace-view.tsx";
 import { galleryHref, pipelineHref } from "../../_components/types.ts";
 import { useRunTrace } from "../../_components/use-run-trace.ts";
+
+// The team's chat (with its Markdown) and the YAML of the parameters come in their own chunks after
+// the first paint; `ssr: false` gives each its own Suspense boundary (see the workbench).
+const ChatPanel = dynamic<ComponentProps<typeof ChatPanelOf<"run">>>(
+  () => import("@/app/_components/rooms/chat-panel.tsx").then((m) => m.ChatPanel),
+  { ssr: false },
+);
+const YamlText = dynamic(() => import("../../_components/yaml-text.tsx").then((m) => m.YamlText), { ssr: false });
 
 export function RunView({ uid }: { uid: string }) {
   const trpc = useTRPC();
@@ -130,7 +138,7 @@ export function RunView({ uid }: { uid: string }) {
           <details>
             <summary className="cursor-pointer text-sm font-medium">Parameters of this run</summary>
             <pre className="mt-2 max-h-96 overflow-auto rounded bg-zinc-50 p-3 text-xs dark:bg-zinc-950">
-              {stringify(r.params ?? {}, { lineWidth: 0 })}
+              <YamlText value={r.params ?? {}} />
             </pre>
           </details>
           {pipelineLink && (

@@ -12,7 +12,7 @@ import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import { formatDate, formatDuration } from "@/app/_components/review/format.ts";
 import { BackLink, Card, PageHeader, cx } from "@/app/_components/ui.tsx";
 import { useTRPC } from "@/app/_lib/trpc.ts";
-import { datasetLabel } from "../../_components/run-history.tsx";
+import { datasetLabel } from "../../_components/run-actions.ts";
 import { fmt } from "../../_components/run-results.tsx";
 import { RunStatus } from "../../_components/run-status.tsx";
 import { galleryHref, pipelineHref, runHref, type RunComparison } from "../../_components/types.ts";
