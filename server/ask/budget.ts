@@ -57,18 +57,37 @@ export async function budgetState(
   ]);
   const budget: AskBudget = { maxTokens: row?.maxTokens ?? null, maxCostUsd: row?.maxCostUsd ?? null };
   const tokens = (spent._sum.inputTokens ?? 0) + (spent._sum.outputTokens ?? 0);
-  const costUsd = spent._sum.costUsd ?? 0;
+  return stateFrom(budget, { tokens, costUsd: spent._sum.costUsd ?? 0 }, now);
+}
+
+/** The day's state from the limits and what was spent, wherever the figures were read (database, ledger). */
+export function stateFrom(budget: AskBudget, spent: BudgetState["spent"], now: Date): BudgetState {
   const remaining = {
-    ...(budget.maxTokens !== null ? { maxTokens: Math.max(0, budget.maxTokens - tokens) } : {}),
-    ...(budget.maxCostUsd !== null ? { maxCostUsd: Math.max(0, budget.maxCostUsd - costUsd) } : {}),
+    ...(budget.maxTokens !== null ? { maxTokens: Math.max(0, budget.maxTokens - spent.tokens) } : {}),
+    ...(budget.maxCostUsd !== null ? { maxCostUsd: Math.max(0, budget.maxCostUsd - spent.costUsd) } : {}),
   };
   return {
     budget,
-    spent: { tokens, costUsd },
+    spent,
     resetsAt: nextReset(now).toISOString(),
     remaining,
     exhausted: remaining.maxTokens === 0 || (remaining.maxCostUsd !== undefined && remaining.maxCostUsd <= 0),
   };
+}
+
+/**
+ * Refuses (409, with when it resets) a question when today's budget is spent, by a ledger's `state`;
+ * nothing is read without a limit.
+ */
+export async function refuseWhenSpent(
+  state: (workspaceId: string, limits: AskBudget, now: Date) => Promise<BudgetState>,
+  workspaceId: string,
+  limits: AskBudget,
+  now = new Date(),
+): Promise<void> {
+  if (!hasLimits(limits)) return;
+  const s = await state(workspaceId, limits, now);
+  if (s.exhausted) throw conflict(budgetRefusal(s, now));
 }
 
 /** The refusal when today's budget is spent: what was spent, the limit, and when it resets. */

@@ -25,10 +25,9 @@ import type { Logger } from "../logger.ts";
 import type { RedisLink } from "../cluster/redis.ts";
 import { redisBudgetStore, type SharedBudgetStore, type SharedFigures } from "../cluster/budget-store.ts";
 import type { Db } from "../db/client.ts";
-import { conflict } from "../errors.ts";
 import { Budget, fitToBudget, holdUsd, type BudgetHold, type Reservation, type ReserveRequest } from "../llm/index.ts";
 import type { AskBudget } from "../shared/ask.ts";
-import { budgetRefusal, budgetState, dayStart, hasLimits, nextReset, type BudgetState } from "./budget.ts";
+import { budgetState, dayStart, hasLimits, nextReset, refuseWhenSpent, stateFrom, type BudgetState } from "./budget.ts";
 
 /** A hold lives this long unless renewed (its process renews it every third of it while the request runs). */
 export const HOLD_LEASE_MS = 60_000;
@@ -111,20 +110,8 @@ export function createSharedSpendLedger(db: Db, redis: RedisLink, options: Share
     b.limits.maxCostUsd = f.maxUsd ?? undefined;
   }
 
-  function stateOf(limits: AskBudget, f: SharedFigures, now: Date): BudgetState {
-    const spent = { tokens: f.tokens, costUsd: f.usd };
-    const remaining = {
-      ...(limits.maxTokens !== null ? { maxTokens: Math.max(0, limits.maxTokens - spent.tokens) } : {}),
-      ...(limits.maxCostUsd !== null ? { maxCostUsd: Math.max(0, limits.maxCostUsd - spent.costUsd) } : {}),
-    };
-    return {
-      budget: limits,
-      spent,
-      resetsAt: nextReset(now).toISOString(),
-      remaining,
-      exhausted: remaining.maxTokens === 0 || (remaining.maxCostUsd !== undefined && remaining.maxCostUsd <= 0),
-    };
-  }
+  const stateOf = (limits: AskBudget, f: SharedFigures, now: Date): BudgetState =>
+    stateFrom(limits, { tokens: f.tokens, costUsd: f.usd }, now);
 
   /** One answer's budget: a mirror of the figures whose requests reserve in Redis. */
   function answerBudget(key: string, workspaceId: string, limits: AskBudget, now: Date): Budget {
@@ -232,12 +219,9 @@ export function createSharedSpendLedger(db: Db, redis: RedisLink, options: Share
   return {
     state,
 
-    /** Refuses (409, with when it resets) a question when today's budget is spent; nothing to read without a limit. */
-    async refuseIfSpent(workspaceId: string, limits: AskBudget, now = new Date()): Promise<void> {
-      if (!hasLimits(limits)) return;
-      const s = await state(workspaceId, limits, now);
-      if (s.exhausted) throw conflict(budgetRefusal(s, now));
-    },
+    /** Refuses (409, with when it resets) a question when today's budget is spent (budget.ts). */
+    refuseIfSpent: (workspaceId: string, limits: AskBudget, now = new Date()) =>
+      refuseWhenSpent(state, workspaceId, limits, now),
 
     /**
      * An answer starts: the budget its model requests spend from (undefined without a limit), its state

@@ -17,9 +17,8 @@ import { Budget, type BudgetLimits } from "../llm/index.ts";
 import type { RedisLink } from "../cluster/redis.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { conflict } from "../errors.ts";
 import type { AskBudget } from "../shared/ask.ts";
-import { budgetRefusal, budgetState, dayStart, hasLimits, nextReset, type BudgetState } from "./budget.ts";
+import { budgetState, dayStart, hasLimits, refuseWhenSpent, stateFrom, type BudgetState } from "./budget.ts";
 import { createSharedSpendLedger } from "./spend-shared.ts";
 
 interface Live {
@@ -44,20 +43,8 @@ export function createLocalSpendLedger(db: Db) {
   const live = new Map<string, Promise<Live>>();
 
   /** The day's state from the live budget (this process's answers charged into it as they go). */
-  function stateOf(limits: AskBudget, b: Budget, now: Date): BudgetState {
-    const spent = { tokens: b.spentTokens, costUsd: b.spentUsd };
-    const remaining = {
-      ...(limits.maxTokens !== null ? { maxTokens: Math.max(0, limits.maxTokens - spent.tokens) } : {}),
-      ...(limits.maxCostUsd !== null ? { maxCostUsd: Math.max(0, limits.maxCostUsd - spent.costUsd) } : {}),
-    };
-    return {
-      budget: limits,
-      spent,
-      resetsAt: nextReset(now).toISOString(),
-      remaining,
-      exhausted: remaining.maxTokens === 0 || (remaining.maxCostUsd !== undefined && remaining.maxCostUsd <= 0),
-    };
-  }
+  const stateOf = (limits: AskBudget, b: Budget, now: Date): BudgetState =>
+    stateFrom(limits, { tokens: b.spentTokens, costUsd: b.spentUsd }, now);
 
   async function current(workspaceId: string, now: Date): Promise<Live | undefined> {
     const entry = await live.get(workspaceId)?.catch(() => undefined);
@@ -74,12 +61,9 @@ export function createLocalSpendLedger(db: Db) {
   return {
     state,
 
-    /** Refuses (409, with when it resets) a question when today's budget is spent; nothing to read without a limit. */
-    async refuseIfSpent(workspaceId: string, limits: AskBudget, now = new Date()): Promise<void> {
-      if (!hasLimits(limits)) return;
-      const s = await state(workspaceId, limits, now);
-      if (s.exhausted) throw conflict(budgetRefusal(s, now));
-    },
+    /** Refuses (409, with when it resets) a question when today's budget is spent (budget.ts). */
+    refuseIfSpent: (workspaceId: string, limits: AskBudget, now = new Date()) =>
+      refuseWhenSpent(state, workspaceId, limits, now),
 
     /**
      * An answer starts: the budget its model requests spend from (undefined without a limit), its state
