@@ -7,7 +7,8 @@
 import { useCallback } from "react";
 import type { Focus } from "@/server/shared/room-presence.ts";
 import { codeHref } from "../review/format.ts";
-import { ChatCard, useChatRoom } from "../rooms/room-chat-card.tsx";
+import { ChatCard } from "../rooms/room-chat-card.tsx";
+import { useChatRoom } from "../rooms/use-chat-room.ts";
 import { ConversationsPanel } from "./conversations-panel.tsx";
 import { TeamFindings } from "./team-findings.tsx";
 

@@ -7,36 +7,12 @@
  * more of the room than its chat (the project's conversations with Argus) joins it once with
  * `useChatRoom` and hands the state to both.
  */
-import { useEffect } from "react";
-import { type RoomState, useRoom } from "@/app/_lib/room.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import type { Focus } from "@/server/shared/room-presence.ts";
-import { type RoomKind, type RoomName, roomNameOrNull } from "@/server/shared/rooms.ts";
 import type { CodeLink } from "../review/code-ref-links.ts";
 import { ChatPanel } from "./chat-panel.tsx";
 import { PresenceBar } from "./presence-bar.tsx";
-import { usePresence } from "./use-presence.ts";
-
-type ChatKind = Exclude<RoomKind, "review">;
-
-export interface ChatRoom<K extends ChatKind> {
-  room: RoomName<K> | null;
-  state: RoomState<K>;
-  presence: ReturnType<typeof usePresence>;
-}
-
-/** Joins the page's room (once: every panel of the page shares this state) and reports `focus`. */
-export function useChatRoom<K extends ChatKind>(kind: K, uid: string, focus: Focus | null = null): ChatRoom<K> {
-  const room = roomNameOrNull(kind, uid);
-  const state = useRoom(room);
-  const presence = usePresence(room, state);
-  const { setFocus } = presence;
-  // Compared by value inside setFocus, so a new object with the same place sends nothing.
-  useEffect(() => {
-    setFocus(focus);
-  }, [setFocus, focus]);
-  return { room, state, presence };
-}
+import { useChatRoom, type ChatKind, type ChatRoom } from "./use-chat-room.ts";
 
 /** The chat of a room joined with useChatRoom, with who is there beside its title. */
 export function ChatCard<K extends ChatKind>({

@@ -15,12 +15,10 @@ import { toast } from "sonner";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import type { ChatPanel as ChatPanelOf } from "@/app/_components/rooms/chat-panel.tsx";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
-import { usePresence } from "@/app/_components/rooms/use-presence.ts";
+import { useChatRoom } from "@/app/_components/rooms/use-chat-room.ts";
 import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader, cx } from "@/app/_components/ui.tsx";
-import { useRoom } from "@/app/_lib/room.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { roomNameOrNull } from "@/server/shared/rooms.ts";
 import { CanvasToolbar } from "./canvas-toolbar.tsx";
 import { NodeDetails } from "./node-details.tsx";
 import type { ParameterFile } from "./params.ts";
@@ -127,10 +125,7 @@ function Loaded({
   const editable = target.kind === "workspace" && canEdit;
   const { user } = useWorkspace();
   // A workspace pipeline's page is a room: who is here, and the team's chat (a gallery entry has none).
-  // Joined as useChatRoom (rooms/room-chat-card.tsx) does, without importing the chat panel with it.
-  const chatRoom = roomNameOrNull("pipeline", target.kind === "workspace" ? target.uid : "");
-  const chatState = useRoom(chatRoom);
-  const chat = { room: chatRoom, state: chatState, presence: usePresence(chatRoom, chatState) };
+  const chat = useChatRoom("pipeline", target.kind === "workspace" ? target.uid : "");
   const [source, setSource] = useState(saved.source);
   const [parameters, setParameters] = useState<ParameterFile>(saved.parameters);
   const inspection = useLiveInspection(workspaceId, source, { parameters, initial: saved.inspection })!;
