@@ -62,8 +62,9 @@ export interface QueuedAnswer {
   /** Settles when the question and answer rows are written; rejects when they could not be. */
   written: Promise<void>;
   /**
-   * Lets the rows' write (and the announcements) go: the service holds them back until the answer's
-   * first model request is on the network (server/llm/request-sent.ts); idempotent.
+   * Lets the rows' write (and the announcements) go. The service holds them back only for an answer
+   * `started` here, until its first model request is on the network (server/llm/request-sent.ts);
+   * any other it lets go in the next turn itself. Idempotent.
    */
   bookkeeping?: () => void;
   /** Written as running (its thread had nothing running or waiting here): started without a claim. */
@@ -322,7 +323,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
           .updateMany({ where: { id: answerId }, data: { status, error: message, finishedAt: new Date() } })
           .catch((e: unknown) => log.error({ err: e, answerId }, "could not record a failed answer"));
     } finally {
-      bookkeeping();
+      bookkeeping(); // whatever way out: the asker's reply waits for the rows
       running.delete(answerId);
       leave();
     }
@@ -435,8 +436,6 @@ export function createAnswerRunner(deps: RunnerDeps) {
      * Shutting down, nothing starts: the answer waits, and the next start fails it as interrupted.
      */
     kick(threadId: string, queued?: QueuedAnswer): void {
-      // Only an answer started right here holds its rows back until its model request went.
-      if (!queued?.started) queued?.bookkeeping?.();
       if (shared) {
         // The worker claims the answer from its row: the job goes out once the rows are written.
         void (queued?.written ?? Promise.resolve())
@@ -444,10 +443,9 @@ export function createAnswerRunner(deps: RunnerDeps) {
           .catch((err: unknown) => log.error({ err, threadId }, "could not queue a thread's answers"));
         return;
       }
-      if (stopping) return void queued?.bookkeeping?.();
+      if (stopping) return;
       const d = draining.get(threadId);
       if (d) {
-        queued?.bookkeeping?.();
         d.again = true;
         return;
       }

@@ -132,10 +132,8 @@ export function createSharedSpendLedger(db: Db, redis: RedisLink, options: Share
         charge(usage, costUsd) {
           if (!open) return;
           close();
+          budget.charge(usage, costUsd); // the mirror, until Redis's reply replaces it
           const spent = usage.inputTokens + usage.outputTokens;
-          budget.spentTokens += spent;
-          if (costUsd === undefined) budget.unpriced = true;
-          else budget.spentUsd += costUsd;
           // Sent on the main connection: while Redis is away it waits and goes when Redis is back.
           store
             .settle(key, id, spent, costUsd ?? 0)

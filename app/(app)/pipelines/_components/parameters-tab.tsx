@@ -1,9 +1,9 @@
 "use client";
 /** The workbench's Parameters tab: the form, and the parameter file it writes as YAML. */
-import { stringify } from "yaml";
 import type { ParamField } from "@/server/shared/pipelines.ts";
 import { ParameterForm } from "./parameter-form.tsx";
 import type { ParameterFile } from "./params.ts";
+import { YamlText } from "./yaml-text.tsx";
 
 export function ParametersTab({
   name,
@@ -29,9 +29,7 @@ export function ParametersTab({
           className="mt-2 max-h-96 overflow-auto rounded bg-zinc-50 p-3 text-xs dark:bg-zinc-950"
           aria-label="Parameter file"
         >
-          {Object.keys(file).length
-            ? stringify(file, { lineWidth: 0 })
-            : "# no parameter file: the servers' defaults apply\n"}
+          {Object.keys(file).length ? <YamlText value={file} /> : "# no parameter file: the servers' defaults apply\n"}
         </pre>
       </details>
     </div>

@@ -12,9 +12,8 @@
  *
  * Every node's size is known before it is drawn (heightOf: the card's rows have fixed heights), so
  * React Flow shows the nodes in the first frame instead of hiding them until it has measured each,
- * and the layout needs no measuring pass. A straight chain of steps (the common pipeline) is placed
- * without dagre, exactly where dagre would put it; dagre lays out the rest (loops, branches), once
- * per graph shape (typing that keeps the shape keeps the positions).
+ * and the layout needs no measuring pass. dagre lays the graph out once per shape (typing that keeps
+ * the shape keeps the positions).
  *
  * The container says what state the drawing is in, for tests and anything else that must wait:
  * `data-layout="ready"` once the current graph's nodes are measured and fitted into view (a new graph
@@ -124,38 +123,14 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
 
 const nodeTypes = { step: StepCard };
 
-const RANKSEP = 48;
 type Positions = Map<string, { x: number; y: number }>;
 
-/**
- * Where each node's top left corner goes. A chain (every node's one edge leads to the next node, no
- * loop) is one column, one node per rank: x 0, each node RANKSEP below the one before — what dagre
- * gives for it (checked against dagre 3.1 on chains of 1 to 61 mixed heights), without its ~40 ms
- * for 60 steps. Anything else is dagre's.
- */
+/** Where each node's top left corner goes: dagre's layout, with every node's known size. */
 function positionsOf(graph: Graph): Positions {
   const out: Positions = new Map();
   const { nodes, edges } = graph;
-  const chain =
-    edges.length === nodes.length - 1 &&
-    edges.every((e) => e.kind !== "repeat") &&
-    (() => {
-      const next = new Map(edges.map((e) => [e.source, e.target]));
-      return (
-        next.size === edges.length &&
-        nodes.every((n, i) => i === nodes.length - 1 || next.get(n.id) === nodes[i + 1]!.id)
-      );
-    })();
-  if (chain) {
-    let y = 0;
-    for (const n of nodes) {
-      out.set(n.id, { x: 0, y });
-      y += heightOf(n) + RANKSEP;
-    }
-    return out;
-  }
   const g = new dagre.graphlib.Graph();
-  g.setGraph({ rankdir: "TB", nodesep: 40, ranksep: RANKSEP });
+  g.setGraph({ rankdir: "TB", nodesep: 40, ranksep: 48 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of nodes) g.setNode(n.id, { width: WIDTH, height: heightOf(n) });
   for (const e of edges) if (e.kind !== "repeat") g.setEdge(e.source, e.target);

@@ -7,7 +7,6 @@ import { useQuery } from "@tanstack/react-query";
 import { GitCompare, RotateCcw } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { stringify } from "yaml";
 import { QueryList } from "@/app/_components/query-states.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
 import { Button } from "@/app/_components/ui.tsx";
@@ -16,6 +15,7 @@ import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { datasetLabel, useRerun } from "./run-actions.ts";
 import { RunStatus } from "./run-status.tsx";
 import { compareHref, runHref } from "./types.ts";
+import { YamlText } from "./yaml-text.tsx";
 
 export function RunHistory({
   workspaceId,
@@ -101,7 +101,7 @@ export function RunHistory({
             <details className="mt-1">
               <summary className="cursor-pointer text-xs text-zinc-500">Parameters</summary>
               <pre className="mt-1 max-h-60 overflow-auto rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950">
-                {stringify(r.params ?? {}, { lineWidth: 0 })}
+                <YamlText value={r.params ?? {}} />
               </pre>
             </details>
           </li>

@@ -14,12 +14,10 @@ import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
 import type { ChatPanel as ChatPanelOf } from "@/app/_components/rooms/chat-panel.tsx";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
-import { usePresence } from "@/app/_components/rooms/use-presence.ts";
+import { useChatRoom } from "@/app/_components/rooms/use-chat-room.ts";
 import { BackLink, Button, Card, PageHeader } from "@/app/_components/ui.tsx";
-import { useRoom } from "@/app/_lib/room.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { roomNameOrNull } from "@/server/shared/rooms.ts";
 import { datasetLabel, useRerun } from "../../_components/run-actions.ts";
 import { CaseView, EvaluationTables } from "../../_components/run-results.tsx";
 import { RunStatus } from "../../_components/run-status.tsx";
@@ -33,6 +31,8 @@ const ChatPanel = dynamic<ComponentProps<typeof ChatPanelOf<"run">>>(
   () => import("@/app/_components/rooms/chat-panel.tsx").then((m) => m.ChatPanel),
   { ssr: false },
 );
+/** What a watcher of a run looks at, for the others in its room. */
+const WATCHING = { kind: "activity" } as const;
 const YamlText = dynamic(() => import("../../_components/yaml-text.tsx").then((m) => m.YamlText), { ssr: false });
 
 export function RunView({ uid }: { uid: string }) {
@@ -44,13 +44,7 @@ export function RunView({ uid }: { uid: string }) {
     // The room says when it ends; polling is the fallback when the socket cannot connect.
     refetchInterval: (q) => (q.state.data?.status === "running" ? 3000 : false),
   });
-  const room = roomNameOrNull("run", uid);
-  const state = useRoom(room);
-  const presence = usePresence(room, state);
-  const { setFocus } = presence;
-  useEffect(() => {
-    setFocus({ kind: "activity" });
-  }, [setFocus]);
+  const { room, state, presence } = useChatRoom("run", uid, WATCHING);
   const trace = useRunTrace(state.events);
   const rerun = useRerun();
 
