@@ -92,7 +92,7 @@ describe("provider connections (the web app)", () => {
   it("Test connection does not follow a redirect from an allowed host to an internal one", async () => {
     const r = await save(`${hop.url}/to?u=${encodeURIComponent(`${target.url}/v1`)}`);
     expect(r.status).toBe(200);
-    const test = await owner.client.ok<{ ok: boolean; error?: string }>("mutation", "providers.test", {
+    const test = await owner.client.ok<{ ok: boolean; error?: string }>("mutate", "providers.test", {
       uid: r.data.uid,
     });
     expect(test.ok).toBe(false);
