@@ -26,14 +26,22 @@ import { dropProjectStorage, searchStoreUri } from "./snapshots/storage.ts";
 import { createIndexCache } from "./retrieval/store/index.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createKnowledgeService, type KnowledgeService } from "./knowledge/service.ts";
-import { createReviewService, REVIEW_JOB, type ReviewJob, type ReviewService } from "./review/service.ts";
-import { createDemoService, type DemoService } from "./review/demo.ts";
-import { createReviewJob } from "./review/job.ts";
+import {
+  createDemoService,
+  createFindingTeam,
+  createReviewJob,
+  createReviewService,
+  createSteering,
+  REVIEW_JOB,
+  type DemoService,
+  type FindingTeam,
+  type ReviewJob,
+  type ReviewService,
+  type Steering,
+} from "./review/index.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 import { createPreferences, type UserPreferences } from "./rooms/preferences.ts";
 import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
-import { createFindingTeam, type FindingTeam } from "./review/team.ts";
-import { createSteering, type Steering } from "./review/steering.ts";
 import { createAskService, type AskService } from "./ask/service.ts";
 import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";

@@ -29,10 +29,8 @@ import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import { publicError } from "../errors-public.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
-import { codeSearchFor } from "../review/job.ts";
-import type { StaticInput } from "../review/static-engine.ts";
-import type { AgentEvent } from "../review/agent/events.ts";
-import { snapshotDirs } from "../snapshots/storage.ts";
+import { codeSearchFor, type StaticInput, type AgentEvent } from "../agent/index.ts";
+import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import type { AskBudget, AskToolCall } from "../shared/ask.ts";
 import { afterFirstRequest, type LlmClientOptions } from "../llm/index.ts";
 import { answerQuestion } from "./answer.ts";
@@ -283,7 +281,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
           root: dirs.src,
           symbolsPath: dirs.symbols,
           staticFindings,
-          searchCode: codeSearchFor(deps.config, deps.searchIndexes, thread.snapshotId),
+          searchCode: codeSearchFor(deps.config, deps.searchIndexes, searchIndexName(thread.snapshotId)),
           llm,
           question: `${history.questionPrefix}${question.body}`,
           history: history.messages,

@@ -22,7 +22,7 @@ import {
   type ParsedGitUrl,
 } from "../codebase/ingest/index.ts";
 import type { SnapshotSummary } from "./import.ts";
-import { Sandbox, SandboxError } from "../review/sandbox.ts";
+import { Sandbox, SandboxError } from "../agent/index.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 import { connect, dropIndex, type IndexCache } from "../retrieval/store/index.ts";
