@@ -5,7 +5,7 @@
  * types through this index but never run its code ("review-feature"). The agent the review drives is
  * server/agent.
  */
-export { createReviewService, REVIEW_JOB, type ReviewJob, type ReviewService } from "./service.ts";
+export { createReviewService, type ReviewService } from "./service.ts";
 export { dismissInput, findingsInput, listReviewsInput, startReviewInput } from "./service.ts";
 export { createReviewJob } from "./job.ts";
 export { executeReview } from "./run.ts";

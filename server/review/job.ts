@@ -21,9 +21,8 @@ import { isActiveReview } from "../shared/statuses.ts";
 import { toEnvelope } from "../shared/event-union.ts";
 import { traceJson } from "../shared/findings.ts";
 import { reviewRoom } from "../shared/rooms.ts";
-import type { ReviewJob } from "./service.ts";
 import type { Steering } from "./steering.ts";
-import type { JobContext } from "../jobs/queue.ts";
+import type { JobContext, JobMap } from "../jobs/queue.ts";
 import type { Notifier } from "../notifications/service.ts";
 
 export interface ReviewJobDeps {
@@ -54,7 +53,7 @@ export interface ReviewJobDeps {
 export function createReviewJob(deps: ReviewJobDeps) {
   const { db, events, log } = deps;
 
-  return async function runReviewJob({ reviewId }: ReviewJob, ctx?: JobContext): Promise<void> {
+  return async function runReviewJob({ reviewId }: JobMap["review"], ctx?: JobContext): Promise<void> {
     if (ctx?.takeover && deps.takeOver && !(await deps.takeOver(reviewId))) return;
     const review = await db.review.findUnique({ where: { id: reviewId } });
     if (!review || !isActiveReview(review.status)) return; // cancelled or deleted while queued
