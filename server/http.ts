@@ -16,7 +16,7 @@ import { checkHealth } from "./health.ts";
 import type { Role } from "./main.ts";
 import { appRouter } from "./trpc/router.ts";
 import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
-import { EXPORT_ROUTE, handleExport } from "./review/export/route.ts";
+import { EXPORT_ROUTE, handleExport } from "./review/index.ts";
 import { routeKnowledgeUpload } from "./knowledge/upload.ts";
 import { CLIENT_IP_HEADER, clientIp, trustedProxies } from "./web/client-ip.ts";
 import { originRefusal } from "./web/origin.ts";
