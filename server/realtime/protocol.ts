@@ -4,7 +4,7 @@
  * flood costs no parsing or database work; a socket refused again and again is disconnected), then
  * parsed with its schema, authorized against the room's workspace with the role the message needs —
  * on every message, not only at join — and handed to its handler; reads of a room's log or chat also
- * wait for a read slot (server/rooms/read-slots.ts). Whatever goes wrong comes back as the message's
+ * and writes wait for a slot (server/rooms/work-slots.ts). Whatever goes wrong comes back as the message's
  * error reply (`{ ok: false, code, message, retryAfterMs? }`); a handler that throws applies nothing.
  */
 import type { Services } from "../context.ts";
@@ -23,7 +23,7 @@ import { authorizeSpectator, spectatorRefusal } from "../rooms/spectators.ts";
 import type { MessageLimiter } from "../rooms/message-limits.ts";
 import { MESSAGE_BUDGETS } from "../rooms/message-limits.ts";
 import { RateLimited } from "../rooms/rate-limit.ts";
-import type { ReadSlots } from "../rooms/read-slots.ts";
+import type { WorkSlots } from "../rooms/work-slots.ts";
 import type { ArgusSocket } from "./types.ts";
 
 type Reply<M extends ClientMessage> = M extends keyof ClientReplies ? ClientReplies[M] : void;
@@ -40,7 +40,8 @@ export type Handlers = { [M in ClientMessage]: Handler<M> };
 /** What limits every socket's messages (one of each per node: the node's read slots are shared). */
 export interface SocketLimits {
   messages: MessageLimiter;
-  reads: ReadSlots;
+  reads: WorkSlots;
+  writes: WorkSlots;
 }
 
 export function serveProtocol(
@@ -57,11 +58,17 @@ export function serveProtocol(
     guest: !!spectator,
   };
   let dropped = false;
+  /** The refusal after which the socket is disconnected. */
+  let dropping: Ack<object> | null = null;
   for (const name of Object.keys(clientMessages) as ClientMessage[]) {
     // The payload is whatever the client sent: typed only once the schema has parsed it.
     socket.on(name, (payload: unknown, ack?: unknown) => {
+      // A dropped socket's messages still in the pipe get no work and no reply.
+      if (dropped) return;
       const reply = (r: Ack<object>) => {
         if (typeof ack === "function") (ack as (r: Ack<object>) => void)(r);
+        // After the reply that decided it: the client reads why before the connection closes.
+        if (r === dropping) socket.disconnect(true);
       };
       void dispatch(name, payload).then(reply);
     });
@@ -69,6 +76,7 @@ export function serveProtocol(
   socket.once("disconnect", () => {
     limits.messages.forget(socket.id);
     limits.reads.forget(socket.id);
+    limits.writes.forget(socket.id);
   });
 
   async function dispatch<M extends ClientMessage>(name: M, payload: unknown): Promise<Ack<object>> {
@@ -78,16 +86,16 @@ export function serveProtocol(
     try {
       const decision = await limits.messages.check(sender, name);
       if (!decision.allowed) {
+        const refused: Ack<object> = { ok: false, code: "rate_limited", ...decision.refusal };
         if (decision.drop && !dropped) {
           dropped = true;
+          dropping = refused;
           services.log.warn(
             { message: name, guest: sender.guest },
             "socket dropped: messages kept coming past their limit",
           );
-          // After this reply has been queued: the client reads why before the connection closes.
-          setImmediate(() => socket.disconnect(true));
         }
-        return rateLimited(decision.refusal);
+        return refused;
       }
     } catch (err) {
       services.log.error({ err, message: name }, "room message limit check failed");
@@ -112,7 +120,8 @@ export function serveProtocol(
           ? await authorizeRoom(services.db, socket.data.actor, target, needed)
           : null;
       const handle = () => (handlers[name] as Handler<M>)(socket, data, room);
-      const result = MESSAGE_BUDGETS[name].read ? await limits.reads.run(socket.id, handle) : await handle();
+      const { slot } = MESSAGE_BUDGETS[name];
+      const result = slot ? await limits[slot === "read" ? "reads" : "writes"].run(socket.id, handle) : await handle();
       return { ok: true, ...(result ?? {}) };
     } catch (err) {
       if (err instanceof DomainError) return { ok: false, code: err.kind, message: err.message };

@@ -2,7 +2,7 @@
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (refused with 403 from
  * another site's page — Origin, server/web/origin.ts — then handshake.ts: the protocol version and the
  * same session check as tRPC), the room protocol (protocol.ts: every message within its budget —
- * server/rooms/message-limits.ts, read-slots.ts — parsed and authorized),
+ * server/rooms/message-limits.ts, work-slots.ts — parsed and authorized),
  * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; reaction-handlers.ts;
  * typing-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
@@ -26,7 +26,7 @@ import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectator
 import { trackPresence } from "./presence.ts";
 import { serveProtocol, type SocketLimits } from "./protocol.ts";
 import { createMessageLimiter } from "../rooms/message-limits.ts";
-import { createReadSlots } from "../rooms/read-slots.ts";
+import { createWorkSlots, READ_SLOTS, WRITE_SLOTS } from "../rooms/work-slots.ts";
 import { reactionHandlers } from "./reaction-handlers.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
@@ -92,7 +92,8 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   // Every message's budget (per socket here, per person in the shared store) and the node's read slots.
   const limits: SocketLimits = {
     messages: createMessageLimiter({ store: services.rateLimits }),
-    reads: createReadSlots(),
+    reads: createWorkSlots(READ_SLOTS, "reads of rooms' logs"),
+    writes: createWorkSlots(WRITE_SLOTS, "changes"),
   };
   const unpush = pushNotifications(io, services.notifications.notify);
   io.on("connection", (socket) => {

@@ -34,8 +34,11 @@ describe("message budgets", () => {
         expect(g.perSecond, kind).toBeLessThan(m.perSecond);
       }
     }
-    // The reads of a room's log and chat hold read slots.
-    expect(MESSAGE_BUDGETS.history.read && MESSAGE_BUDGETS.join.read && MESSAGE_BUDGETS["chat.page"].read).toBe(true);
+    // The reads of a room's log and chat hold read slots; what stores something holds a write slot.
+    for (const kind of ["join", "history", "chat.page", "chat.edits"] as const)
+      expect(MESSAGE_BUDGETS[kind].slot, kind).toBe("read");
+    for (const kind of ["chat.send", "chat.react", "finding.vote", "finding.resolve", "steer.hint"] as const)
+      expect(MESSAGE_BUDGETS[kind].slot, kind).toBe("write");
   });
 });
 

@@ -15,7 +15,7 @@
  * the caller disconnects it.
  */
 import type { ClientMessage } from "../shared/room-protocol.ts";
-import { memoryRateLimitStore, RateLimited, type RateLimitStore } from "./rate-limit.ts";
+import { memoryRateLimitStore, type RateLimitStore } from "./rate-limit.ts";
 
 /** A token bucket: `burst` messages at once, refilled at `perSecond`. */
 export interface Bucket {
@@ -30,8 +30,8 @@ export interface MessageBudget {
    * the kinds a guest may never send (SPECTATOR_MESSAGES): those are refused by their kind first.
    */
   guest: Bucket | null;
-  /** Reads the room's log or chat: also holds a read slot while it runs (read-slots.ts). */
-  read?: true;
+  /** Reads or writes the database: holds a slot of that kind while it runs (work-slots.ts). */
+  slot?: "read" | "write";
 }
 
 const b = (burst: number, perSecond: number): Bucket => ({ burst, perSecond });
@@ -44,25 +44,25 @@ const EMPTY: Bucket = { burst: 0, perSecond: 1 / 60 };
  * what watching one review needs.
  */
 export const MESSAGE_BUDGETS: Record<ClientMessage, MessageBudget> = {
-  join: { member: b(20, 1), guest: b(5, 0.2), read: true },
+  join: { member: b(20, 1), guest: b(5, 0.2), slot: "read" },
   leave: { member: b(30, 2), guest: b(10, 0.5) },
-  history: { member: b(60, 2), guest: b(20, 0.5), read: true },
-  "chat.page": { member: b(30, 1), guest: b(10, 0.25), read: true },
-  "chat.edits": { member: b(20, 0.5), guest: null, read: true },
-  "chat.send": { member: b(20, 0.5), guest: null },
-  "chat.edit": { member: b(20, 0.5), guest: null },
-  "chat.delete": { member: b(20, 0.5), guest: null },
+  history: { member: b(60, 2), guest: b(20, 0.5), slot: "read" },
+  "chat.page": { member: b(30, 1), guest: b(10, 0.25), slot: "read" },
+  "chat.edits": { member: b(20, 0.5), guest: null, slot: "read" },
+  "chat.send": { member: b(20, 0.5), guest: null, slot: "write" },
+  "chat.edit": { member: b(20, 0.5), guest: null, slot: "write" },
+  "chat.delete": { member: b(20, 0.5), guest: null, slot: "write" },
   "chat.typing": { member: b(10, 1), guest: null },
-  "chat.react": { member: b(30, 1), guest: null },
+  "chat.react": { member: b(30, 1), guest: null, slot: "write" },
   "presence.update": { member: b(60, 10), guest: null },
   // Each vote or resolve is stored as room events for good (hole 4 of issue 25): a triage pass is
-  // tens of findings a minute, not hundreds.
-  "finding.vote": { member: b(30, 0.5), guest: null },
-  "finding.resolve": { member: b(30, 0.5), guest: null },
-  "steer.hint": { member: b(10, 0.2), guest: null },
-  "steer.pause": { member: b(10, 0.2), guest: null },
-  "steer.resume": { member: b(10, 0.2), guest: null },
-  "steer.stop": { member: b(10, 0.2), guest: null },
+  // tens of findings a minute, one click at a time, not hundreds.
+  "finding.vote": { member: b(10, 0.5), guest: null, slot: "write" },
+  "finding.resolve": { member: b(10, 0.5), guest: null, slot: "write" },
+  "steer.hint": { member: b(10, 0.2), guest: null, slot: "write" },
+  "steer.pause": { member: b(10, 0.2), guest: null, slot: "write" },
+  "steer.resume": { member: b(10, 0.2), guest: null, slot: "write" },
+  "steer.stop": { member: b(10, 0.2), guest: null, slot: "write" },
 };
 
 /**
@@ -91,8 +91,11 @@ export interface Sender {
 
 export type LimitDecision =
   | { allowed: true }
-  /** `drop`: this socket has been refused too often: disconnect it. */
-  | { allowed: false; refusal: RateLimited; drop: boolean };
+  /**
+   * `refusal`: the reply's words and wait (a plain object: a flood makes thousands, and an Error
+   * would capture a stack for each). `drop`: this socket has been refused too often: disconnect it.
+   */
+  | { allowed: false; refusal: { message: string; retryAfterMs: number }; drop: boolean };
 
 export interface MessageLimiter {
   check(sender: Sender, kind: ClientMessage): Promise<LimitDecision>;
@@ -115,10 +118,13 @@ const WHAT: Partial<Record<ClientMessage, string>> = {
   "presence.update": "Position updates are coming",
 };
 
-function refusal(kind: ClientMessage, retryAfterMs: number): RateLimited {
+function refusal(kind: ClientMessage, retryAfterMs: number): { message: string; retryAfterMs: number } {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const what = WHAT[kind] ?? `${kind} messages are coming`;
-  return new RateLimited(`${what} too fast; try again in ${seconds} s.`, Math.max(1, Math.ceil(retryAfterMs)));
+  return {
+    message: `${what} too fast; try again in ${seconds} s.`,
+    retryAfterMs: Math.max(1, Math.ceil(retryAfterMs)),
+  };
 }
 
 export function createMessageLimiter(

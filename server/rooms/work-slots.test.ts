@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RateLimited } from "./rate-limit.ts";
-import { createReadSlots, Slots } from "./read-slots.ts";
+import { createWorkSlots, Slots } from "./work-slots.ts";
 
 const deferred = () => {
   let resolve!: () => void;
@@ -8,7 +8,7 @@ const deferred = () => {
   return { promise, resolve };
 };
 
-describe("read slots", () => {
+describe("work slots", () => {
   it("holds at most max at once, lines up maxWaiting more, refuses the rest at once", async () => {
     const slots = new Slots(2, 1);
     const a = await slots.acquire();
@@ -28,7 +28,7 @@ describe("read slots", () => {
   });
 
   it("a socket's reads beyond its share are refused with when to retry; other sockets still read", async () => {
-    const reads = createReadSlots({ perSocket: 1, waitingPerSocket: 0, perNode: 4, waitingPerNode: 4 });
+    const reads = createWorkSlots({ perSocket: 1, waitingPerSocket: 0, perNode: 4, waitingPerNode: 4 }, "reads");
     const gate = deferred();
     const first = reads.run("s1", () => gate.promise);
     await expect(reads.run("s1", async () => "no")).rejects.toBeInstanceOf(RateLimited);
@@ -39,7 +39,7 @@ describe("read slots", () => {
   });
 
   it("the node's cap holds across sockets; a failed read frees its slot", async () => {
-    const reads = createReadSlots({ perSocket: 4, waitingPerSocket: 4, perNode: 1, waitingPerNode: 0 });
+    const reads = createWorkSlots({ perSocket: 4, waitingPerSocket: 4, perNode: 1, waitingPerNode: 0 }, "reads");
     const gate = deferred();
     const first = reads.run("s1", () => gate.promise);
     await expect(reads.run("s2", async () => "no")).rejects.toThrow(/Too many reads/);
