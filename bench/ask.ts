@@ -125,7 +125,7 @@ export default async function askBench() {
     watcher = await openRoomClient(server.url, teammate.client.cookie);
     for (const c of [asker, watcher]) {
       const joined = await c.call("join", { room, afterSeq: 0 });
-      if (!joined.ok) throw new Error(`join failed: ${joined.error}`);
+      if (!joined.ok) throw new Error(`join failed: ${joined.message}`);
     }
 
     // The watcher's clock: when each answer's first token and its final state arrived.
@@ -212,7 +212,7 @@ export default async function askBench() {
       const started = Date.now();
       const s = await sample(async () => {
         const sent = await asker!.call("chat.send", { room, body: `@argus where are passwords hashed? (${i})` });
-        if (!sent.ok) throw new Error(`chat.send: ${sent.error}`);
+        if (!sent.ok) throw new Error(`chat.send: ${sent.message}`);
       }, "an @argus answer");
       if (s.answer.body !== ANSWER) throw new Error(`unexpected answer: ${s.answer.body}`);
       if (i >= WARM_UP) keep(viaChat, s);
@@ -265,7 +265,7 @@ export default async function askBench() {
       const started = Date.now();
       const askedAt = performance.now();
       const sent = await asker.call("chat.send", { room, body: `@argus where are passwords hashed? (search ${i})` });
-      if (!sent.ok) throw new Error(`chat.send: ${sent.error}`);
+      if (!sent.ok) throw new Error(`chat.send: ${sent.message}`);
       const answer = await waitDone("a search answer");
       if (answer.mode !== "search") throw new Error(`expected a search answer, got ${answer.mode}`);
       if (i >= WARM_UP) searchToWatcher.push(performance.now() - askedAt);

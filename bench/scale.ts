@@ -17,6 +17,7 @@ import { startScriptedServer } from "../server/llm/scripted/server.ts";
 import { modelFinding, reportText } from "../server/review/reviewer/test-support.ts";
 import type { RoomEvent } from "../server/shared/room-events.ts";
 import { reviewRoom } from "../server/shared/rooms.ts";
+import { ROOM_PROTOCOL_VERSION } from "../server/shared/room-protocol.ts";
 
 const REVIEWS = 20;
 const CLIENTS = 200;
@@ -143,6 +144,7 @@ export default async function scale() {
       Array.from({ length: CLIENTS }, async (_, i) => {
         const s: Socket = connect(i % 2 === 0 ? webA.url : webB.url, {
           forceNew: true,
+          auth: { protocol: ROOM_PROTOCOL_VERSION },
           reconnection: false,
           transports: ["websocket"],
           extraHeaders: { cookie: (i % 2 === 0 ? owner : teammate).client.cookie },

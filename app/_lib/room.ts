@@ -21,8 +21,15 @@ import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
 import { RoomFeed } from "@/server/shared/room-delivery.ts";
 import type { RoomEvent } from "@/server/shared/room-events.ts";
-import type { ClientToServerEvents, HistoryReply, ServerToClientEvents } from "@/server/shared/room-protocol.ts";
-import type { Ack } from "@/server/shared/room-protocol.ts";
+import { ackErrorText } from "@/server/shared/ack-text.ts";
+import {
+  type Ack,
+  type ClientToServerEvents,
+  type HistoryReply,
+  PROTOCOL_OUTDATED,
+  ROOM_PROTOCOL_VERSION,
+  type ServerToClientEvents,
+} from "@/server/shared/room-protocol.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 import { WorkspaceContext } from "./workspace.tsx";
 
@@ -31,7 +38,11 @@ export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 let shared: RoomSocket | null = null;
 export function roomSocket(): RoomSocket {
   if (!shared) {
-    const s: RoomSocket = io({ transports: ["websocket"], withCredentials: true });
+    const s: RoomSocket = io({
+      transports: ["websocket"],
+      withCredentials: true,
+      auth: { protocol: ROOM_PROTOCOL_VERSION },
+    });
     // The server hung up on purpose (the session ended): that socket never reconnects, so the next
     // room opens a fresh one (with the new session's cookie after signing in again).
     s.on("disconnect", (reason) => {
@@ -50,7 +61,11 @@ const shareSockets = new Map<string, RoomSocket>();
 export function shareSocket(token: string): RoomSocket {
   let s = shareSockets.get(token);
   if (!s) {
-    s = io({ transports: ["websocket"], withCredentials: false, auth: { share: token } });
+    s = io({
+      transports: ["websocket"],
+      withCredentials: false,
+      auth: { share: token, protocol: ROOM_PROTOCOL_VERSION },
+    });
     shareSockets.set(token, s);
   }
   return s;
@@ -143,7 +158,7 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
       if (!reply.ok) {
         held.joining = false;
         flush(); // the pages read before the refusal
-        setError(reply.error);
+        setError(ackErrorText(reply));
         return;
       }
       current.page(reply.events.filter(ofThisRoom));
@@ -170,7 +185,15 @@ export function useRoom<K extends RoomKind>(room: RoomName<K> | null): RoomState
       setConnected(false);
       setOffline(true);
     };
-    const onConnectError = () => setOffline(true);
+    const onConnectError = (err: Error) => {
+      setOffline(true);
+      // This page predates the server's protocol: polling would not help, reloading does.
+      const data = (err as Error & { data?: { code?: string; message?: string } }).data;
+      if (data?.code === PROTOCOL_OUTDATED) {
+        s.disconnect(); // no point retrying with the same page
+        setError(data.message ?? "Argus was updated: reload the page.");
+      }
+    };
     // The server re-checks rights while connected: access lost → the room was left for us.
     const onRevoked = ({ room: r, reason }: { room: string; reason: string }) => {
       if (r !== room) return;

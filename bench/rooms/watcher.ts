@@ -7,6 +7,7 @@ import { io } from "socket.io-client";
 import WebSocket from "ws";
 import type { RoomSocket } from "../../test/helpers/room-client.ts";
 import { clock, DeltaTally } from "./deltas.ts";
+import { ROOM_PROTOCOL_VERSION } from "../../server/shared/room-protocol.ts";
 
 export type WatcherCommand =
   | { cmd: "open"; transport: "socket.io"; url: string; count: number; room: string; email: string; password: string }
@@ -63,6 +64,7 @@ async function openSocketIo(url: string, room: string, cookie: string, slot: num
   // As the browser connects (app/_lib/room.ts), with a patient timeout: the bench machine is busy.
   const socket: RoomSocket = io(url, {
     forceNew: true,
+    auth: { protocol: ROOM_PROTOCOL_VERSION },
     reconnection: false,
     transports: ["websocket"],
     extraHeaders: { cookie },

@@ -10,7 +10,8 @@ import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import type { ArgusSocket } from "./types.ts";
 import { DomainError } from "../errors.ts";
-import { HISTORY_PAGE, type HistoryReply } from "../shared/room-protocol.ts";
+import { HISTORY_PAGE, type HistoryReply, REPLY_MAX_BYTES } from "../shared/room-protocol.ts";
+import { fitFromStart } from "../shared/reply-bytes.ts";
 import type { RoomName } from "../shared/rooms.ts";
 import { type RoomBridge, spectatorsOf } from "./bridge.ts";
 import type { Presence } from "./presence.ts";
@@ -29,7 +30,9 @@ export function membershipHandlers(
     // A spectator's pages leave out what spectators are not sent live either (see bridge.ts).
     const omitTypes = socket.data.spectator ? HIDDEN_FROM_SPECTATORS : undefined;
     const events = await services.events.history(room, afterSeq, HISTORY_PAGE + 1, { omitTypes });
-    return { events: events.slice(0, HISTORY_PAGE), more: events.length > HISTORY_PAGE };
+    // At most HISTORY_PAGE events and REPLY_MAX_BYTES: the client asks again after the last one.
+    const { kept, cut } = fitFromStart(events.slice(0, HISTORY_PAGE), REPLY_MAX_BYTES);
+    return { events: kept, more: cut || events.length > HISTORY_PAGE };
   };
   return {
     async join(socket, { afterSeq }, room) {

@@ -59,7 +59,8 @@ describe("presence", () => {
     const b = await client(bea);
     expect(await a.call("presence.update", { room, focus: { kind: "activity" } })).toEqual({
       ok: false,
-      error: "Join the room first, then say what you look at.",
+      code: "invalid",
+      message: "Join the room first, then say what you look at.",
     });
     await a.call("join", { room, afterSeq: 0 });
     await b.call("join", { room, afterSeq: 0 });
@@ -77,12 +78,14 @@ describe("presence", () => {
       await a.call("presence.update", { room, focus: { kind: "file", path: "", line: 0 } } as never),
     ).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^The presence.update message was not understood: focus\.path/),
+      code: "invalid",
+      message: expect.stringMatching(/^The presence.update message was not understood: focus\.path/),
     });
     const stranger = await client(await signUpInNewWorkspace(server, "Stranger"));
     expect(await stranger.call("presence.update", { room, focus: null })).toEqual({
       ok: false,
-      error: "You are not a member of this workspace.",
+      code: "forbidden",
+      message: "You are not a member of this workspace.",
     });
     // Hiding one's position: focus null.
     await a.call("presence.update", { room, focus: null });

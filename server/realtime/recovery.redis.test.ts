@@ -18,6 +18,7 @@ import {
 } from "../../test/helpers/server.ts";
 import type { RoomEvent } from "../shared/room-events.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../shared/room-protocol.ts";
+import { ROOM_PROTOCOL_VERSION } from "../shared/room-protocol.ts";
 import { reviewRoom, type RoomName } from "../shared/rooms.ts";
 
 const { redis, skip } = await testRedis("recovery");
@@ -45,6 +46,7 @@ type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 async function watcher(cookie: string, room: RoomName) {
   const s: Client = connect(server.url, {
     forceNew: true,
+    auth: { protocol: ROOM_PROTOCOL_VERSION },
     transports: ["websocket"],
     extraHeaders: { cookie },
     reconnectionDelay: 100,

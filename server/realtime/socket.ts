@@ -1,6 +1,8 @@
 /**
  * Socket.IO on the app's HTTP server, assembled from small parts: the handshake (refused with 403 from
- * another site's page — Origin, server/web/origin.ts — then handshake.ts: the same session check as tRPC), the room protocol (protocol.ts: every message parsed and authorized),
+ * another site's page — Origin, server/web/origin.ts — then handshake.ts: the protocol version and the
+ * same session check as tRPC), the room protocol (protocol.ts: every message within its budget —
+ * server/rooms/message-limits.ts, work-slots.ts — parsed and authorized),
  * its handlers (membership.ts: join / leave / history / presence; chat-handlers.ts; reaction-handlers.ts;
  * typing-handlers.ts; team-handlers.ts; steer-handlers.ts), who is in each
  * room (presence.ts), the bus→room adapter (bridge.ts), and the
@@ -22,7 +24,9 @@ import { chatHandlers } from "./chat-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
 import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectators } from "./membership.ts";
 import { trackPresence } from "./presence.ts";
-import { serveProtocol } from "./protocol.ts";
+import { serveProtocol, type SocketLimits } from "./protocol.ts";
+import { createMessageLimiter } from "../rooms/message-limits.ts";
+import { createWorkSlots, READ_SLOTS, WRITE_SLOTS } from "../rooms/work-slots.ts";
 import { reactionHandlers } from "./reaction-handlers.ts";
 import { steerHandlers } from "./steer-handlers.ts";
 import { teamHandlers } from "./team-handlers.ts";
@@ -85,10 +89,16 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     ...steerHandlers(services.steering),
   };
 
+  // Every message's budget (per socket here, per person in the shared store) and the node's read slots.
+  const limits: SocketLimits = {
+    messages: createMessageLimiter({ store: services.rateLimits }),
+    reads: createWorkSlots(READ_SLOTS, "reads of rooms' logs"),
+    writes: createWorkSlots(WRITE_SLOTS, "changes"),
+  };
   const unpush = pushNotifications(io, services.notifications.notify);
   io.on("connection", (socket) => {
     joinUserRoom(socket);
-    serveProtocol(socket, services, handlers);
+    serveProtocol(socket, services, handlers, limits);
     expireSpectatorAt(socket, services);
     socket.emit("ready", { userId: socket.data.actor.userId });
   });

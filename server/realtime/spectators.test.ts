@@ -10,6 +10,7 @@ import { openRoomClient, type RoomClient } from "../../test/helpers/room-client.
 import { signUp, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import type { RoomEvent } from "../shared/room-events.ts";
 import type { Ack, ClientMessage, ServerToClientEvents } from "../shared/room-protocol.ts";
+import { ROOM_PROTOCOL_VERSION } from "../shared/room-protocol.ts";
 import { kbRoom, reviewRoom } from "../shared/rooms.ts";
 
 let server: TestServer;
@@ -42,7 +43,7 @@ async function spectate(token: string): Promise<Spectator & { userId: string }> 
     forceNew: true,
     reconnection: false,
     transports: ["websocket"],
-    auth: { share: token },
+    auth: { share: token, protocol: ROOM_PROTOCOL_VERSION },
     timeout: 5000,
   });
   sockets.push(socket);
@@ -164,7 +165,11 @@ describe("what a spectator may do", () => {
     const guest = await spectate(r.token);
     for (const room of [reviewRoom(other.uid), kbRoom(kbUid)]) {
       const reply = await guest.send("join", { room });
-      expect(reply, room).toEqual({ ok: false, error: expect.stringMatching(/only the review it was made for/) });
+      expect(reply, room).toEqual({
+        ok: false,
+        code: "forbidden",
+        message: expect.stringMatching(/only the review it was made for/),
+      });
       expect((await guest.send("chat.page", { room })).ok).toBe(false);
       expect((await guest.send("history", { room, afterSeq: 0 })).ok).toBe(false);
     }
@@ -202,8 +207,8 @@ describe("what a spectator may do", () => {
     ];
     for (const [message, payload, why] of tries) {
       const reply = await guest.send(message, payload);
-      expect(reply, message).toEqual({ ok: false, error: expect.stringMatching(why) });
-      expect((reply as { error: string }).error).toMatch(/read-only/);
+      expect(reply, message).toEqual({ ok: false, code: "forbidden", message: expect.stringMatching(why) });
+      expect((reply as { message: string }).message).toMatch(/read-only/);
     }
     expect(await writes()).toEqual(before);
   });
@@ -249,7 +254,8 @@ describe("a link that stops working", () => {
     await server.services.db.reviewShare.update({ where: { uid: r.shareUid }, data: { revokedAt: new Date() } });
     expect(await guest.send("chat.page", { room: r.room })).toEqual({
       ok: false,
-      error: expect.stringMatching(/revoked/),
+      code: "forbidden",
+      message: expect.stringMatching(/revoked/),
     });
     expect((await guest.send("history", { room: r.room, afterSeq: 0 })).ok).toBe(false);
   });

@@ -10,6 +10,8 @@ export interface SocketData {
   actor: NonNullable<Actor>;
   /** Set when the socket was opened with a share link instead of a session: its one room. */
   spectator: Spectator | null;
+  /** The client's address (TRUSTED_PROXIES respected): keeps share-link guests' budgets apart. */
+  address: string;
   /**
    * What this socket said its user looks at, per room, and when (presence.ts). Kept on the socket so
    * that every node can read it (the cluster adapter's fetchSockets carries socket data).

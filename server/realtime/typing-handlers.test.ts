@@ -71,22 +71,26 @@ describe("typing", () => {
     expect(await b.call("join", { room, afterSeq: 0 })).toMatchObject({ ok: true });
     expect(await a.call("chat.typing", { room })).toEqual({
       ok: false,
-      error: "Join the room first; then the others see you typing.",
+      code: "invalid",
+      message: "Join the room first; then the others see you typing.",
     });
     const stranger = await client(await signUpInNewWorkspace(server, "Stranger"));
     expect(await stranger.call("chat.typing", { room })).toEqual({
       ok: false,
-      error: "You are not a member of this workspace.",
+      code: "forbidden",
+      message: "You are not a member of this workspace.",
     });
     const project = projectRoom(projectUid);
     expect(await a.call("join", { room: project, afterSeq: 0 })).toMatchObject({ ok: true });
     expect(await a.call("chat.typing", { room: project, thread: "fp-1" })).toEqual({
       ok: false,
-      error: "Only a review's findings have threads; type in the room's chat.",
+      code: "invalid",
+      message: "Only a review's findings have threads; type in the room's chat.",
     });
     expect(await a.call("chat.typing", { room, thread: "" } as never)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^The chat.typing message was not understood: thread/),
+      code: "invalid",
+      message: expect.stringMatching(/^The chat.typing message was not understood: thread/),
     });
     await settle();
     expect(b.heard).toEqual([]);
@@ -100,7 +104,8 @@ describe("typing", () => {
     const refused = await b.call("chat.typing", { room });
     expect(refused).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^Typing signals are coming too fast; the next one is accepted in \d s\.$/),
+      code: "rate_limited",
+      message: expect.stringMatching(/^Typing signals are coming too fast; the next one is accepted in \d s\.$/),
       retryAfterMs: expect.any(Number),
     });
     await expect.poll(() => a.heard.length).toBe(TYPING_RATE_SIGNALS);

@@ -162,7 +162,8 @@ describe("steering a running review", () => {
     // Finished: nothing to steer any more.
     expect(await a.call("steer.hint", { room, text: "too late" })).toEqual({
       ok: false,
-      error: "This review is completed: there is nothing to steer any more.",
+      code: "conflict",
+      message: "This review is completed: there is nothing to steer any more.",
     });
   }, 60_000);
 
@@ -175,25 +176,33 @@ describe("steering a running review", () => {
     const v = await client(viewer);
     const viewerSays = "You are a read-only viewer in this workspace; only a member or owner can make changes here.";
     for (const m of ["steer.pause", "steer.resume", "steer.stop"] as const)
-      expect(await v.call(m, { room })).toEqual({ ok: false, error: viewerSays });
-    expect(await v.call("steer.hint", { room, text: "psst" })).toEqual({ ok: false, error: viewerSays });
+      expect(await v.call(m, { room })).toEqual({ ok: false, code: "forbidden", message: viewerSays });
+    expect(await v.call("steer.hint", { room, text: "psst" })).toEqual({
+      ok: false,
+      code: "forbidden",
+      message: viewerSays,
+    });
     expect(await a.call("steer.hint", { room, text: "   " })).toEqual({
       ok: false,
-      error: "The steer.hint message was not understood: text: a hint needs some text",
+      code: "invalid",
+      message: "The steer.hint message was not understood: text: a hint needs some text",
     });
     expect(await a.call("steer.hint", { room, text: "x".repeat(4001) })).toMatchObject({
-      error: expect.stringMatching(/text: a hint is at most 4,000 characters/),
+      code: "invalid",
+      message: expect.stringMatching(/text: a hint is at most 4,000 characters/),
     });
     expect(await a.call("steer.pause", { room })).toEqual({
       ok: false,
-      error: "Olga Owner already paused this review.",
+      code: "conflict",
+      message: "Olga Owner already paused this review.",
     });
     const steers = await app.services.db.reviewSteer.count({ where: { review: { uid } } });
     expect(steers).toBe(1);
     const staticReview = await createReviewRow(app.services.db, owner.workspaceId, { status: "running" });
     expect(await a.call("steer.hint", { room: reviewRoom(staticReview.uid), text: "x" })).toEqual({
       ok: false,
-      error: "A static review has no agent to steer.",
+      code: "invalid",
+      message: "A static review has no agent to steer.",
     });
     await owner.client.ok("mutate", "reviews.cancel", { uid });
     await app.services.queue.idle();

@@ -99,7 +99,7 @@ describe("finding votes", () => {
       a.call("finding.vote", { room: r.room, fingerprint: "fp-elsewhere", verdict: "real" }),
       a.call("finding.vote", { room: r.room, fingerprint: "fp-b", verdict: "maybe" } as never),
     ]);
-    expect(refusals.map((x) => (x.ok ? "applied" : x.error))).toEqual([
+    expect(refusals.map((x) => (x.ok ? "applied" : x.message))).toEqual([
       "The finding.vote message was not understood: duplicateOf: name the finding it duplicates (duplicateOf) with the verdict duplicate, and only then",
       "The finding.vote message was not understood: duplicateOf: name the finding it duplicates (duplicateOf) with the verdict duplicate, and only then",
       "A finding cannot duplicate itself.",
@@ -116,7 +116,8 @@ describe("finding votes", () => {
     const v = await client(vic);
     expect(await v.call("finding.vote", { room: r.room, fingerprint: "fp-a", verdict: "real" })).toEqual({
       ok: false,
-      error: "You are a read-only viewer in this workspace; only a member or owner can make changes here.",
+      code: "forbidden",
+      message: "You are a read-only viewer in this workspace; only a member or owner can make changes here.",
     });
     expect(await v.call("finding.resolve", { room: r.room, fingerprint: "fp-a", resolved: true })).toMatchObject({
       ok: false,
@@ -124,7 +125,8 @@ describe("finding votes", () => {
     const s = await client(await signUpInNewWorkspace(server, "Stranger"));
     expect(await s.call("finding.vote", { room: r.room, fingerprint: "fp-a", verdict: "real" })).toEqual({
       ok: false,
-      error: "You are not a member of this workspace.",
+      code: "forbidden",
+      message: "You are not a member of this workspace.",
     });
     const kbUid = crypto.randomUUID();
     await server.services.db.knowledgeBase.create({
@@ -133,7 +135,8 @@ describe("finding votes", () => {
     const a = await client(owner);
     expect(await a.call("finding.vote", { room: kbRoom(kbUid), fingerprint: "fp-a", verdict: "real" })).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/Only a review's findings take votes/),
+      code: "invalid",
+      message: expect.stringMatching(/Only a review's findings take votes/),
     });
     expect(await server.services.db.findingVote.count({ where: { reviewId: r.id } })).toBe(0);
   });

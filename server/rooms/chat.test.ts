@@ -44,7 +44,8 @@ describe("team chat", () => {
     // Only the author changes a message; the refusal changes nothing.
     expect(await b.call("chat.edit", { room, id, body: "hijacked" })).toEqual({
       ok: false,
-      error: "Only its author can change or delete a message.",
+      code: "forbidden",
+      message: "Only its author can change or delete a message.",
     });
     expect(await b.call("chat.delete", { room, id })).toMatchObject({ ok: false });
     const edited = await a.call("chat.edit", { room, id, body: "Look at src/app.ts:12-14" });
@@ -61,7 +62,8 @@ describe("team chat", () => {
     expect(page).toMatchObject({ ok: true, more: false, messages: [{ id, deleted: true, body: "", version: 3 }] });
     expect(await a.call("chat.edit", { room, id, body: "back" })).toEqual({
       ok: false,
-      error: "That message was deleted.",
+      code: "not_found",
+      message: "That message was deleted.",
     });
   });
 
@@ -79,7 +81,7 @@ describe("team chat", () => {
     });
     const c = await client(owner);
     const first = await c.call("chat.page", { room });
-    if (!first.ok) throw new Error(first.error);
+    if (!first.ok) throw new Error(first.message);
     expect([first.messages.length, first.more, first.messages[0]!.body, first.messages.at(-1)!.body]).toEqual([
       50,
       true,
@@ -100,7 +102,8 @@ describe("team chat", () => {
     expect(ok).toMatchObject({ ok: true, message: { thread: "fp-1" } });
     expect(await c.call("chat.send", { room, body: "x", thread: "fp-other" })).toEqual({
       ok: false,
-      error: "That finding is not part of this review, so it has no thread here.",
+      code: "not_found",
+      message: "That finding is not part of this review, so it has no thread here.",
     });
     const kbUid = crypto.randomUUID();
     await server.services.db.knowledgeBase.create({
@@ -108,7 +111,8 @@ describe("team chat", () => {
     });
     expect(await c.call("chat.send", { room: kbRoom(kbUid), body: "x", thread: "fp-1" })).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/Only a review's findings have threads/),
+      code: "invalid",
+      message: expect.stringMatching(/Only a review's findings have threads/),
     });
     // The room's chat and the thread are paged apart.
     expect(await c.call("chat.page", { room })).toMatchObject({ ok: true, messages: [] });
@@ -120,20 +124,25 @@ describe("team chat", () => {
     const c = await client(owner);
     expect(await c.call("chat.send", { room, body: "x".repeat(CHAT_MAX_BYTES + 1) })).toEqual({
       ok: false,
-      error:
+      code: "invalid",
+      message:
         "The chat.send message was not understood: body: a message is at most 16 KB (16,384 bytes); this one is 16,385 bytes — split it or shorten it",
     });
     expect(await c.call("chat.send", { room, body: "   " })).toMatchObject({
-      error: expect.stringMatching(/body: a message needs some text/),
+      code: "invalid",
+      message: expect.stringMatching(/body: a message needs some text/),
     });
     expect(await c.call("chat.send", { room } as never)).toMatchObject({
-      error: expect.stringMatching(/^The chat.send message was not understood: body:/),
+      code: "invalid",
+      message: expect.stringMatching(/^The chat.send message was not understood: body:/),
     });
     expect(await c.call("chat.edit", { room, id: "not-a-uuid", body: "x" })).toMatchObject({
-      error: expect.stringMatching(/id:/),
+      code: "invalid",
+      message: expect.stringMatching(/id:/),
     });
     expect(await c.call("chat.edit", { room, id: crypto.randomUUID(), body: "x" })).toMatchObject({
-      error: "That message is not in this room (it may have been deleted).",
+      code: "not_found",
+      message: "That message is not in this room (it may have been deleted).",
     });
     expect(await server.services.db.roomMessage.count({ where: { room } })).toBe(0);
     // A frame far over any message's size is not buffered: the socket is closed.
@@ -152,7 +161,8 @@ describe("team chat", () => {
     const refused = await c.call("chat.send", { room, body: "one more" });
     expect(refused).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^You are sending messages faster than 10 in 5 s; try again in [1-5] s\.$/),
+      code: "rate_limited",
+      message: expect.stringMatching(/^You are sending messages faster than 10 in 5 s; try again in [1-5] s\.$/),
     });
     expect(!refused.ok && refused.retryAfterMs).toBeGreaterThan(0);
     expect(await server.services.db.roomMessage.count({ where: { room } })).toBe(CHAT_RATE_MESSAGES);
@@ -163,7 +173,8 @@ describe("team chat", () => {
     const stranger = await client(await signUpInNewWorkspace(server, "Stranger"));
     expect(await stranger.call("chat.send", { room, body: "hi" })).toEqual({
       ok: false,
-      error: "You are not a member of this workspace.",
+      code: "forbidden",
+      message: "You are not a member of this workspace.",
     });
     expect(await stranger.call("chat.page", { room })).toMatchObject({ ok: false });
     const leaving = await teammate("Soon Removed", "member");
@@ -175,7 +186,8 @@ describe("team chat", () => {
     // No periodic re-check needed: the next message is checked.
     expect(await c.call("chat.send", { room, body: "still here?" })).toEqual({
       ok: false,
-      error: "You are not a member of this workspace.",
+      code: "forbidden",
+      message: "You are not a member of this workspace.",
     });
     expect(await server.services.db.roomMessage.count({ where: { room } })).toBe(0);
   });

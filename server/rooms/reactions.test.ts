@@ -27,7 +27,7 @@ async function roomWithMessage(author: RoomClient): Promise<{ room: RoomName<"re
   const r = await createReviewRow(server.services.db, owner.workspaceId);
   const room = reviewRoom(r.uid);
   const sent = await author.call("chat.send", { room, body: "Shall we ship it?" });
-  if (!sent.ok) throw new Error(sent.error);
+  if (!sent.ok) throw new Error(sent.message);
   return { room, id: sent.message.id, project: projectRoom(r.projectUid) };
 }
 
@@ -116,21 +116,25 @@ describe("reactions", () => {
     // The message is in the review's room; the project's room (same workspace) does not have it.
     expect(await a.call("chat.react", { room: project, id, emoji: "👍" })).toEqual({
       ok: false,
-      error: "That message is not in this room (it may have been deleted).",
+      code: "not_found",
+      message: "That message is not in this room (it may have been deleted).",
     });
     expect(await a.call("chat.react", { room, id, emoji: "💩" } as never)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^The chat.react message was not understood: emoji: a reaction is one of 👍/),
+      code: "invalid",
+      message: expect.stringMatching(/^The chat.react message was not understood: emoji: a reaction is one of 👍/),
     });
     const stranger = await client(await signUpInNewWorkspace(server, "Stranger"));
     expect(await stranger.call("chat.react", { room, id, emoji: "👍" })).toEqual({
       ok: false,
-      error: "You are not a member of this workspace.",
+      code: "forbidden",
+      message: "You are not a member of this workspace.",
     });
     await a.call("chat.delete", { room, id });
     expect(await a.call("chat.react", { room, id, emoji: "👍" })).toEqual({
       ok: false,
-      error: "That message was deleted; there is nothing to react to.",
+      code: "not_found",
+      message: "That message was deleted; there is nothing to react to.",
     });
     const message = await server.services.db.roomMessage.findUniqueOrThrow({ where: { uid: id } });
     expect(await server.services.db.roomMessageReaction.count({ where: { messageId: message.id } })).toBe(0);

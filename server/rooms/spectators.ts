@@ -16,7 +16,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Actor } from "../auth/access.ts";
-import { forbidden, invalid } from "../errors.ts";
+import { type DomainError, forbidden, invalid } from "../errors.ts";
 import { type ClientMessage, SPECTATOR_MESSAGES } from "../shared/room-protocol.ts";
 import { parseRoom, reviewRoom, type RoomName } from "../shared/rooms.ts";
 import { GUEST_NAME } from "../shared/shares.ts";
@@ -63,6 +63,17 @@ const WHAT: Partial<Record<ClientMessage, string>> = {
 };
 
 /**
+ * The refusal of a message spectators may never send, or null: decided by the kind alone, so the
+ * protocol answers it before spending anything else on the message (message-limits.ts).
+ */
+export function spectatorRefusal(message: ClientMessage): DomainError | null {
+  if (SPECTATOR_MESSAGES[message]) return null;
+  return forbidden(
+    `A share link is read-only: you watch this review, you cannot ${WHAT[message] ?? "do that"}. Ask the team for an account to take part.`,
+  );
+}
+
+/**
  * The room a spectator's message may act on, or throws: forbidden (a message spectators may not
  * send; a link that no longer works; another room than the link's), invalid (no room at all).
  * `leave` needs no check (null), like for members.
@@ -73,10 +84,8 @@ export async function authorizeSpectator(
   message: ClientMessage,
   room: unknown,
 ): Promise<AuthorizedRoom | null> {
-  if (!SPECTATOR_MESSAGES[message])
-    throw forbidden(
-      `A share link is read-only: you watch this review, you cannot ${WHAT[message] ?? "do that"}. Ask the team for an account to take part.`,
-    );
+  const refused = spectatorRefusal(message);
+  if (refused) throw refused;
   if (message === "leave") return null;
   const parsed = parseRoom(room);
   if (!parsed) throw invalid("That is not a room you can join.");

@@ -4,8 +4,10 @@
  * schemas (server/realtime/protocol.ts) and types its Socket.IO server with the interfaces below; the
  * browser types its socket with the same interfaces (app/_lib/room.ts).
  *
- * Every reply is `{ ok: true, … }` or `{ ok: false, error }`: the error says what was wrong in words a
- * person can act on, and nothing was applied.
+ * Every reply is `{ ok: true, … }` or `{ ok: false, code, message, retryAfterMs? }` (ackErrorSchema):
+ * the code says what kind of refusal it is, the message what was wrong in words a person can act on,
+ * and nothing was applied. Every message has a budget (server/rooms/message-limits.ts): past it the
+ * reply is `rate_limited` with `retryAfterMs`.
  */
 import { z } from "zod";
 import type { RoomEvent } from "./room-events.ts";
@@ -28,10 +30,45 @@ export const HISTORY_PAGE = 5000;
 const seq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const messageId = z.uuid();
 
+/**
+ * The version of this protocol. The browser sends it in the handshake (`auth: { protocol }`); a
+ * client of another version is refused with PROTOCOL_OUTDATED and told to reload (its page was
+ * loaded before Argus was updated), instead of misreading replies silently. Raise it when a message,
+ * a payload or a reply changes in a way an older page would misread.
+ */
+export const ROOM_PROTOCOL_VERSION = 2;
+/** The handshake refusal's `data.code` for a client of another protocol version. */
+export const PROTOCOL_OUTDATED = "protocol_outdated";
+
+/**
+ * The largest reply of a read (join, history, chat.page), in bytes of its events' or messages' JSON:
+ * a page stops before it would pass this (holding at least one item) and says `more`; the client
+ * pages on. Keeps one reply from costing the server (and the network) megabytes at once.
+ */
+export const REPLY_MAX_BYTES = 512 * 1024;
+
+/**
+ * What kind of refusal an error reply is, so the browser can act on it (a rate limit says when to
+ * retry, unauthenticated asks to sign in …): the domain error kinds (server/errors.ts), a rate
+ * limit, and `internal` for a failure of the server's own (the message then carries no detail).
+ */
+export const ackErrorCodeSchema = z.enum([
+  "invalid",
+  "unauthenticated",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "rate_limited",
+  "internal",
+]);
+export type AckErrorCode = z.infer<typeof ackErrorCodeSchema>;
+
 export const ackErrorSchema = z.object({
   ok: z.literal(false),
-  error: z.string(),
-  /** Set when the message was refused for coming too fast: when to try again. */
+  code: ackErrorCodeSchema,
+  /** What was wrong, in words a person can act on; nothing was applied. */
+  message: z.string(),
+  /** With `rate_limited`: when to try again. */
   retryAfterMs: z.number().int().nonnegative().optional(),
 });
 export type AckError = z.infer<typeof ackErrorSchema>;
@@ -144,7 +181,7 @@ export const SPECTATOR_MESSAGES: Record<ClientMessage, boolean> = {
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
-/** The log after a seq: at most HISTORY_PAGE events, oldest first. */
+/** The log after a seq: at most HISTORY_PAGE events and REPLY_MAX_BYTES, oldest first. */
 export interface HistoryReply {
   events: RoomEvent[];
   /** True when more events follow the last one here (ask again with its seq). */

@@ -11,6 +11,7 @@ import type {
   ClientToServerEvents,
   ServerToClientEvents,
 } from "../../server/shared/room-protocol.ts";
+import { ROOM_PROTOCOL_VERSION } from "../../server/shared/room-protocol.ts";
 
 export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type Payload<M extends ClientMessage> = Parameters<ClientToServerEvents[M]>[0];
@@ -28,6 +29,7 @@ export interface RoomClient {
 export async function openRoomClient(url: string, cookie: string): Promise<RoomClient> {
   const socket: RoomSocket = connect(url, {
     forceNew: true,
+    auth: { protocol: ROOM_PROTOCOL_VERSION },
     reconnection: false,
     transports: ["websocket"],
     extraHeaders: { cookie },

@@ -156,7 +156,7 @@ async function watch(client: RoomClient, room: RoomName) {
   });
   feed.startJoin();
   const joined = await client.call("join", { room, afterSeq: 0 });
-  if (!joined.ok) throw new Error(joined.error);
+  if (!joined.ok) throw new Error(joined.message);
   feed.page(joined.events);
   feed.caughtUp();
   return { fresh, live, feed };

@@ -350,7 +350,11 @@ async function refusedMessage(
       for (const room of rooms()) {
         const reply = await client.send(message, payloadFor(room));
         expect(reply.ok, `${actor}: ${message} in ${room}`).toBe(false);
-        expect(reply).toMatchObject({ ok: false, error: expect.stringMatching(/\S/) });
+        expect(reply).toMatchObject({
+          ok: false,
+          code: expect.stringMatching(/^(forbidden|not_found|invalid|unauthenticated)$/),
+          message: expect.stringMatching(/\S/),
+        });
         expectClean(actor, `${message} ${room}`, reply);
       }
     // Hostile payloads: no object, a room in an array, a room of another kind's prefix.
@@ -402,7 +406,11 @@ const SOCKET_EVENT_CASES: Record<string, () => Promise<void>> = {
       for (const room of rooms()) {
         const reply = await outsider.join(room);
         expect(reply.ok, `outsider joined ${room}`).toBe(false);
-        expect(reply).toEqual({ ok: false, error: expect.stringMatching(/\S/) });
+        expect(reply).toEqual({
+          ok: false,
+          code: expect.stringMatching(/^(forbidden|not_found|invalid|unauthenticated)$/),
+          message: expect.stringMatching(/\S/),
+        });
         expectClean("outsider", `join ${room}`, reply);
         // The viewer of A may watch: proof that the room exists and the refusal is about who asks.
         const allowed = await viewer.join(room);

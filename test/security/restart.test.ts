@@ -94,7 +94,7 @@ async function roomLog(url: string, room: string): Promise<RoomEvent[]> {
   const client = await openRoomClient(url, owner.client.cookie);
   try {
     const reply = await client.join(room);
-    if (!reply.ok) throw new Error(`cannot join ${room}: ${reply.error}`);
+    if (!reply.ok) throw new Error(`cannot join ${room}: ${reply.message}`);
     return reply.events;
   } finally {
     client.close();

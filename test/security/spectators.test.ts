@@ -9,7 +9,12 @@ import { randomUUID } from "node:crypto";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mentionToken } from "../../server/shared/mentions.ts";
-import { type ClientMessage, clientMessages, SPECTATOR_MESSAGES } from "../../server/shared/room-protocol.ts";
+import {
+  type ClientMessage,
+  clientMessages,
+  SPECTATOR_MESSAGES,
+  ROOM_PROTOCOL_VERSION,
+} from "../../server/shared/room-protocol.ts";
 import { kbRoom, projectRoom, reviewRoom, runRoom } from "../../server/shared/rooms.ts";
 import { Client, uniqueEmail } from "../helpers/server.ts";
 import { findLeaks } from "./support/canaries.ts";
@@ -46,7 +51,7 @@ afterAll(async () => {
 interface Spectator {
   socket: Socket;
   received: unknown[];
-  send(message: string, payload: unknown): Promise<{ ok: boolean; error?: string }>;
+  send(message: string, payload: unknown): Promise<{ ok: boolean; message?: string }>;
   close(): void;
 }
 
@@ -55,7 +60,7 @@ async function spectate(token: string, cookie?: string): Promise<Spectator> {
     forceNew: true,
     reconnection: false,
     transports: ["websocket"],
-    auth: { share: token },
+    auth: { share: token, protocol: ROOM_PROTOCOL_VERSION },
     extraHeaders: { origin: w.server.url, ...(cookie ? { cookie } : {}) },
     timeout: 5000,
   });
@@ -73,7 +78,7 @@ async function spectate(token: string, cookie?: string): Promise<Spectator> {
     send: (message, payload) =>
       (socket.timeout(5000) as unknown as Socket).emitWithAck(message, payload) as Promise<{
         ok: boolean;
-        error?: string;
+        message?: string;
       }>,
     close: () => socket.close(),
   };
@@ -255,7 +260,7 @@ describe("a spectator of A's review", () => {
         for (const message of ["join", "history", "chat.page"] as const) {
           const reply = await s.send(message, payloadOf(message, room, randomUUID()));
           expect(reply.ok, `${message} ${room}`).toBe(false);
-          expect(reply.error).toMatch(/\S/);
+          expect(reply.message).toMatch(/\S/);
           expect(leaksToSpectator(reply)).toEqual([]);
         }
       }
@@ -300,7 +305,7 @@ describe("a spectator of A's review", () => {
         for (const room of [reviewRoom(w.a.reviewUid), ...otherRooms()]) {
           const reply = await s.send(message, payloadOf(message, room, teamMessage.id));
           expect(reply.ok, `${message} in ${room}`).toBe(false);
-          expect(reply.error, `${message} in ${room}`).toMatch(/\S/);
+          expect(reply.message, `${message} in ${room}`).toMatch(/\S/);
           expect(leaksToSpectator(reply)).toEqual([]);
         }
       expect(await roomWrites(), "a spectator's message wrote something").toEqual(before);
@@ -358,7 +363,7 @@ describe("a spectator of A's review", () => {
       const mention = `hey ${mentionToken({ id: w.a.owner.userId, name: "Owner" })}`;
       const posted = await s.send("chat.send", { room, body: mention });
       expect(posted.ok).toBe(false);
-      expect(posted.error).toMatch(/read-only/);
+      expect(posted.message).toMatch(/read-only/);
       const replied = await s.send("chat.send", { room, body: mention, thread: w.a.fingerprint });
       expect(replied.ok).toBe(false);
       await new Promise((r) => setTimeout(r, 300));

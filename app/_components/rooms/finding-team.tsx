@@ -13,6 +13,8 @@ import type { ReviewFindingRow } from "../review/types.ts";
 import { Badge, Button, cx } from "../ui.tsx";
 import { ChatPanel } from "./chat-panel.tsx";
 import { DuplicatePicker } from "./duplicate-picker.tsx";
+import { ackErrorText } from "@/server/shared/ack-text.ts";
+import type { Ack } from "@/server/shared/room-protocol.ts";
 
 const TIMEOUT_MS = 10_000;
 
@@ -67,11 +69,11 @@ export function FindingTeam({
   const { socket, selfId, readOnly } = useRoomAccess();
   const mine = f.votes.find((v) => v.userId === selfId);
 
-  async function send(call: () => Promise<{ ok: true } | { ok: false; error: string }>) {
+  async function send(call: () => Promise<Ack>) {
     setBusy(true);
     try {
       const r = await call();
-      setError(r.ok ? null : r.error);
+      setError(r.ok ? null : ackErrorText(r));
     } catch {
       setError("No answer from the server; check your connection.");
     } finally {

@@ -10,6 +10,8 @@ import { Pause, Play, Square } from "lucide-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import type { RoomName } from "@/server/shared/rooms.ts";
+import { ackErrorText } from "@/server/shared/ack-text.ts";
+import type { Ack } from "@/server/shared/room-protocol.ts";
 import { hintTextSchema, type SteeringState } from "@/server/shared/steering.ts";
 import { Button, Card, Input } from "../ui.tsx";
 
@@ -45,11 +47,11 @@ export function SteeringBar({
   const [busy, setBusy] = useState<string | null>(null);
   const { socket, readOnly } = useRoomAccess();
 
-  async function send(what: string, call: () => Promise<{ ok: true } | { ok: false; error: string }>) {
+  async function send(what: string, call: () => Promise<Ack>) {
     setBusy(what);
     try {
       const r = await call();
-      setError(r.ok ? null : r.error);
+      setError(r.ok ? null : ackErrorText(r));
       return r.ok;
     } catch {
       setError("No answer from the server; check your connection.");

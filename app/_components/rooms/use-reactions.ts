@@ -7,6 +7,7 @@
 import { useCallback, useMemo } from "react";
 import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import type { Ack, ClientReplies } from "@/server/shared/room-protocol.ts";
+import { ackErrorText } from "@/server/shared/ack-text.ts";
 import type { Reaction, ReactionEmoji } from "@/server/shared/room-reactions.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 
@@ -35,7 +36,7 @@ export function useReactions<K extends RoomKind>(
         const reply: Ack<ClientReplies["chat.react"]> = await socket()
           .timeout(TIMEOUT_MS)
           .emitWithAck("chat.react", { room, id, emoji });
-        return reply.ok ? null : reply.error;
+        return reply.ok ? null : ackErrorText(reply);
       } catch {
         return "The chat did not answer; check your connection and try again.";
       }

@@ -10,6 +10,7 @@ import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import { type ChatMessage, mergeMessages } from "@/server/shared/room-chat.ts";
 import type { Reaction } from "@/server/shared/room-reactions.ts";
 import type { Ack, ClientReplies } from "@/server/shared/room-protocol.ts";
+import { ackErrorText } from "@/server/shared/ack-text.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 
 const TIMEOUT_MS = 10_000;
@@ -31,7 +32,7 @@ export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomSt
         const reply: Ack<ClientReplies["chat.page"]> = await socket()
           .timeout(TIMEOUT_MS)
           .emitWithAck("chat.page", { room, thread, ...(before ? { before } : {}) });
-        if (!reply.ok) return setError(reply.error);
+        if (!reply.ok) return setError(ackErrorText(reply));
         setPaged((prev) => mergeMessages(prev, reply.messages));
         // Every message of the page gets its reactions (none: an empty list), so one whose last
         // reaction was taken back shows none.
@@ -63,10 +64,10 @@ export function useRoomChat<K extends RoomKind>(room: RoomName<K>, state: RoomSt
     );
   }, [paged, state.events, thread]);
 
-  const run = async (call: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<ChatResult> => {
+  const run = async (call: () => Promise<Ack>): Promise<ChatResult> => {
     try {
       const reply = await call();
-      return reply.ok ? null : reply.error;
+      return reply.ok ? null : ackErrorText(reply);
     } catch {
       return "The chat did not answer; check your connection and try again.";
     }

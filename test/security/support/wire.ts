@@ -13,6 +13,7 @@ import type {
   HistoryReply,
   ServerToClientEvents,
 } from "../../../server/shared/room-protocol.ts";
+import { ROOM_PROTOCOL_VERSION } from "../../../server/shared/room-protocol.ts";
 
 export interface RawReply {
   status: number;
@@ -68,6 +69,7 @@ export interface RoomClient {
 export async function openRoomClient(baseUrl: string, cookie?: string): Promise<RoomClient> {
   const socket: RoomClient["socket"] = connect(baseUrl, {
     forceNew: true,
+    auth: { protocol: ROOM_PROTOCOL_VERSION },
     reconnection: false,
     transports: ["websocket"],
     extraHeaders: { origin: baseUrl, ...(cookie ? { cookie } : {}) },
