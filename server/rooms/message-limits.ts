@@ -46,7 +46,7 @@ const EMPTY: Bucket = { burst: 0, perSecond: 1 / 60 };
 export const MESSAGE_BUDGETS: Record<ClientMessage, MessageBudget> = {
   join: { member: b(20, 1), guest: b(5, 0.2), slot: "read" },
   leave: { member: b(30, 2), guest: b(10, 0.5) },
-  history: { member: b(60, 2), guest: b(20, 0.5), slot: "read" },
+  history: { member: b(20, 2), guest: b(10, 0.5), slot: "read" },
   "chat.page": { member: b(30, 1), guest: b(10, 0.25), slot: "read" },
   "chat.edits": { member: b(20, 0.5), guest: null, slot: "read" },
   "chat.send": { member: b(20, 0.5), guest: null, slot: "write" },
