@@ -44,6 +44,12 @@ export const WEAKNESSES: Record<Weakness, WeaknessSpec> = {
     noun: "sets a cookie without Secure / HttpOnly",
     low: false,
   },
+  autoescape: {
+    ruleId: "xss/autoescape-off",
+    severity: "medium",
+    noun: "renders templates without HTML escaping",
+    low: false,
+  },
   "weak-random": {
     ruleId: "crypto/insecure-random",
     severity: "medium",
@@ -58,6 +64,7 @@ const ORIGIN_WORDS: Record<Origin, string> = {
   env: "an environment variable",
   stdin: "standard input",
   file: "file contents",
+  queue: "a queued job's payload",
   random: "a predictable random number",
   param: "a parameter",
 };
@@ -65,8 +72,10 @@ const ORIGIN_WORDS: Record<Origin, string> = {
 /** Does this flow make `weakness` reachable (not cleaned, an origin that counts)? */
 export function flowCounts(f: Flow, weakness: Weakness): boolean {
   if (f.cleaned.has(weakness)) return false;
-  if (weakness === "cookie") return false;
+  if (weakness === "cookie" || weakness === "autoescape") return false;
   if (f.origin === "param") return true;
+  // The operator sets the environment: trusted (docs/static-analysis.md).
+  if (f.origin === "env") return false;
   if (weakness === "weak-random") return f.origin === "random";
   if (f.origin === "random") return false;
   if (weakness === "weak-hash") return f.secret;

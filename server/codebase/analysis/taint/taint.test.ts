@@ -96,11 +96,13 @@ describe("a taint finding", () => {
     );
   });
 
-  it("is low severity when the source is the environment, not the request", async () => {
+  it("trusts the environment (the operator sets it) and is low severity on a command-line argument", async () => {
+    const env = await analyse("src/deploy.py", "python", 'import os\nos.system("deploy " + os.environ["TARGET"])\n');
+    expect(env.findings).toEqual([]);
     const { findings } = await analyse(
       "src/deploy.py",
       "python",
-      'import os\nos.system("deploy " + os.environ["TARGET"])\n',
+      'import os, sys\nos.system("deploy " + sys.argv[1])\n',
     );
     expect(findings).toMatchObject([{ ruleId: "injection/command", severity: "low" }]);
   });

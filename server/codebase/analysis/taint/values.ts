@@ -25,10 +25,14 @@ export type Weakness =
   | "trust-boundary"
   | "weak-hash"
   | "weak-random"
-  | "cookie";
+  | "cookie"
+  | "autoescape";
 
-/** Where untrusted data came from. "random" only matters where a secret is made; "param" is symbolic. */
-export type Origin = "request" | "argv" | "env" | "stdin" | "file" | "random" | "param";
+/**
+ * Where untrusted data came from. "random" only matters where a secret is made; "param" is symbolic;
+ * "env" is kept for the trace but trusted (the operator sets it); "queue" is a job or message payload.
+ */
+export type Origin = "request" | "argv" | "env" | "stdin" | "file" | "queue" | "random" | "param";
 
 export interface Step {
   file?: string;
