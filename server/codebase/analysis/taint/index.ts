@@ -11,7 +11,7 @@ import type { Finding } from "../types.ts";
 import { TaintAbort, type Analyzer, type FunctionSummary } from "./analyzer.ts";
 import { JsAnalyzer } from "./js/interp.ts";
 import { PyAnalyzer } from "./py/interp.ts";
-import { flowCounts, hitToFinding, WEAKNESSES } from "./report.ts";
+import { calibratedConfidence, flowCounts, hitToFinding, WEAKNESSES } from "./report.ts";
 import { deepFlows, line, snippet, type Flow, type Val } from "./values.ts";
 
 export { WEAKNESSES } from "./report.ts";
@@ -90,7 +90,15 @@ function toFindings(ctx: RuleContext, a: Analyzer): Finding[] {
       c.kind === "cookie"
         ? "the cookie can travel over plain HTTP or be read by scripts"
         : "whatever a template prints is written into the page as HTML (cross-site scripting)";
-    const f = finding(ctx, spec.ruleId, spec.severity, 0.8, c.line, c.endLine, `${c.message}: ${why}`);
+    const f = finding(
+      ctx,
+      spec.ruleId,
+      spec.severity,
+      calibratedConfidence(spec.ruleId),
+      c.line,
+      c.endLine,
+      `${c.message}: ${why}`,
+    );
     if (f) out.push(f);
   }
   return out;
