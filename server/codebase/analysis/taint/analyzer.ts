@@ -356,15 +356,20 @@ export abstract class Analyzer {
   protected sequence(children: readonly (Node | null)[], spreadType: string, valueOf: (c: Node) => Val): Val {
     const out: Val = { flows: [], fields: new Map(), elems: EMPTY };
     let i = 0;
+    let spread = false;
     for (const c of children) {
       if (!c) continue;
       const v = valueOf(c);
-      if (c.type === spreadType) out.elems = join(out.elems, element(v));
-      else {
+      if (c.type === spreadType) {
+        out.elems = join(out.elems, element(v));
+        spread = true;
+      } else {
         out.fields!.set(String(i++), v);
         out.elems = join(out.elems, v);
       }
     }
+    // The length is known (for pushes that keep positions) unless a spread added an unknown number.
+    if (!spread) out.meta = { len: String(i) };
     return out;
   }
 

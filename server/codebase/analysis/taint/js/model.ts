@@ -10,6 +10,7 @@ import { SQL_WORDS } from "../../rules/sql.ts";
 import {
   addElement,
   clean,
+  pushElement,
   deepFlows,
   element,
   EMPTY,
@@ -592,7 +593,7 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   // ---- collections (containers keep what goes in)
   if (recv && !recv.kind) {
     if (method === "push" || method === "unshift" || method === "add") {
-      for (const x of args) addElement(recv, x);
+      for (const x of args) pushElement(recv, x, method === "push");
       return { result: EMPTY };
     }
     if (method === "set" && args.length === 2) {

@@ -8,6 +8,7 @@ import type { Env } from "../analyzer.ts";
 import { SQL_WORDS } from "../../rules/sql.ts";
 import {
   clean,
+  pushElement,
   constant,
   deepFlows,
   element,
@@ -166,6 +167,8 @@ export function pyMemberModel(a: PyAnalyzer, obj: Val, attr: string, node: Node,
       return undefined;
     case "environ":
       return sourceVal("env", snippet(node, 50), step(node));
+    case "stdin":
+      return attr === "buffer" ? obj : undefined;
     case "module":
       if (obj.path === "sys" && attr === "argv") return { flows: [], elems: src(node, "argv") };
       if (obj.path === "os" && attr === "environ") return { flows: [], kind: "environ" };
@@ -571,6 +574,12 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
 
   // ---- conversions and string building
   if (CONVERSIONS.test(callee)) return EMPTY;
+  // filter(str.isalnum, s): only the characters the predicate allows remain (an allow-list).
+  if (
+    callee === "filter" &&
+    /^str\.is(?:alnum|alpha|digit|decimal|numeric|ascii_letters)$/.test(site.argNodes[0]?.text ?? "")
+  )
+    return { flows: [], elems: EMPTY };
   if (callee === "str" || callee === "repr" || callee === "format") return stringify(arg0);
   if (
     callee === "urllib.parse.quote" ||
@@ -592,7 +601,7 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   if (recv && method === "join" && recv.hasConst) return stringify(joinAll([element(arg0), arg0]));
   if (recv && /^(?:append|add|insert|extend)$/.test(method) && !recv.kind) {
     const v = method === "insert" ? args[1] : method === "extend" ? element(arg0) : arg0;
-    if (v && !Object.isFrozen(recv)) recv.elems = join(recv.elems, v);
+    if (v) pushElement(recv, v, method === "append");
     return EMPTY;
   }
   if (recv && method === "update" && !recv.kind && arg0.fields) {
