@@ -12,7 +12,6 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { buildSymbolIndex } from "../server/codebase/symbols/build.ts";
 import type { SourceFile } from "../server/codebase/symbols/types.ts";
 import { parseBanditOutput } from "../server/codebase/analysis/external.ts";
 import { mergeFindings } from "../server/codebase/analysis/merge.ts";
@@ -22,7 +21,7 @@ import { findExecutable } from "../server/codebase/analysis/which.ts";
 import { makeContext, runArgusRulesDetailed } from "../server/codebase/analysis/rules/index.ts";
 import { calibrate } from "../server/codebase/analysis/taint/suites/calibrate.ts";
 import { loadSuites, materialize, type SuiteCase } from "../server/codebase/analysis/taint/suites/load.ts";
-import { runSuites, type SuiteRun } from "../server/codebase/analysis/taint/suites/run.ts";
+import { importPass, runSuites, type SuiteRun } from "../server/codebase/analysis/taint/suites/run.ts";
 import {
   scoreSuite,
   weaknessOf as weaknessOfRule,
@@ -199,14 +198,7 @@ async function fiveThousandFiles(): Promise<Record<string, unknown>> {
     }
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const built = await buildSymbolIndex({
-      root,
-      files,
-      indexPath: path.join(root, ".index.sqlite"),
-      workers: 0,
-      ctags: false,
-      taint: true,
-    });
+    const built = await importPass(root, files, true);
     const used = process.cpuUsage(cpu);
     return {
       files: files.length,
