@@ -22,6 +22,7 @@ import { CATEGORIES, SEVERITIES, type ReviewFindingRow, type Severity } from "./
 import { type Verdict, VERDICT_LABEL, VERDICTS } from "@/server/shared/team-verdicts.ts";
 import { DiffView } from "../diff/diff-view.tsx";
 import { parseUnifiedDiff } from "@/server/shared/diff-lines.ts";
+import { cweOf } from "@/server/shared/cwe.ts";
 
 type SortKey = "severity" | "file" | "confidence" | "category";
 const selectClass =
@@ -367,7 +368,14 @@ export function FindingsList({
                     {f.verification === "confirmed" && <Badge tone="green">verified</Badge>}
                     {f.verification === "unverified" && <Badge>unverified</Badge>}
                     <Badge>{f.category}</Badge>
-                    <span className="w-10 text-right tabular-nums text-zinc-500" title="Confidence">
+                    <span
+                      className="w-10 text-right tabular-nums text-zinc-500"
+                      title={
+                        f.source === "static" && f.ruleId
+                          ? `Confidence: how often rule ${f.ruleId} was right on Argus's test suites`
+                          : "Confidence"
+                      }
+                    >
                       {Math.round(f.confidence * 100)}%
                     </span>
                   </div>
@@ -449,6 +457,20 @@ export function FindingsList({
                             <code className="font-mono">{f.ruleId}</code>
                           </>
                         )}
+                        {f.source === "static" &&
+                          cweOf(f.ruleId).map((c) => (
+                            <span key={c}>
+                              {" · "}
+                              <a
+                                href={`https://cwe.mitre.org/data/definitions/${c.slice(4)}.html`}
+                                target="_blank"
+                                rel="noreferrer"
+                                className="hover:underline"
+                              >
+                                {c}
+                              </a>
+                            </span>
+                          ))}
                       </span>
                     </div>
                     {details?.(f)}

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFilePass } from "../symbols/pass.ts";
 import { listFiles, materializeFixture } from "../symbols/testing.ts";
 import { entropy } from "./rules/secrets.ts";
+import { calibratedConfidence } from "./taint/report.ts";
 import type { Finding } from "./types.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../../test/fixtures/codebase/analysis", import.meta.url));
@@ -133,7 +134,7 @@ describe("Argus rules on the fixtures", () => {
     });
   });
 
-  it("is surer of request input used directly than of input passed along a longer path", () => {
+  it("rates request input by its rule's measured precision, used directly or passed along a longer path", () => {
     const lines = readFileSync(path.join(root, "src/app.js"), "utf8").split("\n");
     const lineOf = (needle: string) => lines.findIndex((l) => l.includes(needle)) + 1;
     const direct = findings.find(
@@ -142,10 +143,11 @@ describe("Argus rules on the fixtures", () => {
     const viaVariable = findings.find(
       (f) => f.file === "src/app.js" && f.startLine === lineOf("execSync(`ls -la ${dir}`)"),
     )!;
-    // The taint engine follows the variable, so both are request input (critical); the longer path is less sure.
-    expect(direct).toMatchObject({ ruleId: "injection/command", severity: "critical" });
-    expect(viaVariable).toMatchObject({ ruleId: "injection/command", severity: "critical" });
-    expect(direct.confidence).toBeGreaterThan(viaVariable.confidence);
+    // The taint engine follows the variable, so both are request input (critical), and both carry the
+    // rule's precision measured on the suites (taint/calibration.ts), not a guess from the path's length.
+    const measured = calibratedConfidence("injection/command", "request");
+    expect(direct).toMatchObject({ ruleId: "injection/command", severity: "critical", confidence: measured });
+    expect(viaVariable).toMatchObject({ ruleId: "injection/command", severity: "critical", confidence: measured });
     expect(viaVariable.trace?.map((s) => s.line)).toEqual([
       lineOf("const dir = req.body.dir"),
       lineOf("const dir = req.body.dir"),

@@ -72,8 +72,8 @@ const BANDIT: Record<string, RuleWeakness> = {
   B609: flow("injection/command"), // wildcard in a shell command
   B610: flow("injection/sql"), // Django extra()
   B611: flow("injection/sql"), // Django RawSQL
-  B701: setting("xss/reflected"), // jinja2 autoescape off
-  B702: setting("xss/reflected"), // Mako templates (no escaping)
+  B701: setting("xss/autoescape-off"), // jinja2 autoescape off
+  B702: setting("xss/autoescape-off"), // Mako templates (no escaping)
   B703: flow("xss/reflected"), // Django mark_safe
   B704: flow("xss/reflected"), // markupsafe.Markup
 };
@@ -89,7 +89,7 @@ const ESLINT: Record<string, RuleWeakness> = {
   "security/detect-non-literal-fs-filename": flow("path-traversal"),
   "security/detect-non-literal-require": flow("injection/code"),
   "security/detect-pseudoRandomBytes": flow("crypto/insecure-random"),
-  "security/detect-disable-mustache-escape": setting("xss/reflected"),
+  "security/detect-disable-mustache-escape": setting("xss/autoescape-off"),
   "no-eval": flow("injection/code"),
   "no-implied-eval": flow("injection/code"),
   "no-new-func": flow("injection/code"),

@@ -132,4 +132,19 @@ describe("SARIF export", () => {
     ]);
     expect(flow!.codeFlows![0]!.message!.text).toBe("Untrusted data from req.query.id reaches db.query()");
   });
+
+  it("maps static rules to CWE: the result's taxa in the run's CWE taxonomy, properties.cwe, the rule's tags", () => {
+    const log = toSarif(sampleInput({ findings: [sampleTaintFinding(), sampleFinding()] }));
+    expectValid(log);
+    const run = log.runs[0]!;
+    const [sql, agent] = run.results!;
+    expect(sql!.taxa).toEqual([{ id: "89", toolComponent: { name: "CWE" } }]);
+    expect(sql!.properties?.cwe).toEqual(["CWE-89"]);
+    expect(agent!.taxa).toBeUndefined();
+    expect(run.taxonomies).toMatchObject([{ name: "CWE", organization: "MITRE", taxa: [{ id: "89" }] }]);
+    const rule = run.tool.driver.rules!.find((r) => r.id === "injection/sql")!;
+    expect(rule.properties?.tags).toContain("external/cwe/cwe-89");
+    const secrets = toSarif(sampleInput()).runs[0]!;
+    expect(secrets.results!.find((r) => r.ruleId === "secrets/aws-access-key")!.properties?.cwe).toEqual(["CWE-798"]);
+  });
 });

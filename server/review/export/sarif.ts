@@ -11,10 +11,13 @@
  *   - confidence, verification, category and Argus's severity in each result's properties
  *   - a taint finding's trace as one codeFlow with one threadFlow: source → steps → sink, each a
  *     location (path and line) with the step's label as its message, in execution order
+ *   - a static rule's CWE ids (server/shared/cwe.ts): the result's `taxa` into the run's CWE
+ *     taxonomy, `properties.cwe` ("CWE-89"), and GitHub's `external/cwe/cwe-89` tags on the rule
  *
  * Validated against the official SARIF 2.1.0 JSON schema in sarif.test.ts.
  */
 import type { CodeFlow, Log, ReportingDescriptor, Result, Run } from "sarif";
+import { cweOf } from "../../shared/cwe.ts";
 import type { TraceStep } from "../../shared/findings.ts";
 import { severityRank, type Finding, type Severity } from "../report/schema.ts";
 import type { ExportInput } from "./types.ts";
@@ -39,6 +42,9 @@ const SECURITY_SEVERITY: Record<Severity, string> = {
 export function ruleIdOf(f: Pick<Finding, "ruleId" | "category" | "source">): string {
   return f.source === "static" && f.ruleId ? f.ruleId : `argus/${f.category}`;
 }
+
+const cwesOf = (f: Pick<Finding, "ruleId" | "source">) => (f.source === "static" ? cweOf(f.ruleId) : []);
+const CWE_TAXONOMY = "CWE";
 
 /** A relative path as a relative URI reference: each segment percent-encoded, "/" kept. */
 export function relativeUri(file: string): string {
@@ -80,7 +86,11 @@ function buildRules(findings: readonly Finding[]): { rules: ReportingDescriptor[
       ...(isCategoryRule ? {} : { fullDescription: { text: worst.explanation } }),
       defaultConfiguration: { level: sarifLevel(worst.severity) },
       properties: {
-        tags: [worst.category, ...(worst.source === "static" ? ["static-analysis"] : ["ai-review"])],
+        tags: [
+          worst.category,
+          ...(worst.source === "static" ? ["static-analysis"] : ["ai-review"]),
+          ...cwesOf(worst).map((c) => `external/cwe/${c.toLowerCase()}`),
+        ],
         ...(worst.category === "security" ? { "security-severity": SECURITY_SEVERITY[worst.severity] } : {}),
       },
     });
@@ -139,6 +149,9 @@ function toResult(f: Finding, ruleIndex: number, dismissed: boolean): Result {
       },
     ],
     ...(f.trace?.length ? { codeFlows: [codeFlowOf(f.trace)] } : {}),
+    ...(cwesOf(f).length
+      ? { taxa: cwesOf(f).map((c) => ({ id: c.slice(4), toolComponent: { name: CWE_TAXONOMY } })) }
+      : {}),
     partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
     ...(dismissed
       ? {
@@ -154,6 +167,7 @@ function toResult(f: Finding, ruleIndex: number, dismissed: boolean): Result {
     properties: {
       severity: f.severity,
       confidence: f.confidence,
+      ...(cwesOf(f).length ? { cwe: cwesOf(f) } : {}),
       category: f.category,
       verification: f.verification,
       ...(f.verificationNote ? { verificationNote: f.verificationNote } : {}),
@@ -168,8 +182,25 @@ const isoOrUndefined = (d: Date | string | null) => (d ? new Date(d).toISOString
 
 export function toSarif({ review, report, dismissed }: ExportInput): Log {
   const { rules, index } = buildRules(report.findings);
+  const cwes = [...new Set(report.findings.flatMap((f) => cwesOf(f)))].sort();
   const run: Run = {
     tool: { driver: { name: "Argus", fullName: "Argus code review", rules } },
+    ...(cwes.length
+      ? {
+          taxonomies: [
+            {
+              name: CWE_TAXONOMY,
+              organization: "MITRE",
+              informationUri: "https://cwe.mitre.org/",
+              shortDescription: { text: "The MITRE Common Weakness Enumeration" },
+              taxa: cwes.map((c) => ({
+                id: c.slice(4),
+                helpUri: `https://cwe.mitre.org/data/definitions/${c.slice(4)}.html`,
+              })),
+            },
+          ],
+        }
+      : {}),
     automationDetails: { id: `argus/${review.projectUid}/${review.uid}` },
     originalUriBaseIds: {
       [SRCROOT]: {

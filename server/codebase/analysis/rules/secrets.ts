@@ -7,6 +7,10 @@
  * values containing EXAMPLE/dummy/fake/changeme/xxxx, template holes (${…}, {{…}}, <…>). A real-looking
  * key in a test file IS reported (a leaked key is valid wherever it sits), one severity lower and less
  * confident (see finding()).
+ *
+ * A password hash (bcrypt, argon2, scrypt, pbkdf2, crypt's $5$/$6$) is not a secret: seed data and
+ * fixtures hold them on purpose. A high-entropy literal's severity says where it sits: production
+ * code high, seed data and migrations low, tests / fixtures / examples / docs info.
  */
 import type { Finding, Severity } from "../types.ts";
 import { finding, lineOf, matchAll, type RuleContext } from "./context.ts";
@@ -148,7 +152,24 @@ const FORMATS: KeyFormat[] = [
 
 /** Documentation placeholders and template holes: never reported. */
 const PLACEHOLDER =
-  /example|sample|dummy|fake|placeholder|changeme|change_me|redacted|your[_-]?|xxxx|\*\*\*|\$\{|\{\{|<[^>]*>|^\$[A-Z_]+$|^%[sd(]|^(?:password|passwd|secret|token|pass|pwd|user|username|root|admin|test|null|none|undefined|string)$/i;
+  /example|sample|dummy|fake|placeholder|changeme|change_me|replace[_-]?me|insert[_-]?here|redacted|your[_-]?|xxxx|\*\*\*|\$\{|\{\{|<[^>]*>|^\$[A-Z_]+$|^%[sd(]|^(.)\1+$|^(?:password|passwd|secret|token|pass|pwd|user|username|root|admin|test|null|none|undefined|string)$|not[_-]?a[_-]?(?:real[_-]?)?secret|do[_-]?not[_-]?use|^(?:sk|pk|rk)_test_|^test[_-]|[_-]test$|^dev[_-]|[_-]dev$|^local[_-]|lorem|ipsum|s3cr3t|hunter2|letmein|password1?2?3|secret1?2?3/i;
+
+/** Password hashes (a hash is not the secret; seed data and fixtures keep them on purpose). */
+const PASSWORD_HASH =
+  /^(?:\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}|\$argon2(?:id|i|d)\$\S+|\$scrypt\$\S+|\$7\$\S+|\$[156]\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|(?:pbkdf2[_-]sha(?:1|256|512)|\$pbkdf2(?:-sha(?:1|256|512))?)\$\S+|(?:bcrypt|argon2|scrypt)\$\S+)$/;
+
+/** Where a file sits decides how bad a literal secret in it is. */
+export type SecretLocation = "production" | "seed" | "test";
+const EXAMPLE_PATH =
+  /(^|\/)(?:examples?|samples?|docs?|demo)\/|\.(?:example|sample|dist|template)(?:\.\w+)?$|(^|\/)README[^/]*$|\.md$/i;
+const SEED_PATH =
+  /(^|\/)(?:seeds?|seeders?|migrations?|db\/seed[^/]*|prisma\/seed[^/]*)(\/|\.\w+$)|(^|\/)seed[^/]*\.\w+$/i;
+
+export function secretLocation(ctx: Pick<RuleContext, "path" | "isTest">): SecretLocation {
+  if (ctx.isTest || EXAMPLE_PATH.test(ctx.path)) return "test";
+  if (SEED_PATH.test(ctx.path)) return "seed";
+  return "production";
+}
 
 const SECRET_NAME =
   /secret|passw(?:or)?d|passwd|pwd|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credential|signing[_-]?key|encryption[_-]?key|master[_-]?key/gi;
@@ -182,7 +203,7 @@ export function runSecretRules(ctx: RuleContext): Finding[] {
   for (const format of FORMATS) {
     for (const m of matchAll(ctx.source, format.re)) {
       const secret = m[format.group ?? 0] ?? m[0];
-      if (PLACEHOLDER.test(secret)) continue;
+      if (PLACEHOLDER.test(secret) || PASSWORD_HASH.test(secret)) continue;
       const line = lineOf(ctx, m.index);
       const f = finding(
         ctx,
@@ -219,20 +240,22 @@ function highEntropyAssignments(ctx: RuleContext, skipLines: Set<number>): Findi
       const name = m[1]!;
       const value = m[3]!;
       if (!SECRET_NAME_TEST.test(name) || NOT_A_SECRET_NAME.test(name) || PLACEHOLDER.test(value)) continue;
+      if (PASSWORD_HASH.test(value)) continue;
       if (/^[A-Z][A-Z0-9_]+$/.test(value) || /^(?:https?|file):\/\//.test(value) || /^[\w.-]+\.[a-z]{2,4}$/.test(value))
         continue;
       const h = entropy(value);
       const strong = value.length >= 16 ? h >= 3.5 : h >= 3.0 && charClasses(value) >= 3;
       if (!strong) continue;
-      const confidence = Math.min(0.85, 0.55 + (h - 3) * 0.15);
+      const where = secretLocation(ctx);
+      const confidence = Math.min(0.85, 0.55 + (h - 3) * 0.15) * (where === "production" ? 1 : 0.7);
       const f = finding(
-        ctx,
+        { ...ctx, isTest: false },
         "secrets/high-entropy-literal",
-        "high",
+        where === "production" ? "high" : where === "seed" ? "low" : "info",
         confidence,
         line,
         line,
-        `high-entropy literal assigned to "${name.slice(0, 60)}": ${redact(value)}`,
+        `high-entropy literal assigned to "${name.slice(0, 60)}": ${redact(value)}${where === "production" ? "" : where === "seed" ? " (in seed data)" : " (in a test, fixture or example file)"}`,
       );
       if (f) out.push(f);
       break;

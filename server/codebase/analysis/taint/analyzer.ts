@@ -14,18 +14,36 @@ export class TaintAbort extends Error {}
 
 export type Refinement = readonly Weakness[] | "all";
 
+/**
+ * A variable whose value depends on a boolean flag: `if (flag) x = "c"` leaves `x` as `t` where the
+ * flag held and `f` where it did not. A later `if (flag)` / `if (!flag)` on the same flag value reads
+ * the matching side (correlated conditions), as long as neither the flag nor the variable changed.
+ */
+interface CondFact {
+  flag: string;
+  flagVal: Val | undefined;
+  joined: Val;
+  t: Val;
+  f: Val;
+}
+
 export class Env {
   vars: Map<string, Val>;
   /** Facts from checks that dominate this point: `name` (or `a.b`) is clean for these weaknesses. */
   refined: Map<string, Refinement>;
 
+  /** Values that depend on a flag tested before (see CondFact). */
+  conds: Map<string, CondFact>;
+
   constructor(
     readonly parent?: Env,
     vars?: Map<string, Val>,
     refined?: Map<string, Refinement>,
+    conds?: Map<string, CondFact>,
   ) {
     this.vars = vars ?? new Map();
     this.refined = refined ?? new Map();
+    this.conds = conds ?? new Map();
   }
 
   /** This scope, then the ones around it. */
@@ -78,7 +96,27 @@ export class Env {
   }
 
   fork(): Env {
-    return new Env(this.parent, new Map(this.vars), new Map(this.refined));
+    return new Env(this.parent, new Map(this.vars), new Map(this.refined), new Map(this.conds));
+  }
+
+  /** Entering a branch on `flag` (holds or not): variables set under the same flag read that side. */
+  applyFlag(flag: string, holds: boolean): void {
+    const flagVal = this.lookup(flag);
+    for (const e of this.chain())
+      for (const [k, c] of e.conds)
+        if (c.flag === flag && c.flagVal === flagVal && this.vars.get(k) === c.joined)
+          this.vars.set(k, holds ? c.t : c.f);
+  }
+
+  /** After `if (flag)` joined `thenEnv` and `elseEnv` into this scope: remember each side of what differs. */
+  rememberFlag(flag: string, holds: boolean, thenEnv: Env, elseEnv: Env): void {
+    const flagVal = this.lookup(flag);
+    for (const [k, joined] of this.vars) {
+      const t = thenEnv.vars.get(k);
+      const f = elseEnv.vars.get(k);
+      if (k === flag || !t || !f || t === f) continue;
+      this.conds.set(k, { flag, flagVal, joined, t: holds ? t : f, f: holds ? f : t });
+    }
   }
 
   /** After branches: every variable is the join of the branches that reach here; a check holds only if it held in all. */
@@ -117,7 +155,26 @@ export class Env {
       }
     }
     this.refined = refined;
+    for (const [k, c] of this.conds) if (this.vars.get(k) !== c.joined) this.conds.delete(k);
   }
+}
+
+/** `flag`, `!flag`, `not flag` (in parentheses or not): the flag a condition tests, and whether it holds. */
+export function flagOf(cond: Node | null | undefined): { flag: string; holds: boolean } | null {
+  let n = cond;
+  let holds = true;
+  for (let i = 0; n && i < 6; i++) {
+    if (n.type === "parenthesized_expression") n = n.namedChildren[0];
+    else if (n.type === "identifier") return { flag: n.text, holds };
+    else if (n.type === "not_operator") {
+      n = n.childForFieldName("argument");
+      holds = !holds;
+    } else if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "!") {
+      n = n.childForFieldName("argument");
+      holds = !holds;
+    } else return null;
+  }
+  return null;
 }
 
 /** One function's analysis result, memoised by argument shape; hits are replayed on a memo hit. */
@@ -152,9 +209,9 @@ export interface AnalyzerOptions {
   maxCallDepth?: number;
 }
 
-/** A finding about configuration rather than data (a cookie without Secure / HttpOnly). */
+/** A finding about configuration rather than data (a cookie without Secure / HttpOnly, escaping off). */
 export interface ConfigHit {
-  kind: "cookie";
+  kind: "cookie" | "autoescape";
   line: number;
   endLine: number;
   message: string;
@@ -299,15 +356,20 @@ export abstract class Analyzer {
   protected sequence(children: readonly (Node | null)[], spreadType: string, valueOf: (c: Node) => Val): Val {
     const out: Val = { flows: [], fields: new Map(), elems: EMPTY };
     let i = 0;
+    let spread = false;
     for (const c of children) {
       if (!c) continue;
       const v = valueOf(c);
-      if (c.type === spreadType) out.elems = join(out.elems, element(v));
-      else {
+      if (c.type === spreadType) {
+        out.elems = join(out.elems, element(v));
+        spread = true;
+      } else {
         out.fields!.set(String(i++), v);
         out.elems = join(out.elems, v);
       }
     }
+    // The length is known (for pushes that keep positions) unless a spread added an unknown number.
+    if (!spread) out.meta = { len: String(i) };
     return out;
   }
 

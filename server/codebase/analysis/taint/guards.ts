@@ -23,6 +23,9 @@ const HOST: Weakness[] = ["ssrf", "redirect"];
 const PATH: Weakness[] = ["path"];
 const VALIDATOR = /^(?:is_?)?(?:valid|safe|allowed|whitelisted|allowlisted|permitted|trusted)(?:_|[A-Z]|$)/i;
 
+/** Literal allow-lists of characters that carry no meaning in any sink. */
+const ALLOWED_CHARS = /^[A-Za-z0-9_-]+$/;
+const CHAR_CLASS = /^\[(?:[A-Za-z0-9_]|\\d|\\w|[A-Za-z0-9]-[A-Za-z0-9]|\\-)+\]$/;
 const KEYABLE = new Set(["identifier", "member_expression", "subscript_expression", "attribute", "subscript"]);
 
 export function guardFacts(cond: Node, grammar: GrammarId): Facts {
@@ -199,7 +202,10 @@ function jsCall(c: Node): Facts | null {
     const obj = f.childForFieldName("object")!;
     const method = f.childForFieldName("property")?.text ?? "";
     if (method === "includes" || method === "has" || method === "indexOf" || method === "hasOwnProperty") {
-      if (isStringLiteral(obj)) return null; // "abc".includes(x) is a substring test
+      // "abc".includes(x) is a substring test: x is made of the literal's characters only, clean
+      // when those are plain word characters (the allow-list of a hand-written rebuilder).
+      if (isStringLiteral(obj))
+        return ALLOWED_CHARS.test(literalText(obj)) ? { whenTrue: checked(first), whenFalse: [] } : null;
       // x.includes("..") — a traversal check on x
       if (isStringLiteral(first) && first && /\.\./.test(literalText(first)) && method !== "has")
         return { whenTrue: [], whenFalse: key(obj) ? [{ key: key(obj)!, clean: PATH }] : [] };
@@ -208,6 +214,9 @@ function jsCall(c: Node): Facts | null {
     }
     if (method === "test" && (strip(obj).type === "regex" || /^[A-Z_][A-Z0-9_]*$/.test(obj.text))) {
       const pattern = strip(obj).childForFieldName("pattern")?.text;
+      // /[0-9]/.test(s[i]): one character of a string checked against a class of plain characters.
+      if (pattern !== undefined && first && strip(first).type === "subscript_expression" && CHAR_CLASS.test(pattern))
+        return { whenTrue: checked(first), whenFalse: [] };
       if (pattern !== undefined && !safeRegex(pattern)) return null;
       return { whenTrue: checked(first), whenFalse: [] };
     }

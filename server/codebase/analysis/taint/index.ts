@@ -11,7 +11,7 @@ import type { Finding } from "../types.ts";
 import { TaintAbort, type Analyzer, type FunctionSummary } from "./analyzer.ts";
 import { JsAnalyzer } from "./js/interp.ts";
 import { PyAnalyzer } from "./py/interp.ts";
-import { flowCounts, hitToFinding } from "./report.ts";
+import { calibratedConfidence, flowCounts, hitToFinding, WEAKNESSES } from "./report.ts";
 import { deepFlows, line, snippet, type Flow, type Val } from "./values.ts";
 
 export { WEAKNESSES } from "./report.ts";
@@ -85,14 +85,19 @@ function toFindings(ctx: RuleContext, a: Analyzer): Finding[] {
     out.push(f);
   }
   for (const c of a.configHits) {
+    const spec = WEAKNESSES[c.kind];
+    const why =
+      c.kind === "cookie"
+        ? "the cookie can travel over plain HTTP or be read by scripts"
+        : "whatever a template prints is written into the page as HTML (cross-site scripting)";
     const f = finding(
       ctx,
-      "cookie/insecure",
-      "medium",
-      0.8,
+      spec.ruleId,
+      spec.severity,
+      calibratedConfidence(spec.ruleId),
       c.line,
       c.endLine,
-      `${c.message}: the cookie can travel over plain HTTP or be read by scripts`,
+      `${c.message}: ${why}`,
     );
     if (f) out.push(f);
   }

@@ -6,7 +6,7 @@
  * of the callee's own body (with the file's other functions followed), not of further imports.
  */
 import type { Finding } from "../types.ts";
-import { formatTrace, flowCounts, WEAKNESSES } from "./report.ts";
+import { calibratedConfidence, formatTrace, flowCounts, ORIGIN_WORDS, severityFor, WEAKNESSES } from "./report.ts";
 import { revive, type FileTaint } from "./index.ts";
 import type { TraceStep } from "../types.ts";
 
@@ -47,16 +47,15 @@ export function linkTaint(files: LinkInput[], resolve: Resolve): Finding[] {
             ...inner.map((s) => ({ file: target, line: s.line, label: s.what })),
             { file: target, line: sink.line, label: sink.sink },
           ];
-          const low = flow.origin !== "request";
           out.push({
             tool: "argus",
             ruleId: spec.ruleId,
-            severity: low ? "low" : spec.severity,
-            confidence: low ? 0.5 : 0.8,
+            severity: severityFor(spec.severity, flow.origin),
+            confidence: calibratedConfidence(spec.ruleId, flow.origin),
             file: target,
             startLine: sink.line,
             endLine: sink.endLine,
-            message: `${low ? "untrusted data" : "request input"} from ${file.path} ${spec.noun} by ${sink.sink} in ${summary.name}(); flow: ${formatTrace(trace, target)}`,
+            message: `${ORIGIN_WORDS[flow.origin]} from ${file.path} ${spec.noun} by ${sink.sink} in ${summary.name}(); flow: ${formatTrace(trace, target)}`,
             trace,
           });
         }

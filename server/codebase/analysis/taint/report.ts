@@ -5,7 +5,9 @@
  * stores and what the review's evidence and exports read back.
  */
 import { finding, type RuleContext } from "../rules/context.ts";
-import type { Finding, Severity, TraceStep } from "../types.ts";
+import { SEVERITIES, type Finding, type Severity, type TraceStep } from "../types.ts";
+import { CALIBRATION } from "./calibration.ts";
+import { confidenceFrom } from "./calibration-model.ts";
 import type { Flow, Origin, Step, Weakness } from "./values.ts";
 
 interface WeaknessSpec {
@@ -44,6 +46,12 @@ export const WEAKNESSES: Record<Weakness, WeaknessSpec> = {
     noun: "sets a cookie without Secure / HttpOnly",
     low: false,
   },
+  autoescape: {
+    ruleId: "xss/autoescape-off",
+    severity: "medium",
+    noun: "renders templates without HTML escaping",
+    low: false,
+  },
   "weak-random": {
     ruleId: "crypto/insecure-random",
     severity: "medium",
@@ -52,12 +60,13 @@ export const WEAKNESSES: Record<Weakness, WeaknessSpec> = {
   },
 };
 
-const ORIGIN_WORDS: Record<Origin, string> = {
+export const ORIGIN_WORDS: Record<Origin, string> = {
   request: "request input",
   argv: "a command-line argument",
   env: "an environment variable",
   stdin: "standard input",
   file: "file contents",
+  queue: "a queued job's payload",
   random: "a predictable random number",
   param: "a parameter",
 };
@@ -65,8 +74,10 @@ const ORIGIN_WORDS: Record<Origin, string> = {
 /** Does this flow make `weakness` reachable (not cleaned, an origin that counts)? */
 export function flowCounts(f: Flow, weakness: Weakness): boolean {
   if (f.cleaned.has(weakness)) return false;
-  if (weakness === "cookie") return false;
+  if (weakness === "cookie" || weakness === "autoescape") return false;
   if (f.origin === "param") return true;
+  // The operator sets the environment: trusted (docs/static-analysis.md).
+  if (f.origin === "env") return false;
   if (weakness === "weak-random") return f.origin === "random";
   if (f.origin === "random") return false;
   if (weakness === "weak-hash") return f.secret;
@@ -100,16 +111,33 @@ export function formatTrace(trace: TraceStep[], file: string): string {
 
 export function hitToFinding(ctx: RuleContext, hit: SinkHit): Finding | null {
   const spec = WEAKNESSES[hit.weakness];
-  const lowOrigin = hit.flow.origin !== "request" && hit.flow.origin !== "random";
-  const severity: Severity = lowOrigin ? "low" : spec.severity;
-  // Surer of input used where it is read than of input carried over several lines and calls.
-  const hops = new Set(hit.flow.steps.map((s) => `${s.file ?? ""}:${s.line}`).filter((l) => l !== `:${hit.at.line}`))
-    .size;
-  const confidence = lowOrigin ? 0.55 : hops === 0 ? 0.9 : hops <= 3 ? 0.85 : 0.8;
+  const severity = severityFor(spec.severity, hit.flow.origin);
+  const confidence = calibratedConfidence(spec.ruleId, hit.flow.origin);
   const file = hit.at.file ?? ctx.path;
   const trace = traceOf(hit, file);
   const message = `${ORIGIN_WORDS[hit.flow.origin]} ${spec.noun} by ${hit.sink}; flow: ${formatTrace(trace, file)}`;
   const f = finding({ ...ctx, path: file }, spec.ruleId, severity, confidence, hit.at.line, hit.at.endLine, message);
   if (f) f.trace = trace;
   return f;
+}
+
+/** The origin a taint finding's message names first ("request input …", "a command-line argument …"). */
+export function originOfMessage(message: string): Origin | undefined {
+  return (Object.keys(ORIGIN_WORDS) as Origin[]).find((o) => message.startsWith(`${ORIGIN_WORDS[o]} `));
+}
+
+/**
+ * Where the data came from sets the severity: request data (and predictable randomness) the rule's
+ * own; a queued payload (whoever can enqueue — often another service) one step lower; command-line
+ * arguments, stdin and files (the person running the tool) low.
+ */
+export function severityFor(base: Severity, origin: Origin): Severity {
+  if (origin === "request" || origin === "random" || origin === "param") return base;
+  if (origin === "queue") return SEVERITIES[Math.min(SEVERITIES.indexOf(base) + 1, SEVERITIES.length - 1)]!;
+  return "low";
+}
+
+/** The measured precision of the rule on Argus's suites (calibration.ts), for data from `origin`. */
+export function calibratedConfidence(ruleId: string, origin?: string): number {
+  return confidenceFrom(CALIBRATION, ruleId, origin);
 }

@@ -7,6 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "../../treesitter.ts";
 import { makeContext, runArgusRulesDetailed } from "../rules/index.ts";
 import { runTaint } from "./index.ts";
+import { CALIBRATION } from "./calibration.ts";
+import { confidenceFrom } from "./calibration-model.ts";
+import { calibrate } from "./suites/calibrate.ts";
+import { originOfMessage } from "./report.ts";
 import { loadSuites } from "./suites/load.ts";
 import { runSuites, type SuiteRun } from "./suites/run.ts";
 
@@ -56,6 +60,25 @@ describe("the taint engine on its suites", () => {
     expect(py.j).toBeGreaterThan(baseline.scores.python.byCase.ALL!.j + 0.2);
   });
 
+  it("gives each finding its rule's measured precision on the suites as its confidence (calibration.ts is current)", () => {
+    const measured = calibrate(cases, taint.findings);
+    for (const rule of Object.keys({ ...measured.rules, ...CALIBRATION.rules }))
+      for (const origin of ["request", "argv", "queue"])
+        expect(
+          Math.abs(confidenceFrom(measured, rule, origin) - confidenceFrom(CALIBRATION, rule, origin)),
+          `${rule} from ${origin}: run \`npm run bench -- static\` to rewrite calibration.ts`,
+        ).toBeLessThanOrEqual(0.05);
+    const sql = taint.findings.find(
+      (f) => f.ruleId === "injection/sql" && originOfMessage(f.message) === "request" && !/test/.test(f.file),
+    )!;
+    expect(sql.confidence).toBe(confidenceFrom(CALIBRATION, "injection/sql", "request"));
+    const cli = taint.findings.find((f) => f.ruleId === "injection/command" && originOfMessage(f.message) === "argv")!;
+    expect(cli).toMatchObject({
+      severity: "low",
+      confidence: confidenceFrom(CALIBRATION, "injection/command", "argv"),
+    });
+  });
+
   it("finds flaws whose source and sink are in different files, with a trace that starts in the caller", () => {
     const f = taint.findings.find((x) => x.file === "javascript/crossfile/import-sink/db.js");
     expect(f).toMatchObject({ ruleId: "injection/sql", startLine: 4 });
@@ -96,11 +119,13 @@ describe("a taint finding", () => {
     );
   });
 
-  it("is low severity when the source is the environment, not the request", async () => {
+  it("trusts the environment (the operator sets it) and is low severity on a command-line argument", async () => {
+    const env = await analyse("src/deploy.py", "python", 'import os\nos.system("deploy " + os.environ["TARGET"])\n');
+    expect(env.findings).toEqual([]);
     const { findings } = await analyse(
       "src/deploy.py",
       "python",
-      'import os\nos.system("deploy " + os.environ["TARGET"])\n',
+      'import os, sys\nos.system("deploy " + sys.argv[1])\n',
     );
     expect(findings).toMatchObject([{ ruleId: "injection/command", severity: "low" }]);
   });

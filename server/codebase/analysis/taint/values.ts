@@ -25,10 +25,14 @@ export type Weakness =
   | "trust-boundary"
   | "weak-hash"
   | "weak-random"
-  | "cookie";
+  | "cookie"
+  | "autoescape";
 
-/** Where untrusted data came from. "random" only matters where a secret is made; "param" is symbolic. */
-export type Origin = "request" | "argv" | "env" | "stdin" | "file" | "random" | "param";
+/**
+ * Where untrusted data came from. "random" only matters where a secret is made; "param" is symbolic;
+ * "env" is kept for the trace but trusted (the operator sets it); "queue" is a job or message payload.
+ */
+export type Origin = "request" | "argv" | "env" | "stdin" | "file" | "queue" | "random" | "param";
 
 export interface Step {
   file?: string;
@@ -245,6 +249,26 @@ export function addElement(target: Val, value: Val): void {
   target.elems = join(target.elems, value);
 }
 
+/**
+ * `xs.push(v)` / `xs.append(v)`: while the array's length is known (a literal, then pushes) the value
+ * is element `len` too, so `xs[0]` keeps the constant pushed first; anything else that moves
+ * elements (`unshift`, `insert`, `extend`) forgets the positions.
+ */
+export function pushElement(target: Val, value: Val, atEnd = true): void {
+  if (Object.isFrozen(target)) return;
+  const len = target.meta?.len;
+  if (atEnd && len !== undefined && /^\d+$/.test(len)) {
+    setField(target, len, value);
+    target.meta = { ...target.meta, len: String(Number(len) + 1) };
+  } else if (len !== undefined) {
+    for (const k of [...(target.fields?.keys() ?? [])]) if (/^\d+$/.test(k)) target.fields!.delete(k);
+    const { len: _len, ...rest } = target.meta!;
+    void _len;
+    target.meta = rest;
+  }
+  addElement(target, value);
+}
+
 /** Concatenation: the flows of every part, the literal text kept, a string (not an object). */
 export function concat(parts: Val[]): Val {
   const flows = mergeFlows(...parts.map((p) => stringify(p).flows));
@@ -255,7 +279,21 @@ export function concat(parts: Val[]): Val {
   if (parts.every((p) => p.hasConst))
     return { flows: [], c: parts.map((p) => String(p.c)).join(""), hasConst: true, frag };
   const fixed = fixedPrefix(parts[0]);
-  return { flows: fixed.length ? clean({ flows }, fixed).flows : flows, frag };
+  const out: Val = { flows: fixed.length ? clean({ flows }, fixed).flows : flows, frag };
+  // An operator-set base URL (the environment) then a path: the host is the operator's.
+  const [base, next] = parts;
+  if (
+    fixed.length ||
+    (base &&
+      !base.hasConst &&
+      base.flows.length > 0 &&
+      base.flows.every((f) => f.origin === "env") &&
+      next?.hasConst &&
+      typeof next.c === "string" &&
+      next.c.startsWith("/"))
+  )
+    out.meta = { fixedHost: "1" };
+  return out;
 }
 
 /**
@@ -263,6 +301,7 @@ export function concat(parts: Val[]): Val {
  * no open redirect), "/local/…" keeps a redirect on this site.
  */
 function fixedPrefix(first: Val | undefined): Weakness[] {
+  if (first?.meta?.fixedHost) return ["ssrf", "redirect"];
   if (!first?.hasConst || typeof first.c !== "string") return [];
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#@\\]+[/?#]/i.test(first.c)) return ["ssrf", "redirect"];
   if (/^\/(?![/\\])/.test(first.c)) return ["ssrf", "redirect"];

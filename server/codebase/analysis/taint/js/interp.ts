@@ -8,7 +8,7 @@
  */
 import type { Node } from "../../../treesitter.ts";
 import type { RuleContext } from "../../rules/context.ts";
-import { Analyzer, Env } from "../analyzer.ts";
+import { Analyzer, Env, flagOf } from "../analyzer.ts";
 import { guardFacts } from "../guards.ts";
 import { callModel, memberModel, assignModel, handlerParams, isRouteRegistration, type JsCall } from "./model.ts";
 import {
@@ -52,13 +52,13 @@ const TS_WRAPPERS = new Set([
 
 /** Text that a function reading a source contains (a cheap filter before analysing it as an entry). */
 const JS_SOURCE_TEXT =
-  /\b(?:req|request|ctx|context|event)\s*\??\.\s*(?:query|body|params|param|cookies|signedCookies|headers|header|files?|url|originalUrl|path|get|nextUrl|json|text|formData|request|querystring|search|on)\b|process\s*\.\s*(?:argv|env|stdin)|\breadFile|\bcreateReadStream|Math\s*\.\s*random|searchParams|\bcookies\s*\(|\bheaders\s*\(/;
+  /\b(?:req|request|ctx|context|event)\s*\??\.\s*(?:query|body|params|param|cookies|signedCookies|headers|header|files?|url|originalUrl|path|get|nextUrl|json|text|formData|request|querystring|search|on)\b|process\s*\.\s*(?:argv|env|stdin)|\breadFile|\bcreateReadStream|Math\s*\.\s*random|searchParams|\bcookies\s*\(|\bheaders\s*\(|\.consume\s*\(|\bWorker\s*\(|\.process\s*\(/;
 /** Text of a function that may pass a parameter to a sink (worth a summary for other files). */
 const JS_SINK_TEXT =
   /\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|Function|runIn\w*Context|query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|readFile\w*|writeFile\w*|createReadStream|createWriteStream|sendFile|unlink\w*|redirect|fetch|axios|got|unserialize|parseXml|findOne|find|aggregate)\s*\(|\bxpath\b/;
 
 const SECRET_NAME =
-  /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
+  /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite|share/i;
 
 /** Did the block certainly leave (return / throw)? */
 type Outcome = "normal" | "exit";
@@ -357,6 +357,11 @@ export class JsAnalyzer extends Analyzer {
     for (const f of facts.whenTrue) thenEnv.refine(f.key, f.clean);
     const elseEnv = env.fork();
     for (const f of facts.whenFalse) elseEnv.refine(f.key, f.clean);
+    const flag = flagOf(cond);
+    if (flag) {
+      thenEnv.applyFlag(flag.flag, flag.holds);
+      elseEnv.applyFlag(flag.flag, !flag.holds);
+    }
     const thenOut = then ? this.statement(then, thenEnv) : "normal";
     const elseOut = altBody ? this.statement(altBody, elseEnv) : "normal";
     const live: Env[] = [];
@@ -364,6 +369,7 @@ export class JsAnalyzer extends Analyzer {
     if (elseOut === "normal") live.push(elseEnv);
     if (live.length === 0) return "exit";
     env.absorb(live);
+    if (flag && live.length === 2) env.rememberFlag(flag.flag, flag.holds, thenEnv, elseEnv);
     return "normal";
   }
 
@@ -809,6 +815,7 @@ export class JsAnalyzer extends Analyzer {
       node: n,
       calleeNode,
       callee: calleeName(callee, calleeNode),
+      calleeVal: callee,
       method,
       recv,
       recvNode,

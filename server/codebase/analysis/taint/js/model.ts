@@ -10,6 +10,7 @@ import { SQL_WORDS } from "../../rules/sql.ts";
 import {
   addElement,
   clean,
+  pushElement,
   deepFlows,
   element,
   EMPTY,
@@ -33,6 +34,8 @@ export interface JsCall {
   calleeNode: Node;
   /** Canonical callee: a module path when known ("child_process.exec"), else the text ("db.query"). */
   callee: string;
+  /** The callee's value (a compiled template, a function …). */
+  calleeVal?: Val;
   method: string;
   recv?: Val;
   recvNode?: Node;
@@ -96,7 +99,9 @@ export function isRouteRegistration(site: JsCall): boolean {
     /^(?:get|post|put|patch|delete|del|all|use|head|options|route|any)$/.test(site.method) &&
     site.args.some((a) => a.fn) &&
     !!site.recvNode &&
-    !/^(?:Promise|Array|Object|Map|Set|axios|http|https|fetch|got|cache|client|redis)$/.test(site.recvNode.text)
+    !/^(?:Promise|Array|Object|Map|Set|axios|http|https|fetch|got|needle|request|superagent|undici|ky|cache|client|redis)$/.test(
+      site.recvNode.text,
+    )
   );
 }
 
@@ -149,7 +154,7 @@ export function memberModel(a: JsAnalyzer, obj: Val, prop: string, node: Node, e
   if (obj.meta?.whole && obj.flows.length) {
     // req.query.name: a source of its own, named as written.
     const f = obj.flows[0]!;
-    return sourceVal("request", snippet(node, 50), step(node), { structured: f.structured });
+    return sourceVal(f.origin, snippet(node, 50), step(node), { structured: f.structured });
   }
   switch (obj.kind) {
     case "req": {
@@ -221,6 +226,8 @@ export function assignModel(a: JsAnalyzer, obj: Val, key: string | undefined, v:
   }
   if (obj.kind === "koa" && key === "status") return;
   if ((key === "innerHTML" || key === "outerHTML") && !obj.kind) a.sink("xss", v, node, key, false);
+  if (key === "escape" && obj.kind === "module" && /^(?:mustache|handlebars|hbs)$/i.test(obj.path ?? "") && v.fn)
+    a.config("autoescape", node, `${obj.path}.escape replaced`);
   if (key === "location" || key === "href") {
     if (obj.kind === "module" && /^(?:window|document)(?:\.location)?$/.test(obj.path ?? ""))
       a.sink("redirect", v, node, "location");
@@ -400,9 +407,23 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   if (name === "sanitize-filename") return { result: clean(stringify(arg0), ["path"]) };
 
   // ---- templates
+  if (site.calleeVal?.kind === "compiled-template") return { result: rendered(site.calleeVal.meta?.raw === "1", args) };
   if (TEMPLATE_COMPILERS.test(name)) {
     a.sink("template", arg0, node, `${site.callee}()`, false);
-    return { result: EMPTY };
+    const raw = rawOutput(name, arg0, args[1]);
+    if (raw === "config") a.config("autoescape", node, `${site.callee}() with noEscape: true`);
+    if (/compile|template$|twig$/.test(name))
+      return { result: { flows: [], kind: "compiled-template", meta: { raw: raw ? "1" : "" } } };
+    return { result: rendered(!!raw, args.slice(1)) };
+  }
+  if (
+    /^(?:nunjucks\.configure|swig\.setDefaults)$/.test(name) ||
+    (site.isNew && /^(?:nunjucks\.Environment|swig\.Swig)$/.test(name))
+  ) {
+    const opts = args.find((x) => x.fields?.has("autoescape"));
+    if (opts?.fields?.get("autoescape")?.c === false)
+      a.config("autoescape", node, `${site.callee}() with autoescape: false`);
+    return { result: { flows: [], fields: new Map() } };
   }
 
   // ---- deserialization
@@ -441,19 +462,27 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
     return { result: clean(stringify(site.tagged ? EMPTY : joinAll(args)), ["ldap"]) };
 
   // ---- SSRF
+  if (name === "axios.create") {
+    a.sink("ssrf", arg0.fields?.get("baseURL"), node, "axios.create() baseURL", false);
+    return { result: { flows: [], kind: "module", path: "axios" } };
+  }
   if (HTTP_CLIENT.test(name) && !(name === "request" && recv)) {
-    const target = arg0.fields
+    // needle("get", url, …): the method comes first.
+    if (name === "needle" && arg0.hasConst && /^(?:get|post|put|patch|delete|head)$/i.test(String(arg0.c)))
+      args.shift();
+    const first = args[0] ?? EMPTY;
+    const target = first.fields
       ? joinAll(
           [
-            arg0.fields.get("url"),
-            arg0.fields.get("baseURL"),
-            arg0.fields.get("host"),
-            arg0.fields.get("hostname"),
-            arg0.fields.get("uri"),
+            first.fields.get("url"),
+            first.fields.get("baseURL"),
+            first.fields.get("host"),
+            first.fields.get("hostname"),
+            first.fields.get("uri"),
           ].filter((x): x is Val => !!x),
         )
-      : arg0;
-    a.sink("ssrf", target, node, `${site.callee}()`, !arg0.fields);
+      : first;
+    a.sink("ssrf", target, node, `${site.callee}()`, !first.fields);
     return { result: EMPTY, callbackArgs: args.map((x) => (x.fn ? [EMPTY, EMPTY, EMPTY] : undefined)) };
   }
 
@@ -472,6 +501,23 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
     return { result: EMPTY };
   }
   if (name === "Math.random") return { result: sourceVal("random", "Math.random()", step(node)) };
+
+  // ---- queues: a job's or message's payload is data from whoever could enqueue it
+  if (
+    (site.isNew && /^(?:bullmq|bull|bee-queue)\.Worker$/.test(name)) ||
+    (method === "process" && /^(?:bull|bee-queue)/.test(recv?.path ?? ""))
+  )
+    return {
+      result: { flows: [], fields: new Map() },
+      callbackArgs: args.map((x) => (x.fn ? [queueJob(node)] : undefined)),
+    };
+  if (method === "consume" && args.some((x) => x.fn) && !recv?.kind)
+    return {
+      result: EMPTY,
+      callbackArgs: args.map((x) =>
+        x.fn ? [{ flows: [], fields: new Map([["content", src(node, "queue")]]) }] : undefined,
+      ),
+    };
 
   // ---- sanitizers and conversions
   if (/^(?:parseInt|parseFloat|Number|Boolean|Math\.\w+|Number\.\w+|isNaN|Date\.now|crypto\.\w+|uuid\.\w+)$/.test(name))
@@ -533,6 +579,10 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   if (/^(?:sequelize\.query|knex\.raw)$/.test(name)) a.sink("sql", arg0, node, `${site.callee}()`, false);
 
   // ---- NoSQL (Mongo-style filters)
+  if (method === "$where" && recv && !arg0.fn) {
+    a.sink("nosql", asOperator(arg0), node, `${site.callee}()`);
+    return { result: recv };
+  }
   if (plainReceiver(recv) && NOSQL_METHODS.test(method) && !arg0.fn && (arg0.fields || arg0.flows.length)) {
     nosqlCheck(a, arg0, node, site);
     if (method === "where" && arg0.flows.length && !arg0.fields)
@@ -543,7 +593,7 @@ export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
   // ---- collections (containers keep what goes in)
   if (recv && !recv.kind) {
     if (method === "push" || method === "unshift" || method === "add") {
-      for (const x of args) addElement(recv, x);
+      for (const x of args) pushElement(recv, x, method === "push");
       return { result: EMPTY };
     }
     if (method === "set" && args.length === 2) {
@@ -725,6 +775,8 @@ function nosqlCheck(a: JsAnalyzer, filter: Val, node: Node, site: JsCall): void 
     for (const [k, v] of filter.fields) {
       if (k === "$where" || k === "$function" || k === "$accumulator")
         a.sink("nosql", asOperator(v), node, `${site.callee}() $where`);
+      else if (k === "$eq")
+        continue; // { $eq: x } compares x as a value, even an object
       else if (k.startsWith("$")) nosqlCheck(a, v, node, site);
       else if (v.fields) nosqlCheck(a, v, node, site);
       else a.sink("nosql", v, node, `${site.callee}() filter`, false);
@@ -732,6 +784,31 @@ function nosqlCheck(a: JsAnalyzer, filter: Val, node: Node, site: JsCall): void 
     return;
   }
   a.sink("nosql", filter, node, `${site.callee}() filter`, false);
+}
+
+/**
+ * Does a template print values unescaped? "config" when an option turns escaping off for the whole
+ * template (also reported as a setting), true for raw-output tags in a constant template
+ * (`<%-`, `{{{`, `{{&`, `|safe`, `!{`), false otherwise (the engines escape by default).
+ */
+function rawOutput(name: string, tpl: Val, opts: Val | undefined): boolean | "config" {
+  if (opts?.fields?.get("noEscape")?.c === true || opts?.fields?.get("autoescape")?.c === false) return "config";
+  const text = tpl.hasConst ? String(tpl.c) : "";
+  if (/^ejs\./.test(name)) return /<%-/.test(text);
+  if (/^pug|^jade/.test(name)) return /!\{|!=/.test(text);
+  if (/nunjucks|twig|liquid/.test(name)) return /\|\s*safe\b|autoescape\s+false/.test(text);
+  return /\{\{\{|\{\{\s*&/.test(text);
+}
+
+/** What a template renders from its data: HTML-escaped unless it prints raw. */
+function rendered(raw: boolean, data: Val[]): Val {
+  const v = stringify(joinAll(data.map((d) => ({ flows: deepFlows(d) }))));
+  return raw ? v : clean(v, ["xss"]);
+}
+
+/** A queued job: its `data` is the payload (any shape). */
+function queueJob(node: Node): Val {
+  return { flows: [], fields: new Map([["data", src(node, "queue", { structured: true, whole: true })]]) };
 }
 
 /** Data used as Mongo code or operators counts whether or not it was an object. */

@@ -6,7 +6,7 @@
  */
 import type { Node } from "../../../treesitter.ts";
 import type { RuleContext } from "../../rules/context.ts";
-import { Analyzer, Env } from "../analyzer.ts";
+import { Analyzer, Env, flagOf } from "../analyzer.ts";
 import { guardFacts } from "../guards.ts";
 import {
   addStep,
@@ -20,6 +20,7 @@ import {
   join,
   joinAll,
   line,
+  numeric,
   setField,
   addElement,
   snippet,
@@ -38,12 +39,12 @@ interface Frame {
 }
 
 const PY_SOURCE_TEXT =
-  /\brequest\b|@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|api_route)\s*\(|sys\s*\.\s*argv|\benviron\b|\bgetenv\b|\binput\s*\(|\bopen\s*\(|\brandom\s*\.|\.read\w*\s*\(/;
+  /\brequest\b|@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|api_route)\s*\(|sys\s*\.\s*argv|\benviron\b|\bgetenv\b|\binput\s*\(|\bopen\s*\(|\brandom\s*\.|\.read\w*\s*\(|\bparse_(?:known_)?args\b|\.task\b|shared_task|\bactor\b|def\s+\w+\(\s*(?:ch|channel)\s*,/;
 const PY_SINK_TEXT =
   /\b(?:system|popen|run|call|Popen|check_output|check_call|getoutput|eval|exec|compile|execute|executemany|executescript|raw|extra|text|open|send_file|FileResponse|remove|unlink|rmtree|redirect|HttpResponseRedirect|RedirectResponse|get|post|put|urlopen|request|loads?|load_all|unsafe_load|xpath|findall|find|search_s|search|fromstring|parse|XML|render_template_string|Template|from_string|HttpResponse|HTMLResponse|Markup|mark_safe|make_response|Response|set_cookie|md5|sha1|new|find_one|update_one|delete_many|aggregate|count_documents)\s*\(|\bsession\s*\[/;
 
 const SECRET_NAME =
-  /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite/i;
+  /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite|share/i;
 
 export class PyAnalyzer extends Analyzer {
   readonly module = new Env();
@@ -318,11 +319,17 @@ export class PyAnalyzer extends Analyzer {
     for (const f of facts.whenTrue) thenEnv.refine(f.key, f.clean);
     const elseEnv = env.fork();
     for (const f of facts.whenFalse) elseEnv.refine(f.key, f.clean);
+    const flag = flagOf(cond);
+    if (flag) {
+      thenEnv.applyFlag(flag.flag, flag.holds);
+      elseEnv.applyFlag(flag.flag, !flag.holds);
+    }
     const a = then ? this.block(then.namedChildren, thenEnv) : "normal";
     const b = runElse(elseEnv);
     const live = [a === "normal" ? thenEnv : null, b === "normal" ? elseEnv : null].filter((x): x is Env => !!x);
     if (!live.length) return "exit";
     env.absorb(live);
+    if (flag && live.length === 2) env.rememberFlag(flag.flag, flag.holds, thenEnv, elseEnv);
     return "normal";
   }
 
@@ -501,8 +508,12 @@ export class PyAnalyzer extends Analyzer {
           if ((l.elems || l.fields) && !l.hasConst) return { flows: [], elems: join(element(l), element(r)) };
           return concat([l, r]);
         }
-        if (op === "%" && (l.hasConst || l.frag))
+        if (op === "%" && (l.hasConst || l.frag)) {
+          // "seq %d" % n: every conversion is numeric, so nothing of the data but digits reaches the text.
+          const specs = typeof l.c === "string" ? (l.c.match(/%[-+ #0-9.*]*[a-zA-Z]/g) ?? []) : [];
+          if (specs.length && specs.every((x) => /[diouxXeEfFgG]$/.test(x))) return concat([l, numeric(r)]);
           return concat([l, stringify(r.fields || r.elems ? { flows: deepFlows(r) } : r)]);
+        }
         if (l.hasConst && r.hasConst && typeof l.c === "number" && typeof r.c === "number") {
           if (op === "-") return constant(l.c - r.c);
           if (op === "*") return constant(l.c * r.c);

@@ -8,6 +8,7 @@ import type { Env } from "../analyzer.ts";
 import { SQL_WORDS } from "../../rules/sql.ts";
 import {
   clean,
+  pushElement,
   constant,
   deepFlows,
   element,
@@ -108,9 +109,20 @@ export function viewParams(
     args[offset] = { flows: [], kind: "starlette-request" };
     return { args, htmlReturn: false, isView: true };
   }
+  // A queued task (Celery, RQ, Dramatiq) or a message callback (pika): the payload is data from
+  // whoever could enqueue it.
+  const task = decorators.some((d) => QUEUE_DECORATOR.test(d.text));
+  const message = params.length >= 4 && /^(?:ch|channel)$/.test(params[0]!.name) && /^body$/.test(params[3]!.name);
+  if (task || message)
+    params.forEach((p, i) => {
+      if (p.name === "self" || (message && i !== 3)) return;
+      args[i] = sourceVal("queue", p.name, { line: line(p.node), what: `queued payload ${p.name}` });
+    });
   void fn;
   return { args, htmlReturn: false, isView: false };
 }
+
+const QUEUE_DECORATOR = /^@\s*(?:[\w.]+\.task|shared_task|[\w.]*dramatiq\.actor|actor|job)\b/;
 
 // ---- members -------------------------------------------------------------------------------------
 
@@ -135,7 +147,7 @@ export function pyMemberModel(a: PyAnalyzer, obj: Val, attr: string, node: Node,
   if (obj.meta?.whole && obj.flows.length) {
     if (!subscript && /^(?:get|getlist|to_dict|items|keys|values|copy|dict)$/.test(attr)) return undefined;
     const f = obj.flows[0]!;
-    return sourceVal("request", snippet(node, 50), step(node), { structured: f.structured });
+    return sourceVal(f.origin, snippet(node, 50), step(node), { structured: f.structured });
   }
   switch (obj.kind) {
     case "flask-request":
@@ -155,6 +167,8 @@ export function pyMemberModel(a: PyAnalyzer, obj: Val, attr: string, node: Node,
       return undefined;
     case "environ":
       return sourceVal("env", snippet(node, 50), step(node));
+    case "stdin":
+      return attr === "buffer" ? obj : undefined;
     case "module":
       if (obj.path === "sys" && attr === "argv") return { flows: [], elems: src(node, "argv") };
       if (obj.path === "os" && attr === "environ") return { flows: [], kind: "environ" };
@@ -257,6 +271,8 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     return join(sourceVal("env", snippet(node, 50), step(node)), args[1]);
   if (callee === "os.getenv") return join(sourceVal("env", snippet(node, 50), step(node)), args[1]);
   if (callee === "input" || callee === "raw_input") return src(node, "stdin");
+  // argparse / optparse: every parsed option is a command-line argument.
+  if (method === "parse_args" || method === "parse_known_args") return src(node, "argv", false, true);
   if (recv?.kind === "stdin") return src(node, "stdin");
   if (recv?.kind === "session") {
     if (method === "get") return field(recv, arg0.hasConst ? String(arg0.c) : "*");
@@ -277,7 +293,7 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     const target = callee.endsWith("Path") ? arg0 : (kw("file") ?? kw("path") ?? arg0);
     if (!/^(?:pathlib\.Path|Path)$/.test(callee)) a.sink("path", target, node, `${callee}()`, false);
     if (/^(?:pathlib\.Path|Path)$/.test(callee)) return { flows: stringify(joinAll(args)).flows, kind: "path-obj" };
-    if (/open$/.test(callee)) return { flows: [], kind: "file" };
+    if (/open$/.test(callee)) return { ...src(node, "file"), kind: "file" };
     if (/^(?:numpy|np)\.load$/.test(callee) && /True/.test(kwText("allow_pickle")))
       a.sink("deserialization", arg0, node, `${callee}(allow_pickle=True)`);
     return EMPTY;
@@ -419,6 +435,19 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
     return { flows: flows.map((f) => ({ ...f, structured: true })) };
   }
 
+  // ---- template engines with HTML escaping off (a setting: reported whatever the data)
+  if (/^(?:jinja2\.Environment|jinja2\.Template|jinja2\.environment\.Environment)$/.test(callee)) {
+    const autoescape = kwText("autoescape");
+    const loader = kwText("loader");
+    if (/^(?:False|None|0)$/.test(autoescape) || (!autoescape && /Loader\(/.test(loader)))
+      a.config(
+        "autoescape",
+        node,
+        `${callee}() ${autoescape ? `with autoescape=${autoescape}` : "without autoescape"}`,
+      );
+    return EMPTY;
+  }
+
   // ---- XML
   if (/^(?:lxml\.etree|etree)\.XMLParser$/.test(callee)) {
     const unsafe =
@@ -545,6 +574,12 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
 
   // ---- conversions and string building
   if (CONVERSIONS.test(callee)) return EMPTY;
+  // filter(str.isalnum, s): only the characters the predicate allows remain (an allow-list).
+  if (
+    callee === "filter" &&
+    /^str\.is(?:alnum|alpha|digit|decimal|numeric|ascii_letters)$/.test(site.argNodes[0]?.text ?? "")
+  )
+    return { flows: [], elems: EMPTY };
   if (callee === "str" || callee === "repr" || callee === "format") return stringify(arg0);
   if (
     callee === "urllib.parse.quote" ||
@@ -566,7 +601,7 @@ export function pyCallModel(a: PyAnalyzer, site: PyCall): Val | undefined {
   if (recv && method === "join" && recv.hasConst) return stringify(joinAll([element(arg0), arg0]));
   if (recv && /^(?:append|add|insert|extend)$/.test(method) && !recv.kind) {
     const v = method === "insert" ? args[1] : method === "extend" ? element(arg0) : arg0;
-    if (v && !Object.isFrozen(recv)) recv.elems = join(recv.elems, v);
+    if (v) pushElement(recv, v, method === "append");
     return EMPTY;
   }
   if (recv && method === "update" && !recv.kind && arg0.fields) {

@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { buildSymbolIndex } from "../../../symbols/build.ts";
+import type { SourceFile } from "../../../symbols/types.ts";
 import type { Finding } from "../../types.ts";
 import { loadSuites, materialize, type SuiteCase } from "./load.ts";
 import { scoreSuite, type SuiteScore } from "./score.ts";
@@ -17,19 +18,24 @@ export interface SuiteRun {
   durationMs: number;
 }
 
+/** The import's symbol pass over files under `root` (one thread, no ctags), with or without taint. */
+export function importPass(root: string, files: SourceFile[], taint: boolean) {
+  return buildSymbolIndex({
+    root,
+    files,
+    indexPath: path.join(root, ".index.sqlite"),
+    workers: 0,
+    ctags: false,
+    taint,
+  });
+}
+
 export async function runSuites(options: { taint: boolean; cases?: SuiteCase[] }): Promise<SuiteRun> {
   const cases = options.cases ?? loadSuites();
   const { root, files, cleanup } = materialize(cases);
   try {
     const started = performance.now();
-    const built = await buildSymbolIndex({
-      root,
-      files,
-      indexPath: path.join(root, ".index.sqlite"),
-      workers: 0,
-      ctags: false,
-      taint: options.taint,
-    });
+    const built = await importPass(root, files, options.taint);
     const durationMs = Math.round(performance.now() - started);
     const findings = built.findings;
     return {
