@@ -37,6 +37,7 @@ import {
   cranfieldSet,
   indexSet,
   MODES,
+  questionSets,
   rankSet,
   score,
   type Figures,
@@ -174,7 +175,7 @@ export default async function searchBench() {
   const store = await connect(path.join(dir, "lancedb"));
   try {
     progress("building the sets");
-    const sets = [cranfieldSet(CRANFIELD_DIR), ...(await codeSets(CODE_QUERIES))];
+    const sets = [cranfieldSet(CRANFIELD_DIR), ...(await codeSets(CODE_QUERIES)), ...(await questionSets())];
     const figures: Record<string, unknown> = {};
     let jsIndex: ChunkIndex | null = null;
     for (const set of sets) {
