@@ -144,8 +144,10 @@ for (const profile of ["code", "prose"] as const) {
   for (const s of group)
     for (const r of s.rows.filter((r) => r.half === "dev"))
       for (const h of hitRows(r, s.kind)) {
-        if (r.kind === "real" && h.gold) (X.push(h.x), Y.push(1));
-        if (r.kind === "nonsense") (X.push(h.x), Y.push(0));
+        if (r.kind === "nonsense" || h.gold) {
+          X.push(h.x);
+          Y.push(r.kind === "real" ? 1 : 0);
+        }
       }
   const w = fit(X, Y);
   const best = (s: Dump, r: Row) => Math.max(0, ...hitRows(r, s.kind).map((h) => predict(w, h.x)));
