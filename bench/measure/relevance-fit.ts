@@ -93,7 +93,8 @@ for (const [name, rank] of variants) {
 }
 
 // 2. The relevance model.
-const FEATURES = ["coverage", "matched", "cosine", "known"] as const;
+// knownCoverage: the query's known share, counted only as far as the hit has the query's words (0 without any).
+const FEATURES = ["coverage", "matched", "cosine", "knownCoverage"] as const;
 
 function hitRows(r: Row, kind: Dump["kind"]): { x: number[]; gold: boolean }[] {
   const { vec } = legsOf(r, kind);
@@ -106,7 +107,12 @@ function hitRows(r: Row, kind: Dump["kind"]): { x: number[]; gold: boolean }[] {
     if (!f || seen.has(f.doc)) continue;
     seen.add(f.doc);
     out.push({
-      x: [f.coverage, f.matched / Math.max(1, r.query.terms), cosine.get(k) ?? floor, r.query.known],
+      x: [
+        f.coverage,
+        f.matched / Math.max(1, r.query.terms),
+        cosine.get(k) ?? floor,
+        r.query.known * Math.min(1, 4 * f.coverage),
+      ],
       gold: r.gold.includes(f.doc),
     });
     if (out.length >= 10) break;

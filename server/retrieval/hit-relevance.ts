@@ -22,7 +22,11 @@ export interface QueryRelevance {
   readonly needsVectors: boolean;
   /** Cosines of full-text hits with the query (their vectors read once), when needed. */
   cosines(hits: readonly StoredHit[]): Promise<(number | undefined)[]>;
-  of(hit: StoredHit, cosine: number | undefined): { relevance: number; match: MatchLabel };
+  /** Each hit's relevance and label (`cosines` parallel to `hits`). */
+  score(
+    hits: readonly StoredHit[],
+    cosines: readonly (number | undefined)[],
+  ): { relevance: number; match: MatchLabel }[];
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -32,7 +36,6 @@ export function relevanceFor(index: ChunkIndex, query: string, local: LocalEmbed
   if (!local) return coverageOnly(query);
   const profile = index.embedder.params.profile === "prose" ? "prose" : "code";
   const qTerms: QueryTerm[] = local.termWeights(query);
-  const { known } = queryFeatures(qTerms);
   let queryVector: Float32Array | null = null;
   return {
     needsVectors: true,
@@ -42,15 +45,22 @@ export function relevanceFor(index: ChunkIndex, query: string, local: LocalEmbed
       const withVectors = await index.fetchHits(hits, { vectors: true });
       return withVectors.map((h) => (h.vector ? dot(queryVector!, h.vector) : undefined));
     },
-    of(hit, cosine) {
-      const f = hitFeatures(qTerms, local.termSet(embeddingText(hit)));
-      const relevance = relevanceOf(profile, {
-        coverage: f.coverage,
-        matched: qTerms.length ? f.matched / qTerms.length : 0,
-        cosine: cosine ?? 0,
-        known,
+    score(hits, cosines) {
+      const termSets = hits.map((h) => local.termSet(embeddingText(h)));
+      // A term the index holds once is not in its IDF table (that keeps terms of two chunks or
+      // more) but is known all the same when a hit has it: a rare word of a small knowledge base.
+      const seen = (hash: number) => termSets.some((t) => t.has(hash));
+      const { known } = queryFeatures(qTerms.map((t) => (t.known || !seen(t.hash) ? t : { ...t, known: true })));
+      return hits.map((_, i) => {
+        const f = hitFeatures(qTerms, termSets[i]!);
+        const relevance = relevanceOf(profile, {
+          coverage: f.coverage,
+          matched: qTerms.length ? f.matched / qTerms.length : 0,
+          cosine: cosines[i] ?? 0,
+          known,
+        });
+        return { relevance: round(relevance), match: matchLabel(relevance, STRONG_AT[profile]) };
       });
-      return { relevance: round(relevance), match: matchLabel(relevance, STRONG_AT[profile]) };
     },
   };
 }
@@ -61,14 +71,15 @@ function coverageOnly(query: string): QueryRelevance {
   return {
     needsVectors: false,
     cosines: async (hits) => hits.map(() => undefined),
-    of(hit) {
-      if (!wanted.size) return { relevance: 0, match: "weak" };
-      const have = new Set(terms(embeddingText(hit)));
-      let n = 0;
-      for (const t of wanted) if (have.has(t)) n++;
-      const relevance = n / wanted.size;
-      return { relevance: round(relevance), match: matchLabel(relevance, FALLBACK_STRONG_AT) };
-    },
+    score: (hits) =>
+      hits.map((hit) => {
+        if (!wanted.size) return { relevance: 0, match: "weak" as const };
+        const have = new Set(terms(embeddingText(hit)));
+        let n = 0;
+        for (const t of wanted) if (have.has(t)) n++;
+        const relevance = n / wanted.size;
+        return { relevance: round(relevance), match: matchLabel(relevance, FALLBACK_STRONG_AT) };
+      }),
   };
 }
 

@@ -9,7 +9,8 @@
  *  - the cosine of the hit's stored vector with the query's (the local embedder's, whose values
  *    are comparable across queries of one index);
  *  - known: the IDF-weighted share of the query's terms the index has at all (a query made of
- *    words the corpus never uses is about something it does not hold).
+ *    words the corpus never uses is about something it does not hold), counted as far as the hit
+ *    has the query's words (known × min(1, 4 × coverage)).
  * A logistic model of these per profile (MATCH_MODEL) gives `relevance` in [0, 1]: fitted on the
  * development halves of the bench's sets (bench/measure/relevance-fit.ts) to tell the hits that
  * answer real questions from the hits nonsense queries get (everyday questions, keyboard noise),
@@ -24,10 +25,10 @@ import type { MatchLabel } from "../shared/search-match.ts";
 
 /** Fitted on the development halves only (bench/measure/relevance-fit.ts, see the README). */
 export const MATCH_MODEL = {
-  code: { coverage: 2.627, matched: 4.216, cosine: 2.366, known: 5.892, bias: -5.488 },
-  prose: { coverage: 2.774, matched: 2.48, cosine: 2.424, known: 7.43, bias: -7.118 },
+  code: { coverage: 1.569, matched: 3.277, cosine: 2.178, knownCoverage: 6.357, bias: -4.638 },
+  prose: { coverage: 1.483, matched: 1.263, cosine: 2.707, knownCoverage: 7.291, bias: -5.642 },
 } as const;
-export const STRONG_AT = { code: 0.57, prose: 0.919 } as const;
+export const STRONG_AT = { code: 0.576, prose: 0.919 } as const;
 export const FALLBACK_STRONG_AT = 0.6;
 
 export type RelevanceProfile = keyof typeof MATCH_MODEL;
@@ -42,7 +43,11 @@ export interface RelevanceFeatures {
 
 export function relevanceOf(profile: RelevanceProfile, f: RelevanceFeatures): number {
   const m = MATCH_MODEL[profile];
-  const z = m.bias + m.coverage * f.coverage + m.matched * f.matched + m.cosine * f.cosine + m.known * f.known;
+  // How much the query's vocabulary being known counts depends on the hit having its words: a hit
+  // without any gets nothing from it (else every hit of a query in the corpus's words looks good).
+  const knownCoverage = f.known * Math.min(1, 4 * f.coverage);
+  const z =
+    m.bias + m.coverage * f.coverage + m.matched * f.matched + m.cosine * f.cosine + m.knownCoverage * knownCoverage;
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -9,7 +9,7 @@ import { invalid } from "../errors.ts";
 import { embedderForIndex } from "./embed/from-record.ts";
 import type { Embedder } from "./embed/types.ts";
 import { adaptiveWeights, fuse, fusionFor } from "./fusion.ts";
-import { dot, localEmbedderOf, relevanceFor, type QueryRelevance } from "./hit-relevance.ts";
+import { dot, localEmbedderOf, relevanceFor } from "./hit-relevance.ts";
 import type { MatchLabel } from "../shared/search-match.ts";
 import { expansionWords, withoutQuestionWords } from "./text/expand.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
@@ -91,12 +91,16 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
     const v = await embed();
     if (isZero(v)) return [];
     const hits = await index.vectorSearch(v, k, where);
-    return hits.map((h) => toResult(h, h.score, { vector: h.score }, words, relevance, h.score));
+    const rel = relevance.score(
+      hits,
+      hits.map((h) => h.score),
+    );
+    return hits.map((h, i) => toResult(h, h.score, { vector: h.score }, words, rel[i]!));
   }
   if (mode === "fulltext") {
     const hits = await index.fullTextSearch(words, k, where);
-    const cosines = await relevance.cosines(hits);
-    return hits.map((h, i) => toResult(h, h.score, { fulltext: h.score }, words, relevance, cosines[i]));
+    const rel = relevance.score(hits, await relevance.cosines(hits));
+    return hits.map((h, i) => toResult(h, h.score, { fulltext: h.score }, words, rel[i]!));
   }
 
   // Hybrid. Reading rows costs LanceDB ~0.25 ms a column per query and a random read per row: so
@@ -138,12 +142,16 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
   const page = fused.slice(0, k);
   await readRows(page.map((f) => f.key));
   const v = relevance.needsVectors ? await queryVector : null;
-  return page.map((f) => {
-    const row = read.get(f.key)!;
+  const rows = page.map((f) => read.get(f.key)!);
+  const rel = relevance.score(
+    rows,
+    rows.map((row) => (v && row.vector ? dot(v, row.vector) : undefined)),
+  );
+  return page.map((f, i) => {
     const scores: SearchResult["scores"] = {};
     if (f.vector !== undefined) scores.vector = f.vector;
     if (f.text !== undefined) scores.fulltext = f.text;
-    return toResult(row, f.score, scores, words, relevance, v && row.vector ? dot(v, row.vector) : undefined);
+    return toResult(rows[i]!, f.score, scores, words, rel[i]!);
   });
 }
 
@@ -242,11 +250,9 @@ function toResult(
   score: number,
   scores: SearchResult["scores"],
   words: string,
-  relevance: QueryRelevance,
-  cosine: number | undefined,
+  r: { relevance: number; match: MatchLabel },
 ): SearchResult {
   const { snippet, offset } = snippetOf(h.text, words);
-  const r = relevance.of(h, cosine);
   return {
     file: h.file,
     startLine: h.startLine,

@@ -274,6 +274,8 @@ export function codeSearchFor(
         snippetStartLine: h.snippetStartLine,
         score: h.score,
         symbolPath: h.symbolPath ?? undefined,
+        relevance: h.relevance,
+        match: h.match,
       }));
     });
 }

@@ -10,7 +10,7 @@ export const matchLabelSchema = z.enum(["strong", "weak"]);
 export type MatchLabel = z.infer<typeof matchLabelSchema>;
 
 /** A query has no good match when none of its hits is a strong one (or there are none). */
-export function noGoodMatch(hits: readonly { match: MatchLabel }[]): boolean {
+export function noGoodMatch(hits: readonly { match?: MatchLabel }[]): boolean {
   return !hits.some((h) => h.match === "strong");
 }
 
