@@ -2,6 +2,7 @@
  * Builds the service graph once per process and hands it out. Next.js route code gets its own copy
  * of modules, so the graph lives on globalThis (STACK.md).
  */
+import { createOutboundPolicy, type OutboundPolicy } from "./net/outbound.ts";
 import { mkdirSync } from "node:fs";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { resolveAuthSecret } from "./auth/secret.ts";
@@ -15,25 +16,32 @@ import { createProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
 import { createMembershipChanges } from "./workspaces/membership-changes.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
+import { registerJobs } from "./jobs/registry.ts";
 import { createBullQueue } from "./jobs/bullmq.ts";
 import { openRedis, type RedisLink } from "./cluster/redis.ts";
 import { createLocalSignals, createRedisSignals, type Signals } from "./cluster/signals.ts";
 import { redisRateLimitStore } from "./cluster/rate-limit-store.ts";
 import type { RateLimitStore } from "./rooms/rate-limit.ts";
-import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
+import { createIngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
 import { dropProjectStorage, searchStoreUri } from "./snapshots/storage.ts";
 import { createIndexCache } from "./retrieval/store/index.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createKnowledgeService, type KnowledgeService } from "./knowledge/service.ts";
-import { createReviewService, REVIEW_JOB, type ReviewJob, type ReviewService } from "./review/service.ts";
-import { createDemoService, type DemoService } from "./review/demo.ts";
-import { createReviewJob } from "./review/job.ts";
+import {
+  createDemoService,
+  createFindingTeam,
+  createReviewJob,
+  createReviewService,
+  createSteering,
+  type DemoService,
+  type FindingTeam,
+  type ReviewService,
+  type Steering,
+} from "./review/index.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 import { createPreferences, type UserPreferences } from "./rooms/preferences.ts";
 import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
-import { createFindingTeam, type FindingTeam } from "./review/team.ts";
-import { createSteering, type Steering } from "./review/steering.ts";
 import { createAskService, type AskService } from "./ask/service.ts";
 import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
@@ -54,6 +62,8 @@ export interface Services {
   projects: ReturnType<typeof createProjectService>;
   prompts: ReturnType<typeof createPromptService>;
   providers: ReturnType<typeof createProviderService>;
+  /** The outbound policy (server/net/outbound.ts): check and fetch every URL a user chose through it. */
+  outbound: OutboundPolicy;
   snapshots: ReturnType<typeof createSnapshotService>;
   queue: JobQueue;
   /** Redis (REDIS_URL), or undefined in the embedded default. */
@@ -97,12 +107,19 @@ export async function createServices(config: Config, log = createLogger(config.l
   const setup = createSetupToken(config.setupToken);
   const signals = redis ? await createRedisSignals(redis, log) : createLocalSignals(log);
   // Imports are CPU-heavy (parsing): one at a time leaves the other core to the web server. Reviews
-  // mostly wait on the model, so two run beside an import. (BullMQ: the same limits per worker process.)
+  // and pipeline runs mostly wait on a model, so two of each run beside an import; a knowledge base
+  // builds one at a time. (BullMQ: the kinds' own limits per worker process, below.)
   const queue = redis
     ? createBullQueue({ redis, leaseMs: config.jobs.leaseMs, log })
-    : createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
+    : createInProcessQueue({
+        concurrency: 6,
+        perKind: { "snapshot.ingest": 1, review: 2, "pipeline.run": 2, "knowledge.index": 1 },
+        log,
+      });
   const events = createEventBus({ db, log });
-  const providers = createProviderService(db, config, authSecret);
+  // One outbound policy for every URL a user chose (model connections, web runs' backends, forges).
+  const outbound = createOutboundPolicy({ allow: config.outbound.allow });
+  const providers = createProviderService(db, config, authSecret, fetch, outbound);
   const steering = createSteering({ db, events, log, signals, rateLimits });
   const notifications = createNotifications({ db, log });
   const reviews = createReviewService({ db, queue, events, log, providers, steering, signals });
@@ -111,28 +128,44 @@ export async function createServices(config: Config, log = createLogger(config.l
   const searchIndexes = createIndexCache(searchStoreUri(config));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
   const ask = createAskService({ db, config, events, log, providers, searchIndexes, queue, signals, redis });
-  queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }), {
-    concurrency: 1,
-    abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason),
+  const pipelines = createPipelineService({
+    db,
+    config,
+    events,
+    log,
+    authSecret,
+    searchIndexes,
+    queue,
+    signals,
+    outbound,
   });
-  queue.register<ReviewJob>(
-    REVIEW_JOB,
-    createReviewJob({
-      db,
-      config,
-      events,
-      log,
-      providers,
-      steering,
-      running: reviews.running,
-      searchIndexes,
-      takeOver: reviews.takeOver,
-      watchStatus: queue.durable,
-      notify: notifications.notify,
-    }),
-    { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
-  );
-  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes, queue, signals });
+  const knowledge = createKnowledgeService({ db, config, queue, events, log, searchIndexes });
+  // Every job kind (server/jobs/kinds.ts), registered here and nowhere else.
+  registerJobs(queue, {
+    "snapshot.ingest": {
+      handler: createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }),
+      options: { concurrency: 1, abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason) },
+    },
+    review: {
+      handler: createReviewJob({
+        db,
+        config,
+        events,
+        log,
+        providers,
+        steering,
+        running: reviews.running,
+        searchIndexes,
+        takeOver: reviews.takeOver,
+        watchStatus: queue.durable,
+        notify: notifications.notify,
+      }),
+      options: { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
+    },
+    "ask.thread": ask.threadJob,
+    "knowledge.index": knowledge.indexJob,
+    "pipeline.run": pipelines.runJob,
+  });
   return {
     config,
     log,
@@ -143,7 +176,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     signals,
     rateLimits,
     events,
-    knowledge: createKnowledgeService({ db, config, queue, events, log, searchIndexes }),
+    knowledge,
     snapshots,
     setup,
     workspaces: createWorkspaceService(
@@ -173,6 +206,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     prompts: createPromptService(db),
     providers,
     pipelines,
+    outbound,
     pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
     pipelineAssistant: createPipelineAssistant({
       db,

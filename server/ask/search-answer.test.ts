@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSnapshot } from "../retrieval/index-snapshot.ts";
 import { search } from "../retrieval/search.ts";
 import { connect, openChunkIndex, type ChunkIndex, type Store } from "../retrieval/store/index.ts";
-import type { ToolContext } from "../review/tools/types.ts";
+import type { ToolContext } from "../agent/index.ts";
 import { searchAnswer } from "./search-answer.ts";
 
 const FILES: Record<string, string> = {

@@ -6,7 +6,7 @@
  */
 import type { SearchHit } from "../shared/ask.ts";
 import { NoSearchIndexError } from "../errors.ts";
-import type { ToolContext } from "../review/tools/types.ts";
+import type { ToolContext } from "../agent/index.ts";
 import { NO_GOOD_MATCH_TEXT, noGoodMatch } from "../shared/search-match.ts";
 
 export const SEARCH_LABEL = "Search results, no model";
