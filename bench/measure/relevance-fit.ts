@@ -69,7 +69,8 @@ const reciprocalRank = (r: Row, docs: readonly string[]) => {
 
 // 1. Fusion on the development halves.
 const code = sets.filter((s) => s.kind === "code");
-console.log("MRR@10, development halves");
+const HALF = (process.env.HALF ?? "dev") as "dev" | "test";
+console.log(`MRR@10, ${HALF === "dev" ? "development" : "test (reported only, never tuned on)"} halves`);
 const variants: [string, (r: Row, kind: Dump["kind"]) => string[]][] = [
   ["full text (expanded)", (r) => r.textX.slice(0, 30).map((x) => x[0])],
   ["vector", (r) => r.vecC.slice(0, 30).map((x) => x[0])],
@@ -83,7 +84,7 @@ for (const [name, rank] of variants) {
   const per = code.map((s) =>
     mean(
       s.rows
-        .filter((r) => r.kind === "real" && r.half === "dev")
+        .filter((r) => r.kind === "real" && r.half === HALF)
         .map((r) => reciprocalRank(r, docsOf(r, rank(r, s.kind)))),
     ),
   );
