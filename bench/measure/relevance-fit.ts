@@ -168,12 +168,11 @@ for (const profile of ["code", "prose"] as const) {
   for (const half of ["dev", "test"] as const)
     for (const s of group) {
       const rows = s.rows.filter((r) => r.half === half);
-      const flagged = (kind: Row["kind"]) => {
-        const of = rows.filter((r) => r.kind === kind);
-        return of.filter((r) => best(s, r) < strongAt).length / of.length;
-      };
+      const called = (kind: Row["kind"]) => rows.filter((r) => r.kind === kind && best(s, r) < strongAt).length;
+      const count = (kind: Row["kind"]) => rows.filter((r) => r.kind === kind).length;
+      const [n, r] = [called("nonsense"), called("real")];
       console.log(
-        `  ${half} ${s.name.padEnd(16)} nonsense → no good match ${(flagged("nonsense") * 100).toFixed(1)}%, real → no good match ${(flagged("real") * 100).toFixed(1)}%`,
+        `  ${half} ${s.name.padEnd(16)} nonsense → no good match ${n}/${count("nonsense")} (recall ${(n / count("nonsense")).toFixed(3)}), real → no good match ${r}/${count("real")} (${((r / count("real")) * 100).toFixed(1)}%), precision ${(n / Math.max(1, n + r)).toFixed(3)}`,
       );
     }
 }

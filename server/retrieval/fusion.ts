@@ -39,10 +39,10 @@ export interface FusionSettings {
  *  - code, per query (issue 31): each leg's weight grows with how clearly its best hit stands out
  *    (adaptiveWeights, factor 4), so a leg that found one clear answer outweighs one with a flat
  *    list. Mean MRR@10 over the four code sets' development halves (two doc-comment sets, two
- *    question sets) 0.433 fixed → 0.444 adaptive (factors 1 / 2 / 8: 0.437 / 0.439 / 0.444, the
- *    last with more loss on the Python question set), with the question words dropped and the
- *    full-text query expanded (search.ts); prose gained nothing from it (Cranfield MRR 0.548 → 0.545)
- *    and keeps its fixed weights and feedback;
+ *    question sets; bench/measure/relevance-fit.ts), with the question words dropped and the
+ *    full-text query expanded (search.ts): fixed weights 0.434, factor 1 / 2 / 4 / 8: 0.433 / 0.434 /
+ *    0.444 / 0.444 (8 loses more on the Python questions); prose gained nothing from it and keeps
+ *    its fixed weights and feedback;
  *  - model embedders (openai, transformers): equal weights, untuned here (none can be run offline);
  *  - the older hash embedder: the small weight it was measured at.
  */
