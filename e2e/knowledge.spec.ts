@@ -57,6 +57,18 @@ test.describe("signed in as the owner", () => {
     await expect(first.locator("mark").first()).toHaveText(/lighthouse|lamp/i);
     // Markdown syntax is not part of what was indexed.
     await expect(first).not.toContainText("**");
+    // The hit answers the query: labelled a strong match, and only strong matches are listed.
+    await expect(first.locator("[data-match]")).toHaveText("strong match");
+    await expect(results.locator('[data-match="weak"]')).toHaveCount(0);
+    await expect(page.getByText("No good match")).toHaveCount(0);
+
+    // A question the documents do not answer says so, above the nearest results marked weak.
+    await page.getByLabel("Search the documents").fill("best pizza dough recipe");
+    await expect(page.getByRole("status").filter({ hasText: "No good match" })).toContainText(
+      "No good match for “best pizza dough recipe”",
+    );
+    await expect(results.getByRole("listitem").first().locator("[data-match]")).toHaveText("weak match");
+    await expect(results.locator('[data-match="strong"]')).toHaveCount(0);
 
     await page.getByLabel("Search the documents").fill("mooring ropes");
     await expect(results.getByRole("listitem").first()).toContainText("budget.txt");

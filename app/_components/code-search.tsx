@@ -2,7 +2,7 @@
 /** The project search box: hybrid (default), full-text or semantic search over the snapshot's code, with deep links. */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { SearchBox, SearchResults, useSearchInput } from "./search-box.tsx";
+import { MatchBadge, SearchBox, SearchResults, useSearchInput } from "./search-box.tsx";
 import { highlightTerms } from "./search-helpers.tsx";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 
@@ -39,6 +39,7 @@ export function CodeSearch({
                 <p className="font-mono text-xs text-brand-600">
                   {r.file}:{r.startLine}–{r.endLine}{" "}
                   {r.symbolPath && <span className="text-zinc-500">· {r.symbolPath}</span>}
+                  <MatchBadge match={r.match} />
                 </p>
                 <pre className="mt-1 line-clamp-3 whitespace-pre-wrap font-mono text-xs text-zinc-700 dark:text-zinc-300">
                   {highlightTerms(r.snippet, query)}

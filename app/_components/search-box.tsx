@@ -7,6 +7,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { Search } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { errorInfo } from "@/app/_lib/trpc.ts";
+import { NO_GOOD_MATCH_TEXT, noGoodMatch, type MatchLabel } from "@/server/shared/search-match.ts";
 import { useDebouncedQuery } from "./search-helpers.tsx";
 import { Card, DelayedSkeleton, Input, Select, cx } from "./ui.tsx";
 
@@ -66,8 +67,29 @@ export function SearchBox({
   );
 }
 
-/** The hits of a search (`children` renders them as list items); `running` says a query was sent. */
-export function SearchResults<T>({
+/** A hit's match label: strong (it looks like an answer) or weak (it only shares a word or two). */
+export function MatchBadge({ match }: { match: MatchLabel }) {
+  return (
+    <span
+      data-match={match}
+      className={cx(
+        "ml-2 rounded px-1 py-px align-middle text-[10px] font-medium uppercase tracking-wide",
+        match === "strong"
+          ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-300"
+          : "bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400",
+      )}
+    >
+      {match} match
+    </span>
+  );
+}
+
+/**
+ * The hits of a search (`children` renders them as list items); `running` says a query was sent.
+ * When no hit is a strong match the list is headed "No good match" — the hits below are only the
+ * nearest ones.
+ */
+export function SearchResults<T extends { match: MatchLabel }>({
   query,
   results,
   running,
@@ -91,6 +113,12 @@ export function SearchResults<T>({
       {results.data && (
         <Card className={cx("mt-2 overflow-auto", className)}>
           {results.data.length === 0 && <p className="p-3 text-sm text-zinc-500">Nothing matches “{query}”.</p>}
+          {results.data.length > 0 && noGoodMatch(results.data) && (
+            <p role="status" className="border-b border-zinc-200 p-3 text-sm text-zinc-600 dark:border-zinc-800">
+              <span className="font-medium">{NO_GOOD_MATCH_TEXT}</span> for “{query}”. The nearest results, none of
+              which looks like an answer:
+            </p>
+          )}
           <ul aria-label="Search results" className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {children(results.data)}
           </ul>

@@ -12,12 +12,19 @@ export function useDebouncedQuery(text: string, ms = 250): string {
   return query;
 }
 
-/** Wraps the query's words (letters and digits in any script) in <mark>; React escapes the rest — snippets are user code and documents. */
+/**
+ * Wraps the query's words (letters and digits in any script) in <mark>, with their other endings
+ * (search matched them by stem: "passwords" finds "password", "hashed" finds "hashing"); React
+ * escapes the rest — snippets are user code and documents.
+ */
 export function highlightTerms(snippet: string, query: string) {
   const words = query
     .split(/[^\p{L}\p{N}_]+/u)
     .filter((w) => w.length > 1)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    .map((w) => {
+      const stem = w.length >= 5 ? w.slice(0, Math.max(4, w.length - 2)) : w;
+      return stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + (stem.length < w.length ? "\\p{L}*" : "");
+    });
   if (words.length === 0) return snippet;
   const parts = snippet.split(new RegExp(`(${words.join("|")})`, "giu"));
   return parts.map((p, i) =>

@@ -51,7 +51,7 @@ export const MAX_LINES = 80;
 const MIN_WORDS = 4;
 const MAX_WORDS = 40;
 
-function packageRoot(spec: string): { root: string; name: string; version: string } {
+export function packageRoot(spec: string): { root: string; name: string; version: string } {
   const [scopeOrName, maybeName] = spec.split("/");
   const name = scopeOrName!.startsWith("@") ? `${scopeOrName}/${maybeName}` : scopeOrName!;
   // Not require.resolve: an `exports` map may hide package.json.
@@ -60,7 +60,7 @@ function packageRoot(spec: string): { root: string; name: string; version: strin
   return { root: path.dirname(pkgJson), name, version };
 }
 
-function listJs(dir: string): string[] {
+export function listJs(dir: string): string[] {
   const out: string[] = [];
   const visit = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {

@@ -24,7 +24,7 @@ const SKIP_DIRS = new Set([
   "turtledemo",
 ]);
 
-function listPy(dir: string): string[] {
+export function listPy(dir: string): string[] {
   const out: string[] = [];
   const visit = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -108,10 +108,10 @@ export async function buildPythonSet(queryCount: number, root = PYTHON_STDLIB): 
       tree.delete();
     }
   }
-  return { ...pairsToSet(found, queryCount, "py"), packages: { "python3.11-stdlib": versionOf(root) } };
+  return { ...pairsToSet(found, queryCount, "py"), packages: { "python3.11-stdlib": pythonVersion(root) } };
 }
 
-function versionOf(root: string): string {
+export function pythonVersion(root: string): string {
   try {
     const status = readFileSync("/var/lib/dpkg/status", "utf8");
     const block = status.split("\n\n").find((b) => /^Package: libpython3\.11-stdlib$/m.test(b));

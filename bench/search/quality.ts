@@ -18,6 +18,7 @@ import { buildCodeSet, type CodeSet } from "./code-set.ts";
 import { loadCranfield } from "./cranfield.ts";
 import { averagePrecision, dedupe, mean, ndcgAt, recallAt, reciprocalRankAt } from "./metrics.ts";
 import { buildPythonSet } from "./python-set.ts";
+import { buildJsQuestions, buildPythonQuestions, type QuestionSet } from "./question-set.ts";
 
 export const MODES = ["fulltext", "vector", "hybrid"] as const;
 export type Mode = (typeof MODES)[number];
@@ -31,7 +32,7 @@ export interface JudgedQuery {
 }
 
 export interface QualitySet {
-  name: "cranfield" | "codeJs" | "codePython";
+  name: "cranfield" | "codeJs" | "codePython" | "questionsPython" | "questionsJs";
   kind: "prose" | "code";
   files: { path: string; text: string; language: string }[];
   /** The document a file is (Cranfield `12.txt` → `12`). */
@@ -80,6 +81,30 @@ export async function codeSets(queries = 400): Promise<QualitySet[]> {
   ];
 }
 
+function fromQuestionSet(name: QualitySet["name"], set: QuestionSet, language: string): QualitySet {
+  return {
+    name,
+    kind: "code",
+    files: set.docs.map((d) => ({ path: d.id, text: `${d.text}\n`, language })),
+    docOf: (f) => f,
+    docs: new Map(set.docs.map((d) => [d.id, d.text])),
+    queries: set.queries.map((q, i) => ({
+      text: q.query,
+      relevant: new Map(q.gold.map((g) => [g, 1])),
+      half: halfOf(i),
+    })),
+    source: { documents: set.docs.length, queries: set.queries.length, packages: set.packages },
+  };
+}
+
+/** The natural-language question sets (question-set.ts): Python's standard library, JavaScript packages. */
+export async function questionSets(): Promise<QualitySet[]> {
+  return [
+    fromQuestionSet("questionsPython", await buildPythonQuestions(), "python"),
+    fromQuestionSet("questionsJs", await buildJsQuestions(), "javascript"),
+  ];
+}
+
 export function writeSet(set: QualitySet, root: string): void {
   for (const f of set.files) {
     mkdirSync(path.dirname(path.join(root, f.path)), { recursive: true });
@@ -121,7 +146,8 @@ export function score(set: QualitySet, ranked: readonly string[][]): Figures {
         recall100: recallAt(100, r, q.relevant),
       };
     const gold = new Set(q.relevant.keys());
-    return { mrr10: reciprocalRankAt(10, r, gold), recall10: recallAt(10, r, gold) };
+    // Recall@10 of a question with several right answers: found any of them (success@10).
+    return { mrr10: reciprocalRankAt(10, r, gold), recall10: r.slice(0, 10).some((d) => gold.has(d)) ? 1 : 0 };
   });
   const avg = (keep: (i: number) => boolean): Scores => {
     const rows = per.filter((_, i) => keep(i));

@@ -30,6 +30,8 @@ export function codeSearchFor(config: Config, searchIndexes: IndexCache, indexNa
         snippetStartLine: h.snippetStartLine,
         score: h.score,
         symbolPath: h.symbolPath ?? undefined,
+        relevance: h.relevance,
+        match: h.match,
       }));
     });
 }

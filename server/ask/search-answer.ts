@@ -1,11 +1,13 @@
 /**
  * The answer when no model is configured — the embedded default, so it has to be useful on its own:
  * the best code-search hits for the question (file, lines, snippet), labelled "search results, no
- * model", with a pointer to Settings → Model providers.
+ * model", with a pointer to Settings → Model providers. Each hit says whether it is a strong or a weak
+ * match; when none is strong the answer says there is no good match and shows the nearest hits.
  */
 import type { SearchHit } from "../shared/ask.ts";
 import { NoSearchIndexError } from "../errors.ts";
 import type { ToolContext } from "../agent/index.ts";
+import { NO_GOOD_MATCH_TEXT, noGoodMatch } from "../shared/search-match.ts";
 
 export const SEARCH_LABEL = "Search results, no model";
 export const SEARCH_HITS = 5;
@@ -58,12 +60,18 @@ export async function searchAnswer(
     snippet: h.snippet.split("\n").slice(0, SNIPPET_LINES).join("\n"),
     snippetStartLine: h.snippetStartLine,
     score: h.score,
+    ...(h.relevance !== undefined ? { relevance: h.relevance } : {}),
+    match: h.match ?? "weak",
     ...(h.symbolPath ? { symbolPath: h.symbolPath } : {}),
   }));
   const intro = `**${SEARCH_LABEL}.** No model provider is configured for this workspace, so these are the code-search hits that best match the question. An owner can add one in Settings → Model providers to get answers.`;
   if (hits.length === 0) return { text: `${intro}\n\nNothing in the code matched.`, hits };
   const list = hits.map(
-    (h) => `- ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` — \`${h.symbolPath.replaceAll("`", "")}\`` : ""}`,
+    (h) =>
+      `- ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` — \`${h.symbolPath.replaceAll("`", "")}\`` : ""} (${h.match} match)`,
   );
-  return { text: `${intro}\n\n${list.join("\n")}`, hits };
+  const none = noGoodMatch(hits)
+    ? `\n\n**${NO_GOOD_MATCH_TEXT}** in the code for this question. The nearest hits, none of which looks like an answer:`
+    : "";
+  return { text: `${intro}${none}\n\n${list.join("\n")}`, hits };
 }

@@ -58,6 +58,22 @@ describe("argus search", () => {
     expect(lines[2]!.error).toBeTruthy();
   }, 60_000);
 
+  it("labels hits strong or weak, and says there is no good match for a query about nothing in the code", async () => {
+    const real = await run([dir, "--query", "parse the config file", "--json"]);
+    const line = JSON.parse(real.out[0]!) as {
+      noGoodMatch: boolean;
+      hits: { file: string; match: string; relevance: number }[];
+    };
+    expect(line.noGoodMatch).toBe(false);
+    expect(line.hits[0]).toMatchObject({ file: "src/config.ts", match: "strong" });
+    const nonsense = await run([dir, "--query", "best pizza dough recipe"]);
+    expect(nonsense.code).toBe(0);
+    expect(nonsense.out[0]).toBe('No good match for "best pizza dough recipe". The nearest hits:');
+    expect(nonsense.out.slice(1).every((l) => l.trimStart().startsWith("weak"))).toBe(true);
+    const human = await run([dir, "--query", "parse the config file"]);
+    expect(human.out[1]).toMatch(/^ {2}strong {2}src\/config\.ts:1-3 {2}parseConfigFile {2}\(relevance [01]\.\d\d\)$/);
+  }, 60_000);
+
   it("usage errors exit 2", async () => {
     expect((await run([dir])).code).toBe(2);
     expect((await run([dir, "--query", "x", "--mode", "fuzzy"])).code).toBe(2);

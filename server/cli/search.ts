@@ -13,6 +13,7 @@ import { z } from "zod";
 import { getConfig } from "../config.ts";
 import { DomainError } from "../errors.ts";
 import { search, type SearchResult } from "../retrieval/search.ts";
+import { NO_GOOD_MATCH_TEXT, noGoodMatch } from "../shared/search-match.ts";
 import { connect, openChunkIndex, type ChunkIndex, type Store } from "../retrieval/store/index.ts";
 import { runImport } from "../snapshots/import.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "../snapshots/storage.ts";
@@ -20,7 +21,11 @@ import { searchIndexName, searchStoreUri, snapshotDirs } from "../snapshots/stor
 export const SEARCH_HELP = `Usage: argus search <folder | project-uid> (--query "…" | --queries file.jsonl) [--mode hybrid|fulltext|vector] [-k 10] [--json]
 
   --queries  a JSONL file: one {"query": "…", "id": …} (or a JSON string) per line; prints one JSON
-             line per query: {"id", "query", "hits": [{"file", "line", "endLine", "symbol", "score"}]}`;
+             line per query: {"id", "query", "noGoodMatch", "hits": [{"file", "line", "endLine", "symbol",
+             "score", "relevance", "match"}]}
+
+Each hit is labelled a strong or a weak match (its relevance, 0–1, comparable across queries); a
+query without a strong hit says "No good match" and lists the nearest hits.`;
 
 const modeSchema = z.enum(["hybrid", "fulltext", "vector"]);
 const queryLine = z.union([z.string(), z.object({ query: z.string(), id: z.unknown().optional() })]);
@@ -89,10 +94,12 @@ async function openTarget(
 }
 
 function printHuman(query: string, hits: SearchResult[]) {
-  console.log(`${hits.length} hit${hits.length === 1 ? "" : "s"} for "${query}":`);
+  if (!hits.length) console.log(`Nothing matches "${query}".`);
+  else if (noGoodMatch(hits)) console.log(`${NO_GOOD_MATCH_TEXT} for "${query}". The nearest hits:`);
+  else console.log(`${hits.length} hit${hits.length === 1 ? "" : "s"} for "${query}":`);
   for (const h of hits)
     console.log(
-      `  ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? `  ${h.symbolPath}` : ""}  (${h.score.toFixed(4)})`,
+      `  ${h.match === "strong" ? "strong" : "weak  "}  ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? `  ${h.symbolPath}` : ""}  (relevance ${h.relevance.toFixed(2)})`,
     );
 }
 
@@ -148,12 +155,15 @@ export async function runSearchCli(argv: string[]): Promise<number> {
           JSON.stringify({
             id: q.id,
             query: q.query,
+            noGoodMatch: noGoodMatch(hits),
             hits: hits.map((h) => ({
               file: h.file,
               line: h.startLine,
               endLine: h.endLine,
               symbol: h.symbolPath,
               score: h.score,
+              relevance: h.relevance,
+              match: h.match,
             })),
           }),
         );

@@ -3,6 +3,7 @@
  * members create, upload, re-chunk, rebuild and delete. Uploads arrive through the upload route
  * (upload.ts) and are recorded here; parsing and indexing run in the queued job (job.ts).
  */
+import type { MatchLabel } from "../shared/search-match.ts";
 import { randomUUID } from "node:crypto";
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
@@ -84,6 +85,9 @@ export interface KnowledgeHit {
   snippet: string;
   score: number;
   scores: { vector?: number; fulltext?: number };
+  /** Calibrated relevance and its label (server/retrieval/relevance.ts). */
+  relevance: number;
+  match: MatchLabel;
 }
 
 /** A file received by the upload route, already on disk under the base's incoming/ folder. */
@@ -272,6 +276,7 @@ export function createKnowledgeService(deps: {
         mode: input.mode,
         k: input.k,
         subject: "This knowledge base",
+        cut: true,
       });
       return hits!.map((r) => ({
         documentUid: r.file,
@@ -282,6 +287,8 @@ export function createKnowledgeService(deps: {
         snippet: r.snippet,
         score: r.score,
         scores: r.scores,
+        relevance: r.relevance,
+        match: r.match,
       }));
     },
 

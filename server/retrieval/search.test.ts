@@ -135,13 +135,47 @@ describe("search", () => {
     expect(top!.file).toBe("src/config/loader.ts");
     expect(top!.scores.vector).toBeGreaterThan(0);
     expect(top!.scores.fulltext).toBeGreaterThan(0);
-    // First in both lists (mostly code: the code profile): 1 from full text plus the vector's weight.
+    // First in both lists (mostly code: the code profile): full text's weight plus the vector's, each
+    // raised by how clearly the leg's best hit stands out (fusion.ts adaptiveWeights).
     expect(index.embedder.params.profile).toBe("code");
-    expect(top!.score).toBeCloseTo(1 + FUSION.code.vectorWeight, 10);
+    const a = FUSION.code.adaptive;
+    expect(top!.score).toBeGreaterThan(1 + FUSION.code.vectorWeight);
+    expect(top!.score).toBeLessThanOrEqual(1 + a + FUSION.code.vectorWeight * (1 + a));
     expect(top).toMatchObject({ startLine: expect.any(Number), endLine: expect.any(Number) });
     // The snippet is cut around the best line; snippetStartLine says where it starts in the file.
     expect(FILES["src/config/loader.ts"]!.split("\n")[top!.snippetStartLine - 1]).toBe(top!.snippet.split("\n")[0]);
     expect(top!.snippet).toContain("parseConfigFile");
+  });
+
+  describe("relevance", () => {
+    it("labels a hit that answers the query strong and says so in every mode", async () => {
+      for (const mode of ["hybrid", "fulltext", "vector"] as const) {
+        const [top] = await search(index, "retry a request with exponential backoff", { mode });
+        expect(top!.file, mode).toBe("src/net/retry.ts");
+        expect(top!.match, mode).toBe("strong");
+        expect(top!.relevance, mode).toBeGreaterThan(0.5);
+      }
+    });
+
+    it("a query about nothing in the code gets only weak hits, ranked below a real one", async () => {
+      const nonsense = await search(index, "best pizza dough recipe with file", { mode: "hybrid" });
+      expect(nonsense.length).toBeGreaterThan(0);
+      expect(nonsense.every((h) => h.match === "weak")).toBe(true);
+      const [real] = await search(index, "verify the session token", { mode: "hybrid" });
+      expect(real!.file).toBe("src/auth/session.ts");
+      expect(real!.relevance).toBeGreaterThan(Math.max(...nonsense.map((h) => h.relevance)));
+    });
+
+    it("question words do not decide the ranking, and a query of only them still searches", async () => {
+      const [top] = await search(index, "how do I evict the oldest item from the cache", { mode: "hybrid" });
+      expect(top!.file).toBe("scripts/cache.py");
+      expect((await search(index, "where is it", { mode: "fulltext" })).length).toBeGreaterThanOrEqual(0);
+    });
+
+    it("a code synonym finds what the query word does not name (cookie → session)", async () => {
+      // No chunk says "cookie": without the synonym full text would find nothing.
+      expect(await files("cookie", { mode: "fulltext" })).toEqual(["src/auth/session.ts"]);
+    });
   });
 
   describe("filters", () => {

@@ -8,7 +8,10 @@ import { z } from "zod";
 import { invalid } from "../errors.ts";
 import { embedderForIndex } from "./embed/from-record.ts";
 import type { Embedder } from "./embed/types.ts";
-import { fuse, fusionFor } from "./fusion.ts";
+import { adaptiveWeights, fuse, fusionFor } from "./fusion.ts";
+import { dot, localEmbedderOf, relevanceFor } from "./hit-relevance.ts";
+import type { MatchLabel } from "../shared/search-match.ts";
+import { expansionWords, withoutQuestionWords } from "./text/expand.ts";
 import { splitIdentifiersInText } from "./split-identifiers.ts";
 import { globToRegex, sqlString, type ChunkIndex, type RankedRow, type StoredHit } from "./store/index.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
@@ -49,6 +52,10 @@ export interface SearchResult {
   snippetStartLine: number;
   /** The ranking score of the mode: cosine (vector), BM25 (fulltext), the fused score (hybrid). */
   score: number;
+  /** How well the hit answers the query, comparable across queries (relevance.ts), 0–1. */
+  relevance: number;
+  /** `strong` from the calibrated threshold up; a query without a strong hit has no good match. */
+  match: MatchLabel;
   scores: { vector?: number; fulltext?: number };
   /** The whole chunk, when SearchOptions.withText asked for it. */
   text?: string;
@@ -64,26 +71,43 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
   if (!parsed.success)
     throw invalid(`Invalid search options: ${formatZodIssues(parsed.error, { separator: "; ", root: "options" })}`);
   const { mode, k, filters } = parsed.data;
-  const words = checkQuery(query);
+  checkQuery(query);
   const where = whereClause(filters);
+  // Over code, "how do I …" and "where is …" frame the question without saying what it is about;
+  // both legs search the rest (text/expand.ts). Over prose the question is worded like the text.
+  const profile = profileOf(index);
+  const asked = profile === "code" ? withoutQuestionWords(query) : query;
+  const words = fullTextWords(asked, profile === "code" && mode !== "vector");
 
   // Built before any query runs: a mismatched embedder is refused even if full text would answer.
   const embedder = mode !== "fulltext" ? queryEmbedder(index, options.embedder) : null;
-  const embed = async () => (await embedQueries(embedder!, [query]))[0]!;
+  const embed = async () => (await embedQueries(embedder!, [asked]))[0]!;
+  const relevance = relevanceFor(
+    index,
+    asked,
+    index.embedder.name === "local" ? localEmbedderOf(embedder ?? storedEmbedder(index)) : null,
+  );
   if (mode === "vector") {
     const v = await embed();
     if (isZero(v)) return [];
-    return (await index.vectorSearch(v, k, where)).map((h) => toResult(h, h.score, { vector: h.score }, words));
+    const hits = await index.vectorSearch(v, k, where);
+    const rel = relevance.score(
+      hits,
+      hits.map((h) => h.score),
+    );
+    return hits.map((h, i) => toResult(h, h.score, { vector: h.score }, words, rel[i]!));
   }
-  if (mode === "fulltext")
-    return (await index.fullTextSearch(words, k, where)).map((h) => toResult(h, h.score, { fulltext: h.score }, words));
+  if (mode === "fulltext") {
+    const hits = await index.fullTextSearch(words, k, where);
+    const rel = relevance.score(hits, await relevance.cosines(hits));
+    return hits.map((h, i) => toResult(h, h.score, { fulltext: h.score }, words, rel[i]!));
+  }
 
   // Hybrid. Reading rows costs LanceDB ~0.25 ms a column per query and a random read per row: so
   // both legs read no column (addresses and scores only), run concurrently, and only the rows of the
   // final page (and of the feedback, on prose) are read, once.
   const settings = fusionFor(index.embedder);
   const depth = Math.max(k, settings.depth);
-  const weights = { text: 1, vector: settings.vectorWeight };
   const queryVector = embed();
   const [vectorRanks, textRanks] = await Promise.all([
     queryVector.then((v) => (isZero(v) ? [] : index.rankVector(v, depth, where))),
@@ -93,12 +117,12 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
   const scored = (ranks: readonly RankedRow[]) => ranks.map((r) => ({ key: key(r), score: r.score }));
   const textScores = scored(textRanks);
   let vector = vectorRanks;
-  let fused = fuse(textScores, scored(vector), weights, depth);
+  let fused = fuse(textScores, scored(vector), adaptiveWeights(textScores, scored(vector), settings), depth);
   const read = new Map<string, StoredHit>();
   const rowOf = new Map<string, RankedRow>([...textRanks, ...vectorRanks].map((r) => [key(r), r]));
   const readRows = async (keys: readonly string[]) => {
     const unread = keys.filter((k) => !read.has(k)).map((k) => rowOf.get(k)!);
-    for (const h of await index.fetchHits(unread)) read.set(key(h), h);
+    for (const h of await index.fetchHits(unread, { vectors: relevance.needsVectors })) read.set(key(h), h);
   };
   if (settings.feedback && fused.length && vector.length) {
     // Pseudo-relevance feedback: move the query vector towards the first ranking's best chunks.
@@ -113,17 +137,35 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
     for (const f of feedback) for (let i = 0; i < q.length; i++) q[i]! += scale * f[i]!;
     vector = await index.rankVector(q, depth, where);
     for (const r of vector) if (!rowOf.has(key(r))) rowOf.set(key(r), r);
-    fused = fuse(textScores, scored(vector), weights, depth);
+    fused = fuse(textScores, scored(vector), adaptiveWeights(textScores, scored(vector), settings), depth);
   }
   const page = fused.slice(0, k);
   await readRows(page.map((f) => f.key));
-  return page.map((f) => {
-    const row = read.get(f.key)!;
+  const v = relevance.needsVectors ? await queryVector : null;
+  const rows = page.map((f) => read.get(f.key)!);
+  const rel = relevance.score(
+    rows,
+    rows.map((row) => (v && row.vector ? dot(v, row.vector) : undefined)),
+  );
+  return page.map((f, i) => {
     const scores: SearchResult["scores"] = {};
     if (f.vector !== undefined) scores.vector = f.vector;
     if (f.text !== undefined) scores.fulltext = f.text;
-    return toResult(row, f.score, scores, words);
+    return toResult(rows[i]!, f.score, scores, words, rel[i]!);
   });
+}
+
+/** The index's kind of content: the local embedder's profile; other embedders are treated as code. */
+function profileOf(index: ChunkIndex): "code" | "prose" {
+  return index.embedder.name === "local" && index.embedder.params.profile === "prose" ? "prose" : "code";
+}
+
+/** The query's words for BM25, expanded (text/expand.ts) when `expand`. */
+function fullTextWords(query: string, expand: boolean): string {
+  const words = checkQuery(query);
+  if (!expand) return words;
+  const extra = expansionWords(words.split(" "));
+  return extra.length ? `${words} ${extra.join(" ")}` : words;
 }
 
 /** Query vectors: the embedder's query side when it has one. */
@@ -203,7 +245,13 @@ function snippetOf(text: string, words: string): { snippet: string; offset: numb
   return { snippet: lines.slice(from, from + SNIPPET_LINES).join("\n"), offset: from };
 }
 
-function toResult(h: StoredHit, score: number, scores: SearchResult["scores"], words: string): SearchResult {
+function toResult(
+  h: StoredHit,
+  score: number,
+  scores: SearchResult["scores"],
+  words: string,
+  r: { relevance: number; match: MatchLabel },
+): SearchResult {
   const { snippet, offset } = snippetOf(h.text, words);
   return {
     file: h.file,
@@ -214,6 +262,8 @@ function toResult(h: StoredHit, score: number, scores: SearchResult["scores"], w
     snippet,
     snippetStartLine: h.startLine + offset,
     score,
+    relevance: r.relevance,
+    match: r.match,
     scores,
     text: h.text,
   };

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { ARGUS_MENTION } from "./mentions.ts";
 import { parseRoom } from "./rooms.ts";
 import { sizedTextSchema } from "./text-size.ts";
+import { matchLabelSchema } from "./search-match.ts";
 import { usageSchema } from "./usage.ts";
 
 /** A question's text, in UTF-8 bytes. */
@@ -57,6 +58,9 @@ export const searchHitSchema = z.object({
   snippetStartLine: z.number().int().positive(),
   score: z.number(),
   symbolPath: z.string().optional(),
+  /** How well it matches (server/shared/search-match.ts); absent on answers stored before labels. */
+  relevance: z.number().optional(),
+  match: matchLabelSchema.optional(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 

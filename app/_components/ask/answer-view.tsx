@@ -9,6 +9,7 @@ import Link from "next/link";
 import { useMemo, useRef } from "react";
 import type { AskMessage, AskToolCall, Citation } from "@/server/shared/ask.ts";
 import { formatCost, formatTokens } from "../review/format.ts";
+import { MatchBadge } from "../search-box.tsx";
 import { MODEL_PROVIDERS_HREF } from "../providers-settings.tsx";
 import { Markdown } from "../review/markdown.tsx";
 import { Badge, Button } from "../ui.tsx";
@@ -157,6 +158,7 @@ export function AnswerView({
                 <Link href={codeHref(h.file, h.startLine, h.endLine)} className="font-mono text-brand-600 underline">
                   {h.file}:{h.startLine}-{h.endLine}
                 </Link>
+                {h.match && <MatchBadge match={h.match} />}
                 <pre className="mt-1 max-h-40 overflow-auto rounded bg-zinc-50 p-2 dark:bg-zinc-900">{h.snippet}</pre>
               </li>
             ))}

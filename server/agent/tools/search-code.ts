@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ToolEnv } from "./env.ts";
 import { clip, cutLine, defineTool, fail, numberLines, ok, plural, splitLines } from "./format.ts";
 import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_CHARS, MAX_SEARCH_RESULTS, MAX_SNIPPET_LINES } from "./limits.ts";
+import { NO_GOOD_MATCH_TEXT, noGoodMatch } from "../../shared/search-match.ts";
 
 export const searchCodeInput = z.object({
   query: z
@@ -46,11 +47,19 @@ export function searchCodeTool(env: ToolEnv) {
         return ok(
           `No code matches ${JSON.stringify(args.query)}${args.path_glob ? ` in ${args.path_glob}` : ""}. Try other words, mode "fulltext" with an identifier, or grep.`,
         );
-      const out = [`${plural(hits.length, "result")} for ${JSON.stringify(args.query)} (${args.mode}), best first:`];
+      // Each hit says whether it looks like an answer (strong) or only shares a word (weak); with no
+      // strong hit the model is told so, rather than reading the nearest code as the answer.
+      const out =
+        hits.every((h) => h.match) && noGoodMatch(hits)
+          ? [
+              `${NO_GOOD_MATCH_TEXT} for ${JSON.stringify(args.query)} (${args.mode}): nothing here looks like what was asked. The nearest ${plural(hits.length, "result")}, all weak matches — try other words, an identifier with mode "fulltext", or grep:`,
+            ]
+          : [`${plural(hits.length, "result")} for ${JSON.stringify(args.query)} (${args.mode}), best first:`];
       hits.forEach((h, i) => {
-        out.push(
-          `${i + 1}. ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` ${h.symbolPath}` : ""} (score ${h.score.toFixed(3)})`,
-        );
+        const label = h.match
+          ? `${h.match} match, relevance ${(h.relevance ?? 0).toFixed(2)}`
+          : `score ${h.score.toFixed(3)}`;
+        out.push(`${i + 1}. ${h.file}:${h.startLine}-${h.endLine}${h.symbolPath ? ` ${h.symbolPath}` : ""} (${label})`);
         const lines = splitLines(h.snippet)
           .slice(0, MAX_SNIPPET_LINES)
           .map((l) => cutLine(l, 300));

@@ -164,6 +164,8 @@ describe("search_code", () => {
           'export function runQuery(db: { query(sql: string): unknown }, id: string) {\n  return db.query("SELECT * FROM users WHERE id = \'" + id + "\'");\n}',
         score: 0.5,
         symbolPath: "runQuery",
+        relevance: 0.81,
+        match: "strong",
       },
       {
         file: "node_modules/dep/index.js",
@@ -182,12 +184,33 @@ describe("search_code", () => {
     expect(r.text).toBe(
       [
         '1 result for "string concatenation query" (hybrid), best first:',
-        "1. src/app.ts:12-19 runQuery (score 0.500)",
+        "1. src/app.ts:12-19 runQuery (strong match, relevance 0.81)",
         "   17 | export function runQuery(db: { query(sql: string): unknown }, id: string) {",
         '   18 |   return db.query("SELECT * FROM users WHERE id = \'" + id + "\'");',
         "   19 | }",
       ].join("\n"),
     );
+  });
+
+  it("says there is no good match when every hit is a weak one", async () => {
+    const weak: NonNullable<ToolContext["searchCode"]> = async () => [
+      {
+        file: "src/app.ts",
+        startLine: 1,
+        endLine: 2,
+        snippetStartLine: 1,
+        snippet: "x",
+        score: 1.2,
+        relevance: 0.2,
+        match: "weak",
+      },
+    ];
+    const set = createReviewTools({ ...f.ctx, searchCode: weak });
+    const r = await runToolCall(set, "search_code", { query: "pizza dough recipe" });
+    expect(r.text.split("\n").slice(0, 2)).toEqual([
+      'No good match for "pizza dough recipe" (hybrid): nothing here looks like what was asked. The nearest 1 result, all weak matches — try other words, an identifier with mode "fulltext", or grep:',
+      "1. src/app.ts:1-2 (weak match, relevance 0.20)",
+    ]);
   });
 
   it("says clearly when the snapshot has no search index", async () => {

@@ -41,6 +41,9 @@ export interface ToolContext {
       snippetStartLine: number;
       score: number;
       symbolPath?: string;
+      /** Calibrated relevance and its label (server/retrieval/relevance.ts). */
+      relevance?: number;
+      match?: "strong" | "weak";
     }[]
   >;
   /** The git repository of the snapshot, if it came from git (for get_diff / get_git_log). */

@@ -263,6 +263,22 @@ export class LocalEmbedder implements Embedder {
     return batch.map((t) => this.embedOne(t));
   }
 
+  /** The distinct terms of a text (hashes) with their IDF in this index; `known` when the index has
+   * the term in two chunks or more (a term seen once or never gets the rarest IDF). relevance.ts
+   * weighs how much of a query a hit covers by these. */
+  termWeights(text: string): { hash: number; idf: number; known: boolean }[] {
+    const f = this.fitted;
+    return [...counts(text).keys()].map((hash) => {
+      const i = f?.index.get(hash);
+      return { hash, idf: f ? (i === undefined ? f.unknownIdf : f.idf[i]!) : 1, known: i !== undefined };
+    });
+  }
+
+  /** The distinct terms of a text, as hashes. */
+  termSet(text: string): Set<number> {
+    return new Set(counts(text).keys());
+  }
+
   /** Queries: the profile's segment weights. */
   async embedQueries(batch: string[]): Promise<Float32Array[]> {
     const w = QUERY_WEIGHTS[this.profile];

@@ -51,8 +51,9 @@ export interface ChunkIndex {
   /** Vector search without reading any column: where each hit is and its score (hybrid search reads
    * only the rows that make its final page; see `fetchHits`). */
   rankVector(vector: Float32Array, k: number, where?: string): Promise<RankedRow[]>;
-  /** The rows at these addresses (from this index's searches), in the order given. */
-  fetchHits(rows: readonly RankedRow[]): Promise<StoredHit[]>;
+  /** The rows at these addresses (from this index's searches), in the order given; `vectors` also
+   * reads each row's stored vector (relevance.ts compares it with the query's). */
+  fetchHits(rows: readonly RankedRow[], options?: { vectors?: boolean }): Promise<StoredHit[]>;
   close(): void;
 }
 
@@ -185,12 +186,12 @@ function makeIndex(
       >[];
       return rows.map((r) => ({ rowId: r._rowid as bigint, score: similarity(r) }));
     },
-    async fetchHits(ranked) {
+    async fetchHits(ranked, options) {
       if (!ranked.length) return [];
       const rows = (await table
         .takeRowIds(ranked.map((r) => r.rowId))
         .withRowId()
-        .select([...HIT_COLUMNS])
+        .select(options?.vectors ? [...HIT_COLUMNS, "vector"] : [...HIT_COLUMNS])
         .toArray()) as Record<string, unknown>[];
       const byRowId = new Map(rows.map((r) => [r._rowid as bigint, r]));
       return ranked.map((r) => {

@@ -154,6 +154,8 @@ export interface StoredHit {
   text: string;
   /** Vector: cosine similarity (1 − dot distance). Full text: BM25 score. Higher is better in both. */
   score: number;
+  /** The stored vector, when the read asked for it (ChunkIndex.fetchHits). */
+  vector?: Float32Array;
 }
 
 export function fromRecord(r: Record<string, unknown>, score: number): StoredHit {
@@ -167,5 +169,6 @@ export function fromRecord(r: Record<string, unknown>, score: number): StoredHit
     symbolPath: r.symbol_path == null ? null : String(r.symbol_path),
     text: String(r.text),
     score,
+    ...(r.vector != null ? { vector: Float32Array.from(r.vector as Iterable<number>) } : {}),
   };
 }

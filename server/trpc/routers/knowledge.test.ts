@@ -37,6 +37,8 @@ interface Doc {
   mime: string;
 }
 interface Hit {
+  match: "strong" | "weak";
+  relevance: number;
   documentUid: string;
   documentName: string;
   snippet: string;
@@ -212,8 +214,19 @@ describe("knowledge bases", () => {
       expect(r.data[0], query).toMatchObject({
         documentName: name,
         snippet: expect.stringMatching(new RegExp(query.split(" ")[0]!, "i")),
+        match: "strong",
       });
+      // Ranked and cut by relevance: only strong matches, not every document of the base.
+      expect(
+        r.data.every((h) => h.match === "strong"),
+        query,
+      ).toBe(true);
     }
+    // A question the documents do not answer: no strong match, only the nearest three, marked weak.
+    const none = await search(viewer, base.uid, "best pizza dough recipe");
+    expect(none.data.length).toBeGreaterThan(0);
+    expect(none.data.length).toBeLessThanOrEqual(3);
+    expect(none.data.every((h) => h.match === "weak" && h.relevance < 0.9)).toBe(true);
     // Markup and scripts were not indexed.
     expect((await search(viewer, base.uid, "zebra", "fulltext")).data).toEqual([]);
     // The index was built with the local embedder (fitted on this base, prose profile), and says so.

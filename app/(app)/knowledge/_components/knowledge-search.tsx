@@ -1,7 +1,7 @@
 "use client";
 /** Search one knowledge base: hybrid (default), full-text or semantic; hits name the document and lines, terms highlighted. */
 import { useQuery } from "@tanstack/react-query";
-import { SearchBox, SearchResults, useSearchInput } from "@/app/_components/search-box.tsx";
+import { MatchBadge, SearchBox, SearchResults, useSearchInput } from "@/app/_components/search-box.tsx";
 import { highlightTerms } from "@/app/_components/search-helpers.tsx";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 
@@ -35,6 +35,7 @@ export function KnowledgeSearch({ baseUid, disabled }: { baseUid: string; disabl
                   · lines {r.startLine}–{r.endLine}
                   {r.title && r.title !== r.documentName ? ` · ${r.title}` : ""}
                 </span>
+                <MatchBadge match={r.match} />
               </p>
               <p className="mt-1 line-clamp-4 whitespace-pre-wrap text-sm text-zinc-700 dark:text-zinc-300">
                 {highlightTerms(r.snippet, query)}
