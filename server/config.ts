@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/index.ts";
 import { embedderEnvShape, embedderSettingsFromEnv, type EmbedderSettings } from "./retrieval/embed/settings.ts";
+import { forgeEnvShape, forgeSettingsFromEnv, type ForgeSettings } from "./forges/settings.ts";
 
 const port = z.coerce
   .number({ error: "a port number" })
@@ -180,6 +181,8 @@ const envSchema = z.object({
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
   ...embedderEnvShape,
+  /** GitHub App / GitLab settings (declared next to their code in server/forges). */
+  ...forgeEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -221,6 +224,8 @@ export interface Config {
   pipelines: { allowProcesses: boolean; allowedHosts: string[] };
   /** Overrides of the knowledge-base upload caps (unset keys keep their defaults). */
   knowledgeUploadLimits: Partial<Record<"maxFileBytes" | "maxUploadBytes" | "maxFiles", number>>;
+  /** Pull-request reviews on GitHub / GitLab (server/forges). */
+  forges: ForgeSettings;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
   ingestLimits: Partial<
     Record<
@@ -263,6 +268,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   }
   const env = parsed.data;
+  const forges = forgeSettingsFromEnv(env);
+  if (forges.problems.length) throw new ConfigError(forges.problems);
   const dataDir = path.resolve(env.DATA_DIR);
   const url = env.DATABASE_URL ?? `file:${path.join(dataDir, "argus.db")}`;
   return {
@@ -298,6 +305,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       allowProcesses: env.PIPELINES_ALLOW_PROCESSES === "true",
       allowedHosts: splitList(env.PIPELINES_ALLOWED_HOSTS ?? "", ","),
     },
+    forges: forges.settings,
     knowledgeUploadLimits: dropUndefined({
       maxFileBytes: env.KNOWLEDGE_MAX_FILE_MB && Math.round(env.KNOWLEDGE_MAX_FILE_MB * MiB),
       maxUploadBytes: env.KNOWLEDGE_MAX_UPLOAD_MB && Math.round(env.KNOWLEDGE_MAX_UPLOAD_MB * MiB),

@@ -42,6 +42,7 @@ import { createPipelineChatService, type PipelineChatService } from "./pipelines
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
 import { createPipelineAssistant, type PipelineAssistant } from "./pipelines/assistant/service.ts";
 import { workspaceChatModel } from "./providers/workspace-model.ts";
+import { createForgeService, type ForgeService } from "./forges/service.ts";
 
 export interface Services {
   config: Config;
@@ -83,6 +84,8 @@ export interface Services {
   pipelineChat: PipelineChatService;
   /** The pipeline builder's assistant: proposes validated YAML / parameter changes. */
   pipelineAssistant: PipelineAssistant;
+  /** Pull requests on GitHub: the webhook intake, their reviews, the results written back. */
+  forges: ForgeService;
   close(): Promise<void>;
 }
 
@@ -111,7 +114,8 @@ export async function createServices(config: Config, log = createLogger(config.l
   const searchIndexes = createIndexCache(searchStoreUri(config));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
   const ask = createAskService({ db, config, events, log, providers, searchIndexes, queue, signals, redis });
-  queue.register<IngestJob>(INGEST_JOB, createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }), {
+  const runIngest = createIngestJob({ db, config, log, authSecret, fail: snapshots.fail });
+  queue.register<IngestJob>(INGEST_JOB, runIngest, {
     concurrency: 1,
     abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason),
   });
@@ -128,11 +132,39 @@ export async function createServices(config: Config, log = createLogger(config.l
       searchIndexes,
       takeOver: reviews.takeOver,
       watchStatus: queue.durable,
-      notify: notifications.notify,
+      notify: {
+        // A pull request's review also goes back to its PR (server/forges).
+        async reviewEnded(review, outcome, seq) {
+          const sent = await notifications.notify.reviewEnded(review, outcome, seq);
+          await forges
+            .reviewEnded(review.uid)
+            .catch((err: unknown) => log.error({ err }, "handing a review to its PR failed"));
+          return sent;
+        },
+      },
     }),
     { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
   );
   const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes, queue, signals });
+  const forges: ForgeService = createForgeService({
+    db,
+    config,
+    log,
+    queue,
+    fetch: globalThis.fetch,
+    beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
+    runIngest: (job) => runIngest(job),
+    failSnapshot: snapshots.fail,
+    async startReview(uid, project, paths) {
+      // The agent when the workspace has a model, else the static engine.
+      const model = await workspaceChatModel(db, providers, project.workspaceId);
+      await reviews.startForPullRequest(uid, {
+        projectUid: project.uid,
+        engine: model ? "agent" : "static",
+        scope: { kind: "paths", paths },
+      });
+    },
+  });
   return {
     config,
     log,
@@ -174,6 +206,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     providers,
     pipelines,
     pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
+    forges,
     pipelineAssistant: createPipelineAssistant({
       db,
       log,

@@ -1,0 +1,107 @@
+/**
+ * The forge layer's services: the GitHub App (from the environment), the webhook intake, the two jobs
+ * (a PR's import + review start, and the publishing of its result), and the owners' connection of an
+ * installation to their workspace. Every forge request goes through the `fetch` handed in.
+ */
+import { z } from "zod";
+import { requireRole, type Actor } from "../auth/access.ts";
+import type { Config } from "../config.ts";
+import type { Db, Project } from "../db/client.ts";
+import { isUniqueViolation } from "../db/client.ts";
+import { conflict, invalid } from "../errors.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Logger } from "../logger.ts";
+import type { IngestJob } from "../snapshots/job.ts";
+import { createGitHubApp, type GitHubApp } from "./github/client.ts";
+import { gitHubForge } from "./github/forge.ts";
+import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } from "./github/intake.ts";
+import { createPublishJob, type PublishJob } from "./publish.ts";
+import { createPullJob } from "./pull-job.ts";
+import type { Forge } from "./types.ts";
+
+export const FORGE_PULL_JOB = "forge.pull";
+export const FORGE_PUBLISH_JOB = "forge.publish";
+
+export const connectInstallationInput = z.object({
+  workspaceId: z.string().min(1),
+  forge: z.literal("github"),
+  installationId: z.coerce
+    .number({ error: "The installation id is a number (GitHub → the App → Install → the URL's last part)." })
+    .int()
+    .positive(),
+});
+
+export interface ForgeServiceDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  queue: JobQueue;
+  fetch: typeof globalThis.fetch;
+  beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
+  runIngest: (job: IngestJob) => Promise<void>;
+  failSnapshot: (snapshotId: string, message: string) => Promise<void>;
+  startReview: (uid: string, project: Project, paths: string[]) => Promise<void>;
+}
+
+export function createForgeService(deps: ForgeServiceDeps) {
+  const { db, config, log, queue } = deps;
+  const github: GitHubApp | undefined = config.forges.githubApp
+    ? createGitHubApp({ app: config.forges.githubApp, apiUrl: config.forges.githubApiUrl, fetch: deps.fetch, log })
+    : undefined;
+
+  async function forgeFor(installationId: string): Promise<Forge> {
+    const installation = await db.forgeInstallation.findUniqueOrThrow({ where: { id: installationId } });
+    if (installation.forge !== "github" || !github)
+      throw invalid("This installation's forge is not configured on this Argus (GITHUB_APP_ID …).");
+    return gitHubForge(await github.installation(Number(installation.externalId)));
+  }
+
+  const intake = createGitHubIntake({
+    db,
+    log,
+    verify: github?.verify,
+    enqueue: (job) => queue.enqueue<PullJob>(FORGE_PULL_JOB, job),
+  });
+
+  queue.register<PullJob>(
+    FORGE_PULL_JOB,
+    createPullJob({
+      db,
+      config,
+      log,
+      forgeFor,
+      beginSnapshot: deps.beginSnapshot,
+      runIngest: deps.runIngest,
+      failSnapshot: deps.failSnapshot,
+      startReview: deps.startReview,
+    }),
+    { concurrency: 1 },
+  );
+  queue.register<PublishJob>(FORGE_PUBLISH_JOB, createPublishJob({ db, config, log, forgeFor }), { concurrency: 2 });
+
+  return {
+    receiveGitHub: (delivery: Delivery): Promise<IntakeAnswer> => intake(delivery),
+
+    /** A review ended: when it is a pull request's, its result goes back to the PR (a job). */
+    async reviewEnded(reviewUid: string): Promise<void> {
+      const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, select: { id: true } });
+      if (pull) await queue.enqueue<PublishJob>(FORGE_PUBLISH_JOB, { reviewUid });
+    },
+
+    /** An owner connects a GitHub App installation to their workspace (its deliveries are then taken). */
+    async connectInstallation(actor: Actor, input: z.infer<typeof connectInstallationInput>) {
+      await requireRole(db, actor, input.workspaceId, "owner");
+      try {
+        const row = await db.forgeInstallation.create({
+          data: { workspaceId: input.workspaceId, forge: input.forge, externalId: String(input.installationId) },
+        });
+        return { forge: row.forge, installationId: Number(row.externalId), createdAt: row.createdAt };
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw conflict(`Installation ${input.installationId} is already connected to a workspace of this Argus.`);
+        throw err;
+      }
+    },
+  };
+}
+export type ForgeService = ReturnType<typeof createForgeService>;
