@@ -7,7 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/index.ts";
 import { embedderEnvShape, embedderSettingsFromEnv, type EmbedderSettings } from "./retrieval/embed/settings.ts";
-import { forgeEnvShape, forgeSettingsFromEnv, type ForgeSettings } from "./forges/settings.ts";
+import { FORGE_SECRET_VARIABLES, forgeEnvShape, forgeSettingsFromEnv, type ForgeSettings } from "./forges/settings.ts";
 
 const port = z.coerce
   .number({ error: "a port number" })
@@ -26,6 +26,9 @@ function splitList(value: string, separator: string): string[] {
 /** A host name, an IPv4 address or an IPv6 address (bracketed or not) — no scheme, port or path. */
 const isHostEntry = (h: string) =>
   /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(h) || isIPv6(h.replace(/^\[(.*)\]$/, "$1"));
+
+/** Variables whose values a configuration error never repeats. */
+const SECRET_VARIABLES = new Set(["AUTH_SECRET", ...FORGE_SECRET_VARIABLES]);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -263,7 +266,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         // A list variable's bad item is reported under the variable's own name, with its whole value.
         const name = String(issue.path[0]);
         const got = cleaned[name];
-        return `${name}: expected ${issue.message}${got === undefined ? "" : `, got "${got}"`}`;
+        // A secret's value is never echoed (the message goes to logs).
+        const shown = got === undefined ? "" : SECRET_VARIABLES.has(name) ? " (value not shown)" : `, got "${got}"`;
+        return `${name}: expected ${issue.message}${shown}`;
       }),
     );
   }

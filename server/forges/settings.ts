@@ -10,6 +10,9 @@ import { z } from "zod";
 const httpUrl = (example: string) =>
   z.url({ protocol: /^https?$/, error: `an http(s) URL such as ${example}` }).transform((u) => u.replace(/\/+$/, ""));
 
+/** Their values are never repeated in a configuration error. */
+export const FORGE_SECRET_VARIABLES = ["GITHUB_APP_PRIVATE_KEY", "GITHUB_WEBHOOK_SECRET"];
+
 export const forgeEnvShape = {
   /** The GitHub App's numeric id (GitHub → Settings → Developer settings → GitHub Apps → the app). */
   GITHUB_APP_ID: z.coerce.number({ error: "the GitHub App's numeric id" }).int("a whole number").positive().optional(),
