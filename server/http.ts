@@ -94,7 +94,7 @@ export function createRequestHandler(services: Services, next?: Handler, role: R
       if (upload) return await handleUpload(services, req, res, upload[1]!);
       if (EXPORT_ROUTE.test(path)) return await handleExport(services, req, res, path);
       if (await routeKnowledgeUpload(services, req, res, path)) return;
-      if (path === GITHUB_WEBHOOK_ROUTE) return await handleGitHubWebhook(services, req, res);
+      if (GITHUB_WEBHOOK_ROUTE.test(path)) return await handleGitHubWebhook(services, req, res);
       if (next) {
         preparePageRequest(req, res, { dev });
         return await next(req, res);

@@ -8,7 +8,7 @@ import { requireRole, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
 import type { Db, Project } from "../db/client.ts";
 import { isUniqueViolation } from "../db/client.ts";
-import { conflict, invalid } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import type { IngestJob } from "../snapshots/job.ts";
@@ -30,6 +30,32 @@ export const connectInstallationInput = z.object({
     .int()
     .positive(),
 });
+
+export const disconnectInstallationInput = connectInstallationInput;
+export const repoModeInput = z.object({
+  projectUid: z.uuid(),
+  mode: z.enum(["auto", "on_request", "off"]),
+});
+
+/** What Settings → Integrations shows: never a token or key (the App's live in the environment). */
+export interface InstallationView {
+  forge: "github";
+  installationId: number;
+  account: string | null;
+  createdAt: Date;
+  repos: { fullName: string; projectUid: string; mode: string }[];
+}
+
+/** A review's pull request, for its room page. */
+export interface PullView {
+  repo: string;
+  number: number;
+  title: string;
+  url: string;
+  headRef: string;
+  headSha: string;
+  state: string;
+}
 
 export interface ForgeServiceDeps {
   db: Db;
@@ -86,6 +112,60 @@ export function createForgeService(deps: ForgeServiceDeps) {
     async reviewEnded(reviewUid: string): Promise<void> {
       const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, select: { id: true } });
       if (pull) await queue.enqueue<PublishJob>(FORGE_PUBLISH_JOB, { reviewUid });
+    },
+
+    /** Whether this Argus has a GitHub App (Settings says what to set when not). */
+    githubConfigured: () => github !== undefined,
+
+    async installations(actor: Actor, workspaceId: string): Promise<InstallationView[]> {
+      await requireRole(db, actor, workspaceId, "owner");
+      const rows = await db.forgeInstallation.findMany({
+        where: { workspaceId },
+        include: { repos: { include: { project: { select: { uid: true } } }, orderBy: { fullName: "asc" } } },
+        orderBy: { createdAt: "asc" },
+      });
+      return rows.map((r) => ({
+        forge: "github",
+        installationId: Number(r.externalId),
+        account: r.account,
+        createdAt: r.createdAt,
+        repos: r.repos.map((repo) => ({ fullName: repo.fullName, projectUid: repo.project.uid, mode: repo.mode })),
+      }));
+    },
+
+    async disconnectInstallation(actor: Actor, input: z.infer<typeof disconnectInstallationInput>): Promise<void> {
+      await requireRole(db, actor, input.workspaceId, "owner");
+      const { count } = await db.forgeInstallation.deleteMany({
+        where: { workspaceId: input.workspaceId, forge: input.forge, externalId: String(input.installationId) },
+      });
+      if (!count) throw notFound(`Installation ${input.installationId} is not connected to this workspace.`);
+    },
+
+    /** Which pull requests of a linked repository are reviewed: every one, on request, or none. */
+    async setRepoMode(actor: Actor, input: z.infer<typeof repoModeInput>): Promise<void> {
+      const project = await db.project.findUnique({ where: { uid: input.projectUid }, include: { forgeRepo: true } });
+      if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
+      await requireRole(db, actor, project.workspaceId, "owner");
+      if (!project.forgeRepo) throw invalid("That project is not linked to a repository on a forge.");
+      await db.forgeRepo.update({ where: { id: project.forgeRepo.id }, data: { mode: input.mode } });
+    },
+
+    /** The pull request a review was started for (its room shows the PR), or null. */
+    async pullOfReview(actor: Actor, reviewUid: string): Promise<PullView | null> {
+      const review = await db.review.findUnique({ where: { uid: reviewUid }, select: { workspaceId: true } });
+      if (!review) throw notFound(`No review with id ${reviewUid}. It may have been deleted.`);
+      await requireRole(db, actor, review.workspaceId, "viewer");
+      const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, include: { repo: true } });
+      if (!pull) return null;
+      return {
+        repo: pull.repo.fullName,
+        number: pull.number,
+        title: pull.title,
+        url: pull.url,
+        headRef: pull.headRef,
+        headSha: pull.headSha,
+        state: pull.state,
+      };
     },
 
     /** An owner connects a GitHub App installation to their workspace (its deliveries are then taken). */

@@ -8,7 +8,7 @@ import { buffer } from "node:stream/consumers";
 import type { Services } from "../../context.ts";
 import { declaresMoreThan, limitBody, PayloadTooLarge, sendJson, stopReading } from "../../lib/body-limit.ts";
 
-export const GITHUB_WEBHOOK_ROUTE = "/api/forges/github/webhook";
+export const GITHUB_WEBHOOK_ROUTE = /^\/api\/forges\/github\/webhook$/;
 const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
 
 const tooLarge = () => new PayloadTooLarge("A webhook delivery is at most 25 MB (GitHub's own limit).");
