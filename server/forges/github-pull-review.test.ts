@@ -68,6 +68,10 @@ beforeAll(async () => {
     GITHUB_APP_PRIVATE_KEY: gh.privateKey.replace(/\n/g, "\\n"),
     GITHUB_WEBHOOK_SECRET: gh.webhookSecret,
     GITHUB_API_URL: gh.url,
+    // Every forge request goes through the outbound policy: only the stand-in's own host:port is let
+    // through (the test default allowing all of loopback is switched off).
+    PIPELINES_ALLOWED_HOSTS: "",
+    OUTBOUND_ALLOWED_HOSTS: new URL(gh.url).host,
     PUBLIC_URL: "https://argus.example",
   });
   server = await startTestServer(t);
