@@ -172,13 +172,14 @@ export async function createServices(config: Config, log = createLogger(config.l
     beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
     runIngest: (job) => runIngest(job),
     failSnapshot: snapshots.fail,
-    async startReview(uid, project, paths) {
+    async startReview(uid, project, paths, settings) {
       // The agent when the workspace has a model, else the static engine.
       const model = await workspaceChatModel(db, providers, project.workspaceId);
       await reviews.startForPullRequest(uid, {
         projectUid: project.uid,
         engine: model ? "agent" : "static",
         scope: { kind: "paths", paths },
+        settings,
       });
     },
   });

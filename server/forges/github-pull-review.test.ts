@@ -244,3 +244,55 @@ describe("forge faults", () => {
     expect(repo.checkRuns).toHaveLength(1);
   }, 120_000);
 });
+
+describe("repository rules and quiet modes", () => {
+  const KEYS = 'AWS_ACCESS_KEY_ID = "AKIAZ7QW3RT5YU8IOPLK"\n';
+
+  async function openPr(name: string, id: number, head: Record<string, string>, draft = false) {
+    const repo = gh.addRepo(name, id);
+    const base = gh.commit(repo, { "README.md": "# r\n" });
+    const sha = gh.commit(repo, { "README.md": "# r\n", ...head });
+    const pull = gh.openPull(repo, { number: 1, title: "Rules", headRef: "rules", headSha: sha, baseSha: base, draft });
+    expect((await deliver("pull_request", gh.pullRequestPayload("opened", repo, pull))).status).toBe(202);
+    await settle();
+    expect(gh.rejected).toEqual([]);
+    return { repo, pull };
+  }
+
+  it(".argus.yaml: ignored paths get no comment, fail_on fails the check", async () => {
+    const { repo } = await openPr("acme/rules", 6001, {
+      ".argus.yaml": 'ignore: ["vendor/**"]\nfail_on: critical\n',
+      "vendor/lib/keys.py": KEYS,
+      "src/keys.py": KEYS,
+    });
+    expect(repo.comments.map((c) => c.path)).toEqual(["src/keys.py"]);
+    expect(repo.issueComments[0]!.body).not.toContain("vendor/");
+    expect(repo.checkRuns[0]).toMatchObject({ conclusion: "failure" });
+    expect(repo.checkRuns[0]!.title).toMatch(/at critical or worse/);
+  }, 120_000);
+
+  it("a malformed .argus.yaml is reported in the summary with its line, and the defaults apply", async () => {
+    const { repo } = await openPr("acme/bad-rules", 6002, {
+      ".argus.yaml": "ignore: [src]\nfail_on: severe\n",
+      "src/keys.py": KEYS,
+    });
+    const summary = repo.issueComments[0]!.body;
+    expect(summary).toMatch(/\.argus\.yaml line 2: fail_on: /);
+    expect(summary).toContain("The defaults applied");
+    // Defaults: src is reviewed and commented on, the check stays neutral.
+    expect(repo.comments.map((c) => c.path)).toEqual(["src/keys.py"]);
+    expect(repo.checkRuns[0]).toMatchObject({ conclusion: "neutral" });
+  }, 120_000);
+
+  it("a draft is skipped until it is ready for review", async () => {
+    const { repo, pull } = await openPr("acme/draft", 6003, { "src/keys.py": KEYS }, true);
+    expect(repo.reviews).toHaveLength(0);
+    expect(repo.issueComments).toHaveLength(0);
+    expect(repo.checkRuns).toHaveLength(0);
+    pull.draft = false;
+    expect((await deliver("pull_request", gh.pullRequestPayload("ready_for_review", repo, pull))).status).toBe(202);
+    await settle();
+    expect(repo.reviews).toHaveLength(1);
+    expect(repo.checkRuns).toHaveLength(1);
+  }, 120_000);
+});

@@ -18,9 +18,11 @@ import { severitySchema, type Severity } from "../shared/findings.ts";
 import { reviewScopeSchema } from "../review/report/schema.ts";
 import { diffLines } from "./diff-lines.ts";
 import { planReview, type PlanFinding, type PlanInput, type ReviewPlan } from "./plan.ts";
+import { readRepoRules } from "./repo-rules.ts";
+import { matcherFor } from "../review/scope.ts";
+import { atLeast } from "../shared/findings.ts";
 import { StaleLineError, type Forge, type PostedComment, type PullRef } from "./types.ts";
 
-export const DEFAULT_INLINE_CAP = 20;
 const MAX_SUGGESTION_SOURCE_BYTES = 1024 * 1024;
 
 export interface PublishJob {
@@ -119,8 +121,13 @@ export function createPublishJob(deps: PublishDeps) {
       db.forgeComment.findMany({ where: { pullId: pull.id } }),
     ]);
     const gone = new Set(dismissed.map((d) => d.fingerprint));
+    const src = snapshotDirs(config.dataDir, review.projectId, review.snapshotId).src;
+    // The repository's rules at the reviewed head; a malformed file is reported and the defaults apply.
+    const { rules, problems } = await readRepoRules(src);
+    const ignored = rules.ignore.length ? matcherFor(rules.ignore) : () => false;
     const findings: PlanFinding[] = rows
-      .filter((f) => !gone.has(f.fingerprint))
+      .filter((f) => !gone.has(f.fingerprint) && !ignored(f.file))
+      .filter((f) => atLeast(severitySchema.catch("info").parse(f.severity), rules.minSeverity))
       .map((f) => ({
         fingerprint: f.fingerprint,
         title: f.title,
@@ -134,7 +141,6 @@ export function createPublishJob(deps: PublishDeps) {
         diff: f.diff,
       }));
     const scope = reviewScopeSchema.parse(JSON.parse(review.scope));
-    const src = snapshotDirs(config.dataDir, review.projectId, review.snapshotId).src;
     const input: PlanInput = {
       findings,
       lines: diffLines(await forge.diff(ref)),
@@ -143,10 +149,11 @@ export function createPublishJob(deps: PublishDeps) {
       reviewedFiles: new Set(scope.kind === "paths" ? scope.paths : findings.map((f) => f.file)),
       readFile: snapshotReader(path.resolve(src)),
       headSha: pull.reviewingSha,
-      inlineCap: DEFAULT_INLINE_CAP,
-      failOn: null,
+      inlineCap: rules.inlineCap,
+      failOn: rules.failOn,
       roomUrl: url,
       incrementalFrom: pull.reviewingFrom ?? undefined,
+      notes: problems.length ? [...problems, "The defaults applied instead of .argus.yaml."] : undefined,
     };
     const { plan, posted } = await post(forge, ref, input);
     const byFingerprint = new Map(plan.comments.map((c) => [c.fingerprint, c]));

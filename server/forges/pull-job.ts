@@ -22,6 +22,9 @@ import { publicError } from "../errors-public.ts";
 import type { Forge, PullRef } from "./types.ts";
 import { ForgeGoneError } from "./types.ts";
 import type { PullJob } from "./github/intake.ts";
+import { readRepoRules } from "./repo-rules.ts";
+import { matcherFor } from "../review/scope.ts";
+import type { Severity } from "../shared/findings.ts";
 
 /** A review's scope names at most this many paths; a PR touching more is reviewed on its first ones. */
 export const MAX_REVIEWED_FILES = 200;
@@ -36,7 +39,7 @@ export interface PullJobDeps {
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
   /** Starts the review with this uid (static or agent, chosen for the workspace). */
-  startReview: (uid: string, project: Project, paths: string[]) => Promise<void>;
+  startReview: (uid: string, project: Project, paths: string[], settings: { minSeverity: Severity }) => Promise<void>;
 }
 
 async function linkRepo(db: Db, job: PullJob): Promise<ForgeRepo & { project: Project }> {
@@ -77,7 +80,8 @@ async function linkRepo(db: Db, job: PullJob): Promise<ForgeRepo & { project: Pr
 export function createPullJob(deps: PullJobDeps) {
   const { db, config, log } = deps;
 
-  async function importHead(forge: Forge, repo: ForgeRepo & { project: Project }, sha: string): Promise<boolean> {
+  /** The snapshot's source folder once imported, or null when the import failed (the snapshot says why). */
+  async function importHead(forge: Forge, repo: ForgeRepo & { project: Project }, sha: string): Promise<string | null> {
     const snapshot = await deps.beginSnapshot(repo.project, `${repo.fullName}@${sha.slice(0, 12)}`);
     const dirs = snapshotDirs(config.dataDir, repo.project.id, snapshot.id);
     const tmp = await mkdtemp(path.join(os.tmpdir(), "argus-forge-"));
@@ -101,9 +105,9 @@ export function createPullJob(deps: PullJobDeps) {
     const done = await db.snapshot.findUnique({ where: { id: snapshot.id }, select: { status: true, message: true } });
     if (done?.status !== "ready") {
       log.warn({ repo: repo.fullName, sha, reason: done?.message }, "the pull request's head could not be imported");
-      return false;
+      return null;
     }
-    return true;
+    return dirs.src;
   }
 
   return async function runPullJob(job: PullJob): Promise<void> {
@@ -154,7 +158,18 @@ export function createPullJob(deps: PullJobDeps) {
       await db.forgePull.update({ where: { id: pull.id }, data: { lastReviewedSha: info.headSha } });
       return;
     }
-    if (!(await importHead(forge, repo, info.headSha))) return;
+    const src = await importHead(forge, repo, info.headSha);
+    if (!src) return;
+    // The repository's .argus.yaml (at the head): ignored paths are not reviewed, the floor applies.
+    const { rules } = await readRepoRules(src);
+    if (rules.ignore.length) {
+      const ignored = matcherFor(rules.ignore);
+      files = files.filter((f) => !ignored(f));
+    }
+    if (files.length === 0) {
+      await db.forgePull.update({ where: { id: pull.id }, data: { lastReviewedSha: info.headSha } });
+      return;
+    }
     const project = await db.project.findUniqueOrThrow({ where: { id: repo.projectId } });
     // The PR names its review before the review starts: its end (publish.ts) finds the PR by it.
     const reviewUid = crypto.randomUUID();
@@ -162,7 +177,7 @@ export function createPullJob(deps: PullJobDeps) {
       where: { id: pull.id },
       data: { lastReviewUid: reviewUid, reviewingSha: info.headSha, reviewingFrom: from },
     });
-    await deps.startReview(reviewUid, project, files.slice(0, MAX_REVIEWED_FILES));
+    await deps.startReview(reviewUid, project, files.slice(0, MAX_REVIEWED_FILES), { minSeverity: rules.minSeverity });
     log.info(
       { repo: repo.fullName, pull: job.number, review: reviewUid, files: files.length },
       "pull request review started",

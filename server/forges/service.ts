@@ -16,7 +16,7 @@ import { createGitHubApp, type GitHubApp } from "./github/client.ts";
 import { gitHubForge } from "./github/forge.ts";
 import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } from "./github/intake.ts";
 import { createPublishJob, type PublishJob } from "./publish.ts";
-import { createPullJob } from "./pull-job.ts";
+import { createPullJob, type PullJobDeps } from "./pull-job.ts";
 import type { Forge } from "./types.ts";
 
 export const FORGE_PULL_JOB = "forge.pull";
@@ -66,7 +66,7 @@ export interface ForgeServiceDeps {
   beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
-  startReview: (uid: string, project: Project, paths: string[]) => Promise<void>;
+  startReview: PullJobDeps["startReview"];
 }
 
 export function createForgeService(deps: ForgeServiceDeps) {
