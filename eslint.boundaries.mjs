@@ -13,13 +13,40 @@ export const ZONES = [
   { name: "cluster", files: ["server/cluster/**"] },
   { name: "jobs", files: ["server/jobs/**"] },
   { name: "shared", files: ["server/shared/**"] },
+  { name: "agent", files: ["server/agent/**"] },
+  { name: "review", files: ["server/review/**"] },
+  // Who may use the review feature's runtime (through its index): the composition root, the HTTP
+  // glue, the tRPC routers, `argus review`, and tests (fixtures such as the demo project).
+  {
+    name: "review-users",
+    files: [
+      "server/context.ts",
+      "server/http.ts",
+      "server/main.ts",
+      "server/trpc/routers/**",
+      "server/cli/review.ts",
+      "server/**/*.test.ts",
+    ],
+  },
   { name: "server", files: ["server/**"] },
   { name: "app", files: ["app/**"] },
   { name: "bench", files: ["bench/**"] },
   { name: "e2e", files: ["e2e/**"] },
 ];
 
-const SERVER_ZONES = ["db", "store", "llm", "realtime", "cluster", "jobs", "shared", "server"];
+const SERVER_ZONES = [
+  "db",
+  "store",
+  "llm",
+  "realtime",
+  "cluster",
+  "jobs",
+  "shared",
+  "agent",
+  "review",
+  "review-users",
+  "server",
+];
 const ALL_ZONES = ZONES.map((z) => z.name);
 
 export const BOUNDARIES = [
@@ -60,6 +87,39 @@ export const BOUNDARIES = [
     appliesTo: SERVER_ZONES.filter((z) => z !== "llm").concat(["bench"]),
     owner: "llm",
     message: "Features import server/llm through its index (server/llm/index.ts).",
+  },
+  {
+    id: "agent-index",
+    // Test support is reached directly (like server/llm's). server/review/reviewer is not server/agent:
+    // no other folder under server/ is named agent.
+    regex: String.raw`(^|/)agent/(?!index\.ts$|test-support\.ts$|tools/test-fixture\.ts$)[^/]`,
+    appliesTo: SERVER_ZONES.filter((z) => z !== "agent").concat(["bench"]),
+    owner: "agent",
+    message:
+      "Features import the agent (loop, tools, sandbox, locate/fingerprint, code search) through server/agent/index.ts.",
+  },
+  {
+    id: "agent-no-review",
+    regex: String.raw`(^|/)review/`,
+    appliesTo: ["agent"],
+    message: "server/agent is shared by every feature: it never imports server/review (review builds on the agent).",
+  },
+  {
+    id: "review-internals",
+    // The export fixtures are test support, reached directly.
+    regex: String.raw`(^|/)review/(?!index\.ts$|export/testing\.ts$|reviewer/test-support\.ts$)[^/]`,
+    appliesTo: SERVER_ZONES.filter((z) => z !== "review" && z !== "agent"),
+    owner: "review",
+    message: "server/review's files are internal: import the review feature through server/review/index.ts.",
+  },
+  {
+    id: "review-feature",
+    regex: String.raw`(^|/)review/index\.ts$`,
+    appliesTo: SERVER_ZONES.filter((z) => !["review", "review-users", "agent"].includes(z)),
+    allowTypeImports: true,
+    owner: "review",
+    message:
+      "Features do not run review code: only the composition root (context.ts), the HTTP glue, tRPC routers and `argus review` use server/review (other features may import its types: import type …). Shared agent code is in server/agent.",
   },
   {
     id: "socket-io",

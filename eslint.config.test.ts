@@ -55,11 +55,47 @@ const cases: { id: string; file: string; code: string; allowed: { file: string; 
   },
   {
     id: "llm-index",
-    file: "server/review/agent/x.ts",
+    file: "server/review/reviewer/x.ts",
     code: 'import { createBudget } from "../../llm/budget.ts";\nexport const b = createBudget;\n',
     allowed: {
-      file: "server/review/agent/x.ts",
+      file: "server/review/reviewer/x.ts",
       code: 'import { createBudget } from "../../llm/index.ts";\nexport const b = createBudget;\n',
+    },
+  },
+  {
+    id: "agent-index",
+    file: "server/ask/x.ts",
+    code: 'import { Sandbox } from "../agent/sandbox.ts";\nexport const s = Sandbox;\n',
+    allowed: {
+      file: "server/ask/x.ts",
+      code: 'import { Sandbox } from "../agent/index.ts";\nexport const s = Sandbox;\n',
+    },
+  },
+  {
+    id: "agent-no-review",
+    file: "server/agent/x.ts",
+    code: 'import type { ReviewService } from "../review/index.ts";\nexport type S = ReviewService;\n',
+    allowed: {
+      file: "server/agent/x.ts",
+      code: 'import { findingSchema } from "../shared/findings.ts";\nexport const f = findingSchema;\n',
+    },
+  },
+  {
+    id: "review-internals",
+    file: "server/ask/x.ts",
+    code: 'import { executeReview } from "../review/run.ts";\nexport const e = executeReview;\n',
+    allowed: {
+      file: "server/review/x.ts",
+      code: 'import { executeReview } from "./run.ts";\nexport const e = executeReview;\n',
+    },
+  },
+  {
+    id: "review-feature",
+    file: "server/ask/x.ts",
+    code: 'import { executeReview } from "../review/index.ts";\nexport const e = executeReview;\n',
+    allowed: {
+      file: "server/cli/review.ts",
+      code: 'import { executeReview } from "../review/index.ts";\nexport const e = executeReview;\n',
     },
   },
   {
@@ -120,6 +156,22 @@ describe("the layer boundaries (eslint.boundaries.mjs)", () => {
       expect(await boundaryIds(c.allowed.file, c.allowed.code)).toEqual([]);
     });
   }
+
+  it("review: the composition root and the routers use its index; features only name its types", async () => {
+    const service = 'import { createReviewService } from "./review/index.ts";\nexport const c = createReviewService;\n';
+    expect(await boundaryIds("server/context.ts", service)).toEqual([]);
+    expect(await boundaryIds("server/context.ts", service.replace("index.ts", "service.ts"))).toEqual([
+      "review-internals",
+    ]);
+    const typeOnly = 'import type { Steering } from "../review/index.ts";\nexport type S = Steering;\n';
+    expect(await boundaryIds("server/realtime/x.ts", typeOnly)).toEqual([]);
+    expect(
+      await boundaryIds(
+        "server/jobs/x.ts",
+        'import { REVIEW_JOB } from "../review/index.ts";\nexport const j = REVIEW_JOB;\n',
+      ),
+    ).toEqual(["review-feature"]);
+  });
 
   it("shared-pure also refuses other packages and leaving the folder", async () => {
     expect(await boundaryIds("server/shared/x.ts", 'import React from "react";\nexport const r = React;\n')).toEqual([

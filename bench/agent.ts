@@ -13,8 +13,8 @@ import { createBudget } from "../server/llm/index.ts";
 import type { LlmClient } from "../server/llm/index.ts";
 import { startScriptedServer } from "../server/llm/scripted/server.ts";
 import { clientFor } from "../server/llm/test-support.ts";
-import { runAgent } from "../server/review/agent/loop.ts";
-import { memoryTools, reportText } from "../server/review/agent/test-support.ts";
+import { runAgent } from "../server/review/reviewer/run-agent.ts";
+import { memoryTools, reportText } from "../server/review/reviewer/test-support.ts";
 import { measureGrep } from "./measure/grep.ts";
 import { summarize } from "./_stats.ts";
 

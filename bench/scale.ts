@@ -14,7 +14,7 @@ import { createTestConfig, testProvider } from "../test/helpers/db.ts";
 import { inviteAndSignUp, signUp } from "../test/helpers/server.ts";
 import { hasRedisServer, startNode, startPrivateRedis, type NodeProcess } from "../test/scale/support/cluster.ts";
 import { startScriptedServer } from "../server/llm/scripted/server.ts";
-import { modelFinding, reportText } from "../server/review/agent/test-support.ts";
+import { modelFinding, reportText } from "../server/review/reviewer/test-support.ts";
 import type { RoomEvent } from "../server/shared/room-events.ts";
 import { reviewRoom } from "../server/shared/rooms.ts";
 

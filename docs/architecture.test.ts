@@ -33,7 +33,7 @@ describe("docs/architecture.md", () => {
 
   it("names folders and files in its Layout block", () => {
     expect(paths).toContain("server/");
-    expect(paths).toContain("server/review/agent/");
+    expect(paths).toContain("server/agent/loop/");
     expect(paths.length).toBeGreaterThan(30);
   });
 

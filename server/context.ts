@@ -16,25 +16,32 @@ import { createProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
 import { createMembershipChanges } from "./workspaces/membership-changes.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
+import { registerJobs } from "./jobs/registry.ts";
 import { createBullQueue } from "./jobs/bullmq.ts";
 import { openRedis, type RedisLink } from "./cluster/redis.ts";
 import { createLocalSignals, createRedisSignals, type Signals } from "./cluster/signals.ts";
 import { redisRateLimitStore } from "./cluster/rate-limit-store.ts";
 import type { RateLimitStore } from "./rooms/rate-limit.ts";
-import { createIngestJob, INGEST_JOB, type IngestJob } from "./snapshots/job.ts";
+import { createIngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
 import { dropProjectStorage, searchStoreUri } from "./snapshots/storage.ts";
 import { createIndexCache } from "./retrieval/store/index.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
 import { createKnowledgeService, type KnowledgeService } from "./knowledge/service.ts";
-import { createReviewService, REVIEW_JOB, type ReviewJob, type ReviewService } from "./review/service.ts";
-import { createDemoService, type DemoService } from "./review/demo.ts";
-import { createReviewJob } from "./review/job.ts";
+import {
+  createDemoService,
+  createFindingTeam,
+  createReviewJob,
+  createReviewService,
+  createSteering,
+  type DemoService,
+  type FindingTeam,
+  type ReviewService,
+  type Steering,
+} from "./review/index.ts";
 import { createRoomChat, type RoomChat } from "./rooms/chat.ts";
 import { createPreferences, type UserPreferences } from "./rooms/preferences.ts";
 import { createRoomReactions, type RoomReactions } from "./rooms/reactions.ts";
-import { createFindingTeam, type FindingTeam } from "./review/team.ts";
-import { createSteering, type Steering } from "./review/steering.ts";
 import { createAskService, type AskService } from "./ask/service.ts";
 import { createNotifications, type Notifications } from "./notifications/service.ts";
 import { createShareService, type ShareService } from "./shares/service.ts";
@@ -103,10 +110,16 @@ export async function createServices(config: Config, log = createLogger(config.l
   const setup = createSetupToken(config.setupToken);
   const signals = redis ? await createRedisSignals(redis, log) : createLocalSignals(log);
   // Imports are CPU-heavy (parsing): one at a time leaves the other core to the web server. Reviews
-  // mostly wait on the model, so two run beside an import. (BullMQ: the same limits per worker process.)
+  // and pipeline runs mostly wait on a model, so two of each run beside an import; a knowledge base
+  // builds one at a time. (BullMQ: the kinds' own limits per worker process, below.)
   const queue = redis
     ? createBullQueue({ redis, leaseMs: config.jobs.leaseMs, log })
-    : createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
+    : createInProcessQueue({
+        concurrency: 6,
+        // A PR's job imports its head itself (CPU-bound, like an import): one at a time.
+        perKind: { "snapshot.ingest": 1, review: 2, "pipeline.run": 2, "knowledge.index": 1, "forge.pull": 1 },
+        log,
+      });
   const events = createEventBus({ db, log });
   // One outbound policy for every URL a user chose (model connections, web runs' backends, forges).
   const outbound = createOutboundPolicy({ allow: config.outbound.allow });
@@ -119,37 +132,6 @@ export async function createServices(config: Config, log = createLogger(config.l
   const searchIndexes = createIndexCache(searchStoreUri(config));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
   const ask = createAskService({ db, config, events, log, providers, searchIndexes, queue, signals, redis });
-  const runIngest = createIngestJob({ db, config, log, authSecret, fail: snapshots.fail });
-  queue.register<IngestJob>(INGEST_JOB, runIngest, {
-    concurrency: 1,
-    abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason),
-  });
-  queue.register<ReviewJob>(
-    REVIEW_JOB,
-    createReviewJob({
-      db,
-      config,
-      events,
-      log,
-      providers,
-      steering,
-      running: reviews.running,
-      searchIndexes,
-      takeOver: reviews.takeOver,
-      watchStatus: queue.durable,
-      notify: {
-        // A pull request's review also goes back to its PR (server/forges).
-        async reviewEnded(review, outcome, seq) {
-          const sent = await notifications.notify.reviewEnded(review, outcome, seq);
-          await forges
-            .reviewEnded(review.uid)
-            .catch((err: unknown) => log.error({ err }, "handing a review to its PR failed"));
-          return sent;
-        },
-      },
-    }),
-    { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
-  );
   const pipelines = createPipelineService({
     db,
     config,
@@ -161,6 +143,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     signals,
     outbound,
   });
+  const runIngest = createIngestJob({ db, config, log, authSecret, fail: snapshots.fail });
   const forges: ForgeService = createForgeService({
     db,
     config,
@@ -183,6 +166,44 @@ export async function createServices(config: Config, log = createLogger(config.l
       });
     },
   });
+  const knowledge = createKnowledgeService({ db, config, queue, events, log, searchIndexes });
+  // Every job kind (server/jobs/kinds.ts), registered here and nowhere else.
+  registerJobs(queue, {
+    "snapshot.ingest": {
+      handler: runIngest,
+      options: { concurrency: 1, abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason) },
+    },
+    review: {
+      handler: createReviewJob({
+        db,
+        config,
+        events,
+        log,
+        providers,
+        steering,
+        running: reviews.running,
+        searchIndexes,
+        takeOver: reviews.takeOver,
+        watchStatus: queue.durable,
+        notify: {
+          // A pull request's review also goes back to its PR (server/forges).
+          async reviewEnded(review, outcome, seq) {
+            const sent = await notifications.notify.reviewEnded(review, outcome, seq);
+            await forges
+              .reviewEnded(review.uid)
+              .catch((err: unknown) => log.error({ err }, "handing a review to its PR failed"));
+            return sent;
+          },
+        },
+      }),
+      options: { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
+    },
+    "ask.thread": ask.threadJob,
+    "knowledge.index": knowledge.indexJob,
+    "pipeline.run": pipelines.runJob,
+    "forge.pull": { handler: forges.pullJob, options: { concurrency: 1 } },
+    "forge.publish": { handler: forges.publishJob, options: { concurrency: 2 } },
+  });
   return {
     config,
     log,
@@ -193,7 +214,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     signals,
     rateLimits,
     events,
-    knowledge: createKnowledgeService({ db, config, queue, events, log, searchIndexes }),
+    knowledge,
     snapshots,
     setup,
     workspaces: createWorkspaceService(

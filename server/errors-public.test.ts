@@ -7,7 +7,7 @@ import { LlmError } from "./llm/index.ts";
 import { StepError } from "./pipelines/engine/execute.ts";
 import { ToolError } from "./pipelines/servers/define.ts";
 import { TooManyChunksError } from "./knowledge/build.ts";
-import { ReviewAgentError } from "./review/agent/review.ts";
+import { ReviewAgentError } from "./review/index.ts";
 
 /** What a crash deep in a library looks like: a server path in the message, a stack below it. */
 function leakyError(): Error {

@@ -26,8 +26,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import { WALK_DEFAULTS } from "../../server/codebase/walker.ts";
-import { createReviewTools, runToolCall } from "../../server/review/tools/index.ts";
-import { ripgrepArgs, type RgQuery } from "../../server/review/tools/ripgrep.ts";
+import { createReviewTools, runToolCall, ripgrepArgs, type RgQuery } from "../../server/agent/index.ts";
 
 const TREE_VERSION = 3;
 const MIN_LINES = 100_000;

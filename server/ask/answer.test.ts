@@ -9,10 +9,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { createIndexCache } from "../retrieval/store/index.ts";
-import { codeSearchFor } from "../review/job.ts";
+import { codeSearchFor } from "../agent/index.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
 import { scriptedServerForFile } from "../llm/test-support.ts";
-import { DEMO_DIR } from "../review/demo.ts";
+import { DEMO_DIR } from "../review/index.ts";
 import { answerQuestion } from "./answer.ts";
 import { NO_INDEX_TEXT } from "./search-answer.ts";
 

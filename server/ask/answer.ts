@@ -1,17 +1,21 @@
 /**
  * Answers one question over one snapshot, without the database — so the web app's conversations
- * (service.ts) and `argus ask` share every step: the chat agent (review/agent chatWithAgent) with the
+ * (service.ts) and `argus ask` share every step: the chat agent (server/agent chatWithAgent) with the
  * review tools over the snapshot, or, with no model, the best code-search hits; then the answer's
  * citations checked against the snapshot. Failures of the provider come back in words (`error`), not
  * as exceptions, so a thread stays usable.
  */
-import { chatWithAgent } from "../review/agent/review.ts";
-import type { AgentEvent, AgentStopReason } from "../review/agent/events.ts";
-import type { ProviderFailure } from "../review/agent/loop/stop.ts";
-import { Sandbox } from "../review/sandbox.ts";
-import type { StaticInput } from "../review/static-engine.ts";
-import { createReviewTools, runToolCall } from "../review/tools/index.ts";
-import type { ToolContext } from "../review/tools/types.ts";
+import {
+  chatWithAgent,
+  type AgentEvent,
+  type AgentStopReason,
+  type ProviderFailure,
+  Sandbox,
+  type StaticInput,
+  createReviewTools,
+  runToolCall,
+  type ToolContext,
+} from "../agent/index.ts";
 import {
   type Budget,
   createLlmClient,

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Sandbox } from "../review/sandbox.ts";
+import { Sandbox } from "../agent/index.ts";
 import { checkCitations } from "./citations.ts";
 
 let root: string;

@@ -1,12 +1,11 @@
 /**
  * The `path:line-line` references of an answer, checked against the snapshot it answers over — the
- * same way a finding's location is checked (review/report/locate.ts with no quoted evidence: the
+ * same way a finding's location is checked (server/agent/locate.ts with no quoted evidence: the
  * lines must exist), through the Sandbox (no path escapes, ignore rules). A citation whose file is
  * not in the snapshot, or whose lines run past the file's end, is kept and marked, so readers see
  * that the model cited something that is not there.
  */
-import { locateEvidence } from "../review/report/locate.ts";
-import type { Sandbox } from "../review/sandbox.ts";
+import { locateEvidence, type Sandbox } from "../agent/index.ts";
 import type { Citation } from "../shared/ask.ts";
 import { findCodeRefs } from "../shared/code-refs.ts";
 

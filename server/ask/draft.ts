@@ -7,7 +7,7 @@
 import type { Category, Severity } from "../shared/findings.ts";
 import type { Citation } from "../shared/ask.ts";
 import { findCodeRefs } from "../shared/code-refs.ts";
-import { staticCategory } from "../review/static-engine.ts";
+import { staticCategory } from "../agent/index.ts";
 
 export interface DraftFinding {
   title: string;
@@ -24,11 +24,11 @@ export interface LineFinding {
   startLine: number;
   endLine: number;
   severity: string;
-  /** A review's finding's category; a static finding's as its review finding would have it (static-engine.ts). */
+  /** A review's finding's category; a static finding's as its review finding would have it (server/agent/static-findings.ts). */
   category: string;
 }
 
-/** A static pre-pass finding on the lines, with the category its review finding has (static-engine.ts), not a guess. */
+/** A static pre-pass finding on the lines, with the category its review finding has (server/agent/static-findings.ts), not a guess. */
 export function staticLineFinding(f: {
   file: string;
   startLine: number;

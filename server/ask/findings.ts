@@ -2,16 +2,14 @@
  * "Answer → finding": a finding written from an answer, saved on a review of the project (it shows
  * in that review's findings, source "team") or on the project's "team findings" list. The lines are
  * checked against the code of where it is saved — the review's snapshot, or the thread's — the way a
- * model's finding is (review/report/locate.ts): they must exist, and the evidence becomes their text.
+ * model's finding is (server/agent/locate.ts): they must exist, and the evidence becomes their text.
  */
 import { z } from "zod";
 import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
 import { isUniqueViolation, type Db } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
-import { locateEvidence } from "../review/report/locate.ts";
-import { fingerprint } from "../review/report/fingerprint.ts";
-import { Sandbox } from "../review/sandbox.ts";
+import { locateEvidence, fingerprint, Sandbox } from "../agent/index.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { categorySchema, severitySchema } from "../shared/findings.ts";
 import { draftFinding, staticLineFinding, type LineFinding } from "./draft.ts";

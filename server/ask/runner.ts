@@ -16,7 +16,7 @@
  * by the next process), running ones get a bounded time to finish, then are stopped and kept as
  * interrupted with what they said so far.
  *
- * With a shared queue (REDIS_URL) a thread's drain is a job (ASK_THREAD_JOB, one waiting and one
+ * With a shared queue (REDIS_URL) a thread's drain is a job ("ask.thread", one waiting and one
  * more after a running one per thread: its dedupe key), run by whichever worker takes it: the order
  * and the "one at a time" come from the rows, as in one process, so every answer waits as queued
  * until a worker claims it. A cancel reaches the answer's node through a signal; an answer whose
@@ -29,10 +29,8 @@ import type { EventBus, RoomEventBody } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import { publicError } from "../errors-public.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
-import { codeSearchFor } from "../review/job.ts";
-import type { StaticInput } from "../review/static-engine.ts";
-import type { AgentEvent } from "../review/agent/events.ts";
-import { snapshotDirs } from "../snapshots/storage.ts";
+import { codeSearchFor, type StaticInput, type AgentEvent } from "../agent/index.ts";
+import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import type { AskBudget, AskToolCall } from "../shared/ask.ts";
 import { afterFirstRequest, type LlmClientOptions } from "../llm/index.ts";
 import { answerQuestion } from "./answer.ts";
@@ -42,9 +40,9 @@ import { buildHistory, historyBudget, type PastTurn } from "./history.ts";
 import type { SpendLedger } from "./spend.ts";
 import { messageView, parseDetails, roomOf, threadInclude, type Details, type ThreadRow } from "./views.ts";
 import type { JobQueue } from "../jobs/queue.ts";
+import type { JobRegistration } from "../jobs/registry.ts";
 import type { Signals } from "../cluster/signals.ts";
 
-export const ASK_THREAD_JOB = "ask.thread";
 /** Stops a running answer on whichever node runs it: `{ answerId }`. */
 export const CANCEL_ANSWER_SIGNAL = "ask.cancel";
 export const ANSWER_STOPPED = {
@@ -283,7 +281,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
           root: dirs.src,
           symbolsPath: dirs.symbols,
           staticFindings,
-          searchCode: codeSearchFor(deps.config, deps.searchIndexes, thread.snapshotId),
+          searchCode: codeSearchFor(deps.config, deps.searchIndexes, searchIndexName(thread.snapshotId)),
           llm,
           question: `${history.questionPrefix}${question.body}`,
           history: history.messages,
@@ -363,38 +361,42 @@ export function createAnswerRunner(deps: RunnerDeps) {
   }
 
   const enqueueThread = (threadId: string) =>
-    shared!.queue.enqueue(ASK_THREAD_JOB, { threadId }, { dedupeKey: `ask-${threadId}` });
+    shared!.queue.enqueue("ask.thread", { threadId }, { dedupeKey: `ask-${threadId}` });
 
   if (shared) {
     shared.signals.subscribe(CANCEL_ANSWER_SIGNAL, ({ answerId }) => {
       if (typeof answerId === "string") running.get(answerId)?.controller.abort(new Error("Cancelled by a user."));
     });
-    shared.queue.register<{ threadId: string }>(
-      ASK_THREAD_JOB,
-      async ({ threadId }, ctx) => {
-        // Tracked like a drain of this process: shutdown waits for it, then stops its answer.
-        draining.set(threadId, { again: false });
-        const done = (async () => {
-          if (ctx.takeover) await failRunning(threadId, ANSWER_STOPPED.worker);
-          await drainOnce(threadId);
-        })();
-        idle.set(
-          threadId,
-          done.catch(() => undefined),
-        );
-        try {
-          await done;
-        } finally {
-          draining.delete(threadId);
-          idle.delete(threadId);
-        }
-        // Cut short by shutdown with answers still waiting: the next worker drains the thread.
-        if (stopping && (await db.askMessage.findFirst({ where: { threadId, kind: "answer", status: "queued" } })))
-          await enqueueThread(threadId);
-      },
-      { concurrency: 4, abandoned: ({ threadId }) => failRunning(threadId, ANSWER_STOPPED.abandoned) },
-    );
   }
+
+  /**
+   * The "ask.thread" job (registered by the composition root; enqueued only with a shared queue): a
+   * worker drains the thread.
+   */
+  const threadJob: JobRegistration<"ask.thread"> = {
+    handler: async ({ threadId }, ctx) => {
+      // Tracked like a drain of this process: shutdown waits for it, then stops its answer.
+      draining.set(threadId, { again: false });
+      const done = (async () => {
+        if (ctx.takeover) await failRunning(threadId, ANSWER_STOPPED.worker);
+        await drainOnce(threadId);
+      })();
+      idle.set(
+        threadId,
+        done.catch(() => undefined),
+      );
+      try {
+        await done;
+      } finally {
+        draining.delete(threadId);
+        idle.delete(threadId);
+      }
+      // Cut short by shutdown with answers still waiting: the next worker drains the thread.
+      if (stopping && (await db.askMessage.findFirst({ where: { threadId, kind: "answer", status: "queued" } })))
+        await enqueueThread(threadId);
+    },
+    options: { concurrency: 4, abandoned: ({ threadId }) => failRunning(threadId, ANSWER_STOPPED.abandoned) },
+  };
 
   /** Fails the answers still waiting in this process's threads, and says so in their rooms. */
   async function failQueued(): Promise<number> {
@@ -427,6 +429,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
   };
 
   return {
+    threadJob,
     /** Nothing runs or waits for this thread here: an answer asked now starts at once. */
     isIdle: (threadId: string) => !shared && !draining.has(threadId) && !stopping,
 

@@ -5,7 +5,7 @@
  */
 import type { SearchHit } from "../shared/ask.ts";
 import { NoSearchIndexError } from "../errors.ts";
-import type { ToolContext } from "../review/tools/types.ts";
+import type { ToolContext } from "../agent/index.ts";
 
 export const SEARCH_LABEL = "Search results, no model";
 export const SEARCH_HITS = 5;

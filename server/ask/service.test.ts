@@ -13,7 +13,6 @@ import type { AskMessage, AskThread } from "../shared/ask.ts";
 import { ASK_MAX_ITERATIONS } from "./answer.ts";
 import {
   ANSWER_STOPPED,
-  ASK_THREAD_JOB,
   CANCEL_ANSWER_SIGNAL,
   createAnswerRunner,
   INTERRUPTED_QUEUED,
@@ -21,7 +20,7 @@ import {
   type QueuedAnswer,
 } from "./runner.ts";
 import { createLocalSignals } from "../cluster/signals.ts";
-import type { EnqueueOptions, JobHandler, JobQueue } from "../jobs/queue.ts";
+import type { EnqueueOptions, JobQueue } from "../jobs/queue.ts";
 import { createSpendLedger } from "./spend.ts";
 import { createIndexCache } from "../retrieval/store/index.ts";
 import { searchStoreUri } from "../snapshots/storage.ts";
@@ -622,11 +621,9 @@ describe("a runner whose read fails", () => {
 describe("a runner on a shared queue", () => {
   function sharedRunner() {
     const added: { kind: string; payload: unknown; options?: EnqueueOptions }[] = [];
-    let handler: JobHandler<{ threadId: string }> | undefined;
     const queue = {
       kind: "bullmq",
       durable: true,
-      register: (_kind: string, h: JobHandler<{ threadId: string }>) => void (handler = h),
       enqueue: async (kind: string, payload: unknown, options?: EnqueueOptions) =>
         void added.push({ kind, payload, ...(options ? { options } : {}) }),
     } as unknown as JobQueue;
@@ -647,7 +644,7 @@ describe("a runner on a shared queue", () => {
       runner,
       added,
       signals,
-      job: (threadId: string, takeover = false) => handler!({ threadId }, { takeover }),
+      job: (threadId: string, takeover = false) => runner.threadJob.handler({ threadId }, { takeover }),
     };
   }
 
@@ -684,7 +681,7 @@ describe("a runner on a shared queue", () => {
     release();
     await waitFor("the job", () => added.length === 1);
     expect(added[0]).toEqual({
-      kind: ASK_THREAD_JOB,
+      kind: "ask.thread",
       payload: { threadId },
       options: { dedupeKey: `ask-${threadId}` },
     });
@@ -706,7 +703,7 @@ describe("a runner on a shared queue", () => {
     // The waiting one is left to the next worker, and its thread is queued again for it.
     expect((await row(second)).status).toBe("queued");
     expect(added.at(-1)).toEqual({
-      kind: ASK_THREAD_JOB,
+      kind: "ask.thread",
       payload: { threadId },
       options: { dedupeKey: `ask-${threadId}` },
     });

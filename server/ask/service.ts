@@ -489,6 +489,9 @@ export function createAskService(deps: AskServiceDeps) {
     /** Resolves when no answer runs or waits (tests). */
     idle: () => runner.idle(),
 
+    /** The "ask.thread" job (a thread drained by a worker), registered by the composition root. */
+    threadJob: runner.threadJob,
+
     /** Shutdown: waiting answers are failed as interrupted, running ones get a bounded time (runner.ts). */
     shutdown: (graceMs?: number) => runner.shutdown(graceMs),
   };

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptedServer } from "../llm/scripted/server.ts";
 import { startServer as startScripted } from "../llm/test-support.ts";
-import { DEMO_DIR } from "../review/demo.ts";
+import { DEMO_DIR } from "../review/index.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let llm: ScriptedServer;

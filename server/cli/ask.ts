@@ -19,7 +19,7 @@ import { DomainError } from "../errors.ts";
 import { clientOptionsFromSettings, providerSchema, type LlmClientOptions } from "../llm/index.ts";
 import { OPERATOR_GIT_POLICY } from "../codebase/ingest/index.ts";
 import { createIndexCache, type IndexCache } from "../retrieval/store/index.ts";
-import { codeSearchFor } from "../review/job.ts";
+import { codeSearchFor } from "../agent/index.ts";
 import { runImport } from "../snapshots/import.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "../snapshots/storage.ts";
 import { questionSchema } from "../shared/ask.ts";
@@ -61,7 +61,11 @@ async function openTarget(
     if (!snapshot) throw new UsageError(`Project "${project.name}" has no imported code yet.`);
     const dirs = snapshotDirs(config.dataDir, snapshot.projectId, snapshot.id);
     const indexes = openIndexes(searchStoreUri(config), cleanup);
-    return { root: dirs.src, symbolsPath: dirs.symbols, searchCode: codeSearchFor(config, indexes, snapshot.id) };
+    return {
+      root: dirs.src,
+      symbolsPath: dirs.symbols,
+      searchCode: codeSearchFor(config, indexes, searchIndexName(snapshot.id)),
+    };
   }
   const source = await sourceFor(target, { ref: opts.ref });
   const base = await mkdtemp(path.join(os.tmpdir(), "argus-ask-"));
@@ -83,7 +87,7 @@ async function openTarget(
   return {
     root: dirs.src,
     symbolsPath: dirs.symbols,
-    searchCode: codeSearchFor(config, openIndexes(uri, cleanup), "cli"),
+    searchCode: codeSearchFor(config, openIndexes(uri, cleanup), searchIndexName("cli")),
   };
 }
 

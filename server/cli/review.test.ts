@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { DEMO_DIR } from "../review/demo.ts";
+import { DEMO_DIR } from "../review/index.ts";
 import { runReviewCli } from "./review.ts";
 
 const out = mkdtempSync(path.join(os.tmpdir(), "argus-review-cli-"));

@@ -14,16 +14,16 @@ import { getConfig } from "../config.ts";
 import { DomainError } from "../errors.ts";
 import { clientOptionsFromSettings, PROVIDER_INFO, providerSchema } from "../llm/index.ts";
 import { loadBuiltinPrompts } from "../prompts/builtins.ts";
-import { renderExport, isExportFormat } from "../review/export/index.ts";
 import {
-  atLeast,
+  executeReview,
+  isExportFormat,
+  renderExport,
   reviewBudgetSchema,
   reviewSettingsSchema,
-  severitySchema,
   type ReviewScope,
-} from "../review/report/schema.ts";
-import { executeReview } from "../review/run.ts";
-import type { StaticInput } from "../review/static-engine.ts";
+} from "../review/index.ts";
+import { atLeast, severitySchema } from "../shared/findings.ts";
+import type { StaticInput } from "../agent/index.ts";
 import { OPERATOR_GIT_POLICY } from "../codebase/ingest/index.ts";
 import { runImport } from "../snapshots/import.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";

@@ -10,24 +10,26 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import type { JobMap } from "../jobs/kinds.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { severitySchema, type Severity } from "../shared/findings.ts";
-import { reviewScopeSchema } from "../review/report/schema.ts";
 import { diffLines } from "./diff-lines.ts";
 import { planReview, type PlanFinding, type PlanInput, type ReviewPlan } from "./plan.ts";
 import { readRepoRules } from "./repo-rules.ts";
-import { matcherFor } from "../review/scope.ts";
+import { matcherFor } from "../lib/path-match.ts";
 import { atLeast } from "../shared/findings.ts";
 import { StaleLineError, type Forge, type PostedComment, type PullRef } from "./types.ts";
 
 const MAX_SUGGESTION_SOURCE_BYTES = 1024 * 1024;
 
-export interface PublishJob {
-  reviewUid: string;
-}
+export type PublishJob = JobMap["forge.publish"];
+
+/** What publishing reads of a review's stored scope: the paths a PR's review was started with. */
+const storedScope = z.object({ paths: z.array(z.string()).optional() });
 
 export interface PublishDeps {
   db: Db;
@@ -140,13 +142,13 @@ export function createPublishJob(deps: PublishDeps) {
         suggestedFix: f.suggestedFix,
         diff: f.diff,
       }));
-    const scope = reviewScopeSchema.parse(JSON.parse(review.scope));
+    const scope = storedScope.parse(JSON.parse(review.scope));
     const input: PlanInput = {
       findings,
       lines: diffLines(await forge.diff(ref)),
       posted: new Map(comments.filter((c) => !c.resolvedAt).map((c) => [c.fingerprint, c.path])),
       postedResolved: new Set(comments.filter((c) => c.resolvedAt).map((c) => c.fingerprint)),
-      reviewedFiles: new Set(scope.kind === "paths" ? scope.paths : findings.map((f) => f.file)),
+      reviewedFiles: new Set(scope.paths ?? findings.map((f) => f.file)),
       readFile: snapshotReader(path.resolve(src)),
       headSha: pull.reviewingSha,
       inlineCap: rules.inlineCap,

@@ -23,7 +23,7 @@ import type { Forge, PullRef } from "./types.ts";
 import { ForgeGoneError } from "./types.ts";
 import type { PullJob } from "./github/intake.ts";
 import { readRepoRules } from "./repo-rules.ts";
-import { matcherFor } from "../review/scope.ts";
+import { matcherFor } from "../lib/path-match.ts";
 import type { Severity } from "../shared/findings.ts";
 
 /** A review's scope names at most this many paths; a PR touching more is reviewed on its first ones. */

@@ -19,9 +19,6 @@ import { createPublishJob, type PublishJob } from "./publish.ts";
 import { createPullJob, type PullJobDeps } from "./pull-job.ts";
 import type { Forge } from "./types.ts";
 
-export const FORGE_PULL_JOB = "forge.pull";
-export const FORGE_PUBLISH_JOB = "forge.publish";
-
 export const connectInstallationInput = z.object({
   workspaceId: z.string().min(1),
   forge: z.literal("github"),
@@ -86,32 +83,31 @@ export function createForgeService(deps: ForgeServiceDeps) {
     db,
     log,
     verify: github?.verify,
-    enqueue: (job) => queue.enqueue<PullJob>(FORGE_PULL_JOB, job),
+    enqueue: (job) => queue.enqueue("forge.pull", job),
   });
 
-  queue.register<PullJob>(
-    FORGE_PULL_JOB,
-    createPullJob({
-      db,
-      config,
-      log,
-      forgeFor,
-      beginSnapshot: deps.beginSnapshot,
-      runIngest: deps.runIngest,
-      failSnapshot: deps.failSnapshot,
-      startReview: deps.startReview,
-    }),
-    { concurrency: 1 },
-  );
-  queue.register<PublishJob>(FORGE_PUBLISH_JOB, createPublishJob({ db, config, log, forgeFor }), { concurrency: 2 });
+  const pullJob = createPullJob({
+    db,
+    config,
+    log,
+    forgeFor,
+    beginSnapshot: deps.beginSnapshot,
+    runIngest: deps.runIngest,
+    failSnapshot: deps.failSnapshot,
+    startReview: deps.startReview,
+  });
+  const publishJob = createPublishJob({ db, config, log, forgeFor });
 
   return {
+    /** The job handlers (registered by the composition root, server/context.ts). */
+    pullJob: (job: PullJob) => pullJob(job),
+    publishJob: (job: PublishJob) => publishJob(job),
     receiveGitHub: (delivery: Delivery): Promise<IntakeAnswer> => intake(delivery),
 
     /** A review ended: when it is a pull request's, its result goes back to the PR (a job). */
     async reviewEnded(reviewUid: string): Promise<void> {
       const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, select: { id: true } });
-      if (pull) await queue.enqueue<PublishJob>(FORGE_PUBLISH_JOB, { reviewUid });
+      if (pull) await queue.enqueue("forge.publish", { reviewUid });
     },
 
     /** Whether this Argus has a GitHub App (Settings says what to set when not). */

@@ -1,9 +1,10 @@
 /**
  * The BullMQ job queue against a real Redis (REDIS_URL; skipped without it): jobs run on the node
  * that started its workers, not on one that only adds them; per-kind concurrency; counts; dedupe; a
- * job whose worker died is taken over once (takeover: true) and given up after a second death.
+ * job whose worker died is taken over once (takeover: true) and given up after a second death; a
+ * payload in Redis that does not fit its kind's schema fails its job without running the handler.
  */
-import { Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sayWhySkipped, testRedis } from "../../test/helpers/redis.ts";
@@ -46,9 +47,10 @@ describe.skipIf(!testServer)("the BullMQ job queue", () => {
       ["web", web],
       ["worker", worker],
     ] as const) {
-      q.register<{ n: number }>(
-        "work",
-        async ({ n }, ctx) => {
+      q.register(
+        "knowledge.index",
+        async ({ baseId }, ctx) => {
+          const n = Number(baseId);
           active++;
           peak = Math.max(peak, active);
           await new Promise((r) => setTimeout(r, 30));
@@ -62,7 +64,7 @@ describe.skipIf(!testServer)("the BullMQ job queue", () => {
   });
 
   it("runs jobs added on a web node on the worker node, two at a time, and counts them", async () => {
-    for (let n = 0; n < 6; n++) await web.enqueue("work", { n });
+    for (let n = 0; n < 6; n++) await web.enqueue("knowledge.index", { baseId: String(n) });
     await web.idle();
     expect(ran.map((r) => r.n).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(new Set(ran.map((r) => r.node))).toEqual(new Set(["worker"]));
@@ -76,20 +78,32 @@ describe.skipIf(!testServer)("the BullMQ job queue", () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     for (const q of [web, worker])
-      q.register<{ v: string }>("dedupe", async ({ v }) => {
+      q.register("ask.thread", async ({ threadId: v }) => {
         seen.push(v);
         if (v === "first") await gate;
       });
-    await web.enqueue("dedupe", { v: "first" }, { dedupeKey: "base-1" });
+    await web.enqueue("ask.thread", { threadId: "first" }, { dedupeKey: "base-1" });
     await expect.poll(() => seen).toEqual(["first"]);
     // While the first runs: both later adds collapse into one run after it, with the latest data.
-    await web.enqueue("dedupe", { v: "second" }, { dedupeKey: "base-1" });
-    await web.enqueue("dedupe", { v: "third" }, { dedupeKey: "base-1" });
+    await web.enqueue("ask.thread", { threadId: "second" }, { dedupeKey: "base-1" });
+    await web.enqueue("ask.thread", { threadId: "third" }, { dedupeKey: "base-1" });
     release();
     await web.idle();
     await new Promise((r) => setTimeout(r, 300));
     await web.idle();
     expect(seen).toEqual(["first", "third"]);
+  });
+
+  it("fails a job whose payload in Redis does not fit its kind's schema, without running it", async () => {
+    const link = links[0]!;
+    const raw = new Queue("knowledge.index", { connection: link.client, prefix: link.key("bull") });
+    const before = ran.length;
+    await raw.add("knowledge.index", { baseId: 7 });
+    await expect.poll(async () => (await web.counts()).failed, { timeout: 10_000 }).toBe(1);
+    expect(ran.length).toBe(before);
+    const [failed] = await raw.getFailed();
+    expect(failed?.failedReason).toMatch(/"knowledge.index" job's payload is not valid: baseId/);
+    await raw.close();
   });
 });
 
@@ -100,7 +114,7 @@ describe.skipIf(!testServer)("a worker that dies mid-job", () => {
     const hang = () => new Promise<void>(() => undefined);
     // A worker that takes the job and dies without a word (no lock renewal, nothing written back).
     const dying = async () => {
-      const w = new Worker("fragile", hang, {
+      const w = new Worker("review", hang, {
         connection: link.client,
         prefix,
         lockDuration: LEASE_MS,
@@ -114,16 +128,16 @@ describe.skipIf(!testServer)("a worker that dies mid-job", () => {
     const survivor = await node();
     const takeovers: boolean[] = [];
     const abandoned: string[] = [];
-    survivor.register<{ id: string }>(
-      "fragile",
+    survivor.register(
+      "review",
       async (_job, ctx) => {
         takeovers.push(ctx.takeover);
       },
-      { abandoned: async ({ id }, reason) => void abandoned.push(`${id}: ${reason}`) },
+      { abandoned: async ({ reviewId }, reason) => void abandoned.push(`${reviewId}: ${reason}`) },
     );
 
     // Once: the first worker dies, the survivor's stalled check hands the job on, with takeover: true.
-    await survivor.enqueue("fragile", { id: "a" });
+    await survivor.enqueue("review", { reviewId: "a" });
     await dying();
     await survivor.start();
     await expect.poll(() => takeovers, { timeout: 10_000 }).toEqual([true]);
@@ -131,12 +145,12 @@ describe.skipIf(!testServer)("a worker that dies mid-job", () => {
 
     // Twice: it is given up, and the kind's hook records why.
     const watcher = await node();
-    watcher.register<{ id: string }>("fragile", async () => void takeovers.push(true), {
-      abandoned: async ({ id }, reason) => void abandoned.push(`${id}: ${reason}`),
+    watcher.register("review", async () => void takeovers.push(true), {
+      abandoned: async ({ reviewId }, reason) => void abandoned.push(`${reviewId}: ${reason}`),
     });
-    await watcher.enqueue("fragile", { id: "b" });
+    await watcher.enqueue("review", { reviewId: "b" });
     await dying(); // dies with it
-    const second = new Worker("fragile", hang, {
+    const second = new Worker("review", hang, {
       connection: link.client,
       prefix,
       lockDuration: LEASE_MS,

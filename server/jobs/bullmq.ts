@@ -11,11 +11,13 @@
  * that stalls a second time is failed by BullMQ, and the kind's `abandoned` hook records why.
  *
  * Handlers record their own failures in the database and do not throw; a job is attempted once
- * (no automatic retry of a failed job: a failure has a reason a user can act on).
+ * (no automatic retry of a failed job: a failure has a reason a user can act on). A payload is
+ * checked against its kind's schema (./kinds.ts) when added and again when taken from Redis.
  */
 import { Queue, Worker, type Job } from "bullmq";
 import type { RedisLink } from "../cluster/redis.ts";
 import type { Logger } from "../logger.ts";
+import { parseJobPayload, type JobKind } from "./kinds.ts";
 import type { EnqueueOptions, JobCounts, JobHandler, JobKindOptions, JobQueue } from "./queue.ts";
 
 /** Kept for a day (completed) or a week (failed), at most this many, for the health counts and debugging. */
@@ -35,21 +37,22 @@ interface Kind {
 export function createBullQueue(opts: { redis: RedisLink; leaseMs: number; log: Logger }): JobQueue {
   const { redis, log } = opts;
   const prefix = redis.key("bull");
-  const kinds = new Map<string, Kind>();
+  const kinds = new Map<JobKind, Kind>();
   let closed = false;
   let started = false;
 
-  function kindOf(name: string): Kind {
+  function kindOf(name: JobKind): Kind {
     const k = kinds.get(name);
     if (!k) throw new Error(`No job handler registered for "${name}".`);
     return k;
   }
 
-  function startWorker(name: string, k: Kind) {
+  function startWorker(name: JobKind, k: Kind) {
     const worker = new Worker(
       name,
       async (job: Job) => {
-        await k.handler(job.data, { takeover: job.stalledCounter > 0 });
+        // Redis is outside this process: a payload that does not fit fails the job, saying why.
+        await k.handler(parseJobPayload(name, job.data), { takeover: job.stalledCounter > 0 });
       },
       {
         connection: redis.client,
@@ -107,7 +110,7 @@ export function createBullQueue(opts: { redis: RedisLink; leaseMs: number; log: 
     },
     async enqueue(name, payload, options: EnqueueOptions = {}) {
       if (closed) throw new Error("The job queue is shut down.");
-      const added = kindOf(name).queue.add(name, payload, {
+      const added = kindOf(name).queue.add(name, parseJobPayload(name, payload), {
         removeOnComplete: KEEP.completed,
         removeOnFail: KEEP.failed,
         ...(options.dedupeKey ? { deduplication: { id: options.dedupeKey, keepLastIfActive: true } } : {}),

@@ -6,9 +6,13 @@
  *  - BullMQ on Redis (REDIS_URL, ./bullmq.ts): jobs are durable, any worker node runs them under a
  *    lease it renews; a job whose worker died is handed to another worker once (`takeover`, the
  *    handler decides whether running it again is safe) and given up after a second time (`abandoned`).
- * Jobs record their own state in the database either way.
+ * Jobs record their own state in the database either way. Every kind and its payload is declared in
+ * ./kinds.ts (`JobMap`); payloads are checked against their schema when added.
  */
 import type { Logger } from "../logger.ts";
+import { parseJobPayload, type JobKind, type JobMap } from "./kinds.ts";
+
+export type { JobKind, JobMap } from "./kinds.ts";
 
 export interface JobContext {
   /**
@@ -46,9 +50,13 @@ export interface JobQueue {
   readonly kind: "in-process" | "bullmq";
   /** Whether jobs outlive this process (then no start-up sweep: another worker carries on). */
   readonly durable: boolean;
-  register<P>(kind: string, handler: JobHandler<P>, options?: JobKindOptions<P>): void;
-  /** Resolves once the job is accepted (BullMQ: written to Redis, or held until Redis is back). */
-  enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<void>;
+  /** Once per kind, at start-up, by the composition root (./registry.ts `registerJobs`). */
+  register<K extends JobKind>(kind: K, handler: JobHandler<JobMap[K]>, options?: JobKindOptions<JobMap[K]>): void;
+  /**
+   * Resolves once the job is accepted (BullMQ: written to Redis, or held until Redis is back). The
+   * payload is checked against its kind's schema first (JobPayloadError when it does not fit).
+   */
+  enqueue<K extends JobKind>(kind: K, payload: JobMap[K], options?: EnqueueOptions): Promise<void>;
   /** Starts taking jobs (a web-only node never does; the in-process queue always runs them). */
   start(): Promise<void>;
   counts(): Promise<JobCounts>;
@@ -63,12 +71,12 @@ export interface JobQueue {
  */
 export function createInProcessQueue(opts: {
   concurrency: number;
-  perKind?: Record<string, number>;
+  perKind?: Partial<Record<JobKind, number>>;
   log: Logger;
 }): JobQueue {
   const handlers = new Map<string, JobHandler<unknown>>();
-  const waiting: { kind: string; payload: unknown }[] = [];
-  const runningByKind = new Map<string, number>();
+  const waiting: { kind: JobKind; payload: unknown }[] = [];
+  const runningByKind = new Map<JobKind, number>();
   let running = 0;
   let failed = 0;
   let closed = false;
@@ -78,7 +86,7 @@ export function createInProcessQueue(opts: {
     while (!closed && running < opts.concurrency) {
       const at = waiting.findIndex((j) => (runningByKind.get(j.kind) ?? 0) < (opts.perKind?.[j.kind] ?? Infinity));
       if (at < 0) break;
-      const [job] = waiting.splice(at, 1) as [{ kind: string; payload: unknown }];
+      const [job] = waiting.splice(at, 1) as [{ kind: JobKind; payload: unknown }];
       const handler = handlers.get(job.kind);
       if (!handler) {
         opts.log.error({ kind: job.kind }, "no handler registered for job kind");
@@ -112,7 +120,7 @@ export function createInProcessQueue(opts: {
     },
     async enqueue(kind, payload) {
       if (closed) throw new Error("The job queue is shut down.");
-      waiting.push({ kind, payload });
+      waiting.push({ kind, payload: parseJobPayload(kind, payload) });
       queueMicrotask(pump);
     },
     start: async () => undefined,

@@ -38,7 +38,9 @@ async function index(base: KnowledgeBase): Promise<{ events: EventBus; log: Capt
   const silent = pino({ level: "silent" });
   const events = createEventBus({ db, log: silent });
   const queue = createInProcessQueue({ concurrency: 1, log: silent });
-  createKnowledgeIndexer({ db, config: t.config, log: log.log, events, queue }).schedule(base.id);
+  const indexer = createKnowledgeIndexer({ db, config: t.config, log: log.log, events, queue });
+  queue.register("knowledge.index", indexer.job.handler, indexer.job.options);
+  indexer.schedule(base.id);
   await queue.idle();
   await events.flush();
   await queue.close();

@@ -21,17 +21,13 @@ import { publicError } from "../errors-public.ts";
 import type { EventBus } from "../events/bus.ts";
 import { kbRoom } from "../shared/rooms.ts";
 import type { JobQueue } from "../jobs/queue.ts";
+import type { JobRegistration } from "../jobs/registry.ts";
 import type { Logger } from "../logger.ts";
 import { connect, dropIndex } from "../retrieval/store/index.ts";
 import { buildBaseIndex, type SourceText } from "./build.ts";
 import { readChunking } from "./chunking.ts";
 import { parseDocument, ParseRefusal, statusForRefusal } from "./parse/index.ts";
 import { documentPaths, dropBaseStorage, knowledgeIndexName, searchStoreUri } from "./storage.ts";
-
-export const KB_INDEX_JOB = "knowledge.index";
-export interface KbIndexJob {
-  baseId: string;
-}
 
 const PROGRESS_EVERY_MS = 500;
 
@@ -42,6 +38,8 @@ export interface KnowledgeIndexer {
   schedule(baseId: string): void;
   /** Whether a run for the base is waiting or going. */
   busy(baseId: string): boolean;
+  /** The "knowledge.index" job, for the composition root to register (server/jobs/registry.ts). */
+  job: JobRegistration<"knowledge.index">;
 }
 
 export function createKnowledgeIndexer(deps: {
@@ -61,20 +59,19 @@ export function createKnowledgeIndexer(deps: {
     // running one (its dedupe key); indexing is idempotent, so a job taken over just runs again.
     if (queue.durable) {
       queue
-        .enqueue<KbIndexJob>(KB_INDEX_JOB, { baseId }, { dedupeKey: `kb-${baseId}` })
+        .enqueue("knowledge.index", { baseId }, { dedupeKey: `kb-${baseId}` })
         .catch((err: unknown) => log.error({ err, baseId }, "could not queue knowledge-base indexing"));
       return;
     }
     if (running.has(baseId)) again.add(baseId);
     else if (!queued.has(baseId)) {
       queued.add(baseId);
-      void queue.enqueue<KbIndexJob>(KB_INDEX_JOB, { baseId });
+      void queue.enqueue("knowledge.index", { baseId });
     }
   }
 
-  queue.register<KbIndexJob>(
-    KB_INDEX_JOB,
-    async ({ baseId }) => {
+  const job: JobRegistration<"knowledge.index"> = {
+    handler: async ({ baseId }) => {
       queued.delete(baseId);
       running.add(baseId);
       try {
@@ -84,7 +81,7 @@ export function createKnowledgeIndexer(deps: {
         if (again.delete(baseId)) schedule(baseId);
       }
     },
-    {
+    options: {
       concurrency: 1,
       abandoned: async ({ baseId }) => {
         const message =
@@ -95,7 +92,7 @@ export function createKnowledgeIndexer(deps: {
         await events.publish(kbRoom(base.uid), { type: "kb.failed", payload: { message } });
       },
     },
-  );
+  };
 
   /** Progress: the row and an event, throttled (server/jobs/throttled-progress.ts). */
   function progressWriter(base: KnowledgeBase) {
@@ -285,5 +282,5 @@ export function createKnowledgeIndexer(deps: {
     }
   }
 
-  return { schedule, busy: (baseId) => queued.has(baseId) || running.has(baseId) };
+  return { schedule, busy: (baseId) => queued.has(baseId) || running.has(baseId), job };
 }

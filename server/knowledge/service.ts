@@ -371,6 +371,8 @@ export function createKnowledgeService(deps: {
     },
 
     busy: (base: KnowledgeBase) => indexer.busy(base.id),
+    /** The "knowledge.index" job, registered by the composition root. */
+    indexJob: indexer.job,
   };
 }
 

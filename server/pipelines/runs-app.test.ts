@@ -100,6 +100,7 @@ beforeAll(async () => {
     log,
     searchIndexes,
   });
+  queue.register("knowledge.index", knowledge.indexJob.handler, knowledge.indexJob.options);
   a = await team("a");
   b = await team("b");
   await sampleBase(a, "Sample documents");

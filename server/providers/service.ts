@@ -272,13 +272,20 @@ export function createProviderService(
       return runTest(input.apiKey ? { ...options, apiKey: input.apiKey } : options);
     },
 
-    /** A local Ollama, when one answers at OLLAMA_URL: its models, ready to pick. */
+    /** A local Ollama, when one answers at OLLAMA_URL: its models, ready to pick. Only an OLLAMA_URL
+     * the operator set (or allowed) is looked at: a connection to the default local address would be
+     * refused by the outbound policy anyway. */
     async detectOllama(
       actor: Actor,
       workspaceId: string,
     ): Promise<{ reachable: boolean; baseUrl: string; models: string[] }> {
       await requireRole(db, actor, workspaceId, "viewer");
       const baseUrl = `${config.ollamaUrl}/v1`;
+      const allowed = await outbound.check(baseUrl, "OLLAMA_URL").then(
+        () => true,
+        () => false,
+      );
+      if (!allowed) return { reachable: false, baseUrl, models: [] };
       try {
         const res = await fetchImpl(`${config.ollamaUrl}/api/tags`, { signal: AbortSignal.timeout(1500) });
         if (!res.ok) return { reachable: false, baseUrl, models: [] };

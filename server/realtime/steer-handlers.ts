@@ -1,5 +1,5 @@
 /** The steer.* messages of the room protocol, handed to server/review/steering.ts. */
-import type { Steering } from "../review/steering.ts";
+import type { Steering } from "../review/index.ts";
 import type { Handlers } from "./protocol.ts";
 
 export function steerHandlers(

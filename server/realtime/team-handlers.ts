@@ -1,5 +1,5 @@
 /** The finding messages of the room protocol (votes, resolve), handed to server/review/team.ts. */
-import type { FindingTeam } from "../review/team.ts";
+import type { FindingTeam } from "../review/index.ts";
 import type { Handlers } from "./protocol.ts";
 
 export function teamHandlers(team: FindingTeam): Pick<Handlers, "finding.vote" | "finding.resolve"> {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp, startTestServer, type TestServer, type TestUser } from "../../test/helpers/server.ts";
 import type { ScriptedServer } from "../llm/scripted/server.ts";
 import { startServer as startScripted } from "../llm/test-support.ts";
-import { modelFinding, reportText } from "./agent/test-support.ts";
+import { modelFinding, reportText } from "./reviewer/test-support.ts";
 
 let app: TestServer;
 let llm: ScriptedServer;

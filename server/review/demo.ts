@@ -11,7 +11,6 @@ import { requireRole, requireUser, type Actor } from "../auth/access.ts";
 import type { Db } from "../db/client.ts";
 import { DomainError } from "../errors.ts";
 import type { JobQueue } from "../jobs/queue.ts";
-import { INGEST_JOB, type IngestJob } from "../snapshots/job.ts";
 import type { SnapshotService } from "../snapshots/service.ts";
 import type { ReviewService, ReviewView } from "./service.ts";
 
@@ -59,7 +58,7 @@ export function createDemoService(deps: {
         data: { uid: crypto.randomUUID(), workspaceId: input.workspaceId, name: DEMO_PROJECT_NAME },
       });
       const snapshot = await deps.snapshots.begin(project, user, "path", "Argus demo project");
-      await deps.queue.enqueue<IngestJob>(INGEST_JOB, {
+      await deps.queue.enqueue("snapshot.ingest", {
         snapshotId: snapshot.id,
         source: { kind: "path", path: DEMO_DIR },
       });

@@ -9,26 +9,20 @@ import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { ProviderService } from "../providers/service.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
-import { NoSearchIndexError, isUserFacing } from "../errors.ts";
+import { isUserFacing } from "../errors.ts";
 import { publicError } from "../errors-public.ts";
-import { search } from "../retrieval/search.ts";
-import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import type { SnapshotSummary } from "../snapshots/import.ts";
 import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
-import { staticInputFromRow } from "./static-engine.ts";
+import { codeSearchFor, staticInputFromRow, type AgentEvent, type BeforeTurn } from "../agent/index.ts";
 import { isActiveReview } from "../shared/statuses.ts";
 import { toEnvelope } from "../shared/event-union.ts";
 import { traceJson } from "../shared/findings.ts";
 import { reviewRoom } from "../shared/rooms.ts";
-import type { ReviewJob } from "./service.ts";
-import type { ToolContext } from "./tools/types.ts";
-import type { AgentEvent } from "./agent/events.ts";
-import type { BeforeTurn } from "./agent/loop.ts";
 import type { Steering } from "./steering.ts";
-import type { JobContext } from "../jobs/queue.ts";
+import type { JobContext, JobMap } from "../jobs/queue.ts";
 import type { Notifier } from "../notifications/service.ts";
 
 export interface ReviewJobDeps {
@@ -59,7 +53,7 @@ export interface ReviewJobDeps {
 export function createReviewJob(deps: ReviewJobDeps) {
   const { db, events, log } = deps;
 
-  return async function runReviewJob({ reviewId }: ReviewJob, ctx?: JobContext): Promise<void> {
+  return async function runReviewJob({ reviewId }: JobMap["review"], ctx?: JobContext): Promise<void> {
     if (ctx?.takeover && deps.takeOver && !(await deps.takeOver(reviewId))) return;
     const review = await db.review.findUnique({ where: { id: reviewId } });
     if (!review || !isActiveReview(review.status)) return; // cancelled or deleted while queued
@@ -112,7 +106,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
         budget: reviewBudgetSchema.parse(JSON.parse(review.budget)),
         dismissed: dismissals.map((d) => d.fingerprint),
         agent,
-        searchCode: codeSearchFor(deps.config, deps.searchIndexes, snapshot.id),
+        searchCode: codeSearchFor(deps.config, deps.searchIndexes, searchIndexName(snapshot.id)),
         signal: controller.signal,
         beforeTurn: deps.watchStatus ? watchingStatus(steer, controller, review.id) : steer,
         emit: (event) => {
@@ -246,34 +240,4 @@ export function createReviewJob(deps: ReviewJobDeps) {
       if (count === 0) throw new Error("Cancelled by a user.");
     });
   }
-}
-
-/** The snapshot's code search for the search_code tool, through the shared open indexes. */
-export function codeSearchFor(
-  config: Config,
-  searchIndexes: IndexCache,
-  snapshotId: string,
-): ToolContext["searchCode"] {
-  return (query, opts) =>
-    searchIndexes.use(searchIndexName(snapshotId), async (index) => {
-      if (!index) throw new NoSearchIndexError();
-      const embedder = await queryEmbedderFor(index, config.embeddings).catch(() => undefined);
-      const builtIn = index.embedder.name === "hash" || index.embedder.name === "local";
-      const mode = embedder || builtIn ? opts.mode : "fulltext";
-      const hits = await search(index, query, {
-        mode,
-        k: opts.k,
-        embedder,
-        filters: { pathGlob: opts.pathGlob, language: opts.language },
-      });
-      return hits.map((h) => ({
-        file: h.file,
-        startLine: h.startLine,
-        endLine: h.endLine,
-        snippet: h.snippet,
-        snippetStartLine: h.snippetStartLine,
-        score: h.score,
-        symbolPath: h.symbolPath ?? undefined,
-      }));
-    });
 }

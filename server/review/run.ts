@@ -5,12 +5,19 @@
  */
 import { invalid } from "../errors.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
-import type { AgentEvent } from "./agent/events.ts";
-import type { BeforeTurn } from "./agent/loop.ts";
+import {
+  type AgentEvent,
+  type BeforeTurn,
+  createReviewTools,
+  runToolCall,
+  Sandbox,
+  type StaticInput,
+  type ToolContext,
+} from "../agent/index.ts";
 import { buildReport } from "./report/build.ts";
 import { createLlmClient } from "../llm/index.ts";
-import type { StaticSummary } from "./agent/first-message.ts";
-import { reviewWithAgent } from "./agent/review.ts";
+import type { StaticSummary } from "./reviewer/first-message.ts";
+import { reviewWithAgent } from "./reviewer/review.ts";
 import { rollupByFile } from "./report/rollup.ts";
 import { recomputeScores } from "./report/scores.ts";
 import {
@@ -21,11 +28,8 @@ import {
   type ReviewSettings,
   type Severity,
 } from "./report/schema.ts";
-import { createReviewTools, runToolCall } from "./tools/index.ts";
-import { Sandbox } from "./sandbox.ts";
 import { inScope, resolveScope, type ResolvedScope } from "./scope.ts";
-import { STATIC_ENGINE_LABEL, staticFindingsToReport, type StaticInput } from "./static-engine.ts";
-import type { ToolContext } from "./tools/types.ts";
+import { STATIC_ENGINE_LABEL, staticFindingsToReport } from "./static-engine.ts";
 
 export interface ExecuteReviewInput {
   engine: "static" | "agent";

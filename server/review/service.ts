@@ -46,8 +46,6 @@ import type { Steering } from "./steering.ts";
 import { teamSummary } from "./team.ts";
 import { ACTIVE_REVIEW_STATUSES, isActiveReview, REVIEW_STATUSES, type ReviewStatus } from "../shared/statuses.ts";
 
-export const REVIEW_JOB = "review";
-export type ReviewJob = { reviewId: string };
 /** The signal that stops a running review on whichever node runs it: `{ reviewId }`. */
 export const CANCEL_SIGNAL = "review.cancel";
 
@@ -334,7 +332,7 @@ export function createReviewService(deps: {
       include: { project: { select: { uid: true, name: true } } },
     });
     await publishStatus(review);
-    await queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: review.id });
+    await queue.enqueue("review", { reviewId: review.id });
     return view(review);
   }
 
@@ -566,7 +564,7 @@ export function createReviewService(deps: {
           // Its conversation could not be kept, so when it is resumed it starts from the beginning
           // (with every hint given so far unsent).
           await requeuePaused(r, STOPPED_REASONS.pausedRestart);
-          await queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
+          await queue.enqueue("review", { reviewId: r.id });
           requeued++;
         } else if (r.status === "running") {
           const statusReason = STOPPED_REASONS.restart;
@@ -578,7 +576,7 @@ export function createReviewService(deps: {
           failed++;
         } else {
           await db.review.update({ where: { id: r.id }, data: { status: "queued" } });
-          await queue.enqueue<ReviewJob>(REVIEW_JOB, { reviewId: r.id });
+          await queue.enqueue("review", { reviewId: r.id });
           requeued++;
         }
       }

@@ -16,7 +16,8 @@ import { DEMO_DIR } from "./demo.ts";
 import type { Report } from "./report/schema.ts";
 import { reviewSettingsSchema, reviewBudgetSchema } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
-import { staticFindingsToReport, staticInputFromRow } from "./static-engine.ts";
+import { staticFindingsToReport } from "./static-engine.ts";
+import { staticInputFromRow } from "../agent/index.ts";
 
 /** The planted flaws: file, line range, and whether a rule could find it (security) or only a reader (logic). */
 const PLANTED = [

@@ -21,7 +21,7 @@ import type { ScriptedServer } from "../llm/scripted/server.ts";
 import { startServer as startScripted } from "../llm/test-support.ts";
 import type { ProviderService } from "../providers/service.ts";
 import { reviewRoom } from "../shared/rooms.ts";
-import { reportText } from "./agent/test-support.ts";
+import { reportText } from "./reviewer/test-support.ts";
 import { createReviewService } from "./service.ts";
 import { createSteering } from "./steering.ts";
 import { createLocalSignals } from "../cluster/signals.ts";

@@ -23,7 +23,7 @@ import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_MS } from "../shared/room-chat.ts"
 import { parseRoom, reviewRoom } from "../shared/rooms.ts";
 import { isActiveReview } from "../shared/statuses.ts";
 import type { SteeringState } from "../shared/steering.ts";
-import type { BeforeTurn } from "./agent/loop.ts";
+import type { BeforeTurn } from "../agent/index.ts";
 
 /** How often a paused hook looks at the database for a resume from another process. */
 export const POLL_MS = 1000;

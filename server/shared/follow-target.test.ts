@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { followTarget, targetOfCall } from "./follow-target.ts";
 import type { RoomEvent } from "./room-events.ts";
 
-// The previews below are written in the tools' own output formats; server/review/tools/
+// The previews below are written in the tools' own output formats; server/agent/tools/
 // follow-target.contract.test.ts checks the same extraction against the real tools' output.
 
 describe("a tool call's target", () => {

@@ -1,6 +1,6 @@
 /**
  * "Follow the agent": which file and lines the review agent is looking at, read from its tool calls
- * (server/review/tools: their argument shapes) and, where the arguments do not name a file (a grep
+ * (server/agent/tools: their argument shapes) and, where the arguments do not name a file (a grep
  * over a folder, a definition lookup, a code search), from the first hit in the call's result preview.
  *
  * Arguments and previews come from the model and the project's code: every value is checked before
@@ -24,7 +24,7 @@ export interface FollowTarget {
 
 type CallTarget = Omit<FollowTarget, "seq" | "tool">;
 
-/** As many lines as read_file shows per call (server/review/tools/limits.ts MAX_READ_FILE_LINES). */
+/** As many lines as read_file shows per call (server/agent/tools/limits.ts MAX_READ_FILE_LINES). */
 const READ_FILE_LINES = 1000;
 const MAX_LINE = 10_000_000;
 

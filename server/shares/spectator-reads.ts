@@ -5,7 +5,7 @@
  * again, and reaches only the review the link was made for — never another review of the project,
  * nothing of the workspace around it.
  */
-import type { ReviewService } from "../review/service.ts";
+import type { ReviewService } from "../review/index.ts";
 import type { ShareService } from "./service.ts";
 
 export function createSpectatorReads(deps: {

@@ -9,35 +9,22 @@ import type { Db } from "../db/client.ts";
 import { publicError } from "../errors-public.ts";
 import type { Logger } from "../logger.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
-import type { ImportPathPolicy, IngestSummary } from "../codebase/ingest/index.ts";
+import type { IngestSummary } from "../codebase/ingest/index.ts";
 import { runImport, type ImportSource } from "./import.ts";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import type { JobContext } from "../jobs/queue.ts";
+import type { JobContext, JobMap } from "../jobs/queue.ts";
 import { createEmbedderFromSettings } from "../retrieval/embed/settings.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 import { traceJson } from "../shared/findings.ts";
 
-export const INGEST_JOB = "snapshot.ingest";
-
-/** What is queued: never a plaintext token (the sealed one is opened when the job runs). */
-export type QueuedSource =
-  | { kind: "git"; url: string; ref?: string; tokenCipher?: string }
-  /** policy: checked again when the job runs (the folder may have changed since the request). */
-  | { kind: "path"; path: string; policy?: ImportPathPolicy }
-  /**
-   * Files the upload route already wrote. A shared queue (Redis) gets no summary — a big tree's file
-   * list would be megabytes in Redis: it is in the snapshot folder (UPLOAD_SUMMARY_FILE) instead.
-   */
-  | { kind: "uploaded"; summary?: IngestSummary };
+/** What an import queues (server/jobs/kinds.ts): never a plaintext token (the sealed one is opened when the job runs). */
+export type QueuedSource = IngestJob["source"];
 
 /** Where an upload's summary waits for the job, in the snapshot's folder (shared queue only). */
 export const UPLOAD_SUMMARY_FILE = "upload-summary.json";
 
-export interface IngestJob {
-  snapshotId: string;
-  source: QueuedSource;
-}
+export type IngestJob = JobMap["snapshot.ingest"];
 
 const PROGRESS_EVERY_MS = 500;
 

@@ -22,12 +22,11 @@ import {
   type ParsedGitUrl,
 } from "../codebase/ingest/index.ts";
 import type { SnapshotSummary } from "./import.ts";
-import { Sandbox, SandboxError } from "../review/sandbox.ts";
+import { Sandbox, SandboxError } from "../agent/index.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
 import { connect, dropIndex, type IndexCache } from "../retrieval/store/index.ts";
 import { search as searchIndex, type SearchResult } from "../retrieval/search.ts";
-import { INGEST_JOB, type IngestJob } from "./job.ts";
 import { parseTrace, severitySchema } from "../shared/findings.ts";
 
 /** The URL as people may see it: any credentials in it removed. */
@@ -196,7 +195,7 @@ export function createSnapshotService(deps: {
         "git",
         ref ? `${displayUrl(parsed.url)} @ ${ref}` : displayUrl(parsed.url),
       );
-      await queue.enqueue<IngestJob>(INGEST_JOB, {
+      await queue.enqueue("snapshot.ingest", {
         snapshotId: snapshot.id,
         source: { kind: "git", url: input.url, ref, tokenCipher: token.gitTokenCipher ?? undefined },
       });
@@ -209,7 +208,7 @@ export function createSnapshotService(deps: {
       await requireRole(db, actor, project.workspaceId, "owner");
       const real = await resolveImportPath(input.path, pathPolicy);
       const snapshot = await begin(project, actor!, "path", input.path);
-      await queue.enqueue<IngestJob>(INGEST_JOB, {
+      await queue.enqueue("snapshot.ingest", {
         snapshotId: snapshot.id,
         source: { kind: "path", path: real, policy: pathPolicy },
       });

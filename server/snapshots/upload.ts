@@ -31,7 +31,7 @@ import {
   type IngestSummary,
   type UploadedFile,
 } from "../codebase/ingest/index.ts";
-import { INGEST_JOB, UPLOAD_SUMMARY_FILE, type IngestJob } from "./job.ts";
+import { UPLOAD_SUMMARY_FILE } from "./job.ts";
 import { snapshotDirs } from "./storage.ts";
 
 export const UPLOAD_ROUTE = /^\/api\/projects\/([0-9a-f-]{36})\/upload$/i;
@@ -145,7 +145,7 @@ export async function handleUpload(
           });
     // A shared queue carries no file list (see QueuedSource): the worker reads it from the snapshot folder.
     if (services.queue.durable) await writeFile(path.join(dirs.base, UPLOAD_SUMMARY_FILE), JSON.stringify(summary));
-    await services.queue.enqueue<IngestJob>(INGEST_JOB, {
+    await services.queue.enqueue("snapshot.ingest", {
       snapshotId: snapshot.id,
       source: services.queue.durable ? { kind: "uploaded" } : { kind: "uploaded", summary },
     });

@@ -21,7 +21,7 @@ import { createTestConfig, testProvider, type TestConfig } from "../helpers/db.t
 import { sayWhySkipped } from "../helpers/redis.ts";
 import { openRoomClient, type RoomClient } from "../helpers/room-client.ts";
 import { inviteAndSignUp, signUp, type TestUser } from "../helpers/server.ts";
-import { modelFinding, reportText } from "../../server/review/agent/test-support.ts";
+import { modelFinding, reportText } from "../../server/review/reviewer/test-support.ts";
 import { startScriptedServer, type ScriptedServer } from "../../server/llm/scripted/server.ts";
 import type { RuleInput } from "../../server/llm/scripted/script.ts";
 import { STOPPED_REASONS } from "../../server/review/service.ts";

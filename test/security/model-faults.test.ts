@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RoomEvent } from "../../server/events/bus.ts";
 import type { RuleInput } from "../../server/llm/scripted/script.ts";
 import { startScriptedServer, type ScriptedServer } from "../../server/llm/scripted/server.ts";
-import { modelFinding, reportText } from "../../server/review/agent/test-support.ts";
+import { modelFinding, reportText } from "../../server/review/reviewer/test-support.ts";
 import { createTestConfig } from "../helpers/db.ts";
 import { signUp, startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { expectMessage } from "./support/expect.ts";

@@ -14,10 +14,10 @@ import {
   TOOL_NAMES,
   type ReviewToolSet,
   type ToolName,
-} from "../../server/review/tools/index.ts";
-import type { ToolContext } from "../../server/review/tools/types.ts";
-import { Sandbox } from "../../server/review/sandbox.ts";
-import { staticInputFromRow } from "../../server/review/static-engine.ts";
+  type ToolContext,
+  Sandbox,
+  staticInputFromRow,
+} from "../../server/agent/index.ts";
 import { findLeaks, HOST_FILE_MARKERS } from "./support/canaries.ts";
 import { hostilePaths, plantHostileFiles, type PlantedSnapshot } from "./support/hostile-paths.ts";
 import { rawRequest } from "./support/wire.ts";

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RoomEvent } from "../../server/events/bus.ts";
 import { startScriptedServer, type ScriptedServer } from "../../server/llm/scripted/server.ts";
-import { modelFinding, reportText } from "../../server/review/agent/test-support.ts";
+import { modelFinding, reportText } from "../../server/review/reviewer/test-support.ts";
 import { createTestConfig, type TestConfig } from "../helpers/db.ts";
 import { Client, inviteAndSignUp, signUp, type Reply, type TestUser } from "../helpers/server.ts";
 import { findLeaks, HOST_FILE_MARKERS, makeCanaries } from "./support/canaries.ts";

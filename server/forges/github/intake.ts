@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
+import type { JobMap } from "../../jobs/kinds.ts";
 
 export interface Delivery {
   event: string | undefined;
@@ -38,13 +39,7 @@ const pullRequestEvent = z.object({
 });
 
 /** What the pull-request job is handed: ids only, the rest is read from GitHub when it runs. */
-export interface PullJob {
-  installationId: string;
-  repo: { id: number; fullName: string };
-  number: number;
-  action: PullAction;
-  headSha: string;
-}
+export type PullJob = JobMap["forge.pull"];
 
 const answer = (status: number, message: string): IntakeAnswer => ({ status, body: { message } });
 

@@ -7,6 +7,7 @@
  */
 import type { CallContext } from "./contract.ts";
 import { checkOutbound, fetchFor } from "./outbound.ts";
+import { OutboundRefusedError } from "../../net/outbound.ts";
 import { describe, ToolError, type ToolArgs } from "./define.ts";
 import { mapConcurrent } from "./generation-backend.ts";
 
@@ -156,6 +157,8 @@ export async function webSearch(
       } catch (err) {
         if (err instanceof AuthError)
           throw new ToolError(`retriever.${tool}: ${err.message}; check websearch_backend_configs.${backend}.api_key`);
+        // A refused hop (a redirect to an internal address) is the policy's answer, not a flaky search.
+        if (err instanceof OutboundRefusedError) throw new ToolError(`retriever.${tool}: ${err.message}`);
         if (ctx.signal?.aborted) throw err;
         if (attempt + 1 >= retries) {
           ctx.notice?.(

@@ -1,5 +1,5 @@
 /**
- * The pipeline-run job's own decisions (its queue is stood in for): a run cancelled while it waited
+ * The pipeline-run job's own decisions (its handler called directly): a run cancelled while it waited
  * is skipped; a run handed out again after its worker died fails with the reason (its model calls
  * cost money, its memory file would mix two runs); a given-up one says so; a cancel signal reaches
  * the run service of the process that runs it; a finished run's folder is tidied by the worker.
@@ -13,10 +13,10 @@ import { openMigratedDb } from "../../../test/helpers/db.ts";
 import { createLocalSignals } from "../../cluster/signals.ts";
 import type { Db } from "../../db/client.ts";
 import { createEventBus } from "../../events/bus.ts";
-import type { JobContext, JobHandler, JobKindOptions, JobQueue } from "../../jobs/queue.ts";
+import type { JobContext, JobHandler, JobKindOptions } from "../../jobs/queue.ts";
 import { runRoom } from "../../shared/rooms.ts";
 import type { RunService } from "../runs.ts";
-import { CANCEL_RUN_SIGNAL, registerRunJob, RUN_STOPPED, type PipelineRunJob } from "./run-job.ts";
+import { CANCEL_RUN_SIGNAL, createRunJob, RUN_STOPPED, type PipelineRunJob } from "./run-job.ts";
 
 const log = pino({ level: "silent" });
 let db: Db;
@@ -34,13 +34,6 @@ const memoryOf = new Map<string, string>();
 beforeAll(async () => {
   ({ db, close } = await openMigratedDb());
   events = createEventBus({ db, log });
-  const queue = {
-    durable: true,
-    register: (_kind: string, h: JobHandler<PipelineRunJob>, o: JobKindOptions<PipelineRunJob>) => {
-      handler = h;
-      options = o;
-    },
-  } as unknown as JobQueue;
   const runs = {
     runQueued: async (uid: string) => {
       executed.push(uid);
@@ -48,7 +41,9 @@ beforeAll(async () => {
     },
     cancel: (uid: string) => cancelled.push(uid) > 0,
   } as unknown as RunService;
-  registerRunJob({ db, events, queue, signals, runs, box: { open: (s) => s }, log, root });
+  const job = createRunJob({ db, events, signals, runs, box: { open: (s) => s }, log, root });
+  handler = job.handler;
+  options = job.options!;
 });
 afterAll(async () => {
   await close();

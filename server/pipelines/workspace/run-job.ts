@@ -1,17 +1,18 @@
 /**
- * Web pipeline runs on a shared queue (REDIS_URL): the web node records the run (status running) and
- * prepares its directory on the shared volume; a worker runs it. The job carries no secret in clear:
+ * Every web pipeline run is a "pipeline.run" job (server/jobs/kinds.ts): the web request records the
+ * run (status running) and prepares its directory (on the shared volume when several nodes run);
+ * the job runs it — in this process with the in-process queue, on a worker with BullMQ — and is its
+ * one finishing path: the folder tidied (run-dir.ts: the memory file is kept, the rest removed), or
+ * the run failed with a reason users see in its row and room. The job carries no secret in clear:
  * API keys given as overrides travel sealed (AUTH_SECRET, the same on every node).
  *
  * A run whose worker died is failed with the reason, not run again: its model calls cost money and
- * its memory file would mix two runs. Cancel reaches the worker through a signal (server/cluster).
- * When it ends, the worker tidies its folder as a web node does in one process (run-dir.ts: the memory
- * file is kept, the rest removed).
- * In one process (the embedded default) none of this is used: runs start in the process directly.
+ * its memory file would mix two runs. Cancel reaches another node's run through a signal (server/cluster).
  */
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
-import type { JobQueue } from "../../jobs/queue.ts";
+import type { JobMap } from "../../jobs/queue.ts";
+import type { JobRegistration } from "../../jobs/registry.ts";
 import type { Logger } from "../../logger.ts";
 import type { Signals } from "../../cluster/signals.ts";
 import { runRoom } from "../../shared/rooms.ts";
@@ -20,21 +21,10 @@ import type { AliasParameters } from "../dsl/params.ts";
 import type { RunService } from "../runs.ts";
 import { finishRunDir, removeRunDir } from "./run-dir.ts";
 
-export const PIPELINE_RUN_JOB = "pipeline.run";
 /** Stops a run on whichever node runs it: `{ uid }`. */
 export const CANCEL_RUN_SIGNAL = "pipeline.cancel";
 
-export interface PipelineRunJob {
-  uid: string;
-  file: string;
-  cwd: string;
-  demo?: boolean;
-  /** Where it runs and who started it: the worker checks their role again and applies the same policy. */
-  workspaceId: string;
-  userId: string;
-  /** The overrides (API keys among them), sealed. */
-  sealedOverrides?: string;
-}
+export type PipelineRunJob = JobMap["pipeline.run"];
 
 export const RUN_STOPPED = {
   worker: "The worker running this pipeline stopped before it finished (its process ended). Run it again.",
@@ -42,17 +32,17 @@ export const RUN_STOPPED = {
     "Two workers stopped while running this pipeline (their processes ended), so it was given up. Run it again.",
 } as const;
 
-export function registerRunJob(deps: {
+export function createRunJob(deps: {
   db: Db;
   events: EventBus;
-  queue: JobQueue;
-  signals: Signals;
+  /** Given (several nodes), a cancel published by another node stops the run here. */
+  signals?: Signals;
   runs: RunService;
   box: { open(sealed: string): string };
   log: Logger;
   /** The runs' folders (DATA_DIR/pipeline-runs, shared by every node). */
   root: string;
-}): void {
+}): JobRegistration<"pipeline.run"> {
   const { db, runs, root } = deps;
 
   /** Fails a run that is still going, saying why in its row and its room. */
@@ -65,13 +55,12 @@ export function registerRunJob(deps: {
     if (count) await deps.events.publish(runRoom(uid), { type: "error", payload: { message: error } });
   }
 
-  deps.signals.subscribe(CANCEL_RUN_SIGNAL, ({ uid }) => {
+  deps.signals?.subscribe(CANCEL_RUN_SIGNAL, ({ uid }) => {
     if (typeof uid === "string") runs.cancel(uid);
   });
 
-  deps.queue.register<PipelineRunJob>(
-    PIPELINE_RUN_JOB,
-    async (job, ctx) => {
+  return {
+    handler: async (job, ctx) => {
       const row = await db.pipelineRun.findUnique({ where: { uid: job.uid }, select: { status: true } });
       if (row?.status !== "running") return removeRunDir(root, job.uid); // cancelled or deleted while it waited
       if (ctx.takeover) return fail(job.uid, RUN_STOPPED.worker);
@@ -99,6 +88,6 @@ export function registerRunJob(deps: {
           fail(job.uid, publicError(err, { doing: "starting the pipeline run", log: deps.log }).message),
         );
     },
-    { concurrency: 2, abandoned: (job) => fail(job.uid, RUN_STOPPED.abandoned) },
-  );
+    options: { concurrency: 2, abandoned: (job) => fail(job.uid, RUN_STOPPED.abandoned) },
+  };
 }

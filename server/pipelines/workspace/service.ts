@@ -7,7 +7,8 @@
  * run of it is refused with the first error. Runs go through the same run service as the CLI's
  * `--record` (server/pipelines/runs.ts), each in a directory of its own (run-dir.ts), on built-in
  * servers only (catalog.ts), with file parameters confined to that directory (parameters.ts).
- * With a shared queue (REDIS_URL) a worker runs them (run-job.ts); otherwise this process does.
+ * Every run is a "pipeline.run" job (run-job.ts, its one finishing path): the in-process queue runs it
+ * here, BullMQ (REDIS_URL) on a worker.
  */
 import { createOutboundPolicy, type OutboundPolicy } from "../../net/outbound.ts";
 import { randomUUID } from "node:crypto";
@@ -30,7 +31,7 @@ import { readSnapshots } from "../engine/cases.ts";
 import { createRunService, type RunServiceDeps, type StartRunInput } from "../runs.ts";
 import type { JobQueue } from "../../jobs/queue.ts";
 import type { Signals } from "../../cluster/signals.ts";
-import { CANCEL_RUN_SIGNAL, PIPELINE_RUN_JOB, registerRunJob, type PipelineRunJob } from "./run-job.ts";
+import { CANCEL_RUN_SIGNAL, createRunJob } from "./run-job.ts";
 import { CHAT_BUILTINS } from "../chat/history-server.ts";
 import { builtinCatalog, builtinName } from "./catalog.ts";
 import { chatRow, checkJsonLines } from "./datasets.ts";
@@ -49,15 +50,7 @@ import {
 } from "./parameters.ts";
 import { caseOf, evaluationTables } from "./results.ts";
 import { compareMetrics, diffParameters } from "./run-compare.ts";
-import {
-  finishRunDir,
-  prepareRunDir,
-  removeRunDir,
-  runsRoot,
-  sweepRunDirs,
-  UPLOADED_DATASET,
-  uploadedDataset,
-} from "./run-dir.ts";
+import { prepareRunDir, removeRunDir, runsRoot, sweepRunDirs, UPLOADED_DATASET, uploadedDataset } from "./run-dir.ts";
 
 const MAX_SOURCE = 256 * 1024;
 /** Web runs running at once per workspace (the machine has few cores; runs are CPU-bound). */
@@ -135,8 +128,9 @@ export function createPipelineService(deps: {
   authSecret: string;
   /** The app's open search indexes: runs read their workspace's knowledge bases through them. */
   searchIndexes: RunServiceDeps["searchIndexes"];
-  /** Given a shared queue (durable), web runs are jobs for the workers. */
-  queue?: JobQueue;
+  /** Web runs are "pipeline.run" jobs (run-job.ts): in this process, or on the workers (BullMQ). */
+  queue: JobQueue;
+  /** Given (several nodes), a cancel reaches the node running the run. */
   signals?: Signals;
   /** Where runs' requests may go (server/net/outbound.ts); default from config. */
   outbound?: OutboundPolicy;
@@ -154,9 +148,8 @@ export function createPipelineService(deps: {
     // validates against the catalog, which does not know it.
     engine: { builtins: CHAT_BUILTINS },
   });
-  const shared = deps.queue?.durable && deps.signals ? { queue: deps.queue, signals: deps.signals } : undefined;
   const root = runsRoot(config.dataDir);
-  if (shared) registerRunJob({ db, events: deps.events, runs, box, log: deps.log, root, ...shared });
+  const runJob = createRunJob({ db, events: deps.events, runs, box, log: deps.log, root, signals: deps.signals });
 
   const openSecrets = (sealed: string | null): Secrets => {
     if (!sealed) return {};
@@ -379,7 +372,7 @@ export function createPipelineService(deps: {
 
   /** Starts a run of `spec` on `dataset` (refused while the workspace runs its maximum, or when invalid). */
   async function launch(actor: Actor, spec: RunSpec, data: RunDataset) {
-    // Parsed and validated once, here; the run uses this tree (RunOptions.checked).
+    // Parsed and validated here, so a bad run is refused at once; the job validates it again.
     const catalog = await builtinCatalog();
     const parsed = parsePipeline(spec.source, { file: fileName(spec.name) });
     const pipeline = parsed.pipeline;
@@ -447,47 +440,31 @@ export function createPipelineService(deps: {
       // Counted and recorded atomically by the run service (concurrent starts cannot both pass).
       maxRunning: MAX_RUNNING_PER_WORKSPACE,
     };
-    if (shared) {
-      // A worker runs it (the directory is on the shared volume, run-job.ts finishes it); the keys
-      // travel sealed. The worker validates the pipeline again (a parsed tree does not travel).
-      try {
-        await runs.create(run);
-      } catch (err) {
-        removeRunDir(root, runUid);
-        throw err;
-      }
-      await shared.queue.enqueue<PipelineRunJob>(PIPELINE_RUN_JOB, {
-        uid: runUid,
-        file,
-        cwd: dir,
-        demo: true,
-        workspaceId: spec.workspaceId,
-        userId: actor!.userId,
-        ...(run.overrides ? { sealedOverrides: box.seal(JSON.stringify(run.overrides)) } : {}),
-      });
-      return { uid: runUid, room: runRoom(runUid) };
-    }
-    const started = await runs.start({ ...run, checked: pipeline }).catch((err: unknown) => {
+    // The run's row is written (its rights checked, the workspace's running runs counted) before the
+    // job goes out; the job runs and finishes it (run-job.ts). The keys travel sealed, and the job
+    // validates the pipeline again (a parsed tree does not travel).
+    try {
+      await runs.create(run);
+    } catch (err) {
       removeRunDir(root, runUid);
       throw err;
+    }
+    await deps.queue.enqueue("pipeline.run", {
+      uid: runUid,
+      file,
+      cwd: dir,
+      demo: true,
+      workspaceId: spec.workspaceId,
+      userId: actor!.userId,
+      ...(run.overrides ? { sealedOverrides: box.seal(JSON.stringify(run.overrides)) } : {}),
     });
-    // `done` settles with the final record; then the scratch folder goes (the memory file is kept,
-    // the run page reads it). A failure to write that record must not be unhandled.
-    started.done
-      .then(async (record) => {
-        const kept = finishRunDir(root, runUid, record.memoryFile);
-        if (kept !== record.memoryFile)
-          await db.pipelineRun.update({ where: { uid: runUid }, data: { memoryFile: kept } });
-      })
-      .catch((err: unknown) => {
-        removeRunDir(root, runUid);
-        deps.log.error({ err, run: started.uid }, "pipeline run: recording its end failed");
-      });
-    return { uid: started.uid, room: runRoom(started.uid) };
+    return { uid: runUid, room: runRoom(runUid) };
   }
 
   return {
     runs,
+    /** The "pipeline.run" job, registered by the composition root (server/jobs/registry.ts). */
+    runJob,
     /** What a run of a workspace pipeline or gallery entry needs (member of its workspace). */
     runSpec,
 
@@ -743,7 +720,7 @@ export function createPipelineService(deps: {
       if (!runs.cancel(row.uid)) {
         // Not running in this process: on a worker (a shared queue: it is told to stop), or not any
         // more (a restart). Marked so it stops showing as running.
-        if (shared) await shared.signals.publish(CANCEL_RUN_SIGNAL, { uid: row.uid });
+        if (deps.signals) await deps.signals.publish(CANCEL_RUN_SIGNAL, { uid: row.uid });
         await db.pipelineRun.update({
           where: { uid: row.uid },
           data: { status: "cancelled", error: "Cancelled.", finishedAt: new Date() },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelFinding, readFrom } from "../agent/test-support.ts";
+import { modelFinding, readFrom } from "../reviewer/test-support.ts";
 import { buildReport } from "../report/build.ts";
 import { modelReportSchema } from "../report/schema.ts";
 import { isExportFormat, renderExport } from "./index.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { modelFinding, readFrom } from "../agent/test-support.ts";
+import { modelFinding, readFrom } from "../reviewer/test-support.ts";
 import { buildReport } from "./build.ts";
-import { fingerprint } from "./fingerprint.ts";
+import { fingerprint } from "../../agent/index.ts";
 import { rollupByFile } from "./rollup.ts";
 import { type ModelReport, modelReportSchema, reportSchema } from "./schema.ts";
 

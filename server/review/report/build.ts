@@ -17,8 +17,7 @@
  */
 import type { TraceStep } from "../../shared/findings.ts";
 import { emptyStageCounts } from "../../shared/stages.ts";
-import { fingerprint, normalisePath } from "./fingerprint.ts";
-import { locateEvidence } from "./locate.ts";
+import { fingerprint, normalisePath, locateEvidence } from "../../agent/index.ts";
 import { rollupByFile } from "./rollup.ts";
 import { completeScores, computedScoresNote, type ModelScores } from "./scores.ts";
 import {

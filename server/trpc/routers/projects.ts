@@ -1,5 +1,5 @@
 import { createProjectInput, renameProjectInput } from "../../projects/service.ts";
-import { startDemoInput } from "../../review/demo.ts";
+import { startDemoInput } from "../../review/index.ts";
 import { protectedProcedure, router } from "../init.ts";
 import { uidInput, workspaceInput } from "../inputs.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Reviews through the HTTP API with the static engine (no model needed): the demo project end to end,
  * the lifecycle (cancel, re-run, delete, restart recovery), false positives across re-runs, roles and
- * refusals. Agent-engine reviews are covered in server/review/agent with the scripted LLM server.
+ * refusals. Agent-engine reviews are covered in server/review/reviewer with the scripted LLM server.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { startServerWithTeam } from "./test-support.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dismissInput, findingsInput, listReviewsInput, startReviewInput } from "../../review/service.ts";
+import { dismissInput, findingsInput, listReviewsInput, startReviewInput } from "../../review/index.ts";
 import { protectedProcedure, router } from "../init.ts";
 
 const reviewInput = z.object({ uid: z.uuid() });
