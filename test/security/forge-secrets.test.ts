@@ -8,24 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../server/db/client.ts";
 import { createTestConfig, type TestConfig } from "../helpers/db.ts";
-import { Client, signUp, type Reply, type TestUser } from "../helpers/server.ts";
+import { signUp, type TestUser } from "../helpers/server.ts";
 import { startGitHubStandIn, type GitHubStandIn, type StandInRepo } from "../helpers/github-stand-in.ts";
 import { findLeaks } from "./support/canaries.ts";
 import { startServerProcess, type ServerProcess } from "./support/process-server.ts";
-
-class RecordingClient extends Client {
-  static bodies: unknown[] = [];
-  override async query<T = unknown>(p: string, input?: unknown): Promise<Reply<T>> {
-    const r = await super.query<T>(p, input);
-    RecordingClient.bodies.push({ p, body: r.body });
-    return r;
-  }
-  override async mutate<T = unknown>(p: string, input?: unknown): Promise<Reply<T>> {
-    const r = await super.mutate<T>(p, input);
-    RecordingClient.bodies.push({ p, body: r.body });
-    return r;
-  }
-}
+import { RecordingClient } from "./support/recording-client.ts";
 
 let gh: GitHubStandIn;
 let t: TestConfig;
