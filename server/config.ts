@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/index.ts";
 import { embedderEnvShape, embedderSettingsFromEnv, type EmbedderSettings } from "./retrieval/embed/settings.ts";
+import { FORGE_SECRET_VARIABLES, forgeEnvShape, forgeSettingsFromEnv, type ForgeSettings } from "./forges/settings.ts";
 import { parseAllowEntry } from "./net/outbound.ts";
 
 const port = z.coerce
@@ -26,6 +27,9 @@ function splitList(value: string, separator: string): string[] {
 /** A host name, an IPv4 address or an IPv6 address (bracketed or not) — no scheme, port or path. */
 const isHostEntry = (h: string) =>
   /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(h) || isIPv6(h.replace(/^\[(.*)\]$/, "$1"));
+
+/** Variables whose values a configuration error never repeats. */
+const SECRET_VARIABLES = new Set(["AUTH_SECRET", ...FORGE_SECRET_VARIABLES]);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -188,6 +192,8 @@ const envSchema = z.object({
   /** LLM provider, model and connection settings (declared next to their code in server/llm). */
   ...llmEnvShape,
   ...embedderEnvShape,
+  /** GitHub App / GitLab settings (declared next to their code in server/forges). */
+  ...forgeEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -234,6 +240,8 @@ export interface Config {
   pipelines: { allowProcesses: boolean };
   /** Overrides of the knowledge-base upload caps (unset keys keep their defaults). */
   knowledgeUploadLimits: Partial<Record<"maxFileBytes" | "maxUploadBytes" | "maxFiles", number>>;
+  /** Pull-request reviews on GitHub / GitLab (server/forges). */
+  forges: ForgeSettings;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
   ingestLimits: Partial<
     Record<
@@ -271,11 +279,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         // A list variable's bad item is reported under the variable's own name, with its whole value.
         const name = String(issue.path[0]);
         const got = cleaned[name];
-        return `${name}: expected ${issue.message}${got === undefined ? "" : `, got "${got}"`}`;
+        // A secret's value is never echoed (the message goes to logs).
+        const shown = got === undefined ? "" : SECRET_VARIABLES.has(name) ? " (value not shown)" : `, got "${got}"`;
+        return `${name}: expected ${issue.message}${shown}`;
       }),
     );
   }
   const env = parsed.data;
+  const forges = forgeSettingsFromEnv(env);
+  if (forges.problems.length) throw new ConfigError(forges.problems);
   const dataDir = path.resolve(env.DATA_DIR);
   const url = env.DATABASE_URL ?? `file:${path.join(dataDir, "argus.db")}`;
   return {
@@ -316,6 +328,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     pipelines: {
       allowProcesses: env.PIPELINES_ALLOW_PROCESSES === "true",
     },
+    forges: forges.settings,
     knowledgeUploadLimits: dropUndefined({
       maxFileBytes: env.KNOWLEDGE_MAX_FILE_MB && Math.round(env.KNOWLEDGE_MAX_FILE_MB * MiB),
       maxUploadBytes: env.KNOWLEDGE_MAX_UPLOAD_MB && Math.round(env.KNOWLEDGE_MAX_UPLOAD_MB * MiB),

@@ -50,6 +50,7 @@ import { createPipelineChatService, type PipelineChatService } from "./pipelines
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
 import { createPipelineAssistant, type PipelineAssistant } from "./pipelines/assistant/service.ts";
 import { workspaceChatModel } from "./providers/workspace-model.ts";
+import { createForgeService, type ForgeService } from "./forges/service.ts";
 
 export interface Services {
   config: Config;
@@ -93,6 +94,8 @@ export interface Services {
   pipelineChat: PipelineChatService;
   /** The pipeline builder's assistant: proposes validated YAML / parameter changes. */
   pipelineAssistant: PipelineAssistant;
+  /** Pull requests on GitHub: the webhook intake, their reviews, the results written back. */
+  forges: ForgeService;
   close(): Promise<void>;
 }
 
@@ -113,7 +116,8 @@ export async function createServices(config: Config, log = createLogger(config.l
     ? createBullQueue({ redis, leaseMs: config.jobs.leaseMs, log })
     : createInProcessQueue({
         concurrency: 6,
-        perKind: { "snapshot.ingest": 1, review: 2, "pipeline.run": 2, "knowledge.index": 1 },
+        // A PR's job imports its head itself (CPU-bound, like an import): one at a time.
+        perKind: { "snapshot.ingest": 1, review: 2, "pipeline.run": 2, "knowledge.index": 1, "forge.pull": 1 },
         log,
       });
   const events = createEventBus({ db, log });
@@ -139,11 +143,34 @@ export async function createServices(config: Config, log = createLogger(config.l
     signals,
     outbound,
   });
+  const runIngest = createIngestJob({ db, config, log, authSecret, fail: snapshots.fail });
+  const forges: ForgeService = createForgeService({
+    db,
+    config,
+    log,
+    queue,
+    // Every forge request through the outbound policy (a GitHub Enterprise host on the
+    // company network is allowed by the operator in OUTBOUND_ALLOWED_HOSTS).
+    fetch: outbound.fetch,
+    beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
+    runIngest: (job) => runIngest(job),
+    failSnapshot: snapshots.fail,
+    async startReview(uid, project, paths, settings) {
+      // The agent when the workspace has a model, else the static engine.
+      const model = await workspaceChatModel(db, providers, project.workspaceId);
+      await reviews.startForPullRequest(uid, {
+        projectUid: project.uid,
+        engine: model ? "agent" : "static",
+        scope: { kind: "paths", paths },
+        settings,
+      });
+    },
+  });
   const knowledge = createKnowledgeService({ db, config, queue, events, log, searchIndexes });
   // Every job kind (server/jobs/kinds.ts), registered here and nowhere else.
   registerJobs(queue, {
     "snapshot.ingest": {
-      handler: createIngestJob({ db, config, log, authSecret, fail: snapshots.fail }),
+      handler: runIngest,
       options: { concurrency: 1, abandoned: (job) => snapshots.fail(job.snapshotId, snapshots.abandonedReason) },
     },
     review: {
@@ -158,13 +185,24 @@ export async function createServices(config: Config, log = createLogger(config.l
         searchIndexes,
         takeOver: reviews.takeOver,
         watchStatus: queue.durable,
-        notify: notifications.notify,
+        notify: {
+          // A pull request's review also goes back to its PR (server/forges).
+          async reviewEnded(review, outcome, seq) {
+            const sent = await notifications.notify.reviewEnded(review, outcome, seq);
+            await forges
+              .reviewEnded(review.uid)
+              .catch((err: unknown) => log.error({ err }, "handing a review to its PR failed"));
+            return sent;
+          },
+        },
       }),
       options: { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
     },
     "ask.thread": ask.threadJob,
     "knowledge.index": knowledge.indexJob,
     "pipeline.run": pipelines.runJob,
+    "forge.pull": { handler: forges.pullJob, options: { concurrency: 1 } },
+    "forge.publish": { handler: forges.publishJob, options: { concurrency: 2 } },
   });
   return {
     config,
@@ -208,6 +246,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     pipelines,
     outbound,
     pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
+    forges,
     pipelineAssistant: createPipelineAssistant({
       db,
       log,

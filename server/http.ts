@@ -18,6 +18,7 @@ import { appRouter } from "./trpc/router.ts";
 import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
 import { EXPORT_ROUTE, handleExport } from "./review/index.ts";
 import { routeKnowledgeUpload } from "./knowledge/upload.ts";
+import { GITHUB_WEBHOOK_ROUTE, handleGitHubWebhook } from "./forges/github/webhook-route.ts";
 import { CLIENT_IP_HEADER, clientIp, trustedProxies } from "./web/client-ip.ts";
 import { originRefusal } from "./web/origin.ts";
 import { pathIsUnder } from "./web/request-path.ts";
@@ -95,6 +96,7 @@ export function createRequestHandler(services: Services, next?: Handler, role: R
       if (upload) return await handleUpload(services, req, res, upload[1]!);
       if (EXPORT_ROUTE.test(path)) return await handleExport(services, req, res, path);
       if (await routeKnowledgeUpload(services, req, res, path)) return;
+      if (GITHUB_WEBHOOK_ROUTE.test(path)) return await handleGitHubWebhook(services, req, res);
       if (next) {
         preparePageRequest(req, res, { dev });
         return await next(req, res);

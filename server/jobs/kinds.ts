@@ -52,6 +52,16 @@ export const JOB_PAYLOADS = {
     /** The overrides (API keys among them), sealed. */
     sealedOverrides: z.string().optional(),
   }),
+  /** A pull request's delivery: link, import its head, start its review (server/forges/pull-job.ts). */
+  "forge.pull": z.object({
+    installationId: id,
+    repo: z.object({ id: z.number().int().positive(), fullName: z.string().min(3).max(300) }),
+    number: z.number().int().positive(),
+    action: z.enum(["opened", "reopened", "synchronize", "ready_for_review", "closed"]),
+    headSha: z.string().min(1),
+  }),
+  /** A pull request's review ended: write it back to the PR (server/forges/publish.ts). */
+  "forge.publish": z.object({ reviewUid: id }),
 } satisfies Record<string, z.ZodType>;
 
 export type JobKind = keyof typeof JOB_PAYLOADS;

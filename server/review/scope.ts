@@ -3,9 +3,9 @@
  * folder prefix or a glob). `diff`: files changed between two refs, with the changed line ranges so
  * findings can be kept to the changed hunks — any file may still be read for context.
  */
-import picomatch from "picomatch";
 import { gitDiff } from "../codebase/git-meta.ts";
 import { invalid } from "../errors.ts";
+import { matcherFor } from "../lib/path-match.ts";
 import type { ReviewScope } from "./report/schema.ts";
 
 export interface ResolvedScope {
@@ -16,16 +16,7 @@ export interface ResolvedScope {
   description: string;
 }
 
-const norm = (p: string) => p.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, "");
-
-export function matcherFor(entries: string[]): (file: string) => boolean {
-  const tests = entries.map((raw) => {
-    const entry = norm(raw.trim());
-    if (picomatch.scan(entry).isGlob) return picomatch(entry, { dot: true });
-    return (file: string) => file === entry || file.startsWith(`${entry}/`);
-  });
-  return (file) => tests.some((t) => t(file));
-}
+export { matcherFor };
 
 /** Parses `@@ -a,b +c,d @@` headers of a unified diff into new-side line ranges per file. */
 export function changedRanges(patch: string): Map<string, [number, number][]> {

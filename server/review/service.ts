@@ -277,10 +277,15 @@ export function createReviewService(deps: {
     return { provider: resolved.provider, model: resolved.model, connectionUid: input.connectionUid ?? null };
   }
 
-  async function create(actor: NonNullable<Actor>, input: z.infer<typeof startReviewInput>): Promise<ReviewView> {
+  /** actor null: started by a forge's webhook for a pull request (server/forges checked the installation). */
+  async function create(
+    actor: NonNullable<Actor> | null,
+    input: z.infer<typeof startReviewInput>,
+    uid: string = crypto.randomUUID(),
+  ): Promise<ReviewView> {
     const project = await db.project.findUnique({ where: { uid: input.projectUid } });
     if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
-    await requireRole(db, actor, project.workspaceId, "member");
+    if (actor) await requireRole(db, actor, project.workspaceId, "member");
     if (!project.currentSnapshotId)
       throw invalid("This project has no imported code yet. Import a folder, a zip or a git repository first.");
     const snapshot = await db.snapshot.findUnique({ where: { id: project.currentSnapshotId } });
@@ -308,11 +313,11 @@ export function createReviewService(deps: {
 
     const review = await db.review.create({
       data: {
-        uid: crypto.randomUUID(),
+        uid,
         workspaceId: project.workspaceId,
         projectId: project.id,
         snapshotId: snapshot.id,
-        createdById: actor.userId,
+        createdById: actor?.userId ?? null,
         engine: input.engine,
         status: "queued",
         scope: JSON.stringify(input.scope),
@@ -354,6 +359,14 @@ export function createReviewService(deps: {
 
     start(actor: Actor, input: z.infer<typeof startReviewInput>) {
       return create(requireUser(actor), input);
+    },
+
+    /**
+     * A pull request's review, started by its forge's webhook: no user, the installation's workspace.
+     * The uid is the caller's, so the PR can name its review before the review can end.
+     */
+    startForPullRequest(uid: string, input: z.infer<typeof startReviewInput>) {
+      return create(null, input, uid);
     },
 
     async list(

@@ -146,10 +146,10 @@ export function createSnapshotService(deps: {
     return snapshot;
   }
 
-  /** Creates the snapshot record and marks the project as importing. */
+  /** Creates the snapshot record and marks the project as importing (actor null: a forge's webhook). */
   async function begin(
     project: Project,
-    actor: NonNullable<Actor>,
+    actor: NonNullable<Actor> | null,
     sourceKind: string,
     sourceLabel: string,
   ): Promise<Snapshot> {
@@ -160,7 +160,7 @@ export function createSnapshotService(deps: {
         sourceKind,
         sourceLabel,
         status: "ingesting",
-        createdById: actor.userId,
+        createdById: actor?.userId ?? null,
       },
     });
     await db.project.update({ where: { id: project.id }, data: { status: "ingesting", sourceKind } });

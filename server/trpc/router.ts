@@ -1,6 +1,7 @@
 import { router } from "./init.ts";
 import { accountRouter } from "./routers/account.ts";
 import { askRouter } from "./routers/ask.ts";
+import { forgesRouter } from "./routers/forges.ts";
 import { knowledgeRouter } from "./routers/knowledge.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { pipelineAssistantRouter } from "./routers/pipeline-assistant.ts";
@@ -17,6 +18,7 @@ import { workspacesRouter } from "./routers/workspaces.ts";
 export const appRouter = router({
   account: accountRouter,
   ask: askRouter,
+  forges: forgesRouter,
   knowledge: knowledgeRouter,
   notifications: notificationsRouter,
   pipelineChat: pipelineChatRouter,

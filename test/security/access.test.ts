@@ -283,6 +283,27 @@ const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
     }
     expect(await db.knowledgeDocument.count({ where: { knowledgeBaseId: base.id } })).toBe(before);
   },
+
+  // Webhooks carry no session: the signature is the credential (tested with a configured App in
+  // server/forges/github-pull-review.test.ts). Here no App is configured: nothing is taken, whoever asks.
+  GITHUB_WEBHOOK_ROUTE: async () => {
+    const { db } = w.server.services;
+    for (const actor of ["anonymous", "viewer"] as const) {
+      const r = await rawAs(actor, {
+        method: "POST",
+        path: "/api/forges/github/webhook",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "pull_request",
+          "x-github-delivery": randomUUID(),
+          "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
+        },
+        body: JSON.stringify({ action: "opened", number: 1 }),
+      });
+      expectRawRefusal(r, 404, actor, "github webhook");
+    }
+    expect(await db.forgeDelivery.count()).toBe(0);
+  },
 };
 
 /** Next route handlers (app/**\/route.ts): none today; each new one needs a check here. */

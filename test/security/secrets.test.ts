@@ -13,27 +13,13 @@ import type { RoomEvent } from "../../server/events/bus.ts";
 import { startScriptedServer, type ScriptedServer } from "../../server/llm/scripted/server.ts";
 import { modelFinding, reportText } from "../../server/review/reviewer/test-support.ts";
 import { createTestConfig, type TestConfig } from "../helpers/db.ts";
-import { Client, inviteAndSignUp, signUp, type Reply, type TestUser } from "../helpers/server.ts";
+import { Client, inviteAndSignUp, signUp, type TestUser } from "../helpers/server.ts";
 import { findLeaks, HOST_FILE_MARKERS, makeCanaries } from "./support/canaries.ts";
 import { plantHostileFiles, type PlantedSnapshot } from "./support/hostile-paths.ts";
 import { startServerProcess, type ServerProcess } from "./support/process-server.ts";
+import { RecordingClient } from "./support/recording-client.ts";
 import { rawRequest } from "./support/wire.ts";
 import { newProject, projectFiles, uploadZip, zipOf } from "./support/world.ts";
-
-/** Keeps every response body it receives, for the final sweep. */
-class RecordingClient extends Client {
-  static bodies: unknown[] = [];
-  override async query<T = unknown>(p: string, input?: unknown): Promise<Reply<T>> {
-    const r = await super.query<T>(p, input);
-    RecordingClient.bodies.push({ p, body: r.body });
-    return r;
-  }
-  override async mutate<T = unknown>(p: string, input?: unknown): Promise<Reply<T>> {
-    const r = await super.mutate<T>(p, input);
-    RecordingClient.bodies.push({ p, body: r.body });
-    return r;
-  }
-}
 
 const canaries = makeCanaries();
 let t: TestConfig;

@@ -61,6 +61,15 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "account.revokeInvite": { access: "owner", input: (w) => ({ id: w.a.inviteId }) },
 
   // ── notifications: each user's own inbox ──
+  // ── forges ──
+  "forges.installations": { access: "owner", input: ws },
+  "forges.connect": {
+    access: "owner",
+    input: (w) => ({ ...ws(w), forge: "github", installationId: 1 + Math.floor(Math.random() * 1e9) }),
+  },
+  "forges.disconnect": { access: "owner", input: (w) => ({ ...ws(w), forge: "github", installationId: 1 }) },
+  "forges.setRepoMode": { access: "owner", input: (w) => ({ projectUid: w.a.projectUid, mode: "off" }) },
+  "forges.pullOfReview": { access: "viewer", input: (w) => ({ reviewUid: w.a.reviewUid }) },
   "notifications.list": { access: "signedIn", input: () => ({ limit: 100 }) },
   "notifications.unreadCount": { access: "signedIn", input: () => undefined },
   "notifications.markRead": {

@@ -1,0 +1,186 @@
+/**
+ * The pull-request job (one per accepted delivery): link the repository to its Argus project (created
+ * on the first event), record the PR, import its head commit as a snapshot (the forge's archive
+ * endpoint with the installation's token — no token in a URL that is stored or logged), and start the
+ * diff review in the review's room. The review job's end hands over to publish.ts, which writes the
+ * result back to the PR.
+ *
+ * Quiet by design: a repository set to `off` or `on_request`, a draft, a closed PR and a head already
+ * reviewed start nothing. A push (synchronize) reviews only the files changed since the last reviewed
+ * commit (the forge's compare), within the PR's own diff.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Config } from "../config.ts";
+import type { Db, ForgePull, ForgeRepo, Project } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { ingestZip, resolveLimits } from "../codebase/ingest/index.ts";
+import type { IngestJob } from "../snapshots/job.ts";
+import { snapshotDirs } from "../snapshots/storage.ts";
+import { publicError } from "../errors-public.ts";
+import type { Forge, PullRef } from "./types.ts";
+import { ForgeGoneError } from "./types.ts";
+import type { PullJob } from "./github/intake.ts";
+import { readRepoRules } from "./repo-rules.ts";
+import { matcherFor } from "../lib/path-match.ts";
+import type { Severity } from "../shared/findings.ts";
+
+/** A review's scope names at most this many paths; a PR touching more is reviewed on its first ones. */
+export const MAX_REVIEWED_FILES = 200;
+
+export interface PullJobDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  /** The forge acting for an installation (its row id). */
+  forgeFor: (installationId: string) => Promise<Forge>;
+  beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
+  runIngest: (job: IngestJob) => Promise<void>;
+  failSnapshot: (snapshotId: string, message: string) => Promise<void>;
+  /** Starts the review with this uid (static or agent, chosen for the workspace). */
+  startReview: (uid: string, project: Project, paths: string[], settings: { minSeverity: Severity }) => Promise<void>;
+}
+
+async function linkRepo(db: Db, job: PullJob): Promise<ForgeRepo & { project: Project }> {
+  const existing = await db.forgeRepo.findUnique({
+    where: { installationId_externalId: { installationId: job.installationId, externalId: String(job.repo.id) } },
+    include: { project: true },
+  });
+  if (existing) {
+    if (existing.fullName === job.repo.fullName) return existing;
+    return db.forgeRepo.update({
+      where: { id: existing.id },
+      data: { fullName: job.repo.fullName },
+      include: { project: true },
+    });
+  }
+  const installation = await db.forgeInstallation.findUniqueOrThrow({ where: { id: job.installationId } });
+  return db.$transaction(async (tx) => {
+    const project = await tx.project.create({
+      data: {
+        uid: crypto.randomUUID(),
+        workspaceId: installation.workspaceId,
+        name: job.repo.fullName.slice(0, 120),
+        sourceKind: "github",
+      },
+    });
+    const repo = await tx.forgeRepo.create({
+      data: {
+        installationId: installation.id,
+        externalId: String(job.repo.id),
+        fullName: job.repo.fullName,
+        projectId: project.id,
+      },
+    });
+    return { ...repo, project };
+  });
+}
+
+export function createPullJob(deps: PullJobDeps) {
+  const { db, config, log } = deps;
+
+  /** The snapshot's source folder once imported, or null when the import failed (the snapshot says why). */
+  async function importHead(forge: Forge, repo: ForgeRepo & { project: Project }, sha: string): Promise<string | null> {
+    const snapshot = await deps.beginSnapshot(repo.project, `${repo.fullName}@${sha.slice(0, 12)}`);
+    const dirs = snapshotDirs(config.dataDir, repo.project.id, snapshot.id);
+    const tmp = await mkdtemp(path.join(os.tmpdir(), "argus-forge-"));
+    try {
+      const zipPath = path.join(tmp, "head.zip");
+      await forge.downloadArchive(repo.fullName, sha, zipPath);
+      const summary = await ingestZip({
+        dest: dirs.src,
+        zipPath,
+        limits: resolveLimits(config.ingestLimits),
+        onProgress: () => undefined,
+      });
+      await deps.runIngest({ snapshotId: snapshot.id, source: { kind: "uploaded", summary } });
+    } catch (err) {
+      const { message } = publicError(err, { doing: "importing the pull request's head commit", log });
+      await deps.failSnapshot(snapshot.id, message);
+      throw err;
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+    const done = await db.snapshot.findUnique({ where: { id: snapshot.id }, select: { status: true, message: true } });
+    if (done?.status !== "ready") {
+      log.warn({ repo: repo.fullName, sha, reason: done?.message }, "the pull request's head could not be imported");
+      return null;
+    }
+    return dirs.src;
+  }
+
+  return async function runPullJob(job: PullJob): Promise<void> {
+    const repo = await linkRepo(db, job);
+    const ref: PullRef = { repo: repo.fullName, number: job.number };
+    const existing = await db.forgePull.findUnique({
+      where: { repoId_number: { repoId: repo.id, number: job.number } },
+    });
+    if (job.action === "closed") {
+      if (existing) await db.forgePull.update({ where: { id: existing.id }, data: { state: "closed" } });
+      return;
+    }
+    if (repo.mode !== "auto") return; // on_request: only `@argus review` starts one; off: nothing
+    const forge = await deps.forgeFor(job.installationId);
+    let info;
+    try {
+      info = await forge.pull(ref);
+    } catch (err) {
+      if (err instanceof ForgeGoneError) return log.warn({ repo: repo.fullName, pull: job.number }, err.message);
+      throw err;
+    }
+    const fields = {
+      title: info.title.slice(0, 500),
+      url: info.url,
+      headRef: info.headRef,
+      headSha: info.headSha,
+      baseSha: info.baseSha,
+      state: info.state,
+    };
+    const pull: ForgePull = existing
+      ? await db.forgePull.update({ where: { id: existing.id }, data: fields })
+      : await db.forgePull.create({ data: { repoId: repo.id, number: job.number, ...fields } });
+    if (info.state === "closed" || info.draft) return; // drafts wait for ready_for_review
+    if (pull.lastReviewedSha === info.headSha || pull.reviewingSha === info.headSha) return; // already reviewed
+
+    const prFiles = (await forge.diff(ref)).filter((f) => f.status !== "removed").map((f) => f.path);
+    let files = prFiles;
+    let from: string | null = null;
+    if (pull.lastReviewedSha) {
+      const changed = await forge.changedBetween(repo.fullName, pull.lastReviewedSha, info.headSha);
+      if (changed) {
+        const inPr = new Set(prFiles);
+        files = changed.filter((f) => inPr.has(f));
+        from = pull.lastReviewedSha;
+      }
+    }
+    if (files.length === 0) {
+      await db.forgePull.update({ where: { id: pull.id }, data: { lastReviewedSha: info.headSha } });
+      return;
+    }
+    const src = await importHead(forge, repo, info.headSha);
+    if (!src) return;
+    // The repository's .argus.yaml (at the head): ignored paths are not reviewed, the floor applies.
+    const { rules } = await readRepoRules(src);
+    if (rules.ignore.length) {
+      const ignored = matcherFor(rules.ignore);
+      files = files.filter((f) => !ignored(f));
+    }
+    if (files.length === 0) {
+      await db.forgePull.update({ where: { id: pull.id }, data: { lastReviewedSha: info.headSha } });
+      return;
+    }
+    const project = await db.project.findUniqueOrThrow({ where: { id: repo.projectId } });
+    // The PR names its review before the review starts: its end (publish.ts) finds the PR by it.
+    const reviewUid = crypto.randomUUID();
+    await db.forgePull.update({
+      where: { id: pull.id },
+      data: { lastReviewUid: reviewUid, reviewingSha: info.headSha, reviewingFrom: from },
+    });
+    await deps.startReview(reviewUid, project, files.slice(0, MAX_REVIEWED_FILES), { minSeverity: rules.minSeverity });
+    log.info(
+      { repo: repo.fullName, pull: job.number, review: reviewUid, files: files.length },
+      "pull request review started",
+    );
+  };
+}

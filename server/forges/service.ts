@@ -1,0 +1,183 @@
+/**
+ * The forge layer's services: the GitHub App (from the environment), the webhook intake, the two jobs
+ * (a PR's import + review start, and the publishing of its result), and the owners' connection of an
+ * installation to their workspace. Every forge request goes through the `fetch` handed in.
+ */
+import { z } from "zod";
+import { requireRole, type Actor } from "../auth/access.ts";
+import type { Config } from "../config.ts";
+import type { Db, Project } from "../db/client.ts";
+import { isUniqueViolation } from "../db/client.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Logger } from "../logger.ts";
+import type { IngestJob } from "../snapshots/job.ts";
+import { createGitHubApp, type GitHubApp } from "./github/client.ts";
+import { gitHubForge } from "./github/forge.ts";
+import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } from "./github/intake.ts";
+import { createPublishJob, type PublishJob } from "./publish.ts";
+import { createPullJob, type PullJobDeps } from "./pull-job.ts";
+import type { Forge } from "./types.ts";
+
+export const connectInstallationInput = z.object({
+  workspaceId: z.string().min(1),
+  forge: z.literal("github"),
+  installationId: z.coerce
+    .number({ error: "The installation id is a number (GitHub → the App → Install → the URL's last part)." })
+    .int()
+    .positive(),
+});
+
+export const disconnectInstallationInput = connectInstallationInput;
+export const repoModeInput = z.object({
+  projectUid: z.uuid(),
+  mode: z.enum(["auto", "on_request", "off"]),
+});
+
+/** What Settings → Integrations shows: never a token or key (the App's live in the environment). */
+export interface InstallationView {
+  forge: "github";
+  installationId: number;
+  account: string | null;
+  createdAt: Date;
+  repos: { fullName: string; projectUid: string; mode: string }[];
+}
+
+/** A review's pull request, for its room page. */
+export interface PullView {
+  repo: string;
+  number: number;
+  title: string;
+  url: string;
+  headRef: string;
+  headSha: string;
+  state: string;
+}
+
+export interface ForgeServiceDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  queue: JobQueue;
+  fetch: typeof globalThis.fetch;
+  beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
+  runIngest: (job: IngestJob) => Promise<void>;
+  failSnapshot: (snapshotId: string, message: string) => Promise<void>;
+  startReview: PullJobDeps["startReview"];
+}
+
+export function createForgeService(deps: ForgeServiceDeps) {
+  const { db, config, log, queue } = deps;
+  const github: GitHubApp | undefined = config.forges.githubApp
+    ? createGitHubApp({ app: config.forges.githubApp, apiUrl: config.forges.githubApiUrl, fetch: deps.fetch, log })
+    : undefined;
+
+  async function forgeFor(installationId: string): Promise<Forge> {
+    const installation = await db.forgeInstallation.findUniqueOrThrow({ where: { id: installationId } });
+    if (installation.forge !== "github" || !github)
+      throw invalid("This installation's forge is not configured on this Argus (GITHUB_APP_ID …).");
+    return gitHubForge(await github.installation(Number(installation.externalId)));
+  }
+
+  const intake = createGitHubIntake({
+    db,
+    log,
+    verify: github?.verify,
+    enqueue: (job) => queue.enqueue("forge.pull", job),
+  });
+
+  const pullJob = createPullJob({
+    db,
+    config,
+    log,
+    forgeFor,
+    beginSnapshot: deps.beginSnapshot,
+    runIngest: deps.runIngest,
+    failSnapshot: deps.failSnapshot,
+    startReview: deps.startReview,
+  });
+  const publishJob = createPublishJob({ db, config, log, forgeFor });
+
+  return {
+    /** The job handlers (registered by the composition root, server/context.ts). */
+    pullJob: (job: PullJob) => pullJob(job),
+    publishJob: (job: PublishJob) => publishJob(job),
+    receiveGitHub: (delivery: Delivery): Promise<IntakeAnswer> => intake(delivery),
+
+    /** A review ended: when it is a pull request's, its result goes back to the PR (a job). */
+    async reviewEnded(reviewUid: string): Promise<void> {
+      const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, select: { id: true } });
+      if (pull) await queue.enqueue("forge.publish", { reviewUid });
+    },
+
+    /** Whether this Argus has a GitHub App (Settings says what to set when not). */
+    githubConfigured: () => github !== undefined,
+
+    async installations(actor: Actor, workspaceId: string): Promise<InstallationView[]> {
+      await requireRole(db, actor, workspaceId, "owner");
+      const rows = await db.forgeInstallation.findMany({
+        where: { workspaceId },
+        include: { repos: { include: { project: { select: { uid: true } } }, orderBy: { fullName: "asc" } } },
+        orderBy: { createdAt: "asc" },
+      });
+      return rows.map((r) => ({
+        forge: "github",
+        installationId: Number(r.externalId),
+        account: r.account,
+        createdAt: r.createdAt,
+        repos: r.repos.map((repo) => ({ fullName: repo.fullName, projectUid: repo.project.uid, mode: repo.mode })),
+      }));
+    },
+
+    async disconnectInstallation(actor: Actor, input: z.infer<typeof disconnectInstallationInput>): Promise<void> {
+      await requireRole(db, actor, input.workspaceId, "owner");
+      const { count } = await db.forgeInstallation.deleteMany({
+        where: { workspaceId: input.workspaceId, forge: input.forge, externalId: String(input.installationId) },
+      });
+      if (!count) throw notFound(`Installation ${input.installationId} is not connected to this workspace.`);
+    },
+
+    /** Which pull requests of a linked repository are reviewed: every one, on request, or none. */
+    async setRepoMode(actor: Actor, input: z.infer<typeof repoModeInput>): Promise<void> {
+      const project = await db.project.findUnique({ where: { uid: input.projectUid }, include: { forgeRepo: true } });
+      if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
+      await requireRole(db, actor, project.workspaceId, "owner");
+      if (!project.forgeRepo) throw invalid("That project is not linked to a repository on a forge.");
+      await db.forgeRepo.update({ where: { id: project.forgeRepo.id }, data: { mode: input.mode } });
+    },
+
+    /** The pull request a review was started for (its room shows the PR), or null. */
+    async pullOfReview(actor: Actor, reviewUid: string): Promise<PullView | null> {
+      const review = await db.review.findUnique({ where: { uid: reviewUid }, select: { workspaceId: true } });
+      if (!review) throw notFound(`No review with id ${reviewUid}. It may have been deleted.`);
+      await requireRole(db, actor, review.workspaceId, "viewer");
+      const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, include: { repo: true } });
+      if (!pull) return null;
+      return {
+        repo: pull.repo.fullName,
+        number: pull.number,
+        title: pull.title,
+        url: pull.url,
+        headRef: pull.headRef,
+        headSha: pull.headSha,
+        state: pull.state,
+      };
+    },
+
+    /** An owner connects a GitHub App installation to their workspace (its deliveries are then taken). */
+    async connectInstallation(actor: Actor, input: z.infer<typeof connectInstallationInput>) {
+      await requireRole(db, actor, input.workspaceId, "owner");
+      try {
+        const row = await db.forgeInstallation.create({
+          data: { workspaceId: input.workspaceId, forge: input.forge, externalId: String(input.installationId) },
+        });
+        return { forge: row.forge, installationId: Number(row.externalId), createdAt: row.createdAt };
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw conflict(`Installation ${input.installationId} is already connected to a workspace of this Argus.`);
+        throw err;
+      }
+    },
+  };
+}
+export type ForgeService = ReturnType<typeof createForgeService>;

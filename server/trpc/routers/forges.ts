@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { connectInstallationInput, disconnectInstallationInput, repoModeInput } from "../../forges/service.ts";
+import { protectedProcedure, router } from "../init.ts";
+
+/** Pull requests on forges (server/forges): installations (owners), repository modes, a review's PR. */
+export const forgesRouter = router({
+  installations: protectedProcedure
+    .input(z.object({ workspaceId: z.string().min(1) }))
+    .query(async ({ ctx, input }) => ({
+      githubConfigured: ctx.services.forges.githubConfigured(),
+      installations: await ctx.services.forges.installations(ctx.actor, input.workspaceId),
+    })),
+  connect: protectedProcedure
+    .input(connectInstallationInput)
+    .mutation(({ ctx, input }) => ctx.services.forges.connectInstallation(ctx.actor, input)),
+  disconnect: protectedProcedure
+    .input(disconnectInstallationInput)
+    .mutation(({ ctx, input }) => ctx.services.forges.disconnectInstallation(ctx.actor, input)),
+  setRepoMode: protectedProcedure
+    .input(repoModeInput)
+    .mutation(({ ctx, input }) => ctx.services.forges.setRepoMode(ctx.actor, input)),
+  pullOfReview: protectedProcedure
+    .input(z.object({ reviewUid: z.uuid() }))
+    .query(({ ctx, input }) => ctx.services.forges.pullOfReview(ctx.actor, input.reviewUid)),
+});
