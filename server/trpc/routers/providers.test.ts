@@ -124,7 +124,7 @@ describe("provider connections", () => {
       const r = await save(owner, { name: `Internal ${baseUrl}`, provider: "openai-compatible", baseUrl, model: "m" });
       expect(r.status).toBe(400);
       expect(r.error!.message).toContain(
-        `The base URL ${baseUrl} is refused: Argus only reaches hosts on the public internet`,
+        `The base URL ${baseUrl} is refused: Argus only sends requests to hosts on the public internet`,
       );
       const t = await owner.client.mutate("providers.test", {
         workspaceId: owner.workspaceId,
