@@ -5,9 +5,11 @@
 // Besides typescript-eslint's recommended rules, it enforces the layer boundaries of
 // docs/architecture.md as import restrictions (see ./eslint.boundaries.mjs); eslint.config.test.ts
 // proves that every one of them fires. Only server/config.ts reads process.env (eslint.process-env.mjs).
+// No function runs over 150 lines (eslint.function-size.mjs, with its ratchet list).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import { boundaryConfigs } from "./eslint.boundaries.mjs";
+import { functionSizeConfigs } from "./eslint.function-size.mjs";
 import { processEnvConfigs } from "./eslint.process-env.mjs";
 
 export default tseslint.config(
@@ -51,4 +53,5 @@ export default tseslint.config(
   },
   ...boundaryConfigs,
   ...processEnvConfigs,
+  ...functionSizeConfigs,
 );

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config.mts";
+import { sharedTest } from "./vitest.config.mts";
 
 // `npm run test:scale`: the scale-out suite — everything that needs Redis (REDIS_URL), next to its
 // code as *.redis.test.ts, and the multi-process tests in test/scale (several Argus processes on one
@@ -7,7 +7,7 @@ import base from "./vitest.config.mts";
 // One file at a time: the multi-process tests start several servers each.
 export default defineConfig({
   test: {
-    ...base.test,
+    ...sharedTest,
     include: ["server/**/*.redis.test.ts", "test/scale/**/*.test.ts"],
     exclude: ["node_modules/**"],
     maxWorkers: 1,

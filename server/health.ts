@@ -6,7 +6,7 @@
  */
 import type { Services } from "./context.ts";
 import type { JobCounts } from "./jobs/queue.ts";
-import type { Role } from "./main.ts";
+import type { Role } from "./process-role.ts";
 import { version } from "./version.ts";
 
 export interface Health {

@@ -13,7 +13,7 @@ import { toNodeHandler } from "better-auth/node";
 import { actorFromHeaders, SIGN_UP_CLOSED, toHeaders } from "./auth/auth.ts";
 import type { Services } from "./context.ts";
 import { checkHealth } from "./health.ts";
-import type { Role } from "./main.ts";
+import type { Role } from "./process-role.ts";
 import { appRouter } from "./trpc/router.ts";
 import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
 import { EXPORT_ROUTE, handleExport } from "./review/index.ts";

@@ -21,19 +21,7 @@ import { migrate } from "./db/migrate.ts";
 import { createRequestHandler, createWorkerRequestHandler } from "./http.ts";
 import { seedAllWorkspaces } from "./prompts/builtins.ts";
 import { attachSocketServer, attachWorkerFanout, type ArgusSocketServer } from "./realtime/socket.ts";
-
-export const ROLES = ["all", "web", "worker"] as const;
-export type Role = (typeof ROLES)[number];
-
-/** Why this configuration cannot run the role, or null. */
-export function roleRefusal(role: Role, config: Config): string | null {
-  if (role === "all") return null;
-  if (!config.redis)
-    return `--role ${role} needs REDIS_URL: without Redis, jobs run in the process that starts them and events reach only its own sockets. Set REDIS_URL, or use --role all.`;
-  if (config.db.provider !== "postgres")
-    return `--role ${role} needs PostgreSQL (DATABASE_URL=postgres://…): every node must use one shared database, and a SQLite file belongs to one process.`;
-  return null;
-}
+import { roleRefusal, type Role } from "./process-role.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

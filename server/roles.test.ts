@@ -2,7 +2,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
-import { roleRefusal, startServer } from "./main.ts";
+import { startServer } from "./main.ts";
+import { roleRefusal } from "./process-role.ts";
 
 const pg = "postgres://argus@db.internal:5432/argus";
 

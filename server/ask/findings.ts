@@ -50,6 +50,24 @@ function findingFields(input: z.infer<typeof saveFindingInput>, evidence: string
   return { title, severity, category, file, startLine, endLine, evidence, explanation };
 }
 
+/** The lines' own text, or a refusal saying why they are not there. */
+function linesOf(sandbox: Sandbox, file: string, startLine: number, endLine: number): string {
+  let content: string;
+  try {
+    content = sandbox.readFile(file).content;
+  } catch {
+    throw invalid(`There is no file "${file}" in that code: pick a file the answer cites.`);
+  }
+  const located = locateEvidence(content, { startLine, endLine, evidence: "" });
+  if (located.status !== "ok")
+    throw invalid(
+      located.status === "dropped"
+        ? `${file} has no lines ${startLine}–${endLine} (${located.reason}).`
+        : `${file} ends at line ${located.endLine}: lines ${startLine}–${endLine} do not all exist.`,
+    );
+  return located.evidence;
+}
+
 export function createAnswerFindings(deps: { db: Db; config: Config }) {
   const { db, config } = deps;
 
@@ -64,24 +82,6 @@ export function createAnswerFindings(deps: { db: Db; config: Config }) {
     const s = await db.snapshot.findUnique({ where: { id: snapshotId } });
     if (!s || s.status !== "ready") throw invalid("That code is no longer imported, so the lines cannot be checked.");
     return new Sandbox(snapshotDirs(config.dataDir, s.projectId, s.id).src);
-  }
-
-  /** The lines' own text, or a refusal saying why they are not there. */
-  function linesOf(sandbox: Sandbox, file: string, startLine: number, endLine: number): string {
-    let content: string;
-    try {
-      content = sandbox.readFile(file).content;
-    } catch {
-      throw invalid(`There is no file "${file}" in that code: pick a file the answer cites.`);
-    }
-    const located = locateEvidence(content, { startLine, endLine, evidence: "" });
-    if (located.status !== "ok")
-      throw invalid(
-        located.status === "dropped"
-          ? `${file} has no lines ${startLine}–${endLine} (${located.reason}).`
-          : `${file} ends at line ${located.endLine}: lines ${startLine}–${endLine} do not all exist.`,
-      );
-    return located.evidence;
   }
 
   return {

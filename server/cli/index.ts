@@ -71,7 +71,8 @@ async function main(argv: string[]): Promise<number> {
     case "start": {
       setProcessEnv("NODE_ENV", "production", true);
       const config = getConfig();
-      const { repoRoot, roleRefusal, ROLES, startServer } = await import("../main.ts");
+      const { repoRoot, startServer } = await import("../main.ts");
+      const { roleRefusal, ROLES } = await import("../process-role.ts");
       const role = parseArgs({ args: argv.slice(argv.indexOf("start") + 1), options: { role: { type: "string" } } })
         .values.role;
       if (role !== undefined && !(ROLES as readonly string[]).includes(role))

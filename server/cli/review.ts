@@ -83,6 +83,44 @@ function scopeFrom(diff: string | undefined, paths: string | undefined): ReviewS
   return { kind: "project" };
 }
 
+type AgentOptions = NonNullable<Parameters<typeof executeReview>[0]["agent"]>;
+
+/** The agent engine's model and prompt from the flags and the environment's provider settings. */
+async function agentFor(
+  values: { provider?: string; model?: string; prompt?: string },
+  settings: ReturnType<typeof getConfig>["llm"],
+): Promise<AgentOptions> {
+  const provider = values.provider ? providerSchema.safeParse(values.provider) : undefined;
+  if (provider && !provider.success)
+    throw new UsageError(`--provider is anthropic, openai or openai-compatible, not "${values.provider}".`);
+  const llm = clientOptionsFromSettings(settings, provider?.data);
+  if (values.model) llm.model = values.model;
+  if (!llm.apiKey && llm.provider !== "openai-compatible")
+    throw new UsageError(
+      `No API key for ${PROVIDER_INFO[llm.provider].label}: set it in the environment (see .env.example), or use --engine static.`,
+    );
+  const prompt = values.prompt
+    ? await readFile(values.prompt, "utf8").catch(() => {
+        throw new UsageError(`Cannot read the prompt file "${values.prompt}".`);
+      })
+    : (loadBuiltinPrompts().find((p) => p.isDefault) ?? loadBuiltinPrompts()[0]!).content;
+  return { llm, prompt };
+}
+
+/** "3 findings (1 high, 2 low), score 72": the line the review ends with on stderr. */
+function summaryLine(report: { findings: { severity: string }[]; overallScore: number }): string {
+  const counts = report.findings.reduce<Record<string, number>>(
+    (acc, f) => ({ ...acc, [f.severity]: (acc[f.severity] ?? 0) + 1 }),
+    {},
+  );
+  const breakdown =
+    Object.entries(counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(", ") || "none";
+  const n = report.findings.length;
+  return `${n} finding${n === 1 ? "" : "s"} (${breakdown}), score ${report.overallScore}`;
+}
+
 export async function runReviewCli(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -140,24 +178,7 @@ export async function runReviewCli(argv: string[]): Promise<number> {
     });
 
     const config = getConfig();
-    let agent: Parameters<typeof executeReview>[0]["agent"];
-    if (values.engine === "agent") {
-      const provider = values.provider ? providerSchema.safeParse(values.provider) : undefined;
-      if (provider && !provider.success)
-        throw new UsageError(`--provider is anthropic, openai or openai-compatible, not "${values.provider}".`);
-      const llm = clientOptionsFromSettings(config.llm, provider?.data);
-      if (values.model) llm.model = values.model;
-      if (!llm.apiKey && llm.provider !== "openai-compatible")
-        throw new UsageError(
-          `No API key for ${PROVIDER_INFO[llm.provider].label}: set it in the environment (see .env.example), or use --engine static.`,
-        );
-      const prompt = values.prompt
-        ? await readFile(values.prompt, "utf8").catch(() => {
-            throw new UsageError(`Cannot read the prompt file "${values.prompt}".`);
-          })
-        : (loadBuiltinPrompts().find((p) => p.isDefault) ?? loadBuiltinPrompts()[0]!).content;
-      agent = { llm, prompt };
-    }
+    const agent = values.engine === "agent" ? await agentFor(values, config.llm) : undefined;
 
     base = await mkdtemp(path.join(os.tmpdir(), "argus-review-"));
     const dirs = snapshotDirs(base, "cli", "snapshot");
@@ -223,17 +244,7 @@ export async function runReviewCli(argv: string[]): Promise<number> {
     });
     if (values.out) await writeFile(values.out, rendered.body);
     else process.stdout.write(rendered.body);
-    const counts = report.findings.reduce<Record<string, number>>(
-      (acc, f) => ({ ...acc, [f.severity]: (acc[f.severity] ?? 0) + 1 }),
-      {},
-    );
-    process.stderr.write(
-      `${report.findings.length} finding${report.findings.length === 1 ? "" : "s"} (${
-        Object.entries(counts)
-          .map(([k, v]) => `${v} ${k}`)
-          .join(", ") || "none"
-      }), score ${report.overallScore}\n`,
-    );
+    process.stderr.write(`${summaryLine(report)}\n`);
     if (failOn?.success && report.findings.some((f) => atLeast(f.severity, failOn.data))) {
       process.stderr.write(`failing: findings at or above ${failOn.data}\n`);
       return 1;

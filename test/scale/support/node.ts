@@ -6,7 +6,8 @@
  *   ARGUS_ROLE=worker DATABASE_URL=… REDIS_URL=… PORT=0 node --import tsx test/scale/support/node.ts
  */
 import { loadConfig } from "../../../server/config.ts";
-import { ROLES, startServer, type Role } from "../../../server/main.ts";
+import { startServer } from "../../../server/main.ts";
+import { ROLES, type Role } from "../../../server/process-role.ts";
 
 const role = (process.env.ARGUS_ROLE ?? "all") as Role;
 if (!ROLES.includes(role)) throw new Error(`ARGUS_ROLE must be one of ${ROLES.join(", ")}`);

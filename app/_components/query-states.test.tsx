@@ -1,0 +1,43 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { QueryList } from "./query-states.tsx";
+
+function query<T>(over: Partial<{ isPending: boolean; isError: boolean; error: unknown; data: T[] }>) {
+  return { isPending: false, isError: false, error: null, data: undefined, refetch: vi.fn(), ...over };
+}
+
+const row = (name: string) => <li key={name}>{name}</li>;
+
+describe("QueryList", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("shows no skeleton for a quick answer, then one while the query keeps running", () => {
+    render(<QueryList query={query<string>({ isPending: true })} label="Projects" empty="none" children={row} />);
+    expect(screen.queryByLabelText("Loading")).toBeNull();
+    act(() => vi.advanceTimersByTime(300));
+    expect(screen.getByLabelText("Loading")).toBeTruthy();
+  });
+
+  it("lists the rows under the list's name", () => {
+    render(<QueryList query={query({ data: ["api", "web"] })} label="Projects" empty="none" children={row} />);
+    const list = screen.getByRole("list", { name: "Projects" });
+    expect([...list.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["api", "web"]);
+  });
+
+  it("shows the empty state, not an empty card, when there are no rows", () => {
+    render(
+      <QueryList query={query<string>({ data: [] })} label="Projects" empty={<p>No projects yet.</p>} children={row} />,
+    );
+    expect(screen.getByText("No projects yet.")).toBeTruthy();
+    expect(screen.queryByRole("list")).toBeNull();
+  });
+
+  it("shows the server's message for a failure, and Try again asks once more", () => {
+    const failed = query<string>({ isError: true, error: { message: "You are not a member of this workspace." } });
+    render(<QueryList query={failed} label="Projects" empty="none" children={row} />);
+    expect(screen.getByText("You are not a member of this workspace.")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /try again/i }));
+    expect(failed.refetch).toHaveBeenCalledTimes(1);
+  });
+});
