@@ -9,6 +9,8 @@ import path from "node:path";
 
 const INPUTS = [
   "app",
+  // The browser code imports server/shared (protocol shapes, pure helpers): a change there is a UI change.
+  "server/shared",
   "public",
   "next.config.ts",
   "postcss.config.mjs",
