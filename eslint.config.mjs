@@ -4,10 +4,11 @@
 //
 // Besides typescript-eslint's recommended rules, it enforces the layer boundaries of
 // docs/architecture.md as import restrictions (see ./eslint.boundaries.mjs); eslint.config.test.ts
-// proves that every one of them fires.
+// proves that every one of them fires. Only server/config.ts reads process.env (eslint.process-env.mjs).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import { boundaryConfigs } from "./eslint.boundaries.mjs";
+import { processEnvConfigs } from "./eslint.process-env.mjs";
 
 export default tseslint.config(
   {
@@ -49,4 +50,5 @@ export default tseslint.config(
     },
   },
   ...boundaryConfigs,
+  ...processEnvConfigs,
 );

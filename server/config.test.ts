@@ -137,18 +137,28 @@ describe("loadConfig", () => {
   });
 
   it("pipelines from the web app start no processes unless PIPELINES_ALLOW_PROCESSES=true", () => {
-    expect(loadConfig({}).pipelines).toEqual({ allowProcesses: false, allowedHosts: [] });
-    expect(loadConfig({ PIPELINES_ALLOW_PROCESSES: "true" }).pipelines).toEqual({
-      allowProcesses: true,
-      allowedHosts: [],
-    });
-    expect(loadConfig({ PIPELINES_ALLOWED_HOSTS: "127.0.0.1, llm.internal" }).pipelines.allowedHosts).toEqual([
-      "127.0.0.1",
-      "llm.internal",
-    ]);
+    expect(loadConfig({}).pipelines).toEqual({ allowProcesses: false });
+    expect(loadConfig({ PIPELINES_ALLOW_PROCESSES: "true" }).pipelines).toEqual({ allowProcesses: true });
     expect(configError({ PIPELINES_ALLOW_PROCESSES: "yes" }).problems).toEqual([
       'PIPELINES_ALLOW_PROCESSES: expected true or false, got "yes"',
     ]);
+  });
+
+  it("outbound allow list: OUTBOUND_ALLOWED_HOSTS host:port, the deprecated PIPELINES_ALLOWED_HOSTS (with a log line), OLLAMA_URL only when set", () => {
+    expect(loadConfig({}).outbound).toEqual({ allow: [] });
+    expect(loadConfig({}).ollamaUrl).toBe("http://localhost:11434");
+    expect(loadConfig({}).deprecations).toEqual([]);
+    const c = loadConfig({
+      OUTBOUND_ALLOWED_HOSTS: "llm.internal:8000, [fd00::5]:443",
+      PIPELINES_ALLOWED_HOSTS: "10.0.0.7",
+      OLLAMA_URL: "http://gpu-box:11434/",
+    });
+    expect(c.outbound.allow).toEqual(["llm.internal:8000", "[fd00::5]:443", "10.0.0.7", "gpu-box:11434"]);
+    expect(c.ollamaUrl).toBe("http://gpu-box:11434");
+    expect(c.deprecations[0]).toContain("PIPELINES_ALLOWED_HOSTS is deprecated");
+    expect(configError({ OUTBOUND_ALLOWED_HOSTS: "llm.internal" }).problems[0]).toMatch(
+      /^OUTBOUND_ALLOWED_HOSTS: expected a comma-separated list of host:port entries/,
+    );
   });
 
   describe("bad values stop start-up with a message naming the variable and what was expected", () => {

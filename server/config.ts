@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { llmEnvShape, llmSettingsFromEnv, type LlmSettings } from "./llm/index.ts";
 import { embedderEnvShape, embedderSettingsFromEnv, type EmbedderSettings } from "./retrieval/embed/settings.ts";
+import { parseAllowEntry } from "./net/outbound.ts";
 
 const port = z.coerce
   .number({ error: "a port number" })
@@ -100,10 +101,17 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** pretty = human-readable lines; json = one JSON object per line. Default: pretty in development. */
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
-  /** Where Argus looks for a local Ollama to offer its models in Settings. */
-  OLLAMA_URL: z
-    .url({ protocol: /^https?$/, error: "an http(s) URL such as http://localhost:11434" })
-    .default("http://localhost:11434"),
+  /** Where Argus looks for a local Ollama to offer its models in Settings. Set, its host:port is
+   * also allowed as a connection's base URL (the default one is not: it would open localhost). */
+  OLLAMA_URL: z.url({ protocol: /^https?$/, error: "an http(s) URL such as http://localhost:11434" }).optional(),
+  /** host:port entries that URLs users choose may reach although internal (server/net/outbound.ts). */
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .refine((v) => splitList(v, ",").every((e) => parseAllowEntry(e)?.port), {
+      error:
+        "a comma-separated list of host:port entries, without scheme or path (e.g. llm.internal:8000,10.0.0.7:11434,[fd00::5]:443)",
+    })
+    .optional(),
   /** Ingest caps (server/codebase/ingest/limits.ts); each refusal message names the variable to raise. */
   INGEST_MAX_TOTAL_MB: z.coerce
     .number({ error: "a number of megabytes" })
@@ -142,8 +150,8 @@ const envSchema = z.object({
         "a comma-separated list of host names or IP addresses, without scheme or port (e.g. gitlab.internal,10.0.0.7)",
     })
     .optional(),
-  /** Hosts a web-app pipeline's HTTP requests (model base_url, retriever, web search, reranker) may
-   * reach although they resolve to internal addresses (SSRF guard, server/net/outbound.ts). */
+  /** Deprecated (OUTBOUND_ALLOWED_HOSTS): hosts, any port, that URLs users choose may reach although
+   * they resolve to internal addresses. Still read, with a line in the log. */
   PIPELINES_ALLOWED_HOSTS: z
     .string()
     .refine((v) => splitList(v, ",").every(isHostEntry), {
@@ -211,14 +219,19 @@ export interface Config {
   llm: LlmSettings;
   /** Which embedder new search indexes use (hash by default) and its settings. */
   embeddings: EmbedderSettings;
+  /** OLLAMA_URL, or the default local address (looked at for Settings' model list only). */
   ollamaUrl: string;
+  /** Where URLs that users choose may go (server/net/outbound.ts): the allow list's entries. */
+  outbound: { allow: string[] };
+  /** Lines for the log at start: settings still read but to be replaced. */
+  deprecations: string[];
   projectEslintConfig: boolean;
   /** Where git imports may go (server/codebase/ingest/git-network.ts). */
   git: { allowedHosts: string[]; useServerSshKeys: boolean };
   /** Absolute paths of the folders an owner may import from (compared by real path); empty: off. */
   importPathRoots: string[];
   /** What pipelines run from the web app may do (server/pipelines/process-policy.ts). */
-  pipelines: { allowProcesses: boolean; allowedHosts: string[] };
+  pipelines: { allowProcesses: boolean };
   /** Overrides of the knowledge-base upload caps (unset keys keep their defaults). */
   knowledgeUploadLimits: Partial<Record<"maxFileBytes" | "maxUploadBytes" | "maxFiles", number>>;
   /** Overrides of the ingest caps (unset keys keep their defaults). */
@@ -287,7 +300,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     llm: llmSettingsFromEnv(env),
     embeddings: embedderSettingsFromEnv(env, dataDir),
-    ollamaUrl: env.OLLAMA_URL.replace(/\/$/, ""),
+    ollamaUrl: (env.OLLAMA_URL ?? DEFAULT_OLLAMA_URL).replace(/\/$/, ""),
+    outbound: { allow: outboundAllowList(env) },
+    deprecations: env.PIPELINES_ALLOWED_HOSTS
+      ? [
+          "PIPELINES_ALLOWED_HOSTS is deprecated and still read (its hosts are allowed on every port): list host:port entries in OUTBOUND_ALLOWED_HOSTS instead",
+        ]
+      : [],
     projectEslintConfig: env.ESLINT_USE_PROJECT_CONFIG === "true",
     git: {
       allowedHosts: splitList(env.GIT_ALLOWED_HOSTS ?? "", ","),
@@ -296,7 +315,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     importPathRoots: splitList(env.IMPORT_PATH_ROOTS ?? "", path.delimiter).map((p) => path.resolve(p)),
     pipelines: {
       allowProcesses: env.PIPELINES_ALLOW_PROCESSES === "true",
-      allowedHosts: splitList(env.PIPELINES_ALLOWED_HOSTS ?? "", ","),
     },
     knowledgeUploadLimits: dropUndefined({
       maxFileBytes: env.KNOWLEDGE_MAX_FILE_MB && Math.round(env.KNOWLEDGE_MAX_FILE_MB * MiB),
@@ -316,6 +334,39 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 }
 
 const MiB = 1024 * 1024;
+const DEFAULT_OLLAMA_URL = "http://localhost:11434";
+
+/** OUTBOUND_ALLOWED_HOSTS, the deprecated PIPELINES_ALLOWED_HOSTS (any port), and OLLAMA_URL when set. */
+function outboundAllowList(env: Env): string[] {
+  const allow = [
+    ...splitList(env.OUTBOUND_ALLOWED_HOSTS ?? "", ","),
+    ...splitList(env.PIPELINES_ALLOWED_HOSTS ?? "", ","),
+  ];
+  if (env.OLLAMA_URL) {
+    const u = new URL(env.OLLAMA_URL);
+    allow.push(`${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`);
+  }
+  return allow;
+}
+
+/**
+ * The environment handed to a child process Argus starts (git, ESLint, bandit, `next build`, an
+ * MCP stdio server): the server's own, plus `extra`. The one other place process.env is read.
+ */
+export function childProcessEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
+/** The operator's environment as command-line pipeline runs see it (UltraRAG fills blank API keys from it). */
+export function operatorEnvironment(): Readonly<Record<string, string | undefined>> {
+  return { ...process.env };
+}
+
+/** Sets a variable of this process before something that reads it starts (NODE_ENV for Next, LanceDB's threads). */
+export function setProcessEnv(name: string, value: string, onlyIfUnset = false): void {
+  if (onlyIfUnset && process.env[name]) return;
+  process.env[name] = value;
+}
 
 /** "https://Argus.example.com:443/x" → "https://argus.example.com": what a browser sends as Origin. */
 function originOf(url: string): string {

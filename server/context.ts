@@ -2,6 +2,7 @@
  * Builds the service graph once per process and hands it out. Next.js route code gets its own copy
  * of modules, so the graph lives on globalThis (STACK.md).
  */
+import { createOutboundPolicy, type OutboundPolicy } from "./net/outbound.ts";
 import { mkdirSync } from "node:fs";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { resolveAuthSecret } from "./auth/secret.ts";
@@ -54,6 +55,8 @@ export interface Services {
   projects: ReturnType<typeof createProjectService>;
   prompts: ReturnType<typeof createPromptService>;
   providers: ReturnType<typeof createProviderService>;
+  /** The outbound policy (server/net/outbound.ts): check and fetch every URL a user chose through it. */
+  outbound: OutboundPolicy;
   snapshots: ReturnType<typeof createSnapshotService>;
   queue: JobQueue;
   /** Redis (REDIS_URL), or undefined in the embedded default. */
@@ -102,7 +105,9 @@ export async function createServices(config: Config, log = createLogger(config.l
     ? createBullQueue({ redis, leaseMs: config.jobs.leaseMs, log })
     : createInProcessQueue({ concurrency: 3, perKind: { [INGEST_JOB]: 1, [REVIEW_JOB]: 2 }, log });
   const events = createEventBus({ db, log });
-  const providers = createProviderService(db, config, authSecret);
+  // One outbound policy for every URL a user chose (model connections, web runs' backends, forges).
+  const outbound = createOutboundPolicy({ allow: config.outbound.allow });
+  const providers = createProviderService(db, config, authSecret, fetch, outbound);
   const steering = createSteering({ db, events, log, signals, rateLimits });
   const notifications = createNotifications({ db, log });
   const reviews = createReviewService({ db, queue, events, log, providers, steering, signals });
@@ -132,7 +137,17 @@ export async function createServices(config: Config, log = createLogger(config.l
     }),
     { concurrency: 2, abandoned: (job) => reviews.abandoned(job.reviewId) },
   );
-  const pipelines = createPipelineService({ db, config, events, log, authSecret, searchIndexes, queue, signals });
+  const pipelines = createPipelineService({
+    db,
+    config,
+    events,
+    log,
+    authSecret,
+    searchIndexes,
+    queue,
+    signals,
+    outbound,
+  });
   return {
     config,
     log,
@@ -173,6 +188,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     prompts: createPromptService(db),
     providers,
     pipelines,
+    outbound,
     pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
     pipelineAssistant: createPipelineAssistant({
       db,

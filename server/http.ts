@@ -21,7 +21,7 @@ import { routeKnowledgeUpload } from "./knowledge/upload.ts";
 import { CLIENT_IP_HEADER, clientIp, trustedProxies } from "./web/client-ip.ts";
 import { originRefusal } from "./web/origin.ts";
 import { pathIsUnder } from "./web/request-path.ts";
-import { preparePageRequest, setSecurityHeaders } from "./web/security-headers.ts";
+import { hstsFor, preparePageRequest, setSecurityHeaders } from "./web/security-headers.ts";
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -73,9 +73,11 @@ export function createRequestHandler(services: Services, next?: Handler, role: R
     }),
   });
 
+  const hsts = hstsFor(config.publicUrl);
+
   return async (req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
-    setSecurityHeaders(res);
+    setSecurityHeaders(res, undefined, { hsts });
     const ip = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
     if (ip) req.headers[CLIENT_IP_HEADER] = ip;
     else delete req.headers[CLIENT_IP_HEADER];

@@ -69,6 +69,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const services = await createServices(config, opts.log);
   const { log } = services;
   if (applied.length) log.info({ applied }, "applied database migrations");
+  for (const line of config.deprecations) log.warn(line);
   // In-process jobs die with the process: what the last shutdown cut off is found in the database.
   // A shared queue's jobs outlive any one node (a stopped worker's jobs go to another), so no sweep.
   if (!services.queue.durable) await sweepInterrupted(services);

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { childProcessEnv } from "../config.ts";
 
 const INPUTS = [
   "app",
@@ -58,7 +59,7 @@ export function buildIfNeeded(root: string, log: (msg: string) => void): boolean
   const result = spawnSync(process.execPath, [nextBin, "build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: childProcessEnv({ NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }),
   });
   if (result.status !== 0)
     throw new Error(`next build failed (exit code ${result.status ?? result.signal}). The output above says why.`);

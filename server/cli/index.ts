@@ -3,7 +3,7 @@
  * Later issues add their commands here (review, search, pipeline, mcp …).
  */
 import { parseArgs } from "node:util";
-import { ConfigError, getConfig } from "../config.ts";
+import { ConfigError, getConfig, setProcessEnv } from "../config.ts";
 import { migrate } from "../db/migrate.ts";
 import { buildIfNeeded } from "./build.ts";
 import { UsageError } from "./usage.ts";
@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case "start": {
-      (process.env as Record<string, string>).NODE_ENV ??= "production";
+      setProcessEnv("NODE_ENV", "production", true);
       const config = getConfig();
       const { repoRoot, roleRefusal, ROLES, startServer } = await import("../main.ts");
       const role = parseArgs({ args: argv.slice(argv.indexOf("start") + 1), options: { role: { type: "string" } } })
@@ -94,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(
           `Unknown dev command "${sub}". Try: argus dev, or argus dev scripted-llm --script file.json`,
         );
-      (process.env as Record<string, string>).NODE_ENV = "development";
+      setProcessEnv("NODE_ENV", "development");
       const config = getConfig();
       const { startServer } = await import("../main.ts");
       const server = await startServer({ config, dev: true });

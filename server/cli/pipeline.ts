@@ -106,7 +106,15 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     ...(demo ? { demo: true } : {}),
   };
   if (values.record) return record(file, options, io, log);
-  const r = await runPipeline(file, { ...options, log, onEvent, external: mcpExternalResolver() });
+  const { operatorEnvironment } = await import("../config.ts");
+  const r = await runPipeline(file, {
+    ...options,
+    log,
+    onEvent,
+    external: mcpExternalResolver(),
+    // The operator's own run: UltraRAG's file access and API keys from the environment.
+    context: { fileAccess: "operator", operatorEnv: operatorEnvironment() },
+  });
   if (r.memoryFile) io.out(`memory file: ${path.relative(io.cwd, r.memoryFile)}\n`);
   return 0;
 }
@@ -117,22 +125,34 @@ async function record(
   io: CliIo,
   log: (l: LogLevel, m: string) => void,
 ): Promise<number> {
-  const [{ getConfig }, { migrate }, { createDb }, { createEventBus }, { createLogger }, { createRunService }] =
-    await Promise.all([
-      import("../config.ts"),
-      import("../db/migrate.ts"),
-      import("../db/client.ts"),
-      import("../events/bus.ts"),
-      import("../logger.ts"),
-      import("../pipelines/runs.ts"),
-    ]);
+  const [
+    { getConfig, operatorEnvironment },
+    { migrate },
+    { createDb },
+    { createEventBus },
+    { createLogger },
+    { createRunService },
+  ] = await Promise.all([
+    import("../config.ts"),
+    import("../db/migrate.ts"),
+    import("../db/client.ts"),
+    import("../events/bus.ts"),
+    import("../logger.ts"),
+    import("../pipelines/runs.ts"),
+  ]);
   const config = getConfig();
   await migrate(config.db);
   const db = await createDb(config.db);
   try {
     const logger = createLogger({ ...config.log, level: "warn" });
     const events = createEventBus({ db, log: logger });
-    const runs = createRunService({ db, events, log: logger, engine: { log, external: mcpExternalResolver() } });
+    const runs = createRunService({
+      db,
+      events,
+      log: logger,
+      engine: { log, external: mcpExternalResolver() },
+      operatorEnv: operatorEnvironment(),
+    });
     const { uid, done } = await runs.start({ file, ...options });
     io.err(`recording run ${uid} (room run:${uid})\n`);
     const r = await done;

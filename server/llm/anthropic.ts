@@ -22,7 +22,7 @@ import type {
 import { PROVIDER_INFO } from "./catalog.ts";
 import { LlmError, registerSdkErrors, StreamCutError } from "./errors.ts";
 import { type ConnectionOptions, type ProviderAdapter, type ProviderRequest, parseToolArguments } from "./provider.ts";
-import { signallingFetch } from "./request-sent.ts";
+import { signallingFetch, signallingFetchOver } from "./request-sent.ts";
 import type { ContentBlock, ImageBlock, Message, ProviderEvent, ToolChoice, Usage } from "./types.ts";
 
 registerSdkErrors(Anthropic);
@@ -125,7 +125,7 @@ export function createAnthropicAdapter(conn: ConnectionOptions): ProviderAdapter
     baseURL: conn.baseURL ?? PROVIDER_INFO.anthropic.defaultBaseURL,
     maxRetries: 0,
     timeout: conn.requestTimeoutMs,
-    fetch: signallingFetch,
+    fetch: conn.fetch ? signallingFetchOver(conn.fetch) : signallingFetch,
     ...(conn.headers ? { defaultHeaders: conn.headers } : {}),
   });
   return {

@@ -52,6 +52,9 @@ export const clientOptionsSchema = z.object({
   streamUsage: z.boolean().default(true),
   /** Extra headers for gateways (e.g. OpenRouter's HTTP-Referer). */
   headers: z.record(z.string(), z.string()).optional(),
+  /** The fetch requests go through: the outbound policy's (server/net/outbound.ts) when a user chose
+   * the base URL, so every hop is checked; default the global fetch. */
+  fetch: z.custom<typeof fetch>((v) => typeof v === "function", "a fetch function").optional(),
 });
 export type LlmClientOptions = z.input<typeof clientOptionsSchema>;
 
@@ -257,7 +260,7 @@ function makeAdapter(o: z.infer<typeof clientOptionsSchema>, model: string): Pro
       detail: `no API key (set ${PROVIDER_INFO[o.provider].env.apiKey})`,
     });
   }
-  const conn = { apiKey, baseURL: o.baseURL, requestTimeoutMs: o.requestTimeoutMs, headers: o.headers };
+  const conn = { apiKey, baseURL: o.baseURL, requestTimeoutMs: o.requestTimeoutMs, headers: o.headers, fetch: o.fetch };
   switch (o.provider) {
     case "anthropic":
       return lazyAdapter(o.provider, async () => (await anthropicModule()).createAnthropicAdapter(conn));

@@ -2,7 +2,7 @@
 import OpenAI from "openai";
 import { registerSdkErrors } from "./errors.ts";
 import type { ConnectionOptions } from "./provider.ts";
-import { signallingFetch } from "./request-sent.ts";
+import { signallingFetch, signallingFetchOver } from "./request-sent.ts";
 
 registerSdkErrors(OpenAI);
 
@@ -16,7 +16,7 @@ export function createOpenAIClient(conn: ConnectionOptions, baseURL: string | un
     // Retries are the client's own (server/llm/retry.ts), uniform across providers.
     maxRetries: 0,
     timeout: conn.requestTimeoutMs,
-    fetch: signallingFetch,
+    fetch: conn.fetch ? signallingFetchOver(conn.fetch) : signallingFetch,
     ...(conn.headers ? { defaultHeaders: conn.headers } : {}),
   });
 }

@@ -35,6 +35,8 @@ export interface ConnectionOptions {
   /** Milliseconds to wait for response headers. */
   requestTimeoutMs: number;
   headers: Record<string, string> | undefined;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch | undefined;
 }
 
 /** Parses streamed tool arguments; empty means no arguments. Throws SyntaxError on bad JSON. */

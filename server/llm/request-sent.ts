@@ -39,9 +39,14 @@ export async function afterFirstRequest<T>(onSent: () => void, work: () => Promi
 }
 
 /** The fetch the providers' SDKs use: the global one, telling `afterFirstRequest` when it has been answered. */
-export const signallingFetch: typeof fetch = (input, init) => {
-  const onSent = waiting.getStore();
-  const response = fetch(input, init);
-  if (onSent) response.then(onSent, onSent);
-  return response;
-};
+export const signallingFetch: typeof fetch = (input, init) => signallingFetchOver(fetch)(input, init);
+
+/** `signallingFetch` over another fetch (the outbound policy's, for base URLs a user chose). */
+export const signallingFetchOver =
+  (base: typeof fetch): typeof fetch =>
+  (input, init) => {
+    const onSent = waiting.getStore();
+    const response = base(input, init);
+    if (onSent) response.then(onSent, onSent);
+    return response;
+  };

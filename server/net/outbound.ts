@@ -1,21 +1,27 @@
 /**
- * Where a request that a user's input aims may go (SSRF guard), for pipelines started from the web
- * app: a model's base_url, an HTTP retriever, web search, a rerank endpoint. The same check as the
- * git importer's (server/codebase/ingest/git-network.ts, net-address.ts): the URL's host is resolved
- * and every address must be public — not loopback, private, link-local, multicast or otherwise
- * internal — unless the operator allows the host (PIPELINES_ALLOWED_HOSTS, the format of
- * GIT_ALLOWED_HOSTS). The refusal names the parameter and never says what, if anything, is there.
- * The address is checked when the URL is first used; a name whose DNS answer changes afterwards
- * (rebinding) is not pinned, unlike git's connections (docs/pipelines.md).
+ * The one outbound policy (SSRF guard) for every URL a user chose: a workspace's model connection,
+ * a web-app pipeline's model, retriever, web-search or reranker backend, an MCP HTTP server, a forge
+ * or webhook URL. A URL may be requested when its host is public:
+ *
+ * - refused by name: `localhost` and `*.localhost`, single-label names (`redis`, `metadata` — they
+ *   resolve through the server's search domains to its own network), and the private-use suffixes
+ *   `.local`, `.internal`, `.home.arpa`, `.lan`;
+ * - refused by address: the host, as an IP literal in any spelling (decimal, octal, hex, IPv4-mapped,
+ *   NAT64 …: server/net/address.ts) or as every address its name resolves to, must be public — not
+ *   loopback, private, link-local (cloud metadata), multicast or reserved;
+ * - unless the operator allows the exact `host:port` (OUTBOUND_ALLOWED_HOSTS; a bare `host` entry, the
+ *   deprecated PIPELINES_ALLOWED_HOSTS form, allows it on any port).
+ *
+ * `fetch` applies the check to every hop: redirects are followed by hand (at most 5), each new URL
+ * checked again, credentials dropped when the origin changes. The address is checked when the URL
+ * is used; a name whose DNS answer changes between the check and the connection (rebinding) is not
+ * pinned (docs/security.md).
+ *
+ * One refusal message for every internal target, whatever is (or is not) listening there, so the
+ * error cannot be used to scan ports.
  */
-import { normaliseHost, systemResolver, type Resolver } from "../codebase/ingest/git-network.ts";
-import { classifyAddress, parseIpLiteral } from "../codebase/ingest/net-address.ts";
-
-export interface OutboundPolicy {
-  /** Hosts reached whatever they resolve to: names or IP addresses, matched exactly, any port. */
-  allowedHosts?: readonly string[];
-  resolve?: Resolver;
-}
+import { classifyAddress, parseIpLiteral } from "./address.ts";
+import { normaliseHost, systemResolver, type Resolver } from "./resolve.ts";
 
 export class OutboundRefusedError extends Error {
   constructor(message: string) {
@@ -28,28 +34,72 @@ export class OutboundRefusedError extends Error {
   }
 }
 
-/** `(url, what)` → resolves when `url` may be requested; `what` names the parameter in the refusal. */
+export interface OutboundPolicyOptions {
+  /** `host:port` entries reached whatever they resolve to; a bare `host` allows every port. */
+  allow?: readonly string[];
+  resolve?: Resolver;
+  /** Hops followed by `fetch` before it gives up. Default 5. */
+  maxRedirects?: number;
+}
+
+/** `(url, what)` → resolves when `url` may be requested; `what` names the setting in the refusal. */
 export type OutboundCheck = (url: string, what: string) => Promise<void>;
 
-export function outboundCheck(policy: OutboundPolicy = {}): OutboundCheck {
-  const allowed = new Set((policy.allowedHosts ?? []).map(normaliseHost));
-  const resolve = policy.resolve ?? systemResolver;
-  return async (url, what) => {
-    let host: string;
-    try {
-      const u = new URL(url);
-      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
-      host = u.hostname;
-    } catch {
-      throw new OutboundRefusedError(`${what} must be an http(s) URL, got ${JSON.stringify(url.slice(0, 200))}`);
-    }
-    if (allowed.has(normaliseHost(host))) return;
-    const bare = host.replace(/^\[(.*)\]$/, "$1");
-    const literal = parseIpLiteral(bare);
-    const addresses = literal ? [literal.address] : await resolve(bare).catch(() => []);
+export interface OutboundPolicy {
+  check: OutboundCheck;
+  /** `fetch` with the check on the first URL and on every redirect. */
+  fetch: typeof fetch;
+}
+
+const PRIVATE_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa", ".lan"];
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+/** Default port of a URL's scheme when the URL names none. */
+const portOf = (u: URL) => u.port || (u.protocol === "https:" ? "443" : "80");
+
+/** An allow-list entry as `host` or `host:port`, normalised (IPv6 in brackets: `[::1]:8080`). */
+export function parseAllowEntry(entry: string): { host: string; port: string | null } | null {
+  const text = entry.trim();
+  if (!text || /[\s/@?#]/.test(text)) return null;
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text);
+  if (bracketed) return { host: normaliseHost(bracketed[1]!), port: bracketed[2] ?? null };
+  const colons = text.split(":").length - 1;
+  if (colons > 1) return { host: normaliseHost(text), port: null }; // a bare IPv6 address
+  const [host, port] = text.split(":");
+  if (!host || (port !== undefined && !/^\d{1,5}$/.test(port))) return null;
+  return { host: normaliseHost(host), port: port ?? null };
+}
+
+function internalByName(host: string): boolean {
+  if (parseIpLiteral(host)) return false;
+  if (host === "localhost" || !host.includes(".")) return true;
+  return PRIVATE_SUFFIXES.some((s) => host.endsWith(s));
+}
+
+function refusal(what: string, url: URL): OutboundRefusedError {
+  const shown = `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
+  const entry = `${url.hostname}:${portOf(url)}`;
+  return new OutboundRefusedError(
+    `${what} ${shown} is refused: Argus only sends requests to hosts on the public internet, and ${url.hostname} is, or resolves to, a loopback, private, link-local or otherwise internal address. To allow it, the operator adds ${entry} to OUTBOUND_ALLOWED_HOSTS.`,
+  );
+}
+
+export function createOutboundPolicy(options: OutboundPolicyOptions = {}): OutboundPolicy {
+  const entries = (options.allow ?? []).map(parseAllowEntry).filter((e) => e !== null);
+  const resolve = options.resolve ?? systemResolver;
+  const maxRedirects = options.maxRedirects ?? 5;
+
+  const allowed = (host: string, port: string) => entries.some((e) => e.host === host && (e.port ?? port) === port);
+
+  async function checkParsed(u: URL, what: string): Promise<void> {
+    const host = normaliseHost(u.hostname);
+    if (allowed(host, portOf(u))) return;
+    if (internalByName(host)) throw refusal(what, u);
+    const literal = parseIpLiteral(host);
+    const addresses = literal ? [literal.address] : await resolve(host).catch(() => []);
     if (addresses.length === 0)
       throw new OutboundRefusedError(
-        `${what}: the host ${host} could not be found from the Argus server; check the URL`,
+        `${what}: the host ${u.hostname} could not be found from the Argus server; check the URL`,
       );
     const internal = addresses.some((a) => {
       try {
@@ -58,9 +108,72 @@ export function outboundCheck(policy: OutboundPolicy = {}): OutboundCheck {
         return true;
       }
     });
-    if (internal)
-      throw new OutboundRefusedError(
-        `${what} ${url} is refused: pipelines run from the web app only reach hosts on the public internet, and ${host} is, or resolves to, a loopback, private, link-local or otherwise internal address. Ask the operator to allow this host (PIPELINES_ALLOWED_HOSTS).`,
-      );
+    if (internal) throw refusal(what, u);
+  }
+
+  function parse(url: string, what: string): URL {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new OutboundRefusedError(`${what} must be an http(s) URL, got ${JSON.stringify(url.slice(0, 200))}`);
+    }
+    if (u.protocol !== "http:" && u.protocol !== "https:")
+      throw new OutboundRefusedError(`${what} must be an http(s) URL, got ${JSON.stringify(url.slice(0, 200))}`);
+    if (u.username || u.password)
+      throw new OutboundRefusedError(`${what} must not carry a user name or password in the URL; use the key field`);
+    return u;
+  }
+
+  const check: OutboundCheck = async (url, what) => checkParsed(parse(url, what), what);
+
+  const guardedFetch: typeof fetch = async (input, init) => {
+    const request = input instanceof Request ? input : null;
+    let url = parse(request ? request.url : String(input), "The URL");
+    let method = (init?.method ?? request?.method ?? "GET").toUpperCase();
+    let body = init?.body ?? (request ? await request.clone().arrayBuffer() : undefined);
+    const headers = new Headers(init?.headers ?? request?.headers);
+    const signal = init?.signal ?? request?.signal;
+    for (let hop = 0; ; hop++) {
+      await checkParsed(url, "The URL");
+      const response = await fetch(url, {
+        ...init,
+        method,
+        headers,
+        ...(body === undefined || body === null ? { body: null } : { body }),
+        ...(signal ? { signal } : {}),
+        redirect: "manual",
+      });
+      const location = response.headers.get("location");
+      if (!REDIRECT.has(response.status) || !location || init?.redirect === "manual") return response;
+      if (init?.redirect === "error") throw new TypeError(`redirect from ${url.origin} refused (redirect: "error")`);
+      if (hop >= maxRedirects)
+        throw new OutboundRefusedError(`${url.origin} redirected more than ${maxRedirects} times`);
+      await response.body?.cancel();
+      const next = parse(new URL(location, url).toString(), "A redirect");
+      // As fetch does: 303, and 301/302 after a POST, continue as a GET without a body.
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+        if (method !== "HEAD") method = "GET";
+        body = undefined;
+        headers.delete("content-type");
+        headers.delete("content-length");
+      } else if (body instanceof ReadableStream) {
+        throw new OutboundRefusedError(`${url.origin} redirected a streamed request; it cannot be sent again`);
+      }
+      if (next.origin !== url.origin) {
+        headers.delete("authorization");
+        headers.delete("cookie");
+        headers.delete("proxy-authorization");
+        headers.delete("x-api-key");
+      }
+      url = next;
+    }
   };
+
+  return { check, fetch: guardedFetch };
+}
+
+/** The old entry point: a check only (kept for callers that never fetch themselves). */
+export function outboundCheck(options: OutboundPolicyOptions = {}): OutboundCheck {
+  return createOutboundPolicy(options).check;
 }

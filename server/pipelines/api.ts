@@ -59,7 +59,8 @@ export async function initialize(
               `toolCall.${name}.${tool}: missing input \`${param}\` (the pipeline would read it from \`${source}\`)`,
             );
         }
-        return o.server.call(kind, tool, args, { cwd });
+        // The library's caller is the operator: UltraRAG's file access (paths anywhere).
+        return o.server.call(kind, tool, args, { cwd, fileAccess: "operator" });
       };
     }
     api[name] = fns;

@@ -3,6 +3,7 @@
  * who may start one, the process policy, knowledge bases of the run's workspace (and only those),
  * and memory kept per user in the database.
  */
+import { createOutboundPolicy } from "../net/outbound.ts";
 import { createHash, randomUUID } from "node:crypto";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -132,7 +133,7 @@ const runService = (opts: { allowProcesses?: boolean; external?: ReturnType<type
     events: createEventBus({ db, log }),
     log,
     searchIndexes,
-    allowedHosts: ["127.0.0.1"],
+    outbound: createOutboundPolicy({ allow: ["127.0.0.1"] }),
     ...(opts.allowProcesses ? { allowProcesses: true } : {}),
     ...(opts.external ? { engine: { external: opts.external } } : {}),
   });
@@ -488,7 +489,7 @@ describe("outbound requests of web-app runs (SSRF guard)", () => {
       const refused = await strict.run({ file: "p.yaml", ...app });
       expect(refused.status).toBe("failed");
       expect(refused.error).toContain(
-        `generation.generation_init: backend_configs.openai.base_url ${llm.openaiBaseURL} is refused: pipelines run from the web app only reach hosts on the public internet`,
+        `generation.generation_init: backend_configs.openai.base_url ${llm.openaiBaseURL} is refused: Argus only sends requests to hosts on the public internet`,
       );
       expect((await strict.run({ file: "m.yaml", ...app })).error).toMatch(/169\.254\.169\.254\/v1 is refused/);
       // The operator's allow list (PIPELINES_ALLOWED_HOSTS), and the CLI, which keeps UltraRAG's behaviour.

@@ -14,7 +14,7 @@ import type { Role } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { lockWorkspace } from "../workspaces/lock.ts";
-import { outboundCheck } from "../net/outbound.ts";
+import { createOutboundPolicy, type OutboundPolicy } from "../net/outbound.ts";
 import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import { publicError } from "../errors-public.ts";
@@ -92,8 +92,10 @@ export interface RunServiceDeps {
   engine?: Pick<RunOptions, "external" | "builtins" | "log">;
   /** PIPELINES_ALLOW_PROCESSES (config.pipelines.allowProcesses): web-app runs by owners may start processes. */
   allowProcesses?: boolean;
-  /** PIPELINES_ALLOWED_HOSTS: hosts web-app runs may reach although they resolve to internal addresses. */
-  allowedHosts?: readonly string[];
+  /** The outbound policy web-app runs' requests go through (server/net/outbound.ts); default: public hosts only. */
+  outbound?: OutboundPolicy;
+  /** The operator's environment for command-line runs (blank API keys are filled from it). */
+  operatorEnv?: RunContext["operatorEnv"];
   /** The app's open search indexes: with it, a run in a workspace reads that workspace's knowledge bases. */
   searchIndexes?: IndexCache;
 }
@@ -154,8 +156,13 @@ export function createRunService(deps: RunServiceDeps) {
       context.knowledge = knowledgeBasesForRun({ db, searchIndexes: deps.searchIndexes }, input.workspaceId);
     if (origin === "app" && input.workspaceId && userId)
       context.memory = dbMemoryStore(db, { workspaceId: input.workspaceId, userId });
-    // A web-app run's parameters are a user's input: its requests reach public hosts only.
-    if (origin === "app") context.checkUrl = outboundCheck({ allowedHosts: deps.allowedHosts ?? [] });
+    // A web-app run's parameters are a user's input: its requests reach public hosts only, its files
+    // stay in its folder (the default of run-files.ts), and the server's keys are never lent to it.
+    if (origin === "app") context.outbound = deps.outbound ?? createOutboundPolicy();
+    else {
+      context.fileAccess = "operator";
+      if (deps.operatorEnv) context.operatorEnv = deps.operatorEnv;
+    }
     return {
       ...(userId ? { createdById: userId } : {}),
       // The app's trace shows tokens per step; the CLI keeps UltraRAG's step_end as it is.

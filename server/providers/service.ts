@@ -9,8 +9,7 @@ import type { Config } from "../config.ts";
 import { isUniqueViolation, type Db, type ProviderConnection } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
-import type { Resolver } from "../codebase/ingest/git-network.ts";
-import { outboundCheck } from "../net/outbound.ts";
+import { createOutboundPolicy, type OutboundPolicy } from "../net/outbound.ts";
 import {
   COMPATIBLE_PRESETS,
   MODELS,
@@ -72,24 +71,17 @@ export function createProviderService(
   config: Config,
   authSecret: string,
   fetchImpl: typeof fetch = fetch,
-  resolve?: Resolver,
+  outbound: OutboundPolicy = createOutboundPolicy({ allow: config.outbound.allow }),
 ) {
-  // A saved base URL is a workspace owner's input that the server then requests: public hosts only
-  // (the SSRF guard pipelines use), plus PIPELINES_ALLOWED_HOSTS and the operator's OLLAMA_URL host.
-  const checkUrl = outboundCheck({
-    allowedHosts: [...config.pipelines.allowedHosts, hostOf(config.ollamaUrl)].filter(Boolean),
-    ...(resolve ? { resolve } : {}),
-  });
+  // A saved base URL is a workspace owner's input that the server then requests: the outbound
+  // policy decides (public hosts, plus OUTBOUND_ALLOWED_HOSTS and an OLLAMA_URL the operator set),
+  // when it is saved and on every request (its fetch checks each hop).
   async function checkBaseUrl(baseUrl: string | null | undefined): Promise<void> {
     if (!baseUrl) return;
     try {
-      await checkUrl(baseUrl, "The base URL");
+      await outbound.check(baseUrl, "The base URL");
     } catch (err) {
-      throw invalid(
-        err instanceof Error
-          ? err.message.replace("pipelines run from the web app only reach", "Argus only reaches")
-          : String(err),
-      );
+      throw invalid(err instanceof Error ? err.message : String(err));
     }
   }
   const keys = createSecretBox(authSecret, "provider-keys");
@@ -136,6 +128,7 @@ export function createProviderService(
       baseURL: c.baseUrl || undefined,
       model: c.model || undefined,
       apiKey: c.apiKeyCipher ? keys.open(c.apiKeyCipher) : undefined,
+      fetch: outbound.fetch,
     };
   }
 
@@ -279,13 +272,20 @@ export function createProviderService(
       return runTest(input.apiKey ? { ...options, apiKey: input.apiKey } : options);
     },
 
-    /** A local Ollama, when one answers at OLLAMA_URL: its models, ready to pick. */
+    /** A local Ollama, when one answers at OLLAMA_URL: its models, ready to pick. Only an OLLAMA_URL
+     * the operator set (or allowed) is looked at: a connection to the default local address would be
+     * refused by the outbound policy anyway. */
     async detectOllama(
       actor: Actor,
       workspaceId: string,
     ): Promise<{ reachable: boolean; baseUrl: string; models: string[] }> {
       await requireRole(db, actor, workspaceId, "viewer");
       const baseUrl = `${config.ollamaUrl}/v1`;
+      const allowed = await outbound.check(baseUrl, "OLLAMA_URL").then(
+        () => true,
+        () => false,
+      );
+      if (!allowed) return { reachable: false, baseUrl, models: [] };
       try {
         const res = await fetchImpl(`${config.ollamaUrl}/api/tags`, { signal: AbortSignal.timeout(1500) });
         if (!res.ok) return { reachable: false, baseUrl, models: [] };
@@ -307,11 +307,3 @@ export function createProviderService(
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;
-
-function hostOf(url: string | undefined): string {
-  try {
-    return url ? new URL(url).hostname : "";
-  } catch {
-    return "";
-  }
-}

@@ -8,6 +8,9 @@
  * Styles allow 'unsafe-inline' (React's style attributes and the toast library's injected sheet);
  * style injection cannot run code. Everything else (JSON, exports, health, 404s) gets a policy that
  * allows nothing at all, so a response rendered as a document by mistake is inert.
+ *
+ * Behind an https PUBLIC_URL every response also carries HSTS (180 days, no preload: an operator who
+ * moves the domain is not locked in), so a browser never talks to Argus over plain http again.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, OutgoingMessage } from "node:http";
@@ -44,10 +47,17 @@ export function pageCsp(nonce: string, opts: { dev: boolean }): string {
   ].join("; ");
 }
 
+/** Strict-Transport-Security when the public URL is https: 180 days, subdomains left alone, no preload. */
+export const HSTS = "max-age=15552000";
+
+/** Whether responses carry HSTS: only when users reach Argus over https (PUBLIC_URL). */
+export const hstsFor = (publicUrl: string | undefined) => publicUrl?.startsWith("https://") ?? false;
+
 /** Sets the base headers and a Content Security Policy on a response (headers not yet sent). */
-export function setSecurityHeaders(res: OutgoingMessage, csp: string = API_CSP): void {
+export function setSecurityHeaders(res: OutgoingMessage, csp: string = API_CSP, opts: { hsts?: boolean } = {}): void {
   for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(name, value);
   res.setHeader("content-security-policy", csp);
+  if (opts.hsts) res.setHeader("strict-transport-security", HSTS);
 }
 
 /**

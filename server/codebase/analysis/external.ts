@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import type { Finding, Severity, ToolRun } from "./types.ts";
 import { findExecutable } from "./which.ts";
+import { childProcessEnv } from "../../config.ts";
 
 export interface ExternalOptions {
   root: string;
@@ -34,7 +35,7 @@ function runProcess(bin: string, args: string[], cwd: string, timeoutMs: number)
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
       timeout: timeoutMs,
-      env: { ...process.env, NO_COLOR: "1" },
+      env: childProcessEnv({ NO_COLOR: "1" }),
     });
     let stdout = "";
     let stderr = "";

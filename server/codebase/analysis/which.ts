@@ -4,10 +4,11 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { childProcessEnv } from "../../config.ts";
 
 const cache = new Map<string, string | null>();
 
-export function findExecutable(name: string, envPath = process.env.PATH ?? ""): string | null {
+export function findExecutable(name: string, envPath = childProcessEnv().PATH ?? ""): string | null {
   const key = `${name}\0${envPath}`;
   if (cache.has(key)) return cache.get(key)!;
   let found: string | null = null;

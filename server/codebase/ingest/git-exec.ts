@@ -4,6 +4,7 @@
  * Used by the git ingest and by git-meta.
  */
 import { spawn } from "node:child_process";
+import { childProcessEnv } from "../../config.ts";
 
 /** `-c` settings every git call gets. They outrank every config file. */
 export const SAFE_GIT_CONFIG: readonly string[] = [
@@ -74,7 +75,7 @@ export function sshCommand(settings: SshSettings = {}): string {
 /** process.env without GIT_* (mostly), plus settings that make every prompt fail fast. */
 export function safeGitEnv(extra: Record<string, string> = {}, ssh: SshSettings = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
+  for (const [k, v] of Object.entries(childProcessEnv())) {
     if (v === undefined || (k.startsWith("GIT_") && !KEEP_GIT_VARS.has(k))) continue;
     // The agent holds the server's keys; a clone for a user must not reach it.
     if (k === "SSH_AUTH_SOCK" && !ssh.useServerKeys) continue;

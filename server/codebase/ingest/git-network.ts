@@ -1,6 +1,6 @@
 /**
  * Where a git fetch may go, decided before git runs. The URL's host is resolved here and every
- * address it resolves to must be public (net-address.ts) — unless the operator allows the host
+ * address it resolves to must be public (server/net/address.ts) — unless the operator allows the host
  * (GIT_ALLOWED_HOSTS). git is then pinned to the address that was checked, so a DNS answer that
  * changes between the check and the connection (rebinding) cannot send it elsewhere:
  *   https   http.curloptResolve=<host>:<port>:<address> (TLS and the Host header keep the name);
@@ -11,13 +11,12 @@
  * A refusal is one message whatever the target is or does: nothing is sent to it, so neither an open
  * port nor a closed one, a git server nor a metadata service, can show through the error.
  */
-import { lookup } from "node:dns/promises";
 import { ingestError, quote } from "./errors.ts";
 import type { ParsedGitUrl } from "./git-url.ts";
-import { classifyAddress, parseIpLiteral } from "./net-address.ts";
+import { classifyAddress, parseIpLiteral } from "../../net/address.ts";
+import { normaliseHost, systemResolver, type Resolver } from "../../net/resolve.ts";
 
-/** Every address a host name resolves to (as git's own getaddrinfo would see them). */
-export type Resolver = (host: string) => Promise<string[]>;
+export { normaliseHost, systemResolver, type Resolver };
 
 export interface GitNetworkPolicy {
   /** Hosts fetched whatever they resolve to (GIT_ALLOWED_HOSTS): names or IP addresses, matched exactly, any port. */
@@ -42,27 +41,6 @@ export interface GitConnection {
   sshOptions: string[];
   /** The address git will connect to; undefined when the host is allowed or any address is. */
   address?: string;
-}
-
-const DNS_TIMEOUT_MS = 10_000;
-
-export const systemResolver: Resolver = async (host) => {
-  const timeout = new Promise<never>((_, reject) => {
-    const t = setTimeout(() => reject(new Error("DNS lookup timed out")), DNS_TIMEOUT_MS);
-    t.unref();
-  });
-  const found = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);
-  return found.map((a) => a.address);
-};
-
-/** Host as compared with the allow list: lower case, no brackets or trailing dot, IP literals canonical. */
-export function normaliseHost(host: string): string {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, "$1")
-    .replace(/\.$/, "");
-  return parseIpLiteral(h)?.address ?? h;
 }
 
 function refused(parsed: ParsedGitUrl, shownUrl: string) {

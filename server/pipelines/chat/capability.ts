@@ -55,7 +55,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export function modelProblem(
   alias: string,
   section: unknown,
-  env: Record<string, string | undefined> = process.env,
+  // Web-app runs never take keys from the server's environment (docs/security.md), so by default none.
+  env: Record<string, string | undefined> = {},
 ): string | null {
   const fix = `set them in the pipeline's Parameters tab (${alias})`;
   if (!isRecord(section)) return `No model is configured for ${alias}: ${fix}.`;

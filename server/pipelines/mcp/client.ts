@@ -29,6 +29,7 @@ import {
   signatureFromServerYaml,
 } from "./signature.ts";
 import { describeSpec, isHttpSpec, mcpServerSpecSchema, type McpServerSpec, type McpServerSpecInput } from "./spec.ts";
+import { childProcessEnv } from "../../config.ts";
 
 export interface McpServerOptions {
   /** The server's name in messages and in `PipelineServer.name` (the alias or the `servers:` value). */
@@ -112,7 +113,7 @@ export function createMcpServer(
       });
     } else {
       const env: Record<string, string> = {};
-      const parent = process.env;
+      const parent = childProcessEnv();
       for (const k of spec.inheritEnv ? Object.keys(parent) : BASE_ENV)
         if (parent[k] !== undefined) env[k] = parent[k]!;
       const stdio = new StdioClientTransport({

@@ -2,7 +2,7 @@
  * servers/benchmark (spec §5.1): `get_data` loads a QA dataset (.jsonl or .json) and returns one list
  * per `key_map` alias. Rows lacking a field are skipped for that alias only (so lists may differ in
  * length, as upstream). `shuffle` uses Python's seeded shuffle, so the same items come out as in
- * UltraRAG. Paths resolve against the run's directory and must stay inside it (run-paths.ts).
+ * UltraRAG. Paths resolve against the run's directory (run-files.ts: inside it for web-app runs).
  */
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { defineServer, ToolError } from "./define.ts";
 import { PythonRandom } from "./python-random.ts";
-import { existingInside } from "./run-paths.ts";
+import { runFiles } from "./run-files.ts";
 import { formatZodIssues } from "../../shared/zod-issues.ts";
 
 const configSchema = z.object({
@@ -110,7 +110,7 @@ export const benchmark = defineServer({
             `benchmark.get_data: bad \`benchmark\` parameter: ${formatZodIssues(parsed.error, { separator: "; " })}`,
           );
         const cfg = parsed.data;
-        const file = await existingInside(ctx.cwd, cfg.path, "dataset path", "benchmark.get_data");
+        const file = runFiles(ctx).read(cfg.path, "benchmark.path", "benchmark.get_data");
         const rows = await readRows(file, cfg.shuffle ? -1 : cfg.limit);
         const out: Record<string, unknown[]> = {};
         for (const [alias, field] of Object.entries(cfg.key_map))

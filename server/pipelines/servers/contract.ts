@@ -7,7 +7,7 @@
  * `input` maps each function parameter to a pool variable or a `$parameter`, `output` lists the keys
  * the call returns; `parameters` are its `parameter.yaml` defaults.
  */
-import type { OutboundCheck } from "../../net/outbound.ts";
+import type { OutboundPolicy } from "../../net/outbound.ts";
 import type { ServerSignature } from "../dsl/schema.ts";
 
 export type { ServerSignature };
@@ -30,13 +30,20 @@ export interface CallContext {
   /** The knowledge bases of the workspace the run is in (retriever `collection_name: kb:<name>`);
    * absent when the run is in no workspace. */
   knowledge?: KnowledgeBases;
-  /** Set for runs started from the web app: refuses a URL a parameter aims at an internal address
-   * (server/net/outbound.ts). Servers call it before their first request to a configured URL. */
-  checkUrl?: OutboundCheck;
+  /** Set for runs started from the web app: the outbound policy (server/net/outbound.ts) that refuses
+   * URLs a parameter aims at an internal address. Servers check a configured URL before their first
+   * request and send every request through its `fetch` (each redirect checked again). */
+  outbound?: OutboundPolicy;
+  /** How far file parameters may reach (server/pipelines/servers/run-files.ts): unset — the run's
+   * folder only (web-app runs); "operator" — anywhere, as UltraRAG (command-line runs). */
+  fileAccess?: "operator";
+  /** The operator's environment, for command-line runs only: a blank `api_key` is filled from it
+   * (RERANKER_API_KEY, LLM_API_KEY …, UltraRAG's behaviour). Web-app runs never get the server's keys. */
+  operatorEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /** What a run offers its servers beyond the call itself (RunOptions.context). */
-export type RunContext = Pick<CallContext, "memory" | "knowledge" | "checkUrl">;
+export type RunContext = Pick<CallContext, "memory" | "knowledge" | "outbound" | "fileAccess" | "operatorEnv">;
 
 export interface MemoryTurn {
   question: string;

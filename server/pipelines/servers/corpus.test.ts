@@ -50,7 +50,7 @@ describe("corpus", () => {
         { parse_file_path: "../", text_corpus_save_path: "x.jsonl" },
         { cwd: dir },
       ),
-    ).rejects.toThrow("is outside the directory the pipeline runs in");
+    ).rejects.toThrow("is outside the run's folder");
     await expect(
       corpus().call(
         "tool",

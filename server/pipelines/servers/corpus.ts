@@ -12,12 +12,12 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { CallContext } from "./contract.ts";
 import { defineServer, ToolError, type ToolArgs } from "./define.ts";
-import { existingInside } from "./run-paths.ts";
+import { runFiles } from "./run-files.ts";
 
 const MAX_FILES = 10_000;
 
-const inside = (ctx: CallContext, p: unknown, name: string, tool: string) =>
-  existingInside(ctx.cwd, p, name, `corpus.${tool}`);
+const inside = async (ctx: CallContext, p: unknown, name: string, tool: string) =>
+  runFiles(ctx).read(p, name, `corpus.${tool}`);
 
 /** Writes JSONL rows to `file` atomically: readers never see a half-written corpus. */
 async function writeJsonl(file: string, rows: unknown[]): Promise<void> {
@@ -108,7 +108,7 @@ async function buildTextCorpus(args: ToolArgs, ctx: CallContext) {
     }
   }
   if (!rows.length) throw new ToolError(`corpus.${tool}: no text found in ${String(args.parse_file_path)}`);
-  await writeJsonl(path.resolve(ctx.cwd, args.text_corpus_save_path), rows);
+  await writeJsonl(runFiles(ctx).write(args.text_corpus_save_path, "text_corpus_save_path", `corpus.${tool}`), rows);
   return {};
 }
 
@@ -152,7 +152,7 @@ async function chunkDocuments(args: ToolArgs, ctx: CallContext) {
     }
   }
   if (!rows.length) throw new ToolError(`corpus.${tool}: ${String(args.raw_chunk_path)} has no text to chunk`);
-  await writeJsonl(path.resolve(ctx.cwd, args.chunk_path), rows);
+  await writeJsonl(runFiles(ctx).write(args.chunk_path, "chunk_path", `corpus.${tool}`), rows);
   return {};
 }
 

@@ -258,6 +258,6 @@ describe("evaluation.evaluate_trec and the permutation test", () => {
         { run_path: "missing.txt", qrels_path: "qrels.txt", metrics: ["map"], ks: [1], save_path: "t.json" },
         { cwd: dir },
       ),
-    ).rejects.toThrow("run_path 'missing.txt' does not exist");
+    ).rejects.toThrow('run_path "missing.txt" does not exist');
   });
 });

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
 import { PythonRandom } from "./python-random.ts";
+import { runFiles } from "./run-files.ts";
 import { QA_METRICS } from "./qa-metrics.ts";
 import { means, measureNames, parseQrels, parseRun, permutationPValue, perQuery } from "./trec-metrics.ts";
 import { timestamp } from "../engine/memory-file.ts";
@@ -20,7 +21,7 @@ const MAX_TREC_BYTES = 512 * 1024 * 1024;
 function saveResult(ctx: CallContext, savePath: unknown, result: unknown, tool: string): void {
   if (typeof savePath !== "string" || savePath.trim() === "")
     throw new ToolError(`evaluation.${tool}: save_path must be a file path such as output/evaluate_results.json`);
-  const file = path.resolve(ctx.cwd, savePath);
+  const file = runFiles(ctx).write(savePath, "save_path", `evaluation.${tool}`);
   const ext = path.extname(file) || ".json";
   const base = path.join(path.dirname(file), `${path.basename(file, path.extname(file))}_${timestamp(new Date())}`);
   mkdirSync(path.dirname(file), { recursive: true });
@@ -69,8 +70,8 @@ function evaluate(args: ToolArgs, ctx: CallContext): Record<string, unknown> {
 
 function readTrec(ctx: CallContext, p: unknown, what: string, tool: string): string {
   if (typeof p !== "string" || p === "") throw new ToolError(`evaluation.${tool}: ${what} must be a file path`);
-  const file = path.resolve(ctx.cwd, p);
-  const info = existsSync(file) ? statSync(file) : null;
+  const file = runFiles(ctx).read(p, what, `evaluation.${tool}`);
+  const info = statSync(file);
   if (!info?.isFile()) throw new ToolError(`evaluation.${tool}: ${what} '${p}' does not exist`);
   if (info.size > MAX_TREC_BYTES) throw new ToolError(`evaluation.${tool}: ${what} '${p}' is over 512 MB`);
   return readFileSync(file, "utf8");

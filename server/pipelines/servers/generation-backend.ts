@@ -69,7 +69,7 @@ export async function createBackend(
   args: Record<string, unknown>,
   env: Record<string, string | undefined>,
   notice: (message: string) => void,
-  ctx: Pick<CallContext, "checkUrl"> = {},
+  ctx: Pick<CallContext, "outbound"> = {},
 ): Promise<Backend> {
   const { createLlmClient } = await llmModule();
   const backend = args.backend;
@@ -116,6 +116,7 @@ export async function createBackend(
       baseURL,
       ...(apiKey ? { apiKey } : {}),
       maxRetries: 0, // UltraRAG's own rule, below
+      ...(ctx.outbound ? { fetch: ctx.outbound.fetch } : {}),
       requestTimeoutMs: 600_000,
       idleTimeoutMs: 600_000,
     });

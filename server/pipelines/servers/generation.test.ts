@@ -249,7 +249,7 @@ describe("generation.multiturn_generate and multimodal_generate", () => {
           { multimodal_path: [["/etc/hostname"]], prompt_ls: ["x"], system_prompt: "", image_tag: null },
           { cwd: dir },
         ),
-      ).rejects.toThrow("is outside the run's directory");
+      ).rejects.toThrow("is outside the run's folder");
     } finally {
       cleanup();
     }

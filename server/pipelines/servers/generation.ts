@@ -5,12 +5,13 @@
  * text. In demo mode the first prompt's answer streams as `token` run events (UltraRAG answers only
  * that prompt in demo mode — quirk Q12; Argus answers the others too, without streaming).
  */
-import { readFile, realpath } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ContentBlock, Message } from "../../llm/index.ts";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
 import { ask, createBackend, mapConcurrent, type Backend } from "./generation-backend.ts";
+import { runFiles } from "./run-files.ts";
 import { messageText } from "../engine/values.ts";
 
 type State = { backend?: Backend };
@@ -68,15 +69,11 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 /** An image block from a URL, or from a file inside the run's directory (never a file elsewhere). */
-async function imageBlock(ref: unknown, cwd: string, i: number): Promise<ContentBlock> {
+async function imageBlock(ref: unknown, ctx: CallContext, i: number): Promise<ContentBlock> {
   if (typeof ref !== "string" || ref === "")
     throw new ToolError(`generation.multimodal_generate: image ${i} must be a path or URL, got ${describe(ref)}`);
   if (/^(https?:|data:)/.test(ref)) return { type: "image", source: { kind: "url", url: ref } };
-  const root = await realpath(cwd);
-  const file = await realpath(path.resolve(root, ref)).catch(() => null);
-  if (!file) throw new ToolError(`generation.multimodal_generate: image '${ref}' does not exist`);
-  if (file !== root && !file.startsWith(root + path.sep))
-    throw new ToolError(`generation.multimodal_generate: image '${ref}' is outside the run's directory`);
+  const file = runFiles(ctx).read(ref, `multimodal_path[${i}]`, "generation.multimodal_generate");
   const mediaType = IMAGE_TYPES[path.extname(file).toLowerCase()];
   if (!mediaType)
     throw new ToolError(`generation.multimodal_generate: image '${ref}' is not a .png, .jpg, .gif or .webp file`);
@@ -92,7 +89,7 @@ async function multimodal(args: ToolArgs, ctx: CallContext, state: State): Promi
   const system = systemOf(args.system_prompt);
   const ans_ls = await mapConcurrent(prompts, backend.concurrency, async (p, i) => {
     const refs = paths[i] === undefined ? [] : Array.isArray(paths[i]) ? (paths[i] as unknown[]) : [paths[i]];
-    const images = await Promise.all(refs.map((r) => imageBlock(r, ctx.cwd, i)));
+    const images = await Promise.all(refs.map((r) => imageBlock(r, ctx, i)));
     let content: ContentBlock[];
     if (tag) {
       const parts = p.split(tag);
@@ -184,7 +181,7 @@ export const generation = defineServer<State>({
     generation_init: {
       params: ["backend_configs", "sampling_params", "extra_params", "backend"],
       async run(args, ctx, state) {
-        state.backend = await createBackend(args, process.env, (m) => ctx.notice?.(m), ctx);
+        state.backend = await createBackend(args, ctx.operatorEnv ?? {}, (m) => ctx.notice?.(m), ctx);
         return {};
       },
     },

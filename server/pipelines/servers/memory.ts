@@ -9,6 +9,7 @@
  * letters, digits, `_` and `-` only, so no id reaches outside its folder. Difference: a new global
  * memory starts as just its heading (upstream seeds a sample sentence).
  */
+import { runFiles } from "./run-files.ts";
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -77,7 +78,10 @@ export function fileMemoryStore(root: string): MemoryStore {
 
 /** The run's memory store: the one it was given, else the files under the storage root. */
 export function memoryStoreFor(ctx: CallContext): MemoryStore {
-  return ctx.memory ?? fileMemoryStore(path.resolve(ctx.cwd, process.env.ULTRARAG_UI_STORAGE_ROOT || "ui/storage"));
+  if (ctx.memory) return ctx.memory;
+  // UltraRAG's files: ULTRARAG_UI_STORAGE_ROOT is the operator's setting (command-line runs only).
+  const root = ctx.operatorEnv?.ULTRARAG_UI_STORAGE_ROOT || "ui/storage";
+  return fileMemoryStore(runFiles(ctx).locate(root, "ULTRARAG_UI_STORAGE_ROOT", "memory"));
 }
 
 /** One turn's text as the project memory shows it to the model. */

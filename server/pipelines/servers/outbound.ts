@@ -3,15 +3,18 @@ import type { CallContext } from "./contract.ts";
 import { ToolError } from "./define.ts";
 
 export async function checkOutbound(
-  ctx: Pick<CallContext, "checkUrl">,
+  ctx: Pick<CallContext, "outbound">,
   url: string,
   tool: string,
   parameter: string,
 ): Promise<void> {
-  if (!ctx.checkUrl) return;
+  if (!ctx.outbound) return;
   try {
-    await ctx.checkUrl(url, parameter);
+    await ctx.outbound.check(url, parameter);
   } catch (err) {
     throw new ToolError(`${tool}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
+
+/** The fetch a server's requests go through: the run's outbound policy (every hop checked) in the web app. */
+export const fetchFor = (ctx: Pick<CallContext, "outbound">): typeof fetch => ctx.outbound?.fetch ?? fetch;

@@ -120,21 +120,21 @@ describe("prompt rendering", () => {
 describe("prompt bad input", () => {
   it("a missing template names the path and where it was looked for", async () => {
     await expect(call("qa_boxed", { q_ls: ["q"], template: "prompt/nope.jinja" })).rejects.toThrow(
-      "prompt.qa_boxed: template 'prompt/nope.jinja' does not exist (paths resolve against the directory the pipeline runs in)",
+      'prompt.qa_boxed: template "prompt/nope.jinja" does not exist (paths resolve against the run\'s folder)',
     );
   });
 
   it("template paths cannot leave the run's directory: '..', absolute paths elsewhere, symlinks out", async () => {
     await expect(call("qa_boxed", { q_ls: ["q"], template: "../etc/passwd" })).rejects.toThrow("must not contain '..'");
     await expect(call("qa_boxed", { q_ls: ["q"], template: "/etc/passwd" })).rejects.toThrow(
-      "is outside the run's directory",
+      "is outside the run's folder",
     );
     mkdirSync(path.join(dir, "..", `${path.basename(dir)}-outside`), { recursive: true });
     const outside = path.join(dir, "..", `${path.basename(dir)}-outside`, "secret.jinja");
     writeFileSync(outside, "secret {{question}}");
     symlinkSync(outside, path.join(dir, "prompt", "link.jinja"));
     await expect(call("qa_boxed", { q_ls: ["q"], template: "prompt/link.jinja" })).rejects.toThrow(
-      "links outside the run's directory",
+      "is outside the run's folder",
     );
     await expect(call("qa_boxed", { q_ls: ["q"], template: 42 })).rejects.toThrow("must be a path");
   });

@@ -30,7 +30,7 @@ function prompt(inputs: string[], template: string, build?: Build): ToolDef<unde
 }
 
 async function renderEach(ctx: CallContext, template: unknown, tool: string, items: Vars[]): Promise<string[]> {
-  const program = await loadTemplate(ctx.cwd, template, tool);
+  const program = await loadTemplate(ctx, template, tool);
   return items.map((vars, i) => {
     try {
       return renderTemplate(program, vars, String(template));

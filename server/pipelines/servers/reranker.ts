@@ -10,14 +10,14 @@
  *    api_key), asked for the passage numbers in order; numbers it leaves out keep their order after.
  */
 import type { LlmClient } from "../../llm/index.ts";
-import { checkOutbound } from "./outbound.ts";
+import { checkOutbound, fetchFor } from "./outbound.ts";
 import { bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
 
 type Backend =
   | { kind: "bm25" }
-  | { kind: "openai"; url: string; model: string; apiKey: string | undefined }
+  | { kind: "openai"; url: string; model: string; apiKey: string | undefined; fetch: typeof fetch }
   | { kind: "llm"; client: LlmClient };
 type State = { backend?: Backend };
 
@@ -54,19 +54,21 @@ const byScore = (docs: readonly string[], scores: readonly number[], k: number) 
     .map((x) => x.d);
 
 async function endpointRerank(backend: Extract<Backend, { kind: "openai" }>, query: string, docs: string[], k: number) {
-  const res = await fetch(backend.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}),
-    },
-    body: JSON.stringify({ model: backend.model, query, documents: docs, top_n: k }),
-    signal: AbortSignal.timeout(60_000),
-  }).catch((err: unknown) => {
-    throw new ToolError(
-      `reranker.reranker_rerank: ${backend.url} is unreachable (${err instanceof Error ? err.message : String(err)})`,
-    );
-  });
+  const res = await backend
+    .fetch(backend.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}),
+      },
+      body: JSON.stringify({ model: backend.model, query, documents: docs, top_n: k }),
+      signal: AbortSignal.timeout(60_000),
+    })
+    .catch((err: unknown) => {
+      throw new ToolError(
+        `reranker.reranker_rerank: ${backend.url} is unreachable (${err instanceof Error ? err.message : String(err)})`,
+      );
+    });
   const body = (await res.json().catch(() => null)) as { results?: unknown } | null;
   if (!res.ok || !body || !Array.isArray(body.results))
     throw new ToolError(`reranker.reranker_rerank: ${backend.url} answered HTTP ${res.status} without a results list`);
@@ -121,15 +123,21 @@ async function init(args: ToolArgs, ctx: CallContext): Promise<Backend> {
       throw new ToolError("reranker.reranker_init: backend_configs.openai.base_url must be the /rerank endpoint's URL");
     const url = /\/rerank\/?$/.test(cfg.base_url) ? cfg.base_url : `${cfg.base_url.replace(/\/$/, "")}/rerank`;
     await checkOutbound(ctx, url, "reranker.reranker_init", "backend_configs.openai.base_url");
-    const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || process.env.RERANKER_API_KEY || undefined;
-    return { kind: "openai", url, model: String(cfg.model_name ?? args.model_name_or_path ?? ""), apiKey };
+    const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || ctx.operatorEnv?.RERANKER_API_KEY || undefined;
+    return {
+      kind: "openai",
+      url,
+      model: String(cfg.model_name ?? args.model_name_or_path ?? ""),
+      apiKey,
+      fetch: fetchFor(ctx),
+    };
   }
   if (backend === "llm") {
     const cfg = section(args.backend_configs, "llm");
     if (typeof cfg.model_name !== "string" || typeof cfg.base_url !== "string")
       throw new ToolError("reranker.reranker_init: backend llm needs backend_configs.llm.model_name and base_url");
     await checkOutbound(ctx, cfg.base_url, "reranker.reranker_init", "backend_configs.llm.base_url");
-    const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || process.env.LLM_API_KEY || undefined;
+    const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || ctx.operatorEnv?.LLM_API_KEY || undefined;
     const { createLlmClient } = await llmModule();
     try {
       return {
@@ -139,6 +147,7 @@ async function init(args: ToolArgs, ctx: CallContext): Promise<Backend> {
           model: cfg.model_name,
           baseURL: cfg.base_url,
           maxRetries: 2,
+          ...(ctx.outbound ? { fetch: ctx.outbound.fetch } : {}),
           ...(apiKey ? { apiKey } : {}),
         }),
       };

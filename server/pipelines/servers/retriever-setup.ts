@@ -18,6 +18,7 @@ import { bm25Tokenizer, type Bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
 import { describe, ToolError, type ToolArgs } from "./define.ts";
 import { KB_PREFIX, knowledgeBaseName } from "./retriever-app.ts";
+import { runFiles } from "./run-files.ts";
 
 export const MAX_CORPUS_PASSAGES = 2_000_000;
 const COLLECTION = /^[A-Za-z0-9_-]{1,100}$/;
@@ -46,11 +47,9 @@ const section = (v: unknown, key: string): Record<string, unknown> => {
   return isRecord(s) ? s : {};
 };
 
-function pathParam(v: unknown, name: string, cwd: string): string {
-  if (typeof v !== "string" || v.trim() === "")
-    throw new ToolError(`retriever.retriever_init: ${name} must be a path, got ${describe(v)}`);
-  return path.resolve(cwd, v);
-}
+/** A path parameter that may not exist yet (the corpus a later step writes, an index folder). */
+const pathParam = (v: unknown, name: string, ctx: CallContext): string =>
+  runFiles(ctx).locate(v, name, "retriever.retriever_init");
 
 /** The corpus file's `contents`, one passage per JSONL line (blank lines skipped). */
 export function readCorpus(file: string, tool: string): Promise<string[]> {
@@ -100,7 +99,9 @@ function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder
   const backend = args.backend as string;
   let made: Promise<Embedder> | undefined;
   const model = args.model_name_or_path;
-  const folder = typeof model === "string" && model ? path.resolve(ctx.cwd, model) : null;
+  // A model *name* (not a folder) is fine: it only selects Argus's local embedder.
+  const folder =
+    typeof model === "string" && model ? runFiles(ctx).locate(model, "model_name_or_path", "retriever") : null;
   const useFolder =
     backend !== "hash" && backend !== "openai" && !!folder && existsSync(path.join(folder, "config.json"));
   if (backend !== "hash" && backend !== "openai" && backend !== "bm25" && !useFolder)
@@ -117,7 +118,7 @@ function denseEmbedder(args: ToolArgs, ctx: CallContext): () => Promise<Embedder
         throw new ToolError("retriever: backend_configs.openai.model_name must name the embedding model");
       if (typeof cfg.base_url === "string" && cfg.base_url)
         await checkOutbound(ctx, cfg.base_url, "retriever", "backend_configs.openai.base_url");
-      const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || process.env.RETRIEVER_API_KEY;
+      const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || ctx.operatorEnv?.RETRIEVER_API_KEY;
       return createEmbedderFromSettings({
         embedder: "openai",
         openai: {
@@ -154,13 +155,13 @@ export async function setupRetriever(args: ToolArgs, ctx: CallContext): Promise<
     ctx.notice?.("demo mode: upstream switches to OpenAI embeddings and Milvus; Argus keeps the configured backend");
   const bm25 = section(args.backend_configs, "bm25");
   const configs = args.index_backend_configs;
-  const corpusPath = pathParam(args.corpus_path, "corpus_path", ctx.cwd);
+  const corpusPath = pathParam(args.corpus_path, "corpus_path", ctx);
   const state: RetrieverState = {
     backend,
     corpusPath,
     contents: null,
     tokenizer: bm25Tokenizer(bm25.lang, bm25.tokenizer),
-    bm25Uri: pathParam(bm25.save_path ?? "index/bm25", "backend_configs.bm25.save_path", ctx.cwd),
+    bm25Uri: pathParam(bm25.save_path ?? "index/bm25", "backend_configs.bm25.save_path", ctx),
     denseUri: "",
     denseIndex: "corpus",
     indexBackend,
@@ -177,14 +178,10 @@ export async function setupRetriever(args: ToolArgs, ctx: CallContext): Promise<
   };
   if (indexBackend === "faiss") {
     const faiss = section(configs, "faiss");
-    state.denseUri = pathParam(
-      faiss.index_path ?? "index/index.index",
-      "index_backend_configs.faiss.index_path",
-      ctx.cwd,
-    );
+    state.denseUri = pathParam(faiss.index_path ?? "index/index.index", "index_backend_configs.faiss.index_path", ctx);
   } else {
     const milvus = section(configs, "milvus");
-    state.denseUri = pathParam(milvus.uri ?? "index/milvus_demo.db", "index_backend_configs.milvus.uri", ctx.cwd);
+    state.denseUri = pathParam(milvus.uri ?? "index/milvus_demo.db", "index_backend_configs.milvus.uri", ctx);
     // A knowledge-base collection is searched in the app's store; the dense index keeps its default.
     if (knowledgeBaseName(args.collection_name) === null)
       state.denseIndex = state.collectionIndex(args.collection_name, tool);

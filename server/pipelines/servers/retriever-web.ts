@@ -6,7 +6,8 @@
  * `[]` (as upstream), a refused key fails the step. Timeouts bound every request.
  */
 import type { CallContext } from "./contract.ts";
-import { checkOutbound } from "./outbound.ts";
+import { checkOutbound, fetchFor } from "./outbound.ts";
+import { OutboundRefusedError } from "../../net/outbound.ts";
 import { describe, ToolError, type ToolArgs } from "./define.ts";
 import { mapConcurrent } from "./generation-backend.ts";
 
@@ -22,9 +23,10 @@ async function postJson(
   body: unknown,
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
+  fetchImpl: typeof fetch,
 ): Promise<unknown> {
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
-  const res = await fetch(url, {
+  const res = await fetchImpl(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
@@ -62,6 +64,7 @@ export async function deploySearch(
       { query_list: queries, top_k: topK, query_instruction: instruction },
       {},
       ctx.signal,
+      fetchFor(ctx),
     );
   } catch (err) {
     throw new ToolError(
@@ -101,7 +104,7 @@ export async function webSearch(
     );
   const configs = isRecord(args.websearch_backend_configs) ? args.websearch_backend_configs : {};
   const cfg = isRecord(configs[backend]) ? configs[backend] : {};
-  const key = (typeof cfg.api_key === "string" && cfg.api_key) || process.env[ENV[backend]];
+  const key = (typeof cfg.api_key === "string" && cfg.api_key) || ctx.operatorEnv?.[ENV[backend]];
   if (!key)
     throw new ToolError(
       `retriever.${tool}: ${backend} needs an API key: set websearch_backend_configs.${backend}.api_key in the retriever's parameters (or ${ENV[backend]} in the environment)`,
@@ -116,13 +119,20 @@ export async function webSearch(
   const threads = Number.isInteger(args.retrieve_thread_num) ? Math.max(1, args.retrieve_thread_num as number) : 1;
   const request = (q: string) => {
     if (backend === "tavily")
-      return postJson(url, { query: q, max_results: k, ...extra }, { authorization: `Bearer ${key}` }, ctx.signal);
+      return postJson(
+        url,
+        { query: q, max_results: k, ...extra },
+        { authorization: `Bearer ${key}` },
+        ctx.signal,
+        fetchFor(ctx),
+      );
     if (backend === "exa")
       return postJson(
         url,
         { query: q, numResults: k, contents: { text: true }, ...extra },
         { "x-api-key": key },
         ctx.signal,
+        fetchFor(ctx),
       );
     return postJson(
       url,
@@ -137,6 +147,7 @@ export async function webSearch(
       },
       { authorization: `Bearer ${key}` },
       ctx.signal,
+      fetchFor(ctx),
     );
   };
   return mapConcurrent(queries, threads, async (q) => {
@@ -146,6 +157,8 @@ export async function webSearch(
       } catch (err) {
         if (err instanceof AuthError)
           throw new ToolError(`retriever.${tool}: ${err.message}; check websearch_backend_configs.${backend}.api_key`);
+        // A refused hop (a redirect to an internal address) is the policy's answer, not a flaky search.
+        if (err instanceof OutboundRefusedError) throw new ToolError(`retriever.${tool}: ${err.message}`);
         if (ctx.signal?.aborted) throw err;
         if (attempt + 1 >= retries) {
           ctx.notice?.(

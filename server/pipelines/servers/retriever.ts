@@ -17,6 +17,7 @@ import { mapConcurrent } from "./generation-backend.ts";
 import { createNpyWriter, openNpy } from "./npy.ts";
 import { loadSparseIndex, sparseTopK, writeSparseIndex, type SparseIndex } from "./sparse-vectors.ts";
 import { readCorpus, setupRetriever, type RetrieverState } from "./retriever-setup.ts";
+import { runFiles } from "./run-files.ts";
 import { memoryStoreFor } from "./memory.ts";
 import { knowledgeBaseName, searchKnowledgeBase, searchProjectMemory } from "./retriever-app.ts";
 import { deploySearch, webSearch } from "./retriever-web.ts";
@@ -87,7 +88,7 @@ async function retrieverEmbed(args: ToolArgs, ctx: CallContext, state: State) {
     throw new ToolError(
       `retriever.retriever_embed: embedding_path must end in .npy, got ${describe(args.embedding_path)}`,
     );
-  const file = path.resolve(ctx.cwd, args.embedding_path);
+  const file = runFiles(ctx).write(args.embedding_path, "embedding_path", "retriever.retriever_embed");
   if (existsSync(file) && args.overwrite !== true) {
     ctx.notice?.(`${args.embedding_path} exists; keeping it (set overwrite: true to embed again)`);
     return {};
@@ -119,7 +120,7 @@ async function retrieverIndex(args: ToolArgs, ctx: CallContext, state: State) {
     throw new ToolError("retriever.retriever_index builds a dense index; with backend bm25 use retriever.bm25_index");
   if (typeof args.embedding_path !== "string")
     throw new ToolError("retriever.retriever_index: embedding_path must name the .npy file retriever_embed wrote");
-  const file = path.resolve(ctx.cwd, args.embedding_path);
+  const file = runFiles(ctx).locate(args.embedding_path, "embedding_path", "retriever.retriever_index");
   if (!existsSync(file))
     throw new ToolError(
       `retriever.retriever_index: ${args.embedding_path} does not exist; run retriever.retriever_embed first`,
@@ -140,7 +141,10 @@ async function retrieverIndex(args: ToolArgs, ctx: CallContext, state: State) {
   const record = (await embed()).embedderRecordSchema.parse(meta.record);
   const contents =
     typeof args.corpus_path === "string"
-      ? await readCorpus(path.resolve(ctx.cwd, args.corpus_path), "retriever.retriever_index")
+      ? await readCorpus(
+          runFiles(ctx).read(args.corpus_path, "corpus_path", "retriever.retriever_index"),
+          "retriever.retriever_index",
+        )
       : await corpus(r, "retriever_index");
   const npy = await openNpy(file).catch((err: unknown) => {
     throw new ToolError(`retriever.retriever_index: ${err instanceof Error ? err.message : String(err)}`);

@@ -59,9 +59,9 @@ describe("benchmark.get_data", () => {
     symlinkSync(path.join(outside.dir, "d.jsonl"), path.join(dir, "link.jsonl"));
     for (const p of [path.join(outside.dir, "d.jsonl"), `../${path.basename(outside.dir)}/d.jsonl`, "link.jsonl"])
       await expect(get(dir, { path: p })).rejects.toThrow(
-        `benchmark.get_data: dataset path '${p}' is outside the directory the pipeline runs in; use a path inside it`,
+        `benchmark.get_data: benchmark.path "${p}" is outside the run's folder; pipelines run from the web app read and write only files inside it (use a relative path such as data/questions.jsonl)`,
       );
-    await expect(get(dir, { path: "nope.jsonl" })).rejects.toThrow("dataset path 'nope.jsonl' does not exist");
+    await expect(get(dir, { path: "nope.jsonl" })).rejects.toThrow('benchmark.path "nope.jsonl" does not exist');
   });
 
   it("shuffles with Python's seeded order, then limits", async () => {
@@ -79,7 +79,7 @@ describe("benchmark.get_data", () => {
     await expect(get(dir, { limit: 0 })).rejects.toThrow("`limit` must be -1 (all) or a positive number");
     await expect(get(dir, { key_map: {} })).rejects.toThrow("`key_map` must not be empty");
     await expect(get(dir, { path: "missing.jsonl" })).rejects.toThrow(
-      "benchmark.get_data: dataset path 'missing.jsonl' does not exist (paths resolve against the directory the pipeline runs in)",
+      'benchmark.get_data: benchmark.path "missing.jsonl" does not exist (paths resolve against the run\'s folder)',
     );
     await expect(get(dir, { path: "bad.jsonl" })).rejects.toThrow(/bad\.jsonl:2 is not valid JSON/);
     await expect(get(dir, { path: "d.csv" })).rejects.toThrow("unsupported dataset type '.csv'");

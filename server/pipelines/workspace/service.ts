@@ -9,6 +9,7 @@
  * servers only (catalog.ts), with file parameters confined to that directory (parameters.ts).
  * With a shared queue (REDIS_URL) a worker runs them (run-job.ts); otherwise this process does.
  */
+import { createOutboundPolicy, type OutboundPolicy } from "../../net/outbound.ts";
 import { randomUUID } from "node:crypto";
 import { stringify } from "yaml";
 import { z } from "zod";
@@ -137,6 +138,8 @@ export function createPipelineService(deps: {
   /** Given a shared queue (durable), web runs are jobs for the workers. */
   queue?: JobQueue;
   signals?: Signals;
+  /** Where runs' requests may go (server/net/outbound.ts); default from config. */
+  outbound?: OutboundPolicy;
 }) {
   const { db, config } = deps;
   const box = createSecretBox(deps.authSecret, "pipeline-parameters");
@@ -145,7 +148,7 @@ export function createPipelineService(deps: {
     events: deps.events,
     log: deps.log,
     allowProcesses: config.pipelines.allowProcesses,
-    allowedHosts: config.pipelines.allowedHosts,
+    outbound: deps.outbound ?? createOutboundPolicy({ allow: config.outbound.allow }),
     searchIndexes: deps.searchIndexes,
     // Chat follow-ups (server/pipelines/chat) read their conversation through this one; users' YAML
     // validates against the catalog, which does not know it.

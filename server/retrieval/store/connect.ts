@@ -1,11 +1,12 @@
 /** Opening a LanceDB database: a directory (by default DATA_DIR/lancedb, chosen by the caller). */
 import { connect as lanceConnect, type Connection } from "@lancedb/lancedb";
+import { setProcessEnv } from "../../config.ts";
 
 // Lance sizes its CPU pool from the core count; with ≤ 2 cores the pool's single blocking thread
 // deadlocks building a full-text index once the posting lists exceed one output batch (lancedb#3568:
 // every thread asleep, forever — seen here at 250k chunks on 2 cores). Two or more threads avoid it.
 // Read when Lance's runtime starts (first use), so setting it at import is early enough.
-if (!process.env.LANCE_CPU_THREADS) process.env.LANCE_CPU_THREADS = "4";
+setProcessEnv("LANCE_CPU_THREADS", "4", true);
 
 export interface Store {
   readonly uri: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyAddress, isPublicAddress, parseIpLiteral } from "./net-address.ts";
+import { classifyAddress, isPublicAddress, parseIpLiteral } from "./address.ts";
 
 describe("classifyAddress", () => {
   it("sorts IPv4 addresses into public and each internal range", () => {
