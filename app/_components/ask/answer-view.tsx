@@ -9,7 +9,7 @@ import Link from "next/link";
 import { useMemo, useRef } from "react";
 import type { AskMessage, AskToolCall, Citation } from "@/server/shared/ask.ts";
 import { formatCost, formatTokens } from "../review/format.ts";
-import { MODEL_PROVIDERS_HREF } from "../providers-settings.tsx";
+import { MODEL_PROVIDERS_HREF } from "../model-connections.tsx";
 import { Markdown } from "../review/markdown.tsx";
 import { Badge, Button } from "../ui.tsx";
 import type { LiveAnswer } from "./fold.ts";
