@@ -121,7 +121,8 @@ export function AnswerView({
         <Badge tone={answer.status === "done" ? "green" : active ? "brand" : "amber"}>{STATUS[answer.status]}</Badge>
         {answer.mode === "search" && <Badge tone="amber">search results, no model</Badge>}
         {answer.model && <span className="text-zinc-500">{answer.model}</span>}
-        {usage && (
+        {/* Search results cost no tokens: no counter beside them. */}
+        {usage && answer.mode !== "search" && (
           <span className="text-zinc-500" aria-label="Cost so far">
             {formatTokens(usage.inputTokens + usage.outputTokens)} tokens
             {cost !== undefined ? ` · ${formatCost(cost)}` : ""}

@@ -140,6 +140,9 @@ export function ConversationsPanel<K extends RoomKind>({
   useEffect(() => {
     // Open the newest thread when none is open, and a thread someone just started here (from the
     // chat with @argus, or "Ask about this finding"), so its answer is seen streaming in.
+    // Not before the list has loaded: the threads it brings are not new ones, and scrolling to them
+    // would open a phone's page halfway down (issue 28).
+    if (c.loading) return;
     const ids = new Set(c.threads.map((t) => t.id));
     const before = seenThreads.current;
     seenThreads.current = ids;
@@ -149,7 +152,7 @@ export function ConversationsPanel<K extends RoomKind>({
       setOpen(fresh.id);
       if (fresh.createdBy.id === user.id) panel.current?.scrollIntoView({ block: "nearest" });
     } else if (!open && c.threads[0]) setOpen(c.threads[0].id);
-  }, [c.threads, open, user.id]);
+  }, [c.threads, c.loading, open, user.id]);
 
   const thread = c.threads.find((t) => t.id === open);
   async function ask(d: AskDraft): Promise<string | null> {
