@@ -35,7 +35,8 @@ const PROBE = pageProbe(
     const el = want && document.querySelector(want.content);
     if (el) {
       onScreen("content");
-      if (Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps"))) onScreen("interactive");
+      // A page without script (the static baseline) is interactive once it shows.
+      if (want.static || Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps"))) onScreen("interactive");
     }
     const paint = performance.getEntriesByName("first-contentful-paint")[0];
     if (paint && probe.fcp === undefined) probe.fcp = paint.startTime;`,
@@ -72,7 +73,9 @@ async function load(browser: Browser, url: string, user: TestUser | null, conten
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    await page.addInitScript({ content: `window.__want = ${JSON.stringify({ content })};\n${PROBE}` });
+    await page.addInitScript({
+      content: `window.__want = ${JSON.stringify({ content, static: user === null })};\n${PROBE}`,
+    });
     const machineLoad = loadAverages();
     await page.goto(url, { waitUntil: "commit" });
     await page.waitForFunction(

@@ -69,7 +69,7 @@ test.describe("on a desktop", () => {
     // The findings section starts on the first screen (at 1440×900).
     const heading = await box(page, page.getByRole("heading", { name: "Findings" }));
     expect(heading.y + heading.height).toBeLessThan(900);
-    await expect(page.getByLabel("Scores")).toContainText("55 / 100");
+    await expect(page.getByTitle("Overall score (0–100, higher is better)")).toHaveText("55 / 100");
   });
 
   test("a review without activity gives the report the whole main column: no empty column", async ({ page }) => {
@@ -81,7 +81,7 @@ test.describe("on a desktop", () => {
     expect(findings.x + findings.width).toBeLessThan(chat.x);
     // The findings span the main column (wider than half the page), not a third of it.
     expect(findings.width).toBeGreaterThan(1440 / 2);
-    await expect(page.getByLabel("Scores")).toContainText(/\d+ \/ 100/);
+    await expect(page.getByTitle("Overall score (0–100, higher is better)")).toHaveText(/^\d+ \/ 100$/);
   });
 });
 
