@@ -163,16 +163,14 @@ test.describe("signed in as the owner", () => {
     await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);
     await expect(page.getByRole("heading", { level: 1, name: "RAG over a knowledge base" })).toBeVisible();
     await page.getByRole("tab", { name: "Parameters" }).click();
-    const retriever = page.locator("details", { has: page.locator("summary", { hasText: /^retriever$/ }) });
-    await retriever.locator("summary").click();
-    await expect(retriever.getByRole("textbox", { name: "collection_name string" })).toHaveValue(`kb:${name}`);
+    const retriever = page.getByRole("region", { name: "retriever parameters" });
+    await expect(retriever.getByRole("textbox", { name: "Source", exact: true })).toHaveValue(`kb:${name}`);
     await expect(retriever.getByLabel("collection_name: knowledge base")).toHaveValue(`kb:${name}`);
 
-    const generation = page.locator("details", { has: page.locator("summary", { hasText: /^generation$/ }) });
-    await generation.locator("summary").click();
-    await generation.getByRole("textbox", { name: "backend_configs.openai.base_url string" }).fill(llm.openaiBaseURL);
-    await generation.getByRole("textbox", { name: "backend_configs.openai.model_name string" }).fill("scripted");
-    await generation.getByLabel("backend_configs.openai.api_key secret").fill("sk-scripted-key");
+    const generation = page.getByRole("region", { name: "generation parameters" });
+    await generation.getByRole("textbox", { name: "OpenAI-compatible API · Base URL" }).fill(llm.openaiBaseURL);
+    await generation.getByRole("textbox", { name: "OpenAI-compatible API · Model" }).fill("scripted");
+    await generation.getByLabel("OpenAI-compatible API · API key").fill("sk-scripted-key");
     await page.getByRole("button", { name: "Save version" }).click();
     await expect(page.getByText("Saved version 2")).toBeVisible();
 

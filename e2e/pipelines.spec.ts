@@ -117,7 +117,7 @@ test.describe("signed in as the owner", () => {
 
     await page.getByRole("tab", { name: "Parameters" }).click();
     await expect(page).toHaveURL(/tab=parameters/);
-    const topK = page.getByRole("textbox", { name: /^top_k/ });
+    const topK = page.getByRole("textbox", { name: "Results per question" });
     await topK.fill("lots");
     await expect(page.getByText("retriever.top_k: must be a number")).toBeVisible();
     await topK.fill("2");
@@ -195,12 +195,10 @@ test.describe("signed in as the owner", () => {
       await page.getByRole("dialog", { name: "Fork pipeline" }).getByRole("button", { name: "Fork" }).click();
       await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);
       await page.getByRole("tab", { name: "Parameters" }).click();
-      const generation = page.locator("details", { has: page.locator("summary", { hasText: /^generation$/ }) });
-      // Six servers: each alias's parameters are folded until opened.
-      await generation.locator("summary").click();
-      await generation.getByRole("textbox", { name: "backend_configs.openai.base_url string" }).fill(llm.openaiBaseURL);
-      await generation.getByRole("textbox", { name: "backend_configs.openai.model_name string" }).fill("scripted");
-      await generation.getByLabel("backend_configs.openai.api_key secret").fill("sk-scripted-key");
+      const generation = page.getByRole("region", { name: "generation parameters" });
+      await generation.getByRole("textbox", { name: "OpenAI-compatible API · Base URL" }).fill(llm.openaiBaseURL);
+      await generation.getByRole("textbox", { name: "OpenAI-compatible API · Model" }).fill("scripted");
+      await generation.getByLabel("OpenAI-compatible API · API key").fill("sk-scripted-key");
       await page.getByRole("button", { name: "Save version" }).click();
       await expect(page.getByText("Saved version 2")).toBeVisible();
       // The key is stored, never shown again.
@@ -336,7 +334,7 @@ test.describe("signed in as the owner", () => {
 
     // Version 3 retrieves three passages; run it.
     await page.goto(`${pipelineUrl}?tab=parameters`);
-    await page.getByRole("textbox", { name: /^top_k/ }).fill("3");
+    await page.getByRole("textbox", { name: "Results per question" }).fill("3");
     await page.getByRole("button", { name: "Save version" }).click();
     await expect(page.getByText("Saved version 3")).toBeVisible();
     await page.getByRole("button", { name: "Run" }).click();

@@ -47,11 +47,10 @@ test.describe("signed in as the owner", () => {
     await fork.getByRole("button", { name: "Fork" }).click();
     await expect(page).toHaveURL(/\/pipelines\/[0-9a-f-]{36}$/);
     await page.getByRole("tab", { name: "Parameters" }).click();
-    const generation = page.locator("details", { has: page.locator("summary", { hasText: /^generation$/ }) });
-    await generation.locator("summary").click();
-    await generation.getByRole("textbox", { name: "backend_configs.openai.base_url string" }).fill(llm.openaiBaseURL);
-    await generation.getByRole("textbox", { name: "backend_configs.openai.model_name string" }).fill("scripted");
-    await generation.getByLabel("backend_configs.openai.api_key secret").fill("sk-scripted-key");
+    const generation = page.getByRole("region", { name: "generation parameters" });
+    await generation.getByRole("textbox", { name: "OpenAI-compatible API · Base URL" }).fill(llm.openaiBaseURL);
+    await generation.getByRole("textbox", { name: "OpenAI-compatible API · Model" }).fill("scripted");
+    await generation.getByLabel("OpenAI-compatible API · API key").fill("sk-scripted-key");
     await page.getByRole("button", { name: "Save version" }).click();
     await expect(page.getByText("Saved version 2")).toBeVisible();
 

@@ -49,7 +49,7 @@ import { createSpectatorReads, type SpectatorReads } from "./shares/spectator-re
 import { createPipelineChatService, type PipelineChatService } from "./pipelines/chat/service.ts";
 import { createPipelineService, type PipelineService } from "./pipelines/workspace/service.ts";
 import { createPipelineAssistant, type PipelineAssistant } from "./pipelines/assistant/service.ts";
-import { workspaceChatModel } from "./providers/workspace-model.ts";
+import { workspaceChatModel, workspaceRunModel } from "./providers/workspace-model.ts";
 import { createForgeService, type ForgeService } from "./forges/service.ts";
 
 export interface Services {
@@ -142,6 +142,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     queue,
     signals,
     outbound,
+    workspaceModel: (workspaceId) => workspaceRunModel(db, providers, workspaceId),
   });
   const runIngest = createIngestJob({ db, config, log, authSecret, fail: snapshots.fail });
   const forges: ForgeService = createForgeService({

@@ -83,11 +83,11 @@ export function CodeViewer({
     <div
       ref={box}
       className={cx(
-        "overflow-auto rounded-md border border-zinc-200 bg-white text-[13px] leading-5 dark:border-zinc-800 dark:bg-zinc-50",
+        "overflow-auto rounded-md border border-zinc-200 bg-white text-[13px] leading-5 dark:border-zinc-800 dark:bg-zinc-950",
         boxClassName,
       )}
     >
-      <table className="w-full border-collapse font-mono text-zinc-900">
+      <table className="w-full border-collapse font-mono text-zinc-900 dark:text-zinc-100">
         <tbody>
           {lines.map((html, i) => {
             const n = i + 1;
@@ -97,10 +97,10 @@ export function CodeViewer({
                 id={`L${n}`}
                 ref={n === line ? target : undefined}
                 data-marked={marked(n) || undefined}
-                className={cx(marked(n) && "bg-amber-100")}
+                className={cx(marked(n) && "bg-amber-100 dark:bg-amber-500/20")}
               >
-                <td className="w-12 select-none border-r border-zinc-200 pr-2 text-right align-top text-zinc-400">
-                  <a href={linkFor(n)} className="hover:text-zinc-700">
+                <td className="w-12 select-none border-r border-zinc-200 pr-2 text-right align-top text-zinc-400 dark:border-zinc-800 dark:text-zinc-500">
+                  <a href={linkFor(n)} className="hover:text-zinc-700 dark:hover:text-zinc-200">
                     {n}
                   </a>
                 </td>

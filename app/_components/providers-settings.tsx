@@ -5,14 +5,11 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { MODEL_PROVIDERS_ID } from "./model-connections.tsx";
 import { ProviderDialog, type ProviderDraft } from "./provider-dialog.tsx";
 import { Badge, Button, Card, DelayedSkeleton } from "./ui.tsx";
 
 const blank: ProviderDraft = { name: "", provider: "anthropic", baseUrl: "", model: "" };
-
-/** Where links to Settings → Model providers land (an answer given without a model links here). */
-export const MODEL_PROVIDERS_ID = "model-providers";
-export const MODEL_PROVIDERS_HREF = `/settings#${MODEL_PROVIDERS_ID}`;
 
 /** Settings → Model providers: the environment's default plus the workspace's own connections. */
 export function ProvidersSettings() {
@@ -38,6 +35,16 @@ export function ProvidersSettings() {
     }),
   );
 
+  const setDefault = useMutation(
+    trpc.providers.setDefault.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.providers.pathKey() });
+        toast.success("Default model connection saved");
+      },
+      onError: (err) => toast.error(errorInfo(err).message),
+    }),
+  );
+
   async function runTest(key: string, input: Parameters<typeof test.mutateAsync>[0]) {
     setResults((r) => ({ ...r, [key]: { ok: true, text: "Testing…" } }));
     try {
@@ -58,7 +65,9 @@ export function ProvidersSettings() {
           <div>
             <h2 className="font-medium">Model providers</h2>
             <p className="mt-1 text-sm text-zinc-500">
-              Where reviews, chat and pipelines send their model calls. Keys are stored encrypted and never shown again.
+              Where reviews, chat and pipelines send their model calls. The workspace default (listed first) is
+              preselected everywhere; members can pick another when they start a review or ask. Keys are stored
+              encrypted and never shown again.
             </p>
           </div>
           {isOwner && (
@@ -103,6 +112,7 @@ export function ProvidersSettings() {
                   <Badge>{c.provider}</Badge>
                   {c.model && <span className="font-mono text-xs text-zinc-500">{c.model}</span>}
                   {c.source === "environment" && <Badge tone="brand">environment</Badge>}
+                  {c.isDefault && <Badge tone="green">workspace default</Badge>}
                   <Badge tone={c.hasKey ? "green" : "zinc"}>
                     {c.hasKey ? (c.apiKeyHint ? `key …${c.apiKeyHint}` : "key set") : "no key"}
                   </Badge>
@@ -119,6 +129,16 @@ export function ProvidersSettings() {
                       </Button>
                       {c.uid && (
                         <>
+                          {!c.isDefault && (
+                            <Button
+                              variant="ghost"
+                              busy={setDefault.isPending && setDefault.variables?.uid === c.uid}
+                              onClick={() => setDefault.mutate({ workspaceId: workspace.id, uid: c.uid })}
+                              aria-label={`Make ${c.name} the default`}
+                            >
+                              Make default
+                            </Button>
+                          )}
                           <Button
                             variant="ghost"
                             onClick={() =>

@@ -1,5 +1,5 @@
 "use client";
-/** A ready snapshot: language mix, file tree with a code viewer and outline, static findings with filters. */
+/** A ready snapshot: language mix, file tree (folders fold; opens on the README) with a code viewer and outline, static findings with filters. */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
@@ -7,6 +7,7 @@ import { useTRPC } from "@/app/_lib/trpc.ts";
 import { SEVERITIES, type Severity } from "@/server/shared/findings.ts";
 import { CodeSearch } from "./code-search.tsx";
 import { CodeViewer } from "./code-viewer.tsx";
+import { defaultFile, FileTree } from "./file-tree.tsx";
 import { Badge, Card, DelayedSkeleton, EmptyState, Input, Select, cx } from "./ui.tsx";
 
 const severityTone = { critical: "amber", high: "amber", medium: "zinc", low: "zinc", info: "zinc" } as const;
@@ -30,7 +31,9 @@ export function SnapshotBrowser({
   const tree = useQuery(trpc.snapshots.tree.queryOptions({ snapshotUid }));
   const [filter, setFilter] = useState("");
   const [severity, setSeverity] = useState<Severity | "">("");
-  const current = file ?? tree.data?.[0]?.path;
+  // Without a file asked for: the README (not whatever sorts first, e.g. .dockerignore).
+  const allPaths = useMemo(() => (tree.data ?? []).map((f) => f.path), [tree.data]);
+  const current = file ?? defaultFile(allPaths);
   const fileQuery = useQuery({
     ...trpc.snapshots.file.queryOptions({ snapshotUid, path: current ?? "" }),
     enabled: !!current && tab === "files",
@@ -57,6 +60,7 @@ export function SnapshotBrowser({
     () => (tree.data ?? []).filter((f) => f.path.toLowerCase().includes(filter.toLowerCase())),
     [tree.data, filter],
   );
+  const visiblePaths = useMemo(() => visible.map((f) => f.path), [visible]);
   const language = tree.data?.find((f) => f.path === current)?.language ?? "";
 
   return (
@@ -93,25 +97,12 @@ export function SnapshotBrowser({
               className="mb-2"
             />
             {tree.isPending && <DelayedSkeleton rows={4} />}
-            <ul aria-label="Files" className="text-sm">
-              {visible.map((f) => (
-                <li key={f.path}>
-                  <Link
-                    href={href({ file: f.path })}
-                    aria-current={f.path === current ? "page" : undefined}
-                    className={cx(
-                      "block truncate rounded px-2 py-0.5 font-mono text-xs",
-                      f.path === current
-                        ? "bg-brand-50 font-medium dark:bg-brand-700/30"
-                        : "hover:bg-zinc-100 dark:hover:bg-zinc-800",
-                    )}
-                    title={f.path}
-                  >
-                    {f.path}
-                  </Link>
-                </li>
-              ))}
-            </ul>
+            <FileTree
+              paths={visiblePaths}
+              current={current}
+              filtered={filter !== ""}
+              hrefFor={(path) => href({ file: path })}
+            />
           </Card>
           <div className="min-w-0">
             {current && <p className="mb-2 font-mono text-sm">{current}</p>}

@@ -59,17 +59,21 @@ export function Field({
   hint,
   children,
   htmlFor,
+  name,
 }: {
   label: string;
   error?: string;
   hint?: string;
   children: ReactNode;
   htmlFor: string;
+  /** The value's technical name (e.g. its key in a parameter file), shown small beside the label. */
+  name?: string;
 }) {
   return (
-    <div className="space-y-1">
-      <label htmlFor={htmlFor} className="block text-sm font-medium">
+    <div className="min-w-0 space-y-1">
+      <label htmlFor={htmlFor} className="block text-sm font-medium break-words">
         {label}
+        {name && <code className="ml-1.5 text-xs font-normal break-all text-zinc-500 dark:text-zinc-400">{name}</code>}
       </label>
       {children}
       {error ? <FormError message={error} /> : hint ? <p className="text-xs text-zinc-500">{hint}</p> : null}

@@ -1,12 +1,13 @@
 /**
  * What an answer needs before its first model request, read in one query per way of asking: the
  * project (or review, or thread), the asker's role in its workspace, the workspace's chat budget
- * limits and the model connection its answers use (the first by name, as Settings lists them). The
+ * limits and the model connection its answers use (the workspace's default, as Settings lists it first). The
  * snapshot a thread answers over is read once per snapshot: a ready snapshot's uid never changes.
  */
 import type { Db, Project, ProviderConnection, Review, ReviewFinding } from "../db/client.ts";
-import { invalid } from "../errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import type { AskBudget } from "../shared/ask.ts";
+import { connectionOrder } from "../providers/service.ts";
 import { threadInclude, type ThreadRow } from "./views.ts";
 
 /** The workspace side of asking: the asker's role (null: not a member), the budget's limits, the model. */
@@ -19,7 +20,7 @@ export interface AskWorkspace {
 const workspaceSelect = (userId: string) => ({
   select: {
     askBudget: { select: { maxTokens: true, maxCostUsd: true } },
-    providers: { orderBy: { name: "asc" as const }, take: 1 },
+    providers: { orderBy: connectionOrder, take: 1 },
     memberships: { where: { userId }, select: { role: true }, take: 1 },
   },
 });
@@ -105,6 +106,25 @@ export function createSnapshotCache(db: Db, max = 1000) {
   };
 }
 
+/** askInput.connectionUid's value for the server's environment default. */
+export const ENVIRONMENT_CONNECTION = "environment";
+
+/**
+ * The connection an asker picked: that connection of the workspace (another workspace's is refused
+ * as unknown), or null for the server's environment default.
+ */
+export async function pickedConnection(
+  db: Db,
+  workspaceId: string,
+  picked: string,
+): Promise<ProviderConnection | null> {
+  if (picked === ENVIRONMENT_CONNECTION) return null;
+  const c = await db.providerConnection.findUnique({ where: { uid: picked } });
+  if (!c || c.workspaceId !== workspaceId)
+    throw notFound("That model connection does not exist in this workspace. Pick another, or reload the page.");
+  return c;
+}
+
 /** A queued answer as the runner starts it: its row, its thread, and the workspace's limits and model. */
 export async function answerForRun(db: Db, answerId: string) {
   const { thread, ...answer } = await db.askMessage.findUniqueOrThrow({
@@ -119,7 +139,7 @@ export async function answerForRun(db: Db, answerId: string) {
               workspace: {
                 select: {
                   askBudget: { select: { maxTokens: true, maxCostUsd: true } },
-                  providers: { orderBy: { name: "asc" as const }, take: 1 },
+                  providers: { orderBy: connectionOrder, take: 1 },
                 },
               },
             },
@@ -130,10 +150,14 @@ export async function answerForRun(db: Db, answerId: string) {
   });
   const { project, ...rest } = thread;
   const w = project.workspace;
+  // A connection the asker picked stands in for the default (gone meanwhile: the default answers).
+  const picked = answer.connectionUid
+    ? await pickedConnection(db, rest.workspaceId, answer.connectionUid).catch(() => undefined)
+    : undefined;
   return {
     answer,
     thread: { ...rest, project: { uid: project.uid } } as ThreadRow,
     limits: { maxTokens: w.askBudget?.maxTokens ?? null, maxCostUsd: w.askBudget?.maxCostUsd ?? null },
-    connection: w.providers[0] ?? null,
+    connection: picked !== undefined ? picked : (w.providers[0] ?? null),
   };
 }

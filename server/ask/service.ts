@@ -40,7 +40,15 @@ import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { publicError } from "../errors-public.ts";
 import { budgetState } from "./budget.ts";
-import { projectForAsk, reviewForAsk, threadForAsk, createSnapshotCache, type AskWorkspace } from "./context.ts";
+import {
+  createSnapshotCache,
+  ENVIRONMENT_CONNECTION,
+  pickedConnection,
+  projectForAsk,
+  reviewForAsk,
+  threadForAsk,
+  type AskWorkspace,
+} from "./context.ts";
 import { createAnswerFindings } from "./findings.ts";
 import { findingContext } from "./prompt.ts";
 import { createAnswerRunner } from "./runner.ts";
@@ -73,6 +81,9 @@ export const askInput = z
     reviewUid: uid.optional(),
     /** … and one of its findings ("Ask about this finding"). */
     fingerprint: z.string().min(1).max(200).optional(),
+    /** The model connection for this answer: a connection's uid, or "environment" for the server's
+     * default; omitted = the workspace's default. */
+    connectionUid: z.union([uid, z.literal(ENVIRONMENT_CONNECTION)]).optional(),
   })
   .refine((v) => [v.threadUid, v.projectUid, v.reviewUid].filter(Boolean).length === 1, {
     message: "name exactly one of threadUid (a follow-up), projectUid or reviewUid (a new thread)",
@@ -205,6 +216,8 @@ export function createAskService(deps: AskServiceDeps) {
     chatMessageUid: string | null,
     ws: AskWorkspace,
     newThread: { snapshotUid: string } | null,
+    /** The connection the asker picked (askInput.connectionUid); undefined = the workspace's default. */
+    picked?: string,
   ) {
     const now = new Date();
     const startsNow = runner.isIdle(t.id);
@@ -226,6 +239,7 @@ export function createAskService(deps: AskServiceDeps) {
       costUsd: null,
       error: null,
       chatMessageUid,
+      connectionUid: null,
     };
     const a: AskMessageRow = {
       ...q,
@@ -237,6 +251,7 @@ export function createAskService(deps: AskServiceDeps) {
       body: "",
       status: startsNow ? "running" : "queued",
       chatMessageUid: null,
+      connectionUid: picked ?? null,
     };
     const names = new Map([[asker.userId, asker.name]]);
     const room = roomOf(t);
@@ -284,6 +299,12 @@ export function createAskService(deps: AskServiceDeps) {
     return { question: questionView, answer: answerView };
   }
 
+  /** The workspace side with the connection the asker picked in place of the default (refused when not the workspace's). */
+  async function withPicked(ws: AskWorkspace, workspaceId: string, picked: string | undefined): Promise<AskWorkspace> {
+    if (picked === undefined) return ws;
+    return { ...ws, connection: await pickedConnection(db, workspaceId, picked) };
+  }
+
   async function ask(actor: Actor, input: z.infer<typeof askInput>) {
     const user = requireUser(actor);
     if (input.threadUid) {
@@ -292,7 +313,8 @@ export function createAskService(deps: AskServiceDeps) {
       const { thread, ws } = found;
       checkRole(ws.role, "member");
       await ledger.refuseIfSpent(thread.workspaceId, ws.limits);
-      const { question, answer } = await enqueue(thread, user, input.question, null, ws, null);
+      const picked = await withPicked(ws, thread.workspaceId, input.connectionUid);
+      const { question, answer } = await enqueue(thread, user, input.question, null, picked, null, input.connectionUid);
       // The answer is on its way; what the reply says of the thread is read meanwhile.
       const [names, snapshotUid] = await Promise.all([
         userNames(db, [thread.createdById]),
@@ -317,8 +339,17 @@ export function createAskService(deps: AskServiceDeps) {
       ws = found.ws;
     }
     await ledger.refuseIfSpent(target.project.workspaceId, ws.limits);
+    const picked = await withPicked(ws, target.project.workspaceId, input.connectionUid);
     const created = await newThread(user.userId, target, input.question);
-    const { question, answer } = await enqueue(created.row, user, input.question, null, ws, created);
+    const { question, answer } = await enqueue(
+      created.row,
+      user,
+      input.question,
+      null,
+      picked,
+      created,
+      input.connectionUid,
+    );
     const thread = threadView(created.row, created.snapshotUid, new Map([[user.userId, user.name]]));
     return { thread, question, answer };
   }

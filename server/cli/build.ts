@@ -10,6 +10,8 @@ import { childProcessEnv } from "../config.ts";
 
 const INPUTS = [
   "app",
+  // The browser code imports server/shared (protocol shapes, pure helpers): a change there is a UI change.
+  "server/shared",
   "public",
   "next.config.ts",
   "postcss.config.mjs",

@@ -15,6 +15,8 @@ import { buildPipeline } from "../pipelines/build.ts";
 import { readFrontMatter } from "../pipelines/front-matter.ts";
 import type { PipelineEvent } from "../pipelines/engine/events.ts";
 import { runPipeline, type LogLevel } from "../pipelines/engine/run.ts";
+import type { RunModel } from "../pipelines/servers/contract.ts";
+import type { LlmClientOptions } from "../llm/index.ts";
 import { mcpExternalResolver } from "../pipelines/mcp/index.ts";
 import { runCommand, UsageError } from "./usage.ts";
 
@@ -107,16 +109,38 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   };
   if (values.record) return record(file, options, io, log);
   const { operatorEnvironment } = await import("../config.ts");
+  const model = await serverModel();
   const r = await runPipeline(file, {
     ...options,
     log,
     onEvent,
     external: mcpExternalResolver(),
-    // The operator's own run: UltraRAG's file access and API keys from the environment.
-    context: { fileAccess: "operator", operatorEnv: operatorEnvironment() },
+    // The operator's own run: UltraRAG's file access and API keys from the environment, and the
+    // server's model settings for model steps that name no model.
+    context: { fileAccess: "operator", operatorEnv: operatorEnvironment(), ...(model ? { model } : {}) },
   });
   if (r.memoryFile) io.out(`memory file: ${path.relative(io.cwd, r.memoryFile)}\n`);
   return 0;
+}
+
+/**
+ * On the command line the server's model settings (LLM_PROVIDER, LLM_MODEL, OPENAI_COMPATIBLE_BASE_URL
+ * …) stand where a web run has the workspace's connection: model steps whose parameters leave the
+ * model empty use them (servers/workspace-model.ts), when they can answer (a key, or a local server).
+ */
+async function serverModel(): Promise<RunModel | undefined> {
+  const [{ getConfig }, { clientOptionsFromSettings }] = await Promise.all([
+    import("../config.ts"),
+    import("../llm/index.ts"),
+  ]);
+  let options: LlmClientOptions;
+  try {
+    options = clientOptionsFromSettings(getConfig().llm);
+  } catch {
+    return undefined; // settings that do not read: the parameters must name the model, as in UltraRAG
+  }
+  if (!options.apiKey && !(options.provider === "openai-compatible" && options.baseURL)) return undefined;
+  return { label: `the server's model settings · ${options.model ?? options.provider}`, options };
 }
 
 async function record(

@@ -1,7 +1,7 @@
 /**
  * Pipeline runs started from the web app (run service, origin "app"), against a real database:
  * who may start one, the process policy, knowledge bases of the run's workspace (and only those),
- * and memory kept per user in the database.
+ * memory kept per user in the database, and the workspace's model connection for model steps.
  */
 import { createOutboundPolicy } from "../net/outbound.ts";
 import { createHash, randomUUID } from "node:crypto";
@@ -18,6 +18,8 @@ import { createInProcessQueue, type JobQueue } from "../jobs/queue.ts";
 import { createKnowledgeService, type KnowledgeService } from "../knowledge/service.ts";
 import { knowledgeBasesForRun } from "../knowledge/pipeline-access.ts";
 import { startScriptedServer } from "../llm/scripted/server.ts";
+import { createProviderService, type ProviderService } from "../providers/service.ts";
+import { workspaceRunModel } from "../providers/workspace-model.ts";
 import { createIndexCache, type IndexCache } from "../retrieval/store/index.ts";
 import { searchStoreUri } from "../snapshots/storage.ts";
 import { repoRoot } from "./dsl/test-support.ts";
@@ -501,3 +503,97 @@ describe("outbound requests of web-app runs (SSRF guard)", () => {
     }
   });
 });
+
+describe("the workspace's model connection (issue 28: pipelines use the workspace's model)", () => {
+  let dir: { dir: string; cleanup: () => void };
+  let providers: ProviderService;
+  beforeAll(() => {
+    dir = tempDir();
+    cpSync(path.join(repoRoot, "pipelines"), dir.dir, { recursive: true });
+    providers = createProviderService(
+      db,
+      t.config,
+      "test-auth-secret-0123456789abcdef",
+      fetch,
+      createOutboundPolicy({ allow: ["127.0.0.1"] }),
+    );
+    return () => dir.cleanup();
+  });
+  const withModel = () =>
+    createRunService({
+      db,
+      events: createEventBus({ db, log }),
+      log,
+      searchIndexes,
+      outbound: createOutboundPolicy({ allow: ["127.0.0.1"] }),
+      workspaceModel: (workspaceId) => workspaceRunModel(db, providers, workspaceId),
+    });
+  const connection = (workspaceId: string, name: string, model: string, isDefault = false) =>
+    db.providerConnection.create({
+      data: {
+        uid: randomUUID(),
+        workspaceId,
+        name,
+        provider: "openai-compatible",
+        baseUrl: llm.openaiBaseURL,
+        model,
+        isDefault,
+      },
+    });
+
+  it("a gallery pipeline whose parameters name no model runs on the workspace's default connection, and says which", async () => {
+    const team = await teamWith("models-a");
+    await connection(team.workspaceId, "A first by name", "model-a");
+    await connection(team.workspaceId, "Team model", "model-default", true);
+    const before = llm.requests.length;
+    const r = await withModel().run({
+      file: "vanilla_llm.yaml",
+      cwd: dir.dir,
+      origin: "app",
+      actor: team.member,
+      workspaceId: team.workspaceId,
+    });
+    expect(r).toMatchObject({ status: "completed", error: null, modelConnection: "Team model · model-default" });
+    const sent = llm.requests.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(new Set(sent.map((q) => q.body.model))).toEqual(new Set(["model-default"]));
+  });
+
+  it("parameters that name their own server and model keep them (no workspace connection recorded)", async () => {
+    const team = await teamWith("models-b");
+    await connection(team.workspaceId, "Team model", "model-default", true);
+    const before = llm.requests.length;
+    const r = await withModel().run({
+      file: "vanilla_llm.yaml",
+      cwd: dir.dir,
+      origin: "app",
+      actor: team.member,
+      workspaceId: team.workspaceId,
+      overrides: {
+        generation: {
+          backend: "openai",
+          backend_configs: { openai: { model_name: "own-model", base_url: llm.openaiBaseURL, api_key: "k" } },
+        },
+      },
+    });
+    expect(r).toMatchObject({ status: "completed", modelConnection: null });
+    expect(new Set(llm.requests.slice(before).map((q) => q.body.model))).toEqual(new Set(["own-model"]));
+  });
+
+  it("a workspace without a usable model: the step fails saying where to add one", async () => {
+    const team = await teamWith("models-c");
+    const r = await withModel().run({
+      file: "vanilla_llm.yaml",
+      cwd: dir.dir,
+      origin: "app",
+      actor: team.member,
+      workspaceId: team.workspaceId,
+    });
+    expect(r.status).toBe("failed");
+    expect(r.error).toMatch(/this workspace has no model connection: add one in Settings → Model providers/);
+  });
+});
+
+async function teamWith(name: string): Promise<Team> {
+  return team(`${name}-${randomUUID().slice(0, 6)}`);
+}

@@ -31,7 +31,7 @@ import { summarizeStep } from "./engine/summary.ts";
 import { blankSecrets } from "./workspace/parameters.ts";
 import { dbMemoryStore } from "./memory-db.ts";
 import { processRefusal, type RunOrigin } from "./process-policy.ts";
-import type { RunContext } from "./servers/contract.ts";
+import type { RunContext, RunModel } from "./servers/contract.ts";
 
 export type RunStatus = "running" | "completed" | "failed" | "cancelled";
 
@@ -75,6 +75,8 @@ export interface RunRecord {
   outputs: unknown;
   error: string | null;
   memoryFile: string | null;
+  /** The workspace model connection the run's model steps used ("<name> · <model>"). */
+  modelConnection: string | null;
   createdAt: Date;
   finishedAt: Date | null;
 }
@@ -98,6 +100,8 @@ export interface RunServiceDeps {
   operatorEnv?: RunContext["operatorEnv"];
   /** The app's open search indexes: with it, a run in a workspace reads that workspace's knowledge bases. */
   searchIndexes?: IndexCache;
+  /** The workspace's default model connection (null: none usable): model steps that name no model use it. */
+  workspaceModel?: (workspaceId: string) => Promise<RunModel | null>;
 }
 
 type Row = Awaited<ReturnType<Db["pipelineRun"]["findUniqueOrThrow"]>>;
@@ -112,6 +116,7 @@ const toRecord = (r: Row): RunRecord => ({
   outputs: r.outputs === null ? null : (JSON.parse(r.outputs) as unknown),
   error: r.error,
   memoryFile: r.memoryFile,
+  modelConnection: r.modelConnection,
   createdAt: r.createdAt,
   finishedAt: r.finishedAt,
 });
@@ -163,6 +168,9 @@ export function createRunService(deps: RunServiceDeps) {
       context.fileAccess = "operator";
       if (deps.operatorEnv) context.operatorEnv = deps.operatorEnv;
     }
+    // Model steps that name no model use the workspace's connection (servers/workspace-model.ts).
+    if (origin === "app" && input.workspaceId && deps.workspaceModel)
+      context.model = await deps.workspaceModel(input.workspaceId);
     return {
       ...(userId ? { createdById: userId } : {}),
       // The app's trace shows tokens per step; the CLI keeps UltraRAG's step_end as it is.
@@ -223,6 +231,27 @@ export function createRunService(deps: RunServiceDeps) {
     const publish = (e: PipelineEvent) => {
       if (e.type !== "error") send(e);
     };
+    // The run records which workspace connection its model steps used, as soon as the first one does.
+    let modelConnection: string | undefined;
+    const model = engine.context?.model;
+    const runEngine: Partial<RunOptions> = !model
+      ? engine
+      : {
+          ...engine,
+          context: {
+            ...engine.context,
+            model: {
+              ...model,
+              onUse: () => {
+                if (modelConnection !== undefined) return;
+                modelConnection = model.label;
+                published.push(
+                  db.pipelineRun.update({ where: { uid }, data: { modelConnection } }).catch(() => undefined),
+                );
+              },
+            },
+          },
+        };
     const done = (async (): Promise<RunRecord> => {
       let status: RunStatus = "completed";
       let error: string | null = null;
@@ -230,7 +259,7 @@ export function createRunService(deps: RunServiceDeps) {
       try {
         result = await runPipeline(input.file, {
           ...deps.engine,
-          ...engine,
+          ...runEngine,
           cwd: input.cwd,
           ...(input.param !== undefined ? { param: input.param } : {}),
           ...(input.demo ? { demo: true } : {}),
@@ -273,6 +302,7 @@ export function createRunService(deps: RunServiceDeps) {
           status,
           error,
           finishedAt: new Date(),
+          ...(modelConnection !== undefined ? { modelConnection } : {}),
           ...(result ? { outputs: JSON.stringify(outputsOf(result)), memoryFile: result.memoryFile } : {}),
         },
       });

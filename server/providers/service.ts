@@ -59,7 +59,25 @@ export interface ConnectionView {
   model: string | null;
   hasKey: boolean;
   apiKeyHint: string | null;
+  /** The workspace's default (marked by an owner). */
+  isDefault: boolean;
+  /** Whether it can answer at all: a key, or an OpenAI-compatible server (keyless local ones are fine). */
+  usable: boolean;
 }
+
+/** A connection that can be sent requests: a key, or an OpenAI-compatible server at a base URL. */
+export const isUsable = (c: { provider: string; hasKey: boolean; baseUrl: string | null }) =>
+  c.hasKey || (c.provider === "openai-compatible" && !!c.baseUrl);
+
+/** How lists and pages name a connection: its name and the model it runs. */
+export const connectionLabel = (c: { name: string; model: string | null }) =>
+  c.model ? `${c.name} · ${c.model}` : c.name;
+
+/** How the server's environment default is named wherever a connection's name is shown. */
+export const ENVIRONMENT_CONNECTION_NAME = "Server default (environment)";
+
+/** Settings' order: the default first, then by name. */
+export const connectionOrder = [{ isDefault: "desc" as const }, { name: "asc" as const }];
 
 export type TestResult =
   { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: string; latencyMs: number };
@@ -87,30 +105,34 @@ export function createProviderService(
   const keys = createSecretBox(authSecret, "provider-keys");
 
   function view(c: ProviderConnection): ConnectionView {
-    return {
+    const v = {
       uid: c.uid,
-      source: "workspace",
+      source: "workspace" as const,
       name: c.name,
       provider: c.provider as ProviderId,
       baseUrl: c.baseUrl,
-      model: c.model,
+      model: c.model ?? PROVIDER_INFO[c.provider as ProviderId]?.defaultModel ?? null,
       hasKey: !!c.apiKeyCipher,
       apiKeyHint: c.apiKeyHint,
+      isDefault: c.isDefault,
     };
+    return { ...v, usable: isUsable(v) };
   }
 
   function environmentView(): ConnectionView {
     const opts = clientOptionsFromSettings(config.llm);
-    return {
+    const v = {
       uid: null,
-      source: "environment",
-      name: "Server default (environment)",
+      source: "environment" as const,
+      name: ENVIRONMENT_CONNECTION_NAME,
       provider: opts.provider,
       baseUrl: opts.baseURL ?? null,
       model: opts.model ?? PROVIDER_INFO[opts.provider].defaultModel ?? null,
       hasKey: !!opts.apiKey,
       apiKeyHint: null,
+      isDefault: false,
     };
+    return { ...v, usable: isUsable(v) };
   }
 
   async function load(uid: string): Promise<ProviderConnection> {
@@ -207,8 +229,34 @@ export function createProviderService(
 
     async list(actor: Actor, workspaceId: string): Promise<ConnectionView[]> {
       await requireRole(db, actor, workspaceId, "viewer");
-      const rows = await db.providerConnection.findMany({ where: { workspaceId }, orderBy: { name: "asc" } });
-      return [environmentView(), ...rows.map(view)];
+      const rows = await db.providerConnection.findMany({ where: { workspaceId }, orderBy: connectionOrder });
+      return [...rows.map(view), environmentView()];
+    },
+
+    /**
+     * The connection reviews, Ask and pipelines use unless someone picks another: the one marked
+     * default, else the first by name, else the server's environment default when it can answer
+     * (a keyless one never counts); null when the workspace has no usable model.
+     */
+    async workspaceDefault(actor: Actor, workspaceId: string): Promise<ConnectionView | null> {
+      await requireRole(db, actor, workspaceId, "viewer");
+      const row = await db.providerConnection.findFirst({ where: { workspaceId }, orderBy: connectionOrder });
+      if (row) return view(row);
+      const env = environmentView();
+      return env.usable ? env : null;
+    },
+
+    /** Marks one connection as the workspace's default (owners); `uid` null clears the mark. */
+    async setDefault(actor: Actor, input: { workspaceId: string; uid: string | null }): Promise<void> {
+      await requireRole(db, actor, input.workspaceId, "owner");
+      if (input.uid) {
+        const c = await load(input.uid);
+        if (c.workspaceId !== input.workspaceId) throw notFound(`No provider connection with id ${input.uid}.`);
+      }
+      await db.$transaction([
+        db.providerConnection.updateMany({ where: { workspaceId: input.workspaceId }, data: { isDefault: false } }),
+        ...(input.uid ? [db.providerConnection.update({ where: { uid: input.uid }, data: { isDefault: true } })] : []),
+      ]);
     },
 
     async save(actor: Actor, input: z.infer<typeof saveConnectionInput>): Promise<ConnectionView> {

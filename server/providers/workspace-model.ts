@@ -1,15 +1,16 @@
 /**
- * The model a workspace's interactive features use (answers to questions, the pipeline builder's
- * assistant): its first connection as Settings lists them (by name), else the server's environment
- * default when that has a key (or is an OpenAI-compatible server with a base URL); null when there
- * is none.
+ * The model a workspace's features use unless someone picks another (answers to questions, the
+ * pipeline builder's assistant, pipeline runs' model steps): the connection an owner marked default,
+ * else its first connection by name, else the server's environment default when that can answer (a
+ * key, or an OpenAI-compatible server with a base URL — a keyless default is never used); null when
+ * there is none.
  */
 import type { Db, ProviderConnection } from "../db/client.ts";
 import { isUserFacing } from "../errors.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
-import type { ProviderService } from "./service.ts";
+import { connectionLabel, connectionOrder, ENVIRONMENT_CONNECTION_NAME, type ProviderService } from "./service.ts";
 
-/** The model for a workspace whose first connection the caller already read (Ask Argus reads it with the thread). */
+/** The model for a workspace whose default connection the caller already read (Ask Argus reads it with the thread). */
 export async function chatModelFor(
   providers: ProviderService,
   workspaceId: string,
@@ -25,11 +26,27 @@ export async function chatModelFor(
   }
 }
 
+/** The workspace's default connection row (the marked one, else the first by name), or null. */
+export const defaultConnection = (db: Db, workspaceId: string) =>
+  db.providerConnection.findFirst({ where: { workspaceId }, orderBy: connectionOrder });
+
 export async function workspaceChatModel(
   db: Db,
   providers: ProviderService,
   workspaceId: string,
 ): Promise<LlmClientOptions | null> {
-  const c = await db.providerConnection.findFirst({ where: { workspaceId }, orderBy: { name: "asc" } });
-  return chatModelFor(providers, workspaceId, c);
+  return chatModelFor(providers, workspaceId, await defaultConnection(db, workspaceId));
+}
+
+/** The workspace's model as a pipeline run uses it: the client options and the name the run page shows. */
+export async function workspaceRunModel(
+  db: Db,
+  providers: ProviderService,
+  workspaceId: string,
+): Promise<{ label: string; options: LlmClientOptions } | null> {
+  const connection = await defaultConnection(db, workspaceId);
+  const options = await chatModelFor(providers, workspaceId, connection);
+  if (!options) return null;
+  const name = connection?.name ?? ENVIRONMENT_CONNECTION_NAME;
+  return { label: connectionLabel({ name, model: options.model ?? null }), options };
 }

@@ -21,7 +21,8 @@ import { conflict, invalid, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
-import type { ProviderService } from "../providers/service.ts";
+import { ENVIRONMENT_CONNECTION_NAME, type ProviderService } from "../providers/service.ts";
+import { defaultConnection } from "../providers/workspace-model.ts";
 import type { Signals } from "../cluster/signals.ts";
 import {
   CATEGORIES,
@@ -112,6 +113,8 @@ export interface ReviewView {
   promptName: string | null;
   provider: string | null;
   model: string | null;
+  /** The model connection's name (agent reviews). */
+  connectionName: string | null;
   budget: ReviewBudget;
   settings: ReviewSettings;
   progress: number;
@@ -173,6 +176,7 @@ export function createReviewService(deps: {
       promptName: r.promptName,
       provider: r.provider,
       model: r.model,
+      connectionName: r.connectionName,
       budget: JSON.parse(r.budget) as ReviewBudget,
       settings: JSON.parse(r.settings) as ReviewSettings,
       progress: r.progress,
@@ -271,10 +275,26 @@ export function createReviewService(deps: {
   }
 
   /** Resolves what the review will run with, refusing early what could never run. */
+  /**
+   * Resolves what the review will run with, refusing early what could never run. No connection
+   * named: the workspace's default (Settings marks it); null: the server's environment default.
+   */
   async function resolveModel(workspaceId: string, input: z.infer<typeof startReviewInput>) {
-    if (input.engine === "static") return { provider: null, model: null, connectionUid: null };
-    const resolved = await deps.providers.resolveForJob(workspaceId, input.connectionUid ?? null, input.model);
-    return { provider: resolved.provider, model: resolved.model, connectionUid: input.connectionUid ?? null };
+    if (input.engine === "static") return { provider: null, model: null, connectionUid: null, connectionName: null };
+    const connection =
+      input.connectionUid === undefined
+        ? await defaultConnection(db, workspaceId)
+        : input.connectionUid === null
+          ? null
+          : await db.providerConnection.findUnique({ where: { uid: input.connectionUid } });
+    const connectionUid = input.connectionUid === undefined ? (connection?.uid ?? null) : input.connectionUid;
+    const resolved = await deps.providers.resolveForJob(workspaceId, connectionUid, input.model);
+    return {
+      provider: resolved.provider,
+      model: resolved.model,
+      connectionUid,
+      connectionName: connection?.name ?? ENVIRONMENT_CONNECTION_NAME,
+    };
   }
 
   /** actor null: started by a forge's webhook for a pull request (server/forges checked the installation). */
@@ -307,7 +327,7 @@ export function createReviewService(deps: {
       promptName = prompt.name;
       promptContent = prompt.content;
     }
-    const { provider, model, connectionUid } = await resolveModel(project.workspaceId, input);
+    const { provider, model, connectionUid, connectionName } = await resolveModel(project.workspaceId, input);
     const budget = reviewBudgetSchema.parse(input.budget ?? {});
     const settings = reviewSettingsSchema.parse(input.settings ?? {});
 
@@ -326,6 +346,7 @@ export function createReviewService(deps: {
         provider,
         model,
         connectionUid,
+        connectionName,
         budget: JSON.stringify(budget),
         settings: JSON.stringify(settings),
       },

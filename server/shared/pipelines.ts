@@ -66,6 +66,13 @@ export interface ParamField {
   secret: boolean;
   /** For a secret: whether a value is stored (the value itself is never sent). */
   set?: boolean;
+  /** Plain words for the form (param-guide.ts); the form falls back to the path without them. */
+  label?: string;
+  help?: string;
+  /** False when no step of the pipeline reads the parameter: the form folds it under "Advanced". */
+  read?: boolean;
+  /** The built-in server the alias runs, when it is one (the form's group heading). */
+  server?: string;
 }
 
 export function paramTypeOf(v: unknown): ParamType {

@@ -2,7 +2,8 @@
 /**
  * The inbox: mentions, replies in threads one wrote in, and the end of reviews one started — newest
  * first, from every workspace one is in. Each item links to the moment it is about (opening it marks it
- * read); unread ones can be marked read one by one or all at once. ↑/↓ move between items.
+ * read); unread ones can be marked read one by one or all at once. ↑/↓ move between items. An item's
+ * text quotes a chat message: it is rendered as one line of Markdown (emphasis, code, mention chips).
  */
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { AtSign, CheckCheck, CircleCheck, CircleX, Inbox, MessagesSquare } from "lucide-react";
@@ -12,6 +13,7 @@ import { toast } from "sonner";
 import { formatDate } from "@/app/_components/review/format.ts";
 import { Button, Card, DelayedSkeleton, EmptyState, PageHeader, cx } from "@/app/_components/ui.tsx";
 import { QueryError } from "@/app/_components/query-states.tsx";
+import { Markdown } from "@/app/_components/review/markdown.tsx";
 import { inWorkspace, useUnreadCount } from "@/app/_lib/inbox.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
@@ -129,10 +131,16 @@ export default function InboxPage() {
                         onClick={() => open(n)}
                         className={cx("block break-words text-sm hover:underline", !n.read && "font-medium")}
                       >
-                        {n.text}
+                        <Markdown inline className="">
+                          {n.text}
+                        </Markdown>
                       </Link>
                     ) : (
-                      <p className="break-words text-sm">{n.text}</p>
+                      <p className="break-words text-sm">
+                        <Markdown inline className="">
+                          {n.text}
+                        </Markdown>
+                      </p>
                     )}
                     <p className="mt-0.5 text-xs text-zinc-500">
                       <span className="sr-only">{n.read ? "Read" : "Unread"} · </span>

@@ -10,6 +10,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useMemo, useState } from "react";
 import { DelayedSkeleton, Badge, Button, EmptyState, Input, PageHeader, cx } from "@/app/_components/ui.tsx";
+import { NoModelNotice } from "@/app/_components/model-connections.tsx";
 import { QueryError } from "@/app/_components/query-states.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
 import { useTRPC } from "@/app/_lib/trpc.ts";
@@ -53,6 +54,7 @@ function PipelineCard({ c }: { c: Card }) {
         <Badge tone={c.needs === "none" ? "green" : "amber"}>{needsLabel(c.needs)}</Badge>
       </div>
       <p className="font-mono text-xs text-zinc-500">{c.name}.yaml</p>
+      <NoModelNotice needs={c.needs} className="mt-1" />
       {c.description && <p className="mt-2 line-clamp-3 text-sm text-zinc-600 dark:text-zinc-300">{c.description}</p>}
       <div className="mt-3 flex flex-wrap gap-1">
         {c.badges?.map((b) => (

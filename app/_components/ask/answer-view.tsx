@@ -10,7 +10,7 @@ import { useMemo, useRef } from "react";
 import type { AskMessage, AskToolCall, Citation } from "@/server/shared/ask.ts";
 import { formatCost, formatTokens } from "../review/format.ts";
 import { MatchBadge } from "../search-box.tsx";
-import { MODEL_PROVIDERS_HREF } from "../providers-settings.tsx";
+import { MODEL_PROVIDERS_HREF } from "../model-connections.tsx";
 import { Markdown } from "../review/markdown.tsx";
 import { Badge, Button } from "../ui.tsx";
 import type { LiveAnswer } from "./fold.ts";
@@ -122,7 +122,8 @@ export function AnswerView({
         <Badge tone={answer.status === "done" ? "green" : active ? "brand" : "amber"}>{STATUS[answer.status]}</Badge>
         {answer.mode === "search" && <Badge tone="amber">search results, no model</Badge>}
         {answer.model && <span className="text-zinc-500">{answer.model}</span>}
-        {usage && (
+        {/* Search results cost no tokens: no counter beside them. */}
+        {usage && answer.mode !== "search" && (
           <span className="text-zinc-500" aria-label="Cost so far">
             {formatTokens(usage.inputTokens + usage.outputTokens)} tokens
             {cost !== undefined ? ` · ${formatCost(cost)}` : ""}

@@ -14,29 +14,69 @@ import type { RoomKind } from "@/server/shared/rooms.ts";
 import { formatDate } from "../review/format.ts";
 import { Markdown } from "../review/markdown.tsx";
 import { Avatar } from "../rooms/avatar.tsx";
-import { Button, Card, TextArea, cx } from "../ui.tsx";
+import { connectionOptionLabel, connectionValue, useModelConnections } from "../model-connections.tsx";
+import { Button, Card, Select, TextArea, cx } from "../ui.tsx";
 import { AnswerView, type CodeHref } from "./answer-view.tsx";
 import { FindingDialog } from "./finding-dialog.tsx";
 import { useConversations } from "./use-conversations.ts";
 
-function QuestionBox({ label, onAsk }: { label: string; onAsk: (q: string) => Promise<string | null> }) {
+/** What the one Ask box sends: the question, where it goes and the connection picked ("" = the default). */
+type AskDraft = { question: string; followUp: boolean; connection: string };
+
+/**
+ * The page's one Ask box: a follow-up in the open thread or a new thread (a choice shown when a thread
+ * is open), and the model connection (the workspace's default preselected; a member may pick another).
+ */
+function QuestionBox({
+  thread,
+  onAsk,
+}: {
+  thread: { title: string } | null;
+  onAsk: (d: AskDraft) => Promise<string | null>;
+}) {
   const [draft, setDraft] = useState("");
+  const [followUp, setFollowUp] = useState(true);
+  const [connection, setConnection] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { list, preselected } = useModelConnections();
+  const picked = connection || preselected;
   async function submit(e?: FormEvent) {
     e?.preventDefault();
     const local = questionSchema.safeParse(draft);
     if (!local.success) return setError(local.error.issues[0]?.message ?? "This question cannot be asked.");
     setBusy(true);
-    const refused = await onAsk(draft);
+    const refused = await onAsk({
+      question: draft,
+      followUp: !!thread && followUp,
+      connection: picked === preselected ? "" : picked,
+    });
     setBusy(false);
     setError(refused);
     if (!refused) setDraft("");
   }
   return (
-    <form onSubmit={(e) => void submit(e)} className="mt-2">
+    <form onSubmit={(e) => void submit(e)} className="mt-2" aria-label="Ask Argus">
+      {thread && (
+        <div role="radiogroup" aria-label="Where to ask" className="mb-1 flex flex-wrap gap-3 text-xs">
+          {[
+            [true, `Follow up in “${thread.title}”`],
+            [false, "New thread"],
+          ].map(([value, text]) => (
+            <label key={String(value)} className="flex min-w-0 items-center gap-1">
+              <input
+                type="radio"
+                name="ask-where"
+                checked={followUp === value}
+                onChange={() => setFollowUp(value as boolean)}
+              />
+              <span className="truncate">{text as string}</span>
+            </label>
+          ))}
+        </div>
+      )}
       <TextArea
-        aria-label={label}
+        aria-label="Question"
         rows={2}
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
@@ -50,10 +90,25 @@ function QuestionBox({ label, onAsk }: { label: string; onAsk: (q: string) => Pr
         className="resize-y font-sans"
         invalid={!!error}
       />
-      <div className="mt-1 flex items-center justify-between gap-2">
-        <p className="min-h-4 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+        <p className="min-h-4 min-w-0 flex-1 text-xs text-red-700 dark:text-red-400" role={error ? "alert" : undefined}>
           {error}
         </p>
+        {list.data && list.data.some((c) => c.usable) && (
+          <Select
+            size="compact"
+            aria-label="Model connection"
+            className="max-w-56 text-xs"
+            value={picked}
+            onChange={(e) => setConnection(e.target.value)}
+          >
+            {list.data.map((c) => (
+              <option key={connectionValue(c)} value={connectionValue(c)} disabled={!c.usable}>
+                {connectionOptionLabel(c)}
+              </option>
+            ))}
+          </Select>
+        )}
         <Button type="submit" busy={busy} disabled={!draft.trim()}>
           Ask
         </Button>
@@ -85,6 +140,9 @@ export function ConversationsPanel<K extends RoomKind>({
   useEffect(() => {
     // Open the newest thread when none is open, and a thread someone just started here (from the
     // chat with @argus, or "Ask about this finding"), so its answer is seen streaming in.
+    // Not before the list has loaded: the threads it brings are not new ones, and scrolling to them
+    // would open a phone's page halfway down (issue 28).
+    if (c.loading) return;
     const ids = new Set(c.threads.map((t) => t.id));
     const before = seenThreads.current;
     seenThreads.current = ids;
@@ -94,16 +152,18 @@ export function ConversationsPanel<K extends RoomKind>({
       setOpen(fresh.id);
       if (fresh.createdBy.id === user.id) panel.current?.scrollIntoView({ block: "nearest" });
     } else if (!open && c.threads[0]) setOpen(c.threads[0].id);
-  }, [c.threads, open, user.id]);
+  }, [c.threads, c.loading, open, user.id]);
 
   const thread = c.threads.find((t) => t.id === open);
-  async function ask(question: string, threadUid?: string): Promise<string | null> {
+  async function ask(d: AskDraft): Promise<string | null> {
+    const threadUid = d.followUp ? thread?.id : undefined;
     try {
       const r = await c.ask.mutateAsync({
-        question,
+        question: d.question,
         threadUid,
         projectUid: threadUid || reviewUid ? undefined : projectUid,
         reviewUid: threadUid ? undefined : reviewUid,
+        ...(d.connection ? { connectionUid: d.connection } : {}),
       });
       setOpen(r.thread.id);
       return null;
@@ -187,10 +247,7 @@ export function ConversationsPanel<K extends RoomKind>({
           </ul>
         )}
         {canEdit ? (
-          <>
-            {thread && <QuestionBox label="Follow-up question" onAsk={(q) => ask(q, thread.id)} />}
-            <QuestionBox label="New question" onAsk={(q) => ask(q)} />
-          </>
+          <QuestionBox thread={thread ?? null} onAsk={ask} />
         ) : (
           <p className="mt-2 text-xs text-zinc-500">Viewers watch the conversations; members and owners ask.</p>
         )}

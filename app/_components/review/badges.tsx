@@ -54,7 +54,16 @@ export function StatusPill({ status, progress }: { status: ReviewStatus; progres
 }
 
 /** 0–100, higher is better. */
-export function ScoreChip({ score, label }: { score: number | null | undefined; label?: string }) {
+/** A 0–100 score, coloured by band; `outOf` shows its scale ("72 / 100") where it stands alone. */
+export function ScoreChip({
+  score,
+  label,
+  outOf = false,
+}: {
+  score: number | null | undefined;
+  label?: string;
+  outOf?: boolean;
+}) {
   if (score === null || score === undefined) return <span className="text-sm text-zinc-400">—</span>;
   const s = Math.round(score);
   const tone =
@@ -64,8 +73,12 @@ export function ScoreChip({ score, label }: { score: number | null | undefined; 
         ? "text-amber-700 dark:text-amber-400"
         : "text-red-700 dark:text-red-400";
   return (
-    <span className={cx("font-semibold tabular-nums", tone)} title={label ?? "Score (0–100, higher is better)"}>
+    <span
+      className={cx("font-semibold whitespace-nowrap tabular-nums", tone)}
+      title={label ?? "Score (0–100, higher is better)"}
+    >
       {s}
+      {outOf && <span className="text-[0.5em] font-normal text-zinc-500 dark:text-zinc-400"> / 100</span>}
     </span>
   );
 }

@@ -3,9 +3,12 @@ import type { ReviewListItem, Severity } from "./types.ts";
 
 export const severityRank = (s: string) => ["critical", "high", "medium", "low", "info"].indexOf(s);
 
-/** "static analysis — no LLM", or "anthropic / claude-sonnet-4-6". */
-export function engineLabel(r: Pick<ReviewListItem, "engine" | "provider" | "model">): string {
+/** "static analysis — no LLM", or the connection and model: "Team Claude · claude-sonnet-4-6". */
+export function engineLabel(
+  r: Pick<ReviewListItem, "engine" | "provider" | "model"> & { connectionName?: string | null },
+): string {
   if (r.engine === "static") return "static analysis — no LLM";
+  if (r.connectionName) return [r.connectionName, r.model].filter(Boolean).join(" · ");
   return [r.provider, r.model].filter(Boolean).join(" / ") || "agent";
 }
 

@@ -57,27 +57,56 @@ const components: Components = {
   img: ({ alt }) => <span className="text-zinc-500">[image: {alt}]</span>,
 };
 
+/**
+ * One line inside something already clickable (an inbox item's link): emphasis and code stay, blocks
+ * flow as text, and links are plain text (a link inside a link is invalid HTML and unclickable).
+ */
+const inlineComponents: Components = {
+  ...components,
+  h1: ({ children }) => <strong>{children} </strong>,
+  h2: ({ children }) => <strong>{children} </strong>,
+  h3: ({ children }) => <strong>{children} </strong>,
+  p: ({ children }) => <span>{children} </span>,
+  ul: ({ children }) => <span>{children}</span>,
+  ol: ({ children }) => <span>{children}</span>,
+  li: ({ children }) => <span>· {children} </span>,
+  a: ({ children }) => <span className="underline decoration-dotted">{children}</span>,
+  pre: ({ children }) => (
+    <span className="[&_code]:rounded [&_code]:bg-zinc-100 dark:[&_code]:bg-zinc-800">{children}</span>
+  ),
+  blockquote: ({ children }) => <span className="text-zinc-600 dark:text-zinc-400">{children}</span>,
+};
+
 const urlTransform = (url: string) => safeLinkUrl(url) ?? "";
 
 export function Markdown({
   children,
   className,
   codeLink,
+  inline = false,
 }: {
   children: string;
   className?: string;
   codeLink?: CodeLink;
+  /** Render as one line of text inside a link or button (inlineComponents). */
+  inline?: boolean;
 }) {
   // Mentions last: code references never reach into a link, so a token is still whole by then.
   const plugins = useMemo(
     () => (codeLink ? [remarkCodeRefLinks(codeLink), remarkMentionChips] : [remarkMentionChips]),
     [codeLink],
   );
+  const Wrapper = inline ? "span" : "div";
   return (
-    <div className={className ?? "text-sm"}>
-      <ReactMarkdown skipHtml components={components} urlTransform={urlTransform} remarkPlugins={plugins}>
+    <Wrapper className={className ?? "text-sm"}>
+      <ReactMarkdown
+        skipHtml
+        components={inline ? inlineComponents : components}
+        urlTransform={urlTransform}
+        remarkPlugins={plugins}
+      >
         {children}
       </ReactMarkdown>
-    </div>
+    </Wrapper>
   );
 }

@@ -47,7 +47,7 @@ export function ReviewScores({ report }: { report: NonNullable<SharedReview["rep
     <Card className="flex flex-wrap items-center gap-6 p-4" aria-label="Scores">
       <div className="text-center">
         <p className="text-3xl">
-          <ScoreChip score={report.overallScore} label="Overall score (0–100, higher is better)" />
+          <ScoreChip score={report.overallScore} label="Overall score (0–100, higher is better)" outOf />
         </p>
         <p className="text-xs text-zinc-500">
           {report.computedScores?.includes("overall") ? "overall · computed by Argus" : "overall"}

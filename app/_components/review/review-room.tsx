@@ -1,9 +1,12 @@
 "use client";
 /**
  * The body of a review's room, one component for both pages that show it: the review page (members
- * and viewers) and a share link's page (spectators). Facts and progress, steering while an agent
- * runs, the live activity and the team chat, then the report: summary, scores, noise control,
- * findings with their team votes and threads, files at risk.
+ * and viewers) and a share link's page (spectators). Findings first: facts and progress, steering
+ * while an agent runs, then the report (summary, scores, noise control, findings with their team
+ * votes and threads, files at risk) beside the agent's live activity, and the team chat (and the
+ * conversations with Argus) in a side column. On a phone the same order reads top to bottom:
+ * findings before the activity, the chat last. A review without activity (the static engine) gives
+ * the report the whole main column: no empty column beside the chat.
  *
  * Who is looking comes from the RoomAccess context (app/_lib/room.ts): its socket, its user, and for a
  * spectator why the controls are off. Page-level actions (cancel, re-run, delete, exports, marking
@@ -30,7 +33,7 @@ import { ChatPanel } from "../rooms/chat-panel.tsx";
 import { FindingTeam, TeamBadges } from "../rooms/finding-team.tsx";
 import { WatchersOf } from "../rooms/presence-bar.tsx";
 import { SteeringBar } from "../rooms/steering-bar.tsx";
-import { Card, DelayedSkeleton, ErrorNotice, ProgressBar } from "../ui.tsx";
+import { Card, DelayedSkeleton, ErrorNotice, ProgressBar, cx } from "../ui.tsx";
 import { ActivityLog, ActivityPanel } from "./activity-panel.tsx";
 import type { CodeLink } from "./code-ref-links.ts";
 import { FilesAtRisk } from "./files-at-risk.tsx";
@@ -126,6 +129,106 @@ export function ReviewRoom({
   const ask = asking && !readOnly && code && codeLink ? { projectUid: code.projectUid, link: codeLink } : null;
   const { setFocus } = presence;
   const lookAtActivity = useCallback(() => setFocus({ kind: "activity" }), [setFocus]);
+  // An agent's activity (live or replayed) stands beside the findings; the static engine has none.
+  const hasActivity = live || r.engine === "agent";
+
+  const reportBody = report && (
+    <>
+      {reportActions}
+      <section className="mb-6" aria-labelledby="summary-heading">
+        <h2 id="summary-heading" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+          Summary
+        </h2>
+        <Card className="px-4 py-2">
+          <Markdown>{report.summary}</Markdown>
+          {report.notes.length > 0 && (
+            <ul className="mb-2 list-disc pl-5 text-xs text-zinc-500">
+              {report.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </section>
+      <section className="mb-6">
+        <ReviewScores report={report} />
+        <p className="mt-2 text-xs text-zinc-500" aria-label="Noise control">
+          Noise control: {describeStages(report.stages)}
+        </p>
+      </section>
+      <section className="mb-8" aria-labelledby="findings-heading">
+        <h2 id="findings-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+          Findings
+        </h2>
+        {findings.isPending && <DelayedSkeleton rows={4} />}
+        {findings.isError && (
+          <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => void findings.refetch()} />
+        )}
+        {findings.data && reported && (
+          <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Findings at this moment">
+            At this moment of the replay the agent had reported {teamFindings.length} of {allFindings.length} findings.
+          </p>
+        )}
+        {findings.data && (
+          <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Confirmed by the team">
+            Confirmed by the team: {confirmed.confirmed} of {confirmed.judged} judged
+            {confirmed.judged < teamFindings.length ? ` (${teamFindings.length} findings)` : ""}
+          </p>
+        )}
+        {findings.data && (
+          <FindingsList
+            findings={teamFindings}
+            projectUid={code?.projectUid ?? null}
+            snapshotUid={code?.snapshotUid ?? null}
+            canEdit={canEdit && !!dismissal}
+            pending={dismissal?.pending ?? null}
+            onDismiss={(f, d) => dismissal?.onDismiss(f, d)}
+            onOpen={(f) => setFocus({ kind: "finding", fingerprint: f.fingerprint })}
+            linked={linkedFinding}
+            rowExtras={(f) => (
+              <>
+                <WatchersOf
+                  members={presence.members.filter(
+                    (m) => m.userId !== selfId && m.focus?.kind === "finding" && m.focus.fingerprint === f.fingerprint,
+                  )}
+                />
+                <TeamBadges f={f} />
+              </>
+            )}
+            details={(f) =>
+              roomName && (
+                <>
+                  {ask && canEdit && <AskAboutFinding reviewUid={r.uid} fingerprint={f.fingerprint} />}
+                  <FindingTeam
+                    room={roomName}
+                    state={room}
+                    finding={f}
+                    findings={teamFindings}
+                    canVote={canEdit}
+                    codeLink={codeLink}
+                  />
+                </>
+              )
+            }
+            teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
+            emptyNote={
+              reported ? "The agent had not reported any finding yet at this moment of the replay." : undefined
+            }
+          />
+        )}
+      </section>
+      <section className="mb-8" aria-labelledby="files-heading">
+        <h2 id="files-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+          Files at risk
+        </h2>
+        <FilesAtRisk
+          files={r.files.length ? r.files : report.files}
+          projectUid={code?.projectUid ?? null}
+          snapshotUid={code?.snapshotUid ?? null}
+        />
+      </section>
+    </>
+  );
 
   return (
     <>
@@ -154,137 +257,56 @@ export function ReviewRoom({
         </p>
       )}
       {beforeActivity}
-      <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        {live || r.engine === "agent" ? (
-          <div className="min-w-0" onMouseEnter={lookAtActivity}>
-            {moment ? (
-              <ActivityLog
-                events={moment.events}
-                live={false}
-                streaming={false}
-                actions={activityActions}
-                loading={moment.loading}
-              />
-            ) : (
-              <ActivityPanel reviewUid={r.uid} live={live} room={room} poll={poll} actions={activityActions} />
+      <div className={cx("grid gap-6", roomName && "lg:grid-cols-[minmax(0,1fr)_minmax(18rem,22rem)]")}>
+        <div
+          className={cx(
+            "min-w-0",
+            hasActivity && "grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] xl:items-start",
+          )}
+        >
+          <div className="min-w-0" data-testid="review-main">
+            {reportBody}
+            {!report && r.status === "completed" && (
+              <ErrorNotice message="This review completed without a stored report." />
             )}
-            {activityFooter}
+            {!report && live && (
+              <p className="mb-6 text-sm text-zinc-500" role="note">
+                The findings and the report show here as soon as the review ends.
+              </p>
+            )}
           </div>
-        ) : (
-          <div className="hidden lg:block" />
-        )}
-        {roomName && <ChatPanel room={roomName} state={room} codeLink={codeLink} />}
-      </div>
-      {ask && r.status === "completed" && (
-        <ConversationsPanel
-          projectUid={ask.projectUid}
-          reviewUid={r.uid}
-          state={room}
-          codeHref={ask.link}
-          className="mb-6 block"
-        />
-      )}
-
-      {report && (
-        <>
-          {reportActions}
-          <section className="mb-6" aria-labelledby="summary-heading">
-            <h2 id="summary-heading" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-              Summary
-            </h2>
-            <Card className="px-4 py-2">
-              <Markdown>{report.summary}</Markdown>
-              {report.notes.length > 0 && (
-                <ul className="mb-2 list-disc pl-5 text-xs text-zinc-500">
-                  {report.notes.map((n, i) => (
-                    <li key={i}>{n}</li>
-                  ))}
-                </ul>
+          {hasActivity && (
+            <div className="min-w-0 xl:sticky xl:top-4" onMouseEnter={lookAtActivity}>
+              {moment ? (
+                <ActivityLog
+                  events={moment.events}
+                  live={false}
+                  streaming={false}
+                  actions={activityActions}
+                  loading={moment.loading}
+                />
+              ) : (
+                <ActivityPanel reviewUid={r.uid} live={live} room={room} poll={poll} actions={activityActions} />
               )}
-            </Card>
-          </section>
-          <section className="mb-6">
-            <ReviewScores report={report} />
-            <p className="mt-2 text-xs text-zinc-500" aria-label="Noise control">
-              Noise control: {describeStages(report.stages)}
-            </p>
-          </section>
-          <section className="mb-8" aria-labelledby="findings-heading">
-            <h2 id="findings-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-              Findings
-            </h2>
-            {findings.isPending && <DelayedSkeleton rows={4} />}
-            {findings.isError && (
-              <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => void findings.refetch()} />
-            )}
-            {findings.data && reported && (
-              <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Findings at this moment">
-                At this moment of the replay the agent had reported {teamFindings.length} of {allFindings.length}{" "}
-                findings.
-              </p>
-            )}
-            {findings.data && (
-              <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Confirmed by the team">
-                Confirmed by the team: {confirmed.confirmed} of {confirmed.judged} judged
-                {confirmed.judged < teamFindings.length ? ` (${teamFindings.length} findings)` : ""}
-              </p>
-            )}
-            {findings.data && (
-              <FindingsList
-                findings={teamFindings}
-                projectUid={code?.projectUid ?? null}
-                snapshotUid={code?.snapshotUid ?? null}
-                canEdit={canEdit && !!dismissal}
-                pending={dismissal?.pending ?? null}
-                onDismiss={(f, d) => dismissal?.onDismiss(f, d)}
-                onOpen={(f) => setFocus({ kind: "finding", fingerprint: f.fingerprint })}
-                linked={linkedFinding}
-                rowExtras={(f) => (
-                  <>
-                    <WatchersOf
-                      members={presence.members.filter(
-                        (m) =>
-                          m.userId !== selfId && m.focus?.kind === "finding" && m.focus.fingerprint === f.fingerprint,
-                      )}
-                    />
-                    <TeamBadges f={f} />
-                  </>
-                )}
-                details={(f) =>
-                  roomName && (
-                    <>
-                      {ask && canEdit && <AskAboutFinding reviewUid={r.uid} fingerprint={f.fingerprint} />}
-                      <FindingTeam
-                        room={roomName}
-                        state={room}
-                        finding={f}
-                        findings={teamFindings}
-                        canVote={canEdit}
-                        codeLink={codeLink}
-                      />
-                    </>
-                  )
-                }
-                teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
-                emptyNote={
-                  reported ? "The agent had not reported any finding yet at this moment of the replay." : undefined
-                }
+              {activityFooter}
+            </div>
+          )}
+        </div>
+        {roomName && (
+          <aside className="min-w-0 space-y-6 lg:sticky lg:top-4 lg:self-start" aria-label="Team chat and questions">
+            <ChatPanel room={roomName} state={room} codeLink={codeLink} />
+            {ask && r.status === "completed" && (
+              <ConversationsPanel
+                projectUid={ask.projectUid}
+                reviewUid={r.uid}
+                state={room}
+                codeHref={ask.link}
+                className="block"
               />
             )}
-          </section>
-          <section className="mb-8" aria-labelledby="files-heading">
-            <h2 id="files-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-              Files at risk
-            </h2>
-            <FilesAtRisk
-              files={r.files.length ? r.files : report.files}
-              projectUid={code?.projectUid ?? null}
-              snapshotUid={code?.snapshotUid ?? null}
-            />
-          </section>
-        </>
-      )}
-      {!report && r.status === "completed" && <ErrorNotice message="This review completed without a stored report." />}
+          </aside>
+        )}
+      </div>
     </>
   );
 }

@@ -25,7 +25,7 @@ export function ReviewRows({ reviews, showProject = true }: { reviews: ReviewLis
             </div>
             <StatusPill status={r.status} progress={r.progress} />
             <span className="w-8 text-right">
-              <ScoreChip score={r.scoreOverall} />
+              <ScoreChip score={r.scoreOverall} outOf />
             </span>
           </li>
         ))}

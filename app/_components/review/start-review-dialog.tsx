@@ -5,12 +5,19 @@
  * Escape closes); the server's zod errors are shown next to the section they concern.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { Field, FormActions, FormError, Input, Modal, Select, TextArea } from "../ui.tsx";
+import {
+  connectionOptionLabel,
+  ENVIRONMENT,
+  MODEL_PROVIDERS_HREF,
+  preselectedConnection,
+} from "../model-connections.tsx";
 import { SEVERITIES } from "./types.ts";
 
 type ScopeKind = "project" | "paths" | "diff";
@@ -23,7 +30,7 @@ interface Draft {
   base: string;
   head: string;
   promptUid: string;
-  connectionUid: string; // "" = the server's environment default
+  connectionUid: string; // a connection's uid, ENVIRONMENT for the server's default, "" = none chosen yet
   model: string;
   maxIterations: string;
   maxCostUsd: string;
@@ -136,7 +143,12 @@ export function StartReviewDialog({
     if (open && firstProject) setDraft((d) => (d.projectUid ? d : { ...d, projectUid: firstProject }));
   }, [open, firstProject]);
 
-  const connection = connections.data?.find((c) => (c.uid ?? "") === draft.connectionUid);
+  // Preselect the workspace's default connection (a keyless server default never is).
+  const preselected = preselectedConnection(connections.data);
+  useEffect(() => {
+    if (open && preselected) setDraft((d) => (d.connectionUid ? d : { ...d, connectionUid: preselected }));
+  }, [open, preselected]);
+  const connection = connections.data?.find((c) => (c.uid ?? ENVIRONMENT) === draft.connectionUid);
   const models = useMemo(
     () => catalog.data?.providers.find((p) => p.id === connection?.provider)?.models ?? [],
     [catalog.data, connection?.provider],
@@ -168,6 +180,10 @@ export function StartReviewDialog({
       return setLocalError("List at least one path or glob, one per line (e.g. src/api/** or server.js).");
     if (draft.scope === "diff" && (!draft.base.trim() || !draft.head.trim()))
       return setLocalError("A diff review needs both refs: the base (e.g. main) and the head (e.g. HEAD or a branch).");
+    if (agent && !draft.connectionUid)
+      return setLocalError(
+        "Choose the model connection the agent uses. An owner adds one in Settings → Model providers.",
+      );
     const maxIterations = Number(draft.maxIterations);
     const maxCostUsd = draft.maxCostUsd.trim() ? Number(draft.maxCostUsd) : undefined;
     const minConfidence = Number(draft.minConfidence || 0);
@@ -183,7 +199,7 @@ export function StartReviewDialog({
       ...(agent
         ? {
             promptUid: draft.promptUid || undefined,
-            connectionUid: draft.connectionUid || null,
+            connectionUid: draft.connectionUid === ENVIRONMENT ? null : draft.connectionUid,
             model: draft.model.trim() || undefined,
             budget: { maxIterations, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) },
           }
@@ -307,21 +323,31 @@ export function StartReviewDialog({
                 ))}
               </Select>
             </Field>
-            <Field label="Provider" htmlFor="review-connection" error={fieldError("connectionUid")}>
+            <Field label="Model connection" htmlFor="review-connection" error={fieldError("connectionUid")}>
               <Select
                 id="review-connection"
                 value={draft.connectionUid}
                 onChange={(e) => setDraft((d) => ({ ...d, connectionUid: e.target.value, model: "" }))}
               >
+                {!draft.connectionUid && (
+                  <option value="" disabled>
+                    {connections.data?.some((c) => c.usable) ? "Choose a connection…" : "No model connection yet"}
+                  </option>
+                )}
                 {connections.data?.map((c) => (
-                  <option key={c.uid ?? "env"} value={c.uid ?? ""}>
-                    {c.name} — {c.provider}
-                    {c.source === "environment" && !c.hasKey && c.provider !== "openai-compatible"
-                      ? " (no key configured)"
-                      : ""}
+                  <option key={c.uid ?? ENVIRONMENT} value={c.uid ?? ENVIRONMENT} disabled={!c.usable}>
+                    {connectionOptionLabel(c)}
                   </option>
                 ))}
               </Select>
+              {connections.data && !connections.data.some((c) => c.usable) && (
+                <p className="mt-1 text-xs text-zinc-500">
+                  <Link href={MODEL_PROVIDERS_HREF} className="text-brand-600 underline">
+                    Add a model provider
+                  </Link>{" "}
+                  (an owner does it once for the workspace), or run the static engine.
+                </p>
+              )}
             </Field>
             <Field
               label="Model"

@@ -10,6 +10,8 @@ import { SEVERITY_COLOR } from "./format.ts";
 import { SEVERITIES } from "./types.ts";
 
 const LEGEND_ORDER: string[] = [...SEVERITIES, "score"];
+/** Axis labels in the text colour of the theme. */
+const TICK = { fontSize: 11, fill: "currentColor" };
 
 export function TrendChart({ projectUid }: { projectUid: string }) {
   const trpc = useTRPC();
@@ -37,14 +39,23 @@ export function TrendChart({ projectUid }: { projectUid: string }) {
     score: p.score === null ? null : Math.round(p.score),
   }));
   return (
-    <figure aria-label="Findings trend" className="h-72 w-full">
+    <figure aria-label="Findings trend" className="h-72 w-full text-zinc-600 dark:text-zinc-300">
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} maxBarSize={48}>
           <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.1} />
-          <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-          <YAxis yAxisId="count" allowDecimals={false} tick={{ fontSize: 11 }} />
-          <YAxis yAxisId="score" orientation="right" domain={[0, 100]} tick={{ fontSize: 11 }} />
-          <Tooltip contentStyle={{ fontSize: 12 }} />
+          {/* Axes, grid and tooltip follow the theme (currentColor and the --chart-tooltip-* variables). */}
+          <XAxis dataKey="label" tick={TICK} stroke="currentColor" />
+          <YAxis yAxisId="count" allowDecimals={false} tick={TICK} stroke="currentColor" />
+          <YAxis yAxisId="score" orientation="right" domain={[0, 100]} tick={TICK} stroke="currentColor" />
+          <Tooltip
+            contentStyle={{
+              fontSize: 12,
+              background: "var(--chart-tooltip-bg)",
+              borderColor: "var(--chart-tooltip-border)",
+              color: "inherit",
+            }}
+            cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
+          />
           {/* Severities worst first (the default sorts alphabetically), the score last. */}
           <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={(item) => LEGEND_ORDER.indexOf(String(item.dataKey))} />
           {SEVERITIES.map((s) => (
@@ -63,7 +74,7 @@ export function TrendChart({ projectUid }: { projectUid: string }) {
             type="monotone"
             dataKey="score"
             name="score"
-            stroke="#4f46e5"
+            stroke="var(--color-brand-500)"
             strokeWidth={2}
             dot={{ r: 3 }}
             connectNulls

@@ -7,6 +7,7 @@
  * `input` maps each function parameter to a pool variable or a `$parameter`, `output` lists the keys
  * the call returns; `parameters` are its `parameter.yaml` defaults.
  */
+import type { LlmClientOptions } from "../../llm/index.ts";
 import type { OutboundPolicy } from "../../net/outbound.ts";
 import type { ServerSignature } from "../dsl/schema.ts";
 
@@ -40,10 +41,29 @@ export interface CallContext {
   /** The operator's environment, for command-line runs only: a blank `api_key` is filled from it
    * (RERANKER_API_KEY, LLM_API_KEY …, UltraRAG's behaviour). Web-app runs never get the server's keys. */
   operatorEnv?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The workspace's model connection, for model steps whose parameters name no model of their own
+   * (workspace-model.ts). null: a web-app run in a workspace without a usable connection; absent:
+   * UltraRAG's behaviour (the parameters must name the model). Command-line runs get the server's
+   * LLM_* settings here when they can answer.
+   */
+  model?: RunModel | null;
+}
+
+/** A workspace model connection as a run's servers use it. */
+export interface RunModel {
+  /** How the run page names it: "<connection> · <model>". */
+  label: string;
+  options: LlmClientOptions;
+  /** Called by each step that uses it (the run records which connection ran). */
+  onUse?: () => void;
 }
 
 /** What a run offers its servers beyond the call itself (RunOptions.context). */
-export type RunContext = Pick<CallContext, "memory" | "knowledge" | "outbound" | "fileAccess" | "operatorEnv">;
+export type RunContext = Pick<
+  CallContext,
+  "memory" | "knowledge" | "outbound" | "fileAccess" | "operatorEnv" | "model"
+>;
 
 export interface MemoryTurn {
   question: string;

@@ -5,12 +5,14 @@
  * `vllm` / `hf` (local GPU engines upstream) at an OpenAI-compatible server — e.g. `vllm serve` —
  * with a notice saying so. UltraRAG's retry rule is kept: only 5xx answers are retried, `retries`
  * attempts in all with `base_delay`×2ⁿ + U(0, 0.25) s between them, and the item's answer becomes
- * "<error>" when they run out; any other refusal fails the step.
+ * "<error>" when they run out; any other refusal fails the step. In a web-app run, an `openai` block
+ * that names no server and no model uses the workspace's model connection (workspace-model.ts).
  */
 import type { LlmClient, LlmError, Message, StreamRequest } from "../../llm/index.ts";
 import type { CallContext } from "./contract.ts";
 import { checkOutbound } from "./outbound.ts";
 import { describe, ToolError } from "./define.ts";
+import { takesExtraParams, workspaceModelFor } from "./workspace-model.ts";
 
 export interface Backend {
   client: LlmClient;
@@ -69,7 +71,7 @@ export async function createBackend(
   args: Record<string, unknown>,
   env: Record<string, string | undefined>,
   notice: (message: string) => void,
-  ctx: Pick<CallContext, "outbound"> = {},
+  ctx: Pick<CallContext, "outbound" | "model"> = {},
 ): Promise<Backend> {
   const { createLlmClient } = await llmModule();
   const backend = args.backend;
@@ -78,6 +80,35 @@ export async function createBackend(
       `generation.generation_init: backend must be "openai", "vllm" or "hf", got ${describe(backend)}`,
     );
   const cfg = section(args.backend_configs, backend);
+  const workspace =
+    backend === "openai" ? workspaceModelFor({ ...ctx, notice }, cfg, "generation.generation_init") : undefined;
+  const retries =
+    cfg.retries === undefined ? 3 : numberIn(cfg.retries, `backend_configs.${backend}.retries`, 0, 20, true);
+  const baseDelay =
+    cfg.base_delay === undefined ? 1 : numberIn(cfg.base_delay, `backend_configs.${backend}.base_delay`, 0, 600);
+  const concurrency =
+    cfg.concurrency === undefined
+      ? 8
+      : numberIn(cfg.concurrency, `backend_configs.${backend}.concurrency`, 1, 256, true);
+  if (workspace) {
+    const request = samplingRequest(
+      args.sampling_params,
+      takesExtraParams(workspace.options) ? args.extra_params : undefined,
+    );
+    if (!takesExtraParams(workspace.options)) delete request.extraBody;
+    let client: LlmClient;
+    try {
+      client = createLlmClient({
+        ...workspace.options,
+        maxRetries: 0,
+        requestTimeoutMs: 600_000,
+        idleTimeoutMs: 600_000,
+      });
+    } catch (err) {
+      throw new ToolError(`generation.generation_init: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return { client, request, concurrency, retries: Math.max(1, retries), baseDelayMs: baseDelay * 1000 };
+  }
   let model: unknown;
   let baseURL: unknown;
   if (backend === "openai") {
@@ -92,7 +123,7 @@ export async function createBackend(
   }
   if (typeof model !== "string" || model.trim() === "")
     throw new ToolError(
-      `generation.generation_init: backend_configs.${backend}.${backend === "openai" ? "model_name" : "model_name_or_path"} must name the model`,
+      `generation.generation_init: backend_configs.${backend}.${backend === "openai" ? "model_name" : "model_name_or_path"} must name the model${backend === "openai" ? " (or leave model_name and base_url empty to use the workspace's model connection in the web app, or the server's LLM_* settings on the command line)" : ""}`,
     );
   if (typeof baseURL !== "string" || !/^https?:\/\//.test(baseURL))
     throw new ToolError(
@@ -100,14 +131,6 @@ export async function createBackend(
     );
   await checkOutbound(ctx, baseURL, "generation.generation_init", `backend_configs.${backend}.base_url`);
   const apiKey = (typeof cfg.api_key === "string" && cfg.api_key) || env.LLM_API_KEY || undefined;
-  const retries =
-    cfg.retries === undefined ? 3 : numberIn(cfg.retries, `backend_configs.${backend}.retries`, 0, 20, true);
-  const baseDelay =
-    cfg.base_delay === undefined ? 1 : numberIn(cfg.base_delay, `backend_configs.${backend}.base_delay`, 0, 600);
-  const concurrency =
-    cfg.concurrency === undefined
-      ? 8
-      : numberIn(cfg.concurrency, `backend_configs.${backend}.concurrency`, 1, 256, true);
   let client: LlmClient;
   try {
     client = createLlmClient({

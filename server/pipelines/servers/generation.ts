@@ -2,8 +2,9 @@
  * servers/generation (spec §5.3) on Argus's LLM client: `generation_init` connects (generation-backend.ts),
  * `generate` answers each prompt (one non-streamed request per prompt, `concurrency` at a time, answers
  * in input order), `multiturn_generate` continues a chat, `multimodal_generate` sends images with the
- * text. In demo mode the first prompt's answer streams as `token` run events (UltraRAG answers only
- * that prompt in demo mode — quirk Q12; Argus answers the others too, without streaming).
+ * text. Demo mode follows UltraRAG's LocalGenerationService (spec §2.12, quirk Q12): the model is
+ * `backend_configs.openai` whatever `backend` says, only the first prompt is answered, streamed as
+ * `token` run events, and the answer list is that one answer.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -40,9 +41,15 @@ function promptText(v: unknown, i: number, tool: string): string {
 const systemOf = (v: unknown) => (typeof v === "string" && v.trim() ? v : undefined);
 const user = (content: ContentBlock[]): Message => ({ role: "user", content });
 
+/** Demo mode answers `prompts[0]` only (spec §2.12); the others are never sent. */
+const demoPrompts = <T>(ctx: CallContext, prompts: T[]): T[] => (ctx.demo ? prompts.slice(0, 1) : prompts);
+
 async function generate(args: ToolArgs, ctx: CallContext, state: State): Promise<Record<string, unknown>> {
   const backend = ready(state, "generate");
-  const prompts = listArg(args, "prompt_ls", "generation.generate").map((p, i) => promptText(p, i, "generate"));
+  const prompts = demoPrompts(
+    ctx,
+    listArg(args, "prompt_ls", "generation.generate").map((p, i) => promptText(p, i, "generate")),
+  );
   const system = systemOf(args.system_prompt);
   const ans_ls = await mapConcurrent(prompts, backend.concurrency, (p, i) =>
     ask(
@@ -83,7 +90,10 @@ async function imageBlock(ref: unknown, ctx: CallContext, i: number): Promise<Co
 async function multimodal(args: ToolArgs, ctx: CallContext, state: State): Promise<Record<string, unknown>> {
   const backend = ready(state, "multimodal_generate");
   const tool = "multimodal_generate";
-  const prompts = listArg(args, "prompt_ls", `generation.${tool}`).map((p, i) => promptText(p, i, tool));
+  const prompts = demoPrompts(
+    ctx,
+    listArg(args, "prompt_ls", `generation.${tool}`).map((p, i) => promptText(p, i, tool)),
+  );
   const paths = listArg(args, "multimodal_path", `generation.${tool}`);
   const tag = typeof args.image_tag === "string" && args.image_tag ? args.image_tag : undefined;
   const system = systemOf(args.system_prompt);
@@ -181,7 +191,9 @@ export const generation = defineServer<State>({
     generation_init: {
       params: ["backend_configs", "sampling_params", "extra_params", "backend"],
       async run(args, ctx, state) {
-        state.backend = await createBackend(args, ctx.operatorEnv ?? {}, (m) => ctx.notice?.(m), ctx);
+        // Demo mode's LocalGenerationService always reads backend_configs.openai (spec §2.12).
+        const chosen = ctx.demo ? { ...args, backend: "openai" } : args;
+        state.backend = await createBackend(chosen, ctx.operatorEnv ?? {}, (m) => ctx.notice?.(m), ctx);
         return {};
       },
     },

@@ -7,10 +7,12 @@
  *  - `openai`: an OpenAI-compatible / Cohere-style endpoint, `POST <base_url>` (…/rerank)
  *    `{model, query, documents, top_n}` → `results[]` with `index` or `document(.text)`.
  *  - `llm`: the chat model as a listwise reranker (backend_configs.llm: model_name, base_url,
- *    api_key), asked for the passage numbers in order; numbers it leaves out keep their order after.
+ *    api_key — left empty in a web-app run, the workspace's model connection), asked for the passage
+ *    numbers in order; numbers it leaves out keep their order after.
  */
 import type { LlmClient } from "../../llm/index.ts";
 import { checkOutbound, fetchFor } from "./outbound.ts";
+import { workspaceModelFor } from "./workspace-model.ts";
 import { bm25Tokenizer } from "./bm25-text.ts";
 import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
@@ -134,6 +136,11 @@ async function init(args: ToolArgs, ctx: CallContext): Promise<Backend> {
   }
   if (backend === "llm") {
     const cfg = section(args.backend_configs, "llm");
+    const workspace = workspaceModelFor(ctx, cfg, "reranker.reranker_init");
+    if (workspace) {
+      const { createLlmClient } = await llmModule();
+      return { kind: "llm", client: createLlmClient({ ...workspace.options, maxRetries: 2 }) };
+    }
     if (typeof cfg.model_name !== "string" || typeof cfg.base_url !== "string")
       throw new ToolError("reranker.reranker_init: backend llm needs backend_configs.llm.model_name and base_url");
     await checkOutbound(ctx, cfg.base_url, "reranker.reranker_init", "backend_configs.llm.base_url");

@@ -2,7 +2,8 @@
  * What the pipeline page shows about a YAML text, computed on every edit: the engine's diagnostics
  * (parse + validation against the built-in servers, at line and column), the step graph, the front
  * matter, each used tool's description and signature, and the parameter form's fields (the servers'
- * defaults replaced per alias by the pipeline's parameter file, secrets masked).
+ * defaults replaced per alias by the pipeline's parameter file, secrets masked; each with plain
+ * words and whether a step reads it).
  */
 import { findCallable } from "../dsl/catalog.ts";
 import { errorsOf, type Diagnostic } from "../dsl/errors.ts";
@@ -14,6 +15,7 @@ import type { ParamField, PipelineGraph } from "../../shared/pipelines.ts";
 import { builtinCatalog, builtinName, builtinSignatures } from "./catalog.ts";
 import { pipelineGraph } from "./graph.ts";
 import { paramFields, type Secrets } from "./parameters.ts";
+import { guideFields } from "./param-reads.ts";
 import { toolDoc } from "./tool-docs.ts";
 
 export interface ToolInfo {
@@ -53,6 +55,10 @@ export async function inspectPipeline(
   }
   const tools: Record<string, ToolInfo> = {};
   const graph = pipeline ? pipelineGraph(pipeline, catalog) : null;
+  if (pipeline) {
+    const paths = new Map(pipeline.servers.map((s) => [s.alias, s.path]));
+    fields = guideFields(fields, graph, (alias) => builtinName(paths.get(alias) ?? ""));
+  }
   if (pipeline && graph) {
     const sigs = await builtinSignatures();
     const paths = new Map(pipeline.servers.map((s) => [s.alias, s.path]));

@@ -118,6 +118,8 @@ export interface RunView {
   createdAt: Date;
   finishedAt: Date | null;
   createdBy: string | null;
+  /** The workspace model connection the run's model steps used ("<name> · <model>"). */
+  modelConnection: string | null;
 }
 
 export function createPipelineService(deps: {
@@ -134,6 +136,8 @@ export function createPipelineService(deps: {
   signals?: Signals;
   /** Where runs' requests may go (server/net/outbound.ts); default from config. */
   outbound?: OutboundPolicy;
+  /** The workspace's default model connection, for runs' model steps that name no model. */
+  workspaceModel?: RunServiceDeps["workspaceModel"];
 }) {
   const { db, config } = deps;
   const box = createSecretBox(deps.authSecret, "pipeline-parameters");
@@ -144,6 +148,7 @@ export function createPipelineService(deps: {
     allowProcesses: config.pipelines.allowProcesses,
     outbound: deps.outbound ?? createOutboundPolicy({ allow: config.outbound.allow }),
     searchIndexes: deps.searchIndexes,
+    ...(deps.workspaceModel ? { workspaceModel: deps.workspaceModel } : {}),
     // Chat follow-ups (server/pipelines/chat) read their conversation through this one; users' YAML
     // validates against the catalog, which does not know it.
     engine: { builtins: CHAT_BUILTINS },
@@ -240,6 +245,7 @@ export function createPipelineService(deps: {
       createdAt: r.createdAt,
       finishedAt: r.finishedAt,
       createdBy: by,
+      modelConnection: r.modelConnection,
     };
   }
 

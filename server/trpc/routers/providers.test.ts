@@ -5,6 +5,7 @@ import { createTestConfig } from "../../../test/helpers/db.ts";
 import {
   inviteAndSignUp,
   signUp,
+  signUpInNewWorkspace,
   startTestServer,
   type TestServer,
   type TestUser,
@@ -56,7 +57,8 @@ afterAll(async () => {
 
 const save = (user: TestUser, fields: Record<string, unknown>) =>
   user.client.mutate<Connection>("providers.save", {
-    workspaceId: owner.workspaceId,
+    // The viewer saves into the owner's workspace (and is refused); an owner of their own, into theirs.
+    workspaceId: user.role === "owner" ? user.workspaceId : owner.workspaceId,
     uid: crypto.randomUUID(),
     ...fields,
   });
@@ -73,7 +75,7 @@ describe("provider connections", () => {
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({ hasKey: true, apiKeyHint: "wxyz", source: "workspace" });
     const list = await owner.client.ok<Connection[]>("query", "providers.list", { workspaceId: owner.workspaceId });
-    expect(list.map((c) => c.source)).toEqual(["environment", "workspace"]);
+    expect(list.map((c) => c.source)).toEqual(["workspace", "environment"]);
     expect(JSON.stringify(list)).not.toContain("0123456789");
     const row = await server.services.db.providerConnection.findUniqueOrThrow({ where: { uid: r.data.uid! } });
     expect(row.apiKeyCipher).toBeTruthy();
@@ -197,5 +199,70 @@ describe("without a local Ollama", () => {
       workspaceId: user.workspaceId,
     });
     expect(r).toMatchObject({ reachable: false, models: [] });
+  });
+});
+
+describe("the workspace's default connection", () => {
+  type Default = { uid: string | null; name: string; isDefault: boolean; usable: boolean } | null;
+
+  it("a keyless server default is never the workspace default; an owner marks one connection, listed first", async () => {
+    const fresh = await signUpInNewWorkspace(server, "Fresh owner");
+    // The test server's environment default has no key: the workspace has no model yet.
+    const env = (
+      await fresh.client.ok<(Connection & { usable: boolean })[]>("query", "providers.list", {
+        workspaceId: fresh.workspaceId,
+      })
+    ).find((c) => c.source === "environment")!;
+    expect(env.usable).toBe(false);
+    expect(
+      await fresh.client.ok<Default>("query", "providers.workspaceDefault", { workspaceId: fresh.workspaceId }),
+    ).toBe(null);
+
+    const a = await save(fresh, {
+      name: "A local",
+      provider: "openai-compatible",
+      baseUrl: llm.openaiBaseURL,
+      model: "m",
+    });
+    const b = await save(fresh, { name: "B team", provider: "anthropic", baseUrl: llm.anthropicBaseURL, apiKey: KEY });
+    expect([a.status, b.status], JSON.stringify([a.error, b.error])).toEqual([200, 200]);
+    // Unmarked: the first by name.
+    expect(
+      await fresh.client.ok<Default>("query", "providers.workspaceDefault", { workspaceId: fresh.workspaceId }),
+    ).toMatchObject({ name: "A local", isDefault: false, usable: true });
+
+    expect(
+      (await fresh.client.mutate("providers.setDefault", { workspaceId: fresh.workspaceId, uid: b.data!.uid })).status,
+    ).toBe(200);
+    const list = await fresh.client.ok<(Connection & { isDefault: boolean })[]>("query", "providers.list", {
+      workspaceId: fresh.workspaceId,
+    });
+    expect(list.map((c) => [c.name, c.isDefault])).toEqual([
+      ["B team", true],
+      ["A local", false],
+      ["Server default (environment)", false],
+    ]);
+    // One default at a time.
+    await fresh.client.ok("mutate", "providers.setDefault", { workspaceId: fresh.workspaceId, uid: a.data!.uid });
+    expect(
+      await fresh.client.ok<Default>("query", "providers.workspaceDefault", { workspaceId: fresh.workspaceId }),
+    ).toMatchObject({ name: "A local", isDefault: true });
+    const marked = await server.services.db.providerConnection.count({
+      where: { workspaceId: fresh.workspaceId, isDefault: true },
+    });
+    expect(marked).toBe(1);
+  });
+
+  it("only owners mark the default; another workspace's connection is not found", async () => {
+    const mine = (
+      await owner.client.ok<Connection[]>("query", "providers.list", { workspaceId: owner.workspaceId })
+    ).find((c) => c.source === "workspace")!;
+    expect(
+      (await viewer.client.mutate("providers.setDefault", { workspaceId: owner.workspaceId, uid: mine.uid })).status,
+    ).toBe(403);
+    const other = await signUpInNewWorkspace(server, "Other owner");
+    expect(
+      (await other.client.mutate("providers.setDefault", { workspaceId: other.workspaceId, uid: mine.uid })).status,
+    ).toBe(404);
   });
 });

@@ -8,6 +8,12 @@ export const providersRouter = router({
   list: protectedProcedure
     .input(workspaceInput)
     .query(({ ctx, input }) => ctx.services.providers.list(ctx.actor, input.workspaceId)),
+  workspaceDefault: protectedProcedure
+    .input(workspaceInput)
+    .query(({ ctx, input }) => ctx.services.providers.workspaceDefault(ctx.actor, input.workspaceId)),
+  setDefault: protectedProcedure
+    .input(z.object({ workspaceId: z.string().min(1), uid: z.uuid().nullable() }))
+    .mutation(({ ctx, input }) => ctx.services.providers.setDefault(ctx.actor, input)),
   save: protectedProcedure
     .input(saveConnectionInput)
     .mutation(({ ctx, input }) => ctx.services.providers.save(ctx.actor, input)),

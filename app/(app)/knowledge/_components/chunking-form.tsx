@@ -10,6 +10,7 @@ import { useEffect, useState, type FormEvent, type InputHTMLAttributes } from "r
 import { toast } from "sonner";
 import { Button, Card, Field, FormError, Input, Select } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { BACKEND_NAMES, paramWords } from "@/server/shared/param-guide.ts";
 import type { AppRouter } from "@/server/trpc/router.ts";
 
 /** The base's settings as the API returns them (inferred from the router, never re-declared). */
@@ -111,22 +112,23 @@ export function ChunkingForm({
   const unit = form.tokenizer === "word" ? "words" : "characters";
   const otherError = err && !err.issues?.some((i) => i.path[0] === "chunking") ? err.message : undefined;
   return (
-    <Card className="p-5">
+    // A container: the fields sit side by side only when the card is wide, not in the page's side column.
+    <Card className="@container p-5">
       <h2 className="font-medium">Chunking</h2>
       <p className="mt-1 text-xs text-zinc-500">
         UltraRAG corpus parameters. Saving re-chunks and re-indexes every document; nothing is uploaded again.
       </p>
       <form onSubmit={submit} className="mt-4 space-y-4" aria-label="Chunking settings">
-        <fieldset disabled={!canEdit} className="grid gap-4 sm:grid-cols-2">
-          <Field label="chunk_backend" htmlFor="kb-backend">
+        <fieldset disabled={!canEdit} className="grid gap-4 @lg:grid-cols-2">
+          <Field {...named("chunk_backend")} htmlFor="kb-backend">
             <Select id="kb-backend" value={form.backend} onChange={(e) => set("backend", e.target.value as Backend)}>
-              <option value="sentence">sentence</option>
-              <option value="token">token</option>
-              <option value="recursive">recursive</option>
+              <option value="sentence">{BACKEND_NAMES.sentence} (sentence)</option>
+              <option value="token">{BACKEND_NAMES.token} (token)</option>
+              <option value="recursive">{BACKEND_NAMES.recursive} (recursive)</option>
             </Select>
           </Field>
           <Field
-            label="tokenizer_or_token_counter"
+            {...named("tokenizer_or_token_counter")}
             htmlFor="kb-tokenizer"
             error={fieldError("tokenizer_or_token_counter")}
           >
@@ -135,12 +137,12 @@ export function ChunkingForm({
               value={form.tokenizer}
               onChange={(e) => set("tokenizer", e.target.value as "word" | "character")}
             >
-              <option value="character">character</option>
-              <option value="word">word</option>
+              <option value="character">Characters (character)</option>
+              <option value="word">Words (word)</option>
             </Select>
           </Field>
           <ParamField
-            label="chunk_size"
+            {...named("chunk_size")}
             id="kb-size"
             hint={`In ${unit}.`}
             error={fieldError("chunk_size")}
@@ -150,9 +152,9 @@ export function ChunkingForm({
           />
           {form.backend !== "recursive" && (
             <ParamField
-              label="chunk_overlap"
+              {...named("chunk_overlap")}
               id="kb-overlap"
-              hint={`In ${unit}; smaller than chunk_size.`}
+              hint={`In ${unit}; smaller than the passage size.`}
               error={fieldError(`chunk_backend_configs.${form.backend}.chunk_overlap`)}
               inputMode="numeric"
               value={form.overlap}
@@ -162,7 +164,7 @@ export function ChunkingForm({
           {form.backend === "sentence" && (
             <>
               <ParamField
-                label="min_sentences_per_chunk"
+                {...named("min_sentences_per_chunk")}
                 id="kb-min-sentences"
                 error={fieldError("chunk_backend_configs.sentence.min_sentences_per_chunk")}
                 inputMode="numeric"
@@ -170,7 +172,7 @@ export function ChunkingForm({
                 onChange={(e) => set("minSentences", e.target.value)}
               />
               <ParamField
-                label="delim"
+                {...named("delim")}
                 id="kb-delim"
                 hint="A Python list, as in UltraRAG parameter files."
                 error={fieldError("chunk_backend_configs.sentence.delim")}
@@ -182,7 +184,7 @@ export function ChunkingForm({
           )}
           {form.backend === "recursive" && (
             <ParamField
-              label="min_characters_per_chunk"
+              {...named("min_characters_per_chunk")}
               id="kb-min-chars"
               error={fieldError("chunk_backend_configs.recursive.min_characters_per_chunk")}
               inputMode="numeric"
@@ -190,14 +192,15 @@ export function ChunkingForm({
               onChange={(e) => set("minChars", e.target.value)}
             />
           )}
-          <label className="flex items-center gap-2 text-sm sm:col-span-2">
+          <label className="flex items-center gap-2 text-sm @lg:col-span-2">
             <input
               type="checkbox"
               checked={form.useTitle}
               onChange={(e) => set("useTitle", e.target.checked)}
               className="size-4 rounded border-zinc-300"
             />
-            use_title — prefix each chunk with its document's title
+            Put the document's title at the start of each passage
+            <code className="text-xs text-zinc-500 dark:text-zinc-400">use_title</code>
           </label>
         </fieldset>
         <FormError message={otherError} />
@@ -216,16 +219,23 @@ export function ChunkingForm({
   );
 }
 
-/** One chunking parameter's text field: labelled with its UltraRAG name, marked invalid with the server's issue for it. */
+/** A chunking parameter's plain label and its UltraRAG name (the key in the corpus server's parameters). */
+const named = (key: string) => ({ label: paramWords([key]).label, name: key });
+
+/** One chunking parameter's text field, marked invalid with the server's issue for it. */
 function ParamField({
   label,
+  name,
   id,
   hint,
   error,
   ...input
-}: { label: string; id: string; hint?: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+}: { label: string; name: string; id: string; hint?: string; error?: string } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "name"
+>) {
   return (
-    <Field label={label} htmlFor={id} hint={hint} error={error}>
+    <Field label={label} name={name} htmlFor={id} hint={hint} error={error}>
       <Input id={id} {...input} invalid={!!error} />
     </Field>
   );

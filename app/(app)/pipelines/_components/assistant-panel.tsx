@@ -10,7 +10,7 @@ import { Check, Sparkles, X } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { DiffView } from "@/app/_components/diff/diff-view.tsx";
-import { MODEL_PROVIDERS_HREF } from "@/app/_components/providers-settings.tsx";
+import { MODEL_PROVIDERS_HREF } from "@/app/_components/model-connections.tsx";
 import { Button, Card, DelayedSkeleton, ErrorNotice, Field, TextArea } from "@/app/_components/ui.tsx";
 import { QueryError } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";

@@ -102,6 +102,11 @@ export function RunView({ uid }: { uid: string }) {
           {trace.ended} {trace.ended === 1 ? "step" : "steps"} done
           {r.finishedAt ? ` · finished ${formatDate(r.finishedAt)}` : ""}
         </span>
+        {r.modelConnection && (
+          <span data-testid="run-model" title="The workspace's model connection the model steps used">
+            · model {r.modelConnection}
+          </span>
+        )}
         {!state.connected && live && <span>(connecting to the live trace…)</span>}
       </div>
 
