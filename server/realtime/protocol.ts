@@ -20,7 +20,7 @@ import {
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { type AuthorizedRoom, authorizeRoom } from "../rooms/access.ts";
 import { authorizeSpectator, spectatorRefusal } from "../rooms/spectators.ts";
-import type { MessageLimiter } from "../rooms/message-limits.ts";
+import type { LimitDecision, MessageLimiter } from "../rooms/message-limits.ts";
 import { MESSAGE_BUDGETS } from "../rooms/message-limits.ts";
 import { RateLimited } from "../rooms/rate-limit.ts";
 import type { WorkSlots } from "../rooms/work-slots.ts";
@@ -70,6 +70,10 @@ export function serveProtocol(
         // After the reply that decided it: the client reads why before the connection closes.
         if (r === dropping) socket.disconnect(true);
       };
+      // The socket's own budget is decided here, as the message arrives: a flood that came in one
+      // read is refused (and the socket marked for dropping) before any of it waits on anything.
+      const local = spectator && spectatorRefusal(name) ? null : limits.messages.checkLocal(sender, name);
+      if (local && !local.allowed) return reply(refusedBy(local));
       void dispatch(name, payload).then(reply);
     });
   }
@@ -79,24 +83,24 @@ export function serveProtocol(
     limits.writes.forget(socket.id);
   });
 
+  /** The reply to a refused message; the one that crosses the line marks the socket for dropping. */
+  function refusedBy(decision: Extract<LimitDecision, { allowed: false }>): Ack<object> {
+    const refused: Ack<object> = { ok: false, code: "rate_limited", ...decision.refusal };
+    if (decision.drop && !dropped) {
+      dropped = true;
+      dropping = refused;
+      services.log.warn({ guest: sender.guest }, "socket dropped: messages kept coming past their limit");
+    }
+    return refused;
+  }
+
   async function dispatch<M extends ClientMessage>(name: M, payload: unknown): Promise<Ack<object>> {
     // What a guest may never send is refused by its kind alone, before anything else is spent on it.
     const never = spectator ? spectatorRefusal(name) : null;
     if (never) return { ok: false, code: never.kind, message: never.message };
     try {
-      const decision = await limits.messages.check(sender, name);
-      if (!decision.allowed) {
-        const refused: Ack<object> = { ok: false, code: "rate_limited", ...decision.refusal };
-        if (decision.drop && !dropped) {
-          dropped = true;
-          dropping = refused;
-          services.log.warn(
-            { message: name, guest: sender.guest },
-            "socket dropped: messages kept coming past their limit",
-          );
-        }
-        return refused;
-      }
+      const decision = await limits.messages.checkShared(sender, name);
+      if (!decision.allowed) return refusedBy(decision);
     } catch (err) {
       services.log.error({ err, message: name }, "room message limit check failed");
       return { ok: false, code: "internal", message: `Argus could not handle that ${name} message; try again.` };

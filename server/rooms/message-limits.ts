@@ -99,6 +99,15 @@ export type LimitDecision =
 
 export interface MessageLimiter {
   check(sender: Sender, kind: ClientMessage): Promise<LimitDecision>;
+  /**
+   * The socket's own bucket alone, synchronously: a refusal (or null when a token was taken and the
+   * person's shared window is still to ask, with `checkShared`). Called as each message arrives, so
+   * a flood delivered in one read is refused — and its socket marked for dropping — before any of it
+   * waits on anything.
+   */
+  checkLocal(sender: Sender, kind: ClientMessage): LimitDecision | null;
+  /** The person's shared window (after `checkLocal` let the message through). */
+  checkShared(sender: Sender, kind: ClientMessage): Promise<LimitDecision>;
   /** Forget a socket's buckets (on disconnect). */
   forget(socketId: string): void;
 }
@@ -154,19 +163,34 @@ export function createMessageLimiter(
     return { allowed: false, refusal: refusal(kind, retryAfterMs), drop: state.refusals.length >= DROP_AFTER_REFUSALS };
   }
 
+  const stateOf = (socketId: string): SocketState => {
+    let state = sockets.get(socketId);
+    if (!state) sockets.set(socketId, (state = { buckets: new Map(), refusals: [] }));
+    return state;
+  };
+  // A kind guests may never send is refused by its kind before this; should one get here, it finds
+  // an empty bucket (closed, not open).
+  const bucketOf = (sender: Sender, kind: ClientMessage) =>
+    (sender.guest ? budgets[kind].guest : budgets[kind].member) ?? EMPTY;
+
+  function checkLocal(sender: Sender, kind: ClientMessage): LimitDecision | null {
+    const t = now();
+    const state = stateOf(sender.socketId);
+    const wait = take(state, kind, bucketOf(sender, kind), t);
+    return wait > 0 ? refuse(state, kind, wait, t) : null;
+  }
+
+  async function checkShared(sender: Sender, kind: ClientMessage): Promise<LimitDecision> {
+    const shared = await store.consume(`msg:${kind}:${sender.personKey}`, personRule(bucketOf(sender, kind)));
+    if (!shared.allowed) return refuse(stateOf(sender.socketId), kind, shared.retryAfterMs, now());
+    return { allowed: true };
+  }
+
   return {
+    checkLocal,
+    checkShared,
     async check(sender, kind) {
-      const t = now();
-      let state = sockets.get(sender.socketId);
-      if (!state) sockets.set(sender.socketId, (state = { buckets: new Map(), refusals: [] }));
-      // A kind guests may never send is refused by its kind before this; should one get here, it
-      // finds an empty bucket (closed, not open).
-      const bucket = (sender.guest ? budgets[kind].guest : budgets[kind].member) ?? EMPTY;
-      const wait = take(state, kind, bucket, t);
-      if (wait > 0) return refuse(state, kind, wait, t);
-      const shared = await store.consume(`msg:${kind}:${sender.personKey}`, personRule(bucket));
-      if (!shared.allowed) return refuse(state, kind, shared.retryAfterMs, t);
-      return { allowed: true };
+      return checkLocal(sender, kind) ?? checkShared(sender, kind);
     },
     forget(socketId) {
       sockets.delete(socketId);
