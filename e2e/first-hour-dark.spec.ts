@@ -1,6 +1,9 @@
 import { expect, test, type Locator } from "@playwright/test";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { inOwnWorkspace } from "./support/own-workspace.ts";
 import { trpc, workspaceOf } from "./support/scripted-review.ts";
+
+inOwnWorkspace("Dark");
 
 // Issue 28, point 8: dark mode everywhere. In the dark theme the code viewer is dark, an @mention
 // pill is readable (not white on white), and the trend chart's axes follow the theme's text colour.

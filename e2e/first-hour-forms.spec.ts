@@ -1,7 +1,10 @@
 import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { startScriptedServer } from "../server/llm/scripted/server.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { inOwnWorkspace } from "./support/own-workspace.ts";
 import { inviteTeammate, reportAnswer, startScriptedReview, trpc, workspaceOf } from "./support/scripted-review.ts";
+
+inOwnWorkspace("Forms");
 
 // Issue 28, point 9: the forms a new team meets first. The pipeline parameter form shows what the
 // steps read, grouped by server, in plain words, with other backends' settings folded under

@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { buildZip } from "../test/helpers/zip.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { inOwnWorkspace } from "./support/own-workspace.ts";
 import { trpc, workspaceOf } from "./support/scripted-review.ts";
+
+inOwnWorkspace("Import");
 
 // Issue 28, point 6 (the file tree): an imported project opens on its README, not on the file that
 // sorts first (.dockerignore), and its file tree is a tree whose folders fold.

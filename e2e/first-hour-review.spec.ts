@@ -1,7 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startScriptedServer, type ScriptedServer } from "../server/llm/scripted/server.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { inOwnWorkspace } from "./support/own-workspace.ts";
 import { reportAnswer, startScriptedReview, trpc, workspaceOf } from "./support/scripted-review.ts";
+
+inOwnWorkspace("Review layout");
 
 // Issue 28, point 4: findings first. On a desktop the report and findings lead, beside the agent's
 // live activity, with the chat in a side column (and no empty column for a review without
