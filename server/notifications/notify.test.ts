@@ -137,7 +137,8 @@ describe("@mentions in the chat", () => {
     const before = (await inboxOf(bea)).length;
     expect(await s.call("chat.send", { room, body: `hi ${token(bea, "Bea")}` })).toEqual({
       ok: false,
-      error: "You are not a member of this workspace.",
+      code: "forbidden",
+      message: "You are not a member of this workspace.",
     });
     expect(await inboxOf(bea)).toHaveLength(before);
   });
