@@ -46,9 +46,11 @@ export async function query<T>(request: APIRequestContext, path: string, input: 
 }
 
 /** The signed-in user's first workspace (the owner's, for the owner of the e2e server). */
+/** The signed-in user's current workspace (a spec may have switched to one of its own). */
 export async function workspaceOf(page: Page): Promise<string> {
   const me = await page.request.get("/api/trpc/account.me");
-  return (await me.json()).result.data.workspaces[0].id as string;
+  const data = (await me.json()).result.data as { currentWorkspaceId?: string | null; workspaces: { id: string }[] };
+  return data.currentWorkspaceId ?? data.workspaces[0]!.id;
 }
 
 export interface Teammate {
