@@ -109,7 +109,7 @@ describe("generation.generate", () => {
       "tool",
       "generate",
       { prompt_ls: ["on the moon", "other"], system_prompt: "" },
-      { cwd: "/", demo: true, onToken: (t) => tokens.push(t) },
+      { cwd: "/", demo: true, fileAccess: "operator", onToken: (t) => tokens.push(t) },
     );
     expect(out).toEqual({ ans_ls: ["December 1972"] });
     expect(tokens).toEqual(["Decem", "ber ", "1972"]);

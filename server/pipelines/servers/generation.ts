@@ -42,7 +42,14 @@ const systemOf = (v: unknown) => (typeof v === "string" && v.trim() ? v : undefi
 const user = (content: ContentBlock[]): Message => ({ role: "user", content });
 
 /** Demo mode answers `prompts[0]` only (spec §2.12); the others are never sent. */
-const demoPrompts = <T>(ctx: CallContext, prompts: T[]): T[] => (ctx.demo ? prompts.slice(0, 1) : prompts);
+const demoPrompts = <T>(ctx: CallContext, prompts: T[]): T[] => (ultraragDemo(ctx) ? prompts.slice(0, 1) : prompts);
+
+/**
+ * UltraRAG's demo mode, exactly: command-line runs (`argus pipeline run --demo`, operator file
+ * access). Web-app runs are demo runs too (their first answer streams), but they answer every prompt:
+ * they are evaluated and compared, and an unanswered question would score as wrong.
+ */
+const ultraragDemo = (ctx: CallContext) => ctx.demo === true && ctx.fileAccess === "operator";
 
 async function generate(args: ToolArgs, ctx: CallContext, state: State): Promise<Record<string, unknown>> {
   const backend = ready(state, "generate");
@@ -192,7 +199,7 @@ export const generation = defineServer<State>({
       params: ["backend_configs", "sampling_params", "extra_params", "backend"],
       async run(args, ctx, state) {
         // Demo mode's LocalGenerationService always reads backend_configs.openai (spec §2.12).
-        const chosen = ctx.demo ? { ...args, backend: "openai" } : args;
+        const chosen = ultraragDemo(ctx) ? { ...args, backend: "openai" } : args;
         state.backend = await createBackend(chosen, ctx.operatorEnv ?? {}, (m) => ctx.notice?.(m), ctx);
         return {};
       },
