@@ -38,9 +38,6 @@ export async function afterFirstRequest<T>(onSent: () => void, work: () => Promi
   }
 }
 
-/** The fetch the providers' SDKs use: the global one, telling `afterFirstRequest` when it has been answered. */
-export const signallingFetch: typeof fetch = (input, init) => signallingFetchOver(fetch)(input, init);
-
 /** `signallingFetch` over another fetch (the outbound policy's, for base URLs a user chose). */
 export const signallingFetchOver =
   (base: typeof fetch): typeof fetch =>
@@ -50,3 +47,6 @@ export const signallingFetchOver =
     if (onSent) response.then(onSent, onSent);
     return response;
   };
+
+/** The fetch the providers' SDKs use: the global one (looked up per call), telling `afterFirstRequest` when it has been answered. */
+export const signallingFetch: typeof fetch = signallingFetchOver((input, init) => fetch(input, init));

@@ -172,8 +172,3 @@ export function createOutboundPolicy(options: OutboundPolicyOptions = {}): Outbo
 
   return { check, fetch: guardedFetch };
 }
-
-/** The old entry point: a check only (kept for callers that never fetch themselves). */
-export function outboundCheck(options: OutboundPolicyOptions = {}): OutboundCheck {
-  return createOutboundPolicy(options).check;
-}

@@ -16,8 +16,6 @@ import type { ParsedGitUrl } from "./git-url.ts";
 import { classifyAddress, parseIpLiteral } from "../../net/address.ts";
 import { normaliseHost, systemResolver, type Resolver } from "../../net/resolve.ts";
 
-export { normaliseHost, systemResolver, type Resolver };
-
 export interface GitNetworkPolicy {
   /** Hosts fetched whatever they resolve to (GIT_ALLOWED_HOSTS): names or IP addresses, matched exactly, any port. */
   allowedHosts?: readonly string[];
