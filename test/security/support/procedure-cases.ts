@@ -331,6 +331,18 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     ],
   },
   "providers.delete": { access: "owner", input: (w) => ({ uid: w.a.connectionUid }) },
+  "providers.workspaceDefault": { access: "viewer", input: ws },
+  "providers.setDefault": {
+    access: "owner",
+    input: (w) => ({ ...ws(w), uid: w.a.connectionUid }),
+    crossIds: [
+      {
+        why: "B's workspace, A's connection uid (to make B's default borrow A's stored key)",
+        input: (w) => ({ workspaceId: w.b.workspaceId, uid: w.a.connectionUid }),
+        status: 404,
+      },
+    ],
+  },
   "providers.test": {
     access: "owner",
     input: (w) => ({ uid: w.a.connectionUid }),
