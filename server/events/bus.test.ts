@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedDb, type TestConfig } from "../../test/helpers/db.ts";
 import { createDb, type Db } from "../db/client.ts";
 import { kbRoom, projectRoom, reviewRoom, runRoom } from "../shared/rooms.ts";
+import { fitFromStart } from "../shared/reply-bytes.ts";
 import { createEventBus, type RoomEvent } from "./bus.ts";
+import { HISTORY_CHUNK } from "./history.ts";
 
 const log = pino({ level: "silent" });
 let db: Db;
@@ -101,6 +103,32 @@ describe("event bus", () => {
     ).rejects.toThrow(/payload\.status/);
     await expect(bus.publish("chat:nope" as never, running as never)).rejects.toThrow(/Not a room name/);
     expect(await bus.history(room)).toEqual([]);
+  });
+
+  it("history reads a long log in chunks: every event once, in order, types left out across chunks, stopped at a byte budget", async () => {
+    const bus = createEventBus({ db, log });
+    const room = reviewRoom(uid());
+    const total = HISTORY_CHUNK * 2 + 50;
+    for (let i = 1; i <= total; i++) {
+      // Every tenth event is a status row, to be left out by prefix wherever it falls.
+      await bus.publish(
+        room,
+        i % 10 === 0 ? running : { type: "finding_dismissed", payload: { fingerprint: `f${i}` } },
+      );
+    }
+    const all = await bus.history(room);
+    expect(all.map((e) => e.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    const dismissals = await bus.history(room, 0, 5000, { omitTypes: ["review_"] });
+    expect(dismissals).toHaveLength(total - total / 10);
+    expect(dismissals.every((e) => e.type === "finding_dismissed")).toBe(true);
+    // A limit inside the second chunk, after a seq inside the first.
+    expect((await bus.history(room, 30, 150)).map((e) => e.seq)).toEqual(Array.from({ length: 150 }, (_, i) => i + 31));
+    // A 2 KB budget: reading stops just past it, so a reply cut to the budget loses nothing it read.
+    const budgeted = await bus.history(room, 0, 5000, { maxBytes: 2048 });
+    expect(budgeted.length).toBeLessThan(HISTORY_CHUNK);
+    const { kept, cut } = fitFromStart(budgeted, 2048);
+    expect(cut).toBe(true);
+    expect(kept).toEqual(budgeted.slice(0, -1));
   });
 
   it("history parses what it reads: a row no schema describes is left out", async () => {

@@ -42,6 +42,7 @@ import {
 } from "../shared/room-events.ts";
 import { parseRoom, type RoomKind, type RoomKindOf, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
+import { type HistoryOptions, readLog } from "./history.ts";
 
 export type { RoomEvent, RoomEventBody } from "../shared/room-events.ts";
 
@@ -61,12 +62,15 @@ export interface EventBus {
   /**
    * Persisted events with seq > afterSeq, oldest first (this process's pending events stored first).
    * `omitTypes`: event types left out by prefix (e.g. `ask.`), before the limit, so a page stays full.
+   * `maxBytes`: stop reading once the events' JSON array is past this size (the caller cuts the page
+   * with fitFromStart, which then finds it over budget): a reply-sized page reads no more than it sends.
+   * The log is read in chunks, giving way to other work between them (history.ts).
    */
   history<R extends RoomName>(
     room: R,
     afterSeq?: number,
     limit?: number,
-    opts?: { omitTypes?: readonly string[] },
+    opts?: HistoryOptions,
   ): Promise<RoomEvent<RoomKindOf<R>>[]>;
   /** The room's thing was deleted: its log and its chat go with it. */
   deleteRoom(room: RoomName): Promise<void>;
@@ -299,33 +303,11 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
       return () => everyRoom.delete(listener);
     },
 
-    history: (async (room: RoomName, afterSeq = 0, limit = 5000, opts?: { omitTypes?: readonly string[] }) => {
+    history: (async (room: RoomName, afterSeq = 0, limit = 5000, opts?: HistoryOptions) => {
       const kind = parseRoom(room)?.kind;
       if (!kind) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
       await settle(room);
-      const omit = opts?.omitTypes ?? [];
-      const rows = await db.roomEvent.findMany({
-        where: {
-          room,
-          seq: { gt: afterSeq },
-          ...(omit.length ? { NOT: omit.map((prefix) => ({ type: { startsWith: prefix } })) } : {}),
-        },
-        orderBy: { seq: "asc" },
-        take: limit,
-        select: { seq: true, type: true, payload: true, createdAt: true },
-      });
-      const events: RoomEvent[] = [];
-      for (const r of rows) {
-        const parsed = roomEventSchemas[kind].safeParse({ type: r.type, payload: parseJson(r.payload) });
-        if (!parsed.success) {
-          // A row no schema describes (written by hand, or by a version that never shipped): left out,
-          // and said so, rather than handed to a page that would trip over it.
-          log.warn({ room, seq: r.seq, type: r.type }, "room event does not match its room's schema; skipped");
-          continue;
-        }
-        events.push({ ...parsed.data, room, seq: r.seq, at: r.createdAt.toISOString() } as RoomEvent);
-      }
-      return events;
+      return readLog({ db, log }, room, kind, { afterSeq, limit, ...opts });
     }) as EventBus["history"],
 
     async deleteRoom(room) {
@@ -366,14 +348,6 @@ function deferred<T>(): Deferred<T> {
   // failure is logged by the chain.
   promise.catch(() => undefined);
   return { promise, resolve, reject };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A token stream within a room: its event type and the fields that identify it (TOKEN_STREAM_FIELDS). */

@@ -29,7 +29,10 @@ export function membershipHandlers(
   const page = async (socket: ArgusSocket, room: RoomName, afterSeq: number): Promise<HistoryReply> => {
     // A spectator's pages leave out what spectators are not sent live either (see bridge.ts).
     const omitTypes = socket.data.spectator ? HIDDEN_FROM_SPECTATORS : undefined;
-    const events = await services.events.history(room, afterSeq, HISTORY_PAGE + 1, { omitTypes });
+    const events = await services.events.history(room, afterSeq, HISTORY_PAGE + 1, {
+      omitTypes,
+      maxBytes: REPLY_MAX_BYTES,
+    });
     // At most HISTORY_PAGE events and REPLY_MAX_BYTES: the client asks again after the last one.
     const { kept, cut } = fitFromStart(events.slice(0, HISTORY_PAGE), REPLY_MAX_BYTES);
     return { events: kept, more: cut || events.length > HISTORY_PAGE };

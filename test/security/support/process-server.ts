@@ -22,7 +22,12 @@ const START_TIMEOUT_MS = 90_000;
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(repoRoot, "test/security/support/serve.ts")],
+    [
+      ...(process.env.SERVER_NODE_ARGS?.split(" ") ?? []),
+      "--import",
+      "tsx",
+      path.join(repoRoot, "test/security/support/serve.ts"),
+    ],
     {
       cwd: repoRoot,
       // Only what a server needs from the parent (PATH for git and rg, HOME); the rest is the test's.
