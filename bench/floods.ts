@@ -45,7 +45,8 @@ const FLOODS: Record<string, Flood> = {
 
 export default async function floods() {
   const t = await createTestConfig();
-  const server = await startServerProcess({ ...t.env, LOG_LEVEL: "warn" });
+  // info: the start-up line ("listening") is how startServerProcess knows the server is up.
+  const server = await startServerProcess({ ...t.env, LOG_LEVEL: "info" });
   const db = await createDb(t.config.db);
   try {
     const owner = await signUp(server.url, { name: "Olga Owner" });
