@@ -21,7 +21,7 @@ export const ZONES = [
     name: "review-users",
     files: [
       "server/context.ts",
-      "server/http.ts",
+      "server/http/**",
       "server/main.ts",
       "server/trpc/routers/**",
       "server/cli/review.ts",

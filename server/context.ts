@@ -21,7 +21,7 @@ import { createBullQueue } from "./jobs/bullmq.ts";
 import { openRedis, type RedisLink } from "./cluster/redis.ts";
 import { createLocalSignals, createRedisSignals, type Signals } from "./cluster/signals.ts";
 import { redisRateLimitStore } from "./cluster/rate-limit-store.ts";
-import type { RateLimitStore } from "./rooms/rate-limit.ts";
+import type { RateLimitStore } from "./lib/rate-limit.ts";
 import { createIngestJob } from "./snapshots/job.ts";
 import { createSnapshotService } from "./snapshots/service.ts";
 import { dropProjectStorage, searchStoreUri } from "./snapshots/storage.ts";

@@ -18,7 +18,7 @@ import { getConfig, type Config } from "./config.ts";
 import { createServices, setServices, type Services } from "./context.ts";
 import type { Logger } from "./logger.ts";
 import { migrate } from "./db/migrate.ts";
-import { createRequestHandler, createWorkerRequestHandler } from "./http.ts";
+import { createRequestHandler, createWorkerRequestHandler } from "./http/handler.ts";
 import { seedAllWorkspaces } from "./prompts/builtins.ts";
 import { attachSocketServer, attachWorkerFanout, type ArgusSocketServer } from "./realtime/socket.ts";
 import { roleRefusal, type Role } from "./process-role.ts";

@@ -11,7 +11,7 @@ import type { Db } from "../db/client.ts";
 import { CLIENT_IP_HEADER } from "../web/client-ip.ts";
 import { trustedOriginsFor } from "../web/origin.ts";
 import type { Actor } from "./access.ts";
-import type { RateLimitStore } from "../rooms/rate-limit.ts";
+import type { RateLimitStore } from "../lib/rate-limit.ts";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -65,7 +65,7 @@ export function createAuth(opts: { config: Config; db: Db; secret: string; rateL
     logger: { level: "error" },
     advanced: {
       useSecureCookies: config.publicUrl?.startsWith("https://") ?? false,
-      // The client address as server/http.ts worked it out (TRUSTED_PROXIES), never a header the
+      // The client address as server/http/handler.ts worked it out (TRUSTED_PROXIES), never a header the
       // client could have written itself.
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },

@@ -6,7 +6,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sayWhySkipped, testRedis } from "../../test/helpers/redis.ts";
-import { createRateLimiter, RateLimited } from "../rooms/rate-limit.ts";
+import { createRateLimiter, RateLimited } from "../lib/rate-limit.ts";
 import { redisRateLimitStore } from "./rate-limit-store.ts";
 import { openRedis, type RedisLink } from "./redis.ts";
 import { createRedisSignals, type Signals } from "./signals.ts";

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../logger.ts";
-import { memoryRateLimitStore, type RateDecision, type RateLimitStore } from "../rooms/rate-limit.ts";
+import { memoryRateLimitStore, type RateDecision, type RateLimitStore } from "../lib/rate-limit.ts";
 import type { RedisLink } from "./redis.ts";
 
 // KEYS[1] the key; ARGV: window (ms), max, a unique member. Returns {1, 0} or {0, retry-after ms}.

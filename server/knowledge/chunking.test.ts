@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument, type SourceText } from "./build.ts";
 import { chunkingSchema, chunkOptions, DEFAULT_CHUNKING, readChunking } from "./chunking.ts";
-import { cleanName } from "./upload.ts";
+import { cleanName } from "../http/routes/knowledge-upload.ts";
 
 const doc = (text: string, extra: Partial<SourceText> = {}): SourceText => ({
   documentUid: "d1",

@@ -19,7 +19,7 @@
 import { invalid } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { UserPreferences } from "../rooms/preferences.ts";
-import { createRateLimiter, type RateLimitStore } from "../rooms/rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "../lib/rate-limit.ts";
 import {
   type Focus,
   PRESENCE_RATE_UPDATES,

@@ -22,7 +22,7 @@ import { type AuthorizedRoom, authorizeRoom } from "../rooms/access.ts";
 import { authorizeSpectator, spectatorRefusal } from "../rooms/spectators.ts";
 import type { LimitDecision, MessageLimiter } from "../rooms/message-limits.ts";
 import { MESSAGE_BUDGETS } from "../rooms/message-limits.ts";
-import { RateLimited } from "../rooms/rate-limit.ts";
+import { RateLimited } from "../lib/rate-limit.ts";
 import type { WorkSlots } from "../rooms/work-slots.ts";
 import type { ArgusSocket } from "./types.ts";
 

@@ -5,7 +5,7 @@
  * retry, so a client that ignores the pace cannot flood a room.
  */
 import { invalid } from "../errors.ts";
-import { createRateLimiter, type RateLimitStore } from "../rooms/rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "../lib/rate-limit.ts";
 import { TYPING_RATE_SIGNALS, TYPING_RATE_WINDOW_MS } from "../shared/room-typing.ts";
 import { parseRoom } from "../shared/rooms.ts";
 import type { Handlers } from "./protocol.ts";

@@ -13,6 +13,6 @@ export { createDemoService, DEMO_DIR, startDemoInput, type DemoService } from ".
 export { createFindingTeam, type FindingTeam } from "./team.ts";
 export { createSteering, type Steering } from "./steering.ts";
 export { ReviewAgentError } from "./reviewer/review.ts";
-export { EXPORT_ROUTE, handleExport } from "./export/route.ts";
+export { loadExportInput } from "./export/load.ts";
 export { isExportFormat, renderExport } from "./export/index.ts";
 export { reviewBudgetSchema, reviewSettingsSchema, type ReviewScope } from "./report/schema.ts";

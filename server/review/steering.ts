@@ -18,7 +18,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../logger.ts";
 import type { Signals } from "../cluster/signals.ts";
 import type { AuthorizedRoom } from "../rooms/access.ts";
-import { createRateLimiter, type RateLimitStore } from "../rooms/rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "../lib/rate-limit.ts";
 import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_MS } from "../shared/room-chat.ts";
 import { parseRoom, reviewRoom } from "../shared/rooms.ts";
 import { isActiveReview } from "../shared/statuses.ts";

@@ -28,7 +28,7 @@ import {
 } from "../shared/room-chat.ts";
 import { parseRoom, type RoomName } from "../shared/rooms.ts";
 import type { AuthorizedRoom } from "./access.ts";
-import { createRateLimiter, type RateLimitStore } from "./rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "../lib/rate-limit.ts";
 
 export interface SendInput {
   body: string;

@@ -7,7 +7,7 @@ import {
   personRule,
   type Sender,
 } from "./message-limits.ts";
-import { memoryRateLimitStore } from "./rate-limit.ts";
+import { memoryRateLimitStore } from "../lib/rate-limit.ts";
 
 const member = (socketId = "s1", personKey = "user:u1"): Sender => ({ socketId, personKey, guest: false });
 const guest = (socketId = "g1", personKey = "share:x:1.2.3.4"): Sender => ({ socketId, personKey, guest: true });

@@ -15,7 +15,7 @@
  * the caller disconnects it.
  */
 import type { ClientMessage } from "../shared/room-protocol.ts";
-import { memoryRateLimitStore, type RateLimitStore } from "./rate-limit.ts";
+import { memoryRateLimitStore, type RateLimitStore } from "../lib/rate-limit.ts";
 
 /** A token bucket: `burst` messages at once, refilled at `perSecond`. */
 export interface Bucket {

@@ -20,7 +20,7 @@ import {
   reactionOrder,
 } from "../shared/room-reactions.ts";
 import type { AuthorizedRoom } from "./access.ts";
-import { createRateLimiter, type RateLimitStore } from "./rate-limit.ts";
+import { createRateLimiter, type RateLimitStore } from "../lib/rate-limit.ts";
 
 interface Row {
   messageId: string;

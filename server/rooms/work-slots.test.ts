@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimited } from "./rate-limit.ts";
+import { RateLimited } from "../lib/rate-limit.ts";
 import { createWorkSlots, Slots } from "./work-slots.ts";
 
 const deferred = () => {

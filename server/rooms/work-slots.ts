@@ -6,7 +6,7 @@
  * is memory, and replies no one will read in time). With SQLite every query shares one connection:
  * without these caps one socket's burst would queue the whole node (health included) behind it.
  */
-import { RateLimited } from "./rate-limit.ts";
+import { RateLimited } from "../lib/rate-limit.ts";
 
 export interface SlotCaps {
   perSocket: number;

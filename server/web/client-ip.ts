@@ -60,6 +60,6 @@ export function clientIp(
 
 /**
  * The request header that carries clientIp() to better-auth (rate limits, session records). Set by
- * server/http.ts on every request, replacing any value the client sent.
+ * server/http/handler.ts on every request, replacing any value the client sent.
  */
 export const CLIENT_IP_HEADER = "x-argus-client-ip";

@@ -15,7 +15,7 @@ import {
   type TestServer,
   type TestUser,
 } from "../../test/helpers/server.ts";
-import { createRequestHandler } from "../http.ts";
+import { createRequestHandler } from "../http/handler.ts";
 import { sampleInput } from "../review/export/testing.ts";
 import { API_CSP } from "./security-headers.ts";
 

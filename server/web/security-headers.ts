@@ -1,5 +1,5 @@
 /**
- * Headers every response carries (set by server/http.ts before any route runs, and by the Socket.IO
+ * Headers every response carries (set by server/http/handler.ts before any route runs, and by the Socket.IO
  * server on its own responses): no MIME sniffing, no framing, referrers cut to the origin when leaving
  * the site (invite and setup links carry tokens in their URLs), and a Content Security Policy.
  *

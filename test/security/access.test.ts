@@ -1,6 +1,6 @@
 /**
  * Access control over the whole API surface, enumerated from the code: every tRPC procedure, every
- * HTTP route (server/http.ts, better-auth's endpoints, Next route handlers) and every Socket.IO event
+ * HTTP route (server/http/handler.ts, better-auth's endpoints, Next route handlers) and every Socket.IO event
  * is called as anonymous, as the owner of another workspace using workspace A's real ids, and as each
  * role of A too weak for it. Each must be refused with the codebase's status (401 / 403 / 404) and
  * no data of A (nor any secret) in the answer. A new procedure, route or event without a case here
@@ -82,9 +82,9 @@ describe("every entry point has a security case", () => {
     expect(Object.keys(PROCEDURE_CASES).sort()).toEqual(Object.keys(procedures).sort());
   });
 
-  it("HTTP: the route table's keys are the matchers of server/http.ts", () => {
+  it("HTTP: the route table's keys are the matchers of server/http/handler.ts", () => {
     const found = httpRouteMatchers();
-    expect(found.length, "no routes found: did server/http.ts change shape? update enumerate.ts").toBeGreaterThan(4);
+    expect(found.length, "no routes found: did server/http/handler.ts change shape? update enumerate.ts").toBeGreaterThan(4);
     expect(Object.keys(HTTP_ROUTE_CASES).sort()).toEqual(found);
   });
 
@@ -166,7 +166,7 @@ function expectRawRefusal(r: RawReply, status: number, actor: ActorName, what: s
   expectClean(actor, what, r.body);
 }
 
-/** One check per matcher of server/http.ts (keys: see httpRouteMatchers). */
+/** One check per matcher of server/http/handler.ts (keys: see httpRouteMatchers). */
 const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
   "=== /api/health": async () => {
     const r = await rawAs("anonymous", { path: "/api/health" });

@@ -2,7 +2,7 @@
  * Everything a client can call, listed from the code itself — so a procedure, route or event added
  * without a security case makes the suite fail instead of going untested:
  * - tRPC: the app router's flattened procedure record (`_def.procedures`);
- * - HTTP: the path matchers of server/http.ts (literal comparisons, *_ROUTE patterns, route*()
+ * - HTTP: the path matchers of server/http/handler.ts (literal comparisons, *_ROUTE patterns, route*()
  *   dispatchers), better-auth's endpoints (`auth.api`, which /api/auth/* serves), and Next route
  *   handlers under app/ (route.ts files);
  * - Socket.IO: the events a connected server-side socket listens to.
@@ -27,11 +27,11 @@ export function trpcProcedures(): Record<string, ProcedureType> {
 }
 
 /**
- * The matchers server/http.ts dispatches on, as keys: `=== /api/health`, `startsWith /api/auth/`,
+ * The matchers server/http/handler.ts dispatches on, as keys: `=== /api/health`, `startsWith /api/auth/`,
  * `under /api/auth/sign-up` (pathIsUnder), `UPLOAD_ROUTE`, `routeKnowledgeUpload` … Read from the source on purpose: the handler is one
  * function of if-statements, and a new `if (path …)` there is exactly what must not go unnoticed.
  */
-export function httpRouteMatchers(source = readFileSync(path.join(repoRoot, "server/http.ts"), "utf8")): string[] {
+export function httpRouteMatchers(source = readFileSync(path.join(repoRoot, "server/http/handler.ts"), "utf8")): string[] {
   const keys = new Set<string>();
   for (const m of source.matchAll(/\b\w*[pP]ath\w*\s*===\s*"([^"]+)"/g)) keys.add(`=== ${m[1]}`);
   for (const m of source.matchAll(/\b\w*[pP]ath\w*\.startsWith\(\s*"([^"]+)"\s*\)/g)) keys.add(`startsWith ${m[1]}`);
@@ -41,7 +41,7 @@ export function httpRouteMatchers(source = readFileSync(path.join(repoRoot, "ser
   return [...keys].sort();
 }
 
-/** Next.js route handlers (app/**\/route.ts|js): API endpoints that bypass server/http.ts. */
+/** Next.js route handlers (app/**\/route.ts|js): API endpoints that bypass server/http/handler.ts. */
 export function nextRouteHandlers(dir = path.join(repoRoot, "app")): string[] {
   const out: string[] = [];
   const walk = (d: string) => {

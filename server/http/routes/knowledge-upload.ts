@@ -17,13 +17,13 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
-import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
-import type { Services } from "../context.ts";
-import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
-import { publicError } from "../errors-public.ts";
-import { declaresMoreThan, limitBody, PayloadTooLarge, sendJson, stopReading } from "../lib/body-limit.ts";
-import type { KnowledgeService, ReceivedFile } from "./service.ts";
-import { baseDirs } from "./storage.ts";
+import { actorFromHeaders, toHeaders } from "../../auth/auth.ts";
+import type { Services } from "../../context.ts";
+import { DomainError, invalid, HTTP_STATUS } from "../../errors.ts";
+import { publicError } from "../../errors-public.ts";
+import { declaresMoreThan, limitBody, PayloadTooLarge, sendJson, stopReading } from "../body.ts";
+import type { KnowledgeService, ReceivedFile } from "../../knowledge/service.ts";
+import { baseDirs } from "../../knowledge/storage.ts";
 
 export const KNOWLEDGE_UPLOAD_ROUTE = /^\/api\/knowledge\/([0-9a-f-]{36})\/upload$/i;
 
@@ -48,9 +48,9 @@ const uploadTooLarge = (limits: UploadLimits) =>
     `This upload is larger than ${mb(limits.maxUploadBytes)}, the limit for one upload (KNOWLEDGE_MAX_UPLOAD_MB). Upload the documents in several batches, or ask the operator to raise the limit.`,
   );
 
-/** The route, for server/http.ts: true when the path was ours (and answered). */
+/** The route, for server/http/handler.ts: true when the path was ours (and answered). */
 export async function routeKnowledgeUpload(
-  services: Services & { knowledge: KnowledgeService },
+  services: Pick<Services, "auth" | "config" | "log"> & { knowledge: KnowledgeService },
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,

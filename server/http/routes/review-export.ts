@@ -7,8 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { actorFromHeaders, toHeaders } from "../../auth/auth.ts";
 import type { Services } from "../../context.ts";
 import { DomainError, invalid, HTTP_STATUS } from "../../errors.ts";
-import { isExportFormat, renderExport } from "./index.ts";
-import { loadExportInput } from "./load.ts";
+import { isExportFormat, loadExportInput, renderExport } from "../../review/index.ts";
 
 export const EXPORT_ROUTE = /^\/api\/reviews\/([0-9a-f-]{36})\/export$/i;
 
@@ -19,7 +18,7 @@ function contentDisposition(filename: string): string {
 }
 
 export async function handleExport(
-  services: Services,
+  services: Pick<Services, "auth" | "db" | "reviews">,
   req: IncomingMessage,
   res: ServerResponse,
   path: string,

@@ -10,19 +10,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { toNodeHandler } from "better-auth/node";
-import { actorFromHeaders, SIGN_UP_CLOSED, toHeaders } from "./auth/auth.ts";
-import type { Services } from "./context.ts";
+import { actorFromHeaders, SIGN_UP_CLOSED, toHeaders } from "../auth/auth.ts";
+import type { Services } from "../context.ts";
 import { checkHealth } from "./health.ts";
-import type { Role } from "./process-role.ts";
-import { appRouter } from "./trpc/router.ts";
-import { handleUpload, UPLOAD_ROUTE } from "./snapshots/upload.ts";
-import { EXPORT_ROUTE, handleExport } from "./review/index.ts";
-import { routeKnowledgeUpload } from "./knowledge/upload.ts";
-import { GITHUB_WEBHOOK_ROUTE, handleGitHubWebhook } from "./forges/github/webhook-route.ts";
-import { CLIENT_IP_HEADER, clientIp, trustedProxies } from "./web/client-ip.ts";
-import { originRefusal } from "./web/origin.ts";
-import { pathIsUnder } from "./web/request-path.ts";
-import { hstsFor, preparePageRequest, setSecurityHeaders } from "./web/security-headers.ts";
+import type { Role } from "../process-role.ts";
+import { appRouter } from "../trpc/router.ts";
+import { handleUpload, UPLOAD_ROUTE } from "./routes/snapshot-upload.ts";
+import { EXPORT_ROUTE, handleExport } from "./routes/review-export.ts";
+import { routeKnowledgeUpload } from "./routes/knowledge-upload.ts";
+import { GITHUB_WEBHOOK_ROUTE, handleGitHubWebhook } from "./routes/github-webhook.ts";
+import { CLIENT_IP_HEADER, clientIp, trustedProxies } from "../web/client-ip.ts";
+import { originRefusal } from "../web/origin.ts";
+import { pathIsUnder } from "../web/request-path.ts";
+import { hstsFor, preparePageRequest, setSecurityHeaders } from "../web/security-headers.ts";
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 

@@ -14,11 +14,11 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { PassThrough, type Readable } from "node:stream";
 import busboy from "busboy";
-import { actorFromHeaders, toHeaders } from "../auth/auth.ts";
-import type { Services } from "../context.ts";
-import { DomainError, invalid, HTTP_STATUS } from "../errors.ts";
-import { publicError } from "../errors-public.ts";
-import { declaresMoreThan, limitBody, sendJson, stopReading } from "../lib/body-limit.ts";
+import { actorFromHeaders, toHeaders } from "../../auth/auth.ts";
+import type { Services } from "../../context.ts";
+import { DomainError, invalid, HTTP_STATUS } from "../../errors.ts";
+import { publicError } from "../../errors-public.ts";
+import { declaresMoreThan, limitBody, sendJson, stopReading } from "../body.ts";
 import {
   describeCap,
   IngestError,
@@ -30,9 +30,9 @@ import {
   type IngestLimits,
   type IngestSummary,
   type UploadedFile,
-} from "../codebase/ingest/index.ts";
-import { UPLOAD_SUMMARY_FILE } from "./job.ts";
-import { snapshotDirs } from "./storage.ts";
+} from "../../codebase/ingest/index.ts";
+import { UPLOAD_SUMMARY_FILE } from "../../snapshots/job.ts";
+import { snapshotDirs } from "../../snapshots/storage.ts";
 
 export const UPLOAD_ROUTE = /^\/api\/projects\/([0-9a-f-]{36})\/upload$/i;
 const KINDS = ["zip", "files", "folder"] as const;
@@ -107,7 +107,7 @@ async function zipFromRequest(
 }
 
 export async function handleUpload(
-  services: Services,
+  services: Pick<Services, "auth" | "config" | "log" | "queue" | "snapshots">,
   req: IncomingMessage,
   res: ServerResponse,
   projectUid: string,

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendJson } from "./body-limit.ts";
+import { sendJson } from "./body.ts";
 
 let server: Server;
 let port: number;

@@ -10,9 +10,9 @@ import {
   uniqueEmail,
   type TestServer,
   type TestUser,
-} from "../test/helpers/server.ts";
-import { loadBuiltinPrompts } from "./prompts/builtins.ts";
-import { version } from "./version.ts";
+} from "../../test/helpers/server.ts";
+import { loadBuiltinPrompts } from "../prompts/builtins.ts";
+import { version } from "../version.ts";
 
 let server: TestServer;
 
@@ -134,7 +134,7 @@ describe("sign-up and sign-in", () => {
   });
 
   it("better-auth itself refuses its sign-up endpoint to any HTTP request (second line of defence)", async () => {
-    // Straight into better-auth's handler, past server/http.ts's path check.
+    // Straight into better-auth's handler, past server/http/handler.ts's path check.
     for (const path of ["/api/auth/sign-up/email", "/api/auth/%2e/sign-up/email"]) {
       const res = await server.services.auth.handler(
         new Request(`${server.url}${path}`, {

@@ -4,10 +4,10 @@
  * Redis unreachable is `degraded` (200): a web node still serves pages and its own sockets, a worker
  * carries on when Redis is back, so neither should be taken out of rotation or restarted for it.
  */
-import type { Services } from "./context.ts";
-import type { JobCounts } from "./jobs/queue.ts";
-import type { Role } from "./process-role.ts";
-import { version } from "./version.ts";
+import type { Services } from "../context.ts";
+import type { JobCounts } from "../jobs/queue.ts";
+import type { Role } from "../process-role.ts";
+import { version } from "../version.ts";
 
 export interface Health {
   status: "ok" | "degraded" | "down";
@@ -23,7 +23,10 @@ export interface Health {
 
 const QUEUE_WAIT_MS = 1000;
 
-export async function checkHealth(services: Services, role: Role = "all"): Promise<Health> {
+export async function checkHealth(
+  services: Pick<Services, "db" | "queue" | "redis">,
+  role: Role = "all",
+): Promise<Health> {
   const [db, redis, queue] = await Promise.all([
     services.db.$queryRawUnsafe("SELECT 1").then(
       () => "ok" as const,

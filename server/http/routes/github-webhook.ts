@@ -6,14 +6,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { buffer } from "node:stream/consumers";
 import type { Services } from "../../context.ts";
-import { declaresMoreThan, limitBody, PayloadTooLarge, sendJson, stopReading } from "../../lib/body-limit.ts";
+import { declaresMoreThan, limitBody, PayloadTooLarge, sendJson, stopReading } from "../body.ts";
 
 export const GITHUB_WEBHOOK_ROUTE = /^\/api\/forges\/github\/webhook$/;
 const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
 
 const tooLarge = () => new PayloadTooLarge("A webhook delivery is at most 25 MB (GitHub's own limit).");
 
-export async function handleGitHubWebhook(services: Services, req: IncomingMessage, res: ServerResponse) {
+export async function handleGitHubWebhook(
+  services: Pick<Services, "forges">,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   if (req.method !== "POST") return sendJson(res, 405, { message: "GitHub delivers webhooks with POST." });
   if (declaresMoreThan(req, MAX_DELIVERY_BYTES)) {
     stopReading(req);
