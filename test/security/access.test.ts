@@ -84,7 +84,10 @@ describe("every entry point has a security case", () => {
 
   it("HTTP: the route table's keys are the matchers of server/http/handler.ts", () => {
     const found = httpRouteMatchers();
-    expect(found.length, "no routes found: did server/http/handler.ts change shape? update enumerate.ts").toBeGreaterThan(4);
+    expect(
+      found.length,
+      "no routes found: did server/http/handler.ts change shape? update enumerate.ts",
+    ).toBeGreaterThan(4);
     expect(Object.keys(HTTP_ROUTE_CASES).sort()).toEqual(found);
   });
 

@@ -31,7 +31,9 @@ export function trpcProcedures(): Record<string, ProcedureType> {
  * `under /api/auth/sign-up` (pathIsUnder), `UPLOAD_ROUTE`, `routeKnowledgeUpload` … Read from the source on purpose: the handler is one
  * function of if-statements, and a new `if (path …)` there is exactly what must not go unnoticed.
  */
-export function httpRouteMatchers(source = readFileSync(path.join(repoRoot, "server/http/handler.ts"), "utf8")): string[] {
+export function httpRouteMatchers(
+  source = readFileSync(path.join(repoRoot, "server/http/handler.ts"), "utf8"),
+): string[] {
   const keys = new Set<string>();
   for (const m of source.matchAll(/\b\w*[pP]ath\w*\s*===\s*"([^"]+)"/g)) keys.add(`=== ${m[1]}`);
   for (const m of source.matchAll(/\b\w*[pP]ath\w*\.startsWith\(\s*"([^"]+)"\s*\)/g)) keys.add(`startsWith ${m[1]}`);
