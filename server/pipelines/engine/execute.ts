@@ -16,13 +16,9 @@ import type { ToolSignature } from "../dsl/schema.ts";
 import type { OpenedServer } from "../registry.ts";
 import type { CallContext, RunContext } from "../servers/contract.ts";
 import type { EventSink } from "./events.ts";
+import type { Snapshot } from "./memory-file.ts";
 import { canonical, parsePath, PipelineRuntimeError, VariablePool } from "./pool.ts";
 import { SourceNumbering, summarizeStep } from "./summary.ts";
-
-export interface Snapshot {
-  step: string;
-  memory: Record<string, unknown>;
-}
 
 export interface ExecutorOptions {
   pipeline: Pipeline;

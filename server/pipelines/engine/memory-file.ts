@@ -6,8 +6,13 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AliasParameters } from "../dsl/params.ts";
-import type { Snapshot } from "./execute.ts";
 import { memoryJson } from "./values.ts";
+
+/** The memory pool after one executed step. */
+export interface Snapshot {
+  step: string;
+  memory: Record<string, unknown>;
+}
 
 const pad = (n: number) => String(n).padStart(2, "0");
 export const timestamp = (d: Date) =>

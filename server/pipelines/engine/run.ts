@@ -13,8 +13,8 @@ import type { CallContext, RunContext } from "../servers/contract.ts";
 import type { BuiltinFactory } from "../servers/define.ts";
 import { loadPipelineContext, type PipelineContext } from "./context.ts";
 import type { EventSink, PipelineEvent } from "./events.ts";
-import { Executor, type Snapshot } from "./execute.ts";
-import { writeMemoryFile } from "./memory-file.ts";
+import { Executor } from "./execute.ts";
+import { type Snapshot, writeMemoryFile } from "./memory-file.ts";
 import { messageText, unwrap } from "./values.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
