@@ -50,7 +50,6 @@ export const FUNCTION_SIZE_RATCHET = {
   "server/pipelines/chat/service.ts": 329,
   "server/pipelines/mcp/client.ts": 266,
   "server/pipelines/runs.ts": 214,
-  "server/pipelines/workspace/service.ts": 600,
   "server/providers/service.ts": 231,
   "server/review/job.ts": 176,
   "server/review/service.ts": 428,

@@ -11,7 +11,7 @@ import {
   saveInput,
   startRunInput,
   validateInput,
-} from "../../pipelines/workspace/service.ts";
+} from "../../pipelines/workspace/inputs.ts";
 import { protectedProcedure, router } from "../init.ts";
 import { uidInput, workspaceInput } from "../inputs.ts";
 
