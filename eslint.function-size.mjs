@@ -47,7 +47,6 @@ export const FUNCTION_SIZE_RATCHET = {
   "server/forges/github/forge.ts": 161,
   "server/knowledge/job.ts": 224,
   "server/knowledge/service.ts": 241,
-  "server/pipelines/chat/service.ts": 329,
   "server/pipelines/mcp/client.ts": 266,
   "server/pipelines/runs.ts": 214,
   "server/providers/service.ts": 231,

@@ -1,4 +1,4 @@
-import { chatCreateInput, chatExportInput, chatRenameInput, chatSendInput } from "../../pipelines/chat/service.ts";
+import { chatCreateInput, chatExportInput, chatRenameInput, chatSendInput } from "../../pipelines/chat/inputs.ts";
 import { protectedProcedure, router } from "../init.ts";
 import { uidInput, workspaceInput } from "../inputs.ts";
 
