@@ -153,6 +153,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     // Every forge request through the outbound policy (a GitHub Enterprise host on the
     // company network is allowed by the operator in OUTBOUND_ALLOWED_HOSTS).
     fetch: outbound.fetch,
+    authSecret,
     beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
     runIngest: (job) => runIngest(job),
     failSnapshot: snapshots.fail,

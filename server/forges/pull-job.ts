@@ -62,7 +62,7 @@ async function linkRepo(db: Db, job: PullJob): Promise<ForgeRepo & { project: Pr
         uid: crypto.randomUUID(),
         workspaceId: installation.workspaceId,
         name: job.repo.fullName.slice(0, 120),
-        sourceKind: "github",
+        sourceKind: installation.forge,
       },
     });
     const repo = await tx.forgeRepo.create({
