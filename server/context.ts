@@ -154,7 +154,8 @@ export async function createServices(config: Config, log = createLogger(config.l
     // company network is allowed by the operator in OUTBOUND_ALLOWED_HOSTS).
     fetch: outbound.fetch,
     authSecret,
-    beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
+    beginSnapshot: (project, label) =>
+      snapshots.begin(project, null, project.sourceKind === "gitlab" ? "gitlab" : "github", label),
     runIngest: (job) => runIngest(job),
     failSnapshot: snapshots.fail,
     async startReview(uid, project, paths, settings) {

@@ -39,8 +39,7 @@ export class GitLabHttpError extends Error {
   }
 }
 
-export const statusOf = (err: unknown): number | undefined =>
-  err instanceof GitLabHttpError ? err.status : undefined;
+export const statusOf = (err: unknown): number | undefined => (err instanceof GitLabHttpError ? err.status : undefined);
 
 /** How long a 429 asks to wait (Retry-After in seconds or as a date, else RateLimit-Reset), in ms. */
 export function gitLabWaitMs(headers: Headers, now = Date.now()): number {

@@ -186,7 +186,12 @@ export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promi
         const line = anchorLine(file?.diff ? fileLines(file.diff) : undefined, start, c.line);
         if (!file || line === null)
           throw new StaleLineError(`${c.path}:${c.line} is not an added line of ${mrName(ref)}'s diff.`);
-        return { c, file, line, body: withMarker(gitLabSuggestion(c.body, line - start, c.line - line), c.fingerprint) };
+        return {
+          c,
+          file,
+          line,
+          body: withMarker(gitLabSuggestion(c.body, line - start, c.line - line), c.fingerprint),
+        };
       });
       const existing = await ourDiscussions(ref);
       const posted: PostedComment[] = [];

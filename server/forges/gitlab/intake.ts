@@ -90,7 +90,10 @@ export function createGitLabIntake(deps: {
         "The X-Gitlab-Token header is not the webhook secret of a GitLab connection of this Argus: check the webhook's secret token.",
       );
     if (!delivery.event || !delivery.eventUuid || delivery.eventUuid.length > 100)
-      return answer(400, "A GitLab delivery carries X-Gitlab-Event and X-Gitlab-Event-UUID headers; this one does not.");
+      return answer(
+        400,
+        "A GitLab delivery carries X-Gitlab-Event and X-Gitlab-Event-UUID headers; this one does not.",
+      );
     if (delivery.event === NOTE_HOOK)
       // TODO(issue 27): `@argus` in merge request notes — handed to the comment path once it exists.
       return answer(200, "Ignored: Argus does not answer merge request notes yet.");
@@ -104,13 +107,15 @@ export function createGitLabIntake(deps: {
       return answer(400, "The delivery's body is not JSON.");
     }
     const parsed = mergeRequestEvent.safeParse(json);
-    if (!parsed.success)
-      return answer(400, "The merge request delivery lacks its project, iid or last commit.");
+    if (!parsed.success) return answer(400, "The merge request delivery lacks its project, iid or last commit.");
     const event = parsed.data;
     const action = pullActionOf(event);
     const name = `!${event.object_attributes.iid} of ${event.project.path_with_namespace}`;
     if (!action)
-      return answer(200, `Ignored: Argus does not act on merge_request.${event.object_attributes.action ?? "?"} (${name}).`);
+      return answer(
+        200,
+        `Ignored: Argus does not act on merge_request.${event.object_attributes.action ?? "?"} (${name}).`,
+      );
     if (!belongsTo(event.project.path_with_namespace, connection.namespace)) {
       log.warn(
         { project: event.project.path_with_namespace, connection: connection.namespace, delivery: delivery.eventUuid },
