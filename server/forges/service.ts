@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
+import { resolveAuthSecret } from "../auth/secret.ts";
 import type { Config } from "../config.ts";
-import type { Db, Project } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import { isUniqueViolation } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import type { JobQueue } from "../jobs/queue.ts";
@@ -62,9 +63,7 @@ export interface ForgeServiceDeps {
   log: Logger;
   queue: JobQueue;
   fetch: typeof globalThis.fetch;
-  /** Seals GitLab connections' tokens and webhook secrets (server/lib/secret-box.ts). */
-  authSecret: string;
-  beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
+  beginSnapshot: PullJobDeps["beginSnapshot"];
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
   startReview: PullJobDeps["startReview"];
@@ -80,7 +79,8 @@ export function createForgeService(deps: ForgeServiceDeps) {
     db,
     log,
     url: config.forges.gitlabUrl,
-    authSecret: deps.authSecret,
+    // Seals GitLab connections' tokens and webhook secrets (server/lib/secret-box.ts).
+    authSecret: resolveAuthSecret(config),
     fetch: deps.fetch,
   });
 

@@ -330,7 +330,6 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
   const rejected: string[] = [];
   const refused = new Set<string>();
   let nextId = 5000;
-  let base = "";
 
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -602,7 +601,7 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     url: base,

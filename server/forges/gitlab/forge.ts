@@ -65,6 +65,8 @@ function toDiffFile(d: GitLabDiff): DiffFile {
   return { path: d.new_path, status, ...(d.diff ? { patch: d.diff } : {}) };
 }
 
+const mrName = (ref: PullRef) => `Merge request !${ref.number} of ${ref.repo}`;
+
 /** 404 on the MR or project: deleted, or the token lost access to it. */
 async function orGone<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -88,30 +90,86 @@ export function gitLabSuggestion(body: string, above: number, below: number): st
   return body.replace(/^(`{3,})suggestion$/m, `$1suggestion:-${above}+${below}`);
 }
 
-export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Forge {
-  const mrName = (ref: PullRef) => `Merge request !${ref.number} of ${ref.repo}`;
+async function diffVersion(api: GitLabClient, ref: PullRef, headSha: string) {
+  const versions = (await api.mergeRequests.allDiffVersions(ref.repo, ref.number)) as unknown as DiffVersion[];
+  const version = versions.find((v) => v.head_commit_sha === headSha);
+  if (!version)
+    throw new StaleLineError(`No diff version of ${mrName(ref)} has head ${headSha.slice(0, 12)} (a newer push).`);
+  const shown = (await api.mergeRequests.showDiffVersion(ref.repo, ref.number, version.id)) as unknown as {
+    diffs: GitLabDiff[];
+  };
+  return { version, diffs: shown.diffs };
+}
 
-  async function diffVersion(ref: PullRef, headSha: string) {
-    const versions = (await api.mergeRequests.allDiffVersions(ref.repo, ref.number)) as unknown as DiffVersion[];
-    const version = versions.find((v) => v.head_commit_sha === headSha);
-    if (!version)
-      throw new StaleLineError(`No diff version of ${mrName(ref)} has head ${headSha.slice(0, 12)} (a newer push).`);
-    const shown = (await api.mergeRequests.showDiffVersion(ref.repo, ref.number, version.id)) as unknown as {
-      diffs: GitLabDiff[];
+/** Argus's discussions already on the MR, by the fingerprint in their first note. */
+async function ourDiscussions(api: GitLabClient, ref: PullRef): Promise<Map<string, string>> {
+  const all = (await api.discussions.all(ref.repo, ref.number, { perPage: 100 })) as unknown as Discussion[];
+  const byFingerprint = new Map<string, string>();
+  for (const d of all) {
+    const fp = fingerprintOf(d.notes?.[0]?.body ?? "");
+    if (fp) byFingerprint.set(fp, d.id);
+  }
+  return byFingerprint;
+}
+
+/**
+ * One discussion per comment on the diff version of the reviewed head; every anchor checked before
+ * anything is posted, and a finding already on the MR (an interrupted earlier attempt) not posted again.
+ */
+async function postReview(
+  api: GitLabClient,
+  ref: PullRef,
+  review: { commitSha: string; comments: InlineComment[] },
+): Promise<PostedComment[]> {
+  if (review.comments.length === 0) return [];
+  const { version, diffs } = await diffVersion(api, ref, review.commitSha);
+  const files = new Map(diffs.filter((d) => !d.deleted_file).map((d) => [d.new_path, d]));
+  // Every anchor first: a comment the diff cannot take refuses the whole review before anything is posted.
+  const planned = review.comments.map((c: InlineComment) => {
+    const file = files.get(c.path);
+    const start = c.startLine ?? c.line;
+    const line = anchorLine(file?.diff ? fileLines(file.diff) : undefined, start, c.line);
+    if (!file || line === null)
+      throw new StaleLineError(`${c.path}:${c.line} is not an added line of ${mrName(ref)}'s diff.`);
+    return {
+      c,
+      file,
+      line,
+      body: withMarker(gitLabSuggestion(c.body, line - start, c.line - line), c.fingerprint),
     };
-    return { version, diffs: shown.diffs };
-  }
-
-  async function ourDiscussions(ref: PullRef): Promise<Map<string, string>> {
-    const all = (await api.discussions.all(ref.repo, ref.number, { perPage: 100 })) as unknown as Discussion[];
-    const byFingerprint = new Map<string, string>();
-    for (const d of all) {
-      const fp = fingerprintOf(d.notes?.[0]?.body ?? "");
-      if (fp) byFingerprint.set(fp, d.id);
+  });
+  const existing = await ourDiscussions(api, ref);
+  const posted: PostedComment[] = [];
+  for (const p of planned) {
+    let id = existing.get(p.c.fingerprint);
+    if (!id) {
+      try {
+        const d = (await api.discussions.create(ref.repo, ref.number, p.body, {
+          position: {
+            positionType: "text",
+            baseSha: version.base_commit_sha,
+            startSha: version.start_commit_sha,
+            headSha: version.head_commit_sha,
+            oldPath: p.file.old_path,
+            newPath: p.file.new_path,
+            newLine: String(p.line),
+          },
+        })) as unknown as Discussion;
+        id = d.id;
+      } catch (err) {
+        if (statusOf(err) === 400)
+          throw new StaleLineError(
+            `GitLab refused a discussion on ${p.c.path}:${p.line} (${(err as Error).message.slice(0, 300)}): the line is no longer part of the diff.`,
+          );
+        throw err;
+      }
     }
-    return byFingerprint;
+    posted.push({ fingerprint: p.c.fingerprint, commentId: id, threadId: id });
   }
+  return posted;
+}
 
+export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Forge {
   return {
     kind: "gitlab",
 
@@ -175,54 +233,7 @@ export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promi
       await writeFile(dest, Buffer.from(await blob.arrayBuffer()));
     },
 
-    async postReview(ref, review): Promise<PostedComment[]> {
-      if (review.comments.length === 0) return [];
-      const { version, diffs } = await diffVersion(ref, review.commitSha);
-      const files = new Map(diffs.filter((d) => !d.deleted_file).map((d) => [d.new_path, d]));
-      // Every anchor first: a comment the diff cannot take refuses the whole review before anything is posted.
-      const planned = review.comments.map((c: InlineComment) => {
-        const file = files.get(c.path);
-        const start = c.startLine ?? c.line;
-        const line = anchorLine(file?.diff ? fileLines(file.diff) : undefined, start, c.line);
-        if (!file || line === null)
-          throw new StaleLineError(`${c.path}:${c.line} is not an added line of ${mrName(ref)}'s diff.`);
-        return {
-          c,
-          file,
-          line,
-          body: withMarker(gitLabSuggestion(c.body, line - start, c.line - line), c.fingerprint),
-        };
-      });
-      const existing = await ourDiscussions(ref);
-      const posted: PostedComment[] = [];
-      for (const p of planned) {
-        let id = existing.get(p.c.fingerprint);
-        if (!id) {
-          try {
-            const d = (await api.discussions.create(ref.repo, ref.number, p.body, {
-              position: {
-                positionType: "text",
-                baseSha: version.base_commit_sha,
-                startSha: version.start_commit_sha,
-                headSha: version.head_commit_sha,
-                oldPath: p.file.old_path,
-                newPath: p.file.new_path,
-                newLine: String(p.line),
-              },
-            })) as unknown as Discussion;
-            id = d.id;
-          } catch (err) {
-            if (statusOf(err) === 400)
-              throw new StaleLineError(
-                `GitLab refused a discussion on ${p.c.path}:${p.line} (${(err as Error).message.slice(0, 300)}): the line is no longer part of the diff.`,
-              );
-            throw err;
-          }
-        }
-        posted.push({ fingerprint: p.c.fingerprint, commentId: id, threadId: id });
-      }
-      return posted;
-    },
+    postReview: (ref, review) => postReview(api, ref, review),
 
     async upsertSummary(ref, commentId, body): Promise<string> {
       if (commentId) {
