@@ -153,7 +153,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     // Every forge request through the outbound policy (a GitHub Enterprise host on the
     // company network is allowed by the operator in OUTBOUND_ALLOWED_HOSTS).
     fetch: outbound.fetch,
-    beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
+    beginSnapshot: (project, label, forge) => snapshots.begin(project, null, forge, label),
     runIngest: (job) => runIngest(job),
     failSnapshot: snapshots.fail,
     async startReview(uid, project, paths, settings) {

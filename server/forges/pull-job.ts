@@ -35,7 +35,8 @@ export interface PullJobDeps {
   log: Logger;
   /** The forge acting for an installation (its row id). */
   forgeFor: (installationId: string) => Promise<Forge>;
-  beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
+  /** `forge` is the snapshot's source kind (github | gitlab). */
+  beginSnapshot: (project: Project, label: string, forge: Forge["kind"]) => Promise<{ id: string; uid: string }>;
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
   /** Starts the review with this uid (static or agent, chosen for the workspace). */
@@ -62,7 +63,7 @@ async function linkRepo(db: Db, job: PullJob): Promise<ForgeRepo & { project: Pr
         uid: crypto.randomUUID(),
         workspaceId: installation.workspaceId,
         name: job.repo.fullName.slice(0, 120),
-        sourceKind: "github",
+        sourceKind: installation.forge,
       },
     });
     const repo = await tx.forgeRepo.create({
@@ -82,7 +83,7 @@ export function createPullJob(deps: PullJobDeps) {
 
   /** The snapshot's source folder once imported, or null when the import failed (the snapshot says why). */
   async function importHead(forge: Forge, repo: ForgeRepo & { project: Project }, sha: string): Promise<string | null> {
-    const snapshot = await deps.beginSnapshot(repo.project, `${repo.fullName}@${sha.slice(0, 12)}`);
+    const snapshot = await deps.beginSnapshot(repo.project, `${repo.fullName}@${sha.slice(0, 12)}`, forge.kind);
     const dirs = snapshotDirs(config.dataDir, repo.project.id, snapshot.id);
     const tmp = await mkdtemp(path.join(os.tmpdir(), "argus-forge-"));
     try {

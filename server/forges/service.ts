@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
+import { resolveAuthSecret } from "../auth/secret.ts";
 import type { Config } from "../config.ts";
-import type { Db, Project } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import { isUniqueViolation } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import type { JobQueue } from "../jobs/queue.ts";
@@ -18,6 +19,8 @@ import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } fr
 import { createPublishJob, type PublishJob } from "./publish.ts";
 import { createPullJob, type PullJobDeps } from "./pull-job.ts";
 import type { Forge } from "./types.ts";
+import { createGitLabConnections, type connectGitLabInput, type disconnectGitLabInput } from "./gitlab/connection.ts";
+import { createGitLabIntake, type GitLabDelivery } from "./gitlab/intake.ts";
 
 export const connectInstallationInput = z.object({
   workspaceId: z.string().min(1),
@@ -60,7 +63,7 @@ export interface ForgeServiceDeps {
   log: Logger;
   queue: JobQueue;
   fetch: typeof globalThis.fetch;
-  beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
+  beginSnapshot: PullJobDeps["beginSnapshot"];
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
   startReview: PullJobDeps["startReview"];
@@ -72,8 +75,18 @@ export function createForgeService(deps: ForgeServiceDeps) {
     ? createGitHubApp({ app: config.forges.githubApp, apiUrl: config.forges.githubApiUrl, fetch: deps.fetch, log })
     : undefined;
 
+  const gitlab = createGitLabConnections({
+    db,
+    log,
+    url: config.forges.gitlabUrl,
+    // Seals GitLab connections' tokens and webhook secrets (server/lib/secret-box.ts).
+    authSecret: resolveAuthSecret(config),
+    fetch: deps.fetch,
+  });
+
   async function forgeFor(installationId: string): Promise<Forge> {
     const installation = await db.forgeInstallation.findUniqueOrThrow({ where: { id: installationId } });
+    if (installation.forge === "gitlab") return gitlab.forgeFor(installation.id);
     if (installation.forge !== "github" || !github)
       throw invalid("This installation's forge is not configured on this Argus (GITHUB_APP_ID …).");
     return gitHubForge(await github.installation(Number(installation.externalId)));
@@ -83,6 +96,13 @@ export function createForgeService(deps: ForgeServiceDeps) {
     db,
     log,
     verify: github?.verify,
+    enqueue: (job) => queue.enqueue("forge.pull", job),
+  });
+
+  const gitlabIntake = createGitLabIntake({
+    db,
+    log,
+    bySecret: gitlab.bySecret,
     enqueue: (job) => queue.enqueue("forge.pull", job),
   });
 
@@ -103,6 +123,12 @@ export function createForgeService(deps: ForgeServiceDeps) {
     pullJob: (job: PullJob) => pullJob(job),
     publishJob: (job: PublishJob) => publishJob(job),
     receiveGitHub: (delivery: Delivery): Promise<IntakeAnswer> => intake(delivery),
+    receiveGitLab: (delivery: GitLabDelivery): Promise<IntakeAnswer> => gitlabIntake(delivery),
+
+    /** GitLab connections (owners): a project or group, its access token and webhook secret, sealed. */
+    connectGitLab: (actor: Actor, input: z.infer<typeof connectGitLabInput>) => gitlab.connect(actor, input),
+    disconnectGitLab: (actor: Actor, input: z.infer<typeof disconnectGitLabInput>) => gitlab.disconnect(actor, input),
+    gitlabConnections: (actor: Actor, workspaceId: string) => gitlab.list(actor, workspaceId),
 
     /** A review ended: when it is a pull request's, its result goes back to the PR (a job). */
     async reviewEnded(reviewUid: string): Promise<void> {
@@ -116,7 +142,7 @@ export function createForgeService(deps: ForgeServiceDeps) {
     async installations(actor: Actor, workspaceId: string): Promise<InstallationView[]> {
       await requireRole(db, actor, workspaceId, "owner");
       const rows = await db.forgeInstallation.findMany({
-        where: { workspaceId },
+        where: { workspaceId, forge: "github" },
         include: { repos: { include: { project: { select: { uid: true } } }, orderBy: { fullName: "asc" } } },
         orderBy: { createdAt: "asc" },
       });

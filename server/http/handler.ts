@@ -19,6 +19,7 @@ import { handleUpload, UPLOAD_ROUTE } from "./routes/snapshot-upload.ts";
 import { EXPORT_ROUTE, handleExport } from "./routes/review-export.ts";
 import { routeKnowledgeUpload } from "./routes/knowledge-upload.ts";
 import { GITHUB_WEBHOOK_ROUTE, handleGitHubWebhook } from "./routes/github-webhook.ts";
+import { GITLAB_WEBHOOK_ROUTE, handleGitLabWebhook } from "./routes/gitlab-webhook.ts";
 import { CLIENT_IP_HEADER, clientIp, trustedProxies } from "../web/client-ip.ts";
 import { originRefusal } from "../web/origin.ts";
 import { pathIsUnder } from "../web/request-path.ts";
@@ -97,6 +98,7 @@ export function createRequestHandler(services: Services, next?: Handler, role: R
       if (EXPORT_ROUTE.test(path)) return await handleExport(services, req, res, path);
       if (await routeKnowledgeUpload(services, req, res, path)) return;
       if (GITHUB_WEBHOOK_ROUTE.test(path)) return await handleGitHubWebhook(services, req, res);
+      if (GITLAB_WEBHOOK_ROUTE.test(path)) return await handleGitLabWebhook(services, req, res);
       if (next) {
         preparePageRequest(req, res, { dev });
         return await next(req, res);

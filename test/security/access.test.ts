@@ -307,6 +307,27 @@ const HTTP_ROUTE_CASES: Record<string, () => Promise<void>> = {
     }
     expect(await db.forgeDelivery.count()).toBe(0);
   },
+
+  // GitLab's X-Gitlab-Token is the credential (tested with a connection in
+  // server/forges/gitlab-merge-request.test.ts); a session is none, and no token is 401.
+  GITLAB_WEBHOOK_ROUTE: async () => {
+    const { db } = w.server.services;
+    for (const actor of ["anonymous", "viewer", "owner"] as const) {
+      const r = await rawAs(actor, {
+        method: "POST",
+        path: "/api/forges/gitlab/webhook",
+        headers: {
+          "content-type": "application/json",
+          "x-gitlab-event": "Merge Request Hook",
+          "x-gitlab-event-uuid": randomUUID(),
+          "x-gitlab-token": "not-a-connection-secret-0123456789",
+        },
+        body: JSON.stringify({ object_kind: "merge_request" }),
+      });
+      expectRawRefusal(r, 401, actor, "gitlab webhook");
+    }
+    expect(await db.forgeDelivery.count()).toBe(0);
+  },
 };
 
 /** Next route handlers (app/**\/route.ts): none today; each new one needs a check here. */

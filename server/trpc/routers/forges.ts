@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { connectInstallationInput, disconnectInstallationInput, repoModeInput } from "../../forges/service.ts";
+import { connectGitLabInput, disconnectGitLabInput } from "../../forges/gitlab/connection.ts";
 import { protectedProcedure, router } from "../init.ts";
 
 /** Pull requests on forges (server/forges): installations (owners), repository modes, a review's PR. */
@@ -19,6 +20,15 @@ export const forgesRouter = router({
   setRepoMode: protectedProcedure
     .input(repoModeInput)
     .mutation(({ ctx, input }) => ctx.services.forges.setRepoMode(ctx.actor, input)),
+  gitlabConnections: protectedProcedure
+    .input(z.object({ workspaceId: z.string().min(1) }))
+    .query(({ ctx, input }) => ctx.services.forges.gitlabConnections(ctx.actor, input.workspaceId)),
+  connectGitLab: protectedProcedure
+    .input(connectGitLabInput)
+    .mutation(({ ctx, input }) => ctx.services.forges.connectGitLab(ctx.actor, input)),
+  disconnectGitLab: protectedProcedure
+    .input(disconnectGitLabInput)
+    .mutation(({ ctx, input }) => ctx.services.forges.disconnectGitLab(ctx.actor, input)),
   pullOfReview: protectedProcedure
     .input(z.object({ reviewUid: z.uuid() }))
     .query(({ ctx, input }) => ctx.services.forges.pullOfReview(ctx.actor, input.reviewUid)),

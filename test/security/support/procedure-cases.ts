@@ -70,6 +70,13 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "forges.disconnect": { access: "owner", input: (w) => ({ ...ws(w), forge: "github", installationId: 1 }) },
   "forges.setRepoMode": { access: "owner", input: (w) => ({ projectUid: w.a.projectUid, mode: "off" }) },
   "forges.pullOfReview": { access: "viewer", input: (w) => ({ reviewUid: w.a.reviewUid }) },
+  "forges.gitlabConnections": { access: "owner", input: ws },
+  "forges.connectGitLab": {
+    access: "owner",
+    input: (w) => ({ ...ws(w), namespace: "acme/shop", token: "glpat-never-sent-0123", webhookSecret: "s".repeat(32) }),
+    note: "The role is checked before the token is tried against GitLab: nothing leaves Argus for a caller below owner.",
+  },
+  "forges.disconnectGitLab": { access: "owner", input: (w) => ({ ...ws(w), namespace: "acme/shop" }) },
   "notifications.list": { access: "signedIn", input: () => ({ limit: 100 }) },
   "notifications.unreadCount": { access: "signedIn", input: () => undefined },
   "notifications.markRead": {
