@@ -30,19 +30,18 @@
  * is in flight, the moment that write is done — and opens the window the next ones wait in, so the
  * first words of an answer are not held back (bench/ask.ts); a steady stream stays at most one frame
  * per window.
+ *
+ * The parts: room-writes.ts (the ordered, seq-allocating writes), token-frames.ts (the coalescing),
+ * history.ts (reading the log back); this file validates, composes them and holds the listeners.
  */
-import { isUniqueViolation, type Db } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import {
-  type RoomEvent,
-  type RoomEventBody,
-  roomEventSchemas,
-  TOKEN_EVENTS,
-  TOKEN_STREAM_FIELDS,
-} from "../shared/room-events.ts";
+import { type RoomEvent, type RoomEventBody, roomEventSchemas, TOKEN_EVENTS } from "../shared/room-events.ts";
 import { parseRoom, type RoomKind, type RoomKindOf, type RoomName } from "../shared/rooms.ts";
 import { formatZodIssues } from "../shared/zod-issues.ts";
 import { type HistoryOptions, readLog } from "./history.ts";
+import { createRoomWrites } from "./room-writes.ts";
+import { createTokenFrames } from "./token-frames.ts";
 
 export type { RoomEvent, RoomEventBody } from "../shared/room-events.ts";
 
@@ -83,77 +82,20 @@ export interface EventBus {
  * p99 of 40–48 ms where 30 ms gave 49–66 ms (bench/rooms), for ~50 frames/s instead of ~33.
  */
 export const COALESCE_MS = 20;
-/** Inserts tried before a publish gives up (each lost race means another process took that seq). */
-const MAX_SEQ_ATTEMPTS = 50;
-
-type Body = RoomEventBody;
-
-interface OpenFrame {
-  room: RoomName;
-  /** The stream: type and other fields (streamKey). */
-  key: string;
-  /** The token event type (the agent's `token`, an answer's `ask.token`). */
-  type: string;
-  text: string;
-  /** Payload fields other than `text` (the same for every delta of the frame). */
-  rest: Record<string, unknown>;
-  timer: NodeJS.Timeout;
-  /** The window has ended: the frame goes as soon as the room has no write in flight. */
-  due: boolean;
-  /** The frame's stored event, once written: every delta's publish resolves with it. */
-  written: Deferred<RoomEvent>;
-}
-
 export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number }): EventBus {
   const { db, log } = deps;
-  const coalesceMs = deps.coalesceMs ?? COALESCE_MS;
   const listeners = new Map<string, Set<RoomListener>>();
   const everyRoom = new Set<RoomListener>();
-  /** The seq this process expects to take next per room (a guess: the insert decides). */
-  const nextSeq = new Map<string, number>();
-  /** Open token frames by room, then by stream (streamKey). */
-  const frames = new Map<string, Map<string, OpenFrame>>();
-  /** When each stream's last token frame went out (performance.now(), by room + stream); quiet ones are dropped. */
-  const lastFrameAt = new Map<string, number>();
-  function frameSent(stream: string, at: number): void {
-    lastFrameAt.set(stream, at);
-    if (lastFrameAt.size > 1000) for (const [r, t] of lastFrameAt) if (at - t >= coalesceMs) lastFrameAt.delete(r);
-  }
-  // Writes of one room are chained so rows land (and go out) in publish order.
-  const chains = new Map<string, Promise<unknown>>();
-  /** Writes of each room queued or in flight (absent: none). */
-  const writing = new Map<string, number>();
+  const writes = createRoomWrites({ db, log, deliver: emit, idle: (room) => frames.roomIdle(room) });
+  const frames = createTokenFrames({ coalesceMs: deps.coalesceMs ?? COALESCE_MS, writes });
 
-  function check(room: string, event: unknown): Body {
+  function check(room: string, event: unknown): RoomEventBody {
     const parsed = parseRoom(room);
     if (!parsed || parsed.name !== room) throw new Error(`Not a room name: ${JSON.stringify(room)}`);
     const result = roomEventSchemas[parsed.kind].safeParse(event);
     if (!result.success)
       throw new Error(`Not an event of a ${parsed.kind} room: ${formatZodIssues(result.error, { separator: "; " })}`);
     return result.data;
-  }
-
-  async function lastSeq(room: string): Promise<number> {
-    const last = await db.roomEvent.findFirst({ where: { room }, orderBy: { seq: "desc" }, select: { seq: true } });
-    return last?.seq ?? 0;
-  }
-
-  /** Inserts the event with the room's next free seq (see the file comment) and returns it as stored. */
-  async function store(room: RoomName, body: Body): Promise<RoomEvent> {
-    const at = new Date();
-    const payload = JSON.stringify(body.payload);
-    let seq = nextSeq.get(room) ?? (await lastSeq(room)) + 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await db.roomEvent.create({ data: { room, seq, type: body.type, payload, createdAt: at } });
-        break;
-      } catch (err) {
-        if (!isUniqueViolation(err) || attempt >= MAX_SEQ_ATTEMPTS) throw err;
-        seq = (await lastSeq(room)) + 1; // another process took it
-      }
-    }
-    nextSeq.set(room, seq + 1);
-    return { ...body, room, seq, at: at.toISOString() } as RoomEvent;
   }
 
   function emit(event: RoomEvent) {
@@ -168,121 +110,17 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     }
   }
 
-  /** Stores then delivers, after every earlier write of the room. */
-  function enqueue(room: RoomName, body: Body): Promise<RoomEvent> {
-    writing.set(room, (writing.get(room) ?? 0) + 1);
-    const write = async () => {
-      try {
-        const event = await store(room, body);
-        emit(event);
-        return event;
-      } finally {
-        writeDone(room);
-      }
-    };
-    const result = (chains.get(room) ?? Promise.resolve()).then(write, write);
-    // The chain continues whatever this write did; the caller sees its own outcome.
-    chains.set(
-      room,
-      result.catch((err: unknown) => log.error({ err, room, type: body.type }, "could not store room event")),
-    );
-    return result;
-  }
-
-  /** A write of the room has ended: the last one lets a frame whose window is over go. */
-  function writeDone(room: RoomName): void {
-    const left = (writing.get(room) ?? 1) - 1;
-    if (left > 0) {
-      writing.set(room, left);
-      return;
-    }
-    writing.delete(room);
-    for (const frame of [...(frames.get(room)?.values() ?? [])]) if (frame.due) closeFrame(frame);
-  }
-
-  /** The frame's window has ended: it goes now, or after the write in flight (see the file comment). */
-  function windowEnded(frame: OpenFrame): void {
-    if (frames.get(frame.room)?.get(frame.key) !== frame) return;
-    frame.due = true;
-    if (!writing.has(frame.room)) closeFrame(frame);
-  }
-
-  /** Closes an open token frame: it is queued as one event, its deltas' publishes settle with it. */
-  function closeFrame(frame: OpenFrame): void {
-    const open = frames.get(frame.room);
-    if (open?.get(frame.key) !== frame) return;
-    open.delete(frame.key);
-    if (open.size === 0) frames.delete(frame.room);
-    clearTimeout(frame.timer);
-    frameSent(`${frame.room}\n${frame.key}`, performance.now());
-    enqueue(frame.room, { type: frame.type, payload: { ...frame.rest, text: frame.text } } as Body).then(
-      frame.written.resolve,
-      frame.written.reject,
-    );
-  }
-
-  /** Closes every open frame of the room, oldest first (another event of the room is about to go). */
-  function closeFrames(room: RoomName): void {
-    for (const frame of [...(frames.get(room)?.values() ?? [])]) closeFrame(frame);
-  }
-
-  function publishToken(
-    room: RoomName,
-    type: string,
-    payload: { text: string } & Record<string, unknown>,
-  ): Promise<RoomEvent> {
-    const { text, ...rest } = payload;
-    const key = streamKey(type, rest);
-    let frame = frames.get(room)?.get(key);
-    if (frame && (frame.type !== type || !sameFields(frame.rest, rest))) {
-      // The stream changed its other fields (a review's phase): its frame so far goes first.
-      closeFrame(frame);
-      frame = undefined;
-    }
-    if (!frame) {
-      const stream = `${room}\n${key}`;
-      const now = performance.now();
-      const since = now - (lastFrameAt.get(stream) ?? -Infinity);
-      const quiet = since >= coalesceMs;
-      if (quiet && !writing.has(room)) {
-        // A quiet stream with nothing of its room being written: this delta is a frame of its own,
-        // now; the next ones wait for the window it opens.
-        frameSent(stream, now);
-        return enqueue(room, { type, payload: { ...rest, text } } as Body);
-      }
-      // Quiet while a write is in flight: the frame goes the moment that write is done (deltas arriving
-      // meanwhile join it). Otherwise it waits for the rest of the window.
-      const made: OpenFrame = {
-        room,
-        key,
-        type,
-        text: "",
-        rest,
-        timer: setTimeout(() => windowEnded(made), quiet ? coalesceMs : coalesceMs - since),
-        due: quiet,
-        written: deferred(),
-      };
-      made.timer.unref?.();
-      frame = made;
-      let open = frames.get(room);
-      if (!open) frames.set(room, (open = new Map()));
-      open.set(key, frame);
-    }
-    frame.text += text;
-    return frame.written.promise;
-  }
-
-  async function publish(room: RoomName, event: Body): Promise<RoomEvent> {
+  async function publish(room: RoomName, event: RoomEventBody): Promise<RoomEvent> {
     const body = check(room, event);
-    if (TOKEN_EVENTS.has(body.type)) return publishToken(room, body.type, body.payload as { text: string });
-    closeFrames(room);
-    return enqueue(room, body);
+    if (TOKEN_EVENTS.has(body.type)) return frames.publish(room, body.type, body.payload as { text: string });
+    frames.closeRoom(room);
+    return writes.enqueue(room, body);
   }
 
   /** This process's writes of the room so far, stored (open token text included). */
   async function settle(room: RoomName): Promise<void> {
-    closeFrames(room);
-    await chains.get(room);
+    frames.closeRoom(room);
+    await writes.settled(room);
   }
 
   return {
@@ -311,52 +149,15 @@ export function createEventBus(deps: { db: Db; log: Logger; coalesceMs?: number 
     }) as EventBus["history"],
 
     async deleteRoom(room) {
-      for (const stream of [...lastFrameAt.keys()]) if (stream.startsWith(`${room}\n`)) lastFrameAt.delete(stream);
-      for (const frame of frames.get(room)?.values() ?? []) {
-        clearTimeout(frame.timer);
-        frame.written.reject(new Error(`Room ${room} was deleted.`));
-      }
-      frames.delete(room);
-      await chains.get(room);
-      chains.delete(room);
-      nextSeq.delete(room);
+      frames.dropRoom(room);
+      await writes.forget(room);
       await db.roomEvent.deleteMany({ where: { room } });
       await db.roomMessage.deleteMany({ where: { room } }); // their edits cascade
     },
 
     async flush() {
-      for (const room of [...frames.keys()]) closeFrames(room as RoomName);
-      await Promise.all([...chains.values()]);
+      frames.closeAll();
+      await writes.allSettled();
     },
   };
-}
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (v: T) => void;
-  reject: (e: unknown) => void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // A fire-and-forget delta must not turn a failed write into an unhandled rejection: the write's
-  // failure is logged by the chain.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
-/** A token stream within a room: its event type and the fields that identify it (TOKEN_STREAM_FIELDS). */
-function streamKey(type: string, rest: Record<string, unknown>): string {
-  return JSON.stringify([type, ...(TOKEN_STREAM_FIELDS[type] ?? Object.keys(rest).sort()).map((k) => rest[k])]);
-}
-
-function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => a[k] === b[k]);
 }
