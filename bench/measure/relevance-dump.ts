@@ -1,8 +1,8 @@
 /**
  * Dumps, per set and query, what fusion and the relevance score are computed from — both legs'
  * rankings (full text with and without query expansion, vector), and for the candidates the
- * features relevance.ts uses — so that fusion and the calibration can be tuned offline on the
- * DEVELOPMENT halves (bench/measure/relevance-tune.ts). Queries of the test halves are dumped too,
+ * features relevance.ts uses (the cosine read from the stored vector, as search.ts does) — so that fusion and the calibration can be tuned offline on the
+ * DEVELOPMENT halves (bench/measure/relevance-fit.ts). Queries of the test halves are dumped too,
  * flagged, for the tuner to leave alone. Nonsense queries (questions/nonsense.json) run against
  * every set's index.
  *
@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { embeddingText } from "../../server/retrieval/embed/embed-rows.ts";
 import { LocalEmbedder } from "../../server/retrieval/embed/local.ts";
+import { dot } from "../../server/retrieval/hit-relevance.ts";
 import { hitFeatures, queryFeatures } from "../../server/retrieval/relevance.ts";
 import { splitIdentifiersInText } from "../../server/retrieval/split-identifiers.ts";
 import { connect, type RankedRow } from "../../server/retrieval/store/index.ts";
@@ -58,14 +59,20 @@ try {
       const cands = new Map<string, RankedRow>();
       for (const list of [text, textC, textX, vec, vecC])
         for (const r of list.slice(0, FEATURE_DEPTH)) cands.set(String(r.rowId), r);
-      const hits = await index.fetchHits([...cands.values()]);
+      const hits = await index.fetchHits([...cands.values()], { vectors: true });
       const terms = embedder.termWeights(cleanText);
+      const [qv] = await embedder.embedQueries([cleanText]);
       const feats: Record<string, unknown> = {};
       for (const h of hits)
-        feats[String(h.rowId)] = { doc: set.docOf(h.file), ...hitFeatures(terms, embedder.termSet(embeddingText(h))) };
+        feats[String(h.rowId)] = {
+          doc: set.docOf(h.file),
+          ...hitFeatures(terms, embedder.termSet(embeddingText(h))),
+          cosine: h.vector ? dot(qv!, h.vector) : 0,
+        };
       const list = (l: readonly RankedRow[]) => l.map((r) => [String(r.rowId), r.score]);
       rows.push({
         ...q,
+        q: q.text,
         query: queryFeatures(terms),
         text: list(text),
         textC: list(textC),

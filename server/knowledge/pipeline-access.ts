@@ -2,7 +2,7 @@
  * Knowledge bases as pipelines read them (retriever `collection_name: kb:<name>`): by name, in the
  * one workspace the run is in — another workspace's base is not found, exactly as a name that
  * exists nowhere — searched by the app's knowledge-base search (./search.ts, hybrid), returning each
- * chunk's whole text.
+ * chunk's whole text and its calibrated relevance (the retriever's `ret_scores`).
  */
 import type { Db } from "../db/client.ts";
 import { notFound } from "../errors.ts";
@@ -28,7 +28,9 @@ export function knowledgeBasesForRun(deps: { db: Db; searchIndexes: IndexCache }
         { mode: "hybrid", k, withText: true, subject: `The knowledge base “${name}”` },
       );
       let next = 0;
-      return searchable.map((ok) => (ok ? hits[next++]!.map((h) => h.text ?? h.snippet) : []));
+      return searchable.map((ok) =>
+        ok ? hits[next++]!.map((h) => ({ text: h.text ?? h.snippet, score: h.relevance })) : [],
+      );
     },
   };
 }

@@ -451,8 +451,13 @@ describe("knowledge-base search: the app's search box and pipelines count the sa
       app: (await knowledge.search(a.member, { uid: base.uid, query: "tides Moon", mode: "hybrid", k: 10 })).map(
         (h) => h.documentName,
       ),
-      run: (await forRun.search("Sample documents", ["tides Moon"], 10))[0]!.some((t) => /tide/i.test(t)),
+      run: (await forRun.search("Sample documents", ["tides Moon"], 10))[0]!.some((t) => /tide/i.test(t.text)),
     });
+    // The run gets each chunk's calibrated relevance with its text (the retriever's ret_scores).
+    const [hits] = await forRun.search("Sample documents", ["tides Moon"], 10);
+    expect(hits![0]!.text).toMatch(/tide/i);
+    expect(hits!.every((h) => h.score >= 0 && h.score <= 1)).toBe(true);
+    expect(hits![0]!.score).toBeGreaterThan(hits!.at(-1)!.score);
     try {
       await db.knowledgeDocument.update({ where: { id: tides.id }, data: { status: "pending" } });
       let seen = await both();

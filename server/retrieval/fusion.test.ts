@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LocalEmbedder } from "./embed/local.ts";
-import { FUSION, fuse, fusionFor } from "./fusion.ts";
+import { FUSION, fuse, fusionFor, rerankByRelevance } from "./fusion.ts";
 
 describe("fuse", () => {
   it("sums min–max normalised scores; a chunk missing from a list gets nothing from it", () => {
@@ -72,5 +72,36 @@ describe("fusionFor", () => {
     expect(fusionFor(new LocalEmbedder().fit(["a prose text about wings"], 1).record())).toBe(FUSION.prose);
     expect(fusionFor(new LocalEmbedder().fit(["function f() {}"], 0).record())).toBe(FUSION.code);
     expect(fusionFor({ name: "openai", dims: 8, params: {}, paramsHash: "x" })).toBe(FUSION.model);
+  });
+});
+
+describe("rerankByRelevance", () => {
+  it("lifts a hit whose own relevance is high over a slightly better fused score, and scores the new order", () => {
+    const page = [
+      { key: "long-body", score: 6 },
+      { key: "docstring", score: 5.4 },
+      { key: "other", score: 2 },
+    ];
+    const out = rerankByRelevance(page, [0.2, 0.9, 0.1], 4);
+    expect(out.map((o) => o.hit.key)).toEqual(["docstring", "long-body", "other"]);
+    // fused share (of the page's best) + weight × relevance
+    expect(out[0]!.score).toBeCloseTo(0.9 + 4 * 0.9);
+    expect(out.map((o) => o.score)).toEqual([...out.map((o) => o.score)].sort((a, b) => b - a));
+  });
+
+  it("with equal relevance keeps the fused order", () => {
+    const page = [
+      { key: "a", score: 3 },
+      { key: "b", score: 3 },
+      { key: "c", score: 1 },
+    ];
+    expect(rerankByRelevance(page, [0.5, 0.5, 0.5], 4).map((o) => o.hit.key)).toEqual(["a", "b", "c"]);
+  });
+
+  it("is on for code indexes of the local embedder only (the model was fitted there)", () => {
+    expect(FUSION.code.rerank).not.toBeNull();
+    expect(FUSION.prose.rerank).toBeNull();
+    expect(FUSION.model.rerank).toBeNull();
+    expect(FUSION.hash.rerank).toBeNull();
   });
 });

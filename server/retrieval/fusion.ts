@@ -25,6 +25,9 @@ export interface FusionSettings {
   /** Pseudo-relevance feedback on the vector leg (Rocchio 1971): the query vector plus `weight` ×
    * the mean vector of the first fused ranking's top `docs`, searched again and fused again. */
   feedback: { docs: number; weight: number } | null;
+  /** The fused ranking's first `depth` hits re-ordered by their fused score (the best 1) plus
+   * `weight` × their relevance (relevance.ts; rerankByRelevance); null: the fused order. */
+  rerank: { depth: number; weight: number } | null;
 }
 
 /**
@@ -48,10 +51,10 @@ export interface FusionSettings {
  */
 // Not frozen (`as const` types only): bench/measure/fusion.ts patches the feedback setting while tuning.
 export const FUSION = {
-  prose: { depth: 100, vectorWeight: 2, adaptive: null, feedback: { docs: 3, weight: 2 } },
-  code: { depth: 30, vectorWeight: 0.5, adaptive: 4, feedback: null },
-  model: { depth: 30, vectorWeight: 1, adaptive: null, feedback: null },
-  hash: { depth: 30, vectorWeight: 0.3, adaptive: null, feedback: null },
+  prose: { depth: 100, vectorWeight: 2, adaptive: null, feedback: { docs: 3, weight: 2 }, rerank: null },
+  code: { depth: 30, vectorWeight: 0.5, adaptive: 4, feedback: null, rerank: { depth: 10, weight: 4 } },
+  model: { depth: 30, vectorWeight: 1, adaptive: null, feedback: null, rerank: null },
+  hash: { depth: 30, vectorWeight: 0.3, adaptive: null, feedback: null, rerank: null },
 } as const satisfies Record<string, FusionSettings>;
 
 export function fusionFor(embedder: EmbedderRecord): FusionSettings {
@@ -145,4 +148,23 @@ export function fuse(
       rank(vectorRank, a.key) - rank(vectorRank, b.key) ||
       (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
   );
+}
+
+/**
+ * The page re-ordered by fused score (relative to the page's best, so 0–1) + `weight` × relevance,
+ * each hit with that total as its score. The fused score says how a hit stands among this query's
+ * candidates; relevance says what the hit itself has of the query (its words weighted by rarity, its
+ * cosine), which lifts the function whose docstring has three of the question's words over one
+ * whose long body repeats one of them. Stable: equal totals keep the fused order.
+ */
+export function rerankByRelevance<T extends { score: number }>(
+  page: readonly T[],
+  relevance: readonly number[],
+  weight: number,
+): { hit: T; score: number }[] {
+  const top = page.length ? Math.max(...page.map((h) => h.score)) : 0;
+  return page
+    .map((hit, i) => ({ hit, i, score: (top > 0 ? hit.score / top : 0) + weight * (relevance[i] ?? 0) }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map(({ hit, score }) => ({ hit, score }));
 }

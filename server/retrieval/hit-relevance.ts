@@ -55,7 +55,8 @@ export function relevanceFor(index: ChunkIndex, query: string, local: LocalEmbed
         const f = hitFeatures(qTerms, termSets[i]!);
         const relevance = relevanceOf(profile, {
           coverage: f.coverage,
-          matched: qTerms.length ? f.matched / qTerms.length : 0,
+          matched: f.matched,
+          terms: qTerms.length,
           cosine: cosines[i] ?? 0,
           known,
         });

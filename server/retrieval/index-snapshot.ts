@@ -245,7 +245,7 @@ async function chunkFile(
     language: file.language,
     ...c,
     // The path and the names defined are a field of their own (a hit on `config` in `config/loader.ts`).
-    ...searchFields({ path: file.path, symbolPath: c.symbolPath, symbolNames, text: c.text }),
+    ...searchFields({ path: file.path, symbolPath: c.symbolPath, symbolNames, text: c.text, language: file.language }),
     contentHash,
   });
   if (PROSE.has(file.language)) {

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { invalid } from "../errors.ts";
 import { embedderForIndex } from "./embed/from-record.ts";
 import type { Embedder } from "./embed/types.ts";
-import { adaptiveWeights, fuse, fusionFor } from "./fusion.ts";
+import { adaptiveWeights, fuse, fusionFor, rerankByRelevance } from "./fusion.ts";
 import { dot, localEmbedderOf, relevanceFor } from "./hit-relevance.ts";
 import type { MatchLabel } from "../shared/search-match.ts";
 import { expansionWords, withoutQuestionWords } from "./text/expand.ts";
@@ -50,7 +50,8 @@ export interface SearchResult {
   snippet: string;
   /** The file line the snippet starts at (it is cut around the best-matching line of the chunk). */
   snippetStartLine: number;
-  /** The ranking score of the mode: cosine (vector), BM25 (fulltext), the fused score (hybrid). */
+  /** The ranking score of the mode: cosine (vector), BM25 (fulltext), the fused score (hybrid; over
+   * code, the fused share plus the weighted relevance the page is re-ordered by: fusion.ts). */
   score: number;
   /** How well the hit answers the query, comparable across queries (relevance.ts), 0–1. */
   relevance: number;
@@ -139,7 +140,9 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
     for (const r of vector) if (!rowOf.has(key(r))) rowOf.set(key(r), r);
     fused = fuse(textScores, scored(vector), adaptiveWeights(textScores, scored(vector), settings), depth);
   }
-  const page = fused.slice(0, k);
+  // Over code the page is re-ordered by each hit's relevance too (fusion.ts rerankByRelevance); its
+  // rows are read for the relevance anyway, so a page of at least rerank.depth costs a few rows more.
+  const page = fused.slice(0, Math.max(k, settings.rerank?.depth ?? 0));
   await readRows(page.map((f) => f.key));
   const v = relevance.needsVectors ? await queryVector : null;
   const rows = page.map((f) => read.get(f.key)!);
@@ -147,11 +150,21 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
     rows,
     rows.map((row) => (v && row.vector ? dot(v, row.vector) : undefined)),
   );
-  return page.map((f, i) => {
+  const hits = page.map((f, i) => ({ f, row: rows[i]!, rel: rel[i]!, score: f.score }));
+  // Reranked, a hit's score is the rerank's total (fused share + weight × relevance), so scores
+  // still fall down the list.
+  const ordered = settings.rerank
+    ? rerankByRelevance(
+        hits,
+        hits.map((h) => h.rel.relevance),
+        settings.rerank.weight,
+      )
+    : hits.map((hit) => ({ hit, score: hit.score }));
+  return ordered.slice(0, k).map(({ hit: { f, row, rel }, score }) => {
     const scores: SearchResult["scores"] = {};
     if (f.vector !== undefined) scores.vector = f.vector;
     if (f.text !== undefined) scores.fulltext = f.text;
-    return toResult(rows[i]!, f.score, scores, words, rel[i]!);
+    return toResult(row, score, scores, words, rel);
   });
 }
 

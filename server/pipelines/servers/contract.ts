@@ -81,10 +81,11 @@ export interface MemoryStore {
 }
 
 export interface KnowledgeBases {
-  /** For each query, the texts of the knowledge base's best `k` chunks (hybrid search, as the app's
-   * search box). A name that is not a knowledge base of the run's workspace fails with a sentence
-   * saying so. */
-  search(name: string, queries: readonly string[], k: number): Promise<string[][]>;
+  /** For each query, the knowledge base's best `k` chunks (hybrid search, as the app's search box;
+   * not cut to the strong matches, since the step asked for top_k), each with its text and its
+   * calibrated relevance (0–1, server/retrieval/relevance.ts), so a step can weigh or drop weak
+   * ones. A name that is not a knowledge base of the run's workspace fails with a sentence saying so. */
+  search(name: string, queries: readonly string[], k: number): Promise<{ text: string; score: number }[][]>;
 }
 
 export interface PipelineServer {

@@ -26,7 +26,7 @@ export async function searchKnowledgeBase(
   queries: readonly string[],
   k: number,
   tool: string,
-): Promise<string[][]> {
+): Promise<{ text: string; score: number }[][]> {
   if (!name)
     throw new ToolError(`retriever.${tool}: collection_name "kb:" names no knowledge base; write kb:<its name>`);
   if (!ctx.knowledge)

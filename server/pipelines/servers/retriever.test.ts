@@ -1,7 +1,8 @@
 /**
  * servers/retriever beyond checks P4/P5 (conformance-rag.test.ts): dense search never returns more
  * passages than the corpus holds (Q10 fixed), BM25's zero-score padding, missing indexes and corpora,
- * the deployed retriever over HTTP, and web search without a key.
+ * the deployed retriever over HTTP, web search without a key, and the scores Argus returns beside
+ * the spec's passages (`ret_scores`, kept only by a step whose output map names it).
  */
 import { once } from "node:events";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -85,7 +86,8 @@ describe("dense retrieval (hash embedder on LanceDB)", () => {
     const inProcess = await server.call("tool", "retriever_search", args, ctx);
     rmSync(postings);
     const lance = await server.call("tool", "retriever_search", args, ctx);
-    expect(inProcess).toEqual(lance);
+    // The same passages; the scores agree to float precision (ret_scores, below).
+    expect(inProcess.ret_psg).toEqual(lance.ret_psg);
     expect((inProcess as { ret_psg: string[][] }).ret_psg[1]![0]).toBe(CORPUS[1]);
   });
 
@@ -226,5 +228,89 @@ describe("HTTP retrieval", () => {
     } finally {
       if (saved !== undefined) process.env.TAVILY_API_KEY = saved;
     }
+  });
+});
+
+describe("ret_scores beside ret_psg (the spec's retriever returns texts only)", () => {
+  const search = { query_list: ["cat on a mat", "stock markets", "zebra"], top_k: 3, query_instruction: "" };
+  const expectScored = (out: Record<string, unknown>) => {
+    const { ret_psg, ret_scores } = out as { ret_psg: string[][]; ret_scores: number[][] };
+    // Parallel to ret_psg, query by query and passage by passage, best first.
+    expect(ret_scores.map((l) => l.length)).toEqual(ret_psg.map((l) => l.length));
+    for (const list of ret_scores) {
+      expect(list.every((s) => Number.isFinite(s))).toBe(true);
+      expect(list).toEqual([...list].sort((a, b) => b - a));
+    }
+    return { ret_psg, ret_scores };
+  };
+
+  it("dense search (in-process postings and LanceDB alike) scores each passage, the match above the rest", async () => {
+    const { server, ctx } = await opened();
+    const emb = { embedding_path: "emb/e.npy", overwrite: false, is_multimodal: false };
+    await server.call("tool", "retriever_embed", emb, ctx);
+    await server.call("tool", "retriever_index", { ...emb, collection_name: "wiki", corpus_path: "corpus.jsonl" }, ctx);
+    const inProcess = expectScored(await server.call("tool", "retriever_search", search, ctx));
+    expect(inProcess.ret_psg[0]![0]).toBe(CORPUS[0]);
+    expect(inProcess.ret_scores[0]![0]).toBeGreaterThan(inProcess.ret_scores[0]![1]!);
+    rmSync(path.join(dir, "index/dense/corpus.postings"));
+    const lance = expectScored(await server.call("tool", "retriever_search", search, ctx));
+    expect(lance.ret_psg).toEqual(inProcess.ret_psg);
+    for (const [i, list] of lance.ret_scores.entries())
+      for (const [j, s] of list.entries()) expect(s).toBeCloseTo(inProcess.ret_scores[i]![j]!, 4);
+    const batch = (await server.call(
+      "tool",
+      "retriever_batch_search",
+      { batch_query_list: [search.query_list, []], top_k: 3, query_instruction: "" },
+      ctx,
+    )) as { ret_psg_ls: string[][][]; ret_scores_ls: number[][][] };
+    expect(batch.ret_psg_ls).toEqual([inProcess.ret_psg, []]);
+    expect(batch.ret_scores_ls[0]!.map((l) => l.length)).toEqual([3, 3, 3]);
+    expect(batch.ret_scores_ls[1]).toEqual([]);
+  });
+
+  it("bm25_search: BM25 scores, and 0 for the passages bm25s pads top_k with", async () => {
+    const { server, ctx } = await opened({ backend: "bm25" });
+    await server.call("tool", "bm25_index", { overwrite: false }, ctx);
+    const { ret_psg, ret_scores } = expectScored(
+      await server.call("tool", "bm25_search", { query_list: ["cat mat", "zebra"], top_k: 3 }, ctx),
+    );
+    expect(ret_psg[0]![0]).toBe(CORPUS[0]);
+    expect(ret_scores[0]![0]).toBeGreaterThan(0);
+    expect(ret_scores[0]!.slice(1)).toEqual([0, 0]);
+    expect(ret_scores[1]).toEqual([0, 0, 0]);
+  });
+
+  it("a pipeline step keeps ret_scores when its output map names it; the spec's output stores ret_psg only", async () => {
+    const { runPipeline } = await import("../engine/run.ts");
+    const { cpSync, writeFileSync } = await import("node:fs");
+    const { repoRoot } = await import("../dsl/test-support.ts");
+    cpSync(path.join(repoRoot, "pipelines"), dir, { recursive: true });
+    const steps = (search: string) =>
+      [
+        "servers:",
+        "  benchmark: servers/benchmark",
+        "  retriever: servers/retriever",
+        "pipeline:",
+        "- benchmark.get_data",
+        "- retriever.retriever_init",
+        "- retriever.bm25_index",
+        search,
+      ].join("\n");
+    writeFileSync(
+      path.join(dir, "scored.yaml"),
+      steps("- retriever.bm25_search:\n    output: {ret_psg: ret_psg, ret_scores: ret_scores}\n"),
+    );
+    writeFileSync(path.join(dir, "plain.yaml"), steps("- retriever.bm25_search\n"));
+    const parameter = path.join(dir, "parameter");
+    cpSync(path.join(parameter, "bm25_search_parameter.yaml"), path.join(parameter, "scored_parameter.yaml"));
+    cpSync(path.join(parameter, "bm25_search_parameter.yaml"), path.join(parameter, "plain_parameter.yaml"));
+    const scored = await runPipeline("scored.yaml", { cwd: dir, writeMemory: false });
+    const last = scored.snapshots.at(-1)!.memory;
+    const psg = last.memory_ret_psg as string[][];
+    const scores = last.memory_ret_scores as number[][];
+    expect(scores.map((l) => l.length)).toEqual(psg.map((l) => l.length));
+    expect(scores[0]![0]).toBeGreaterThan(0);
+    const plain = await runPipeline("plain.yaml", { cwd: dir, writeMemory: false });
+    expect(Object.keys(plain.snapshots.at(-1)!.memory)).toEqual(["memory_ret_psg"]);
   });
 });

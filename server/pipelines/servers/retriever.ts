@@ -15,7 +15,7 @@ import type { CallContext } from "./contract.ts";
 import { defineServer, describe, listArg, ToolError, type ToolArgs } from "./define.ts";
 import { mapConcurrent } from "./generation-backend.ts";
 import { createNpyWriter, openNpy } from "./npy.ts";
-import { loadSparseIndex, sparseTopK, writeSparseIndex, type SparseIndex } from "./sparse-vectors.ts";
+import { loadSparseIndex, sparseTopKScored, writeSparseIndex, type SparseIndex } from "./sparse-vectors.ts";
 import { readCorpus, setupRetriever, type RetrieverState } from "./retriever-setup.ts";
 import { runFiles } from "./run-files.ts";
 import { memoryStoreFor } from "./memory.ts";
@@ -24,6 +24,25 @@ import { deploySearch, webSearch } from "./retriever-web.ts";
 import type { ChunkIndex } from "../../retrieval/store/index.ts";
 
 type State = { r?: RetrieverState };
+
+/** A retrieved passage and its score: the similarity (dense), BM25 (bm25_search; 0 for bm25s's
+ * padding), or for a knowledge base its hits' calibrated relevance, 0–1 (the app's search). */
+interface Passage {
+  text: string;
+  score: number;
+}
+
+/**
+ * The spec's `ret_psg` (texts, best first) and, parallel to it, `ret_scores`: UltraRAG's retriever
+ * returns texts only; a step that wants the scores names them in its output map (extra returned
+ * keys are otherwise ignored, spec §4), e.g. `output: {ret_psg: ret_psg, ret_scores: ret_scores}`.
+ */
+function withScores(found: readonly Passage[][]): { ret_psg: string[][]; ret_scores: number[][] } {
+  return {
+    ret_psg: found.map((list) => list.map((p) => p.text)),
+    ret_scores: found.map((list) => list.map((p) => p.score)),
+  };
+}
 
 // LanceDB and the embedders load on first use: a process that only lists or builds pipelines (or
 // serves another server over MCP) should not pay for them.
@@ -187,7 +206,7 @@ async function denseSearch(
   k: number,
   instruction: string,
   tool: string,
-): Promise<string[][]> {
+): Promise<Passage[][]> {
   if (!index) throw new ToolError(`retriever.${tool}: no index at ${r.denseUri}; run retriever.retriever_index first`);
   if (index.embedder.name === BM25_ONLY_NAME)
     throw new ToolError(`retriever.${tool}: this index holds no vectors (it was built by bm25_index); use bm25_search`);
@@ -215,7 +234,9 @@ async function denseSearch(
     const found = await sparseSearch(sparse, index, vectors, Math.min(k, n));
     if (found) return found;
   }
-  return searchAll(vectors, async (v) => (await index.vectorTexts(v, Math.min(k, n))).map((h) => h.text));
+  return searchAll(vectors, async (v) =>
+    (await index.vectorTexts(v, Math.min(k, n))).map((h) => ({ text: h.text, score: h.score })),
+  );
 }
 
 /** The postings beside a dense index (sparse-vectors.ts). */
@@ -233,18 +254,18 @@ async function sparseSearch(
   index: ChunkIndex,
   vectors: readonly Float32Array[],
   k: number,
-): Promise<string[][] | null> {
-  const ranked: number[][] = [];
+): Promise<Passage[][] | null> {
+  const ranked: { row: number; score: number }[][] = [];
   for (let i = 0; i < vectors.length; i++) {
     if (i > 0 && i % SPARSE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-    ranked.push(sparseTopK(sparse, vectors[i]!, k));
+    ranked.push(sparseTopKScored(sparse, vectors[i]!, k));
   }
-  const offsets = [...new Set(ranked.flat())];
+  const offsets = [...new Set(ranked.flat().map((h) => h.row))];
   const texts = new Map<string, string>();
   for (let i = 0; i < offsets.length; i += TAKE_BATCH)
     for (const row of await index.textsAt(offsets.slice(i, i + TAKE_BATCH))) texts.set(row.id, row.text);
   if (offsets.some((o) => !texts.has(String(o)))) return null;
-  return ranked.map((rows) => rows.map((o) => texts.get(String(o))!));
+  return ranked.map((hits) => hits.map((h) => ({ text: texts.get(String(h.row))!, score: h.score })));
 }
 const TAKE_BATCH = 4_096;
 
@@ -258,7 +279,13 @@ async function searchAll<Q, R>(qs: readonly Q[], one: (q: Q) => Promise<R>): Pro
   return [first, ...(await mapConcurrent(qs.slice(1), SEARCH_CONCURRENCY, one))];
 }
 
-async function search(args: ToolArgs, ctx: CallContext, state: State, tool: string, qs: string[]): Promise<string[][]> {
+async function search(
+  args: ToolArgs,
+  ctx: CallContext,
+  state: State,
+  tool: string,
+  qs: string[],
+): Promise<Passage[][]> {
   const r = ready(state, tool);
   const k = topK(args.top_k, tool);
   const kb = knowledgeBaseName(args.collection_name);
@@ -298,7 +325,7 @@ async function bm25Search(args: ToolArgs, _ctx: CallContext, state: State) {
   const k = topK(args.top_k, tool);
   const qs = queries(args, "query_list", tool);
   const { withPassageIndex } = await store();
-  const ret_psg = await withPassageIndex(r.bm25Uri, "bm25", async (index) => {
+  const found = await withPassageIndex(r.bm25Uri, "bm25", async (index) => {
     if (!index)
       throw new ToolError(`retriever.bm25_search: no BM25 index at ${r.bm25Uri}; run retriever.bm25_index first`);
     const n = await index.rowCount();
@@ -311,15 +338,16 @@ async function bm25Search(args: ToolArgs, _ctx: CallContext, state: State) {
     const short = hits.some((h) => h.length < want);
     const contents = short && existsSync(r.corpusPath) ? await corpus(r, tool) : null;
     return hits.map((h) => {
-      const texts = h.map((x) => x.text);
-      if (contents && texts.length < want) {
+      const found: Passage[] = h.map((x) => ({ text: x.text, score: x.score }));
+      if (contents && found.length < want) {
         const taken = new Set(h.map((x) => Number(x.id)));
-        for (let i = 0; i < contents.length && texts.length < want; i++) if (!taken.has(i)) texts.push(contents[i]!);
+        for (let i = 0; i < contents.length && found.length < want; i++)
+          if (!taken.has(i)) found.push({ text: contents[i]!, score: 0 });
       }
-      return texts;
+      return found;
     });
   });
-  return { ret_psg };
+  return withScores(found);
 }
 
 const SEARCH = ["query_list", "top_k", "query_instruction", "collection_name"];
@@ -421,9 +449,9 @@ export const retriever = defineServer<State>({
     retriever_search: {
       params: SEARCH,
       output: "q_ls,top_k,query_instruction,collection_name->ret_psg",
-      run: async (args, ctx, state) => ({
-        ret_psg: await search(args, ctx, state, "retriever_search", queries(args, "query_list", "retriever_search")),
-      }),
+      // ret_scores beside the spec's ret_psg (a step keeps it with `output: {ret_psg: …, ret_scores: …}`).
+      run: async (args, ctx, state) =>
+        withScores(await search(args, ctx, state, "retriever_search", queries(args, "query_list", "retriever_search"))),
     },
     retriever_batch_search: {
       params: ["batch_query_list", "top_k", "query_instruction", "collection_name"],
@@ -432,12 +460,17 @@ export const retriever = defineServer<State>({
         const tool = "retriever_batch_search";
         const lists = listArg(args, "batch_query_list", `retriever.${tool}`);
         const ret_psg_ls: string[][][] = [];
+        const ret_scores_ls: number[][][] = [];
         for (const [i, list] of lists.entries()) {
           if (!Array.isArray(list))
             throw new ToolError(`retriever.${tool}: item ${i} of batch_query_list must be a list of queries`);
-          ret_psg_ls.push(list.length ? await search(args, ctx, state, tool, queries({ q: list }, "q", tool)) : []);
+          const found = withScores(
+            list.length ? await search(args, ctx, state, tool, queries({ q: list }, "q", tool)) : [],
+          );
+          ret_psg_ls.push(found.ret_psg);
+          ret_scores_ls.push(found.ret_scores);
         }
-        return { ret_psg_ls };
+        return { ret_psg_ls, ret_scores_ls };
       },
     },
     retriever_project_memory_search: {
@@ -458,9 +491,9 @@ export const retriever = defineServer<State>({
         // A vector index of the user's memory (upstream's Milvus collection) when one was built; else
         // the turns the memory server saved in its files, ranked by BM25.
         const { withPassageIndex } = await store();
-        const project_memory_content = await withPassageIndex(r.denseUri, name, (index) =>
+        const project_memory_content = await withPassageIndex(r.denseUri, name, async (index) =>
           index
-            ? denseSearch(r, index, name, qs, k, instruction, tool)
+            ? withScores(await denseSearch(r, index, name, qs, k, instruction, tool)).ret_psg
             : searchProjectMemory(memoryStoreFor(ctx), args.current_user_id, qs, k, tool),
         );
         return { project_memory_content };

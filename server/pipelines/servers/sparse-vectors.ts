@@ -181,6 +181,11 @@ function parse(raw: Buffer): { index: SparseIndex; owner: SparseOwner } | null {
  * what a full scan ranks, untouched rows scoring 0.
  */
 export function sparseTopK(index: SparseIndex, q: Float32Array, k: number): number[] {
+  return sparseTopKScored(index, q, k).map((h) => h.row);
+}
+
+/** The best `k` rows (offsets) with their scores (the dot product with `q`), best first. */
+export function sparseTopKScored(index: SparseIndex, q: Float32Array, k: number): { row: number; score: number }[] {
   const { start, docs, weights, scores, rows } = index;
   k = Math.min(k, rows);
   if (k <= 0) return [];
@@ -210,5 +215,5 @@ export function sparseTopK(index: SparseIndex, q: Float32Array, k: number): numb
     bestScore[at] = s;
     if (size === k) floor = bestScore[k - 1]!;
   }
-  return Array.from(best.subarray(0, size));
+  return Array.from(best.subarray(0, size), (row, i) => ({ row, score: bestScore[i]! }));
 }

@@ -69,11 +69,13 @@ export const TOOL_DOCS: Readonly<Record<string, string>> = {
     "Loads the corpus and sets up the retriever (BM25, hash or local embeddings, or an embeddings endpoint).",
   "retriever.retriever_embed": "Embeds every corpus passage and saves the vectors.",
   "retriever.retriever_index": "Builds the vector index from the saved embeddings.",
-  "retriever.retriever_search": "Finds the top_k passages for each query by vector similarity.",
+  "retriever.retriever_search":
+    "Finds the top_k passages for each query by vector similarity (a kb:<name> collection: the knowledge base's search); `output: {ret_psg: ret_psg, ret_scores: ret_scores}` also keeps each passage's score (a knowledge base's: its relevance, 0–1).",
   "retriever.retriever_batch_search": "Vector search for several queries per item.",
   "retriever.retriever_project_memory_search": "Searches the user's project memory for each query.",
   "retriever.bm25_index": "Builds the BM25 full-text index over the corpus.",
-  "retriever.bm25_search": "Finds the top_k passages for each query with BM25.",
+  "retriever.bm25_search":
+    "Finds the top_k passages for each query with BM25; `output: {ret_psg: ret_psg, ret_scores: ret_scores}` also keeps their BM25 scores.",
   "retriever.retriever_deploy_search": "Asks a deployed retrieval server for each query's passages.",
   "retriever.retriever_websearch": "Searches the web (Tavily, Exa or ZhipuAI) for each query; needs an API key.",
   "retriever.retriever_batch_websearch": "Web search for several queries per item; needs an API key.",

@@ -7,6 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fusionFor } from "../fusion.ts";
+import { FALLBACK_STRONG_AT } from "../relevance.ts";
 import { search } from "../search.ts";
 import { splitIdentifiersInText } from "../split-identifiers.ts";
 import { connect, openChunkIndex, replaceIndex, type ChunkRow, type Store } from "../store/index.ts";
@@ -153,6 +155,28 @@ describe("indexes built with model-backed embedders", () => {
       await expect(search(index, "socket", { mode: "vector", embedder: otherModel })).rejects.toThrow(
         EmbedderMismatchError,
       );
+    } finally {
+      index.close();
+    }
+  });
+
+  it("a model embedder's index is not judged by the local embedder's calibration: relevance is the share of the query's words", async () => {
+    // The calibrated model (relevance.ts MATCH_MODEL, STRONG_AT) was fitted on the local embedder's
+    // cosines and IDF; another embedder's cosines mean something else, so its hits get the
+    // uncalibrated share of the query's terms, strong from FALLBACK_STRONG_AT, in the fused order.
+    await buildIndex("openai-relevance", await createEmbedderFromSettings(openaiSettings()));
+    const index = (await openChunkIndex(store, "openai-relevance"))!;
+    try {
+      const embedder = await embedderFromRecord(index.embedder, index.embedderState, openaiSettings());
+      for (const mode of ["hybrid", "vector", "fulltext"] as const) {
+        const all = await search(index, "sql query table", { mode, embedder });
+        const top = all.find((h) => h.file === "db/query.ts")!;
+        expect(top, mode).toMatchObject({ relevance: 1, match: "strong" });
+        const half = (await search(index, "sql theme", { mode, embedder })).find((h) => h.file === "db/query.ts")!;
+        expect(half, mode).toMatchObject({ relevance: 0.5, match: "weak" });
+        expect(0.5).toBeLessThan(FALLBACK_STRONG_AT);
+      }
+      expect(fusionFor(index.embedder).rerank).toBeNull();
     } finally {
       index.close();
     }
