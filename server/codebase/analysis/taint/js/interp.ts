@@ -10,7 +10,8 @@ import type { Node } from "../../../treesitter.ts";
 import type { RuleContext } from "../../rules/context.ts";
 import { Analyzer, Env, flagOf } from "../analyzer.ts";
 import { guardFacts } from "../guards.ts";
-import { callModel, memberModel, assignModel, handlerParams, isRouteRegistration, type JsCall } from "./model.ts";
+import { callModel } from "./calls.ts";
+import { memberModel, assignModel, handlerParams, isRouteRegistration, type JsCall } from "./model.ts";
 import {
   sourceVal,
   addElement,

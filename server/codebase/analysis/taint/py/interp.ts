@@ -27,7 +27,8 @@ import {
   stringify,
   type Val,
 } from "../values.ts";
-import { pyCallModel, pyMemberModel, pyAssignModel, viewParams, type PyCall } from "./model.ts";
+import { pyCallModel } from "./calls.ts";
+import { pyMemberModel, pyAssignModel, viewParams, type PyCall } from "./model.ts";
 
 type Outcome = "normal" | "exit";
 
@@ -764,7 +765,7 @@ export class PyAnalyzer extends Analyzer {
     const modelled = pyCallModel(this, site);
     if (modelled !== undefined) {
       this.callbacks(site);
-      return modelled;
+      return modelled.result ?? EMPTY;
     }
     if (callee.fn) {
       const stepped = args.map((a) => addStep(a, { line: line(n), what: `${snippet(fnNode, 30)}(…)` }));
