@@ -4,7 +4,9 @@
  * sanitizers, containers — in the order they are asked. What responses and Koa contexts do with a
  * call is in `js/responses.ts`; the filter, template and replace() checks in `js/checks.ts`.
  */
+import type { Node } from "../../../treesitter.ts";
 import { SQL_WORDS } from "../../rules/sql.ts";
+import { charPredicate } from "../guards.ts";
 import {
   applyModels,
   sanitizerModel,
@@ -563,6 +565,16 @@ const CONTAINERS: Table = [
     then: (_a, s) => ({ result: s.arg0.hasConst ? field(s.recv!, String(s.arg0.c)) : element(s.recv!) }),
   },
   {
+    what: "filter(c => /[a-z]/.test(c)): the characters an allow-list predicate lets through",
+    recv: "",
+    method: /^filter$/,
+    when: (s) => !!s.arg0.fn,
+    then: (a, s) => {
+      const proven = filterProves(a, s.arg0.fn!.node);
+      return proven ? { result: clean(s.recv!, proven) } : undefined;
+    },
+  },
+  {
     what: "replace(): a character-class removal cleans",
     recv: "",
     method: /^(?:replace|replaceAll)$/,
@@ -575,6 +587,19 @@ const CONTAINERS: Table = [
     then: () => ({ result: EMPTY }),
   },
 ];
+
+/** What a filter callback `(c) => pred` / `function (c) { return pred; }` proves about its character. */
+function filterProves(a: JsAnalyzer, fn: Node) {
+  const params = fn.childForFieldName("parameters")?.namedChildren ?? [fn.childForFieldName("parameter")];
+  const param = params[0];
+  let body = fn.childForFieldName("body");
+  if (body?.type === "statement_block") {
+    const only = body.namedChildren.filter((c) => c?.type !== "comment");
+    body = only.length === 1 && only[0]?.type === "return_statement" ? (only[0].namedChildren[0] ?? null) : null;
+  }
+  if (!param || param.type !== "identifier" || !body) return null;
+  return charPredicate(body, param.text, a.ctx.grammar!);
+}
 
 export const JS_CALL_MODELS: Table = [
   ...REQUESTS,

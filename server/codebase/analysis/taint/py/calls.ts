@@ -31,6 +31,7 @@ import {
   stringify,
   type Val,
 } from "../values.ts";
+import { charPredicate } from "../guards.ts";
 import type { PyAnalyzer } from "./interp.ts";
 import type { PyCall } from "./model.ts";
 import { PY_SETTINGS_MODELS } from "./settings.ts";
@@ -453,6 +454,18 @@ const STRINGS: PyTable = [
     callee: /^filter$/,
     when: (s) => /^str\.is(?:alnum|alpha|digit|decimal|numeric|ascii_letters)$/.test(s.argNodes[0]?.text ?? ""),
     then: () => r({ flows: [], elems: EMPTY }),
+  },
+  {
+    what: "filter(lambda c: c in ALLOWED, s): the characters an allow-list predicate lets through",
+    callee: /^filter$/,
+    when: (s) => s.argNodes[0]?.type === "lambda" && !!s.args[1],
+    then: (a, s) => {
+      const fn = s.argNodes[0]!;
+      const param = fn.childForFieldName("parameters")?.namedChildren[0];
+      const body = fn.childForFieldName("body");
+      const proven = param && body ? charPredicate(body, param.text, "python") : null;
+      return proven ? r({ flows: [], elems: clean(element(s.args[1]!), proven) }) : undefined;
+    },
   },
   { what: "str() / repr() / format()", callee: /^(?:str|repr|format)$/, then: (_a, s) => r(stringify(s.arg0)) },
   {

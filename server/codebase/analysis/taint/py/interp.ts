@@ -633,6 +633,9 @@ export class PyAnalyzer extends Analyzer {
             const left = c.childForFieldName("left");
             if (right && left) this.bind(left, element(this.expr(right, scope)), scope);
           }
+          // `… for c in s if c in ALLOWED`: the body sees only what the condition lets through.
+          const cond = c?.type === "if_clause" ? c.namedChildren[0] : null;
+          if (cond) for (const f of guardFacts(cond, "python").whenTrue) scope.refine(f.key, f.clean);
         }
         const body = n.childForFieldName("body");
         if (!body) return EMPTY;
@@ -721,7 +724,7 @@ export class PyAnalyzer extends Analyzer {
     const args: Val[] = [];
     const kwargs = new Map<string, Val>();
     const kwargNodes = new Map<string, Node>();
-    for (const a of argsNode?.namedChildren ?? []) {
+    for (const a of argsNode?.type === "argument_list" ? argsNode.namedChildren : []) {
       if (!a || a.type === "comment") continue;
       if (a.type === "keyword_argument") {
         const name = a.childForFieldName("name")?.text ?? "";
