@@ -38,7 +38,7 @@ export const FUNCTION_SIZE_RATCHET = {
   "server/ask/runner.ts": 355,
   "server/ask/service.ts": 345,
   "server/ask/spend-shared.ts": 168,
-  "server/codebase/analysis/taint/py/interp.ts": 190,
+  "server/codebase/analysis/taint/py/interp.ts": 175,
   "server/codebase/symbols/build.ts": 168,
   "server/context.ts": 151,
   "server/events/bus.ts": 210,

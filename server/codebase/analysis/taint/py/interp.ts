@@ -625,26 +625,8 @@ export class PyAnalyzer extends Analyzer {
       case "list_comprehension":
       case "set_comprehension":
       case "generator_expression":
-      case "dictionary_comprehension": {
-        const scope = new Env(env);
-        for (const c of n.namedChildren) {
-          if (c?.type === "for_in_clause") {
-            const right = c.childForFieldName("right");
-            const left = c.childForFieldName("left");
-            if (right && left) this.bind(left, element(this.expr(right, scope)), scope);
-          }
-          // `… for c in s if c in ALLOWED`: the body sees only what the condition lets through.
-          const cond = c?.type === "if_clause" ? c.namedChildren[0] : null;
-          if (cond) for (const f of guardFacts(cond, "python").whenTrue) scope.refine(f.key, f.clean);
-        }
-        const body = n.childForFieldName("body");
-        if (!body) return EMPTY;
-        if (body.type === "pair") {
-          const v = this.expr(body.childForFieldName("value")!, scope);
-          return { flows: [], elems: v };
-        }
-        return { flows: [], elems: this.expr(body, scope) };
-      }
+      case "dictionary_comprehension":
+        return this.comprehension(n, env);
       case "lambda":
         return { flows: [], fn: { node: n, closure: env, name: "lambda" } };
       case "keyword_argument": {
@@ -654,6 +636,28 @@ export class PyAnalyzer extends Analyzer {
       default:
         return EMPTY;
     }
+  }
+
+  /** `[body for x in xs if cond]` and its set / generator / dict forms: a container of what the body makes. */
+  private comprehension(n: Node, env: Env): Val {
+    const scope = new Env(env);
+    for (const c of n.namedChildren) {
+      if (c?.type === "for_in_clause") {
+        const right = c.childForFieldName("right");
+        const left = c.childForFieldName("left");
+        if (right && left) this.bind(left, element(this.expr(right, scope)), scope);
+      }
+      // `… for c in s if c in ALLOWED`: the body sees only what the condition lets through.
+      const cond = c?.type === "if_clause" ? c.namedChildren[0] : null;
+      if (cond) for (const f of guardFacts(cond, "python").whenTrue) scope.refine(f.key, f.clean);
+    }
+    const body = n.childForFieldName("body");
+    if (!body) return EMPTY;
+    if (body.type === "pair") {
+      const v = this.expr(body.childForFieldName("value")!, scope);
+      return { flows: [], elems: v };
+    }
+    return { flows: [], elems: this.expr(body, scope) };
   }
 
   private string(n: Node, env: Env): Val {
