@@ -330,6 +330,73 @@ const EXECUTION: Table = [
   }),
 ];
 
+// ---- message consumers: Kafka and SQS payloads are data from whoever could produce them ----------
+
+/** A received message (or batch, or response) whose every field read is the queued payload. */
+const payload = (s: JsSite): Val => src(s.node, "queue", { structured: true, whole: true });
+
+/** Run the handler functions an options object names (`{ eachMessage: fn }`) with `args`. */
+function runHandlers(a: JsAnalyzer, opts: Val, names: RegExp, args: Val[]): void {
+  for (const [k, v] of opts.fields ?? []) if (names.test(k) && v.fn) a.invoke(v.fn, args);
+}
+
+const QUEUE_CONSUMERS: Table = [
+  {
+    what: "kafkajs: new Kafka(), kafka.consumer()",
+    when: (s) => (s.isNew && /^kafkajs\.Kafka$/.test(s.name)) || (s.recv?.kind === "kafka" && s.method === "consumer"),
+    then: (_a, s) => ({ result: { flows: [], kind: s.recv?.kind === "kafka" ? "kafka-consumer" : "kafka" } }),
+  },
+  {
+    what: "source (queue): kafkajs consumer.run({ eachMessage, eachBatch })",
+    recv: "kafka-consumer",
+    then: (a, s) => {
+      if (s.method === "run")
+        runHandlers(a, s.arg0, /^(?:eachMessage|eachBatch)$/, [
+          {
+            flows: [],
+            fields: new Map([
+              ["message", payload(s)],
+              ["batch", payload(s)],
+            ]),
+          },
+        ]);
+      return { result: EMPTY };
+    },
+  },
+  {
+    what: "AWS SDK v3: new ReceiveMessageCommand(…)",
+    callee: /^(?:@aws-sdk\/client-sqs\.)?ReceiveMessageCommand$/,
+    when: (s) => s.isNew,
+    then: () => ({ result: { flows: [], kind: "sqs-receive" } }),
+  },
+  {
+    what: "source (queue): client.send(new ReceiveMessageCommand(…))",
+    method: /^send$/,
+    when: (s) => s.arg0.kind === "sqs-receive",
+    then: (_a, s) => ({
+      result: payload(s),
+      callbackArgs: s.args.map((x) => (x.fn ? [EMPTY, payload(s)] : undefined)),
+    }),
+  },
+  {
+    what: "source (queue): AWS SDK v2 sqs.receiveMessage(params[, callback])",
+    method: /^receiveMessage$/,
+    when: (s) => !!s.recv,
+    then: (_a, s) => ({
+      result: payload(s),
+      callbackArgs: s.args.map((x) => (x.fn ? [EMPTY, payload(s)] : undefined)),
+    }),
+  },
+  {
+    what: "source (queue): sqs-consumer Consumer.create({ handleMessage, handleMessageBatch })",
+    callee: /^sqs-consumer\.Consumer\.create$|^Consumer\.create$/,
+    then: (a, s) => {
+      runHandlers(a, s.arg0, /^(?:handleMessage|handleMessageBatch)$/, [payload(s)]);
+      return { result: { flows: [], fields: new Map() } };
+    },
+  },
+];
+
 // ---- SSRF, crypto, queues ------------------------------------------------------------------------
 
 const OUTBOUND: Table = [
@@ -407,6 +474,7 @@ const OUTBOUND: Table = [
       ),
     }),
   },
+  ...QUEUE_CONSUMERS,
 ];
 
 /** A queued job: its `data` is the payload (any shape). */

@@ -59,6 +59,30 @@ const REDIRECTS =
 const CONVERSIONS =
   /^(?:int|float|bool|len|abs|round|hash|id|ord|uuid\.UUID|UUID|decimal\.Decimal|Decimal|datetime\.\w+|math\.\w+|secrets\.\w+|os\.urandom|uuid\.uuid4|time\.time)$/;
 
+// ---- message consumers: Kafka and SQS payloads are data from whoever could produce them ----------
+
+/** A received message (or batch, or response): every field read is the queued payload. */
+const payload = (s: PySite): Val => src(s.node, "queue", { structured: true, whole: true });
+
+const QUEUE_CONSUMERS: PyTable = [
+  {
+    what: "confluent_kafka.Consumer / kafka.KafkaConsumer (iterating a KafkaConsumer yields messages)",
+    callee: /^(?:confluent_kafka\.Consumer|confluent_kafka\.DeserializingConsumer|kafka\.KafkaConsumer)$/,
+    then: (_a, s) => r({ flows: [], kind: "kafka-consumer", elems: payload(s) }),
+  },
+  {
+    what: "source (queue): consumer.poll() / consume()",
+    recv: "kafka-consumer",
+    then: (_a, s) => r(/^(?:poll|consume)$/.test(s.method) ? payload(s) : EMPTY),
+  },
+  {
+    what: "source (queue): boto3 SQS receive_message() / a queue's receive_messages()",
+    method: /^(?:receive_message|receive_messages)$/,
+    when: (s) => !!s.recv,
+    then: (_a, s) => r(s.method === "receive_messages" ? { flows: [], elems: payload(s) } : payload(s)),
+  },
+];
+
 // ---- request objects and other sources -----------------------------------------------------------
 
 const SOURCES: PyTable = [
@@ -113,6 +137,7 @@ const SOURCES: PyTable = [
   // argparse / optparse: every parsed option is a command-line argument.
   sourceModel({ method: /^(?:parse_args|parse_known_args)$/, origin: "argv", whole: true }),
   sourceModel({ what: "source (stdin): sys.stdin reads", recv: "stdin", origin: "stdin" }),
+  ...QUEUE_CONSUMERS,
   {
     what: "the session: get() reads a field, update() / setdefault() write request data",
     recv: "session",
