@@ -65,9 +65,25 @@ export const PY_SETTINGS_MODELS: PyTable = [
         /True|1/.test(s.argNodes[1]?.text ?? "")
       )
         recv.meta = { ...recv.meta, unsafe: "1" };
+      if (
+        s.method === "setFeature" &&
+        /external_ges|external_pes/.test(s.argNodes[0]?.text ?? "") &&
+        /^(?:False|0)$/.test(s.argNodes[1]?.text ?? "")
+      )
+        recv.meta = { ...recv.meta, unsafe: "" };
       if (s.method === "parse" && recv.meta?.unsafe)
         a.sink("xxe", s.arg0, s.node, "SAX parser with external entities on");
       return r(EMPTY);
+    },
+  },
+  {
+    what: "xxe: xml.dom.pulldom / minidom given a SAX parser with external entities on",
+    callee: /^(?:xml\.dom\.)?(?:pulldom|minidom)\.(?:parse|parseString)$/,
+    then: (a, s) => {
+      const parser = kw(s, "parser") ?? s.args[1];
+      if (parser?.kind === "sax-parser" && parser.meta?.unsafe)
+        a.sink("xxe", s.arg0, s.node, `${s.callee}() with a parser that loads external entities`);
+      return r({ flows: deepFlows(s.arg0), kind: "xml-tree" });
     },
   },
   {
