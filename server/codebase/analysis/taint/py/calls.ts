@@ -35,6 +35,7 @@ import { charPredicate } from "../guards.ts";
 import type { PyAnalyzer } from "./interp.ts";
 import type { PyCall } from "./model.ts";
 import { PY_SETTINGS_MODELS } from "./settings.ts";
+import { PY_TEMPLATE_MODELS } from "./templates.ts";
 import { kw, kwText, type PySite, type PyTable } from "./site.ts";
 
 const r = (result: Val): Modelled => ({ result });
@@ -588,6 +589,7 @@ const STRINGS: PyTable = [
 export const PY_CALL_MODELS: PyTable = [
   ...SOURCES,
   ...FILES,
+  ...PY_TEMPLATE_MODELS,
   ...RESPONSES,
   ...EXECUTION,
   ...PY_SETTINGS_MODELS,

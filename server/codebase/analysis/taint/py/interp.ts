@@ -42,7 +42,7 @@ interface Frame {
 const PY_SOURCE_TEXT =
   /\brequest\b|@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|api_route)\s*\(|sys\s*\.\s*argv|\benviron\b|\bgetenv\b|\binput\s*\(|\bopen\s*\(|\brandom\s*\.|\.read\w*\s*\(|\bparse_(?:known_)?args\b|\.task\b|shared_task|\bactor\b|def\s+\w+\(\s*(?:ch|channel)\s*,|\bConsumer\b|\bKafkaConsumer\b|\breceive_messages?\b/;
 const PY_SINK_TEXT =
-  /\b(?:system|popen|run|call|Popen|check_output|check_call|getoutput|eval|exec|compile|execute|executemany|executescript|raw|extra|text|open|send_file|FileResponse|remove|unlink|rmtree|redirect|HttpResponseRedirect|RedirectResponse|get|post|put|urlopen|request|loads?|load_all|unsafe_load|xpath|findall|find|search_s|search|fromstring|parse|XML|render_template_string|Template|from_string|HttpResponse|HTMLResponse|Markup|mark_safe|make_response|Response|set_cookie|md5|sha1|new|find_one|update_one|delete_many|aggregate|count_documents)\s*\(|\bsession\s*\[/;
+  /\b(?:system|popen|run|call|Popen|check_output|check_call|getoutput|eval|exec|compile|execute|executemany|executescript|raw|extra|text|open|send_file|FileResponse|remove|unlink|rmtree|redirect|HttpResponseRedirect|RedirectResponse|get|post|put|urlopen|request|loads?|load_all|unsafe_load|xpath|findall|find|search_s|search|fromstring|parse|XML|render_template_string|Template|from_string|HttpResponse|HTMLResponse|Markup|mark_safe|make_response|Response|set_cookie|md5|sha1|new|find_one|update_one|delete_many|aggregate|count_documents|TemplateLookup|Engine|format_html)\s*\(|\bsession\s*\[/;
 
 const SECRET_NAME =
   /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite|share/i;
