@@ -101,7 +101,7 @@ export class Env {
 
   /** Entering a branch on `flag` (holds or not): variables set under the same flag read that side. */
   applyFlag(flag: string, holds: boolean): void {
-    const flagVal = this.lookup(flag);
+    const flagVal = this.lookup(flagVariable(flag));
     for (const e of this.chain())
       for (const [k, c] of e.conds)
         if (c.flag === flag && c.flagVal === flagVal && this.vars.get(k) === c.joined)
@@ -110,11 +110,11 @@ export class Env {
 
   /** After `if (flag)` joined `thenEnv` and `elseEnv` into this scope: remember each side of what differs. */
   rememberFlag(flag: string, holds: boolean, thenEnv: Env, elseEnv: Env): void {
-    const flagVal = this.lookup(flag);
+    const flagVal = this.lookup(flagVariable(flag));
     for (const [k, joined] of this.vars) {
       const t = thenEnv.vars.get(k);
       const f = elseEnv.vars.get(k);
-      if (k === flag || !t || !f || t === f) continue;
+      if (k === flagVariable(flag) || !t || !f || t === f) continue;
       this.conds.set(k, { flag, flagVal, joined, t: holds ? t : f, f: holds ? f : t });
     }
   }
@@ -159,14 +159,22 @@ export class Env {
   }
 }
 
-/** `flag`, `!flag`, `not flag` (in parentheses or not): the flag a condition tests, and whether it holds. */
+/**
+ * `flag`, `!flag`, `not flag`, and a comparison of a variable with a constant (`mode === "a"`,
+ * `mode != 'a'`, `"a" == mode`) — in parentheses or not: the flag a condition tests, and whether it
+ * holds. A comparison's flag is `variable\0constant`; the variable is what must not change between
+ * the two tests (`flagVariable`).
+ */
 export function flagOf(cond: Node | null | undefined): { flag: string; holds: boolean } | null {
   let n = cond;
   let holds = true;
   for (let i = 0; n && i < 6; i++) {
     if (n.type === "parenthesized_expression") n = n.namedChildren[0];
     else if (n.type === "identifier") return { flag: n.text, holds };
-    else if (n.type === "not_operator") {
+    else if (n.type === "binary_expression" || n.type === "comparison_operator") {
+      const c = comparisonFlag(n);
+      return c ? { flag: c.flag, holds: c.equal === holds } : null;
+    } else if (n.type === "not_operator") {
       n = n.childForFieldName("argument");
       holds = !holds;
     } else if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "!") {
@@ -175,6 +183,28 @@ export function flagOf(cond: Node | null | undefined): { flag: string; holds: bo
     } else return null;
   }
   return null;
+}
+
+/** The variable whose value a flag depends on (a comparison's variable, or the flag itself). */
+export const flagVariable = (flag: string): string => flag.split("\0")[0]!;
+
+const CONSTANT_TYPES = /^(?:string|number|integer|float|true|false|none|null)$/;
+
+/** `x === "a"` / `x != 'a'` / `"a" == x` (JS and Python): the flag `x\0a` and whether it tests equality. */
+function comparisonFlag(n: Node): { flag: string; equal: boolean } | null {
+  const operands = n.namedChildren.filter((c): c is Node => !!c && c.type !== "comment");
+  if (operands.length !== 2) return null;
+  const op = n.children
+    .filter((c) => c && !c.isNamed)
+    .map((c) => c!.text)
+    .join(" ");
+  const equal = /^(?:===|==|is)$/.test(op);
+  if (!equal && !/^(?:!==|!=|is not)$/.test(op)) return null;
+  const [a, b] = operands as [Node, Node];
+  const [v, k] = a.type === "identifier" && CONSTANT_TYPES.test(b.type) ? [a, b] : [b, a];
+  if (v.type !== "identifier" || !CONSTANT_TYPES.test(k.type)) return null;
+  if (k.namedChildren.some((c) => c?.type === "interpolation" || c?.type === "template_substitution")) return null;
+  return { flag: `${v.text}\0${k.text.replace(/^[rbuRBU]*(['"])(.*)\1$/s, "$2")}`, equal };
 }
 
 /** One function's analysis result, memoised by argument shape; hits are replayed on a memo hit. */

@@ -253,6 +253,30 @@ function jsCall(c: Node): Facts | null {
   return null;
 }
 
+/**
+ * What a per-character predicate proves about its character when it holds — the callback of
+ * `s.split("").filter(c => /[a-z]/.test(c))`, `filter(lambda c: c in ALLOWED, s)` —: the
+ * refinement of `name`, or null when it proves nothing (a block-list such as `c !== "'"`).
+ */
+export function charPredicate(pred: Node, name: string, grammar: GrammarId): Refinement | null {
+  const p = strip(pred);
+  if (grammar !== "python" && p.type === "call_expression") {
+    // /[a-z0-9]/.test(c): one character against a class of plain characters.
+    const fn = strip(p.childForFieldName("function") ?? p);
+    const obj = fn.type === "member_expression" ? strip(fn.childForFieldName("object")!) : null;
+    const arg = p.childForFieldName("arguments")?.namedChildren[0];
+    if (
+      obj?.type === "regex" &&
+      fn.childForFieldName("property")?.text === "test" &&
+      arg &&
+      strip(arg).text === name &&
+      CHAR_CLASS.test(obj.childForFieldName("pattern")?.text ?? "")
+    )
+      return "all";
+  }
+  return guardFacts(p, grammar).whenTrue.find((f) => f.key === name)?.clean ?? null;
+}
+
 // ---- Python --------------------------------------------------------------------------------------
 
 function pyFacts(n: Node, depth: number): Facts {
@@ -281,7 +305,13 @@ function pyFacts(n: Node, depth: number): Facts {
         const f: Facts = { whenTrue: [], whenFalse: k ? [{ key: k, clean: PATH }] : [] };
         return op === "in" ? f : swap(f);
       }
-      if (pyIsString(r)) return NONE; // x in "abc" is a substring test
+      // x in "abc" is a substring test: x is made of the literal's characters, an allow-list when
+      // those are plain word characters (a character filter's `c in "0123456789"`).
+      if (pyIsString(r)) {
+        if (!ALLOWED_CHARS.test(literalText(r))) return NONE;
+        const f: Facts = { whenTrue: checked(l), whenFalse: [] };
+        return op === "in" ? f : swap(f);
+      }
       const f: Facts = { whenTrue: checked(l), whenFalse: [] };
       return op === "in" ? f : swap(f);
     }

@@ -10,7 +10,8 @@ import type { Node } from "../../../treesitter.ts";
 import type { RuleContext } from "../../rules/context.ts";
 import { Analyzer, Env, flagOf } from "../analyzer.ts";
 import { guardFacts } from "../guards.ts";
-import { callModel, memberModel, assignModel, handlerParams, isRouteRegistration, type JsCall } from "./model.ts";
+import { callModel } from "./calls.ts";
+import { memberModel, assignModel, handlerParams, isRouteRegistration, type JsCall } from "./model.ts";
 import {
   sourceVal,
   addElement,
@@ -52,7 +53,7 @@ const TS_WRAPPERS = new Set([
 
 /** Text that a function reading a source contains (a cheap filter before analysing it as an entry). */
 const JS_SOURCE_TEXT =
-  /\b(?:req|request|ctx|context|event)\s*\??\.\s*(?:query|body|params|param|cookies|signedCookies|headers|header|files?|url|originalUrl|path|get|nextUrl|json|text|formData|request|querystring|search|on)\b|process\s*\.\s*(?:argv|env|stdin)|\breadFile|\bcreateReadStream|Math\s*\.\s*random|searchParams|\bcookies\s*\(|\bheaders\s*\(|\.consume\s*\(|\bWorker\s*\(|\.process\s*\(/;
+  /\b(?:req|request|ctx|context|event)\s*\??\.\s*(?:query|body|params|param|cookies|signedCookies|headers|header|files?|url|originalUrl|path|get|nextUrl|json|text|formData|request|querystring|search|on)\b|process\s*\.\s*(?:argv|env|stdin)|\breadFile|\bcreateReadStream|Math\s*\.\s*random|searchParams|\bcookies\s*\(|\bheaders\s*\(|\.consume\s*\(|\bWorker\s*\(|\.process\s*\(|\beachMessage\b|\beachBatch\b|ReceiveMessageCommand|\breceiveMessage\s*\(|\bhandleMessage\b/;
 /** Text of a function that may pass a parameter to a sink (worth a summary for other files). */
 const JS_SINK_TEXT =
   /\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|Function|runIn\w*Context|query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|readFile\w*|writeFile\w*|createReadStream|createWriteStream|sendFile|unlink\w*|redirect|fetch|axios|got|unserialize|parseXml|findOne|find|aggregate)\s*\(|\bxpath\b/;

@@ -27,7 +27,8 @@ import {
   stringify,
   type Val,
 } from "../values.ts";
-import { pyCallModel, pyMemberModel, pyAssignModel, viewParams, type PyCall } from "./model.ts";
+import { pyCallModel } from "./calls.ts";
+import { pyMemberModel, pyAssignModel, viewParams, type PyCall } from "./model.ts";
 
 type Outcome = "normal" | "exit";
 
@@ -39,9 +40,9 @@ interface Frame {
 }
 
 const PY_SOURCE_TEXT =
-  /\brequest\b|@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|api_route)\s*\(|sys\s*\.\s*argv|\benviron\b|\bgetenv\b|\binput\s*\(|\bopen\s*\(|\brandom\s*\.|\.read\w*\s*\(|\bparse_(?:known_)?args\b|\.task\b|shared_task|\bactor\b|def\s+\w+\(\s*(?:ch|channel)\s*,/;
+  /\brequest\b|@\s*[\w.]+\s*\.\s*(?:route|get|post|put|delete|patch|api_route)\s*\(|sys\s*\.\s*argv|\benviron\b|\bgetenv\b|\binput\s*\(|\bopen\s*\(|\brandom\s*\.|\.read\w*\s*\(|\bparse_(?:known_)?args\b|\.task\b|shared_task|\bactor\b|def\s+\w+\(\s*(?:ch|channel)\s*,|\bConsumer\b|\bKafkaConsumer\b|\breceive_messages?\b/;
 const PY_SINK_TEXT =
-  /\b(?:system|popen|run|call|Popen|check_output|check_call|getoutput|eval|exec|compile|execute|executemany|executescript|raw|extra|text|open|send_file|FileResponse|remove|unlink|rmtree|redirect|HttpResponseRedirect|RedirectResponse|get|post|put|urlopen|request|loads?|load_all|unsafe_load|xpath|findall|find|search_s|search|fromstring|parse|XML|render_template_string|Template|from_string|HttpResponse|HTMLResponse|Markup|mark_safe|make_response|Response|set_cookie|md5|sha1|new|find_one|update_one|delete_many|aggregate|count_documents)\s*\(|\bsession\s*\[/;
+  /\b(?:system|popen|run|call|Popen|check_output|check_call|getoutput|eval|exec|compile|execute|executemany|executescript|raw|extra|text|open|send_file|FileResponse|remove|unlink|rmtree|redirect|HttpResponseRedirect|RedirectResponse|get|post|put|urlopen|request|loads?|load_all|unsafe_load|xpath|findall|find|search_s|search|fromstring|parse|XML|render_template_string|Template|from_string|HttpResponse|HTMLResponse|Markup|mark_safe|make_response|Response|set_cookie|md5|sha1|new|find_one|update_one|delete_many|aggregate|count_documents|TemplateLookup|Engine|format_html)\s*\(|\bsession\s*\[/;
 
 const SECRET_NAME =
   /pass(?:word|wd|phrase)?|pwd|secret|token|nonce|otp|csrf|session_?id|\bsid\b|api_?key|reset|salt|invite|share/i;
@@ -624,23 +625,8 @@ export class PyAnalyzer extends Analyzer {
       case "list_comprehension":
       case "set_comprehension":
       case "generator_expression":
-      case "dictionary_comprehension": {
-        const scope = new Env(env);
-        for (const c of n.namedChildren) {
-          if (c?.type === "for_in_clause") {
-            const right = c.childForFieldName("right");
-            const left = c.childForFieldName("left");
-            if (right && left) this.bind(left, element(this.expr(right, scope)), scope);
-          }
-        }
-        const body = n.childForFieldName("body");
-        if (!body) return EMPTY;
-        if (body.type === "pair") {
-          const v = this.expr(body.childForFieldName("value")!, scope);
-          return { flows: [], elems: v };
-        }
-        return { flows: [], elems: this.expr(body, scope) };
-      }
+      case "dictionary_comprehension":
+        return this.comprehension(n, env);
       case "lambda":
         return { flows: [], fn: { node: n, closure: env, name: "lambda" } };
       case "keyword_argument": {
@@ -650,6 +636,28 @@ export class PyAnalyzer extends Analyzer {
       default:
         return EMPTY;
     }
+  }
+
+  /** `[body for x in xs if cond]` and its set / generator / dict forms: a container of what the body makes. */
+  private comprehension(n: Node, env: Env): Val {
+    const scope = new Env(env);
+    for (const c of n.namedChildren) {
+      if (c?.type === "for_in_clause") {
+        const right = c.childForFieldName("right");
+        const left = c.childForFieldName("left");
+        if (right && left) this.bind(left, element(this.expr(right, scope)), scope);
+      }
+      // `… for c in s if c in ALLOWED`: the body sees only what the condition lets through.
+      const cond = c?.type === "if_clause" ? c.namedChildren[0] : null;
+      if (cond) for (const f of guardFacts(cond, "python").whenTrue) scope.refine(f.key, f.clean);
+    }
+    const body = n.childForFieldName("body");
+    if (!body) return EMPTY;
+    if (body.type === "pair") {
+      const v = this.expr(body.childForFieldName("value")!, scope);
+      return { flows: [], elems: v };
+    }
+    return { flows: [], elems: this.expr(body, scope) };
   }
 
   private string(n: Node, env: Env): Val {
@@ -720,7 +728,7 @@ export class PyAnalyzer extends Analyzer {
     const args: Val[] = [];
     const kwargs = new Map<string, Val>();
     const kwargNodes = new Map<string, Node>();
-    for (const a of argsNode?.namedChildren ?? []) {
+    for (const a of argsNode?.type === "argument_list" ? argsNode.namedChildren : []) {
       if (!a || a.type === "comment") continue;
       if (a.type === "keyword_argument") {
         const name = a.childForFieldName("name")?.text ?? "";
@@ -764,7 +772,7 @@ export class PyAnalyzer extends Analyzer {
     const modelled = pyCallModel(this, site);
     if (modelled !== undefined) {
       this.callbacks(site);
-      return modelled;
+      return modelled.result ?? EMPTY;
     }
     if (callee.fn) {
       const stepped = args.map((a) => addStep(a, { line: line(n), what: `${snippet(fnNode, 30)}(…)` }));
