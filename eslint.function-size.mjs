@@ -27,7 +27,6 @@ export const FUNCTION_SIZE_RATCHET = {
   "app/_components/import-panel.tsx": 200,
   "app/_components/provider-dialog.tsx": 193,
   "app/_components/providers-settings.tsx": 165,
-  "app/_components/review/findings-list.tsx": 402,
   "app/_components/review/review-room.tsx": 224,
   "app/_components/review/start-review-dialog.tsx": 348,
   "app/_components/rooms/mention-autocomplete.tsx": 161,
