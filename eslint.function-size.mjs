@@ -28,7 +28,6 @@ export const FUNCTION_SIZE_RATCHET = {
   "app/_components/provider-dialog.tsx": 193,
   "app/_components/providers-settings.tsx": 165,
   "app/_components/review/review-room.tsx": 224,
-  "app/_components/review/start-review-dialog.tsx": 348,
   "app/_components/rooms/mention-autocomplete.tsx": 161,
   "app/_components/snapshot-browser.tsx": 198,
   "bench/ask.ts": 233,
