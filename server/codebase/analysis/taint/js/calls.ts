@@ -31,7 +31,7 @@ import {
   stringify,
   type Val,
 } from "../values.ts";
-import type { JsAnalyzer } from "./interp.ts";
+import type { JsHost } from "./host.ts";
 import { isRouteRegistration, request, response, routeHandlerArgs, type JsCall } from "./model.ts";
 import { asOperator, nosqlCheck, rawOutput, rendered, replaceModel } from "./checks.ts";
 import { cookieCheck, headerValue, koaCall, replyCall, responseCall, truthy } from "./responses.ts";
@@ -42,7 +42,7 @@ export interface JsSite extends JsCall {
   arg0: Val;
 }
 
-type Table = ModelTable<JsAnalyzer, JsSite>;
+type Table = ModelTable<JsHost, JsSite>;
 
 const FS_PATH =
   /^fs(?:-extra)?\.(?:promises\.)?(?:readFile|readFileSync|createReadStream|writeFile|writeFileSync|createWriteStream|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|rmdir|readdir|readdirSync|open|openSync|stat|statSync|access|accessSync|copyFile|copyFileSync|rename|renameSync|mkdir|mkdirSync|existsSync|readJson|readJsonSync|outputFile|remove|lstat|opendir)$/;
@@ -336,7 +336,7 @@ const EXECUTION: Table = [
 const payload = (s: JsSite): Val => src(s.node, "queue", { structured: true, whole: true });
 
 /** Run the handler functions an options object names (`{ eachMessage: fn }`) with `args`. */
-function runHandlers(a: JsAnalyzer, opts: Val, names: RegExp, args: Val[]): void {
+function runHandlers(a: JsHost, opts: Val, names: RegExp, args: Val[]): void {
   for (const [k, v] of opts.fields ?? []) if (names.test(k) && v.fn) a.invoke(v.fn, args);
 }
 
@@ -657,7 +657,7 @@ const CONTAINERS: Table = [
 ];
 
 /** What a filter callback `(c) => pred` / `function (c) { return pred; }` proves about its character. */
-function filterProves(a: JsAnalyzer, fn: Node) {
+function filterProves(a: JsHost, fn: Node) {
   const params = fn.childForFieldName("parameters")?.namedChildren ?? [fn.childForFieldName("parameter")];
   const param = params[0];
   let body = fn.childForFieldName("body");
@@ -679,7 +679,7 @@ export const JS_CALL_MODELS: Table = [
   ...CONTAINERS,
 ];
 
-export function callModel(a: JsAnalyzer, site: JsCall): Modelled | undefined {
+export function callModel(a: JsHost, site: JsCall): Modelled | undefined {
   const name = site.callee.replace(/^fs\.promises\./, "fs.").replace(/^promises\./, "fs.");
   const s: JsSite = { ...site, name, arg0: site.args[0] ?? EMPTY };
   return applyModels(JS_CALL_MODELS, a, s, name);

@@ -4,11 +4,11 @@
  */
 import type { Node } from "../../../treesitter.ts";
 import { clean, deepFlows, EMPTY, join, joinAll, stringify, type Val } from "../values.ts";
-import type { JsAnalyzer } from "./interp.ts";
+import type { JsHost } from "./host.ts";
 import type { JsCall } from "./model.ts";
 
 /** A Mongo filter: `$where` with input is code; an input value that may be an object injects operators. */
-export function nosqlCheck(a: JsAnalyzer, filter: Val, node: Node, site: JsCall): void {
+export function nosqlCheck(a: JsHost, filter: Val, node: Node, site: JsCall): void {
   if (filter.fields) {
     for (const [k, v] of filter.fields) {
       if (k === "$where" || k === "$function" || k === "$accumulator")

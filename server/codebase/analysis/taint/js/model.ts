@@ -9,7 +9,7 @@ import type { Env } from "../analyzer.ts";
 import { SQL_WORDS } from "../../rules/sql.ts";
 import { EMPTY, setField, snippet, sourceVal, type Val, type Weakness } from "../values.ts";
 import { sourceAt as src, stepAt as step } from "../models.ts";
-import type { JsAnalyzer } from "./interp.ts";
+import type { JsHost } from "./host.ts";
 
 export interface JsCall {
   node: Node;
@@ -76,7 +76,7 @@ export function isRouteRegistration(site: JsCall): boolean {
   );
 }
 
-export function routeHandlerArgs(a: JsAnalyzer, site: JsCall): (Val[] | undefined)[] {
+export function routeHandlerArgs(a: JsHost, site: JsCall): (Val[] | undefined)[] {
   return site.args.map((arg) => {
     if (!arg.fn) return undefined;
     const names = paramNames(arg.fn.node);
@@ -119,7 +119,7 @@ const REQ_SOURCES: Record<string, { structured: boolean; whole: boolean }> = {
   href: { structured: false, whole: false },
 };
 
-export function memberModel(a: JsAnalyzer, obj: Val, prop: string, node: Node, env: Env): Val | undefined {
+export function memberModel(a: JsHost, obj: Val, prop: string, node: Node, env: Env): Val | undefined {
   void env;
   void a;
   if (obj.meta?.whole && obj.flows.length) {
@@ -186,7 +186,7 @@ function session(owner: Val): Val {
 }
 
 /** Writes with a meaning: `ctx.body = …` (the response), `req.session.x = …`, `el.innerHTML = …`. */
-export function assignModel(a: JsAnalyzer, obj: Val, key: string | undefined, v: Val, node: Node): void {
+export function assignModel(a: JsHost, obj: Val, key: string | undefined, v: Val, node: Node): void {
   if (obj.kind === "session") a.sink("trust-boundary", v, node, "session store");
   if (obj.kind === "koa" && key === "body") {
     const type = obj.meta?.type;

@@ -5,10 +5,10 @@
 import type { Node } from "../../../treesitter.ts";
 import { sourceAt as src, type Modelled } from "../models.ts";
 import { EMPTY, type Val } from "../values.ts";
-import type { JsAnalyzer } from "./interp.ts";
+import type { JsHost } from "./host.ts";
 import type { JsCall } from "./model.ts";
 
-export function koaCall(a: JsAnalyzer, site: JsCall): Modelled {
+export function koaCall(a: JsHost, site: JsCall): Modelled {
   const { method, recv, args, node } = site;
   if (method === "get") return { result: src(node) };
   if (method === "redirect") {
@@ -25,7 +25,7 @@ export function koaCall(a: JsAnalyzer, site: JsCall): Modelled {
   return { result: EMPTY };
 }
 
-export function responseCall(a: JsAnalyzer, site: JsCall, res: Val): Modelled {
+export function responseCall(a: JsHost, site: JsCall, res: Val): Modelled {
   const { method, args, node } = site;
   const [a0, a1, a2] = args;
   const typeIsHtml = () => !res.meta?.type || /html/i.test(res.meta.type);
@@ -100,7 +100,7 @@ export function responseCall(a: JsAnalyzer, site: JsCall, res: Val): Modelled {
   }
 }
 
-function headerWrite(a: JsAnalyzer, res: Val, name: string, v: Val, node: Node): void {
+function headerWrite(a: JsHost, res: Val, name: string, v: Val, node: Node): void {
   const k = name.toLowerCase();
   if (k === "location") a.sink("redirect", v, node, "Location header");
   if (k === "content-type") res.meta = { ...res.meta, type: v.hasConst ? String(v.c) : "unknown" };
@@ -108,7 +108,7 @@ function headerWrite(a: JsAnalyzer, res: Val, name: string, v: Val, node: Node):
     a.config("cookie", node, "a cookie is set without Secure and HttpOnly");
 }
 
-export function replyCall(a: JsAnalyzer, site: JsCall, reply: Val): Modelled {
+export function replyCall(a: JsHost, site: JsCall, reply: Val): Modelled {
   const { method, args, node } = site;
   const [a0, a1] = args;
   switch (method) {
@@ -152,7 +152,7 @@ export function truthy(v: Val | undefined): boolean {
 }
 
 /** Missing Secure / HttpOnly (Koa's cookies are HttpOnly by default; only Secure is needed there). */
-export function cookieCheck(a: JsAnalyzer, site: JsCall, opts: Val | undefined, framework: string): void {
+export function cookieCheck(a: JsHost, site: JsCall, opts: Val | undefined, framework: string): void {
   const secure = truthy(opts?.fields?.get("secure"));
   const httpOnly =
     framework === "koa" ? opts?.fields?.get("httpOnly")?.c !== false : truthy(opts?.fields?.get("httpOnly"));

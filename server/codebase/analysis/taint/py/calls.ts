@@ -32,7 +32,7 @@ import {
   type Val,
 } from "../values.ts";
 import { charPredicate } from "../guards.ts";
-import type { PyAnalyzer } from "./interp.ts";
+import type { PyHost } from "./host.ts";
 import type { PyCall } from "./model.ts";
 import { PY_SETTINGS_MODELS } from "./settings.ts";
 import { PY_TEMPLATE_MODELS } from "./templates.ts";
@@ -453,7 +453,7 @@ const OUTBOUND: PyTable = [
   },
 ];
 
-function nosqlCheck(a: PyAnalyzer, filter: Val, s: PySite): void {
+function nosqlCheck(a: PyHost, filter: Val, s: PySite): void {
   if (filter.fields) {
     for (const [k, v] of filter.fields) {
       if (k === "$where" || k === "$function")
@@ -597,6 +597,6 @@ export const PY_CALL_MODELS: PyTable = [
   ...STRINGS,
 ];
 
-export function pyCallModel(a: PyAnalyzer, site: PyCall): Modelled | undefined {
+export function pyCallModel(a: PyHost, site: PyCall): Modelled | undefined {
   return applyModels(PY_CALL_MODELS, a, { ...site, arg0: site.args[0] ?? EMPTY });
 }

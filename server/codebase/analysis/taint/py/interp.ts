@@ -29,6 +29,7 @@ import {
 } from "../values.ts";
 import { pyCallModel } from "./calls.ts";
 import { pyMemberModel, pyAssignModel, viewParams, type PyCall } from "./model.ts";
+import type { Param } from "./host.ts";
 
 type Outcome = "normal" | "exit";
 
@@ -874,14 +875,6 @@ function sourceArgv(): Val {
 
 function builtin(name: string): Val {
   return { flows: [], kind: "module", path: name };
-}
-
-export interface Param {
-  name: string;
-  node: Node;
-  kind: "plain" | "splat" | "kwsplat";
-  type?: Node;
-  default?: Node;
 }
 
 export function paramList(fn: Node): Param[] {

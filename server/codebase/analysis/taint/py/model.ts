@@ -7,7 +7,7 @@
 import type { Node } from "../../../treesitter.ts";
 import type { Env } from "../analyzer.ts";
 import { constant, EMPTY, line, setField, snippet, sourceVal, type Origin, type Val } from "../values.ts";
-import type { Param, PyAnalyzer } from "./interp.ts";
+import type { Param, PyHost } from "./host.ts";
 
 export interface PyCall {
   node: Node;
@@ -36,7 +36,7 @@ const SAFE_TYPES =
 
 /** The values a framework passes to a view's parameters, and whether a returned string is HTML. */
 export function viewParams(
-  a: PyAnalyzer,
+  a: PyHost,
   fn: Node,
   params: Param[],
   decorators: Node[],
@@ -124,7 +124,7 @@ const FLASK_STRINGS = new Set([
 ]);
 const DJANGO_DICTS = new Set(["GET", "POST", "COOKIES", "META", "FILES", "headers", "data", "query_params"]);
 
-export function pyMemberModel(a: PyAnalyzer, obj: Val, attr: string, node: Node, subscript: boolean): Val | undefined {
+export function pyMemberModel(a: PyHost, obj: Val, attr: string, node: Node, subscript: boolean): Val | undefined {
   void a;
   if (obj.meta?.whole && obj.flows.length) {
     if (!subscript && /^(?:get|getlist|to_dict|items|keys|values|copy|dict)$/.test(attr)) return undefined;
@@ -172,14 +172,7 @@ function session(owner: Val): Val {
 }
 
 /** `session[k] = v`, `request.session[k] = v`, `response.headers["Location"] = v`. */
-export function pyAssignModel(
-  a: PyAnalyzer,
-  obj: Val,
-  key: string | undefined,
-  v: Val,
-  node: Node,
-  keyVal?: Val,
-): void {
+export function pyAssignModel(a: PyHost, obj: Val, key: string | undefined, v: Val, node: Node, keyVal?: Val): void {
   if (obj.kind === "session") {
     a.sink("trust-boundary", v, node, "session store");
     if (keyVal) a.sink("trust-boundary", keyVal, node, "session key");

@@ -8,7 +8,7 @@
 import type { Node } from "../../../treesitter.ts";
 import type { Modelled } from "../models.ts";
 import { clean, deepFlows, joinAll, stringify, type Val } from "../values.ts";
-import type { PyAnalyzer } from "./interp.ts";
+import type { PyHost } from "./host.ts";
 import { kwText, type PySite, type PyTable } from "./site.ts";
 
 const r = (result: Val): Modelled => ({ result });
@@ -22,7 +22,7 @@ function makoFilters(s: PySite): { given: boolean; escapes: boolean } {
 }
 
 /** A Mako template prints raw unless its filters escape, or every `${…}` in its (constant) text is `| h`. */
-function makoRaw(a: PyAnalyzer, s: PySite, node: Node, text: string | null): boolean {
+function makoRaw(a: PyHost, s: PySite, node: Node, text: string | null): boolean {
   const filters = makoFilters(s);
   if (filters.given && !filters.escapes)
     a.config("autoescape", node, `${s.callee}() with default_filters that do not HTML-escape (no "h")`);
@@ -34,7 +34,7 @@ function makoRaw(a: PyAnalyzer, s: PySite, node: Node, text: string | null): boo
 
 const DJANGO_RAW = /\{%\s*autoescape\s+off\s*%\}|\|\s*safe(?:seq)?\b/;
 
-function djangoTemplate(a: PyAnalyzer, s: PySite, engineRaw: boolean): Val {
+function djangoTemplate(a: PyHost, s: PySite, engineRaw: boolean): Val {
   const text = constText(s.arg0);
   if (text !== null && /\{%\s*autoescape\s+off\s*%\}/.test(text))
     a.config("autoescape", s.node, `${s.callee}() with {% autoescape off %}`);
