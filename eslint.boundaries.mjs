@@ -149,6 +149,14 @@ export const BOUNDARIES = [
     message: "Server code never imports bench/ or e2e/ (they depend on it, not the other way round).",
   },
   {
+    id: "server-app",
+    // The browser's code depends on the server's types, never the other way round; a contract
+    // between the two is tested from test/contracts.
+    regex: String.raw`^(@/|(\.\./)+)app/`,
+    appliesTo: SERVER_ZONES,
+    message: "Server code never imports app/ (the browser's code); test a contract between them in test/contracts.",
+  },
+  {
     id: "app-server",
     regex: String.raw`^(@/|(\.\./)+)server/(?!shared/)`,
     appliesTo: ["app"],

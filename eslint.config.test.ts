@@ -126,6 +126,15 @@ const cases: { id: string; file: string; code: string; allowed: { file: string; 
     },
   },
   {
+    id: "server-app",
+    file: "server/pipelines/workspace/x.ts",
+    code: 'import { insertStep } from "../../../app/(app)/pipelines/_components/graph-edits.ts";\nexport const i = insertStep;\n',
+    allowed: {
+      file: "test/contracts/x.test.ts",
+      code: 'import { insertStep } from "../../app/(app)/pipelines/_components/graph-edits.ts";\nexport const i = insertStep;\n',
+    },
+  },
+  {
     id: "app-server",
     file: "app/_components/x.tsx",
     code: 'import { describeStages } from "@/server/review/export/markdown.ts";\nexport const d = describeStages;\n',

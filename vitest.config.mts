@@ -28,7 +28,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: "server",
-          include: ["server/**/*.test.ts", "*.test.ts", "docs/*.test.ts", "app/**/*.test.ts"],
+          include: [
+            "server/**/*.test.ts",
+            "*.test.ts",
+            "docs/*.test.ts",
+            "app/**/*.test.ts",
+            // Contracts between the layers (test/contracts: neither server/ nor app/ imports the other).
+            "test/contracts/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-// The edits run in the browser (app/, pure: the yaml library only); they are tested here, beside the
-// graph whose node ids they address, against the inspection the page draws.
-import { deleteStep, insertStep } from "../../../app/(app)/pipelines/_components/graph-edits.ts";
-import { inspectPipeline } from "./inspect.ts";
+// A contract between the layers: the graph edits run in the browser (app/, pure: the yaml library
+// only) and address the node ids of the server's inspection, which the page draws. It lives in
+// test/contracts, outside both layers, because server/ never imports app/ (lint: server-app).
+import { deleteStep, insertStep } from "../../app/(app)/pipelines/_components/graph-edits.ts";
+import { inspectPipeline } from "../../server/pipelines/workspace/inspect.ts";
 
 const IRCOT = `# the IRCoT shape, trimmed
 servers:
