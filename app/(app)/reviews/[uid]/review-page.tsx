@@ -7,7 +7,7 @@
  * the scrubber's moment (`?at=<seq>`).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
+import { Download, RotateCcw, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -26,6 +26,7 @@ import { StatusPill } from "@/app/_components/review/badges.tsx";
 import { engineLabel, scopeLabel } from "@/app/_components/review/format.ts";
 import { ReviewRoom } from "@/app/_components/review/review-room.tsx";
 import { ShareDialog } from "@/app/_components/review/share-dialog.tsx";
+import { StopDialog } from "@/app/_components/review/stop-dialog.tsx";
 import { isActive, type ReviewFindingRow } from "@/app/_components/review/types.ts";
 import { BackLink, Button, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
@@ -106,7 +107,6 @@ export default function ReviewPage() {
   }, [status, queryClient, trpc, uid]);
 
   const onError = (err: unknown) => toast.error(errorInfo(err).message);
-  const cancel = useMutation(trpc.reviews.cancel.mutationOptions({ onSuccess: () => void review.refetch(), onError }));
   const rerun = useMutation(
     trpc.reviews.rerun.mutationOptions({
       onSuccess: (r) => {
@@ -179,11 +179,7 @@ export default function ReviewPage() {
             <PresenceBar members={presence.members} selfId={user.id} />
             <StatusPill status={r.status} progress={r.progress} />
             {canEdit && <ShareDialog reviewUid={r.uid} />}
-            {canEdit && live && (
-              <Button variant="secondary" busy={cancel.isPending} onClick={() => cancel.mutate({ uid: r.uid })}>
-                <Square className="size-3.5" aria-hidden /> Cancel
-              </Button>
-            )}
+            {canEdit && live && <StopDialog review={r} room={room} onCancelled={() => void review.refetch()} />}
             {canEdit && !live && (
               <Button variant="secondary" busy={rerun.isPending} onClick={() => rerun.mutate({ uid: r.uid })}>
                 <RotateCcw className="size-3.5" aria-hidden /> Re-run
