@@ -147,7 +147,9 @@ export function createReviewJob(deps: ReviewJobDeps) {
           notes: result.report.notes,
         },
       });
-      const ended = await events.publish(room, { type: "review_status", payload: { status: "completed" } });
+      // A stopped review says who stopped it (the activity log's last status line).
+      const reason = isStopNow(controller.signal.reason) ? controller.signal.reason.message : undefined;
+      const ended = await events.publish(room, { type: "review_status", payload: { status: "completed", reason } });
       await deps.notify.reviewEnded(
         review,
         { status: "completed", findings: result.report.findings.length },

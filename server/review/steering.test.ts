@@ -166,6 +166,12 @@ describe("steering a running review", () => {
     expect(llm.requests).toHaveLength(1);
     const history = await app.services.events.history(room);
     expect(history.some((e) => e.type === "tool_result")).toBe(false);
+    expect(history.findLast((e) => e.type === "review_status")).toMatchObject({
+      payload: {
+        status: "completed",
+        reason: "Stopped by Olga Owner: the report covers what was explored until then.",
+      },
+    });
     expect(history.find((e) => e.type === "done")).toMatchObject({ payload: { stopReason: "stopped" } });
     // Finished: nothing to steer any more.
     expect(await a.call("steer.hint", { room, text: "too late" })).toEqual({

@@ -16,6 +16,7 @@ import { FollowPane, FollowToggle, useFollowSetting } from "@/app/_components/re
 import { ReplayBar } from "@/app/_components/review/replay-bar.tsx";
 import { useReplay } from "@/app/_components/review/use-replay.ts";
 import { useReviewLog } from "@/app/_components/review/use-review-log.ts";
+import { useStatusEvents } from "@/app/_components/review/use-status-events.ts";
 import { followTarget } from "@/server/shared/follow-target.ts";
 import { atReplayEnd, parseAtParam } from "@/server/shared/replay.ts";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
@@ -58,6 +59,7 @@ export default function ReviewPage() {
   // One join of the review's room for the page: the activity log and the chat share it.
   const room = useRoom(review.data ? roomName : null);
   const presence = usePresence(roomName, room);
+  useStatusEvents(room, review.data?.status, review.refetch);
   const projectUid = review.data?.projectUid;
   const snapshotUid = review.data?.snapshotUid ?? null;
   const code = useMemo(() => (projectUid ? { projectUid, snapshotUid } : null), [projectUid, snapshotUid]);
