@@ -53,7 +53,7 @@ test("a new project opens with its import at the top; the status badge follows t
   await page.goto("/projects");
   await page.getByRole("button", { name: "New project" }).first().click();
   const name = `Flow ${Date.now()}`;
-  await page.getByLabel("Name").fill(name);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
   await expect(page).toHaveURL(/\/projects\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
@@ -63,7 +63,7 @@ test("a new project opens with its import at the top; the status badge follows t
   const importCard = page.getByRole("heading", { name: "Import code" });
   await expect(importCard).toBeInViewport();
   const importY = (await importCard.boundingBox())!.y;
-  const reviewsY = (await page.getByRole("heading", { name: "Reviews" }).boundingBox())!.y;
+  const reviewsY = (await page.getByLabel("Project reviews").boundingBox())!.y;
   expect(importY).toBeLessThan(reviewsY);
 
   await page.getByLabel("Zip archive").setInputFiles({ name: "shop.zip", mimeType: "application/zip", buffer: zip });
