@@ -34,11 +34,12 @@ describe("StopNow", () => {
     const { controller, events, outcome } = loop([
       { toolCalls: [{ name: "read_file", input: { path: "README.md" } }], delayMs: 8000 },
     ]);
-    await expect.poll(() => llm.server.requests.length).toBe(1);
+    await expect.poll(() => llm.server.requests.length, { timeout: 10_000 }).toBe(1);
     const t0 = performance.now();
     controller.abort(new StopNow(WHO));
     const out = await outcome;
-    expect(performance.now() - t0).toBeLessThan(500);
+    // Long before the 8 s answer would have come (the margin is for a loaded machine).
+    expect(performance.now() - t0).toBeLessThan(3000);
     expect(out).toMatchObject({ stopReason: "stopped", notes: [WHO] });
     expect(out.value).toBeUndefined();
     expect(out.error).toBeUndefined();
@@ -52,7 +53,7 @@ describe("StopNow", () => {
       [{ match: "Critique this", text: 'ANSWER: {"n": 2}', delayMs: 8000 }, { text: 'ANSWER: {"n": 1}' }],
       2,
     );
-    await expect.poll(() => llm.server.requests.length).toBe(2);
+    await expect.poll(() => llm.server.requests.length, { timeout: 10_000 }).toBe(2);
     controller.abort(new StopNow(WHO));
     const out = await outcome;
     expect(out).toMatchObject({ stopReason: "stopped", value: { n: 1 } });
@@ -61,7 +62,7 @@ describe("StopNow", () => {
 
   it("a plain abort is still a cancel", async () => {
     const { controller, outcome } = loop([{ text: 'ANSWER: {"n": 1}', delayMs: 8000 }]);
-    await expect.poll(() => llm.server.requests.length).toBe(1);
+    await expect.poll(() => llm.server.requests.length, { timeout: 10_000 }).toBe(1);
     controller.abort(new Error("Cancelled by a user."));
     expect(await outcome).toMatchObject({ stopReason: "cancelled", notes: [] });
   });
