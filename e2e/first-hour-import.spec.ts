@@ -43,3 +43,30 @@ test("an imported project opens on its README; its folders fold", async ({ page 
   await src.click();
   await expect(items).toBeVisible();
 });
+
+// Issue 28, point 6 (one flow): a new project opens on its page with the import at the top; the
+// import's progress shows there, and the status badge follows it (empty → ingesting → ready) without
+// a reload.
+test("a new project opens with its import at the top; the status badge follows the import live", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpOrSignIn(page);
+  await page.goto("/projects");
+  await page.getByRole("button", { name: "New project" }).first().click();
+  const name = `Flow ${Date.now()}`;
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(/\/projects\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  const badge = page.getByTestId("project-status");
+  await expect(badge).toHaveText("empty");
+  // The import leads: above the reviews, within the first screen.
+  const importCard = page.getByRole("heading", { name: "Import code" });
+  await expect(importCard).toBeInViewport();
+  const importY = (await importCard.boundingBox())!.y;
+  const reviewsY = (await page.getByLabel("Project reviews").boundingBox())!.y;
+  expect(importY).toBeLessThan(reviewsY);
+
+  await page.getByLabel("Zip archive").setInputFiles({ name: "shop.zip", mimeType: "application/zip", buffer: zip });
+  await expect(badge).toHaveText("ready", { timeout: 60_000 });
+  await expect(page.getByRole("list", { name: "Files" }).getByRole("link", { name: "README.md" })).toBeVisible();
+});

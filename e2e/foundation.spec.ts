@@ -89,6 +89,10 @@ test.describe("signed in as the owner", () => {
     await page.getByRole("button", { name: "New project" }).first().click();
     await page.getByRole("textbox", { name: "Name", exact: true }).fill("payments-service");
     await page.getByRole("button", { name: "Create project" }).click();
+    // A new project opens on its page, its import first; the list has it.
+    await expect(page.getByRole("heading", { name: "payments-service", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Import code" })).toBeVisible();
+    await nav(page, "Projects");
     const list = page.getByRole("list", { name: "Projects" });
     await expect(list.getByRole("link", { name: "payments-service" })).toBeVisible();
 

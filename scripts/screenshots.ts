@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots` retakes the README's pipeline pictures in docs/screenshots/: the real server
+ * `npm run screenshots` retakes the README's pictures in docs/screenshots/ (a review, the pipelines): the real server
  * (built UI, a throwaway SQLite database and data folder), Debian's Chromium at 1280×800 in the light
  * theme (and one phone-sized page in the dark theme), the scripted model for everything that needs one.
  * Each page is driven the way a person would, then shot once it shows what the picture is of:
@@ -12,6 +12,8 @@
  *   pipeline-chat.png        a chat session with a pipeline, two turns with sources
  *   knowledge-base.png       a knowledge base with an indexed document
  *   pipeline-phone-dark.png  a pipeline at 390 px in the dark theme
+ *   review.png               a finished agent review of the demo project: findings first, the score
+ *                            with its scale, the agent's activity beside them, the team chat aside
  *
  * Not a test: it asserts only what it must wait for. Options: SCREENSHOTS_DIR (default
  * docs/screenshots), SCREENSHOTS_ONLY=gallery,builder (a subset; the others are still walked through
@@ -229,6 +231,62 @@ async function knowledgeBase(page: Page) {
   await shoot(page, "knowledge-base");
 }
 
+/** What the scripted model reports on the demo project: its SQL injection. */
+const DEMO_REPORT = {
+  summary: "One SQL injection in the item search: the name parameter goes straight into the SQL text.",
+  overall_score: 55,
+  category_scores: { security: 40 },
+  findings: [
+    {
+      title: "SQL injection in find_items",
+      severity: "critical",
+      confidence: 0.9,
+      category: "security",
+      file: "src/api.py",
+      start_line: 19,
+      end_line: 19,
+      evidence: `cursor.execute(f"SELECT id, name, stock FROM items WHERE name LIKE '%{name}%'")`,
+      explanation: "The name parameter goes straight into the SQL text.",
+      suggested_fix: "Use a parameterised query.",
+    },
+  ],
+};
+
+/** An agent review of the demo project on the scripted model, finished, its page as the team sees it. */
+async function review(page: Page, owner: TestUser, llmUrl: string) {
+  const call = async <T>(p: string, input: unknown): Promise<T> => {
+    const res = await page.request.post(`/api/trpc/${p}`, { data: input });
+    if (!res.ok()) throw new Error(`${p}: ${res.status()} ${await res.text()}`);
+    return ((await res.json()) as { result: { data: T } }).result.data;
+  };
+  const connectionUid = crypto.randomUUID();
+  await call("providers.save", {
+    workspaceId: owner.workspaceId,
+    uid: connectionUid,
+    name: "Claude (scripted)",
+    provider: "anthropic",
+    baseUrl: llmUrl,
+    model: "claude-sonnet-5-5",
+    apiKey: "sk-scripted-key",
+  });
+  const demo = await call<{ projectUid: string }>("projects.startDemo", { workspaceId: owner.workspaceId });
+  const { uid } = await call<{ uid: string }>("reviews.start", {
+    projectUid: demo.projectUid,
+    engine: "agent",
+    connectionUid,
+    settings: { verify: false },
+  });
+  await page.goto(`/reviews/${uid}`);
+  await waitFor(page, "the review to complete", () =>
+    page.locator('[data-status="completed"]').first().waitFor({ timeout: 120_000 }),
+  );
+  await page.getByRole("list", { name: "Findings" }).getByRole("listitem").first().waitFor();
+  await page.getByRole("textbox", { name: "Message" }).fill("Confirmed on staging: `src/api.py:19` takes any name.");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.getByRole("list", { name: "Chat messages" }).getByText("Confirmed on staging").waitFor();
+  await shoot(page, "review");
+}
+
 async function phoneDark(context: BrowserContext, pipelinePath: string) {
   const page = await context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
@@ -249,6 +307,12 @@ async function main() {
         {
           match: "Change requested: add a reranker",
           text: JSON.stringify({ summary: "Adds a reranker after BM25 retrieval.", yaml: WITH_RERANKER }),
+        },
+        // The review of the demo project: a search for the SQL, then the report.
+        { match: "Review scope", toolCalls: [{ name: "grep", input: { pattern: "execute" } }] },
+        {
+          match: "cursor.execute",
+          text: `The search endpoint builds its SQL from the request.\nREPORT: ${JSON.stringify(DEMO_REPORT)}`,
         },
         { match: "How tall", text: ["It is ", "8,849 metres ", "tall [1]."] },
         { match: "Which mountain is the highest?", text: ["Mount Everest ", "is the highest mountain [1]."] },
@@ -276,13 +340,17 @@ async function main() {
     });
     if (!signedIn.ok()) throw new Error(`sign-in failed: ${signedIn.status()} ${await signedIn.text()}`);
     const page = await context.newPage();
-    await galleryAndGraph(page);
-    const forked = await builder(page);
-    await assistant(page, owner, forked, llm.openaiBaseURL);
-    await run(page, llm.openaiBaseURL);
-    await chat(page, llm.openaiBaseURL);
-    await knowledgeBase(page);
-    await phoneDark(context, forked);
+    await review(page, owner, llm.url);
+    // SCREENSHOTS_ONLY=review: the pipeline pictures (and the walk that leads to them) are left out.
+    if (!(only.size === 1 && only.has("review"))) {
+      await galleryAndGraph(page);
+      const forked = await builder(page);
+      await assistant(page, owner, forked, llm.openaiBaseURL);
+      await run(page, llm.openaiBaseURL);
+      await chat(page, llm.openaiBaseURL);
+      await knowledgeBase(page);
+      await phoneDark(context, forked);
+    }
     await context.close();
   } finally {
     await browser.close();

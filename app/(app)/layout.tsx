@@ -9,7 +9,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Suspense, useCallback, useEffect, useMemo, type ReactNode } from "react";
 import { toast } from "sonner";
 import { AppShell } from "@/app/_components/app-shell.tsx";
-import { DelayedSkeleton, ErrorNotice } from "@/app/_components/ui.tsx";
+import { ShellFrame } from "@/app/_components/shell-frame.tsx";
+import { ErrorNotice } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import {
   WORKSPACE_PARAM,
@@ -94,13 +95,8 @@ export default function AppLayout({ children }: { children: ReactNode }) {
       </main>
     );
   }
-  if (!state) {
-    return (
-      <main className="mx-auto max-w-3xl p-10">
-        <DelayedSkeleton rows={4} />
-      </main>
-    );
-  }
+  // The frame (navigation, a page skeleton) while the session is read: also what the server renders.
+  if (!state) return <ShellFrame />;
   return (
     <WorkspaceContext.Provider value={state}>
       <Suspense fallback={null}>

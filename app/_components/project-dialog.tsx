@@ -1,12 +1,13 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { NameDialog } from "./name-dialog.tsx";
 
-/** Create a project (no `project`) or rename one. */
+/** Create a project (no `project`; it then opens on its page) or rename one. */
 export function ProjectDialog({
   open,
   onClose,
@@ -18,6 +19,7 @@ export function ProjectDialog({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const router = useRouter();
   const { workspace } = useWorkspace();
   const [name, setName] = useState(project?.name ?? "");
   useEffect(() => {
@@ -29,7 +31,15 @@ export function ProjectDialog({
     toast.success(message);
     onClose();
   };
-  const create = useMutation(trpc.projects.create.mutationOptions({ onSuccess: () => done("Project created") }));
+  // A new project opens at once, its import at the top (the project page leads with it while empty).
+  const create = useMutation(
+    trpc.projects.create.mutationOptions({
+      onSuccess: async (p) => {
+        await done("Project created");
+        router.push(`/projects/${p.uid}`);
+      },
+    }),
+  );
   const rename = useMutation(trpc.projects.rename.mutationOptions({ onSuccess: () => done("Project renamed") }));
   const mutation = project ? rename : create;
   const err = mutation.error ? errorInfo(mutation.error) : null;

@@ -1,16 +1,5 @@
 "use client";
-import {
-  BookOpen,
-  FolderGit2,
-  Inbox,
-  LayoutDashboard,
-  LogOut,
-  MessageSquareText,
-  X,
-  Settings,
-  SearchCheck,
-  Workflow,
-} from "lucide-react";
+import { LogOut, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
@@ -19,21 +8,11 @@ import { authClient } from "@/app/_lib/auth-client.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { UnreadBadge } from "./inbox/unread-badge.tsx";
 import { Logo } from "./logo.tsx";
+import { NAV, navLinkClass } from "./nav-items.ts";
 import { NewWorkspaceDialog } from "./new-workspace-dialog.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
 import { cx } from "./ui.tsx";
 import { WorkspaceSwitcher } from "./workspace-switcher.tsx";
-
-const nav = [
-  { href: "/", label: "Dashboard", Icon: LayoutDashboard },
-  { href: "/inbox", label: "Inbox", Icon: Inbox },
-  { href: "/projects", label: "Projects", Icon: FolderGit2 },
-  { href: "/reviews", label: "Reviews", Icon: SearchCheck },
-  { href: "/pipelines", label: "Pipelines", Icon: Workflow },
-  { href: "/knowledge", label: "Knowledge", Icon: BookOpen },
-  { href: "/prompts", label: "Prompts", Icon: MessageSquareText },
-  { href: "/settings", label: "Settings", Icon: Settings },
-];
 
 /**
  * The app's navigation. Beside the page from the md breakpoint up; below it, a drawer that the app
@@ -98,20 +77,10 @@ export function Sidebar({
         </Suspense>
       </div>
       <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
-        {nav.map(({ href, label, Icon }) => {
+        {NAV.map(({ href, label, Icon }) => {
           const active = href === "/" ? pathname === "/" : pathname.startsWith(href);
           return (
-            <Link
-              key={href}
-              href={href}
-              aria-current={active ? "page" : undefined}
-              className={cx(
-                "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm",
-                active
-                  ? "bg-zinc-200/80 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-white"
-                  : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800/60",
-              )}
-            >
+            <Link key={href} href={href} aria-current={active ? "page" : undefined} className={navLinkClass(active)}>
               <Icon className="size-4" aria-hidden />
               {label}
               {href === "/inbox" && <UnreadBadge />}

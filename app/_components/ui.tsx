@@ -3,8 +3,6 @@
 import Link from "next/link";
 import { Dialog as HDialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import {
-  useEffect,
-  useState,
   type ButtonHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
@@ -238,19 +236,36 @@ export function EmptyState({
   );
 }
 
-/** Skeleton rows that appear only if loading takes longer than `delayMs` (fast loads never flicker). */
+/**
+ * Skeleton rows that appear only if loading takes longer than `delayMs` (fast loads never flicker).
+ * The delay is CSS (globals.css `.appear-later`), not a timer: the server renders the rows into the
+ * HTML, so a page whose data waits shows where it will come from the first paint on.
+ */
 export function DelayedSkeleton({ rows = 3, delayMs = 250 }: { rows?: number; delayMs?: number }) {
-  const [show, setShow] = useState(false);
-  useEffect(() => {
-    const t = setTimeout(() => setShow(true), delayMs);
-    return () => clearTimeout(t);
-  }, [delayMs]);
-  if (!show) return null;
   return (
-    <div className="space-y-3" aria-busy="true" aria-label="Loading">
+    <div
+      className="appear-later space-y-3"
+      style={{ animationDelay: `${delayMs}ms` }}
+      aria-busy="true"
+      aria-label="Loading"
+    >
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="h-14 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />
       ))}
+    </div>
+  );
+}
+
+/** A page still loading: its heading's place and a few rows (the shell frame's main area). */
+export function PageSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading">
+      <div className="mb-6 h-8 w-64 max-w-full animate-pulse rounded-md bg-zinc-200/70 dark:bg-zinc-800/60" />
+      <div className="space-y-3">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="h-14 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800/60" />
+        ))}
+      </div>
     </div>
   );
 }

@@ -23,7 +23,7 @@ export {
   type LoopOutcome,
   type LoopState,
 } from "./loop.ts";
-export type { ProviderFailure } from "./loop/stop.ts";
+export { StopNow, isStopNow, type ProviderFailure } from "./loop/stop.ts";
 export { extractTagged, type Extracted } from "./contract.ts";
 export type { RunToolCall } from "./tool-runner.ts";
 export { chatWithAgent, type AgentRunSummary, type ChatWithAgentOptions, type ChatWithAgentResult } from "./chat.ts";

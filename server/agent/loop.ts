@@ -14,7 +14,8 @@
  *
  * Budget: exploration stops while there is still room for the final pass (about twice the current
  * prompt plus `finalReserveTokens`, plus any `reserve` kept for later stages such as verification).
- * Cancellation: the signal aborts the HTTP request and any running tool; the outcome says "cancelled".
+ * Cancellation: the signal aborts the HTTP request and any running tool; the outcome says "cancelled"
+ * ("stopped" when the abort reason is a StopNow: a contract answer already accepted is kept).
  * Nothing a model sends throws out of here; a failed request ends the loop with stopReason "error".
  *
  * This file is the driver; each step is a function in ./loop/ over one run object (options + LoopState),
@@ -27,7 +28,7 @@ import { critique } from "./loop/critique.ts";
 import { explore } from "./loop/explore.ts";
 import { type Ending, finish, stopped } from "./loop/finish.ts";
 import { hitLimit } from "./loop/forced-final.ts";
-import { type LoopRun, startRun, status } from "./loop/state.ts";
+import { type LoopRun, note, startRun, status } from "./loop/state.ts";
 import { Stop, isBudgetStop } from "./loop/stop.ts";
 import type { Contract, ExploreEnd, LoopOptions, LoopOutcome } from "./loop/types.ts";
 
@@ -43,7 +44,10 @@ export async function runLoop<T>(o: LoopOptions<T>): Promise<LoopOutcome<T>> {
     if (!o.contract) return finish(run, { stopReason: run.state.stopReason, answer: await finishChat(run, end) });
     return finish(run, await finishWithContract(run, o.contract, end));
   } catch (e) {
-    if (e instanceof Stop) return finish(run, stopped(e));
+    if (e instanceof Stop) {
+      if (e.reason === "stopped") note(run, e.message);
+      return finish(run, stopped(e));
+    }
     throw e;
   }
 }
@@ -70,5 +74,6 @@ async function finishWithContract<T>(run: LoopRun, c: Contract<T>, end: ExploreE
   }
   // Self-critique only after a normal finish: a forced pass has no budget or iterations left for it.
   const value = stopReason === "end_turn" ? await critique(run, c, answer.value) : answer.value;
-  return { stopReason, value, answer: answer.text };
+  // A Stop during the critique keeps the accepted answer, and the run says it was stopped.
+  return { stopReason: run.state.stopReason ?? stopReason, value, answer: answer.text };
 }

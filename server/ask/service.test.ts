@@ -329,6 +329,8 @@ describe("@argus in the team chat, and no model", () => {
           .find((m) => m.threadId === threadUid && m.kind === "answer" && m.status === "done"),
       );
       expect(answer.mode).toBe("search");
+      // The answer names the chat message that asked: the chat shows it under that message.
+      expect(answer.chatMessageId).toBe(sent.ok ? sent.message.id : "");
       expect(answer.body).toContain("Search results, no model");
       expect(answer.body).toContain("Settings → Model providers");
       expect(answer.hits[0]).toMatchObject({ file: "src/server.js" });

@@ -250,7 +250,8 @@ export function createAskService(deps: AskServiceDeps) {
       questionId: q.id,
       body: "",
       status: startsNow ? "running" : "queued",
-      chatMessageUid: null,
+      // The answer names the chat message too: the chat shows it under that message.
+      chatMessageUid,
       connectionUid: picked ?? null,
     };
     const names = new Map([[asker.userId, asker.name]]);

@@ -61,6 +61,7 @@ export function messageView(m: AskMessageRow, threadUid: string, names: Map<stri
     notes: d.notes,
     createdAt: m.createdAt.toISOString(),
     finishedAt: m.finishedAt?.toISOString() ?? null,
+    chatMessageId: m.chatMessageUid,
   };
 }
 

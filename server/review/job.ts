@@ -16,7 +16,15 @@ import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import { reviewableFiles } from "../codebase/symbols/index.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema, type Report } from "./report/schema.ts";
 import { executeReview } from "./run.ts";
-import { codeSearchFor, staticInputFromRow, type AgentEvent, type BeforeTurn } from "../agent/index.ts";
+import {
+  codeSearchFor,
+  isStopNow,
+  staticInputFromRow,
+  StopNow,
+  type AgentEvent,
+  type BeforeTurn,
+} from "../agent/index.ts";
+import { foldProgress, NO_PROGRESS, progressFraction } from "../shared/review-progress.ts";
 import { isActiveReview } from "../shared/statuses.ts";
 import { toEnvelope } from "../shared/event-union.ts";
 import { traceJson } from "../shared/findings.ts";
@@ -62,12 +70,14 @@ export function createReviewJob(deps: ReviewJobDeps) {
     // running review without one (it would only flip the status while the model kept working).
     const controller = new AbortController();
     deps.running.set(review.id, controller);
+    const unwatchStop = deps.steering.watchStop(review.id, (message) => controller.abort(new StopNow(message)));
     const started = await db.review.updateMany({
       where: { id: review.id, status: { in: ["pending", "queued"] } },
       data: { status: "running", startedAt: new Date(), progress: 0.05, statusReason: null },
     });
     if (started.count === 0) {
       deps.running.delete(review.id); // cancelled between the read and now
+      unwatchStop();
       return;
     }
     await events.publish(room, { type: "review_status", payload: { status: "running" } });
@@ -91,8 +101,9 @@ export function createReviewJob(deps: ReviewJobDeps) {
             }
           : undefined;
 
-      const steer = deps.steering.beforeTurnFor(review, controller.signal);
-      let lastProgress = 0;
+      const steer = stopAtOnce(deps.steering.beforeTurnFor(review, controller.signal), controller);
+      const budget = reviewBudgetSchema.parse(JSON.parse(review.budget));
+      const progress = progressWriter(db, review.id, budget.maxIterations);
       let agentDone: Extract<AgentEvent, { type: "done" }> | undefined;
       const result = await executeReview({
         engine: review.engine === "agent" ? "agent" : "static",
@@ -103,7 +114,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
         staticFindings: staticFindings.map(staticInputFromRow),
         scope: reviewScopeSchema.parse(JSON.parse(review.scope)),
         settings: reviewSettingsSchema.parse(JSON.parse(review.settings)),
-        budget: reviewBudgetSchema.parse(JSON.parse(review.budget)),
+        budget,
         dismissed: dismissals.map((d) => d.fingerprint),
         agent,
         searchCode: codeSearchFor(deps.config, deps.searchIndexes, searchIndexName(snapshot.id)),
@@ -117,20 +128,15 @@ export function createReviewJob(deps: ReviewJobDeps) {
             return;
           }
           if (event.type === "report") return;
-          if (event.type === "progress") {
-            if (event.fraction - lastProgress < 0.02) return;
-            lastProgress = event.fraction;
-            void db.review
-              .update({ where: { id: review.id }, data: { progress: event.fraction } })
-              .catch(() => undefined);
-          }
+          progress(event);
           // Not awaited (the loop does not wait for watchers); the bus keeps the room's order.
           events
             .publish(room, toEnvelope(event))
             .catch((err: unknown) => log.warn({ err, reviewId: review.id }, "review event not published"));
         },
       });
-      if (controller.signal.aborted) throw controller.signal.reason;
+      // A Stop (StopNow) ends the run with the partial report, saved like any other.
+      if (controller.signal.aborted && !isStopNow(controller.signal.reason)) throw controller.signal.reason;
       await saveReport(review.id, review.projectId, result.report, result.usage);
       await events.publish(room, {
         type: "report",
@@ -141,7 +147,9 @@ export function createReviewJob(deps: ReviewJobDeps) {
           notes: result.report.notes,
         },
       });
-      const ended = await events.publish(room, { type: "review_status", payload: { status: "completed" } });
+      // A stopped review says who stopped it (the activity log's last status line).
+      const reason = isStopNow(controller.signal.reason) ? controller.signal.reason.message : undefined;
+      const ended = await events.publish(room, { type: "review_status", payload: { status: "completed", reason } });
       await deps.notify.reviewEnded(
         review,
         { status: "completed", findings: result.report.findings.length },
@@ -151,7 +159,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
       const { type: _done, ...done } = agentDone ?? { type: "done", stopReason: "end_turn", iterations: 0, notes: [] };
       await events.publish(room, { type: "done", payload: { ...done, notes: result.report.notes } });
     } catch (err) {
-      const cancelled = controller.signal.aborted;
+      const cancelled = controller.signal.aborted && !isStopNow(controller.signal.reason);
       // Every viewer of the room reads the reason: an unexpected error's detail goes to the log only.
       const reason = cancelled
         ? "Cancelled by a user."
@@ -173,6 +181,7 @@ export function createReviewJob(deps: ReviewJobDeps) {
       });
       if (!cancelled) await deps.notify.reviewEnded(review, { status: "failed", reason }, ended.seq);
     } finally {
+      unwatchStop();
       deps.running.delete(review.id);
     }
   };
@@ -240,4 +249,33 @@ export function createReviewJob(deps: ReviewJobDeps) {
       if (count === 0) throw new Error("Cancelled by a user.");
     });
   }
+}
+
+/**
+ * A Stop ends the run at once: the signal aborts the model request in flight (and any tool), so no
+ * request and no tool runs after it. The steering hook's own stop (read between turns, in case the
+ * signal was lost) ends it the same way rather than with one more model request.
+ */
+function stopAtOnce(steer: BeforeTurn, controller: AbortController): BeforeTurn {
+  return async (state, phase) => {
+    const answer = await steer(state, phase);
+    if (answer && !Array.isArray(answer) && answer.stop !== undefined) {
+      controller.abort(new StopNow(answer.stop));
+      return;
+    }
+    return answer;
+  };
+}
+
+/** Writes the row's progress (throttled): the static engine's own, an agent's iterations of its budget. */
+function progressWriter(db: Db, reviewId: string, maxIterations: number) {
+  let progress = NO_PROGRESS;
+  let written = 0;
+  return (event: AgentEvent | { type: "progress"; fraction: number }) => {
+    progress = foldProgress(progress, toEnvelope(event));
+    const fraction = event.type === "progress" ? event.fraction : progressFraction(progress, maxIterations);
+    if (fraction - written < 0.02) return;
+    written = fraction;
+    void db.review.update({ where: { id: reviewId }, data: { progress: fraction } }).catch(() => undefined);
+  };
 }

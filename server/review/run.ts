@@ -7,6 +7,7 @@ import { invalid } from "../errors.ts";
 import type { LlmClientOptions } from "../llm/index.ts";
 import {
   type AgentEvent,
+  type AgentRunSummary,
   type BeforeTurn,
   createReviewTools,
   runToolCall,
@@ -17,7 +18,7 @@ import {
 import { buildReport } from "./report/build.ts";
 import { createLlmClient } from "../llm/index.ts";
 import type { StaticSummary } from "./reviewer/first-message.ts";
-import { reviewWithAgent } from "./reviewer/review.ts";
+import { ReviewAgentError, reviewWithAgent } from "./reviewer/review.ts";
 import { rollupByFile } from "./report/rollup.ts";
 import { recomputeScores } from "./report/scores.ts";
 import {
@@ -82,14 +83,21 @@ async function agentReview(
 ): Promise<ExecuteReviewResult> {
   if (!input.agent)
     throw invalid("The agent engine needs a model: pick a provider connection, or run the static engine.");
+  let toolsRun = 0;
+  const emit: ExecuteReviewInput["emit"] = (e) => {
+    if (e.type === "tool_result") toolsRun++;
+    input.emit(e);
+  };
   const tools = createReviewTools({
     root: input.root,
     symbolsPath: input.symbolsPath,
     staticFindings: async () => input.staticFindings,
     searchCode: input.searchCode,
   });
+  let engineLabel = input.agent.llm.provider as string;
   try {
     const llm = createLlmClient(input.agent.llm);
+    engineLabel = `${input.agent.llm.provider} / ${llm.model}`;
     const result = await reviewWithAgent({
       llm,
       verifyLlm: input.agent.verifyLlm ? createLlmClient(input.agent.verifyLlm) : undefined,
@@ -109,9 +117,9 @@ async function agentReview(
       budget: input.budget,
       settings: input.settings,
       dismissed: input.dismissed,
-      engineLabel: `${input.agent.llm.provider} / ${llm.model}`,
+      engineLabel,
       signal: input.signal,
-      onEvent: input.emit,
+      onEvent: emit,
       ...(input.beforeTurn ? { beforeTurn: input.beforeTurn } : {}),
     });
     // The agent may read any file for context, but a diff or path review reports on its scope only.
@@ -139,9 +147,41 @@ async function agentReview(
         iterations: result.iterations,
       },
     };
+  } catch (e) {
+    if (!(e instanceof ReviewAgentError) || e.summary.stopReason !== "stopped") throw e;
+    return partialReport(input, scope, findings, readFile, { ...e.summary, toolsRun, engineLabel });
   } finally {
     tools.close();
   }
+}
+
+/**
+ * A review stopped before the agent reported: what it has instead of a model answer (no model request
+ * after a Stop) — the static findings in scope, with notes on who stopped it and how far it got.
+ */
+async function partialReport(
+  input: ExecuteReviewInput,
+  scope: ResolvedScope,
+  findings: StaticInput[],
+  readFile: (f: string) => Promise<string | null>,
+  agent: AgentRunSummary & { toolsRun: number; engineLabel: string },
+): Promise<ExecuteReviewResult> {
+  const { toolsRun } = agent;
+  const maxIterations = input.budget.maxIterations;
+  const progress = `The agent was stopped after ${agent.iterations} of ${maxIterations} iterations (${toolsRun} tool call${toolsRun === 1 ? "" : "s"} run), before it reported.`;
+  const report = await staticReview(input, scope, findings, readFile, [
+    ...agent.notes,
+    `${progress} This partial report lists the static analysis findings in the review's scope.`,
+  ]);
+  return {
+    report: { ...report, engine: "agent", engineLabel: `${agent.engineLabel} (stopped)` },
+    usage: {
+      inputTokens: agent.usage.inputTokens,
+      outputTokens: agent.usage.outputTokens,
+      costUsd: agent.costUsd,
+      iterations: agent.iterations,
+    },
+  };
 }
 
 function staticSummary(findings: StaticInput[]): StaticSummary {
@@ -171,6 +211,7 @@ async function staticReview(
   scope: ResolvedScope,
   findings: StaticInput[],
   readFile: (f: string) => Promise<string | null>,
+  notes?: string[],
 ): Promise<Report> {
   input.emit({ type: "progress", fraction: 0.2, stage: "checking static findings" });
   const mapped = await staticFindingsToReport(findings, async (file) => (await readFile(file))?.split(/\r?\n/) ?? null);
@@ -185,5 +226,6 @@ async function staticReview(
     dismissed: input.dismissed,
     engine: "static",
     engineLabel: STATIC_ENGINE_LABEL,
+    ...(notes ? { notes } : {}),
   });
 }

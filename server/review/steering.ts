@@ -34,6 +34,9 @@ export const hintMessage = (author: string, text: string) =>
 
 type Action = "pause" | "resume" | "stop";
 
+/** What the review says of a Stop (a note of its report; the run ends with it). */
+export const stopMessage = (name: string) => `Stopped by ${name}: the report covers what was explored until then.`;
+
 /** The signal that wakes a review's waiting hook: `{ reviewId }`. */
 export const STEER_SIGNAL = "review.steer";
 
@@ -47,6 +50,7 @@ export function createSteering(deps: {
   const { db, events, log } = deps;
   /** Hooks of this process waiting on a paused review, woken by any steering change. */
   const waiters = new Map<string, Set<() => void>>();
+  const stops = stopWatchers((id) => stateOf(id), log);
   const limiter = createRateLimiter({
     max: CHAT_RATE_MESSAGES,
     windowMs: CHAT_RATE_WINDOW_MS,
@@ -57,6 +61,7 @@ export function createSteering(deps: {
 
   const wakeHere = (reviewId: string) => {
     for (const w of waiters.get(reviewId) ?? []) w();
+    stops.wake(reviewId);
   };
   deps.signals?.subscribe(STEER_SIGNAL, ({ reviewId }) => {
     if (typeof reviewId === "string") wakeHere(reviewId);
@@ -166,6 +171,13 @@ export function createSteering(deps: {
     },
 
     /**
+     * Calls onStop once, as soon as a teammate's Stop for the review reaches this process (the steer
+     * signal), with the text that says who stopped it. The job aborts its run with it: the model
+     * request in flight ends at once instead of at the next turn. Returns the unsubscribe.
+     */
+    watchStop: (reviewId: string, onStop: (message: string) => void) => stops.watch(reviewId, onStop),
+
+    /**
      * The review job's hook: holds the loop while the review is paused, stops it when a stop was
      * asked for, and hands over the hints that came since the last turn (to the review's own
      * conversation only: a verification check is about one finding and gets none).
@@ -175,8 +187,7 @@ export function createSteering(deps: {
         for (;;) {
           if (signal.aborted) return;
           const now = await stateOf(review.id);
-          if (now.stopRequested)
-            return { stop: `Stopped by ${now.stopRequested.by.name}: the report covers what was explored until then.` };
+          if (now.stopRequested) return { stop: stopMessage(now.stopRequested.by.name) };
           if (!now.paused) break;
           await changed(review.id, signal);
         }
@@ -205,3 +216,33 @@ export function createSteering(deps: {
 }
 
 export type Steering = ReturnType<typeof createSteering>;
+
+/** Running reviews of this process that end at once on a Stop: each woken review's state is read. */
+function stopWatchers(stateOf: (reviewId: string) => Promise<SteeringState>, log: Logger) {
+  const watchers = new Map<string, Set<() => void>>();
+  return {
+    wake(reviewId: string) {
+      for (const w of watchers.get(reviewId) ?? []) w();
+    },
+    watch(reviewId: string, onStop: (message: string) => void): () => void {
+      let fired = false;
+      const check = () => {
+        if (fired) return;
+        void stateOf(reviewId)
+          .then((now) => {
+            if (!now.stopRequested || fired) return;
+            fired = true;
+            onStop(stopMessage(now.stopRequested.by.name));
+          })
+          .catch((err: unknown) => log.warn({ err, reviewId }, "steering state not read"));
+      };
+      let set = watchers.get(reviewId);
+      if (!set) watchers.set(reviewId, (set = new Set()));
+      set.add(check);
+      return () => {
+        set.delete(check);
+        if (set.size === 0) watchers.delete(reviewId);
+      };
+    },
+  };
+}

@@ -12,6 +12,9 @@ import { sizedTextSchema } from "./text-size.ts";
 import { matchLabelSchema } from "./search-match.ts";
 import { usageSchema } from "./usage.ts";
 
+/** The address fragment that opens a thread in the Ask Argus panel: `#ask-thread-<threadId>`. */
+export const ASK_THREAD_HASH = "ask-thread-";
+
 /** A question's text, in UTF-8 bytes. */
 export const ASK_MAX_BYTES = 8 * 1024;
 /** How the team chat calls Argus: `@argus` at the start of a word, anywhere in the message. */
@@ -106,6 +109,11 @@ export const askMessageSchema = z.object({
   notes: z.array(z.string()),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /**
+   * The team-chat message that asked (`@argus …`), on its question and its answer: the chat shows the
+   * answer under it. Absent on events stored before it existed.
+   */
+  chatMessageId: z.string().nullable().optional(),
 });
 export type AskMessage = z.infer<typeof askMessageSchema>;
 

@@ -4,11 +4,11 @@
  * questions and answers streaming in for everyone, a question box (a new thread or a follow-up),
  * and what Argus did not take up from the team chat. Members ask; viewers watch.
  */
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import type { RoomState } from "@/app/_lib/room.ts";
 import { errorInfo } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { questionSchema } from "@/server/shared/ask.ts";
+import { ASK_THREAD_HASH, questionSchema } from "@/server/shared/ask.ts";
 import type { RoomEvent } from "@/server/shared/room-events.ts";
 import type { RoomKind } from "@/server/shared/rooms.ts";
 import { formatDate } from "../review/format.ts";
@@ -18,6 +18,7 @@ import { connectionOptionLabel, connectionValue, useModelConnections } from "../
 import { Button, Card, Select, TextArea, cx } from "../ui.tsx";
 import { AnswerView, type CodeHref } from "./answer-view.tsx";
 import { FindingDialog } from "./finding-dialog.tsx";
+import { threadLabels } from "./thread-labels.ts";
 import { useConversations } from "./use-conversations.ts";
 
 /** What the one Ask box sends: the question, where it goes and the connection picked ("" = the default). */
@@ -154,7 +155,21 @@ export function ConversationsPanel<K extends RoomKind>({
     } else if (!open && c.threads[0]) setOpen(c.threads[0].id);
   }, [c.threads, c.loading, open, user.id]);
 
+  useEffect(() => {
+    // "Open in Ask Argus" under an answer in the team chat: `#ask-thread-<id>` opens that thread here.
+    const onHash = () => {
+      const h = window.location.hash;
+      if (!h.startsWith(`#${ASK_THREAD_HASH}`)) return;
+      setOpen(h.slice(ASK_THREAD_HASH.length + 1));
+      panel.current?.scrollIntoView({ block: "start" });
+    };
+    onHash();
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+
   const thread = c.threads.find((t) => t.id === open);
+  const labels = useMemo(() => threadLabels(c.threads), [c.threads]);
   async function ask(d: AskDraft): Promise<string | null> {
     const threadUid = d.followUp ? thread?.id : undefined;
     try {
@@ -173,7 +188,7 @@ export function ConversationsPanel<K extends RoomKind>({
   }
 
   return (
-    <section ref={panel} aria-label="Conversations with Argus" className={className}>
+    <section ref={panel} id="ask-argus" aria-label="Conversations with Argus" className={className}>
       <Card className="p-4">
         <h2 className="mb-2 text-sm font-semibold">Ask Argus</h2>
         <p className="mb-2 text-xs text-zinc-500">
@@ -200,7 +215,7 @@ export function ConversationsPanel<K extends RoomKind>({
                       : "border-zinc-300 dark:border-zinc-700",
                   )}
                 >
-                  {t.title}
+                  {labels.get(t.id) ?? t.title}
                 </button>
               </li>
             ))}

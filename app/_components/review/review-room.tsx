@@ -33,7 +33,8 @@ import { ChatPanel } from "../rooms/chat-panel.tsx";
 import { FindingTeam, TeamBadges } from "../rooms/finding-team.tsx";
 import { WatchersOf } from "../rooms/presence-bar.tsx";
 import { SteeringBar } from "../rooms/steering-bar.tsx";
-import { Card, DelayedSkeleton, ErrorNotice, ProgressBar, cx } from "../ui.tsx";
+import { ReviewProgress } from "./review-progress.tsx";
+import { Card, DelayedSkeleton, ErrorNotice, cx } from "../ui.tsx";
 import { ActivityLog, ActivityPanel } from "./activity-panel.tsx";
 import type { CodeLink } from "./code-ref-links.ts";
 import { FilesAtRisk } from "./files-at-risk.tsx";
@@ -234,7 +235,7 @@ export function ReviewRoom({
     <>
       <Card className="mb-6 p-4">
         <ReviewMeta review={r} />
-        {r.status === "running" && <ProgressBar className="mt-3" fraction={r.progress} label="Review progress" />}
+        {r.status === "running" && <ReviewProgress review={r} room={room} />}
         {r.statusReason && (r.status === "failed" || r.status === "cancelled") && (
           <p
             className={

@@ -4,7 +4,8 @@
  * Markdown with `path:line` links to the code viewer, edit and delete of one's own messages (earlier
  * texts viewable), reactions (message-reactions.tsx), older pages on request, who is typing
  * (typing-indicator.tsx), @mentions with autocomplete (mention-autocomplete.tsx), a `#chat-<id>` link
- * landing on its message (use-chat-anchor.ts), and a composer that says why a message was refused — or, for a spectator
+ * landing on its message (use-chat-anchor.ts), Argus's answer under an `@argus …` message
+ * (chat-answer.tsx), and a composer that says why a message was refused — or, for a spectator
  * (share link), why it is off (a spectator reads: no reactions, no typing, no earlier texts).
  */
 import { Pencil, Trash2 } from "lucide-react";
@@ -12,12 +13,14 @@ import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useRef, 
 import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import { roomTakesQuestions } from "@/server/shared/ask.ts";
 import { chatBodySchema, type ChatEdit, type ChatMessage } from "@/server/shared/room-chat.ts";
+import type { RoomEvent } from "@/server/shared/room-events.ts";
 import type { RoomKind, RoomName } from "@/server/shared/rooms.ts";
 import type { CodeLink } from "../review/code-ref-links.ts";
 import { formatDate } from "../review/format.ts";
 import { Markdown } from "../review/markdown.tsx";
 import { Button, Card, TextArea, cx } from "../ui.tsx";
 import { Avatar } from "./avatar.tsx";
+import { ChatAnswer, type ChatAnswers, useChatAnswers } from "./chat-answer.tsx";
 import { MentionAutocomplete } from "./mention-autocomplete.tsx";
 import { ReactionChips, ReactionPicker } from "./message-reactions.tsx";
 import { TypingIndicator } from "./typing-indicator.tsx";
@@ -149,6 +152,7 @@ function MessageRow({
   codeLink,
   chat,
   reactions,
+  answer,
 }: {
   m: ChatMessage;
   /** null: a spectator, whose messages these never are. */
@@ -158,6 +162,8 @@ function MessageRow({
   codeLink?: CodeLink;
   chat: ReturnType<typeof useRoomChat>;
   reactions: ReturnType<typeof useReactions>;
+  /** Argus's answer when the message asked `@argus …`. */
+  answer?: ReturnType<ChatAnswers["of"]>;
 }) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -223,6 +229,7 @@ function MessageRow({
           <ReactionChips reactions={reactions.of(m.id)} selfId={selfId} onToggle={readOnly ? undefined : react} />
         )}
         {error && <p className="text-xs text-red-700">{error}</p>}
+        {answer && <ChatAnswer answer={answer.answer} live={answer.live} codeLink={codeLink} />}
       </div>
     </li>
   );
@@ -251,6 +258,7 @@ export function ChatPanel<K extends RoomKind>({
   const { selfId, readOnly } = useRoomAccess();
   const reactions = useReactions(room, state, chat.pageReactions);
   const typing = useTyping(room, state, thread, selfId);
+  const answers = useChatAnswers(state.events as readonly RoomEvent[], roomTakesQuestions(room));
   const box = useRef<HTMLOListElement>(null);
   useEffect(() => {
     // Follow new messages when the reader is at the bottom. Block body: see docs/architecture.md.
@@ -290,6 +298,7 @@ export function ChatPanel<K extends RoomKind>({
             codeLink={codeLink}
             chat={chat}
             reactions={reactions}
+            answer={answers.of(m.id)}
           />
         ))}
       </ol>

@@ -1,12 +1,12 @@
 "use client";
 /**
  * Steering a running agent review: a hint for the model (given at its next iteration), pause /
- * resume, stop with a partial report. Members steer; viewers and spectators see the state and why
+ * resume (the Stop is the page's one Stop button, review/stop-dialog.tsx). Members steer; viewers and spectators see the state and why
  * they cannot.
  * The state shown is the review's (reviews.get, so a reload shows it) brought up to date by the room's
  * steering events.
  */
-import { Pause, Play, Square } from "lucide-react";
+import { Pause, Play } from "lucide-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
 import type { RoomName } from "@/server/shared/rooms.ts";
@@ -18,7 +18,7 @@ import { Button, Card, Input } from "../ui.tsx";
 const TIMEOUT_MS = 10_000;
 
 /** The steering state after the room's latest steering events. */
-function current(initial: SteeringState, state: RoomState<"review">): SteeringState {
+export function steeringNow(initial: SteeringState, state: RoomState<"review">): SteeringState {
   let s = initial;
   for (const e of state.events) {
     if (e.type !== "steering") continue;
@@ -41,7 +41,7 @@ export function SteeringBar({
   steering: SteeringState;
   canSteer: boolean;
 }) {
-  const steering = useMemo(() => current(initial, state), [initial, state]);
+  const steering = useMemo(() => steeringNow(initial, state), [initial, state]);
   const [hint, setHint] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -75,7 +75,7 @@ export function SteeringBar({
         <h2 className="text-sm font-semibold">Steer</h2>
         {steering.stopRequested ? (
           <span className="text-sm text-zinc-600" role="status">
-            Stopped by {steering.stopRequested.by.name}: writing the report of what it found so far.
+            Stopped by {steering.stopRequested.by.name}: the review ends with a partial report.
           </span>
         ) : steering.paused ? (
           <span className="text-sm text-amber-700 dark:text-amber-400" role="status">
@@ -102,15 +102,6 @@ export function SteeringBar({
               <Pause className="size-3.5" aria-hidden /> Pause
             </Button>
           )}
-          <Button
-            variant="secondary"
-            disabled={disabled}
-            busy={busy === "stop"}
-            title="End the exploration now; the review reports what it found so far"
-            onClick={() => void send("stop", () => s().emitWithAck("steer.stop", { room }))}
-          >
-            <Square className="size-3.5" aria-hidden /> Stop with a partial report
-          </Button>
         </span>
       </div>
       <form className="mt-3 flex gap-2" onSubmit={(e) => void submitHint(e)}>

@@ -7,7 +7,7 @@ import { answerWithContract } from "./answer.ts";
 import { budgetNearlySpent } from "./budget.ts";
 import { explore } from "./explore.ts";
 import { type LoopRun, note, say, status } from "./state.ts";
-import { isBudgetStop } from "./stop.ts";
+import { Stop, isBudgetStop } from "./stop.ts";
 import type { Contract } from "./types.ts";
 
 export async function critique<T>(run: LoopRun, c: Contract<T>, value: T): Promise<T> {
@@ -21,13 +21,18 @@ export async function critique<T>(run: LoopRun, c: Contract<T>, value: T): Promi
     run.state.critiqueRounds++;
     status(run, "critiquing", `self-critique round ${round + 1} of ${rounds}`);
     say(run, message(JSON.stringify(value, null, 1)));
-    const end = await explore(run, "critiquing", turns);
     let revised: T | undefined;
     try {
+      const end = await explore(run, "critiquing", turns);
       revised = (await answerWithContract(run, c, end)).value;
     } catch (e) {
       if (isBudgetStop(e)) {
         note(run, "self-critique stopped (budget spent); kept the earlier report");
+        return value;
+      }
+      if (e instanceof Stop && e.reason === "stopped") {
+        note(run, e.message);
+        run.state.stopReason = "stopped";
         return value;
       }
       throw e;

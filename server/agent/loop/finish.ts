@@ -30,8 +30,11 @@ export function finish<T>(run: LoopRun, { stopReason, ...extra }: Ending<T>): Lo
   return out;
 }
 
-/** A Stop thrown from a step: cancelled carries no error, anything else its message (and a failed request's kind). */
+/**
+ * A Stop thrown from a step: cancelled and stopped (a teammate's Stop, its message a note already)
+ * carry no error, anything else its message (and a failed request's kind).
+ */
 export const stopped = (e: Stop): Ending<never> =>
-  e.reason === "cancelled"
-    ? { stopReason: "cancelled" }
+  e.reason === "cancelled" || e.reason === "stopped"
+    ? { stopReason: e.reason }
     : { stopReason: e.reason, error: e.message, ...(e.provider ? { providerError: e.provider } : {}) };

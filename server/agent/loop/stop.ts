@@ -23,10 +23,26 @@ export class Stop extends Error {
   }
 }
 
-export const cancelled = () => new Stop("cancelled", "cancelled");
+/**
+ * The abort reason that ends a run at once as *stopped*, not cancelled: a teammate's Stop aborts the
+ * model request in flight and any running tool (no further request, no tool after it), and the
+ * caller keeps what the run found so far. `message` says who stopped it and becomes a note.
+ */
+export class StopNow extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StopNow";
+  }
+}
+
+export const isStopNow = (reason: unknown): reason is StopNow => reason instanceof StopNow;
+
+/** How an aborted signal ends the run: stopped when its reason is a StopNow, otherwise cancelled. */
+export const cancelled = (signal?: AbortSignal) =>
+  isStopNow(signal?.reason) ? new Stop("stopped", signal.reason.message) : new Stop("cancelled", "cancelled");
 
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw cancelled();
+  if (signal?.aborted) throw cancelled(signal);
 }
 
 /** The budget refused a request: the caller decides whether the run can still end well. */
@@ -37,9 +53,9 @@ export function isBudgetStop(e: unknown): e is Stop {
 /** Resolves with the promise, or rejects as soon as the signal fires (a tool or hook that ignores it). */
 export function abortable<V>(p: Promise<V>, signal: AbortSignal | undefined): Promise<V> {
   if (!signal) return p;
-  if (signal.aborted) return Promise.reject(cancelled());
+  if (signal.aborted) return Promise.reject(cancelled(signal));
   return new Promise<V>((resolve, reject) => {
-    const onAbort = () => reject(cancelled());
+    const onAbort = () => reject(cancelled(signal));
     signal.addEventListener("abort", onAbort, { once: true });
     p.then(
       (v) => {
@@ -48,7 +64,7 @@ export function abortable<V>(p: Promise<V>, signal: AbortSignal | undefined): Pr
       },
       (e: unknown) => {
         signal.removeEventListener("abort", onAbort);
-        reject(signal.aborted ? cancelled() : e);
+        reject(signal.aborted ? cancelled(signal) : e);
       },
     );
   });

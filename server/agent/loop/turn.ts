@@ -48,7 +48,7 @@ export async function modelTurn(run: LoopRun, phase: Phase, withTools: boolean):
   if (!stop) throw new Stop("error", "the model stream ended without a stop event");
   if (stop.reason === "error") {
     const err = stop.error!;
-    if (err.kind === "aborted" || run.signal?.aborted) throw cancelled();
+    if (err.kind === "aborted" || run.signal?.aborted) throw cancelled(run.signal);
     if (err.kind === "budget_exceeded") {
       if (s.requests === requestsBefore) s.iterations--; // refused before sending: not a model turn
       throw new Stop("budget_exhausted", err.message);

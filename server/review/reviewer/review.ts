@@ -6,7 +6,15 @@
  * provider failed, the budget ran out first, the REPORT stayed invalid) it throws ReviewAgentError
  * carrying the stop reason and the usage spent, so the job can fail or cancel the review with a reason.
  */
-import type { AgentEvent, AgentRunSummary, BeforeTurn, EventSink, ReviewTool, RunToolCall } from "../../agent/index.ts";
+import {
+  type AgentEvent,
+  type AgentRunSummary,
+  type BeforeTurn,
+  type EventSink,
+  type ReviewTool,
+  type RunToolCall,
+  isStopNow,
+} from "../../agent/index.ts";
 import { type Budget, createBudget } from "../../llm/index.ts";
 import type { LlmClient } from "../../llm/index.ts";
 import type { Usage } from "../../llm/index.ts";
@@ -132,7 +140,9 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     throw new ReviewAgentError(
       agent.stopReason === "cancelled"
         ? "The review was cancelled."
-        : (agent.error ?? `The agent stopped (${agent.stopReason}) without a report.`),
+        : agent.stopReason === "stopped"
+          ? "The review was stopped before the agent reported."
+          : (agent.error ?? `The agent stopped (${agent.stopReason}) without a report.`),
       summary,
     );
   }
@@ -166,7 +176,9 @@ export async function reviewWithAgent(o: ReviewWithAgentOptions): Promise<Review
     },
   });
   summary.notes = report.notes;
-  if (o.signal?.aborted) {
+  // A Stop during the verification keeps the report (its unchecked findings say so); a cancel does not.
+  if (isStopNow(o.signal?.reason)) summary.stopReason = "stopped";
+  else if (o.signal?.aborted) {
     summary.stopReason = "cancelled";
     emit({ type: "done", stopReason: "cancelled", iterations: summary.iterations, notes: summary.notes });
     throw new ReviewAgentError("The review was cancelled.", summary);

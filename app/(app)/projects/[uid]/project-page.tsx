@@ -25,7 +25,10 @@ function SnapshotStatus({ snapshotUid }: { snapshotUid: string }) {
   });
   const status = snap.data?.status;
   useEffect(() => {
-    if (status && DONE.includes(status)) void queryClient.invalidateQueries({ queryKey: trpc.snapshots.pathKey() });
+    if (!status || !DONE.includes(status)) return;
+    // The list, and the project's status badge (ingesting → ready / failed) without a reload.
+    void queryClient.invalidateQueries({ queryKey: trpc.snapshots.pathKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.projects.pathKey() });
   }, [status, queryClient, trpc]);
   if (!snap.data || DONE.includes(snap.data.status)) return null;
   const pct = Math.round(snap.data.progress * 100);
@@ -45,6 +48,7 @@ function ProjectView() {
   const params = useSearchParams();
   const router = useRouter();
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const { canEdit } = useWorkspace();
   const project = useQuery(trpc.projects.get.queryOptions({ uid }));
   const snapshots = useQuery(trpc.snapshots.list.queryOptions({ projectUid: uid }));
@@ -64,6 +68,20 @@ function ProjectView() {
   if (project.isError || !project.data || !snapshots.data)
     return <DetailNotLoaded query={project} back={<BackLink href="/projects">Projects</BackLink>} retry={false} />;
   const summary = selected?.summary;
+  // A project with no code yet leads with its import; once it has some, the import is at the end.
+  const importFirst = !latest;
+  const importPanel = canEdit && (
+    <div className={importFirst ? "mb-6 max-w-2xl" : "mt-8 max-w-2xl"}>
+      <ImportPanel
+        projectUid={uid}
+        onStarted={() => {
+          // The badge says "ingesting" at once; the progress shows at the top.
+          void queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey({ uid }) });
+          void snapshots.refetch().then(() => router.replace(`/projects/${uid}`));
+        }}
+      />
+    </div>
+  );
 
   return (
     <>
@@ -89,10 +107,13 @@ function ProjectView() {
               </Button>
             )}
             {canEdit && ready && <Button onClick={() => setStartingReview(true)}>Start review</Button>}
-            <Badge tone={project.data.status === "ready" ? "green" : "zinc"}>{project.data.status}</Badge>
+            <span data-testid="project-status">
+              <Badge tone={project.data.status === "ready" ? "green" : "zinc"}>{project.data.status}</Badge>
+            </span>
           </>
         }
       />
+      {importFirst && importPanel}
       {latest && !["ready", "failed"].includes(latest.status) && <SnapshotStatus snapshotUid={latest.uid} />}
       {latest?.status === "failed" && (
         <div className="mb-6">
@@ -142,14 +163,7 @@ function ProjectView() {
       />
       <ProjectReviews projectUid={uid} />
       <StartReviewDialog open={startingReview} onClose={() => setStartingReview(false)} projectUid={uid} />
-      {canEdit && (
-        <div className="mt-8 max-w-2xl">
-          <ImportPanel
-            projectUid={uid}
-            onStarted={() => void snapshots.refetch().then(() => router.replace(`/projects/${uid}`))}
-          />
-        </div>
-      )}
+      {!importFirst && importPanel}
     </>
   );
 }

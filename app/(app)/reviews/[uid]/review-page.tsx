@@ -7,7 +7,7 @@
  * the scrubber's moment (`?at=<seq>`).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Download, RotateCcw, Square, Trash2 } from "lucide-react";
+import { Download, RotateCcw, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -16,6 +16,7 @@ import { FollowPane, FollowToggle, useFollowSetting } from "@/app/_components/re
 import { ReplayBar } from "@/app/_components/review/replay-bar.tsx";
 import { useReplay } from "@/app/_components/review/use-replay.ts";
 import { useReviewLog } from "@/app/_components/review/use-review-log.ts";
+import { useStatusEvents } from "@/app/_components/review/use-status-events.ts";
 import { followTarget } from "@/server/shared/follow-target.ts";
 import { atReplayEnd, parseAtParam } from "@/server/shared/replay.ts";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
@@ -26,6 +27,7 @@ import { StatusPill } from "@/app/_components/review/badges.tsx";
 import { engineLabel, scopeLabel } from "@/app/_components/review/format.ts";
 import { ReviewRoom } from "@/app/_components/review/review-room.tsx";
 import { ShareDialog } from "@/app/_components/review/share-dialog.tsx";
+import { StopDialog } from "@/app/_components/review/stop-dialog.tsx";
 import { isActive, type ReviewFindingRow } from "@/app/_components/review/types.ts";
 import { BackLink, Button, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
@@ -57,6 +59,7 @@ export default function ReviewPage() {
   // One join of the review's room for the page: the activity log and the chat share it.
   const room = useRoom(review.data ? roomName : null);
   const presence = usePresence(roomName, room);
+  useStatusEvents(room, review.data?.status, review.refetch);
   const projectUid = review.data?.projectUid;
   const snapshotUid = review.data?.snapshotUid ?? null;
   const code = useMemo(() => (projectUid ? { projectUid, snapshotUid } : null), [projectUid, snapshotUid]);
@@ -106,7 +109,6 @@ export default function ReviewPage() {
   }, [status, queryClient, trpc, uid]);
 
   const onError = (err: unknown) => toast.error(errorInfo(err).message);
-  const cancel = useMutation(trpc.reviews.cancel.mutationOptions({ onSuccess: () => void review.refetch(), onError }));
   const rerun = useMutation(
     trpc.reviews.rerun.mutationOptions({
       onSuccess: (r) => {
@@ -179,11 +181,7 @@ export default function ReviewPage() {
             <PresenceBar members={presence.members} selfId={user.id} />
             <StatusPill status={r.status} progress={r.progress} />
             {canEdit && <ShareDialog reviewUid={r.uid} />}
-            {canEdit && live && (
-              <Button variant="secondary" busy={cancel.isPending} onClick={() => cancel.mutate({ uid: r.uid })}>
-                <Square className="size-3.5" aria-hidden /> Cancel
-              </Button>
-            )}
+            {canEdit && live && <StopDialog review={r} room={room} onCancelled={() => void review.refetch()} />}
             {canEdit && !live && (
               <Button variant="secondary" busy={rerun.isPending} onClick={() => rerun.mutate({ uid: r.uid })}>
                 <RotateCcw className="size-3.5" aria-hidden /> Re-run
