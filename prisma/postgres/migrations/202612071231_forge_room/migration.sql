@@ -25,6 +25,7 @@ CREATE TABLE "forge_mention" (
     "answerUid" TEXT NOT NULL,
     "commentId" TEXT NOT NULL,
     "commentKind" TEXT NOT NULL,
+    "sha" TEXT NOT NULL,
     "answeredAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

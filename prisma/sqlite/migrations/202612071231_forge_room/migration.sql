@@ -24,6 +24,7 @@ CREATE TABLE "forge_mention" (
     "answerUid" TEXT NOT NULL,
     "commentId" TEXT NOT NULL,
     "commentKind" TEXT NOT NULL,
+    "sha" TEXT NOT NULL,
     "answeredAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "forge_mention_pullId_fkey" FOREIGN KEY ("pullId") REFERENCES "forge_pull" ("id") ON DELETE CASCADE ON UPDATE CASCADE
