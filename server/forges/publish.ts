@@ -171,8 +171,16 @@ export function createPublishJob(deps: PublishDeps) {
           threadId: p.threadId,
           path: c.path,
           line: c.line,
+          reviewUid: review.uid,
         },
-        update: { commentId: p.commentId, threadId: p.threadId, path: c.path, line: c.line, resolvedAt: null },
+        update: {
+          commentId: p.commentId,
+          threadId: p.threadId,
+          path: c.path,
+          line: c.line,
+          resolvedAt: null,
+          reviewUid: review.uid,
+        },
       });
     }
     for (const fp of plan.fixed) {

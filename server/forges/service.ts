@@ -17,6 +17,9 @@ import { gitHubForge } from "./github/forge.ts";
 import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } from "./github/intake.ts";
 import { createPublishJob, type PublishJob } from "./publish.ts";
 import { createPullJob, type PullJobDeps } from "./pull-job.ts";
+import { createMentions, type AnswerJob } from "./mentions.ts";
+import type { ForgeQuestion } from "../ask/service.ts";
+import type { CommentJob } from "./github/intake.ts";
 import type { Forge } from "./types.ts";
 
 export const connectInstallationInput = z.object({
@@ -64,6 +67,8 @@ export interface ForgeServiceDeps {
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
   startReview: PullJobDeps["startReview"];
+  /** Ask Argus (server/ask): a PR's `@argus` question. */
+  ask: (question: ForgeQuestion) => Promise<{ answerUid: string }>;
 }
 
 export function createForgeService(deps: ForgeServiceDeps) {
@@ -84,6 +89,7 @@ export function createForgeService(deps: ForgeServiceDeps) {
     log,
     verify: github?.verify,
     enqueue: (job) => queue.enqueue("forge.pull", job),
+    enqueueComment: (job) => queue.enqueue("forge.comment", job),
   });
 
   const pullJob = createPullJob({
@@ -97,11 +103,36 @@ export function createForgeService(deps: ForgeServiceDeps) {
     startReview: deps.startReview,
   });
   const publishJob = createPublishJob({ db, config, log, forgeFor });
+  const mentions = createMentions({
+    db,
+    config,
+    log,
+    forgeFor,
+    runPull: pullJob,
+    importHead: pullJob.importHead,
+    ask: deps.ask,
+    enqueueAnswer: (job) => queue.enqueue("forge.answer", job),
+    onReply: async () => undefined,
+  });
 
   return {
     /** The job handlers (registered by the composition root, server/context.ts). */
-    pullJob: (job: PullJob) => pullJob(job),
+    pullJob: async (job: PullJob) => void (await pullJob(job)),
     publishJob: (job: PublishJob) => publishJob(job),
+    commentJob: (job: CommentJob) => mentions.commentJob(job),
+    answerJob: (job: AnswerJob) => mentions.answerJob(job),
+    /** The forge's job kinds as the composition root registers them (server/jobs/kinds.ts). */
+    jobs: {
+      "forge.pull": { handler: async (job: PullJob) => void (await pullJob(job)), options: { concurrency: 1 } },
+      "forge.publish": { handler: (job: PublishJob) => publishJob(job), options: { concurrency: 2 } },
+      "forge.comment": { handler: (job: CommentJob) => mentions.commentJob(job), options: { concurrency: 1 } },
+      "forge.answer": { handler: (job: AnswerJob) => mentions.answerJob(job), options: { concurrency: 2 } },
+    },
+    /** An Ask Argus answer ended (server/ask's runner): a PR's `@argus` question gets its reply. */
+    answerEnded: (answerUid: string) =>
+      mentions
+        .answerEnded(answerUid)
+        .catch((err: unknown) => log.error({ err }, "replying to an @argus question failed")),
     receiveGitHub: (delivery: Delivery): Promise<IntakeAnswer> => intake(delivery),
 
     /** A review ended: when it is a pull request's, its result goes back to the PR (a job). */

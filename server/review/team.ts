@@ -13,6 +13,7 @@ import type { Db, Tx } from "../db/client.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { AuthorizedRoom } from "../rooms/access.ts";
+import { forgePersonName } from "../shared/forge-people.ts";
 import { parseRoom, reviewRoom } from "../shared/rooms.ts";
 import { teamVerdict, type Verdict, type Vote } from "../shared/team-verdicts.ts";
 
@@ -170,7 +171,7 @@ async function namesOf(db: Tx | Db, ids: string[]): Promise<Map<string, string>>
 function toVote(r: { userId: string; verdict: string; duplicateOf: string | null }, name: Map<string, string>): Vote {
   return {
     userId: r.userId,
-    name: name.get(r.userId) ?? "A former member",
+    name: name.get(r.userId) ?? forgePersonName(r.userId) ?? "A former member",
     verdict: r.verdict as Verdict,
     duplicateOf: r.duplicateOf,
   };

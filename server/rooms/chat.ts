@@ -17,6 +17,7 @@ import type { Db, RoomMessage } from "../db/client.ts";
 import { forbidden, invalid, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Notifier } from "../notifications/service.ts";
+import { forgePersonName } from "../shared/forge-people.ts";
 import { mentionedUserIds, rewriteMentions } from "../shared/mentions.ts";
 import {
   chatBodySchema,
@@ -67,7 +68,7 @@ export function createRoomChat(deps: {
     return {
       id: m.uid,
       thread: m.thread,
-      author: { id: m.authorId, name: authorName ?? "A former member" },
+      author: { id: m.authorId, name: authorName ?? forgePersonName(m.authorId) ?? "A former member" },
       body: m.deletedAt ? "" : m.body,
       version: m.version,
       createdAt: m.createdAt.toISOString(),
