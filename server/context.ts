@@ -158,7 +158,8 @@ export async function createServices(config: Config, log = createLogger(config.l
     workspaceModel: (workspaceId) => workspaceRunModel(db, providers, workspaceId),
   });
   const runIngest = createIngestJob({ db, config, log, authSecret, fail: snapshots.fail });
-  const forges = composeForges({ db, config, log, queue, outbound, snapshots, runIngest, providers, reviews, ask });
+  const core = { db, config, log, events, queue, outbound };
+  const forges = composeForges(core, { snapshots, runIngest, providers, reviews, ask, notifications });
   const knowledge = createKnowledgeService({ db, config, queue, events, log, searchIndexes });
   // Every job kind (server/jobs/kinds.ts), registered here and nowhere else.
   registerJobs(queue, {
@@ -226,7 +227,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     roomChat: createRoomChat({ db, events, rateLimits, notify: notifications.notify, onSend: ask.fromChat }),
     roomReactions: createRoomReactions({ db, events, rateLimits }),
     preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
-    findingTeam: createFindingTeam({ db, events }),
+    findingTeam: createFindingTeam({ db, events, onVerdict: forges.verdictChanged }),
     steering,
     ask,
     shares,
@@ -274,19 +275,22 @@ export function setServices(services: Services): void {
 }
 
 /** The forge layer (server/forges) over the services it drives: imports, reviews, Ask Argus. */
-function composeForges(d: {
-  db: Db;
-  config: Config;
-  log: Logger;
-  queue: JobQueue;
-  outbound: OutboundPolicy;
-  snapshots: SnapshotService;
-  runIngest: ReturnType<typeof createIngestJob>;
-  providers: ProviderService;
-  reviews: ReviewService;
-  ask: AskService;
-}): ForgeService {
-  const { db, config, log, queue, outbound, snapshots, runIngest, providers, reviews, ask } = d;
+function composeForges(
+  core: { db: Db; config: Config; log: Logger; events: EventBus; queue: JobQueue; outbound: OutboundPolicy },
+  d: {
+    snapshots: SnapshotService;
+    runIngest: ReturnType<typeof createIngestJob>;
+    providers: ProviderService;
+    reviews: ReviewService;
+    ask: AskService;
+    notifications: Notifications;
+  },
+): ForgeService {
+  const { db, config, log, queue, outbound, events } = core;
+  const { snapshots, runIngest, providers, reviews, ask } = d;
+  // PR replies and reactions land in a finding's thread and count as votes (server/forges/feedback.ts).
+  const chat = createRoomChat({ db, events, notify: d.notifications.notify });
+  const team = createFindingTeam({ db, events });
   return createForgeService({
     db,
     config,
@@ -309,5 +313,7 @@ function composeForges(d: {
       });
     },
     ask: (question) => ask.fromForge(question),
+    say: chat.fromForge,
+    vote: team.voteFromForge,
   });
 }

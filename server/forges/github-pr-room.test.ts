@@ -148,13 +148,13 @@ describe("@argus on a pull request", () => {
     expect(thread.context).toBeTruthy(); // the finding is the question's context
   }, 120_000);
 
-  it("comments by bots, on issues, or without @argus are acknowledged and ignored", async () => {
+  it("comments by bots or on issues are acknowledged and ignored; a plain comment gets no answer", async () => {
     const bot = await comment("issue_comment", repo, pull, { body: "@argus hello", bot: true });
     expect(bot.body.message).toMatch(/bot/);
     const issue = await comment("issue_comment", repo, pull, { body: "@argus hello", onIssue: true });
     expect(issue.body.message).toMatch(/not on a pull request/);
     const plain = await comment("issue_comment", repo, pull, { body: "looks good to me" });
-    expect(plain.body.message).toMatch(/does not mention @argus/);
+    expect(plain.status).toBe(202); // read for reactions on Argus's comments, not answered
     expect(repo.issueComments).toHaveLength(2);
   }, 60_000);
 
@@ -192,4 +192,125 @@ describe("@argus on a pull request", () => {
     expect(quiet.issueComments.at(-1)!.body).toMatch(/switched off/);
     expect(quiet.reviews).toHaveLength(1);
   }, 120_000);
+});
+
+describe("the room and the PR are one conversation", () => {
+  let repo: StandInRepo;
+  let pull: StandInPull;
+  let reviewUid: string;
+  let projectId: string;
+
+  const chatOf = (fingerprint: string) =>
+    server.services.db.roomMessage.findMany({
+      where: { room: reviewRoom(reviewUid), thread: fingerprint },
+      orderBy: { createdAt: "asc" },
+    });
+  const votesOf = (fingerprint: string) =>
+    server.services.db.findingVote.findMany({ where: { review: { uid: reviewUid }, fingerprint } });
+  const postedOn = (line: number) => {
+    const c = repo.comments.find((x) => x.line === line)!;
+    return {
+      comment: c,
+      row: server.services.db.forgeComment.findFirstOrThrow({ where: { commentId: String(c.id) } }),
+    };
+  };
+
+  it("a team vote in the room resolves the PR thread and says the verdict there", async () => {
+    ({ repo, pull } = await openPr("acme/votes", 5101, { "src/settings.py": SETTINGS }));
+    await deliver("pull_request", gh.pullRequestPayload("opened", repo, pull));
+    await settle();
+    expect(repo.comments.length).toBeGreaterThanOrEqual(2);
+    const pr = await server.services.db.forgePull.findFirstOrThrow({ where: { repo: { fullName: "acme/votes" } } });
+    reviewUid = pr.lastReviewUid!;
+    projectId = (await server.services.db.forgeRepo.findFirstOrThrow({ where: { fullName: "acme/votes" } })).projectId;
+
+    const user = await server.services.db.user.create({
+      data: { id: crypto.randomUUID(), name: "Bea Member", email: `bea-${Date.now()}@example.com` },
+    });
+    await server.services.db.membership.create({ data: { userId: user.id, workspaceId, role: "member" } });
+    const { comment, row } = postedOn(4);
+    const posted = await row;
+    await server.services.findingTeam.vote(
+      { userId: user.id, email: user.email, name: user.name },
+      { name: reviewRoom(reviewUid), workspaceId, role: "member" },
+      { fingerprint: posted.fingerprint, verdict: "wont_fix" },
+    );
+    await settle();
+    expect(gh.rejected).toEqual([]);
+    expect(comment.replies.at(-1)).toMatch(/The team judged this finding \*\*won't fix\*\* in Argus/);
+    expect(repo.resolvedThreads.has(comment.id)).toBe(true);
+    // A second look at the same verdict says nothing twice.
+    await server.services.findingTeam.vote(
+      { userId: user.id, email: user.email, name: user.name },
+      { name: reviewRoom(reviewUid), workspaceId, role: "member" },
+      { fingerprint: posted.fingerprint, verdict: "wont_fix" },
+    );
+    await settle();
+    expect(comment.replies).toHaveLength(1);
+  }, 120_000);
+
+  it("a 👎 on an Argus comment is a false-positive vote in the room, and the finding is not raised again", async () => {
+    const { comment, row } = postedOn(3);
+    const posted = await row;
+    gh.react(repo, comment.id, "mona", "-1");
+    gh.react(repo, comment.id, "hubot[bot]", "-1"); // a bot's reaction is no verdict
+    // Reactions are read when the PR's next job runs: here, a comment on the PR.
+    await comment_("looks fine otherwise");
+    expect(gh.rejected).toEqual([]);
+    const votes = await votesOf(posted.fingerprint);
+    expect(votes.map((v) => [v.userId, v.verdict])).toEqual([["github:mona", "false_positive"]]);
+    const chat = await chatOf(posted.fingerprint);
+    expect(chat.map((m) => [m.authorId, m.body])).toEqual([["github:mona", "👎 on the pull request"]]);
+    // The project's memory: dismissed, so a new PR with the same code does not raise it.
+    const dismissal = await server.services.db.findingDismissal.findUnique({
+      where: { projectId_fingerprint: { projectId, fingerprint: posted.fingerprint } },
+    });
+    expect(dismissal?.source).toBe("vote");
+    // Read once: the next job does not count it again.
+    await comment_("still fine");
+    expect(await votesOf(posted.fingerprint)).toHaveLength(1);
+
+    const again = gh.openPull(repo, {
+      number: 2,
+      title: "Settings again",
+      headRef: "again",
+      headSha: pull.headSha,
+      baseSha: pull.baseSha,
+    });
+    await deliver("pull_request", gh.pullRequestPayload("opened", repo, again));
+    await settle();
+    const second = repo.reviews.find((r) => r.pull === 2)!;
+    const secondComments = repo.comments.filter((c) => second.comments.includes(c.id));
+    expect(secondComments.length).toBeGreaterThan(0);
+    expect(secondComments.some((c) => c.line === 3)).toBe(false);
+  }, 120_000);
+
+  it("a reply to an Argus comment is shown in the finding's thread and counts as the verdict it states", async () => {
+    const { comment: argus, row } = postedOn(4);
+    const posted = await row;
+    const answer = await comment("pull_request_review_comment", repo, pull, {
+      body: "Good catch, confirmed — rotating the key now.",
+      login: "hubber",
+      inReplyTo: argus.id,
+    });
+    expect(answer.status).toBe(202);
+    const chat = await chatOf(posted.fingerprint);
+    expect(chat.at(-1)).toMatchObject({
+      authorId: "github:hubber",
+      body: "Good catch, confirmed — rotating the key now.",
+    });
+    const votes = await votesOf(posted.fingerprint);
+    expect(votes.find((v) => v.userId === "github:hubber")?.verdict).toBe("real");
+    // The room's view of the votes names the person on GitHub.
+    const events = await server.services.db.roomEvent.findMany({
+      where: { room: reviewRoom(reviewUid), type: "finding_votes" },
+      orderBy: { seq: "desc" },
+      take: 1,
+    });
+    expect(events[0]!.payload).toContain("hubber (GitHub)");
+  }, 60_000);
+
+  async function comment_(body: string) {
+    await comment("issue_comment", repo, pull, { body, login: "mona" });
+  }
 });

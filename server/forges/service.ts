@@ -18,6 +18,7 @@ import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } fr
 import { createPublishJob, type PublishJob } from "./publish.ts";
 import { createPullJob, type PullJobDeps } from "./pull-job.ts";
 import { createMentions, type AnswerJob } from "./mentions.ts";
+import { createFeedback, type FeedbackDeps, type VerdictJob } from "./feedback.ts";
 import type { ForgeQuestion } from "../ask/service.ts";
 import type { CommentJob } from "./github/intake.ts";
 import type { Forge } from "./types.ts";
@@ -69,6 +70,9 @@ export interface ForgeServiceDeps {
   startReview: PullJobDeps["startReview"];
   /** Ask Argus (server/ask): a PR's `@argus` question. */
   ask: (question: ForgeQuestion) => Promise<{ answerUid: string }>;
+  /** A PR reply or reaction in a finding's thread, and its vote (feedback.ts). */
+  say: FeedbackDeps["say"];
+  vote: FeedbackDeps["vote"];
 }
 
 export function createForgeService(deps: ForgeServiceDeps) {
@@ -103,6 +107,18 @@ export function createForgeService(deps: ForgeServiceDeps) {
     startReview: deps.startReview,
   });
   const publishJob = createPublishJob({ db, config, log, forgeFor });
+  const feedback = createFeedback({ db, config, log, forgeFor, say: deps.say, vote: deps.vote });
+  /** Reactions are read whenever a PR's job runs (GitHub sends no webhook for them). */
+  async function pollReactions(installationId: string, repoId: number, number: number): Promise<void> {
+    const pull = await db.forgePull.findFirst({
+      where: { number, repo: { installationId, externalId: String(repoId) } },
+      select: { id: true },
+    });
+    if (pull)
+      await feedback
+        .pollReactions(pull.id)
+        .catch((err: unknown) => log.warn({ err, number }, "reading a pull request's reactions failed"));
+  }
   const mentions = createMentions({
     db,
     config,
@@ -112,23 +128,38 @@ export function createForgeService(deps: ForgeServiceDeps) {
     importHead: pullJob.importHead,
     ask: deps.ask,
     enqueueAnswer: (job) => queue.enqueue("forge.answer", job),
-    onReply: async () => undefined,
+    onReply: (job) => feedback.reply(job),
   });
 
   return {
-    /** The job handlers (registered by the composition root, server/context.ts). */
-    pullJob: async (job: PullJob) => void (await pullJob(job)),
-    publishJob: (job: PublishJob) => publishJob(job),
-    commentJob: (job: CommentJob) => mentions.commentJob(job),
-    answerJob: (job: AnswerJob) => mentions.answerJob(job),
     /** The forge's job kinds as the composition root registers them (server/jobs/kinds.ts). */
     jobs: {
-      "forge.pull": { handler: async (job: PullJob) => void (await pullJob(job)), options: { concurrency: 1 } },
+      "forge.pull": {
+        handler: async (job: PullJob) => {
+          await pollReactions(job.installationId, job.repo.id, job.number);
+          await pullJob(job);
+        },
+        options: { concurrency: 1 },
+      },
       "forge.publish": { handler: (job: PublishJob) => publishJob(job), options: { concurrency: 2 } },
-      "forge.comment": { handler: (job: CommentJob) => mentions.commentJob(job), options: { concurrency: 1 } },
+      "forge.comment": {
+        handler: async (job: CommentJob) => {
+          await pollReactions(job.installationId, job.repo.id, job.number);
+          await mentions.commentJob(job);
+        },
+        options: { concurrency: 1 },
+      },
       "forge.answer": { handler: (job: AnswerJob) => mentions.answerJob(job), options: { concurrency: 2 } },
+      "forge.verdict": { handler: (job: VerdictJob) => feedback.verdictJob(job), options: { concurrency: 1 } },
     },
     /** An Ask Argus answer ended (server/ask's runner): a PR's `@argus` question gets its reply. */
+    /** A member voted on a finding in its room: when the finding is on a PR, the PR hears the verdict. */
+    verdictChanged(reviewUid: string, fingerprint: string): void {
+      db.forgeComment
+        .findFirst({ where: { fingerprint, pull: { repo: { project: { reviews: { some: { uid: reviewUid } } } } } } })
+        .then((posted) => (posted ? queue.enqueue("forge.verdict", { reviewUid, fingerprint }) : undefined))
+        .catch((err: unknown) => log.error({ err }, "handing a verdict to its pull request failed"));
+    },
     answerEnded: (answerUid: string) =>
       mentions
         .answerEnded(answerUid)

@@ -80,6 +80,8 @@ export const JOB_PAYLOADS = {
   }),
   /** An `@argus` question's answer ended: reply on the pull request (server/forges/mentions.ts). */
   "forge.answer": z.object({ answerUid: id }),
+  /** A finding's team verdict changed in its room: say it on the PR thread (server/forges/feedback.ts). */
+  "forge.verdict": z.object({ reviewUid: id, fingerprint: z.string().min(1).max(200) }),
 } satisfies Record<string, z.ZodType>;
 
 export type JobKind = keyof typeof JOB_PAYLOADS;

@@ -8,9 +8,11 @@
  * workspace connected (logged with its id) · 409 a delivery id already taken · 202 queued · 200
  * acknowledged and ignored (ping, events and actions Argus does not act on).
  *
- * Comments: an issue comment on a pull request or a review comment that mentions `@argus`, and a
- * review comment answering another (a reply to one of Argus's own comments counts; the job checks),
- * become a `forge.comment` job. Comments written by a bot — Argus's own among them — are ignored.
+ * Comments: every new comment on a pull request (issue comment or review comment) by a person
+ * becomes a `forge.comment` job: `@argus …` is a question or a review request, a reply to one of
+ * Argus's comments is feedback, and any comment is a moment to read the reactions on Argus's
+ * comments (GitHub sends no webhook for reactions). Comments written by a bot — Argus's own among
+ * them — are ignored.
  */
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
@@ -64,9 +66,6 @@ const reviewCommentEvent = z.object({
     in_reply_to_id: z.number().int().positive().optional(),
   }),
 });
-
-/** `@argus` as a word of its own (not an e-mail address, not `@argus-bot`). */
-export const mentionsArgus = (body: string) => /(^|[^\w@.`-])@argus(?![\w.-])/i.test(body);
 
 /** What the pull-request job is handed: ids only, the rest is read from GitHub when it runs. */
 export type PullJob = JobMap["forge.pull"];
@@ -149,8 +148,6 @@ export function createGitHubIntake(deps: {
     if ("issue" in event && !event.issue.pull_request)
       return answer(200, "Ignored: a comment on an issue, not on a pull request.");
     if (event.comment.user.type === "Bot") return answer(200, "Ignored: a bot's comment.");
-    if (!mentionsArgus(event.comment.body) && inReplyTo === undefined)
-      return answer(200, "Ignored: the comment does not mention @argus.");
     const installation = await installationOf(event.installation.id, event.repository.full_name, deliveryId);
     if (!("id" in installation)) return installation;
     const refused = await recordDelivery(deliveryId, `${eventName}.${event.action}`);
