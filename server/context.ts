@@ -6,6 +6,7 @@ import { createOutboundPolicy, type OutboundPolicy } from "./net/outbound.ts";
 import { mkdirSync } from "node:fs";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { resolveAuthSecret } from "./auth/secret.ts";
+import { createSecretBox } from "./lib/secret-box.ts";
 import { createSetupToken, type SetupToken } from "./auth/setup-token.ts";
 import { getConfig, type Config } from "./config.ts";
 import { createDb, type Db } from "./db/client.ts";
@@ -299,6 +300,7 @@ function composeForges(
     // Every forge request through the outbound policy (a GitHub Enterprise host on the
     // company network is allowed by the operator in OUTBOUND_ALLOWED_HOSTS).
     fetch: outbound.fetch,
+    box: createSecretBox(resolveAuthSecret(config), "forge-app"),
     beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
     runIngest: (job) => runIngest(job),
     failSnapshot: snapshots.fail,

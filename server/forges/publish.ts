@@ -152,7 +152,7 @@ export function createPublishJob(deps: PublishDeps) {
       readFile: snapshotReader(path.resolve(src)),
       headSha: pull.reviewingSha,
       inlineCap: rules.inlineCap,
-      failOn: rules.failOn,
+      failOn: rules.failOnSet ? rules.failOn : ((pull.repo.failOn as Severity | null) ?? null),
       roomUrl: url,
       incrementalFrom: pull.reviewingFrom ?? undefined,
       notes: problems.length ? [...problems, "The defaults applied instead of .argus.yaml."] : undefined,

@@ -32,6 +32,8 @@ export interface RepoRules {
   ignore: string[];
   minSeverity: Severity;
   failOn: Severity | null;
+  /** Whether the file said fail_on (else the repository's setting in Argus applies). */
+  failOnSet: boolean;
   inlineCap: number;
 }
 
@@ -39,6 +41,7 @@ export const DEFAULT_RULES: RepoRules = {
   ignore: [],
   minSeverity: "info",
   failOn: null,
+  failOnSet: false,
   inlineCap: DEFAULT_INLINE_CAP,
 };
 
@@ -77,7 +80,13 @@ export function parseRepoRules(text: string): RulesRead {
     };
   const r = parsed.data;
   return {
-    rules: { ignore: r.ignore, minSeverity: r.min_severity, failOn: r.fail_on, inlineCap: r.max_inline_comments },
+    rules: {
+      ignore: r.ignore,
+      minSeverity: r.min_severity,
+      failOn: r.fail_on,
+      failOnSet: value !== null && typeof value === "object" && "fail_on" in value,
+      inlineCap: r.max_inline_comments,
+    },
     problems: [],
   };
 }

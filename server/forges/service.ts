@@ -12,7 +12,6 @@ import { conflict, invalid, notFound } from "../errors.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import type { IngestJob } from "../snapshots/job.ts";
-import { createGitHubApp, type GitHubApp } from "./github/client.ts";
 import { gitHubForge } from "./github/forge.ts";
 import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } from "./github/intake.ts";
 import { createPublishJob, type PublishJob } from "./publish.ts";
@@ -22,6 +21,9 @@ import { createFeedback, type FeedbackDeps, type VerdictJob } from "./feedback.t
 import type { ForgeQuestion } from "../ask/service.ts";
 import type { CommentJob } from "./github/intake.ts";
 import type { Forge } from "./types.ts";
+import type { SecretBox } from "../lib/secret-box.ts";
+import { createForgeApps } from "./workspace-apps.ts";
+import { severitySchema } from "../shared/findings.ts";
 
 export const connectInstallationInput = z.object({
   workspaceId: z.string().min(1),
@@ -36,6 +38,8 @@ export const disconnectInstallationInput = connectInstallationInput;
 export const repoModeInput = z.object({
   projectUid: z.uuid(),
   mode: z.enum(["auto", "on_request", "off"]),
+  /** The severity that fails the Argus check (`.argus.yaml` fail_on wins); null: never; omitted: unchanged. */
+  failOn: severitySchema.nullable().optional(),
 });
 
 /** What Settings → Integrations shows: never a token or key (the App's live in the environment). */
@@ -44,7 +48,7 @@ export interface InstallationView {
   installationId: number;
   account: string | null;
   createdAt: Date;
-  repos: { fullName: string; projectUid: string; mode: string }[];
+  repos: { fullName: string; projectUid: string; mode: string; failOn: string | null }[];
 }
 
 /** A review's pull request, for its room page. */
@@ -56,6 +60,8 @@ export interface PullView {
   headRef: string;
   headSha: string;
   state: string;
+  /** This review's findings posted inline on the PR, each with its comment's link. */
+  findings: { fingerprint: string; path: string; line: number; url: string }[];
 }
 
 export interface ForgeServiceDeps {
@@ -64,6 +70,8 @@ export interface ForgeServiceDeps {
   log: Logger;
   queue: JobQueue;
   fetch: typeof globalThis.fetch;
+  /** Seals a workspace's own GitHub App (purpose "forge-app"). */
+  box: SecretBox;
   beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
@@ -77,21 +85,23 @@ export interface ForgeServiceDeps {
 
 export function createForgeService(deps: ForgeServiceDeps) {
   const { db, config, log, queue } = deps;
-  const github: GitHubApp | undefined = config.forges.githubApp
-    ? createGitHubApp({ app: config.forges.githubApp, apiUrl: config.forges.githubApiUrl, fetch: deps.fetch, log })
-    : undefined;
+  const apps = createForgeApps({ db, config, log, fetch: deps.fetch, box: deps.box });
 
   async function forgeFor(installationId: string): Promise<Forge> {
     const installation = await db.forgeInstallation.findUniqueOrThrow({ where: { id: installationId } });
-    if (installation.forge !== "github" || !github)
-      throw invalid("This installation's forge is not configured on this Argus (GITHUB_APP_ID …).");
+    const github = installation.forge === "github" ? await apps.forWorkspace(installation.workspaceId) : undefined;
+    if (!github)
+      throw invalid(
+        "This installation's forge is not configured on this Argus (GITHUB_APP_ID …, or Settings → Integrations).",
+      );
     return gitHubForge(await github.installation(Number(installation.externalId)));
   }
 
   const intake = createGitHubIntake({
     db,
     log,
-    verify: github?.verify,
+    configured: apps.any,
+    verify: apps.verify,
     enqueue: (job) => queue.enqueue("forge.pull", job),
     enqueueComment: (job) => queue.enqueue("forge.comment", job),
   });
@@ -172,8 +182,12 @@ export function createForgeService(deps: ForgeServiceDeps) {
       if (pull) await queue.enqueue("forge.publish", { reviewUid });
     },
 
-    /** Whether this Argus has a GitHub App (Settings says what to set when not). */
-    githubConfigured: () => github !== undefined,
+    /** Whether this Argus has a GitHub App from its environment (Settings says what to set when not). */
+    githubConfigured: () => apps.env !== undefined,
+    /** The workspace's GitHub App as Settings shows it; owners save or remove their own (sealed). */
+    app: apps.view,
+    saveApp: apps.save,
+    removeApp: apps.remove,
 
     async installations(actor: Actor, workspaceId: string): Promise<InstallationView[]> {
       await requireRole(db, actor, workspaceId, "owner");
@@ -187,7 +201,12 @@ export function createForgeService(deps: ForgeServiceDeps) {
         installationId: Number(r.externalId),
         account: r.account,
         createdAt: r.createdAt,
-        repos: r.repos.map((repo) => ({ fullName: repo.fullName, projectUid: repo.project.uid, mode: repo.mode })),
+        repos: r.repos.map((repo) => ({
+          fullName: repo.fullName,
+          projectUid: repo.project.uid,
+          mode: repo.mode,
+          failOn: repo.failOn,
+        })),
       }));
     },
 
@@ -205,7 +224,10 @@ export function createForgeService(deps: ForgeServiceDeps) {
       if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
       await requireRole(db, actor, project.workspaceId, "owner");
       if (!project.forgeRepo) throw invalid("That project is not linked to a repository on a forge.");
-      await db.forgeRepo.update({ where: { id: project.forgeRepo.id }, data: { mode: input.mode } });
+      await db.forgeRepo.update({
+        where: { id: project.forgeRepo.id },
+        data: { mode: input.mode, ...(input.failOn !== undefined ? { failOn: input.failOn } : {}) },
+      });
     },
 
     /** The pull request a review was started for (its room shows the PR), or null. */
@@ -213,7 +235,11 @@ export function createForgeService(deps: ForgeServiceDeps) {
       const review = await db.review.findUnique({ where: { uid: reviewUid }, select: { workspaceId: true } });
       if (!review) throw notFound(`No review with id ${reviewUid}. It may have been deleted.`);
       await requireRole(db, actor, review.workspaceId, "viewer");
-      const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, include: { repo: true } });
+      const posted = await db.forgeComment.findFirst({ where: { reviewUid }, select: { pullId: true } });
+      const pull = await db.forgePull.findFirst({
+        where: posted ? { id: posted.pullId } : { lastReviewUid: reviewUid },
+        include: { repo: true, comments: { where: { reviewUid }, orderBy: [{ path: "asc" }, { line: "asc" }] } },
+      });
       if (!pull) return null;
       return {
         repo: pull.repo.fullName,
@@ -223,6 +249,12 @@ export function createForgeService(deps: ForgeServiceDeps) {
         headRef: pull.headRef,
         headSha: pull.headSha,
         state: pull.state,
+        findings: pull.comments.map((c) => ({
+          fingerprint: c.fingerprint,
+          path: c.path,
+          line: c.line,
+          url: `${pull.url}#discussion_r${c.commentId}`,
+        })),
       };
     },
 

@@ -19,6 +19,7 @@ import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { JobMap } from "../../jobs/kinds.ts";
+import type { SignedBy } from "../workspace-apps.ts";
 
 export interface Delivery {
   event: string | undefined;
@@ -76,8 +77,10 @@ const answer = (status: number, message: string): IntakeAnswer => ({ status, bod
 export function createGitHubIntake(deps: {
   db: Db;
   log: Logger;
-  /** The App's signature check; undefined when no GitHub App is configured. */
-  verify: ((payload: string, signature: string) => Promise<boolean>) | undefined;
+  /** Whether any GitHub App is configured (the environment's, or a workspace's). */
+  configured: () => Promise<boolean>;
+  /** The signature check: who signed (the environment's App, or a workspace's), or null. */
+  verify: (payload: string, signature: string) => Promise<SignedBy | null>;
   enqueue: (job: PullJob) => Promise<void>;
   enqueueComment: (job: CommentJob) => Promise<void>;
 }) {
@@ -88,12 +91,15 @@ export function createGitHubIntake(deps: {
     installationId: number,
     repo: string,
     deliveryId: string,
+    signedBy: SignedBy,
   ): Promise<{ id: string } | IntakeAnswer> {
     const installation = await db.forgeInstallation.findUnique({
       where: { forge_externalId: { forge: "github", externalId: String(installationId) } },
-      select: { id: true },
+      select: { id: true, workspaceId: true },
     });
-    if (installation) return installation;
+    // A workspace's own App acts only for that workspace's installations.
+    if (installation && (signedBy.workspaceId === null || signedBy.workspaceId === installation.workspaceId))
+      return { id: installation.id };
     log.warn(
       { installation: installationId, repo, delivery: deliveryId },
       "GitHub delivery for an installation no workspace has connected",
@@ -115,14 +121,14 @@ export function createGitHubIntake(deps: {
     }
   }
 
-  async function pullRequest(json: unknown, deliveryId: string): Promise<IntakeAnswer> {
+  async function pullRequest(json: unknown, deliveryId: string, signedBy: SignedBy): Promise<IntakeAnswer> {
     const parsed = pullRequestEvent.safeParse(json);
     if (!parsed.success)
       return answer(400, "The pull_request delivery lacks its action, number, installation or repository.");
     const event = parsed.data;
     if (!(PULL_ACTIONS as readonly string[]).includes(event.action))
       return answer(200, `Ignored: Argus does not act on pull_request.${event.action}.`);
-    const installation = await installationOf(event.installation.id, event.repository.full_name, deliveryId);
+    const installation = await installationOf(event.installation.id, event.repository.full_name, deliveryId, signedBy);
     if (!("id" in installation)) return installation;
     const refused = await recordDelivery(deliveryId, `pull_request.${event.action}`);
     if (refused) return refused;
@@ -136,7 +142,12 @@ export function createGitHubIntake(deps: {
     return answer(202, `Queued: pull request #${event.number} of ${event.repository.full_name} (${event.action}).`);
   }
 
-  async function comment(eventName: string, json: unknown, deliveryId: string): Promise<IntakeAnswer> {
+  async function comment(
+    eventName: string,
+    json: unknown,
+    deliveryId: string,
+    signedBy: SignedBy,
+  ): Promise<IntakeAnswer> {
     const review = eventName === "pull_request_review_comment";
     const parsed = (review ? reviewCommentEvent : issueCommentEvent).safeParse(json);
     if (!parsed.success)
@@ -148,7 +159,7 @@ export function createGitHubIntake(deps: {
     if ("issue" in event && !event.issue.pull_request)
       return answer(200, "Ignored: a comment on an issue, not on a pull request.");
     if (event.comment.user.type === "Bot") return answer(200, "Ignored: a bot's comment.");
-    const installation = await installationOf(event.installation.id, event.repository.full_name, deliveryId);
+    const installation = await installationOf(event.installation.id, event.repository.full_name, deliveryId, signedBy);
     if (!("id" in installation)) return installation;
     const refused = await recordDelivery(deliveryId, `${eventName}.${event.action}`);
     if (refused) return refused;
@@ -168,13 +179,15 @@ export function createGitHubIntake(deps: {
   }
 
   return async function receive(delivery: Delivery): Promise<IntakeAnswer> {
-    if (!deps.verify)
+    if (!(await deps.configured()))
       return answer(
         404,
         "No GitHub App is configured on this Argus (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY, GITHUB_WEBHOOK_SECRET).",
       );
     const payload = delivery.body.toString("utf8");
-    if (!delivery.signature || !payload || !(await deps.verify(payload, delivery.signature).catch(() => false)))
+    const signedBy =
+      delivery.signature && payload ? await deps.verify(payload, delivery.signature).catch(() => null) : null;
+    if (!signedBy)
       return answer(
         401,
         "The X-Hub-Signature-256 header does not match this delivery: check the App's webhook secret.",
@@ -191,7 +204,7 @@ export function createGitHubIntake(deps: {
     } catch {
       return answer(400, "The delivery's body is not JSON.");
     }
-    if (delivery.event === "pull_request") return pullRequest(json, delivery.deliveryId);
-    return comment(delivery.event, json, delivery.deliveryId);
+    if (delivery.event === "pull_request") return pullRequest(json, delivery.deliveryId, signedBy);
+    return comment(delivery.event, json, delivery.deliveryId, signedBy);
   };
 }
