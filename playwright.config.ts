@@ -57,6 +57,8 @@ export default defineConfig({
       DATABASE_URL: "",
       SETUP_TOKEN,
       PIPELINES_ALLOWED_HOSTS: "127.0.0.1,localhost",
+      // e2e/integrations.spec.ts runs a GitHub stand-in there (a workspace's own App talks to it).
+      GITHUB_API_URL: `http://127.0.0.1:${port + 7}`,
     },
   },
 });

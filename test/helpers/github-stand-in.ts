@@ -155,7 +155,9 @@ function verifyJwt(token: string, publicKey: ReturnType<typeof createPublicKey>,
   return String(claims.iss) === String(appId) && (claims.exp ?? 0) * 1000 > Date.now();
 }
 
-export async function startGitHubStandIn(opts: { installationId?: number } = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn(
+  opts: { installationId?: number; port?: number } = {},
+): Promise<GitHubStandIn> {
   const api = gitHubOpenApi();
   const { privateKey } = generateKeyPairSync("rsa", {
     modulusLength: 2048,
@@ -480,7 +482,7 @@ export async function startGitHubStandIn(opts: { installationId?: number } = {})
       if (!res.headersSent) json(res, 500, { message: String(err) });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as WebhookExample[];
