@@ -304,15 +304,12 @@ function composeForges(
     beginSnapshot: (project, label) => snapshots.begin(project, null, "github", label),
     runIngest: (job) => runIngest(job),
     failSnapshot: snapshots.fail,
-    async startReview(uid, project, paths, settings) {
-      // The agent when the workspace has a model, else the static engine.
-      const model = await workspaceChatModel(db, providers, project.workspaceId);
-      await reviews.startForPullRequest(uid, {
-        projectUid: project.uid,
-        engine: model ? "agent" : "static",
-        scope: { kind: "paths", paths },
-        settings,
-      });
+    async startReview(uid, project, paths, settings, repo) {
+      // The agent when the workspace has a model (and .argus.yaml does not ask for the static engine).
+      const model = repo.engine === "static" ? null : await workspaceChatModel(db, providers, project.workspaceId);
+      const engine = model ? "agent" : "static";
+      const scope = { kind: "paths" as const, paths };
+      await reviews.startForPullRequest(uid, { projectUid: project.uid, engine, scope, settings }, repo.instructions);
     },
     ask: (question) => ask.fromForge(question),
     say: chat.fromForge,

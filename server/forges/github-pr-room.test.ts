@@ -314,3 +314,24 @@ describe("the room and the PR are one conversation", () => {
     await comment("issue_comment", repo, pull, { body, login: "mona" });
   }
 });
+
+describe("a huge pull request", () => {
+  it("is reviewed within .argus.yaml's max_files, and the summary says which files were skipped", async () => {
+    const { repo, pull } = await openPr("acme/huge", 5201, {
+      ".argus.yaml": "max_files: 2\n",
+      "src/a.py": 'AWS_ACCESS_KEY_ID = "AKIAZ7QW3RT5YU8IOPLK"\n',
+      "src/b.py": "B = 1\n",
+      "src/c.py": "C = 1\n",
+      "src/d.py": "D = 1\n",
+    });
+    await deliver("pull_request", gh.pullRequestPayload("opened", repo, pull));
+    await settle();
+    expect(gh.rejected).toEqual([]);
+    const summary = repo.issueComments[0]!.body;
+    expect(summary).toMatch(/over the review's limits \(2 files/);
+    expect(summary).toMatch(/3 files were not reviewed: `src\/b\.py`, `src\/c\.py`, `src\/d\.py`/);
+    const pr = await server.services.db.forgePull.findFirstOrThrow({ where: { repo: { fullName: "acme/huge" } } });
+    const review = await server.services.db.review.findUniqueOrThrow({ where: { uid: pr.lastReviewUid! } });
+    expect(JSON.parse(review.scope)).toMatchObject({ paths: [".argus.yaml", "src/a.py"] });
+  }, 120_000);
+});

@@ -23,11 +23,10 @@ import type { Forge, PullInfo, PullRef } from "./types.ts";
 import { ForgeGoneError } from "./types.ts";
 import type { PullJob } from "./github/intake.ts";
 import { readRepoRules } from "./repo-rules.ts";
+import { selectReviewed } from "./selection.ts";
+import { reviewInstructions } from "./guidance.ts";
 import { matcherFor } from "../lib/path-match.ts";
 import type { Severity } from "../shared/findings.ts";
-
-/** A review's scope names at most this many paths; a PR touching more is reviewed on its first ones. */
-export const MAX_REVIEWED_FILES = 200;
 
 export interface PullJobDeps {
   db: Db;
@@ -38,8 +37,17 @@ export interface PullJobDeps {
   beginSnapshot: (project: Project, label: string) => Promise<{ id: string; uid: string }>;
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
-  /** Starts the review with this uid (static or agent, chosen for the workspace). */
-  startReview: (uid: string, project: Project, paths: string[], settings: { minSeverity: Severity }) => Promise<void>;
+  /**
+   * Starts the review with this uid (static or agent, chosen for the workspace; `.argus.yaml` engine
+   * may say which), the repository's instructions given to the agent (guidance.ts).
+   */
+  startReview: (
+    uid: string,
+    project: Project,
+    paths: string[],
+    settings: { minSeverity: Severity },
+    repo: { engine: "auto" | "agent" | "static"; instructions: string | null },
+  ) => Promise<void>;
 }
 
 /** The repository's link to its Argus project, made on its first event (a pull request or a comment). */
@@ -168,7 +176,8 @@ export function createPullJob(deps: PullJobDeps) {
     if (info.draft && !job.requested) return { skipped: "draft" }; // drafts wait for ready_for_review
     if (pull.lastReviewedSha === info.headSha || pull.reviewingSha === info.headSha) return { skipped: "reviewed" };
 
-    const prFiles = (await forge.diff(ref)).filter((f) => f.status !== "removed").map((f) => f.path);
+    const diff = await forge.diff(ref);
+    const prFiles = diff.filter((f) => f.status !== "removed").map((f) => f.path);
     let files = prFiles;
     let from: string | null = null;
     if (pull.lastReviewedSha) {
@@ -202,7 +211,16 @@ export function createPullJob(deps: PullJobDeps) {
       where: { id: pull.id },
       data: { lastReviewUid: reviewUid, reviewingSha: info.headSha, reviewingFrom: from },
     });
-    await deps.startReview(reviewUid, project, files.slice(0, MAX_REVIEWED_FILES), { minSeverity: rules.minSeverity });
+    // A huge PR is reviewed on its first files within .argus.yaml's max_files / max_lines (publish.ts says which were not).
+    const { reviewed } = selectReviewed(diff, files, rules);
+    const guidance = await reviewInstructions(src, rules.instructions);
+    await deps.startReview(
+      reviewUid,
+      project,
+      reviewed,
+      { minSeverity: rules.minSeverity },
+      { engine: rules.engine, instructions: guidance.text },
+    );
     log.info(
       { repo: repo.fullName, pull: job.number, review: reviewUid, files: files.length },
       "pull request review started",
