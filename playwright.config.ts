@@ -53,7 +53,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
       DATABASE_URL: "",
       SETUP_TOKEN,
       PIPELINES_ALLOWED_HOSTS: "127.0.0.1,localhost",

@@ -54,7 +54,13 @@ test("an owner connects a GitHub App; a PR's review room shows the PR and its fi
   const d = gh.delivery("pull_request", gh.pullRequestPayload("opened", repo, pull));
   const res = await page.request.post("/api/forges/github/webhook", { headers: d.headers, data: d.body });
   expect(res.status()).toBe(202);
-  await expect.poll(() => repo.checkRuns.length, { timeout: 60_000 }).toBe(1);
+  // Webhook → import → static review → publish (the check run is written last).
+  await expect
+    .poll(() => repo.checkRuns.length, { timeout: 60_000 })
+    .toBe(1)
+    .catch((err: Error) => {
+      throw new Error(`${err.message}\nrequests: ${gh.requests.join(", ")}\nrefused: ${gh.rejected.join(", ")}`);
+    });
   expect(gh.rejected).toEqual([]);
   expect(repo.comments.length).toBeGreaterThan(0);
 

@@ -104,7 +104,7 @@ export function createMentions(deps: MentionDeps) {
       body = `Reviewing ${head} now — watch it live and discuss each finding: [the review room](${roomUrl(config, outcome.started)}).`;
     else {
       const pull = await db.forgePull.findFirst({
-        where: { number: job.number, repo: { externalId: String(job.repo.id) } },
+        where: { number: job.number, repo: { installationId: job.installationId, externalId: String(job.repo.id) } },
       });
       const room = pull?.lastReviewUid ? ` — [the review room](${roomUrl(config, pull.lastReviewUid)})` : "";
       body = outcome.skipped === "reviewed" ? `${head} is already reviewed${room}.` : REVIEW_ANSWERS[outcome.skipped];
