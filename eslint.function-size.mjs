@@ -42,7 +42,6 @@ export const FUNCTION_SIZE_RATCHET = {
   "server/codebase/analysis/taint/py/interp.ts": 190,
   "server/codebase/analysis/taint/py/model.ts": 364,
   "server/codebase/symbols/build.ts": 168,
-  "server/context.ts": 151,
   "server/events/bus.ts": 210,
   "server/forges/github/forge.ts": 161,
   "server/knowledge/job.ts": 224,
