@@ -191,6 +191,10 @@ describe("@argus on a pull request", () => {
     await comment("issue_comment", quiet, qp, { body: "@argus review please" });
     expect(quiet.issueComments.at(-1)!.body).toMatch(/switched off/);
     expect(quiet.reviews).toHaveLength(1);
+    // Off is quiet: a question gets no answer either.
+    const before = quiet.issueComments.length;
+    await comment("issue_comment", quiet, qp, { body: "@argus what does settings.py do?" });
+    expect(quiet.issueComments).toHaveLength(before);
   }, 120_000);
 });
 

@@ -138,6 +138,7 @@ export function createMentions(deps: MentionDeps) {
 
   async function question(job: CommentJob, text: string, forge: Forge, ref: PullRef, replyTo: string) {
     const repo = await linkRepo(db, job);
+    if (repo.mode === "off") return; // quiet by design: a repository set to off gets no answers either
     const pull = await recordPull(db, repo.id, job.number, await forge.pull(ref));
     const where = await target(job, forge, repo, pull);
     if (!where)
