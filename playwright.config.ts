@@ -53,10 +53,12 @@ export default defineConfig({
     env: {
       PORT: String(port),
       DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
       DATABASE_URL: "",
       SETUP_TOKEN,
       PIPELINES_ALLOWED_HOSTS: "127.0.0.1,localhost",
+      // e2e/integrations.spec.ts runs a GitHub stand-in there (a workspace's own App talks to it).
+      GITHUB_API_URL: `http://127.0.0.1:${port + 7}`,
     },
   },
 });

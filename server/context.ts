@@ -6,13 +6,14 @@ import { createOutboundPolicy, type OutboundPolicy } from "./net/outbound.ts";
 import { mkdirSync } from "node:fs";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { resolveAuthSecret } from "./auth/secret.ts";
+import { createSecretBox } from "./lib/secret-box.ts";
 import { createSetupToken, type SetupToken } from "./auth/setup-token.ts";
 import { getConfig, type Config } from "./config.ts";
 import { createDb, type Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createProjectService } from "./projects/service.ts";
 import { createPromptService } from "./prompts/service.ts";
-import { createProviderService } from "./providers/service.ts";
+import { createProviderService, type ProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
 import { createMembershipChanges } from "./workspaces/membership-changes.ts";
 import { createInProcessQueue, type JobQueue } from "./jobs/queue.ts";
@@ -23,7 +24,7 @@ import { createLocalSignals, createRedisSignals, type Signals } from "./cluster/
 import { redisRateLimitStore } from "./cluster/rate-limit-store.ts";
 import type { RateLimitStore } from "./lib/rate-limit.ts";
 import { createIngestJob } from "./snapshots/job.ts";
-import { createSnapshotService } from "./snapshots/service.ts";
+import { createSnapshotService, type SnapshotService } from "./snapshots/service.ts";
 import { dropProjectStorage, searchStoreUri } from "./snapshots/storage.ts";
 import { createIndexCache } from "./retrieval/store/index.ts";
 import { createEventBus, type EventBus } from "./events/bus.ts";
@@ -131,7 +132,20 @@ export async function createServices(config: Config, log = createLogger(config.l
   // Search indexes stay open between requests (opening one costs far more than searching it).
   const searchIndexes = createIndexCache(searchStoreUri(config));
   const snapshots = createSnapshotService({ db, config, queue, log, authSecret, searchIndexes });
-  const ask = createAskService({ db, config, events, log, providers, searchIndexes, queue, signals, redis });
+  // A pull request's `@argus` question is answered on the PR too (server/forges/mentions.ts).
+  const onAnswerEnded = (answer: { uid: string }) => void forges.answerEnded(answer.uid);
+  const ask = createAskService({
+    db,
+    config,
+    events,
+    log,
+    providers,
+    searchIndexes,
+    queue,
+    signals,
+    redis,
+    onAnswerEnded,
+  });
   const pipelines = createPipelineService({
     db,
     config,
@@ -145,28 +159,8 @@ export async function createServices(config: Config, log = createLogger(config.l
     workspaceModel: (workspaceId) => workspaceRunModel(db, providers, workspaceId),
   });
   const runIngest = createIngestJob({ db, config, log, authSecret, fail: snapshots.fail });
-  const forges: ForgeService = createForgeService({
-    db,
-    config,
-    log,
-    queue,
-    // Every forge request through the outbound policy (a GitHub Enterprise host on the
-    // company network is allowed by the operator in OUTBOUND_ALLOWED_HOSTS).
-    fetch: outbound.fetch,
-    beginSnapshot: (project, label, forge) => snapshots.begin(project, null, forge, label),
-    runIngest: (job) => runIngest(job),
-    failSnapshot: snapshots.fail,
-    async startReview(uid, project, paths, settings) {
-      // The agent when the workspace has a model, else the static engine.
-      const model = await workspaceChatModel(db, providers, project.workspaceId);
-      await reviews.startForPullRequest(uid, {
-        projectUid: project.uid,
-        engine: model ? "agent" : "static",
-        scope: { kind: "paths", paths },
-        settings,
-      });
-    },
-  });
+  const core = { db, config, log, events, queue, outbound };
+  const forges = composeForges(core, { snapshots, runIngest, providers, reviews, ask, notifications });
   const knowledge = createKnowledgeService({ db, config, queue, events, log, searchIndexes });
   // Every job kind (server/jobs/kinds.ts), registered here and nowhere else.
   registerJobs(queue, {
@@ -202,8 +196,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     "ask.thread": ask.threadJob,
     "knowledge.index": knowledge.indexJob,
     "pipeline.run": pipelines.runJob,
-    "forge.pull": { handler: forges.pullJob, options: { concurrency: 1 } },
-    "forge.publish": { handler: forges.publishJob, options: { concurrency: 2 } },
+    ...forges.jobs,
   });
   return {
     config,
@@ -235,7 +228,7 @@ export async function createServices(config: Config, log = createLogger(config.l
     roomChat: createRoomChat({ db, events, rateLimits, notify: notifications.notify, onSend: ask.fromChat }),
     roomReactions: createRoomReactions({ db, events, rateLimits }),
     preferences: createPreferences(db, (err) => log.error({ err }, "a preference listener failed")),
-    findingTeam: createFindingTeam({ db, events }),
+    findingTeam: createFindingTeam({ db, events, onVerdict: forges.verdictChanged }),
     steering,
     ask,
     shares,
@@ -280,4 +273,46 @@ export function getServices(): Promise<Services> {
 
 export function setServices(services: Services): void {
   (globalThis as unknown as Store)[KEY] = Promise.resolve(services);
+}
+
+/** The forge layer (server/forges) over the services it drives: imports, reviews, Ask Argus. */
+function composeForges(
+  core: { db: Db; config: Config; log: Logger; events: EventBus; queue: JobQueue; outbound: OutboundPolicy },
+  d: {
+    snapshots: SnapshotService;
+    runIngest: ReturnType<typeof createIngestJob>;
+    providers: ProviderService;
+    reviews: ReviewService;
+    ask: AskService;
+    notifications: Notifications;
+  },
+): ForgeService {
+  const { db, config, log, queue, outbound, events } = core;
+  const { snapshots, runIngest, providers, reviews, ask } = d;
+  // PR replies and reactions land in a finding's thread and count as votes (server/forges/feedback.ts).
+  const chat = createRoomChat({ db, events, notify: d.notifications.notify });
+  const team = createFindingTeam({ db, events });
+  return createForgeService({
+    db,
+    config,
+    log,
+    queue,
+    // Every forge request through the outbound policy (a GitHub Enterprise host on the
+    // company network is allowed by the operator in OUTBOUND_ALLOWED_HOSTS).
+    fetch: outbound.fetch,
+    box: createSecretBox(resolveAuthSecret(config), "forge-app"),
+    beginSnapshot: (project, label, forge) => snapshots.begin(project, null, forge, label),
+    runIngest: (job) => runIngest(job),
+    failSnapshot: snapshots.fail,
+    async startReview(uid, project, paths, settings, repo) {
+      // The agent when the workspace has a model (and .argus.yaml does not ask for the static engine).
+      const model = repo.engine === "static" ? null : await workspaceChatModel(db, providers, project.workspaceId);
+      const engine = model ? "agent" : "static";
+      const scope = { kind: "paths" as const, paths };
+      await reviews.startForPullRequest(uid, { projectUid: project.uid, engine, scope, settings }, repo.instructions);
+    },
+    ask: (question) => ask.fromForge(question),
+    say: chat.fromForge,
+    vote: team.voteFromForge,
+  });
 }

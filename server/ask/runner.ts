@@ -85,6 +85,8 @@ export interface RunnerDeps {
   /** A shared queue (durable): threads are drained by workers. Otherwise this process drains them. */
   queue?: JobQueue;
   signals?: Signals;
+  /** Told of every answer that ended (done, failed or cancelled): a PR's `@argus` question is replied to. */
+  onAnswerEnded?: (answer: AskMessageRow) => void;
 }
 
 /** How long shutdown lets running answers finish before it stops them. */
@@ -200,7 +202,7 @@ export function createAnswerRunner(deps: RunnerDeps) {
       ]);
       answer = row;
       await started;
-      await publishAnswer(thread, row);
+      await publishAnswer(thread, row).then(() => deps.onAnswerEnded?.(row));
     };
     try {
       // Inside the try: a read that fails here still ends the answer (failed), never "running" for ever.

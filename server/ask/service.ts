@@ -112,6 +112,45 @@ export interface AskServiceDeps {
   signals?: Signals;
   /** With Redis, the daily budget's figures are shared by every process (spend-shared.ts). */
   redis?: RedisLink;
+  /** Told of every answer that ended (runner.ts): a pull request's `@argus` question gets its reply. */
+  onAnswerEnded?: (answer: AskMessageRow) => void;
+}
+
+/** An `@argus` question from a pull request (server/forges/mentions.ts). */
+export interface ForgeQuestion {
+  /** Over a review's snapshot, in its room (and about one of its findings) … */
+  reviewUid?: string;
+  fingerprint?: string;
+  /** … or over the project's current snapshot, in the project's room. */
+  projectUid?: string;
+  question: string;
+  /** The forge's user (server/shared/forge-people.ts): the question's author in the room. */
+  asker: { id: string; name: string };
+}
+
+type AskTarget = { project: Project } | { review: Review; project: Project; finding: ReviewFinding | null };
+
+/**
+ * What a new thread is asked over — a review (and one of its findings) or a project — with the asker's
+ * side of its workspace. `role`: checked before anything about the review's findings is said.
+ */
+async function targetFor(
+  db: Db,
+  userId: string,
+  where: { reviewUid?: string; fingerprint?: string; projectUid?: string },
+  role: "member" | null,
+): Promise<{ target: AskTarget; ws: AskWorkspace }> {
+  if (where.reviewUid) {
+    const found = await reviewForAsk(db, where.reviewUid, userId, where.fingerprint);
+    if (!found) throw notFound(`No review with id ${where.reviewUid}. It may have been deleted.`);
+    if (role) checkRole(found.ws.role, role);
+    if (where.fingerprint && !found.finding) throw notFound("That finding is not part of this review.");
+    return { target: found, ws: found.ws };
+  }
+  const found = await projectForAsk(db, where.projectUid ?? "", userId);
+  if (!found) throw notFound(`No project with id ${where.projectUid}. It may have been deleted.`);
+  if (role) checkRole(found.ws.role, role);
+  return { target: { project: found.project }, ws: found.ws };
 }
 
 export function createAskService(deps: AskServiceDeps) {
@@ -143,8 +182,6 @@ export function createAskService(deps: AskServiceDeps) {
     return p;
   }
 
-  const noProject = (uid: string) => notFound(`No project with id ${uid}. It may have been deleted.`);
-  const noReview = (uid: string) => notFound(`No review with id ${uid}. It may have been deleted.`);
   const noThread = (uid: string) =>
     notFound(`No conversation with id ${uid}. It may have been deleted with its project or review.`);
 
@@ -323,22 +360,7 @@ export function createAskService(deps: AskServiceDeps) {
       ]);
       return { thread: threadView(thread, snapshotUid, names), question, answer };
     }
-    let target: Parameters<typeof newThread>[1];
-    let ws: AskWorkspace;
-    if (input.reviewUid) {
-      const found = await reviewForAsk(db, input.reviewUid, user.userId, input.fingerprint);
-      if (!found) throw noReview(input.reviewUid);
-      checkRole(found.ws.role, "member");
-      if (input.fingerprint && !found.finding) throw notFound("That finding is not part of this review.");
-      target = found;
-      ws = found.ws;
-    } else {
-      const found = await projectForAsk(db, input.projectUid!, user.userId);
-      if (!found) throw noProject(input.projectUid!);
-      checkRole(found.ws.role, "member");
-      target = { project: found.project };
-      ws = found.ws;
-    }
+    const { target, ws } = await targetFor(db, user.userId, input, "member");
     await ledger.refuseIfSpent(target.project.workspaceId, ws.limits);
     const picked = await withPicked(ws, target.project.workspaceId, input.connectionUid);
     const created = await newThread(user.userId, target, input.question);
@@ -476,20 +498,14 @@ export function createAskService(deps: AskServiceDeps) {
         const checked = questionSchema.safeParse(question);
         if (!checked.success)
           return void (await refuse(`Argus did not answer: ${formatZodIssues(checked.error, { separator: "; " })}.`));
-        let target: Parameters<typeof newThread>[1];
-        let ws: AskWorkspace;
-        if (parsed.kind === "project") {
-          const found = await projectForAsk(db, parsed.uid, actor.userId);
-          if (!found) throw noProject(parsed.uid);
-          target = { project: found.project };
-          ws = found.ws;
-        } else {
-          const found = await reviewForAsk(db, parsed.uid, actor.userId, message.thread ?? undefined);
-          if (!found) throw noReview(parsed.uid);
-          if (message.thread && !found.finding) throw notFound("That finding is not part of this review.");
-          target = found;
-          ws = found.ws;
-        }
+        const { target, ws } = await targetFor(
+          db,
+          actor.userId,
+          parsed.kind === "project"
+            ? { projectUid: parsed.uid }
+            : { reviewUid: parsed.uid, fingerprint: message.thread ?? undefined },
+          null,
+        );
         // The room authorized the actor's role already (above); the workspace part is read with the project.
         await ledger.refuseIfSpent(room.workspaceId, ws.limits);
         const thread = await newThread(actor.userId, target, question);
@@ -499,6 +515,23 @@ export function createAskService(deps: AskServiceDeps) {
           (e: unknown) => log.error({ err: e }, "could not say why Argus did not answer"),
         );
       }
+    },
+
+    /**
+     * A pull request's `@argus` question, asked as the forge's user: the installation's workspace
+     * connected the repository, so there is no membership to check — the workspace's budget still
+     * applies. Resolves with the answer's uid once its rows are written; the answer streams in the room.
+     */
+    async fromForge(input: ForgeQuestion): Promise<{ answerUid: string; threadUid: string }> {
+      const checked = questionSchema.safeParse(input.question);
+      if (!checked.success)
+        throw invalid(`Argus did not answer: ${formatZodIssues(checked.error, { separator: "; " })}.`);
+      const { target, ws } = await targetFor(db, input.asker.id, input, null);
+      await ledger.refuseIfSpent(target.project.workspaceId, ws.limits);
+      const created = await newThread(input.asker.id, target, checked.data);
+      const asker = { userId: input.asker.id, name: input.asker.name, email: "" };
+      const { answer } = await enqueue(created.row, asker, checked.data, null, ws, created);
+      return { answerUid: answer.id, threadUid: created.row.uid };
     },
 
     /** Answers cut off by the last shutdown (running or queued) are failed: a model conversation cannot be resumed. */

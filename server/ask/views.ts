@@ -1,4 +1,5 @@
 /** Rows of ask_thread / ask_message as every watcher sees them (server/shared/ask.ts). */
+import { forgePersonName } from "../shared/forge-people.ts";
 import { z } from "zod";
 import type { AskMessage as AskMessageRow, AskThread as AskThreadRow, Db } from "../db/client.ts";
 import {
@@ -36,7 +37,10 @@ export async function userNames(db: Db, ids: (string | null | undefined)[]): Pro
   return new Map(users.map((u) => [u.id, u.name]));
 }
 
-const person = (id: string, names: Map<string, string>) => ({ id, name: names.get(id) ?? "A former member" });
+const person = (id: string, names: Map<string, string>) => ({
+  id,
+  name: names.get(id) ?? forgePersonName(id) ?? "A former member",
+});
 
 export function messageView(m: AskMessageRow, threadUid: string, names: Map<string, string>): AskMessage {
   const d = parseDetails(m.details);

@@ -20,6 +20,7 @@ import { severitySchema, type Severity } from "../shared/findings.ts";
 import { diffLines } from "./diff-lines.ts";
 import { planReview, type PlanFinding, type PlanInput, type ReviewPlan } from "./plan.ts";
 import { readRepoRules } from "./repo-rules.ts";
+import { selectReviewed } from "./selection.ts";
 import { matcherFor } from "../lib/path-match.ts";
 import { atLeast } from "../shared/findings.ts";
 import { StaleLineError, type Forge, type PostedComment, type PullRef } from "./types.ts";
@@ -52,9 +53,49 @@ function snapshotReader(root: string) {
   };
 }
 
+/** The summary's line about a huge PR's files that were not reviewed. */
+export function skippedNote(skipped: string[], rules: { maxFiles: number; maxLines: number }): string {
+  const shown = skipped.slice(0, 20).map((p) => `\`${p}\``);
+  const more = skipped.length > shown.length ? ` and ${skipped.length - shown.length} more` : "";
+  return (
+    `This pull request is over the review's limits (${rules.maxFiles} files, ${rules.maxLines} changed lines — ` +
+    `.argus.yaml max_files / max_lines): ${skipped.length} file${skipped.length === 1 ? " was" : "s were"} not reviewed: ` +
+    `${shown.join(", ")}${more}.`
+  );
+}
+
 export function roomUrl(config: Config, reviewUid: string): string {
   const base = config.publicUrl ?? `http://localhost:${config.port}`;
   return `${base}/reviews/${reviewUid}`;
+}
+
+/** The inline comments the forge took, with the review that raised each (its room holds the finding). */
+async function recordPosted(db: Db, pullId: string, reviewUid: string, plan: ReviewPlan, posted: PostedComment[]) {
+  const byFingerprint = new Map(plan.comments.map((c) => [c.fingerprint, c]));
+  for (const p of posted) {
+    const c = byFingerprint.get(p.fingerprint);
+    if (!c) continue;
+    await db.forgeComment.upsert({
+      where: { pullId_fingerprint: { pullId, fingerprint: p.fingerprint } },
+      create: {
+        pullId,
+        fingerprint: p.fingerprint,
+        commentId: p.commentId,
+        threadId: p.threadId,
+        path: c.path,
+        line: c.line,
+        reviewUid,
+      },
+      update: {
+        commentId: p.commentId,
+        threadId: p.threadId,
+        path: c.path,
+        line: c.line,
+        resolvedAt: null,
+        reviewUid,
+      },
+    });
+  }
 }
 
 export function createPublishJob(deps: PublishDeps) {
@@ -143,38 +184,30 @@ export function createPublishJob(deps: PublishDeps) {
         diff: f.diff,
       }));
     const scope = storedScope.parse(JSON.parse(review.scope));
+    const diff = await forge.diff(ref);
+    const notes = problems.length ? [...problems, "The defaults applied instead of .argus.yaml."] : [];
+    if (!pull.reviewingFrom && scope.paths) {
+      // A huge PR: what its review left out (the same selection as pull-job.ts, over the same diff).
+      const candidates = diff.filter((f) => f.status !== "removed" && !ignored(f.path)).map((f) => f.path);
+      const { skipped } = selectReviewed(diff, candidates, rules);
+      if (skipped.length) notes.push(skippedNote(skipped, rules));
+    }
     const input: PlanInput = {
       findings,
-      lines: diffLines(await forge.diff(ref)),
+      lines: diffLines(diff),
       posted: new Map(comments.filter((c) => !c.resolvedAt).map((c) => [c.fingerprint, c.path])),
       postedResolved: new Set(comments.filter((c) => c.resolvedAt).map((c) => c.fingerprint)),
       reviewedFiles: new Set(scope.paths ?? findings.map((f) => f.file)),
       readFile: snapshotReader(path.resolve(src)),
       headSha: pull.reviewingSha,
       inlineCap: rules.inlineCap,
-      failOn: rules.failOn,
+      failOn: rules.failOnSet ? rules.failOn : ((pull.repo.failOn as Severity | null) ?? null),
       roomUrl: url,
       incrementalFrom: pull.reviewingFrom ?? undefined,
-      notes: problems.length ? [...problems, "The defaults applied instead of .argus.yaml."] : undefined,
+      notes: notes.length ? notes : undefined,
     };
     const { plan, posted } = await post(forge, ref, input);
-    const byFingerprint = new Map(plan.comments.map((c) => [c.fingerprint, c]));
-    for (const p of posted) {
-      const c = byFingerprint.get(p.fingerprint);
-      if (!c) continue;
-      await db.forgeComment.upsert({
-        where: { pullId_fingerprint: { pullId: pull.id, fingerprint: p.fingerprint } },
-        create: {
-          pullId: pull.id,
-          fingerprint: p.fingerprint,
-          commentId: p.commentId,
-          threadId: p.threadId,
-          path: c.path,
-          line: c.line,
-        },
-        update: { commentId: p.commentId, threadId: p.threadId, path: c.path, line: c.line, resolvedAt: null },
-      });
-    }
+    await recordPosted(db, pull.id, review.uid, plan, posted);
     for (const fp of plan.fixed) {
       const c = comments.find((x) => x.fingerprint === fp);
       if (!c) continue;

@@ -19,15 +19,14 @@ import { ingestZip, resolveLimits } from "../codebase/ingest/index.ts";
 import type { IngestJob } from "../snapshots/job.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { publicError } from "../errors-public.ts";
-import type { Forge, PullRef } from "./types.ts";
+import type { Forge, PullInfo, PullRef } from "./types.ts";
 import { ForgeGoneError } from "./types.ts";
 import type { PullJob } from "./github/intake.ts";
 import { readRepoRules } from "./repo-rules.ts";
+import { selectReviewed } from "./selection.ts";
+import { reviewInstructions } from "./guidance.ts";
 import { matcherFor } from "../lib/path-match.ts";
 import type { Severity } from "../shared/findings.ts";
-
-/** A review's scope names at most this many paths; a PR touching more is reviewed on its first ones. */
-export const MAX_REVIEWED_FILES = 200;
 
 export interface PullJobDeps {
   db: Db;
@@ -39,11 +38,24 @@ export interface PullJobDeps {
   beginSnapshot: (project: Project, label: string, forge: Forge["kind"]) => Promise<{ id: string; uid: string }>;
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
-  /** Starts the review with this uid (static or agent, chosen for the workspace). */
-  startReview: (uid: string, project: Project, paths: string[], settings: { minSeverity: Severity }) => Promise<void>;
+  /**
+   * Starts the review with this uid (static or agent, chosen for the workspace; `.argus.yaml` engine
+   * may say which), the repository's instructions given to the agent (guidance.ts).
+   */
+  startReview: (
+    uid: string,
+    project: Project,
+    paths: string[],
+    settings: { minSeverity: Severity },
+    repo: { engine: "auto" | "agent" | "static"; instructions: string | null },
+  ) => Promise<void>;
 }
 
-async function linkRepo(db: Db, job: PullJob): Promise<ForgeRepo & { project: Project }> {
+/** The repository's link to its Argus project, made on its first event (a pull request or a comment). */
+export async function linkRepo(
+  db: Db,
+  job: Pick<PullJob, "installationId" | "repo">,
+): Promise<ForgeRepo & { project: Project }> {
   const existing = await db.forgeRepo.findUnique({
     where: { installationId_externalId: { installationId: job.installationId, externalId: String(job.repo.id) } },
     include: { project: true },
@@ -75,6 +87,28 @@ async function linkRepo(db: Db, job: PullJob): Promise<ForgeRepo & { project: Pr
       },
     });
     return { ...repo, project };
+  });
+}
+
+/** What a pull request's job did: a review started (its uid), or why not. */
+export type PullOutcome =
+  | { started: string }
+  | { skipped: "off" | "on_request" | "closed" | "draft" | "reviewed" | "gone" | "nothing" | "import" };
+
+/** The PR's row, written from what the forge says of it now (created on its first event). */
+export async function recordPull(db: Db, repoId: string, number: number, info: PullInfo): Promise<ForgePull> {
+  const fields = {
+    title: info.title.slice(0, 500),
+    url: info.url,
+    headRef: info.headRef,
+    headSha: info.headSha,
+    baseSha: info.baseSha,
+    state: info.state,
+  };
+  return db.forgePull.upsert({
+    where: { repoId_number: { repoId, number } },
+    create: { repoId, number, ...fields },
+    update: fields,
   });
 }
 
@@ -111,7 +145,11 @@ export function createPullJob(deps: PullJobDeps) {
     return dirs.src;
   }
 
-  return async function runPullJob(job: PullJob): Promise<void> {
+  /**
+   * `requested`: `@argus review` asked for it — a repository `on_request` is reviewed then (one set
+   * `off` never is), and a draft too.
+   */
+  async function runPullJob(job: PullJob & { requested?: boolean }): Promise<PullOutcome> {
     const repo = await linkRepo(db, job);
     const ref: PullRef = { repo: repo.fullName, number: job.number };
     const existing = await db.forgePull.findUnique({
@@ -119,32 +157,28 @@ export function createPullJob(deps: PullJobDeps) {
     });
     if (job.action === "closed") {
       if (existing) await db.forgePull.update({ where: { id: existing.id }, data: { state: "closed" } });
-      return;
+      return { skipped: "closed" };
     }
-    if (repo.mode !== "auto") return; // on_request: only `@argus review` starts one; off: nothing
+    if (repo.mode === "off") return { skipped: "off" };
+    if (repo.mode !== "auto" && !job.requested) return { skipped: "on_request" }; // only `@argus review` starts one
     const forge = await deps.forgeFor(job.installationId);
     let info;
     try {
       info = await forge.pull(ref);
     } catch (err) {
-      if (err instanceof ForgeGoneError) return log.warn({ repo: repo.fullName, pull: job.number }, err.message);
+      if (err instanceof ForgeGoneError) {
+        log.warn({ repo: repo.fullName, pull: job.number }, err.message);
+        return { skipped: "gone" };
+      }
       throw err;
     }
-    const fields = {
-      title: info.title.slice(0, 500),
-      url: info.url,
-      headRef: info.headRef,
-      headSha: info.headSha,
-      baseSha: info.baseSha,
-      state: info.state,
-    };
-    const pull: ForgePull = existing
-      ? await db.forgePull.update({ where: { id: existing.id }, data: fields })
-      : await db.forgePull.create({ data: { repoId: repo.id, number: job.number, ...fields } });
-    if (info.state === "closed" || info.draft) return; // drafts wait for ready_for_review
-    if (pull.lastReviewedSha === info.headSha || pull.reviewingSha === info.headSha) return; // already reviewed
+    const pull = await recordPull(db, repo.id, job.number, info);
+    if (info.state === "closed") return { skipped: "closed" };
+    if (info.draft && !job.requested) return { skipped: "draft" }; // drafts wait for ready_for_review
+    if (pull.lastReviewedSha === info.headSha || pull.reviewingSha === info.headSha) return { skipped: "reviewed" };
 
-    const prFiles = (await forge.diff(ref)).filter((f) => f.status !== "removed").map((f) => f.path);
+    const diff = await forge.diff(ref);
+    const prFiles = diff.filter((f) => f.status !== "removed").map((f) => f.path);
     let files = prFiles;
     let from: string | null = null;
     if (pull.lastReviewedSha) {
@@ -157,10 +191,10 @@ export function createPullJob(deps: PullJobDeps) {
     }
     if (files.length === 0) {
       await db.forgePull.update({ where: { id: pull.id }, data: { lastReviewedSha: info.headSha } });
-      return;
+      return { skipped: "nothing" };
     }
     const src = await importHead(forge, repo, info.headSha);
-    if (!src) return;
+    if (!src) return { skipped: "import" };
     // The repository's .argus.yaml (at the head): ignored paths are not reviewed, the floor applies.
     const { rules } = await readRepoRules(src);
     if (rules.ignore.length) {
@@ -169,7 +203,7 @@ export function createPullJob(deps: PullJobDeps) {
     }
     if (files.length === 0) {
       await db.forgePull.update({ where: { id: pull.id }, data: { lastReviewedSha: info.headSha } });
-      return;
+      return { skipped: "nothing" };
     }
     const project = await db.project.findUniqueOrThrow({ where: { id: repo.projectId } });
     // The PR names its review before the review starts: its end (publish.ts) finds the PR by it.
@@ -178,10 +212,22 @@ export function createPullJob(deps: PullJobDeps) {
       where: { id: pull.id },
       data: { lastReviewUid: reviewUid, reviewingSha: info.headSha, reviewingFrom: from },
     });
-    await deps.startReview(reviewUid, project, files.slice(0, MAX_REVIEWED_FILES), { minSeverity: rules.minSeverity });
+    // A huge PR is reviewed on its first files within .argus.yaml's max_files / max_lines (publish.ts says which were not).
+    const { reviewed } = selectReviewed(diff, files, rules);
+    const guidance = await reviewInstructions(src, rules.instructions);
+    await deps.startReview(
+      reviewUid,
+      project,
+      reviewed,
+      { minSeverity: rules.minSeverity },
+      { engine: rules.engine, instructions: guidance.text },
+    );
     log.info(
       { repo: repo.fullName, pull: job.number, review: reviewUid, files: files.length },
       "pull request review started",
     );
-  };
+    return { started: reviewUid };
+  }
+
+  return Object.assign(runPullJob, { importHead });
 }

@@ -8,7 +8,14 @@ describe(".argus.yaml", () => {
       "ignore:\n  - vendor/**\n  - docs/\nmin_severity: low\nfail_on: high\nmax_inline_comments: 5\n",
     );
     expect(read).toEqual({
-      rules: { ignore: ["vendor/**", "docs/"], minSeverity: "low", failOn: "high", inlineCap: 5 },
+      rules: {
+        ...DEFAULT_RULES,
+        ignore: ["vendor/**", "docs/"],
+        minSeverity: "low",
+        failOn: "high",
+        failOnSet: true,
+        inlineCap: 5,
+      },
       problems: [],
     });
   });

@@ -5,6 +5,11 @@
  *   min_severity: low                # findings below are dropped
  *   fail_on: high                    # the Argus check fails at this severity or worse (default: never)
  *   max_inline_comments: 10          # the rest go to the summary, most severe first
+ *   max_files: 200                   # a bigger PR is reviewed on its first files (the summary lists the rest)
+ *   max_lines: 20000                 # … and on its first changed lines
+ *   engine: agent                    # agent | static | auto (the agent when a model is connected)
+ *   instructions: |                  # told to the agent with the repository's guidance files
+ *     Money is in cents; flag any float arithmetic on amounts.
  *
  * The file is the repository's, so hostile: bounded in size, parsed with positions, every problem
  * reported with its line (in the PR's summary) — and then the defaults apply, never half the file.
@@ -18,6 +23,9 @@ import { severitySchema, type Severity } from "../shared/findings.ts";
 export const RULES_FILE = ".argus.yaml";
 const MAX_RULES_BYTES = 64 * 1024;
 export const DEFAULT_INLINE_CAP = 20;
+/** A review's scope names at most this many paths. */
+export const MAX_FILES = 200;
+export const DEFAULT_MAX_LINES = 20_000;
 
 const rulesSchema = z
   .object({
@@ -25,6 +33,10 @@ const rulesSchema = z
     min_severity: severitySchema.default("info"),
     fail_on: severitySchema.nullable().default(null),
     max_inline_comments: z.number().int().min(0).max(100).default(DEFAULT_INLINE_CAP),
+    max_files: z.number().int().min(1).max(MAX_FILES).default(MAX_FILES),
+    max_lines: z.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_LINES),
+    engine: z.enum(["auto", "agent", "static"]).default("auto"),
+    instructions: z.string().max(8000, "at most 8,000 characters").nullable().default(null),
   })
   .strict();
 
@@ -32,14 +44,25 @@ export interface RepoRules {
   ignore: string[];
   minSeverity: Severity;
   failOn: Severity | null;
+  /** Whether the file said fail_on (else the repository's setting in Argus applies). */
+  failOnSet: boolean;
   inlineCap: number;
+  maxFiles: number;
+  maxLines: number;
+  engine: "auto" | "agent" | "static";
+  instructions: string | null;
 }
 
 export const DEFAULT_RULES: RepoRules = {
   ignore: [],
   minSeverity: "info",
   failOn: null,
+  failOnSet: false,
   inlineCap: DEFAULT_INLINE_CAP,
+  maxFiles: MAX_FILES,
+  maxLines: DEFAULT_MAX_LINES,
+  engine: "auto",
+  instructions: null,
 };
 
 export interface RulesRead {
@@ -77,7 +100,17 @@ export function parseRepoRules(text: string): RulesRead {
     };
   const r = parsed.data;
   return {
-    rules: { ignore: r.ignore, minSeverity: r.min_severity, failOn: r.fail_on, inlineCap: r.max_inline_comments },
+    rules: {
+      ignore: r.ignore,
+      minSeverity: r.min_severity,
+      failOn: r.fail_on,
+      failOnSet: value !== null && typeof value === "object" && "fail_on" in value,
+      inlineCap: r.max_inline_comments,
+      maxFiles: r.max_files,
+      maxLines: r.max_lines,
+      engine: r.engine,
+      instructions: r.instructions,
+    },
     problems: [],
   };
 }

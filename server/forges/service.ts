@@ -3,59 +3,37 @@
  * (a PR's import + review start, and the publishing of its result), and the owners' connection of an
  * installation to their workspace. Every forge request goes through the `fetch` handed in.
  */
-import { z } from "zod";
-import { requireRole, type Actor } from "../auth/access.ts";
 import { resolveAuthSecret } from "../auth/secret.ts";
+import type { Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { isUniqueViolation } from "../db/client.ts";
-import { conflict, invalid, notFound } from "../errors.ts";
+import { invalid } from "../errors.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../logger.ts";
 import type { IngestJob } from "../snapshots/job.ts";
-import { createGitHubApp, type GitHubApp } from "./github/client.ts";
 import { gitHubForge } from "./github/forge.ts";
 import { createGitHubIntake, type Delivery, type IntakeAnswer, type PullJob } from "./github/intake.ts";
 import { createPublishJob, type PublishJob } from "./publish.ts";
 import { createPullJob, type PullJobDeps } from "./pull-job.ts";
+import { createMentions, type AnswerJob } from "./mentions.ts";
+import { createFeedback, type FeedbackDeps, type VerdictJob } from "./feedback.ts";
+import type { ForgeQuestion } from "../ask/service.ts";
+import type { CommentJob } from "./github/intake.ts";
+import type { z } from "zod";
 import type { Forge } from "./types.ts";
+import type { SecretBox } from "../lib/secret-box.ts";
+import { createForgeApps } from "./workspace-apps.ts";
+import { createIntegrations } from "./integrations.ts";
 import { createGitLabConnections, type connectGitLabInput, type disconnectGitLabInput } from "./gitlab/connection.ts";
 import { createGitLabIntake, type GitLabDelivery } from "./gitlab/intake.ts";
 
-export const connectInstallationInput = z.object({
-  workspaceId: z.string().min(1),
-  forge: z.literal("github"),
-  installationId: z.coerce
-    .number({ error: "The installation id is a number (GitHub → the App → Install → the URL's last part)." })
-    .int()
-    .positive(),
-});
-
-export const disconnectInstallationInput = connectInstallationInput;
-export const repoModeInput = z.object({
-  projectUid: z.uuid(),
-  mode: z.enum(["auto", "on_request", "off"]),
-});
-
-/** What Settings → Integrations shows: never a token or key (the App's live in the environment). */
-export interface InstallationView {
-  forge: "github";
-  installationId: number;
-  account: string | null;
-  createdAt: Date;
-  repos: { fullName: string; projectUid: string; mode: string }[];
-}
-
-/** A review's pull request, for its room page. */
-export interface PullView {
-  repo: string;
-  number: number;
-  title: string;
-  url: string;
-  headRef: string;
-  headSha: string;
-  state: string;
-}
+export {
+  connectInstallationInput,
+  disconnectInstallationInput,
+  repoModeInput,
+  type InstallationView,
+  type PullView,
+} from "./integrations.ts";
 
 export interface ForgeServiceDeps {
   db: Db;
@@ -63,18 +41,22 @@ export interface ForgeServiceDeps {
   log: Logger;
   queue: JobQueue;
   fetch: typeof globalThis.fetch;
+  /** Seals a workspace's own GitHub App (purpose "forge-app"). */
+  box: SecretBox;
   beginSnapshot: PullJobDeps["beginSnapshot"];
   runIngest: (job: IngestJob) => Promise<void>;
   failSnapshot: (snapshotId: string, message: string) => Promise<void>;
   startReview: PullJobDeps["startReview"];
+  /** Ask Argus (server/ask): a PR's `@argus` question. */
+  ask: (question: ForgeQuestion) => Promise<{ answerUid: string }>;
+  /** A PR reply or reaction in a finding's thread, and its vote (feedback.ts). */
+  say: FeedbackDeps["say"];
+  vote: FeedbackDeps["vote"];
 }
 
 export function createForgeService(deps: ForgeServiceDeps) {
   const { db, config, log, queue } = deps;
-  const github: GitHubApp | undefined = config.forges.githubApp
-    ? createGitHubApp({ app: config.forges.githubApp, apiUrl: config.forges.githubApiUrl, fetch: deps.fetch, log })
-    : undefined;
-
+  const apps = createForgeApps({ db, config, log, fetch: deps.fetch, box: deps.box });
   const gitlab = createGitLabConnections({
     db,
     log,
@@ -87,16 +69,21 @@ export function createForgeService(deps: ForgeServiceDeps) {
   async function forgeFor(installationId: string): Promise<Forge> {
     const installation = await db.forgeInstallation.findUniqueOrThrow({ where: { id: installationId } });
     if (installation.forge === "gitlab") return gitlab.forgeFor(installation.id);
-    if (installation.forge !== "github" || !github)
-      throw invalid("This installation's forge is not configured on this Argus (GITHUB_APP_ID …).");
+    const github = installation.forge === "github" ? await apps.forWorkspace(installation.workspaceId) : undefined;
+    if (!github)
+      throw invalid(
+        "This installation's forge is not configured on this Argus (GITHUB_APP_ID …, or Settings → Integrations).",
+      );
     return gitHubForge(await github.installation(Number(installation.externalId)));
   }
 
   const intake = createGitHubIntake({
     db,
     log,
-    verify: github?.verify,
+    configured: apps.any,
+    verify: apps.verify,
     enqueue: (job) => queue.enqueue("forge.pull", job),
+    enqueueComment: (job) => queue.enqueue("forge.comment", job),
   });
 
   const gitlabIntake = createGitLabIntake({
@@ -117,11 +104,63 @@ export function createForgeService(deps: ForgeServiceDeps) {
     startReview: deps.startReview,
   });
   const publishJob = createPublishJob({ db, config, log, forgeFor });
+  const feedback = createFeedback({ db, config, log, forgeFor, say: deps.say, vote: deps.vote });
+  /** Reactions are read whenever a PR's job runs (GitHub sends no webhook for them). */
+  async function pollReactions(installationId: string, repoId: number, number: number): Promise<void> {
+    const pull = await db.forgePull.findFirst({
+      where: { number, repo: { installationId, externalId: String(repoId) } },
+      select: { id: true },
+    });
+    if (pull)
+      await feedback
+        .pollReactions(pull.id)
+        .catch((err: unknown) => log.warn({ err, number }, "reading a pull request's reactions failed"));
+  }
+  const mentions = createMentions({
+    db,
+    config,
+    log,
+    forgeFor,
+    runPull: pullJob,
+    importHead: pullJob.importHead,
+    ask: deps.ask,
+    enqueueAnswer: (job) => queue.enqueue("forge.answer", job),
+    onReply: (job) => feedback.reply(job),
+  });
 
   return {
-    /** The job handlers (registered by the composition root, server/context.ts). */
-    pullJob: (job: PullJob) => pullJob(job),
-    publishJob: (job: PublishJob) => publishJob(job),
+    /** The forge's job kinds as the composition root registers them (server/jobs/kinds.ts). */
+    jobs: {
+      "forge.pull": {
+        handler: async (job: PullJob) => {
+          await pollReactions(job.installationId, job.repo.id, job.number);
+          await pullJob(job);
+        },
+        options: { concurrency: 1 },
+      },
+      "forge.publish": { handler: (job: PublishJob) => publishJob(job), options: { concurrency: 2 } },
+      "forge.comment": {
+        handler: async (job: CommentJob) => {
+          await pollReactions(job.installationId, job.repo.id, job.number);
+          await mentions.commentJob(job);
+        },
+        options: { concurrency: 1 },
+      },
+      "forge.answer": { handler: (job: AnswerJob) => mentions.answerJob(job), options: { concurrency: 2 } },
+      "forge.verdict": { handler: (job: VerdictJob) => feedback.verdictJob(job), options: { concurrency: 1 } },
+    },
+    /** An Ask Argus answer ended (server/ask's runner): a PR's `@argus` question gets its reply. */
+    /** A member voted on a finding in its room: when the finding is on a PR, the PR hears the verdict. */
+    verdictChanged(reviewUid: string, fingerprint: string): void {
+      db.forgeComment
+        .findFirst({ where: { fingerprint, pull: { repo: { project: { reviews: { some: { uid: reviewUid } } } } } } })
+        .then((posted) => (posted ? queue.enqueue("forge.verdict", { reviewUid, fingerprint }) : undefined))
+        .catch((err: unknown) => log.error({ err }, "handing a verdict to its pull request failed"));
+    },
+    answerEnded: (answerUid: string) =>
+      mentions
+        .answerEnded(answerUid)
+        .catch((err: unknown) => log.error({ err }, "replying to an @argus question failed")),
     receiveGitHub: (delivery: Delivery): Promise<IntakeAnswer> => intake(delivery),
     receiveGitLab: (delivery: GitLabDelivery): Promise<IntakeAnswer> => gitlabIntake(delivery),
 
@@ -136,74 +175,14 @@ export function createForgeService(deps: ForgeServiceDeps) {
       if (pull) await queue.enqueue("forge.publish", { reviewUid });
     },
 
-    /** Whether this Argus has a GitHub App (Settings says what to set when not). */
-    githubConfigured: () => github !== undefined,
+    /** Whether this Argus has a GitHub App from its environment (Settings says what to set when not). */
+    githubConfigured: () => apps.env !== undefined,
+    /** The workspace's GitHub App as Settings shows it; owners save or remove their own (sealed). */
+    app: apps.view,
+    saveApp: apps.save,
+    removeApp: apps.remove,
 
-    async installations(actor: Actor, workspaceId: string): Promise<InstallationView[]> {
-      await requireRole(db, actor, workspaceId, "owner");
-      const rows = await db.forgeInstallation.findMany({
-        where: { workspaceId, forge: "github" },
-        include: { repos: { include: { project: { select: { uid: true } } }, orderBy: { fullName: "asc" } } },
-        orderBy: { createdAt: "asc" },
-      });
-      return rows.map((r) => ({
-        forge: "github",
-        installationId: Number(r.externalId),
-        account: r.account,
-        createdAt: r.createdAt,
-        repos: r.repos.map((repo) => ({ fullName: repo.fullName, projectUid: repo.project.uid, mode: repo.mode })),
-      }));
-    },
-
-    async disconnectInstallation(actor: Actor, input: z.infer<typeof disconnectInstallationInput>): Promise<void> {
-      await requireRole(db, actor, input.workspaceId, "owner");
-      const { count } = await db.forgeInstallation.deleteMany({
-        where: { workspaceId: input.workspaceId, forge: input.forge, externalId: String(input.installationId) },
-      });
-      if (!count) throw notFound(`Installation ${input.installationId} is not connected to this workspace.`);
-    },
-
-    /** Which pull requests of a linked repository are reviewed: every one, on request, or none. */
-    async setRepoMode(actor: Actor, input: z.infer<typeof repoModeInput>): Promise<void> {
-      const project = await db.project.findUnique({ where: { uid: input.projectUid }, include: { forgeRepo: true } });
-      if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
-      await requireRole(db, actor, project.workspaceId, "owner");
-      if (!project.forgeRepo) throw invalid("That project is not linked to a repository on a forge.");
-      await db.forgeRepo.update({ where: { id: project.forgeRepo.id }, data: { mode: input.mode } });
-    },
-
-    /** The pull request a review was started for (its room shows the PR), or null. */
-    async pullOfReview(actor: Actor, reviewUid: string): Promise<PullView | null> {
-      const review = await db.review.findUnique({ where: { uid: reviewUid }, select: { workspaceId: true } });
-      if (!review) throw notFound(`No review with id ${reviewUid}. It may have been deleted.`);
-      await requireRole(db, actor, review.workspaceId, "viewer");
-      const pull = await db.forgePull.findFirst({ where: { lastReviewUid: reviewUid }, include: { repo: true } });
-      if (!pull) return null;
-      return {
-        repo: pull.repo.fullName,
-        number: pull.number,
-        title: pull.title,
-        url: pull.url,
-        headRef: pull.headRef,
-        headSha: pull.headSha,
-        state: pull.state,
-      };
-    },
-
-    /** An owner connects a GitHub App installation to their workspace (its deliveries are then taken). */
-    async connectInstallation(actor: Actor, input: z.infer<typeof connectInstallationInput>) {
-      await requireRole(db, actor, input.workspaceId, "owner");
-      try {
-        const row = await db.forgeInstallation.create({
-          data: { workspaceId: input.workspaceId, forge: input.forge, externalId: String(input.installationId) },
-        });
-        return { forge: row.forge, installationId: Number(row.externalId), createdAt: row.createdAt };
-      } catch (err) {
-        if (isUniqueViolation(err))
-          throw conflict(`Installation ${input.installationId} is already connected to a workspace of this Argus.`);
-        throw err;
-      }
-    },
+    ...createIntegrations(db),
   };
 }
 export type ForgeService = ReturnType<typeof createForgeService>;

@@ -110,4 +110,22 @@ export interface Forge {
   resolveThread(ref: PullRef, commentId: string): Promise<void>;
   /** Answers in a comment's thread. */
   reply(ref: PullRef, commentId: string, body: string): Promise<void>;
+  /**
+   * Where a file's lines at a commit are shown (an answer's citations link there); absent: GitHub's
+   * form, `<repo>/blob/<sha>/<path>#L<n>-L<m>` (server/forges/mentions.ts).
+   */
+  lineUrl?(pullUrl: string, sha: string, path: string, line: number, endLine?: number): string;
+  /**
+   * The reactions on one of Argus's inline comments (👍 / 👎 count as verdicts). GitHub sends no
+   * webhook for reactions: they are read when the PR's jobs run (server/forges/feedback.ts).
+   * Absent: the forge's reactions are not read.
+   */
+  reactions?(ref: PullRef, commentId: string): Promise<ForgeReaction[]>;
+}
+
+/** A reaction on a comment: its forge id, who, and which (GitHub's names: "+1", "-1", "heart" …). */
+export interface ForgeReaction {
+  id: string;
+  author: string;
+  content: string;
 }

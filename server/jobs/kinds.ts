@@ -62,6 +62,26 @@ export const JOB_PAYLOADS = {
   }),
   /** A pull request's review ended: write it back to the PR (server/forges/publish.ts). */
   "forge.publish": z.object({ reviewUid: id }),
+  /**
+   * A comment on a pull request (server/forges/mentions.ts): `@argus …` (a question, or `@argus review`),
+   * or a reply to one of Argus's inline comments (shown in the finding's thread; a verdict when it says one).
+   */
+  "forge.comment": z.object({
+    installationId: id,
+    repo: z.object({ id: z.number().int().positive(), fullName: z.string().min(3).max(300) }),
+    number: z.number().int().positive(),
+    comment: z.object({
+      id: z.number().int().positive(),
+      kind: z.enum(["review", "issue"]),
+      body: z.string().max(65_536),
+      author: z.string().min(1).max(100),
+      inReplyTo: z.number().int().positive().optional(),
+    }),
+  }),
+  /** An `@argus` question's answer ended: reply on the pull request (server/forges/mentions.ts). */
+  "forge.answer": z.object({ answerUid: id }),
+  /** A finding's team verdict changed in its room: say it on the PR thread (server/forges/feedback.ts). */
+  "forge.verdict": z.object({ reviewUid: id, fingerprint: z.string().min(1).max(200) }),
 } satisfies Record<string, z.ZodType>;
 
 export type JobKind = keyof typeof JOB_PAYLOADS;

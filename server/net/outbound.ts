@@ -149,7 +149,9 @@ export function createOutboundPolicy(options: OutboundPolicyOptions = {}): Outbo
       if (init?.redirect === "error") throw new TypeError(`redirect from ${url.origin} refused (redirect: "error")`);
       if (hop >= maxRedirects)
         throw new OutboundRefusedError(`${url.origin} redirected more than ${maxRedirects} times`);
-      await response.body?.cancel();
+      // Not awaited: under the web server, fetch is Next's, whose responses are tee'd for its cache, and
+      // cancelling one branch of a tee settles only once the other is cancelled too — never, here.
+      void response.body?.cancel().catch(() => undefined);
       const next = parse(new URL(location, url).toString(), "A redirect");
       // As fetch does: 303, and 301/302 after a POST, continue as a GET without a body.
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {

@@ -302,6 +302,8 @@ export function createReviewService(deps: {
     actor: NonNullable<Actor> | null,
     input: z.infer<typeof startReviewInput>,
     uid: string = crypto.randomUUID(),
+    /** A repository's own review instructions (server/forges/guidance.ts), added to the prompt. */
+    instructions: string | null = null,
   ): Promise<ReviewView> {
     const project = await db.project.findUnique({ where: { uid: input.projectUid } });
     if (!project) throw notFound(`No project with id ${input.projectUid}. It may have been deleted.`);
@@ -312,8 +314,7 @@ export function createReviewService(deps: {
     if (snapshot?.status !== "ready")
       throw invalid("The project's code is still being imported; start the review once the import is ready.");
 
-    let promptName: string | null = null;
-    let promptContent: string | null = null;
+    let [promptName, promptContent] = [null as string | null, null as string | null];
     if (input.engine === "agent") {
       const prompt = input.promptUid
         ? await db.prompt.findUnique({ where: { uid: input.promptUid } })
@@ -325,7 +326,7 @@ export function createReviewService(deps: {
           "This workspace has no default review prompt. Pick a prompt, or mark one as the default on the Prompts page.",
         );
       promptName = prompt.name;
-      promptContent = prompt.content;
+      promptContent = instructions ? `${prompt.content}\n\n${instructions}` : prompt.content;
     }
     const { provider, model, connectionUid, connectionName } = await resolveModel(project.workspaceId, input);
     const budget = reviewBudgetSchema.parse(input.budget ?? {});
@@ -386,8 +387,8 @@ export function createReviewService(deps: {
      * A pull request's review, started by its forge's webhook: no user, the installation's workspace.
      * The uid is the caller's, so the PR can name its review before the review can end.
      */
-    startForPullRequest(uid: string, input: z.infer<typeof startReviewInput>) {
-      return create(null, input, uid);
+    startForPullRequest(uid: string, input: z.infer<typeof startReviewInput>, instructions: string | null = null) {
+      return create(null, input, uid, instructions);
     },
 
     async list(

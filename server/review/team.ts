@@ -7,12 +7,17 @@
  *
  * The socket protocol has authorized the room for the actor as a member; this service checks what
  * only it knows: that the room is a review's and the finding (and its duplicate) are of that review.
+ *
+ * A pull request's reviewers vote too (server/forges/feedback.ts: 👍 / 👎 on an Argus comment, a reply
+ * saying "false positive" …), as `github:<login>` voters; a room vote is told to the forge side
+ * (`onVerdict`), which says it on the PR thread.
  */
 import { requireUser, type Actor } from "../auth/access.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { invalid, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { AuthorizedRoom } from "../rooms/access.ts";
+import { forgePersonName } from "../shared/forge-people.ts";
 import { parseRoom, reviewRoom } from "../shared/rooms.ts";
 import { teamVerdict, type Verdict, type Vote } from "../shared/team-verdicts.ts";
 
@@ -22,7 +27,12 @@ export interface VoteInput {
   duplicateOf?: string;
 }
 
-export function createFindingTeam(deps: { db: Db; events: EventBus }) {
+export function createFindingTeam(deps: {
+  db: Db;
+  events: EventBus;
+  /** A member voted in a review's room (the PR of a posted finding hears of it). */
+  onVerdict?: (reviewUid: string, fingerprint: string) => void;
+}) {
   const { db, events } = deps;
 
   async function reviewOf(room: AuthorizedRoom) {
@@ -51,6 +61,56 @@ export function createFindingTeam(deps: { db: Db; events: EventBus }) {
     return rows.map((r) => toVote(r, name));
   }
 
+  /** Writes one voter's verdict, keeps the project's "don't raise again" memory in step, tells the room. */
+  async function cast(
+    review: { id: string; uid: string; projectId: string },
+    finding: { title: string },
+    voterId: string,
+    input: VoteInput,
+  ): Promise<Vote[]> {
+    const key = { reviewId: review.id, fingerprint: input.fingerprint };
+    const { votes, dismissal } = await db.$transaction(async (tx) => {
+      if (input.verdict === null) await tx.findingVote.deleteMany({ where: { ...key, userId: voterId } });
+      else
+        await tx.findingVote.upsert({
+          where: { reviewId_fingerprint_userId: { ...key, userId: voterId } },
+          create: { ...key, userId: voterId, verdict: input.verdict, duplicateOf: input.duplicateOf ?? null },
+          update: { verdict: input.verdict, duplicateOf: input.duplicateOf ?? null },
+        });
+      const votes = await votesOf(tx, review.id, input.fingerprint);
+      const where = { projectId_fingerprint: { projectId: review.projectId, fingerprint: input.fingerprint } };
+      const had = await tx.findingDismissal.findUnique({ where });
+      let dismissal: "added" | "removed" | null = null;
+      if (teamVerdict(votes) === "false_positive") {
+        if (!had) {
+          await tx.findingDismissal.create({
+            data: {
+              projectId: review.projectId,
+              fingerprint: input.fingerprint,
+              title: finding.title,
+              reason: "The team judged it a false positive.",
+              source: "vote",
+              createdById: voterId.includes(":") ? null : voterId,
+            },
+          });
+          dismissal = "added";
+        }
+      } else if (had?.source === "vote") {
+        await tx.findingDismissal.delete({ where });
+        dismissal = "removed";
+      }
+      return { votes, dismissal };
+    });
+    const name = reviewRoom(review.uid);
+    await events.publish(name, { type: "finding_votes", payload: { fingerprint: input.fingerprint, votes } });
+    if (dismissal)
+      await events.publish(name, {
+        type: dismissal === "added" ? "finding_dismissed" : "finding_restored",
+        payload: { fingerprint: input.fingerprint },
+      });
+    return votes;
+  }
+
   return {
     async vote(actor: Actor, room: AuthorizedRoom, input: VoteInput): Promise<Vote[]> {
       const user = requireUser(actor);
@@ -62,47 +122,26 @@ export function createFindingTeam(deps: { db: Db; events: EventBus }) {
           throw notFound("The finding it duplicates is not part of this review.");
         });
       }
-      const key = { reviewId: review.id, fingerprint: input.fingerprint };
-      const { votes, dismissal } = await db.$transaction(async (tx) => {
-        if (input.verdict === null) await tx.findingVote.deleteMany({ where: { ...key, userId: user.userId } });
-        else
-          await tx.findingVote.upsert({
-            where: { reviewId_fingerprint_userId: { ...key, userId: user.userId } },
-            create: { ...key, userId: user.userId, verdict: input.verdict, duplicateOf: input.duplicateOf ?? null },
-            update: { verdict: input.verdict, duplicateOf: input.duplicateOf ?? null },
-          });
-        const votes = await votesOf(tx, review.id, input.fingerprint);
-        const where = { projectId_fingerprint: { projectId: review.projectId, fingerprint: input.fingerprint } };
-        const had = await tx.findingDismissal.findUnique({ where });
-        let dismissal: "added" | "removed" | null = null;
-        if (teamVerdict(votes) === "false_positive") {
-          if (!had) {
-            await tx.findingDismissal.create({
-              data: {
-                projectId: review.projectId,
-                fingerprint: input.fingerprint,
-                title: finding.title,
-                reason: "The team judged it a false positive.",
-                source: "vote",
-                createdById: user.userId,
-              },
-            });
-            dismissal = "added";
-          }
-        } else if (had?.source === "vote") {
-          await tx.findingDismissal.delete({ where });
-          dismissal = "removed";
-        }
-        return { votes, dismissal };
-      });
-      const name = reviewRoom(review.uid);
-      await events.publish(name, { type: "finding_votes", payload: { fingerprint: input.fingerprint, votes } });
-      if (dismissal)
-        await events.publish(name, {
-          type: dismissal === "added" ? "finding_dismissed" : "finding_restored",
-          payload: { fingerprint: input.fingerprint },
-        });
+      const votes = await cast(review, finding, user.userId, input);
+      deps.onVerdict?.(review.uid, input.fingerprint);
       return votes;
+    },
+
+    /**
+     * A verdict from someone on a pull request (`github:<login>`), on a finding of the review whose
+     * room holds it; null takes their vote back. The room sees it as any vote.
+     */
+    async voteFromForge(reviewUid: string, fingerprint: string, voterId: string, verdict: Verdict | null) {
+      const review = await db.review.findUnique({
+        where: { uid: reviewUid },
+        select: { id: true, uid: true, projectId: true },
+      });
+      if (!review) return null;
+      const finding = await db.reviewFinding.findUnique({
+        where: { reviewId_fingerprint: { reviewId: review.id, fingerprint } },
+      });
+      if (!finding) return null;
+      return cast(review, finding, voterId, { fingerprint, verdict });
     },
 
     async resolve(
@@ -170,7 +209,7 @@ async function namesOf(db: Tx | Db, ids: string[]): Promise<Map<string, string>>
 function toVote(r: { userId: string; verdict: string; duplicateOf: string | null }, name: Map<string, string>): Vote {
   return {
     userId: r.userId,
-    name: name.get(r.userId) ?? "A former member",
+    name: name.get(r.userId) ?? forgePersonName(r.userId) ?? "A former member",
     verdict: r.verdict as Verdict,
     duplicateOf: r.duplicateOf,
   };

@@ -17,6 +17,7 @@ import type { Db, RoomMessage } from "../db/client.ts";
 import { forbidden, invalid, notFound } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Notifier } from "../notifications/service.ts";
+import { forgePersonName } from "../shared/forge-people.ts";
 import { mentionedUserIds, rewriteMentions } from "../shared/mentions.ts";
 import {
   chatBodySchema,
@@ -33,6 +34,20 @@ import { createRateLimiter, type RateLimitStore } from "../lib/rate-limit.ts";
 export interface SendInput {
   body: string;
   thread: string | null;
+}
+
+/** A message as every watcher sees it (an author no longer a user, or a forge's person, by name). */
+function view(m: RoomMessage, authorName: string | undefined): ChatMessage {
+  return {
+    id: m.uid,
+    thread: m.thread,
+    author: { id: m.authorId, name: authorName ?? forgePersonName(m.authorId) ?? "A former member" },
+    body: m.deletedAt ? "" : m.body,
+    version: m.version,
+    createdAt: m.createdAt.toISOString(),
+    editedAt: m.editedAt?.toISOString() ?? null,
+    deleted: m.deletedAt !== null,
+  };
 }
 
 export function createRoomChat(deps: {
@@ -61,19 +76,6 @@ export function createRoomChat(deps: {
       select: { id: true, name: true },
     });
     return new Map(users.map((u) => [u.id, u.name]));
-  }
-
-  function view(m: RoomMessage, authorName: string | undefined): ChatMessage {
-    return {
-      id: m.uid,
-      thread: m.thread,
-      author: { id: m.authorId, name: authorName ?? "A former member" },
-      body: m.deletedAt ? "" : m.body,
-      version: m.version,
-      createdAt: m.createdAt.toISOString(),
-      editedAt: m.editedAt?.toISOString() ?? null,
-      deleted: m.deletedAt !== null,
-    };
   }
 
   /**
@@ -149,6 +151,20 @@ export function createRoomChat(deps: {
   }
 
   return {
+    /**
+     * What someone said on a pull request about a finding (server/forges/feedback.ts: a reply or a
+     * reaction on Argus's comment), in the finding's thread. Its author is the forge's user
+     * (`github:<login>`); no mentions are resolved and no rate applies (deliveries are deduplicated).
+     */
+    async fromForge(room: RoomName, thread: string, authorId: string, body: string): Promise<ChatMessage> {
+      await checkThread(room, thread);
+      const text = body.length > 8000 ? `${body.slice(0, 8000)}…` : body;
+      const m = await db.roomMessage.create({
+        data: { uid: crypto.randomUUID(), room, thread, authorId, body: text },
+      });
+      return (await announce(room, m)).message;
+    },
+
     async send(actor: Actor, room: AuthorizedRoom, input: SendInput): Promise<ChatMessage> {
       const user = requireUser(actor);
       if (input.thread !== null) await checkThread(room.name, input.thread);

@@ -39,6 +39,7 @@ export interface PostedReviewComment {
   startLine?: number;
   body: string;
   replies: string[];
+  reactions: { id: number; login: string; content: string }[];
 }
 
 export interface StandInRepo {
@@ -93,6 +94,18 @@ export interface GitHubStandIn {
   tokensMinted: string[];
   /** A webhook delivery as GitHub sends it: body, event, delivery id, X-Hub-Signature-256. */
   delivery(event: string, payload: unknown, deliveryId?: string): { body: string; headers: Record<string, string> };
+  /**
+   * A recorded `issue_comment` / `pull_request_review_comment` delivery (@octokit/webhooks-examples)
+   * made to point at this repo and PR, with this comment; a review comment may answer another.
+   */
+  commentPayload(
+    event: "issue_comment" | "pull_request_review_comment",
+    repo: StandInRepo,
+    pull: StandInPull,
+    comment: { body: string; login?: string; bot?: boolean; inReplyTo?: number; onIssue?: boolean },
+  ): { payload: Record<string, unknown>; commentId: number };
+  /** A reaction on a review comment, as someone on GitHub gives it ("+1", "-1" …). */
+  react(repo: StandInRepo, commentId: number, login: string, content: string): void;
   /** A recorded `pull_request` delivery (@octokit/webhooks-examples) made to point at this repo and PR. */
   pullRequestPayload(action: string, repo: StandInRepo, pull: StandInPull): Record<string, unknown>;
   close(): Promise<void>;
@@ -142,7 +155,9 @@ function verifyJwt(token: string, publicKey: ReturnType<typeof createPublicKey>,
   return String(claims.iss) === String(appId) && (claims.exp ?? 0) * 1000 > Date.now();
 }
 
-export async function startGitHubStandIn(opts: { installationId?: number } = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn(
+  opts: { installationId?: number; port?: number } = {},
+): Promise<GitHubStandIn> {
   const api = gitHubOpenApi();
   const { privateKey } = generateKeyPairSync("rsa", {
     modulusLength: 2048,
@@ -358,6 +373,7 @@ export async function startGitHubStandIn(opts: { installationId?: number } = {})
             startLine: c.start_line,
             body: c.body,
             replies: [],
+            reactions: [],
           });
           review.comments.push(id);
         }
@@ -393,6 +409,21 @@ export async function startGitHubStandIn(opts: { installationId?: number } = {})
         if (!c) return json(res, 404, { message: "Not Found" });
         c.replies.push(String(b.body));
         return json(res, 201, { ...api.example("pull-request-review-comment"), id: nextId++, body: b.body });
+      }
+      case "reactions/list-for-pull-request-review-comment": {
+        const c = repo.comments.find((x) => x.id === Number(params.comment_id));
+        if (!c) return json(res, 404, { message: "Not Found" });
+        const ex = api.example<Record<string, unknown>[]>("reaction-items")[0]!;
+        return json(
+          res,
+          200,
+          c.reactions.map((r) => ({
+            ...ex,
+            id: r.id,
+            content: r.content,
+            user: { ...(ex.user as object), login: r.login },
+          })),
+        );
       }
       case "issues/create-comment": {
         const c = { id: nextId++, issue: Number(params.issue_number), body: String(b.body), edits: 0 };
@@ -451,7 +482,7 @@ export async function startGitHubStandIn(opts: { installationId?: number } = {})
       if (!res.headersSent) json(res, 500, { message: String(err) });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as WebhookExample[];
@@ -507,6 +538,60 @@ export async function startGitHubStandIn(opts: { installationId?: number } = {})
           "x-hub-signature-256": signature,
         },
       };
+    },
+    commentPayload(event, repo, pull, comment) {
+      const recorded = examples
+        .find((e) => e.name === event)!
+        .examples.find((e) => e.action === "created" && e.installation) as Record<string, unknown> & {
+        comment: Record<string, unknown> & { user: Record<string, unknown> };
+        issue?: Record<string, unknown>;
+        pull_request?: Record<string, unknown>;
+        repository: Record<string, unknown>;
+        sender: Record<string, unknown>;
+      };
+      if (!recorded) throw new Error(`@octokit/webhooks-examples has no ${event}.created delivery from an App`);
+      const payload = structuredClone(recorded);
+      const commentId = nextId++;
+      const login = comment.login ?? "octocat";
+      const user = { ...payload.comment.user, login, type: comment.bot ? "Bot" : "User" };
+      const { in_reply_to_id: _, ...recordedComment } = payload.comment;
+      return {
+        commentId,
+        payload: {
+          ...payload,
+          installation: { id: installationId, node_id: "stand-in" },
+          repository: {
+            ...payload.repository,
+            id: repo.id,
+            full_name: repo.fullName,
+            name: repo.fullName.split("/")[1],
+          },
+          sender: { ...payload.sender, login, type: user.type },
+          comment: {
+            ...recordedComment,
+            id: commentId,
+            body: comment.body,
+            user,
+            ...(comment.inReplyTo !== undefined ? { in_reply_to_id: comment.inReplyTo } : {}),
+          },
+          ...(event === "issue_comment"
+            ? {
+                issue: {
+                  ...payload.issue,
+                  number: pull.number,
+                  ...(comment.onIssue
+                    ? { pull_request: undefined }
+                    : { pull_request: { url: `${base}/repos/${repo.fullName}/pulls/${pull.number}` } }),
+                },
+              }
+            : { pull_request: { ...payload.pull_request, number: pull.number } }),
+        },
+      };
+    },
+    react(repo, commentId, login, content) {
+      const c = repo.comments.find((x) => x.id === commentId);
+      if (!c) throw new Error(`no review comment ${commentId}`);
+      c.reactions.push({ id: nextId++, login, content });
     },
     pullRequestPayload(action, repo, pull) {
       const recorded = examples

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { ProvidersSettings } from "@/app/_components/providers-settings.tsx";
 import { ThemeToggle } from "@/app/_components/theme-toggle.tsx";
 import { MembersCard } from "./_components/members-card.tsx";
+import { IntegrationsCard } from "./_components/integrations-card.tsx";
 import { Badge, Button, Card, DelayedSkeleton, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
@@ -122,6 +123,7 @@ export default function SettingsPage() {
         {workspace.role === "owner" && <Invites workspaceId={workspace.id} workspaceName={workspace.name} />}
         <ProvidersSettings />
         <ChatBudgetSettings />
+        {workspace.role === "owner" && <IntegrationsCard workspaceId={workspace.id} />}
       </div>
     </>
   );

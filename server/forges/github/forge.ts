@@ -17,6 +17,7 @@ import {
   type CheckResult,
   type DiffFile,
   type Forge,
+  type ForgeReaction,
   type InlineComment,
   type PostedComment,
   type PullInfo,
@@ -68,6 +69,26 @@ interface ThreadsPage {
       };
     } | null;
   } | null;
+}
+
+/** The reactions on a review comment (GitHub sends no webhook for them: read when a PR's job runs). */
+async function reactionsOn(octokit: InstallationOctokit, ref: PullRef, commentId: string): Promise<ForgeReaction[]> {
+  const rows = await octokit.paginate(octokit.rest.reactions.listForPullRequestReviewComment, {
+    ...split(ref.repo),
+    comment_id: Number(commentId),
+    per_page: 100,
+  });
+  return rows.map((r) => ({ id: String(r.id), author: r.user?.login ?? "ghost", content: r.content }));
+}
+
+/** A reply in a review comment's thread (GitHub takes replies to a thread's first comment only). */
+async function replyTo(octokit: InstallationOctokit, ref: PullRef, commentId: string, body: string): Promise<void> {
+  await octokit.rest.pulls.createReplyForReviewComment({
+    ...split(ref.repo),
+    pull_number: ref.number,
+    comment_id: Number(commentId),
+    body,
+  });
 }
 
 export function gitHubForge(octokit: InstallationOctokit): Forge {
@@ -232,13 +253,7 @@ export function gitHubForge(octokit: InstallationOctokit): Forge {
       }
     },
 
-    async reply(ref, commentId, body) {
-      await octokit.rest.pulls.createReplyForReviewComment({
-        ...split(ref.repo),
-        pull_number: ref.number,
-        comment_id: Number(commentId),
-        body,
-      });
-    },
+    reactions: (ref, commentId) => reactionsOn(octokit, ref, commentId),
+    reply: (ref, commentId, body) => replyTo(octokit, ref, commentId, body),
   };
 }

@@ -68,7 +68,10 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     input: (w) => ({ ...ws(w), forge: "github", installationId: 1 + Math.floor(Math.random() * 1e9) }),
   },
   "forges.disconnect": { access: "owner", input: (w) => ({ ...ws(w), forge: "github", installationId: 1 }) },
-  "forges.setRepoMode": { access: "owner", input: (w) => ({ projectUid: w.a.projectUid, mode: "off" }) },
+  "forges.setRepoMode": {
+    access: "owner",
+    input: (w) => ({ projectUid: w.a.projectUid, mode: "off", failOn: "high" }),
+  },
   "forges.pullOfReview": { access: "viewer", input: (w) => ({ reviewUid: w.a.reviewUid }) },
   "forges.gitlabConnections": { access: "owner", input: ws },
   "forges.connectGitLab": {
@@ -77,6 +80,17 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     note: "The role is checked before the token is tried against GitLab: nothing leaves Argus for a caller below owner.",
   },
   "forges.disconnectGitLab": { access: "owner", input: (w) => ({ ...ws(w), namespace: "acme/shop" }) },
+  "forges.saveApp": {
+    access: "owner",
+    input: (w) => ({
+      ...ws(w),
+      appId: 4242,
+      privateKey: "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
+      webhookSecret: "a-webhook-secret-of-32-characters",
+    }),
+    note: "The key and the secret are sealed per workspace and never returned (server/forges/workspace-apps.test.ts).",
+  },
+  "forges.removeApp": { access: "owner", input: ws },
   "notifications.list": { access: "signedIn", input: () => ({ limit: 100 }) },
   "notifications.unreadCount": { access: "signedIn", input: () => undefined },
   "notifications.markRead": {

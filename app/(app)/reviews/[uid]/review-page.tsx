@@ -8,7 +8,6 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, RotateCcw, Trash2 } from "lucide-react";
-import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -29,6 +28,7 @@ import { ReviewRoom } from "@/app/_components/review/review-room.tsx";
 import { ShareDialog } from "@/app/_components/review/share-dialog.tsx";
 import { StopDialog } from "@/app/_components/review/stop-dialog.tsx";
 import { isActive, type ReviewFindingRow } from "@/app/_components/review/types.ts";
+import { ReviewOrigin } from "@/app/_components/review/review-origin.tsx";
 import { BackLink, Button, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
@@ -195,11 +195,7 @@ export default function ReviewPage() {
           </>
         }
       />
-      <p className="-mt-4 mb-5 text-sm">
-        <Link href={`/projects/${r.projectUid}`} className="text-brand-600 hover:underline">
-          {r.projectName}
-        </Link>
-      </p>
+      <ReviewOrigin reviewUid={r.uid} projectUid={r.projectUid} projectName={r.projectName} />
       <ReviewRoom
         review={r}
         roomName={roomName}

@@ -1,0 +1,168 @@
+/**
+ * The room and the PR as one conversation, for the findings Argus posted inline:
+ *  - PR → room: a reply to an Argus comment, and a 👍 / 👎 reaction on it, appear in the finding's
+ *    thread in the review's room, written by the forge's user (`github:<login>`), and count as that
+ *    person's vote: 👍 real, 👎 false positive, a reply saying "false positive" / "won't fix" /
+ *    "real" … that verdict. A false-positive team verdict, from either side, teaches the project's
+ *    memory (finding_dismissal, server/review/team.ts): the finding is not raised again.
+ *  - room → PR: when a finding's team verdict changes in the room, its PR thread hears it — a reply
+ *    saying the verdict; false positive, won't fix and duplicate also resolve the thread.
+ *
+ * Reactions: GitHub sends no webhook for them, so they are read (forge.reactions) whenever a PR's job
+ * runs — every pull_request delivery and every comment on the PR — for the PR's open Argus comments.
+ * A reaction taken back on the PR is not noticed (the vote stays until changed in the room). Each
+ * reply and reaction is taken once (forge_feedback: its forge id).
+ */
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { isUniqueViolation } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { forgePersonId } from "../shared/forge-people.ts";
+import { reviewRoom } from "../shared/rooms.ts";
+import { teamVerdict, VERDICT_LABEL, type Verdict } from "../shared/team-verdicts.ts";
+import type { JobMap } from "../jobs/kinds.ts";
+import type { CommentJob } from "./github/intake.ts";
+import { roomUrl } from "./publish.ts";
+import type { Forge, PullRef } from "./types.ts";
+
+export type VerdictJob = JobMap["forge.verdict"];
+
+/** At most this many of a PR's open Argus comments have their reactions read per job. */
+const MAX_POLLED_COMMENTS = 50;
+
+const REACTION_VERDICT: Record<string, { verdict: Verdict; icon: string }> = {
+  "+1": { verdict: "real", icon: "👍" },
+  "-1": { verdict: "false_positive", icon: "👎" },
+};
+
+/** The verdict a reply states in words, if any ("false positive", "won't fix", "good catch" …). */
+export function verdictOfText(text: string): Verdict | null {
+  const t = text.toLowerCase().replace(/[’`]/g, "'");
+  if (/\b(false[ -]positive|not a (bug|problem|real issue))\b/.test(t)) return "false_positive";
+  if (/\b(won'?t fix|wontfix|will not fix)\b/.test(t)) return "wont_fix";
+  if (/\b(duplicate of|dupe of)\b/.test(t)) return null; // a duplicate names its other finding: the room decides
+  if (/\b(good catch|confirmed|real (bug|issue|problem)|true positive)\b/.test(t)) return "real";
+  return null;
+}
+
+export interface FeedbackDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  forgeFor: (installationId: string) => Promise<Forge>;
+  /** A message in a finding's thread (server/rooms/chat.ts fromForge). */
+  say: (room: ReturnType<typeof reviewRoom>, thread: string, authorId: string, body: string) => Promise<unknown>;
+  /** A PR person's vote on a finding (server/review/team.ts voteFromForge). */
+  vote: (reviewUid: string, fingerprint: string, voterId: string, verdict: Verdict) => Promise<unknown>;
+}
+
+export function createFeedback(deps: FeedbackDeps) {
+  const { db, config, log } = deps;
+
+  /** Records a reply or reaction once; false when it was taken before. */
+  async function takeOnce(commentRowId: string, externalId: string, kind: string, author: string, content: string) {
+    try {
+      await db.forgeFeedback.create({
+        data: { commentId: commentRowId, externalId, kind, author, content: content.slice(0, 8000) },
+      });
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  return {
+    /** A reply (without @argus) in the thread of one of Argus's inline comments. */
+    async reply(job: CommentJob): Promise<void> {
+      if (job.comment.inReplyTo === undefined) return;
+      const posted = await db.forgeComment.findFirst({
+        where: {
+          commentId: String(job.comment.inReplyTo),
+          pull: { number: job.number, repo: { installationId: job.installationId, externalId: String(job.repo.id) } },
+        },
+        include: { pull: true },
+      });
+      if (!posted) return; // a reply to someone else's comment
+      const reviewUid = posted.reviewUid ?? posted.pull.lastReviewUid;
+      if (!reviewUid) return;
+      const author = job.comment.author;
+      if (!(await takeOnce(posted.id, `reply:${job.comment.id}`, "reply", author, job.comment.body))) return;
+      const voter = forgePersonId("github", author);
+      await deps.say(reviewRoom(reviewUid), posted.fingerprint, voter, job.comment.body);
+      const verdict = verdictOfText(job.comment.body);
+      if (verdict) await deps.vote(reviewUid, posted.fingerprint, voter, verdict);
+    },
+
+    /** 👍 / 👎 on the PR's open Argus comments, read from the forge (it sends no webhook for them). */
+    async pollReactions(pullId: string): Promise<void> {
+      const pull = await db.forgePull.findUnique({ where: { id: pullId }, include: { repo: true } });
+      if (!pull) return;
+      const forge = await deps.forgeFor(pull.repo.installationId);
+      if (!forge.reactions) return;
+      const ref: PullRef = { repo: pull.repo.fullName, number: pull.number };
+      const comments = await db.forgeComment.findMany({
+        where: { pullId, resolvedAt: null },
+        orderBy: { createdAt: "desc" },
+        take: MAX_POLLED_COMMENTS,
+      });
+      for (const c of comments) {
+        const reviewUid = c.reviewUid ?? pull.lastReviewUid;
+        if (!reviewUid) continue;
+        let reactions;
+        try {
+          reactions = await forge.reactions(ref, c.commentId);
+        } catch (err) {
+          log.warn({ pull: ref, comment: c.commentId, err }, "the reactions on an Argus comment could not be read");
+          continue;
+        }
+        for (const r of reactions) {
+          const meaning = REACTION_VERDICT[r.content];
+          if (!meaning || r.author.endsWith("[bot]")) continue;
+          if (!(await takeOnce(c.id, `reaction:${r.id}`, "reaction", r.author, r.content))) continue;
+          const voter = forgePersonId("github", r.author);
+          await deps.say(reviewRoom(reviewUid), c.fingerprint, voter, `${meaning.icon} on the pull request`);
+          await deps.vote(reviewUid, c.fingerprint, voter, meaning.verdict);
+        }
+      }
+    },
+
+    /** The room's verdict on a finding changed: say it on every PR thread of that finding. */
+    async verdictJob(job: VerdictJob): Promise<void> {
+      const review = await db.review.findUnique({
+        where: { uid: job.reviewUid },
+        select: { id: true, projectId: true },
+      });
+      if (!review) return;
+      const votes = await db.findingVote.findMany({
+        where: { reviewId: review.id, fingerprint: job.fingerprint },
+        select: { verdict: true },
+      });
+      const verdict = teamVerdict(votes as { verdict: Verdict }[]);
+      const comments = await db.forgeComment.findMany({
+        where: { fingerprint: job.fingerprint, pull: { repo: { projectId: review.projectId } } },
+        include: { pull: { include: { repo: true } } },
+      });
+      for (const c of comments) {
+        if ((c.verdict ?? null) === verdict) continue;
+        await db.forgeComment.update({ where: { id: c.id }, data: { verdict } });
+        if (!verdict) continue; // votes taken back: nothing to say
+        const forge = await deps.forgeFor(c.pull.repo.installationId);
+        const ref: PullRef = { repo: c.pull.repo.fullName, number: c.pull.number };
+        const closes = verdict !== "real";
+        await forge.reply(
+          ref,
+          c.commentId,
+          `The team judged this finding **${VERDICT_LABEL[verdict]}** in Argus` +
+            `${verdict === "false_positive" ? " — it will not be raised again on this repository" : ""}` +
+            ` ([the review room](${roomUrl(config, job.reviewUid)})).`,
+        );
+        if (closes && !c.resolvedAt) {
+          await forge.resolveThread(ref, c.commentId);
+          await db.forgeComment.update({ where: { id: c.id }, data: { resolvedAt: new Date() } });
+        }
+      }
+    },
+  };
+}
+export type Feedback = ReturnType<typeof createFeedback>;
