@@ -19,7 +19,8 @@ import { ingestZip, resolveLimits } from "../codebase/ingest/index.ts";
 import type { IngestJob } from "../snapshots/job.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import { publicError } from "../errors-public.ts";
-import type { Forge, PullInfo, PullRef } from "./types.ts";
+import type { FileChange, Forge, PullInfo, PullRef } from "./types.ts";
+import { headLabel, importPushOnto } from "./head-import.ts";
 import { ForgeGoneError } from "./types.ts";
 import type { PullJob } from "./github/intake.ts";
 import { readRepoRules } from "./repo-rules.ts";
@@ -115,21 +116,63 @@ export async function recordPull(db: Db, repoId: string, number: number, info: P
 export function createPullJob(deps: PullJobDeps) {
   const { db, config, log } = deps;
 
-  /** The snapshot's source folder once imported, or null when the import failed (the snapshot says why). */
-  async function importHead(forge: Forge, repo: ForgeRepo & { project: Project }, sha: string): Promise<string | null> {
-    const snapshot = await deps.beginSnapshot(repo.project, `${repo.fullName}@${sha.slice(0, 12)}`, forge.kind);
+  /**
+   * The snapshot's source folder once imported, or null when the import failed (the snapshot says why).
+   * `push`: the commit last reviewed and what changed since — the head is then built from that commit's
+   * snapshot and the changed files (head-import.ts), the whole archive only when that cannot be done.
+   */
+  async function importHead(
+    forge: Forge,
+    repo: ForgeRepo & { project: Project },
+    sha: string,
+    push?: { from: string; changes: FileChange[] },
+  ): Promise<string | null> {
+    const snapshot = await deps.beginSnapshot(repo.project, headLabel(repo.fullName, sha), forge.kind);
     const dirs = snapshotDirs(config.dataDir, repo.project.id, snapshot.id);
     const tmp = await mkdtemp(path.join(os.tmpdir(), "argus-forge-"));
+    const started = performance.now();
     try {
-      const zipPath = path.join(tmp, "head.zip");
-      await forge.downloadArchive(repo.fullName, sha, zipPath);
-      const summary = await ingestZip({
-        dest: dirs.src,
-        zipPath,
-        limits: resolveLimits(config.ingestLimits),
-        onProgress: () => undefined,
+      const onto = push
+        ? await importPushOnto({
+            db,
+            config,
+            forge,
+            project: repo.project,
+            repo: repo.fullName,
+            sha,
+            push,
+            dest: dirs.src,
+          })
+        : null;
+      let summary = onto?.summary;
+      if (!summary) {
+        const zipPath = path.join(tmp, "head.zip");
+        await forge.downloadArchive(repo.fullName, sha, zipPath);
+        summary = await ingestZip({
+          dest: dirs.src,
+          zipPath,
+          limits: resolveLimits(config.ingestLimits),
+          onProgress: () => undefined,
+        });
+      }
+      const materialisedMs = Math.round(performance.now() - started);
+      await deps.runIngest({
+        snapshotId: snapshot.id,
+        source: { kind: "uploaded", summary, ...(onto ? { reuse: onto.reuse } : {}) },
       });
-      await deps.runIngest({ snapshotId: snapshot.id, source: { kind: "uploaded", summary } });
+      log.info(
+        {
+          repo: repo.fullName,
+          sha,
+          from: onto ? push?.from : undefined,
+          changed: onto?.reuse.changed.length,
+          materialisedMs,
+          indexedMs: Math.round(performance.now() - started) - materialisedMs,
+        },
+        onto
+          ? "pull request head imported onto the last reviewed snapshot"
+          : "pull request head imported from its archive",
+      );
     } catch (err) {
       const { message } = publicError(err, { doing: "importing the pull request's head commit", log });
       await deps.failSnapshot(snapshot.id, message);
@@ -181,19 +224,21 @@ export function createPullJob(deps: PullJobDeps) {
     const prFiles = diff.filter((f) => f.status !== "removed").map((f) => f.path);
     let files = prFiles;
     let from: string | null = null;
+    let push: { from: string; changes: FileChange[] } | undefined;
     if (pull.lastReviewedSha) {
-      const changed = await forge.changedBetween(repo.fullName, pull.lastReviewedSha, info.headSha);
-      if (changed) {
+      const changes = await forge.changedBetween(repo.fullName, pull.lastReviewedSha, info.headSha);
+      if (changes) {
         const inPr = new Set(prFiles);
-        files = changed.filter((f) => inPr.has(f));
+        files = changes.filter((c) => c.status !== "removed" && inPr.has(c.path)).map((c) => c.path);
         from = pull.lastReviewedSha;
+        push = { from, changes };
       }
     }
     if (files.length === 0) {
       await db.forgePull.update({ where: { id: pull.id }, data: { lastReviewedSha: info.headSha } });
       return { skipped: "nothing" };
     }
-    const src = await importHead(forge, repo, info.headSha);
+    const src = await importHead(forge, repo, info.headSha, push);
     if (!src) return { skipped: "import" };
     // The repository's .argus.yaml (at the head): ignored paths are not reviewed, the floor applies.
     const { rules } = await readRepoRules(src);

@@ -31,6 +31,13 @@ export interface DiffFile {
   patch?: string;
 }
 
+/** One file of a comparison of two commits; `previousPath` for a rename. */
+export interface FileChange {
+  path: string;
+  status: DiffFile["status"];
+  previousPath?: string;
+}
+
 /** An inline comment on a line of the new side of the diff (a range: startLine…line). */
 export interface InlineComment {
   fingerprint: string;
@@ -91,12 +98,19 @@ export interface Forge {
   /** The files changed base…head as the forge shows them (their patches decide which lines take comments). */
   diff(ref: PullRef): Promise<DiffFile[]>;
   /**
-   * Files changed from one commit to another (a push's increment); null when the forge cannot compare
-   * them (a force-push left `from` unreachable): the caller then reviews the whole PR again.
+   * Files changed from one commit to another (a push's increment), removed ones included; null when
+   * the forge cannot compare them (a force-push left `from` unreachable) or cut the list short: the
+   * caller then reviews the whole PR again.
    */
-  changedBetween(repo: string, from: string, to: string): Promise<string[] | null>;
+  changedBetween(repo: string, from: string, to: string): Promise<FileChange[] | null>;
   /** The head commit's tree as a zip archive written to `dest` (fetched with the installation's token). */
   downloadArchive(repo: string, sha: string, dest: string): Promise<void>;
+  /**
+   * One file's bytes at a commit (a push's changed file, applied onto the previous snapshot); null when
+   * the forge does not hand it over inline (too large, not a file): the caller takes the whole archive.
+   * Absent: every import takes the archive.
+   */
+  fileAt?(repo: string, sha: string, path: string): Promise<Buffer | null>;
   /** One review: its body and its inline comments. StaleLineError when a line is not in the diff. */
   postReview(
     ref: PullRef,

@@ -28,7 +28,15 @@ const queuedSourceSchema = z.discriminatedUnion("kind", [
    * Files the upload route already wrote. A shared queue (Redis) gets no summary — a big tree's file
    * list would be megabytes in Redis: it is in the snapshot folder (UPLOAD_SUMMARY_FILE) instead.
    */
-  z.object({ kind: z.literal("uploaded"), summary: z.custom<IngestSummary>().optional() }),
+  z.object({
+    kind: z.literal("uploaded"),
+    summary: z.custom<IngestSummary>().optional(),
+    /**
+     * A pull request's push applied onto the snapshot of the last reviewed commit (server/forges):
+     * the per-file analysis runs on `changed` only and keeps that snapshot's findings for the rest.
+     */
+    reuse: z.object({ snapshotId: z.string().min(1), changed: z.array(z.string()) }).optional(),
+  }),
 ]);
 
 export const JOB_PAYLOADS = {

@@ -65,6 +65,11 @@ export interface ImportOptions {
   projectEslintConfig?: boolean;
   /** Where git may fetch from and whether ssh may use the server's keys (default: public hosts, no keys). */
   git?: GitNetworkPolicy;
+  /**
+   * A push applied onto a previous snapshot (server/forges): the per-file tools run only on the changed
+   * paths and keep the previous snapshot's findings elsewhere (runStaticAnalysis `reuse`).
+   */
+  reuse?: { changed: ReadonlySet<string>; findings: Finding[] };
 }
 
 const FULL_COMMIT = /^[0-9a-f]{40}$/i;
@@ -153,6 +158,7 @@ export async function runImport(
     files: ingest.walk.files.map((f) => ({ path: f.path, language: f.language })),
     argusFindings: index.findings,
     taintComplete: index.taintComplete,
+    ...(options.reuse ? { reuse: options.reuse } : {}),
     eslint: options.analysis === false ? false : { useProjectConfig: options.projectEslintConfig ?? false },
     external:
       options.analysis === false

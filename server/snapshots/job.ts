@@ -16,7 +16,8 @@ import path from "node:path";
 import type { JobContext, JobMap } from "../jobs/queue.ts";
 import { createEmbedderFromSettings } from "../retrieval/embed/settings.ts";
 import { searchIndexName, searchStoreUri, snapshotDirs } from "./storage.ts";
-import { traceJson } from "../shared/findings.ts";
+import { parseTrace, traceJson } from "../shared/findings.ts";
+import type { Finding } from "../codebase/analysis/types.ts";
 
 /** What an import queues (server/jobs/kinds.ts): never a plaintext token (the sealed one is opened when the job runs). */
 export type QueuedSource = IngestJob["source"];
@@ -63,6 +64,29 @@ export function createIngestJob(deps: {
     };
   }
 
+  /** A push's import keeps the per-file tools' findings of the previous snapshot on unchanged files. */
+  async function reused(reuse: { snapshotId: string; changed: string[] }) {
+    const changed = new Set(reuse.changed);
+    const rows = await db.staticFinding.findMany({ where: { snapshotId: reuse.snapshotId, tool: { not: "argus" } } });
+    const findings: Finding[] = rows
+      .filter((r) => !changed.has(r.file))
+      .map((r) => {
+        const trace = parseTrace(r.trace);
+        return {
+          tool: r.tool,
+          ruleId: r.ruleId,
+          severity: r.severity as Finding["severity"],
+          confidence: r.confidence,
+          file: r.file,
+          startLine: r.startLine,
+          endLine: r.endLine,
+          message: r.message,
+          ...(trace ? { trace } : {}),
+        };
+      });
+    return { changed, findings };
+  }
+
   return async function runIngestJob(job: IngestJob, ctx: JobContext = { takeover: false }): Promise<void> {
     const snapshot = await db.snapshot.findUnique({ where: { id: job.snapshotId } });
     if (!snapshot || snapshot.status === "ready" || snapshot.status === "failed") return;
@@ -93,6 +117,7 @@ export function createIngestJob(deps: {
             name: searchIndexName(snapshot.id),
             embedder: await createEmbedderFromSettings(config.embeddings),
           },
+          ...(job.source.kind === "uploaded" && job.source.reuse ? { reuse: await reused(job.source.reuse) } : {}),
         },
       );
       report({ status: "analyzing", progress: 0.96, message: "Saving findings" }, true);

@@ -332,6 +332,14 @@ export async function startGitHubStandIn(
           files: diffFiles(a, c).map((f) => ({ ...ex, filename: f.path, status: f.status, patch: f.patch })),
         });
       }
+      case "repos/get-content": {
+        // `ref` is a query parameter (the check hands back path parameters only).
+        const file = repo.commits.get(url.searchParams.get("ref") ?? "")?.[params.path ?? ""];
+        if (file === undefined) return json(res, 404, { message: "Not Found" });
+        const ex = api.example("content-file-response-if-content-is-a-file");
+        const content = Buffer.from(file).toString("base64");
+        return json(res, 200, { ...ex, type: "file", encoding: "base64", size: Buffer.byteLength(file), content });
+      }
       case "repos/download-zipball-archive": {
         if (!repo.commits.has(params.ref ?? "")) return json(res, 404, { message: "Not Found" });
         res.writeHead(302, { location: `${base}/_archives/${repo.fullName.replace("/", "-")}/${params.ref}` });

@@ -225,6 +225,46 @@ describe("runStaticAnalysis", () => {
     const ranks = findings.map((f) => ["critical", "high", "medium", "low", "info"].indexOf(f.severity));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   });
+
+  it("after a push, runs the per-file tools on the changed files only and keeps the earlier findings elsewhere", async () => {
+    const carried = (file: string, ruleId: string) => ({
+      tool: "ruff",
+      ruleId,
+      severity: "high" as const,
+      confidence: 0.8,
+      file,
+      startLine: 1,
+      endLine: 1,
+      message: "found before the push",
+    });
+    writeFileSync(
+      path.join(root, "web.js"),
+      'const app = require("express")();\napp.get("/ls", (req, res) => {\n  require("child_process").exec("ls " + req.query.dir);\n  res.end();\n});\n',
+    );
+    const { findings, runs } = await runStaticAnalysis({
+      root,
+      files: [
+        { path: "app.py", language: "python" },
+        { path: "web.js", language: "javascript" },
+      ],
+      eslint: { inProcess: true },
+      external: { envPath: fakeBin },
+      // web.js changed; app.py did not, and its earlier finding stands. A finding on a changed file
+      // (or one no longer in the tree) is the tools' to raise again, not kept.
+      reuse: {
+        changed: new Set(["web.js"]),
+        findings: [carried("app.py", "EARLIER1"), carried("web.js", "EARLIER2"), carried("gone.py", "EARLIER3")],
+      },
+    });
+    expect(findings.filter((f) => f.ruleId.startsWith("EARLIER")).map((f) => `${f.file}:${f.ruleId}`)).toEqual([
+      "app.py:EARLIER1",
+    ]);
+    // ruff and bandit had no changed Python file to read: the fake tools' findings on app.py are not there.
+    expect(findings.some((f) => f.tool === "ruff" && f.ruleId === "S602")).toBe(false);
+    expect(runs.find((r) => r.tool === "ruff")).toMatchObject({ status: "skipped", files: 0 });
+    // Argus's own rules still cover every file.
+    expect(findings.some((f) => f.tool === "argus" && f.file === "web.js")).toBe(true);
+  });
 });
 
 /** The real tools, when installed (.ci/run installs them and sets ARGUS_EXTERNAL_TOOLS, so there they must run). */

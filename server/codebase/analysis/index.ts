@@ -26,6 +26,12 @@ export interface AnalysisOptions {
   eslint?: false | Omit<EslintOptions, "root" | "files">;
   /** false skips ruff, bandit and ShellCheck; envPath is where to look for them (default PATH). */
   external?: false | { timeoutMs?: number; envPath?: string };
+  /**
+   * A push onto a snapshot already analysed: the per-file tools (ESLint, ruff, bandit, ShellCheck) run
+   * only on `changed`; `findings` are theirs from the previous snapshot, on the files that did not
+   * change (kept as they were). Argus's own rules always cover every file (they follow data across files).
+   */
+  reuse?: { changed: ReadonlySet<string>; findings: Finding[] };
 }
 
 export interface AnalysisResult {
@@ -39,7 +45,13 @@ const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as co
 export async function runStaticAnalysis(options: AnalysisOptions): Promise<AnalysisResult> {
   const findings: Finding[] = [];
   const runs: ToolRun[] = [];
-  const paths = options.files.map((f) => f.path);
+  const reuse = options.reuse;
+  const perFile = reuse ? options.files.filter((f) => reuse.changed.has(f.path)) : options.files;
+  const paths = perFile.map((f) => f.path);
+  if (reuse) {
+    const present = new Set(options.files.map((f) => f.path));
+    findings.push(...reuse.findings.filter((f) => present.has(f.file) && !reuse.changed.has(f.file)));
+  }
 
   const started = performance.now();
   const taintComplete = new Set(options.argusFindings ? (options.taintComplete ?? []) : []);
@@ -96,7 +108,7 @@ export async function runStaticAnalysis(options: AnalysisOptions): Promise<Analy
     try {
       const external = await runExternalTools({
         root: options.root,
-        files: options.files,
+        files: perFile,
         ...(options.external ?? {}),
       });
       findings.push(...external.findings);

@@ -16,6 +16,7 @@ import {
   StaleLineError,
   type CheckResult,
   type DiffFile,
+  type FileChange,
   type Forge,
   type ForgeReaction,
   type InlineComment,
@@ -72,6 +73,50 @@ interface ThreadsPage {
 }
 
 /** The reactions on a review comment (GitHub sends no webhook for them: read when a PR's job runs). */
+/** Files changed from one commit to another; null when GitHub cannot compare them or cut the list short. */
+async function compare(
+  octokit: InstallationOctokit,
+  repo: string,
+  from: string,
+  to: string,
+): Promise<FileChange[] | null> {
+  try {
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      ...split(repo),
+      basehead: `${from}...${to}`,
+      per_page: 100,
+    });
+    // A comparison GitHub cut short (300+ files) is no basis for an increment.
+    if (!data.files || data.files.length >= 300) return null;
+    return data.files.map((f) => ({
+      path: f.filename,
+      status: f.status,
+      ...(f.previous_filename ? { previousPath: f.previous_filename } : {}),
+    }));
+  } catch (err) {
+    if (status(err) === 404 || status(err) === 422) return null;
+    throw err;
+  }
+}
+
+/** One file's bytes at a commit (the contents API); null when GitHub does not send it inline. */
+async function contentAt(
+  octokit: InstallationOctokit,
+  repo: string,
+  sha: string,
+  path: string,
+): Promise<Buffer | null> {
+  try {
+    const { data } = await octokit.rest.repos.getContent({ ...split(repo), path, ref: sha });
+    // Over 1 MB GitHub sends no content inline ("none"); a folder or a link is no file to apply.
+    if (Array.isArray(data) || data.type !== "file" || !("encoding" in data) || data.encoding !== "base64") return null;
+    return Buffer.from(data.content, "base64");
+  } catch (err) {
+    if (status(err) === 404) return null;
+    throw err;
+  }
+}
+
 async function reactionsOn(octokit: InstallationOctokit, ref: PullRef, commentId: string): Promise<ForgeReaction[]> {
   const rows = await octokit.paginate(octokit.rest.reactions.listForPullRequestReviewComment, {
     ...split(ref.repo),
@@ -118,21 +163,8 @@ export function gitHubForge(octokit: InstallationOctokit): Forge {
       return files.map((f) => ({ path: f.filename, status: f.status, patch: f.patch }));
     },
 
-    async changedBetween(repo, from, to) {
-      try {
-        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-          ...split(repo),
-          basehead: `${from}...${to}`,
-          per_page: 100,
-        });
-        // A comparison GitHub cut short (300+ files) is no basis for an increment.
-        if (!data.files || data.files.length >= 300) return null;
-        return data.files.filter((f) => f.status !== "removed").map((f) => f.filename);
-      } catch (err) {
-        if (status(err) === 404 || status(err) === 422) return null;
-        throw err;
-      }
-    },
+    changedBetween: (repo, from, to) => compare(octokit, repo, from, to),
+    fileAt: (repo, sha, path) => contentAt(octokit, repo, sha, path),
 
     async downloadArchive(repo: string, sha: string, dest: string): Promise<void> {
       const { data } = await orGone(`Commit ${sha.slice(0, 12)} of ${repo}`, () =>

@@ -72,6 +72,9 @@ const reviewCommentEvent = z.object({
 export type PullJob = JobMap["forge.pull"];
 export type CommentJob = JobMap["forge.comment"];
 
+/** How long a connected installation's lookup is reused by the intake. */
+export const INSTALLATION_TTL_MS = 30_000;
+
 const answer = (status: number, message: string): IntakeAnswer => ({ status, body: { message } });
 
 export function createGitHubIntake(deps: {
@@ -85,6 +88,23 @@ export function createGitHubIntake(deps: {
   enqueueComment: (job: CommentJob) => Promise<void>;
 }) {
   const { db, log } = deps;
+  // A delivery waits on SQLite behind the jobs' writes: the installation it names is looked up once
+  // per INSTALLATION_TTL_MS, leaving the delivery's own insert (the replay check) as its only query.
+  // Only connected installations are kept, so a new connection counts at once; a removed one is
+  // refused within the TTL (its queued jobs find no installation and end).
+  const installations = new Map<number, { id: string; workspaceId: string; until: number }>();
+
+  async function lookUpInstallation(installationId: number) {
+    const cached = installations.get(installationId);
+    if (cached && cached.until > Date.now()) return cached;
+    const row = await db.forgeInstallation.findUnique({
+      where: { forge_externalId: { forge: "github", externalId: String(installationId) } },
+      select: { id: true, workspaceId: true },
+    });
+    if (row) installations.set(installationId, { ...row, until: Date.now() + INSTALLATION_TTL_MS });
+    else installations.delete(installationId);
+    return row;
+  }
 
   /** The installation's row id, or the 404 answer (logged with the installation's id). */
   async function installationOf(
@@ -93,10 +113,7 @@ export function createGitHubIntake(deps: {
     deliveryId: string,
     signedBy: SignedBy,
   ): Promise<{ id: string } | IntakeAnswer> {
-    const installation = await db.forgeInstallation.findUnique({
-      where: { forge_externalId: { forge: "github", externalId: String(installationId) } },
-      select: { id: true, workspaceId: true },
-    });
+    const installation = await lookUpInstallation(installationId);
     // A workspace's own App acts only for that workspace's installations.
     if (installation && (signedBy.workspaceId === null || signedBy.workspaceId === installation.workspaceId))
       return { id: installation.id };

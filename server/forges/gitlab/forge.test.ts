@@ -142,7 +142,7 @@ describe("the adapter", () => {
       ["n.py", "added"],
       ["r.md", "modified"],
     ]);
-    expect(await f.changedBetween("team/api", h1, h2)).toEqual(["r.md"]);
+    expect(await f.changedBetween("team/api", h1, h2)).toEqual([{ path: "r.md", status: "modified" }]);
     expect(await f.changedBetween("team/api", "0".repeat(40), h2)).toBeNull();
     const dest = `${process.env.TMPDIR ?? "/tmp"}/gl-archive-${Date.now()}.zip`;
     await f.downloadArchive("team/api", h2, dest);

@@ -219,7 +219,12 @@ export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promi
           compare_timeout?: boolean;
         };
         if (!data.diffs || data.compare_timeout || data.diffs.length >= COMPARE_CAP) return null;
-        return data.diffs.filter((d) => !d.deleted_file).map((d) => d.new_path);
+        // Removed files and renames' old names too: a push built on the last snapshot drops them.
+        return data.diffs.map((d) => ({
+          path: d.new_path,
+          status: toDiffFile(d).status,
+          ...(d.renamed_file ? { previousPath: d.old_path } : {}),
+        }));
       } catch (err) {
         if (statusOf(err) === 404) return null; // `from` is gone (a force-push, then housekeeping)
         throw err;
