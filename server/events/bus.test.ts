@@ -121,12 +121,16 @@ describe("event bus", () => {
     const dismissals = await bus.history(room, 0, 5000, { omitTypes: ["review_"] });
     expect(dismissals).toHaveLength(total - total / 10);
     expect(dismissals.every((e) => e.type === "finding_dismissed")).toBe(true);
-    // A limit inside the second chunk, after a seq inside the first.
-    expect((await bus.history(room, 30, 150)).map((e) => e.seq)).toEqual(Array.from({ length: 150 }, (_, i) => i + 31));
-    // A 2 KB budget: reading stops just past it, so a reply cut to the budget loses nothing it read.
-    const budgeted = await bus.history(room, 0, 5000, { maxBytes: 2048 });
-    expect(budgeted.length).toBeLessThan(HISTORY_CHUNK);
-    const { kept, cut } = fitFromStart(budgeted, 2048);
+    // After a seq inside the first chunk, a limit inside a later one.
+    const from = Math.floor(HISTORY_CHUNK / 2);
+    const limit = HISTORY_CHUNK + 10;
+    expect((await bus.history(room, from, limit)).map((e) => e.seq)).toEqual(
+      Array.from({ length: limit }, (_, i) => i + from + 1),
+    );
+    // A 1 KB budget: reading stops just past it, so a reply cut to the budget loses nothing it read.
+    const budgeted = await bus.history(room, 0, 5000, { maxBytes: 1024 });
+    expect(budgeted.length).toBeLessThan(total);
+    const { kept, cut } = fitFromStart(budgeted, 1024);
     expect(cut).toBe(true);
     expect(kept).toEqual(budgeted.slice(0, -1));
   });

@@ -11,8 +11,8 @@ import { type RoomEvent, roomEventSchemas } from "../shared/room-events.ts";
 import { jsonBytes } from "../shared/reply-bytes.ts";
 import type { RoomKind, RoomName } from "../shared/rooms.ts";
 
-/** Rows per query: about 30 ms of parsing on a loaded 2-core machine. */
-export const HISTORY_CHUNK = 100;
+/** Rows per query: parsing 100 rows held the loop ~30 ms on a loaded 2-core machine (bench/floods.ts). */
+export const HISTORY_CHUNK = 25;
 
 export interface HistoryOptions {
   /** Event types left out by prefix (e.g. `ask.`), before the limit, so a page stays full. */

@@ -123,8 +123,13 @@ export function serveProtocol(
         : needed
           ? await authorizeRoom(services.db, socket.data.actor, target, needed)
           : null;
-      const handle = () => (handlers[name] as Handler<M>)(socket, data, room);
       const { slot } = MESSAGE_BUDGETS[name];
+      const handle = async () => {
+        // A read that waited for its slot on a socket dropped meanwhile (a flood's allowed burst) or
+        // closed: nobody will get its reply, so the log is not read for it. Writes still happen.
+        if (slot === "read" && (dropped || socket.disconnected)) return undefined as Reply<M>;
+        return (handlers[name] as Handler<M>)(socket, data, room);
+      };
       const result = slot ? await limits[slot === "read" ? "reads" : "writes"].run(socket.id, handle) : await handle();
       return { ok: true, ...(result ?? {}) };
     } catch (err) {
