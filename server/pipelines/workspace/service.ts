@@ -22,7 +22,8 @@ import type { EventBus } from "../../events/bus.ts";
 import { createSecretBox } from "../../lib/secret-box.ts";
 import type { Logger } from "../../logger.ts";
 import { pipelineNameSchema, runDatasetSchema, type RunDataset } from "../../shared/pipelines.ts";
-import { runRoom } from "../../shared/rooms.ts";
+import { pipelineRoom, runRoom } from "../../shared/rooms.ts";
+import type { DraftEndings } from "../../coedit/endings.ts";
 import { errorsOf, formatDiagnostic } from "../dsl/errors.ts";
 import { validatePipeline } from "../dsl/validate.ts";
 import { aliasParameters } from "../dsl/params.ts";
@@ -52,7 +53,7 @@ import { caseOf, evaluationTables } from "./results.ts";
 import { compareMetrics, diffParameters } from "./run-compare.ts";
 import { prepareRunDir, removeRunDir, runsRoot, sweepRunDirs, UPLOADED_DATASET, uploadedDataset } from "./run-dir.ts";
 
-const MAX_SOURCE = 256 * 1024;
+export const MAX_SOURCE = 256 * 1024;
 /** Web runs running at once per workspace (the machine has few cores; runs are CPU-bound). */
 export const MAX_RUNNING_PER_WORKSPACE = 2;
 
@@ -134,6 +135,8 @@ export function createPipelineService(deps: {
   queue: JobQueue;
   /** Given (several nodes), a cancel reaches the node running the run. */
   signals?: Signals;
+  /** Told when a pipeline is deleted: its shared draft ends (server/coedit). */
+  draftEndings?: Pick<DraftEndings, "emit">;
   /** Where runs' requests may go (server/net/outbound.ts); default from config. */
   outbound?: OutboundPolicy;
   /** The workspace's default model connection, for runs' model steps that name no model. */
@@ -156,14 +159,7 @@ export function createPipelineService(deps: {
   const root = runsRoot(config.dataDir);
   const runJob = createRunJob({ db, events: deps.events, runs, box, log: deps.log, root, signals: deps.signals });
 
-  const openSecrets = (sealed: string | null): Secrets => {
-    if (!sealed) return {};
-    try {
-      return JSON.parse(box.open(sealed)) as Secrets;
-    } catch {
-      return {}; // AUTH_SECRET changed: the keys must be entered again (the form shows them unset).
-    }
-  };
+  const openSecrets = (sealed: string | null): Secrets => openSealed(box, sealed);
   const sealSecrets = (s: Secrets) => (Object.keys(s).length ? box.seal(JSON.stringify(s)) : null);
 
   async function loadPipeline(actor: Actor, pipelineUid: string, role: "viewer" | "member") {
@@ -577,8 +573,14 @@ export function createPipelineService(deps: {
       });
     },
 
-    /** A new version (a draft when the YAML has errors); the parameters sent replace the stored ones. */
-    async save(actor: Actor, input: z.infer<typeof saveInput>) {
+    /** What a shared draft starts from (server/coedit); the room protocol authorized the room already. */
+    draft: (pipelineUid: string) => draftOf(db, openSecrets, pipelineUid),
+
+    /**
+     * A new version (a draft when the YAML has errors); the parameters sent replace the stored ones.
+     * `editedBy`: who edited the shared draft since the last version (server/coedit).
+     */
+    async save(actor: Actor, input: z.infer<typeof saveInput>, opts: { editedBy?: string[] } = {}) {
       const row = await loadPipeline(actor, input.uid, "member");
       const split = input.parameters
         ? splitSecrets(input.parameters, openSecrets(row.secrets))
@@ -598,6 +600,7 @@ export function createPipelineService(deps: {
             errors: meta.errors,
             message: input.message ?? null,
             createdById: actor!.userId,
+            editedBy: JSON.stringify(opts.editedBy ?? [actor!.userId]),
           },
         });
         await tx.pipeline.update({
@@ -624,6 +627,7 @@ export function createPipelineService(deps: {
       const running = await db.pipelineRun.count({ where: { pipelineId: row.id, status: "running" } });
       if (running) throw conflict("This pipeline has a run in progress: cancel it or wait for it to finish first.");
       await db.pipeline.delete({ where: { id: row.id } });
+      await deps.draftEndings?.emit(pipelineRoom(row.uid), "This pipeline was deleted; its shared draft is closed.");
       return { ok: true as const };
     },
 
@@ -804,3 +808,20 @@ export function createPipelineService(deps: {
 }
 
 export type PipelineService = ReturnType<typeof createPipelineService>;
+
+function openSealed(box: ReturnType<typeof createSecretBox>, sealed: string | null): Secrets {
+  if (!sealed) return {};
+  try {
+    return JSON.parse(box.open(sealed)) as Secrets;
+  } catch {
+    return {}; // AUTH_SECRET changed: the keys must be entered again (the form shows them unset).
+  }
+}
+
+/** The saved YAML and parameters of a pipeline, its stored secrets masked (a shared draft's start). */
+async function draftOf(db: Db, openSecrets: (sealed: string | null) => Secrets, pipelineUid: string) {
+  const row = await db.pipeline.findUnique({ where: { uid: pipelineUid } });
+  if (!row) throw notFound(`No pipeline with id ${pipelineUid}. It may have been deleted.`);
+  const parameters = JSON.parse(row.parameters) as Record<string, unknown>;
+  return { source: row.source, parameters: maskStored(parameters, openSecrets(row.secrets)) };
+}
