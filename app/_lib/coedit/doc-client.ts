@@ -2,7 +2,8 @@
  * One side of a shared draft (server/coedit): a Yjs doc and its awareness kept in step with the room's
  * draft over the room socket. Open = y-protocols sync step 1 → the server's step 2 (what we lack) and
  * its state vector, answered with what the server lacks (edits made offline merge here). Local edits
- * go out batched (one `doc.update` per BATCH_MS), cursors at most every AWARENESS_MS. Whatever goes
+ * go out at once or batched (at most one `doc.update` per EDIT_GAP_MS), cursors at most every
+ * AWARENESS_GAP_MS. Whatever goes
  * wrong with an edit (refused, rate limited, the socket dropped) is repaired by opening again: the
  * sync sends everything the server does not have, so nothing typed is lost. Not React: the editor
  * hooks (use-shared-doc.ts), the tests and the bench use it alike.
@@ -15,9 +16,12 @@ import * as Y from "yjs";
 import { type DocNotice, type DocOpened, decodeBinary, encodeBinary } from "@/server/shared/coedit.ts";
 import type { Ack } from "@/server/shared/room-protocol.ts";
 
-/** Edits typed within this window go as one message (a keystroke still shows within a frame). */
-export const BATCH_MS = 16;
-export const AWARENESS_MS = 50;
+/**
+ * At most one edit message per EDIT_GAP_MS (the server's budget is 25 a second): a keystroke after a
+ * pause goes at once, so it shows within a frame; faster typing is batched. Cursors likewise.
+ */
+export const EDIT_GAP_MS = 45;
+export const AWARENESS_GAP_MS = 90;
 const RETRY_MS = [250, 500, 1000, 2000, 5000];
 
 /** The socket as the doc client uses it (a Socket.IO client socket of the room protocol). */
@@ -55,6 +59,8 @@ export class DocClient {
   private awarenessTimer: ReturnType<typeof setTimeout> | null = null;
   private awarenessChanged = new Set<number>();
   private retry = 0;
+  private lastSent = 0;
+  private lastAwareness = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private readonly listeners = new Set<(state: DocClientState) => void>();
@@ -79,7 +85,8 @@ export class DocClient {
     const onAwareness = ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
       if (origin !== "local") return;
       for (const id of [...added!, ...updated!, ...removed!]) this.awarenessChanged.add(id);
-      this.awarenessTimer ??= setTimeout(() => this.flushAwareness(), AWARENESS_MS);
+      const wait = Math.max(0, this.lastAwareness + AWARENESS_GAP_MS - Date.now());
+      this.awarenessTimer ??= setTimeout(() => this.flushAwareness(), wait);
     };
     this.awareness.on("update", onAwareness);
     this.off.push(() => this.awareness.off("update", onAwareness));
@@ -154,6 +161,7 @@ export class DocClient {
     const update = this.pending.length === 1 ? this.pending[0]! : Y.mergeUpdates(this.pending);
     this.pending = [];
     this.inFlight = true;
+    this.lastSent = Date.now();
     const sync = encodeBinary(this.message((e) => syncProtocol.writeUpdate(e, update)));
     const reply = await this.call("doc.update", { room: this.room, generation: this.generation, sync });
     this.inFlight = false;
@@ -190,7 +198,8 @@ export class DocClient {
 
   private schedule(): void {
     if (this.batchTimer || this.inFlight) return;
-    this.batchTimer = setTimeout(() => void this.flush(), BATCH_MS);
+    const wait = Math.max(0, this.lastSent + EDIT_GAP_MS - Date.now());
+    this.batchTimer = setTimeout(() => void this.flush(), wait);
   }
 
   private flushAwareness(): void {
@@ -201,6 +210,7 @@ export class DocClient {
     this.awarenessChanged.clear();
     if (!ids.length) return;
     const update = encodeBinary(encodeAwarenessUpdate(this.awareness, ids));
+    this.lastAwareness = Date.now();
     void this.call("doc.awareness", { room: this.room, update });
   }
 
