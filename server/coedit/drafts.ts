@@ -11,7 +11,7 @@ import type { Db } from "../db/client.ts";
 import { invalid, notFound } from "../errors.ts";
 import { parameterFileSchema } from "../pipelines/workspace/parameters.ts";
 import { MAX_SOURCE, type PipelineService } from "../pipelines/workspace/service.ts";
-import type { PromptService } from "../prompts/service.ts";
+import { promptContent, type PromptService } from "../prompts/service.ts";
 import { promptText, readPipelineDoc, writePipelineDoc } from "../shared/coedit.ts";
 import type { ParsedRoom } from "../shared/rooms.ts";
 import type { DraftSource } from "./registry.ts";
@@ -48,7 +48,9 @@ export function draftSource(deps: {
         );
         return { version: saved.version };
       }
-      const saved = await deps.prompts.update(actor, { uid: room.uid, content: promptText(doc).toString() });
+      const content = promptContent.safeParse(promptText(doc).toString());
+      if (!content.success) throw invalid(content.error.issues[0]?.message ?? "The prompt text cannot be saved.");
+      const saved = await deps.prompts.update(actor, { uid: room.uid, content: content.data });
       return { version: saved.version };
     },
   };

@@ -21,7 +21,7 @@ import {
   writeParams,
 } from "@/server/shared/coedit.ts";
 import { pipelineRoom } from "@/server/shared/rooms.ts";
-import type { SharedEditing } from "./shared-editing.tsx";
+import type { SharedEditing } from "@/app/_components/coedit/shared-editing.tsx";
 import type { ParameterFile } from "./params.ts";
 
 export function useSharedDraft(

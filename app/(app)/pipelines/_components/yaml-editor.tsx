@@ -13,7 +13,7 @@ import CodeMirror, { type ReactCodeMirrorRef } from "@uiw/react-codemirror";
 import { useTheme } from "next-themes";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import { cx } from "@/app/_components/ui.tsx";
-import { type SharedEditing, SharedEditingBar, sharedExtensions } from "./shared-editing.tsx";
+import { type SharedEditing, SharedEditingBar, sharedExtensions } from "@/app/_components/coedit/shared-editing.tsx";
 
 export interface EditorDiagnostic {
   line: number;
