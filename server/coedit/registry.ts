@@ -64,6 +64,19 @@ interface LiveDoc {
   /** Awareness client id → the socket that announced it. */
   owners: Map<number, string>;
   queue: Promise<unknown>;
+  /** Edits applied and waiting for their write (writeBatch). */
+  batch: Batch | null;
+}
+
+interface Batch {
+  items: Pending[];
+  written: Promise<void>;
+}
+
+/** What the module-level steps need of the registry. */
+interface Inner {
+  unload: (d: LiveDoc) => void;
+  queued: <T>(d: LiveDoc, work: () => Promise<T>) => Promise<T>;
 }
 
 const REMOTE = Symbol("remote");
@@ -108,6 +121,7 @@ async function loadDoc(ctx: Ctx, room: LiveDoc["room"]): Promise<LiveDoc> {
     sockets: new Set(),
     owners: new Map(),
     queue: Promise.resolve(),
+    batch: null,
   };
 }
 
@@ -119,36 +133,53 @@ async function compact(ctx: Ctx, d: LiveDoc): Promise<void> {
   d.seen = Math.max(d.seen, done.upTo);
 }
 
-async function store1(
-  ctx: Ctx & { unload: (d: LiveDoc) => void },
-  d: LiveDoc,
-  socketId: string,
-  actor: NonNullable<Actor>,
-  update: Uint8Array,
-): Promise<void> {
-  const { store, outbox, log, unload } = ctx;
+interface Pending {
+  update: Uint8Array;
+  socketId: string;
+  userId: string;
+}
+
+/**
+ * Applies an edit to the doc at once, then stores it with the edits that arrive while the previous
+ * write is in flight — one insert for all of them (a group commit: a busy doc costs one write per
+ * round trip, not per keystroke) — and passes each on only once it is stored. Resolves when stored.
+ */
+function accept(ctx: Ctx & Inner, d: LiveDoc, item: Pending): Promise<void> {
   try {
-    Y.applyUpdate(d.doc, update, REMOTE);
+    Y.applyUpdate(d.doc, item.update, REMOTE);
   } catch (err) {
     // Part of it may be in: the doc is read again from the store at the next open.
-    unload(d);
-    log.warn({ err, room: d.room.name }, "a Yjs update that decoded could not be applied");
+    ctx.unload(d);
+    ctx.log.warn({ err, room: d.room.name }, "a Yjs update that decoded could not be applied");
     throw invalid("The edit could not be applied; reopen the document.");
   }
+  if (!d.batch) {
+    const batch: Batch = { items: [], written: Promise.resolve() };
+    d.batch = batch;
+    batch.written = ctx.queued(d, () => writeBatch(ctx, d, batch));
+  }
+  d.batch.items.push(item);
+  return d.batch.written;
+}
+
+async function writeBatch(ctx: Ctx & Inner, d: LiveDoc, batch: Batch): Promise<void> {
+  const { store, outbox, log } = ctx;
+  if (d.batch === batch) d.batch = null;
   try {
-    await store.append(d.room.name, d.generation, update, actor.userId);
+    await store.appendMany(d.room.name, d.generation, batch.items);
   } catch (err) {
-    unload(d); // not stored: nobody may see it, and the next open reads the truth again
+    ctx.unload(d); // not stored: nobody may see it, and the next open reads the truth again
     throw err;
   }
-  d.bytes += update.byteLength;
-  d.sinceCompact++;
-  outbox.update(d.room.name, d.generation, update, socketId);
-  outbox.relay(d.room.name, { kind: "update", generation: d.generation, update: encodeBinary(update) });
-  if (!d.editors.has(actor.userId)) {
-    d.editors.add(actor.userId);
-    await store.setEditors(d.room.name, [...d.editors]);
+  let newEditor = false;
+  for (const item of batch.items) {
+    d.bytes += item.update.byteLength;
+    d.sinceCompact++;
+    outbox.update(d.room.name, d.generation, item.update, item.socketId);
+    outbox.relay(d.room.name, { kind: "update", generation: d.generation, update: encodeBinary(item.update) });
+    if (!d.editors.has(item.userId)) newEditor = !!d.editors.add(item.userId);
   }
+  if (newEditor) await store.setEditors(d.room.name, [...d.editors]);
   if (d.sinceCompact >= ctx.compactEvery)
     await compact(ctx, d).catch((err: unknown) => log.warn({ err, room: d.room.name }, "compacting a draft failed"));
 }
@@ -266,7 +297,7 @@ export function createDocRegistry(deps: {
         d.full = true;
         throw conflict(message);
       }
-      await queued(d, () => store1({ ...ctx, unload }, d, socketId, actor, update));
+      await accept({ ...ctx, unload, queued }, d, { update, socketId, userId: actor.userId });
     },
 
     /** The sender's cursors: checked, stamped with their name, passed to the room's other sockets. */

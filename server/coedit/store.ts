@@ -68,6 +68,17 @@ export function createDocStore(db: Db) {
       }
     },
 
+    /** Stores several updates in one insert (in this order). */
+    async appendMany(
+      room: string,
+      generation: number,
+      items: readonly { update: Uint8Array; userId: string | null }[],
+    ): Promise<void> {
+      await db.coeditUpdate.createMany({
+        data: items.map((i) => ({ room, generation, data: Uint8Array.from(i.update), userId: i.userId })),
+      });
+    },
+
     /** Stores one update; resolves with its id once it is in the database. */
     async append(room: string, generation: number, data: Uint8Array, userId: string | null): Promise<number> {
       const row = await db.coeditUpdate.create({
