@@ -33,7 +33,7 @@ export function SharedPromptEditor({
   const extensions = useMemo(
     () => [
       EditorView.lineWrapping,
-      EditorView.contentAttributes.of({ "aria-label": "Prompt text" }),
+      EditorView.contentAttributes.of({ "aria-label": "Prompt", id: "prompt-content" }),
       ...(text && client ? sharedExtensions(text, client.awareness) : []),
     ],
     [text, client],
