@@ -100,3 +100,13 @@ describe("pipeline doc", () => {
     expect(parametersOf(paramFieldsOf({}))).toEqual({});
   });
 });
+
+describe("parameter order", () => {
+  it("follows the saved file whatever order the fields arrived in; new fields come after", () => {
+    const saved = { z: { b: 1, a: 2 }, m: { x: "1" } };
+    const fields = [...paramFieldsOf({ ...saved, n: { y: 3 } })].reverse();
+    expect(JSON.stringify(parametersOf(fields, saved))).toBe(
+      JSON.stringify({ z: { b: 1, a: 2 }, m: { x: "1" }, n: { y: 3 } }),
+    );
+  });
+});

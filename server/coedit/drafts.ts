@@ -36,7 +36,8 @@ export function draftSource(deps: {
     },
     async save(actor: Actor, room: ParsedRoom, doc: Y.Doc, editedBy: string[], message?: string) {
       if (room.kind === "pipeline") {
-        const draft = readPipelineDoc(doc);
+        // In the saved file's order: a version's diff shows what changed, not a reordering.
+        const draft = readPipelineDoc(doc, (await deps.pipelines.draft(room.uid)).parameters);
         const parameters = parameterFileSchema.safeParse(draft.parameters);
         if (!parameters.success)
           throw invalid(`The parameters cannot be saved: ${parameters.error.issues[0]?.message}`);

@@ -161,10 +161,22 @@ export function paramFieldsOf(parameters: Record<string, unknown>): Map<string, 
   return out;
 }
 
-/** The parameter file the fields make (the inverse of paramFieldsOf). */
-export function parametersOf(fields: Iterable<[string, unknown]>): Record<string, unknown> {
+/**
+ * The parameter file the fields make (the inverse of paramFieldsOf). A map's order differs from one
+ * client to another, so the fields are laid out in the order of `like` (the saved file: a draft saved
+ * unchanged is the same file, and a version's diff shows only what changed), new fields after, sorted.
+ */
+export function parametersOf(
+  fields: Iterable<[string, unknown]>,
+  like: Record<string, unknown> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const sorted = [...fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const rank = new Map([...paramFieldsOf(like).keys()].map((key, i) => [key, i]));
+  const sorted = [...fields].sort(([a], [b]) => {
+    const ra = rank.get(a) ?? Infinity;
+    const rb = rank.get(b) ?? Infinity;
+    return ra !== rb ? ra - rb : a < b ? -1 : a > b ? 1 : 0;
+  });
   for (const [key, value] of sorted) {
     let path: unknown;
     try {
@@ -226,9 +238,9 @@ export const pipelineYaml = (doc: DocLike) => doc.getText(PIPELINE_YAML);
 export const pipelineParams = (doc: DocLike) => doc.getMap(PIPELINE_PARAMS);
 export const promptText = (doc: DocLike) => doc.getText(PROMPT_TEXT);
 
-/** A pipeline's draft as the doc holds it now. */
-export function readPipelineDoc(doc: DocLike): PipelineDraft {
-  return { source: pipelineYaml(doc).toString(), parameters: parametersOf(pipelineParams(doc).entries()) };
+/** A pipeline's draft as the doc holds it now (parameters in the order of `like`: see parametersOf). */
+export function readPipelineDoc(doc: DocLike, like?: Record<string, unknown>): PipelineDraft {
+  return { source: pipelineYaml(doc).toString(), parameters: parametersOf(pipelineParams(doc).entries(), like) };
 }
 
 /** Writes a whole draft into a pipeline's doc in one transaction (the server's first content). */

@@ -43,14 +43,14 @@ export function useSharedDraft(
   useEffect(() => {
     if (!client || !seen) return;
     const read = () => {
-      const draft = readPipelineDoc(client.doc);
+      const draft = readPipelineDoc(client.doc, saved.parameters);
       setLocalSource(draft.source);
       setLocalParameters(draft.parameters as ParameterFile);
     };
     read();
     client.doc.on("update", read);
     return () => client.doc.off("update", read);
-  }, [client, seen]);
+  }, [client, seen, saved.parameters]);
 
   useEffect(() => {
     client?.awareness.setLocalStateField("node", opts.node);
