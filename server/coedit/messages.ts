@@ -9,7 +9,8 @@ import * as encoding from "lib0/encoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
 import { DomainError, invalid } from "../errors.ts";
-import { type AwarenessState, awarenessStateSchema, decodeBinary } from "../shared/coedit.ts";
+import { type AwarenessState, awarenessStateSchema, decodeBinary, PIPELINE_PARAMS } from "../shared/coedit.ts";
+import { isSecretKey, SECRET_MASK } from "../shared/pipelines.ts";
 
 function bytesOf(base64: string): Uint8Array {
   try {
@@ -58,8 +59,24 @@ export function readUpdate(base64: string, roots: readonly string[]): Uint8Array
     const parent = s instanceof Y.Item ? (s.parent as unknown) : null;
     if (typeof parent === "string" && !roots.includes(parent))
       throw invalid(`The edit writes into "${parent.slice(0, 40)}", which this document does not have.`);
+    if (s instanceof Y.Item && parent === PIPELINE_PARAMS && writesSecret(s))
+      throw invalid("A secret (an API key, a token) is never shared in the draft: it is saved with the version only.");
   }
   return update;
+}
+
+/** A parameter field named like a secret, set to anything but blank or the mask. */
+function writesSecret(item: Y.Item): boolean {
+  let path: unknown;
+  try {
+    path = JSON.parse(item.parentSub ?? "null");
+  } catch {
+    return false;
+  }
+  const key = Array.isArray(path) ? path[path.length - 1] : null;
+  if (typeof key !== "string" || !isSecretKey(key)) return false;
+  const values = item.content instanceof Y.ContentAny ? item.content.arr : [];
+  return values.some((v) => v !== "" && v !== SECRET_MASK && v !== null);
 }
 
 /** A y-protocols message written by `write` (to send to a client). */

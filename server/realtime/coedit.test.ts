@@ -83,6 +83,15 @@ describe("co-editing a pipeline", () => {
     });
     expect(reply).toMatchObject({ ok: false, code: "invalid" });
     expect(reply.ok || reply.message).toContain("evil");
+    // A secret (an API key) is never shared in the draft; the mask or a blank is.
+    const secret = new Y.Doc();
+    secret.getMap("params").set('["generation","api_key"]', "sk-live-123");
+    const leak = await a.client.call("doc.update", {
+      room,
+      generation: 0,
+      sync: updateMessage(Y.encodeStateAsUpdate(secret)),
+    });
+    expect(leak).toMatchObject({ ok: false, code: "invalid", message: expect.stringMatching(/secret/) });
     // Too big for one message: refused by its schema.
     const huge = await a.client.call("doc.update", { room, generation: 0, sync: "A".repeat(60_000) });
     expect(huge).toMatchObject({ ok: false, code: "invalid" });

@@ -128,6 +128,7 @@ export interface MapLike {
   keys(): IterableIterator<string>;
   entries(): IterableIterator<[string, unknown]>;
   get(key: string): unknown;
+  has(key: string): boolean;
   set(key: string, value: unknown): unknown;
   delete(key: string): void;
   readonly doc: DocLike | null;
@@ -218,9 +219,18 @@ export function replaceText(text: TextLike, next: string): void {
   else run();
 }
 
-/** Sets the parameter fields to `parameters`: only the fields whose value changed are written. */
-export function writeParams(map: MapLike, parameters: Record<string, unknown>): void {
+/**
+ * Sets the parameter fields to `parameters`: only the fields whose value changed are written. A
+ * secret typed into the form (an API key) is not: `secretOf` tells which leaves are secrets, and
+ * those keep the doc's value (the mask) — the caller keeps what was typed for the version's save.
+ */
+export function writeParams(
+  map: MapLike,
+  parameters: Record<string, unknown>,
+  secretOf: (key: string) => boolean = () => false,
+): void {
   const next = paramFieldsOf(parameters);
+  for (const key of next.keys()) if (secretOf(key)) next.set(key, map.has(key) ? map.get(key) : "");
   const run = () => {
     for (const key of [...map.keys()]) if (!next.has(key)) map.delete(key);
     for (const [key, value] of next) if (JSON.stringify(map.get(key)) !== JSON.stringify(value)) map.set(key, value);

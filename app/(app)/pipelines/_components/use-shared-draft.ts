@@ -14,15 +14,23 @@ import { useSharedDoc } from "@/app/_lib/coedit/use-shared-doc.ts";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import {
   PIPELINE_YAML,
+  paramFieldsOf,
+  parametersOf,
   pipelineParams,
   pipelineYaml,
   readPipelineDoc,
   replaceText,
   writeParams,
 } from "@/server/shared/coedit.ts";
+import { isSecretKey } from "@/server/shared/pipelines.ts";
 import { pipelineRoom } from "@/server/shared/rooms.ts";
 import type { SharedEditing } from "@/app/_components/coedit/shared-editing.tsx";
 import type { ParameterFile } from "./params.ts";
+
+const isSecretField = (key: string) => {
+  const path = JSON.parse(key) as string[];
+  return isSecretKey(path[path.length - 1] ?? "");
+};
 
 export function useSharedDraft(
   target: { kind: "workspace"; uid: string } | { kind: "gallery" },
@@ -45,7 +53,7 @@ export function useSharedDraft(
     const read = () => {
       const draft = readPipelineDoc(client.doc, saved.parameters);
       setLocalSource(draft.source);
-      setLocalParameters(draft.parameters as ParameterFile);
+      setDocParameters(draft.parameters as ParameterFile);
     };
     read();
     client.doc.on("update", read);
@@ -61,10 +69,25 @@ export function useSharedDraft(
     (next: string) => (shared ? replaceText(pipelineYaml(client.doc), next) : setLocalSource(next)),
     [client, shared],
   );
+  // Secrets typed here (API keys) stay in this tab, never in the shared draft: saved with the version.
+  const [secrets, setSecrets] = useState<ReadonlyMap<string, unknown>>(new Map());
+  const [docParameters, setDocParameters] = useState<ParameterFile | null>(null);
   const setParameters = useCallback(
-    (next: ParameterFile) => (shared ? writeParams(pipelineParams(client.doc), next) : setLocalParameters(next)),
+    (next: ParameterFile) => {
+      if (!shared) return setLocalParameters(next);
+      const map = pipelineParams(client.doc);
+      writeParams(map, next, isSecretField);
+      const typed = new Map([...paramFieldsOf(next)].filter(([k, v]) => isSecretField(k) && v !== map.get(k)));
+      setSecrets(typed);
+    },
     [client, shared],
   );
+  useEffect(() => {
+    if (!docParameters) return;
+    const fields = paramFieldsOf(docParameters);
+    for (const [k, v] of secrets) fields.set(k, v);
+    setLocalParameters(parametersOf(fields, saved.parameters) as ParameterFile);
+  }, [docParameters, secrets, saved.parameters]);
 
   useEffect(() => {
     if (!client) return;
@@ -75,8 +98,9 @@ export function useSharedDraft(
     });
   }, [client, queryClient, trpc]);
 
+  // With a secret typed here the version is saved with it (the caller's save), not from the draft.
   const save =
-    client && seen
+    client && seen && secrets.size === 0
       ? async () => {
           const reply = await client.save();
           if (!reply.ok) toast.error(reply.message);
