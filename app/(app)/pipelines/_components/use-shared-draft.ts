@@ -85,6 +85,9 @@ export function useSharedDraft(
   useEffect(() => {
     if (!docParameters) return;
     const fields = paramFieldsOf(docParameters);
+    // A secret shows as saved (the mask when one is stored), or as typed here: the doc has neither.
+    const stored = paramFieldsOf(saved.parameters);
+    for (const k of fields.keys()) if (isSecretField(k) && stored.has(k)) fields.set(k, stored.get(k));
     for (const [k, v] of secrets) fields.set(k, v);
     setLocalParameters(parametersOf(fields, saved.parameters) as ParameterFile);
   }, [docParameters, secrets, saved.parameters]);
