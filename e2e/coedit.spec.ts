@@ -43,7 +43,11 @@ test("two editors type into the same line and see each other; a graph edit shows
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUpOrSignIn(page);
   const me = await (await page.request.get("/api/trpc/account.me")).json();
-  const workspaceId = me.result.data.currentWorkspaceId as string;
+  const previousWorkspaceId = me.result.data.currentWorkspaceId as string;
+  // A workspace of this spec's own: its pipeline is not in the team's list the other specs expect.
+  const name = `Coedit ${Date.now()}`;
+  const workspaceId = (await trpc<{ id: string }>(page.request, "workspaces.create", { name })).id;
+  await trpc(page.request, "workspaces.switch", { workspaceId });
   const bea = await teammate(browser, page, workspaceId, "Bea Coeditor", "member");
   const vic = await teammate(browser, page, workspaceId, "Vic Follower", "viewer");
   try {
@@ -94,5 +98,6 @@ test("two editors type into the same line and see each other; a graph edit shows
   } finally {
     await bea.context.close();
     await vic.context.close();
+    await trpc(page.request, "workspaces.switch", { workspaceId: previousWorkspaceId });
   }
 });
