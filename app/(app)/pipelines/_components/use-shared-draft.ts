@@ -8,7 +8,7 @@
  * merged draft on the server. A gallery pipeline (no room) keeps plain local state.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useSharedDoc } from "@/app/_lib/coedit/use-shared-doc.ts";
 import { useTRPC } from "@/app/_lib/trpc.ts";
@@ -56,6 +56,12 @@ export function useSharedDraft(
       setDocParameters(draft.parameters as ParameterFile);
     };
     read();
+    // What was typed before the draft arrived goes into it now, instead of being replaced by it.
+    const { source: typed, parameters: set } = early.current;
+    early.current = {};
+    if (typed !== undefined) replaceText(pipelineYaml(client.doc), typed);
+    if (set) writeParams(pipelineParams(client.doc), set, isSecretField);
+    if (typed !== undefined || set) read();
     client.doc.on("update", read);
     return () => client.doc.off("update", read);
   }, [client, seen, saved.parameters]);
@@ -65,22 +71,30 @@ export function useSharedDraft(
   }, [client, opts.node]);
 
   const shared = client && seen && !state?.readOnly;
+  const early = useRef<{ source?: string; parameters?: ParameterFile }>({});
   const setSource = useCallback(
-    (next: string) => (shared ? replaceText(pipelineYaml(client.doc), next) : setLocalSource(next)),
-    [client, shared],
+    (next: string) => {
+      if (shared) return replaceText(pipelineYaml(client.doc), next);
+      if (room) early.current.source = next;
+      setLocalSource(next);
+    },
+    [client, shared, room],
   );
   // Secrets typed here (API keys) stay in this tab, never in the shared draft: saved with the version.
   const [secrets, setSecrets] = useState<ReadonlyMap<string, unknown>>(new Map());
   const [docParameters, setDocParameters] = useState<ParameterFile | null>(null);
   const setParameters = useCallback(
     (next: ParameterFile) => {
-      if (!shared) return setLocalParameters(next);
+      if (!shared) {
+        if (room) early.current.parameters = next;
+        return setLocalParameters(next);
+      }
       const map = pipelineParams(client.doc);
       writeParams(map, next, isSecretField);
       const typed = new Map([...paramFieldsOf(next)].filter(([k, v]) => isSecretField(k) && v !== map.get(k)));
       setSecrets(typed);
     },
-    [client, shared],
+    [client, shared, room],
   );
   useEffect(() => {
     if (!docParameters) return;
