@@ -38,7 +38,6 @@ export const FUNCTION_SIZE_RATCHET = {
   "server/ask/spend-shared.ts": 168,
   "server/codebase/analysis/taint/py/interp.ts": 175,
   "server/codebase/symbols/build.ts": 168,
-  "server/forges/github/forge.ts": 161,
   "server/knowledge/job.ts": 224,
   "server/knowledge/service.ts": 241,
   "server/pipelines/mcp/client.ts": 266,

@@ -6,6 +6,8 @@ import { sharedTest } from "./vitest.config.mts";
 // PostgreSQL, DATABASE_URL, and one Redis). Each file skips with the reason when a server is missing.
 // One file at a time: the multi-process tests start several servers each.
 export default defineConfig({
+  // tsconfig's "@/*" paths, as in vitest.config.mts (the browser's doc client is used by test/helpers/coedit.ts).
+  resolve: { alias: { "@": import.meta.dirname } },
   test: {
     ...sharedTest,
     include: ["server/**/*.redis.test.ts", "test/scale/**/*.test.ts"],

@@ -13,6 +13,7 @@ import { createDb, type Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createProjectService } from "./projects/service.ts";
 import { createPromptService } from "./prompts/service.ts";
+import { createDraftEndings, type DraftEndings } from "./coedit/endings.ts";
 import { createProviderService, type ProviderService } from "./providers/service.ts";
 import { createWorkspaceService } from "./workspaces/service.ts";
 import { createMembershipChanges } from "./workspaces/membership-changes.ts";
@@ -63,6 +64,8 @@ export interface Services {
   workspaces: ReturnType<typeof createWorkspaceService>;
   projects: ReturnType<typeof createProjectService>;
   prompts: ReturnType<typeof createPromptService>;
+  /** A pipeline or prompt was deleted: its shared draft ends (server/coedit, server/realtime). */
+  draftEndings: DraftEndings;
   providers: ReturnType<typeof createProviderService>;
   /** The outbound policy (server/net/outbound.ts): check and fetch every URL a user chose through it. */
   outbound: OutboundPolicy;
@@ -146,8 +149,10 @@ export async function createServices(config: Config, log = createLogger(config.l
     redis,
     onAnswerEnded,
   });
+  const draftEndings = createDraftEndings(db, (err) => log.error({ err }, "ending a shared draft failed"));
   const pipelines = createPipelineService({
     db,
+    draftEndings,
     config,
     events,
     log,
@@ -235,17 +240,14 @@ export async function createServices(config: Config, log = createLogger(config.l
     spectators: createSpectatorReads({ shares, reviews }),
     notifications,
     demo: createDemoService({ db, queue, snapshots, reviews }),
-    prompts: createPromptService(db),
+    prompts: createPromptService(db, draftEndings),
+    draftEndings,
     providers,
     pipelines,
     outbound,
     pipelineChat: createPipelineChatService({ db, config, events, log, pipelines }),
     forges,
-    pipelineAssistant: createPipelineAssistant({
-      db,
-      log,
-      chatModel: (workspaceId) => workspaceChatModel(db, providers, workspaceId),
-    }),
+    pipelineAssistant: createPipelineAssistant({ db, log, chatModel: (id) => workspaceChatModel(db, providers, id) }),
     async close() {
       // Before the database closes: answers waiting are failed as interrupted (on a shared queue they
       // stay queued for another worker), running ones and pipeline runs started from the web get a

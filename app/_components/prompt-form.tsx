@@ -1,5 +1,5 @@
 "use client";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { errorInfo } from "@/app/_lib/trpc.ts";
 import { Field, FormActions, FormError, Input, TextArea } from "./ui.tsx";
 
@@ -18,6 +18,7 @@ export function PromptForm({
   busy,
   error,
   showDefault,
+  contentEditor,
 }: {
   initial: PromptFormValues;
   submitLabel: string;
@@ -26,6 +27,8 @@ export function PromptForm({
   busy: boolean;
   error: unknown;
   showDefault?: boolean;
+  /** Edits the text instead of the plain text area (the prompt's shared draft, co-edited). */
+  contentEditor?: ReactNode;
 }) {
   const [values, setValues] = useState(initial);
   const err = error ? errorInfo(error) : null;
@@ -54,13 +57,15 @@ export function PromptForm({
         error={err?.fields?.content?.[0]}
         hint="The system prompt the review agent works from. Ctrl+Enter saves."
       >
-        <TextArea
-          id="prompt-content"
-          rows={14}
-          value={values.content}
-          invalid={!!err?.fields?.content}
-          onChange={(e) => setValues({ ...values, content: e.target.value })}
-        />
+        {contentEditor ?? (
+          <TextArea
+            id="prompt-content"
+            rows={14}
+            value={values.content}
+            invalid={!!err?.fields?.content}
+            onChange={(e) => setValues({ ...values, content: e.target.value })}
+          />
+        )}
       </Field>
       {showDefault && (
         <label className="flex items-center gap-2 text-sm">

@@ -11,6 +11,7 @@ const PAGES = {
   kb: (uid: string) => `/knowledge/${uid}`,
   run: (uid: string) => `/pipelines/runs/${uid}`,
   pipeline: (uid: string) => `/pipelines/${uid}`,
+  prompt: (uid: string) => `/prompts/${uid}`,
 } as const;
 
 export function messageLink(room: RoomName, m: { id: string; thread: string | null }, seq: number): string {

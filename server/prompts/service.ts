@@ -7,6 +7,8 @@ import { requireRole, type Actor } from "../auth/access.ts";
 import { uniqueViolationFields, type Db, type Prompt, type Tx } from "../db/client.ts";
 import { insertWithClientUid } from "../db/client-uid.ts";
 import { conflict, notFound } from "../errors.ts";
+import type { DraftEndings } from "../coedit/endings.ts";
+import { promptRoom } from "../shared/rooms.ts";
 
 export const promptName = z
   .string()
@@ -58,7 +60,7 @@ async function retryDefaultRace<T>(run: () => Promise<T>): Promise<T> {
 
 const READ_ONLY = "Built-in prompts are read-only. Duplicate it to make an editable copy.";
 
-export function createPromptService(db: Db) {
+export function createPromptService(db: Db, draftEndings?: Pick<DraftEndings, "emit">) {
   async function load(uid: string): Promise<Prompt> {
     const prompt = await db.prompt.findUnique({ where: { uid } });
     if (!prompt) throw notFound(`No prompt with id ${uid}. It may have been deleted.`);
@@ -163,6 +165,7 @@ export function createPromptService(db: Db) {
       // deleteMany + a re-check inside one statement: a concurrent "set default" cannot slip between.
       const { count } = await db.prompt.deleteMany({ where: { id: prompt.id, isDefault: false } });
       if (count === 0) throw conflict("This prompt just became the default; make another prompt the default first.");
+      await draftEndings?.emit(promptRoom(prompt.uid), "This prompt was deleted; its shared draft is closed.");
     },
   };
 }

@@ -246,7 +246,7 @@ describe("rooms", () => {
       message: expect.stringMatching(/does not exist/),
     });
     const hint =
-      "The join message was not understood: room: a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid> or pipeline:<uid>";
+      "The join message was not understood: room: a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid>, pipeline:<uid> or prompt:<uid>";
     expect(await join(socket, "../../etc")).toEqual({ ok: false, code: "invalid", message: hint });
     expect(await join(socket, [room] as unknown as string)).toEqual({
       ok: false,

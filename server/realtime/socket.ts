@@ -21,6 +21,7 @@ import { bridgeRooms } from "./bridge.ts";
 import { clusterAdapter, RECOVERY_MS } from "./cluster.ts";
 import { checkRecoveredSessions } from "./recovery.ts";
 import { chatHandlers } from "./chat-handlers.ts";
+import { coeditHandlers, createCoedit } from "./coedit-handlers.ts";
 import { authenticateSockets } from "./handshake.ts";
 import { expireSpectatorAt, membershipHandlers, recheckSockets, recheckSpectators } from "./membership.ts";
 import { trackPresence } from "./presence.ts";
@@ -80,8 +81,16 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     log: services.log,
     ...(redis ? { nextVersion: (room: string) => redis.count("presence", room) } : {}),
   });
+  const coedit = createCoedit(io, services);
+  const membership = membershipHandlers(services, bridge, presence);
   const handlers = {
-    ...membershipHandlers(services, bridge, presence),
+    ...membership,
+    // Leaving a room closes its shared draft for the socket (its cursors go).
+    leave: async (...args: Parameters<typeof membership.leave>) => {
+      coedit.close(args[0].id, args[1].room);
+      return membership.leave(...args);
+    },
+    ...coeditHandlers(coedit),
     ...chatHandlers(services.roomChat, services.roomReactions),
     ...reactionHandlers(services.roomReactions),
     ...typingHandlers({ rateLimits: services.rateLimits }),
@@ -99,6 +108,7 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
   io.on("connection", (socket) => {
     joinUserRoom(socket);
     serveProtocol(socket, services, handlers, limits);
+    socket.once("disconnect", () => coedit.close(socket.id));
     expireSpectatorAt(socket, services);
     socket.emit("ready", { userId: socket.data.actor.userId });
   });
@@ -129,12 +139,15 @@ export function attachSocketServer(httpServer: HttpServer, services: Services): 
     if (hidePosition) void others.tell("hidePosition", { userId });
   });
   others.on("hidePosition", ({ userId }) => presence.hide(userId));
+  // A deleted pipeline or prompt ends its draft's sessions (the notice reaches every node's sockets).
+  const unsubscribeDrafts = services.draftEndings.subscribe((room, message) => coedit.end(room, message));
   httpServer.once("close", () => {
     clearInterval(recheck);
     unsubscribe();
     unpush();
     unsubscribeShares();
     unsubscribeHide();
+    unsubscribeDrafts();
     presence.close();
     bridge.close();
   });

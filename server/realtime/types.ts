@@ -1,6 +1,7 @@
 /** The typed Socket.IO server and socket of rooms (the protocol is server/shared/room-protocol.ts). */
 import type { Server, Socket } from "socket.io";
 import type { Actor } from "../auth/access.ts";
+import type { Relayed } from "../coedit/registry.ts";
 import type { Spectator } from "../rooms/spectators.ts";
 import type { Focus } from "../shared/room-presence.ts";
 import type { ClientToServerEvents, ServerToClientEvents } from "../shared/room-protocol.ts";
@@ -30,6 +31,8 @@ export interface InterServerEvents {
   shareRevoked: (info: { shareId: string }, ack: () => void) => void;
   /** A user now hides their position: drop it from every room. */
   hidePosition: (info: { userId: string }, ack: () => void) => void;
+  /** An edit of a shared draft this node stored, for the other nodes' copies (no ack: the store is the truth). */
+  coedit: (info: { room: string; message: Relayed }) => void;
 }
 
 export type ArgusSocketServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

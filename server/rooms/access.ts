@@ -22,6 +22,8 @@ async function workspaceOf(db: Db, { kind, uid }: ParsedRoom): Promise<string | 
       return (await db.knowledgeBase.findUnique({ where: { uid }, select }))?.workspaceId;
     case "pipeline":
       return (await db.pipeline.findUnique({ where: { uid }, select }))?.workspaceId;
+    case "prompt":
+      return (await db.prompt.findUnique({ where: { uid }, select }))?.workspaceId;
   }
 }
 

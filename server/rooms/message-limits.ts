@@ -63,6 +63,14 @@ export const MESSAGE_BUDGETS: Record<ClientMessage, MessageBudget> = {
   "steer.pause": { member: b(10, 0.2), guest: null, slot: "write" },
   "steer.resume": { member: b(10, 0.2), guest: null, slot: "write" },
   "steer.stop": { member: b(10, 0.2), guest: null, slot: "write" },
+  // Co-editing: the browser sends an edit per keystroke batch (at most one per 25 ms) and a cursor
+  // per move (at most one per 50 ms); a fast typist is ~10 keys/s, a paste is one update. No slot:
+  // an edit waits on its doc's own queue (server/coedit/registry.ts), and a refused one is re-sent
+  // by the next sync, never lost.
+  "doc.open": { member: b(20, 1), guest: null, slot: "read" },
+  "doc.update": { member: b(80, 25), guest: null },
+  "doc.awareness": { member: b(60, 15), guest: null },
+  "doc.save": { member: b(5, 0.2), guest: null, slot: "write" },
 };
 
 /**

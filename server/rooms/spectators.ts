@@ -60,6 +60,10 @@ const WHAT: Partial<Record<ClientMessage, string>> = {
   "steer.pause": "pause the review",
   "steer.resume": "resume the review",
   "steer.stop": "stop the review",
+  "doc.open": "open the team's shared drafts",
+  "doc.update": "edit the team's drafts",
+  "doc.awareness": "share a cursor",
+  "doc.save": "save versions",
 };
 
 /**

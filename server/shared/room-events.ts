@@ -114,12 +114,16 @@ export const kbPayloads = {
 /** A pipeline's page: the team's talk about it while they build it (its runs have rooms of their own). */
 export const pipelinePayloads = { ...teamPayloads } satisfies PayloadMap;
 
+/** A review prompt's editor: the team's talk while they co-edit it (server/coedit). */
+export const promptPayloads = { ...teamPayloads } satisfies PayloadMap;
+
 export const roomPayloads = {
   review: reviewPayloads,
   project: projectPayloads,
   run: runPayloads,
   kb: kbPayloads,
   pipeline: pipelinePayloads,
+  prompt: promptPayloads,
 } satisfies Record<RoomKind, PayloadMap>;
 
 /** What is published into a room of kind K: `{ type, payload }`, one of the kind's events. */
@@ -131,6 +135,7 @@ export const roomEventSchemas: { [K in RoomKind]: z.ZodType<RoomEventBody<K>> } 
   run: envelopeUnion(runPayloads),
   kb: envelopeUnion(kbPayloads),
   pipeline: envelopeUnion(pipelinePayloads),
+  prompt: envelopeUnion(promptPayloads),
 };
 
 /** A published event as subscribers and clients receive it: numbered per room (seq 1, 2, 3 …). */

@@ -16,6 +16,7 @@ import { focusSchema, type PresentMember } from "./room-presence.ts";
 import { type MessageReactions, type Reaction, reactionEmojiSchema } from "./room-reactions.ts";
 import type { Typist } from "./room-typing.ts";
 import { roomNameSchema } from "./rooms.ts";
+import { type DocNotice, type DocOpened, docPayloads } from "./coedit.ts";
 import type { NotificationPush } from "./notifications.ts";
 import { hintTextSchema } from "./steering.ts";
 import { type Vote, verdictSchema } from "./team-verdicts.ts";
@@ -121,6 +122,8 @@ export const clientMessages = {
   "steer.stop": z.object({ room: roomNameSchema }),
   /** What the sender looks at in a room they joined (null: nothing, or hidden). */
   "presence.update": z.object({ room: roomNameSchema, focus: focusSchema.nullable() }),
+  /** Co-editing a pipeline's or prompt's draft (server/shared/coedit.ts). */
+  ...docPayloads,
 };
 export type ClientMessage = keyof typeof clientMessages;
 
@@ -149,6 +152,11 @@ export const MESSAGE_ROLES: Record<ClientMessage, "viewer" | "member" | null> = 
   "steer.pause": "member",
   "steer.resume": "member",
   "steer.stop": "member",
+  // A viewer follows a shared draft (and shows their cursor); editing and saving need a member.
+  "doc.open": "viewer",
+  "doc.awareness": "viewer",
+  "doc.update": "member",
+  "doc.save": "member",
 };
 /**
  * What a spectator (someone who opened a review's share link, without an account) may send — only
@@ -178,6 +186,10 @@ export const SPECTATOR_MESSAGES: Record<ClientMessage, boolean> = {
   "steer.pause": false,
   "steer.resume": false,
   "steer.stop": false,
+  "doc.open": false,
+  "doc.awareness": false,
+  "doc.update": false,
+  "doc.save": false,
 };
 export type ClientPayload<M extends ClientMessage> = z.output<(typeof clientMessages)[M]>;
 
@@ -208,6 +220,10 @@ export interface ClientReplies {
   "steer.pause": object;
   "steer.resume": object;
   "steer.stop": object;
+  "doc.open": DocOpened;
+  "doc.update": object;
+  "doc.awareness": object;
+  "doc.save": { version: number | null };
 }
 
 type Input<M extends ClientMessage> = z.input<(typeof clientMessages)[M]>;
@@ -234,4 +250,10 @@ export interface ServerToClientEvents {
   notification: (push: NotificationPush) => void;
   /** Someone else in a joined room is typing (in its chat, or in a finding's thread): not stored. */
   typing: (info: { room: string; thread: string | null; user: Typist }) => void;
+  /** An edit of a room's shared draft (a Yjs update, base64), already stored. */
+  "doc.update": (info: { room: string; generation: number; update: string }) => void;
+  /** Cursors of a room's shared draft changed (a y-protocols awareness update, base64). */
+  "doc.awareness": (info: { room: string; update: string }) => void;
+  /** The draft is full, was saved, started again, or ended (its pipeline or prompt was deleted). */
+  "doc.notice": (info: { room: string; notice: DocNotice }) => void;
 }

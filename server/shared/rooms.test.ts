@@ -47,7 +47,7 @@ describe("room names", () => {
     const r = roomNameSchema.safeParse("review:1");
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.message).toBe(
-      "a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid> or pipeline:<uid>",
+      "a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid>, pipeline:<uid> or prompt:<uid>",
     );
     expect(roomNameSchema.safeParse("x".repeat(65)).success).toBe(false);
   });

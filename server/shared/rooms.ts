@@ -1,11 +1,11 @@
 /**
  * Room names: one place that builds and parses them, for the server and the browser. A room is named
  * after what it shows — `review:<uid>`, `project:<uid>`, `run:<uid>` (a pipeline run), `kb:<uid>` (a
- * knowledge base), `pipeline:<uid>` (a workspace pipeline's page) — so the name alone says what it is and whose workspace decides who may enter.
+ * knowledge base), `pipeline:<uid>` (a workspace pipeline's page), `prompt:<uid>` (a review prompt's editor) — so the name alone says what it is and whose workspace decides who may enter.
  */
 import { z } from "zod";
 
-export const ROOM_KINDS = ["review", "project", "run", "kb", "pipeline"] as const;
+export const ROOM_KINDS = ["review", "project", "run", "kb", "pipeline", "prompt"] as const;
 export type RoomKind = (typeof ROOM_KINDS)[number];
 
 /** `review:<uid>` etc.; the kind is part of the type, so a review room only takes review events. */
@@ -15,9 +15,10 @@ export type RoomKindOf<R extends RoomName> = R extends `${infer K extends RoomKi
 
 // The uids Argus hands out are UUIDs (crypto.randomUUID).
 const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NAME = /^(review|project|run|kb|pipeline):([0-9a-f-]{36})$/i;
+const NAME = /^(review|project|run|kb|pipeline|prompt):([0-9a-f-]{36})$/i;
 
-export const ROOM_NAME_HINT = "a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid> or pipeline:<uid>";
+export const ROOM_NAME_HINT =
+  "a room is review:<uid>, project:<uid>, run:<uid>, kb:<uid>, pipeline:<uid> or prompt:<uid>";
 
 export function roomName<K extends RoomKind>(kind: K, uid: string): RoomName<K> {
   if (!UID.test(uid)) throw new Error(`Not a uid for a ${kind} room: ${JSON.stringify(uid)}`);
@@ -34,6 +35,7 @@ export const projectRoom = (uid: string) => roomName("project", uid);
 export const runRoom = (uid: string) => roomName("run", uid);
 export const kbRoom = (uid: string) => roomName("kb", uid);
 export const pipelineRoom = (uid: string) => roomName("pipeline", uid);
+export const promptRoom = (uid: string) => roomName("prompt", uid);
 
 export interface ParsedRoom<K extends RoomKind = RoomKind> {
   kind: K;

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { pipelineNameSchema, runDatasetSchema } from "../../shared/pipelines.ts";
 import { parameterFileSchema } from "./parameters.ts";
 
-const MAX_SOURCE = 256 * 1024;
+/** The largest pipeline source accepted (the editor, a save, a shared draft's save). */
+export const MAX_SOURCE = 256 * 1024;
 
 const uid = z.uuid("uid must be a UUID");
 const source = z.string().max(MAX_SOURCE, "Keep the pipeline under 256 KB.");

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { requireRole, type Actor } from "../../auth/access.ts";
 import type { Db } from "../../db/client.ts";
+import { notFound } from "../../errors.ts";
 import { galleryEntries } from "./gallery.ts";
 import type { galleryInput, validateInput } from "./inputs.ts";
 import { inspectPipeline, serverRegistry } from "./inspect.ts";
@@ -102,4 +103,12 @@ export async function validateSource({ db }: PipelineDeps, actor: Actor, input: 
 export async function listServers({ db }: PipelineDeps, actor: Actor, workspace: string) {
   await requireRole(db, actor, workspace, "viewer");
   return serverRegistry();
+}
+
+/** The saved YAML and parameters of a pipeline, its stored secrets masked (a shared draft's start). */
+export async function pipelineDraft({ db, box }: PipelineDeps, pipelineUid: string) {
+  const row = await db.pipeline.findUnique({ where: { uid: pipelineUid } });
+  if (!row) throw notFound(`No pipeline with id ${pipelineUid}. It may have been deleted.`);
+  const parameters = JSON.parse(row.parameters) as Record<string, unknown>;
+  return { source: row.source, parameters: maskStored(parameters, openSecrets(box, row.secrets)) };
 }

@@ -11,6 +11,7 @@ import type { EventBus } from "../../events/bus.ts";
 import type { JobQueue } from "../../jobs/queue.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { Logger } from "../../logger.ts";
+import type { DraftEndings } from "../../coedit/endings.ts";
 import type { RunService } from "../runs.ts";
 import { galleryEntry } from "./gallery.ts";
 import { inspectPipeline } from "./inspect.ts";
@@ -28,6 +29,8 @@ export interface PipelineDeps {
   runs: RunService;
   /** Where web runs get their folders (run-dir.ts). */
   root: string;
+  /** Told when a pipeline is deleted: its shared draft ends (server/coedit). */
+  draftEndings?: Pick<DraftEndings, "emit">;
 }
 
 export type Needs = "none" | "llm" | "web" | "knowledge";

@@ -23,11 +23,12 @@ import type { EventBus } from "../../events/bus.ts";
 import type { JobQueue } from "../../jobs/queue.ts";
 import { createSecretBox } from "../../lib/secret-box.ts";
 import type { Logger } from "../../logger.ts";
+import type { DraftEndings } from "../../coedit/endings.ts";
 import { createOutboundPolicy, type OutboundPolicy } from "../../net/outbound.ts";
 import { CHAT_BUILTINS } from "../chat/history-server.ts";
 import { createRunService, type RunServiceDeps } from "../runs.ts";
 import type * as In from "./inputs.ts";
-import { galleryPipeline, getPipeline, listPipelines, listServers, validateSource } from "./library.ts";
+import { galleryPipeline, getPipeline, listPipelines, listServers, pipelineDraft, validateSource } from "./library.ts";
 import type { PipelineDeps } from "./rows.ts";
 import { cancelRun, recoverInterrupted } from "./run-control.ts";
 import { runsRoot } from "./run-dir.ts";
@@ -48,6 +49,8 @@ export function createPipelineService(deps: {
   queue: JobQueue;
   /** Given (several nodes), a cancel reaches the node running the run. */
   signals?: Signals;
+  /** Told when a pipeline is deleted: its shared draft ends (server/coedit). */
+  draftEndings?: Pick<DraftEndings, "emit">;
   /** Where runs' requests may go (server/net/outbound.ts); default from config. */
   outbound?: OutboundPolicy;
   /** The workspace's default model connection, for runs' model steps that name no model. */
@@ -68,7 +71,18 @@ export function createPipelineService(deps: {
     engine: { builtins: CHAT_BUILTINS },
   });
   const root = runsRoot(config.dataDir);
-  const d: PipelineDeps = { db, config, events, log, queue: deps.queue, signals: deps.signals, box, runs, root };
+  const d: PipelineDeps = {
+    db,
+    config,
+    events,
+    log,
+    queue: deps.queue,
+    signals: deps.signals,
+    box,
+    runs,
+    root,
+    draftEndings: deps.draftEndings,
+  };
   const runJob = createRunJob({ db, events, runs, box, log, root, signals: deps.signals });
 
   return {
@@ -86,7 +100,11 @@ export function createPipelineService(deps: {
 
     create: (actor: Actor, input: z.infer<typeof In.createInput>) => createPipeline(d, actor, input),
     fork: (actor: Actor, input: z.infer<typeof In.forkInput>) => forkPipeline(d, actor, input),
-    save: (actor: Actor, input: z.infer<typeof In.saveInput>) => savePipeline(d, actor, input),
+    /** What a shared draft starts from (server/coedit); the room protocol authorized the room already. */
+    draft: (pipelineUid: string) => pipelineDraft(d, pipelineUid),
+    /** A new version; `editedBy`: who edited the shared draft since the last version (server/coedit). */
+    save: (actor: Actor, input: z.infer<typeof In.saveInput>, opts?: { editedBy?: string[] }) =>
+      savePipeline(d, actor, input, opts),
     remove: (actor: Actor, pipelineUid: string) => removePipeline(d, actor, pipelineUid),
     versions: (actor: Actor, pipelineUid: string) => listVersions(d, actor, pipelineUid),
     diff: (actor: Actor, input: z.infer<typeof In.diffInput>) => diffVersions(d, actor, input),

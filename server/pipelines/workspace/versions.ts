@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { requireRole, type Actor } from "../../auth/access.ts";
 import { isUniqueViolation } from "../../db/client.ts";
 import { conflict, notFound } from "../../errors.ts";
+import { pipelineRoom } from "../../shared/rooms.ts";
 import { lineDiff } from "./diff.ts";
 import type { createInput, diffInput, forkInput, saveInput } from "./inputs.ts";
 import { withKnowledgeBase } from "./kb-preset.ts";
@@ -99,8 +100,16 @@ async function insert(
   }
 }
 
-/** A new version (a draft when the YAML has errors); the parameters sent replace the stored ones. */
-export async function savePipeline({ db, box }: PipelineDeps, actor: Actor, input: z.infer<typeof saveInput>) {
+/**
+ * A new version (a draft when the YAML has errors); the parameters sent replace the stored ones.
+ * `editedBy`: who edited the shared draft since the last version (server/coedit).
+ */
+export async function savePipeline(
+  { db, box }: PipelineDeps,
+  actor: Actor,
+  input: z.infer<typeof saveInput>,
+  opts: { editedBy?: string[] } = {},
+) {
   const row = await loadPipeline(db, actor, input.uid, "member");
   const split = input.parameters
     ? splitSecrets(input.parameters, openSecrets(box, row.secrets))
@@ -120,6 +129,7 @@ export async function savePipeline({ db, box }: PipelineDeps, actor: Actor, inpu
         errors: meta.errors,
         message: input.message ?? null,
         createdById: actor!.userId,
+        editedBy: JSON.stringify(opts.editedBy ?? [actor!.userId]),
       },
     });
     await tx.pipeline.update({
@@ -141,11 +151,12 @@ export async function savePipeline({ db, box }: PipelineDeps, actor: Actor, inpu
   return { version, valid, errors: meta.errors, diagnostics: meta.inspection.diagnostics };
 }
 
-export async function removePipeline({ db }: PipelineDeps, actor: Actor, pipelineUid: string) {
+export async function removePipeline({ db, draftEndings }: PipelineDeps, actor: Actor, pipelineUid: string) {
   const row = await loadPipeline(db, actor, pipelineUid, "member");
   const running = await db.pipelineRun.count({ where: { pipelineId: row.id, status: "running" } });
   if (running) throw conflict("This pipeline has a run in progress: cancel it or wait for it to finish first.");
   await db.pipeline.delete({ where: { id: row.id } });
+  await draftEndings?.emit(pipelineRoom(row.uid), "This pipeline was deleted; its shared draft is closed.");
   return { ok: true as const };
 }
 

@@ -10,7 +10,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { GitFork, Play, Save, Trash2 } from "lucide-react";
 import dynamic from "next/dynamic";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState, type ComponentProps } from "react";
+import { useCallback, useMemo, useState, type ComponentProps } from "react";
 import { toast } from "sonner";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import type { ChatPanel as ChatPanelOf } from "@/app/_components/rooms/chat-panel.tsx";
@@ -25,6 +25,7 @@ import type { ParameterFile } from "./params.ts";
 import { PipelineGraph } from "./pipeline-graph.tsx";
 import { needsLabel, type PipelineInspection } from "./types.ts";
 import { useLiveInspection } from "./use-live-inspection.ts";
+import { useSharedDraft } from "./use-shared-draft.ts";
 import { YamlEditor } from "./yaml-editor.tsx";
 
 // What the page shows at once is the graph and the editor; the rest (the other tabs, the dialogs,
@@ -126,8 +127,9 @@ function Loaded({
   const { user } = useWorkspace();
   // A workspace pipeline's page is a room: who is here, and the team's chat (a gallery entry has none).
   const chat = useChatRoom("pipeline", target.kind === "workspace" ? target.uid : "");
-  const [source, setSource] = useState(saved.source);
-  const [parameters, setParameters] = useState<ParameterFile>(saved.parameters);
+  // A workspace pipeline's draft is shared with whoever has this page open (use-shared-draft.ts).
+  const draft = useSharedDraft(target, saved, { joined: chat.state.connected, user, node: search.get("node") });
+  const { source, setSource, parameters, setParameters, dirty } = draft;
   const inspection = useLiveInspection(workspaceId, source, { parameters, initial: saved.inspection })!;
   const [goto, setGoto] = useState<{ line: number; col: number } | null>(null);
   const [running, setRunning] = useState(false);
@@ -147,14 +149,6 @@ function Loaded({
     [pathname, router, search],
   );
   const node = useMemo(() => inspection.graph?.nodes.find((n) => n.id === nodeId) ?? null, [inspection.graph, nodeId]);
-
-  const dirty = source !== saved.source || JSON.stringify(parameters) !== JSON.stringify(saved.parameters);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
 
   const save = useMutation(
     trpc.pipelines.save.mutationOptions({
@@ -203,7 +197,9 @@ function Loaded({
                     variant="secondary"
                     busy={save.isPending}
                     disabled={!dirty}
-                    onClick={() => save.mutate({ uid: target.uid, source, parameters })}
+                    onClick={() =>
+                      draft.save ? void draft.save() : save.mutate({ uid: target.uid, source, parameters })
+                    }
                   >
                     <Save className="size-4" aria-hidden /> Save version
                   </Button>
@@ -334,6 +330,7 @@ function Loaded({
                   readOnly={!editable}
                   diagnostics={inspection.diagnostics}
                   goto={goto}
+                  shared={draft.editing}
                 />
               </>
             )}

@@ -3,15 +3,17 @@
  * The pipeline's YAML in CodeMirror 6 (YAML highlighting, line numbers, search, undo) with the
  * engine's diagnostics drawn at their line and column as lint marks, and listed under the editor as
  * buttons that move the cursor there. The diagnostics come from the server (pipelines.validate) for
- * the text as it was sent; marks are clamped to the document as it is now.
+ * the text as it was sent; marks are clamped to the document as it is now. With `shared` (a
+ * workspace pipeline's shared draft, shared-editing.tsx) the editor is bound to the team's text.
  */
 import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from "@codemirror/lint";
 import { EditorView } from "@codemirror/view";
 import CodeMirror, { type ReactCodeMirrorRef } from "@uiw/react-codemirror";
 import { useTheme } from "next-themes";
-import { useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { cx } from "@/app/_components/ui.tsx";
+import { type SharedEditing, SharedEditingBar, sharedExtensions } from "@/app/_components/coedit/shared-editing.tsx";
 
 export interface EditorDiagnostic {
   line: number;
@@ -47,6 +49,7 @@ export function YamlEditor({
   height = "32rem",
   goto,
   className,
+  shared,
 }: {
   value: string;
   onChange?: (value: string) => void;
@@ -57,13 +60,33 @@ export function YamlEditor({
   /** Moves the cursor to this place whenever a new object is passed (a node's "show in YAML"). */
   goto?: { line: number; col: number } | null;
   className?: string;
+  /** Bound to the team's shared draft: `value` is then only what the editor starts from. */
+  shared?: SharedEditing | null;
 }) {
   const ref = useRef<ReactCodeMirrorRef>(null);
   const { resolvedTheme } = useTheme();
+  const text = shared?.text;
+  const awareness = shared?.awareness;
   const extensions = useMemo(
-    () => [yaml(), lintGutter(), EditorView.lineWrapping, EditorView.contentAttributes.of({ "aria-label": label })],
-    [label],
+    () => [
+      yaml(),
+      lintGutter(),
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ "aria-label": label }),
+      ...(text && awareness ? sharedExtensions(text, awareness) : []),
+    ],
+    [label, text, awareness],
   );
+  // Bound: the binding keeps the editor and the text in step; the value prop must not replace it, so
+  // the bound editor is a new one (key) starting from the shared text as it is now.
+  const initial = useMemo(() => (text ? text.toString() : null), [text]);
+  const locked = readOnly || shared?.state.readOnly || shared?.state.status === "ended";
+  const follow = useCallback((line: number) => {
+    const view = ref.current?.view;
+    if (!view) return;
+    const at = view.state.doc.line(Math.min(Math.max(line, 1), view.state.doc.lines)).from;
+    view.dispatch({ effects: EditorView.scrollIntoView(at, { y: "center" }) });
+  }, []);
 
   useEffect(() => {
     const view = ref.current?.view;
@@ -85,17 +108,26 @@ export function YamlEditor({
 
   return (
     <div className={cx("min-w-0", className)}>
+      {shared && <SharedEditingBar shared={shared} onFollow={follow} />}
       <div className="overflow-hidden rounded-md border border-zinc-300 text-sm dark:border-zinc-700">
         <CodeMirror
           ref={ref}
-          value={value}
+          key={text ? "shared" : "local"}
+          value={initial ?? value}
           height={height}
           theme={resolvedTheme === "dark" ? "dark" : "light"}
           extensions={extensions}
-          readOnly={readOnly}
-          editable={!readOnly}
-          onChange={(v) => onChange?.(v)}
-          basicSetup={{ foldGutter: true, highlightActiveLine: !readOnly, autocompletion: false }}
+          readOnly={locked}
+          editable={!locked}
+          onChange={(v) => (text ? undefined : onChange?.(v))}
+          // Bound to a shared text, undo is Yjs's (only one's own edits), not the editor's history.
+          basicSetup={{
+            foldGutter: true,
+            highlightActiveLine: !locked,
+            autocompletion: false,
+            history: !text,
+            historyKeymap: !text,
+          }}
         />
       </div>
       {diagnostics.length > 0 && (

@@ -2,8 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Pencil, Star, Trash2 } from "lucide-react";
 import { useParams, useRouter } from "next/navigation";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { toast } from "sonner";
+import { SharedPromptEditor } from "@/app/_components/coedit/shared-prompt-editor.tsx";
 import { PromptForm } from "@/app/_components/prompt-form.tsx";
 import { BackLink, Badge, Button, Card, ConfirmDialog, PageHeader } from "@/app/_components/ui.tsx";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
@@ -15,7 +16,10 @@ export default function PromptPage() {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const { canEdit } = useWorkspace();
+  const { canEdit, user } = useWorkspace();
+  // The prompt's text is a shared draft while editing: its save saves the merged text.
+  const [saveDraft, setSaveDraft] = useState<(() => Promise<{ ok: boolean; message?: string }>) | null>(null);
+  const onDraftReady = useCallback((save: typeof saveDraft) => setSaveDraft(() => save), []);
   const prompt = useQuery(trpc.prompts.get.queryOptions({ uid }));
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -117,7 +121,12 @@ export default function PromptPage() {
             busy={update.isPending}
             error={update.error}
             onCancel={() => setEditing(false)}
-            onSubmit={(v) => update.mutate({ uid, name: v.name, content: v.content })}
+            contentEditor={<SharedPromptEditor uid={uid} user={user} readOnly={!canEdit} onReady={onDraftReady} />}
+            onSubmit={async (v) => {
+              const saved = saveDraft ? await saveDraft() : { ok: true };
+              if (!saved.ok) return void toast.error(saved.message ?? "The draft could not be saved.");
+              update.mutate({ uid, name: v.name });
+            }}
           />
         </Card>
       ) : (
