@@ -24,7 +24,10 @@ import { PROCEDURE_CASES, type ActorName, type ProcedureCase } from "./support/p
 import { AUTH_ENDPOINT_CASES, SIGN_UP_SPELLINGS } from "./support/route-cases.ts";
 import { openRoomClient, rawRequest, type RawReply, type RoomClient } from "./support/wire.ts";
 import { type ClientMessage, MESSAGE_ROLES } from "../../server/shared/room-protocol.ts";
-import { kbRoom, pipelineRoom, reviewRoom, runRoom } from "../../server/shared/rooms.ts";
+import { kbRoom, pipelineRoom, promptRoom, reviewRoom, runRoom } from "../../server/shared/rooms.ts";
+import { encodeBinary } from "../../server/shared/coedit.ts";
+import * as Y from "yjs";
+import { Awareness, encodeAwarenessUpdate } from "y-protocols/awareness";
 import { buildWorld, uploadDocuments, uploadZip, type World } from "./support/world.ts";
 
 let w: World;
@@ -372,6 +375,9 @@ async function roomWrites(): Promise<number[]> {
     db.findingVote.count(),
     db.reviewSteer.count(),
     db.reviewFinding.count({ where: { resolvedAt: { not: null } } }),
+    db.coeditDoc.count(),
+    db.coeditUpdate.count(),
+    db.pipelineVersion.count(),
   ]);
 }
 
@@ -433,6 +439,31 @@ async function viewersMessage(): Promise<string> {
   } finally {
     viewer.close();
   }
+}
+
+/** y-protocols sync step 1 of an empty doc (what a browser sends to open a draft). */
+const SYNC_STEP1 = encodeBinary(Uint8Array.from([0, 1, 0]));
+/** y-protocols update message carrying `text` typed into a pipeline draft's YAML. */
+function draftEdit(text: string): string {
+  const doc = new Y.Doc();
+  doc.getText("yaml").insert(0, text);
+  const update = Y.encodeStateAsUpdate(doc);
+  return encodeBinary(Uint8Array.from([2, update.length, ...update]));
+}
+/** An awareness update announcing a cursor under a fresh client id. */
+function cursorUpdate(): string {
+  const awareness = new Awareness(new Y.Doc());
+  awareness.setLocalState({ user: { name: "anyone", color: "#336699" }, cursor: null, line: 1 });
+  return encodeBinary(encodeAwarenessUpdate(awareness, [awareness.clientID]));
+}
+
+/** A client of A's `as` that joined `room` and opened its draft; its generation for edits. */
+async function openDraft(as: "viewer" | "member", room: string) {
+  const client = await openRoomClient(w.server.url, w.a[as].client.cookie);
+  expect((await client.join(room)).ok).toBe(true);
+  const opened = await client.send("doc.open", { room, sync: SYNC_STEP1 });
+  expect(opened, `${as} could not open the draft of ${room}`).toMatchObject({ ok: true, readOnly: as === "viewer" });
+  return { client, generation: (opened as unknown as { generation: number }).generation };
 }
 
 /** One check per client→server Socket.IO event. */
@@ -560,6 +591,70 @@ const SOCKET_EVENT_CASES: Record<string, () => Promise<void>> = {
   "steer.stop": () => refusedMessage("steer.stop", (room) => ({ room })),
   "presence.update": () =>
     refusedMessage("presence.update", (room) => ({ room, focus: null }), { as: "viewer", room: rooms()[0]! }),
+  // Co-editing: the drafts of A's pipeline and prompt. The outsider opens, edits, points and saves
+  // nothing (in any of A's rooms); A's viewer follows read-only; A's member edits.
+  "doc.open": async () => {
+    await refusedMessage("doc.open", (room) => ({ room, sync: SYNC_STEP1 }), {
+      as: "viewer",
+      room: pipelineRoom(w.a.pipelineUid),
+    });
+    const outsider = await openRoomClient(w.server.url, w.b.owner.client.cookie);
+    try {
+      const reply = await outsider.send("doc.open", { room: promptRoom(w.a.promptUid), sync: SYNC_STEP1 });
+      expect(reply.ok, "the outsider opened A's prompt draft").toBe(false);
+      expectClean("outsider", "doc.open prompt", reply);
+    } finally {
+      outsider.close();
+    }
+  },
+  "doc.update": async () => {
+    const edit = draftEdit(`# from B ${w.canaries.tagA}\n`);
+    await refusedMessage("doc.update", (room) => ({ room, generation: 0, sync: edit }));
+    const room = pipelineRoom(w.a.pipelineUid);
+    const viewer = await openDraft("viewer", room);
+    const member = await openDraft("member", room);
+    try {
+      const refused = await viewer.client.send("doc.update", { room, generation: viewer.generation, sync: edit });
+      expect(refused).toMatchObject({ ok: false, code: "forbidden", message: expect.stringMatching(/\S/) });
+      const ok = await member.client.send("doc.update", {
+        room,
+        generation: member.generation,
+        sync: draftEdit("# a member's note\n"),
+      });
+      expect(ok, "A's member could not edit A's pipeline draft").toMatchObject({ ok: true });
+    } finally {
+      viewer.client.close();
+      member.client.close();
+    }
+  },
+  "doc.awareness": async () => {
+    await refusedMessage("doc.awareness", (room) => ({ room, update: cursorUpdate() }));
+    const viewer = await openDraft("viewer", pipelineRoom(w.a.pipelineUid));
+    try {
+      const reply = await viewer.client.send("doc.awareness", {
+        room: pipelineRoom(w.a.pipelineUid),
+        update: cursorUpdate(),
+      });
+      expect(reply, "A's viewer could not show a cursor").toMatchObject({ ok: true });
+    } finally {
+      viewer.client.close();
+    }
+  },
+  "doc.save": async () => {
+    await refusedMessage("doc.save", (room) => ({ room, message: "saved by B" }));
+    const room = pipelineRoom(w.a.pipelineUid);
+    const viewer = await openDraft("viewer", room);
+    const member = await openDraft("member", room);
+    try {
+      expect(await viewer.client.send("doc.save", { room })).toMatchObject({ ok: false, code: "forbidden" });
+      expect(await member.client.send("doc.save", { room, message: "saved by A's member" })).toMatchObject({
+        ok: true,
+      });
+    } finally {
+      viewer.client.close();
+      member.client.close();
+    }
+  },
 };
 
 describe("Socket.IO events refuse whoever may not use them, with no data of A", () => {
