@@ -20,29 +20,21 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo } from "react";
 import { type RoomState, useRoomAccess } from "@/app/_lib/room.ts";
-import { errorInfo } from "@/app/_lib/trpc.ts";
 import type { Focus, PresentMember } from "@/server/shared/room-presence.ts";
 import type { RoomName } from "@/server/shared/rooms.ts";
-import { describeStages } from "@/server/shared/stages.ts";
-import { foldTeamEvents } from "@/server/shared/team-state.ts";
-import { confirmedByTeam, teamVerdict } from "@/server/shared/team-verdicts.ts";
-import { reportedFingerprints } from "@/server/shared/replay.ts";
-import { AskAboutFinding } from "../ask/ask-about-finding.tsx";
 import { ConversationsPanel } from "../ask/conversations-panel.tsx";
 import { ChatPanel } from "../rooms/chat-panel.tsx";
-import { FindingTeam, TeamBadges } from "../rooms/finding-team.tsx";
-import { WatchersOf } from "../rooms/presence-bar.tsx";
 import { SteeringBar } from "../rooms/steering-bar.tsx";
 import { ReviewProgress } from "./review-progress.tsx";
-import { Card, DelayedSkeleton, ErrorNotice, cx } from "../ui.tsx";
+import { Card, ErrorNotice, cx } from "../ui.tsx";
 import { ActivityLog, ActivityPanel } from "./activity-panel.tsx";
 import type { CodeLink } from "./code-ref-links.ts";
-import { FilesAtRisk } from "./files-at-risk.tsx";
-import { FindingsList } from "./findings-list.tsx";
 import { codeHref } from "./format.ts";
-import { Markdown } from "./markdown.tsx";
-import { ReviewMeta, ReviewScores } from "./review-meta.tsx";
+import { ReviewFindingsSection } from "./review-findings-section.tsx";
+import { ReviewMeta } from "./review-meta.tsx";
+import { ReviewReport } from "./review-report.tsx";
 import { isActive, type ReviewEvent, type ReviewFindingRow, type SharedReview } from "./types.ts";
+import { useTeamFindings } from "./use-team-findings.ts";
 
 export interface ReviewRoomProps {
   review: SharedReview;
@@ -98,7 +90,7 @@ export function ReviewRoom({
   asking = false,
   linkedFinding,
 }: ReviewRoomProps) {
-  const { selfId, readOnly } = useRoomAccess();
+  const { readOnly } = useRoomAccess();
   const live = isActive(r.status);
   const report = r.report;
   const codeLink: CodeLink | undefined = useMemo(
@@ -111,21 +103,7 @@ export function ReviewRoom({
   );
   // The findings as loaded, brought up to date by the room's votes, resolutions, threads and marks.
   // At a replayed moment: the findings the agent had reported by then, with the team's marks of then.
-  const shownEvents = moment && !moment.loading ? moment.events : room.events;
-  const teamState = useMemo(() => foldTeamEvents(shownEvents), [shownEvents]);
-  const reported = useMemo(
-    () => (moment && !moment.atEnd ? reportedFingerprints(shownEvents) : null),
-    [moment, shownEvents],
-  );
-  const allFindings = findings.data ?? [];
-  const teamFindings = useMemo(
-    () =>
-      (findings.data ?? [])
-        .filter((f) => !reported || reported.has(f.fingerprint))
-        .map((f) => ({ ...f, ...teamState.get(f.fingerprint) })),
-    [findings.data, teamState, reported],
-  );
-  const confirmed = useMemo(() => confirmedByTeam(teamFindings), [teamFindings]);
+  const team = useTeamFindings(findings.data, room, moment);
   // Asking needs the code viewer (citations link to it) and an account: spectators never ask.
   const ask = asking && !readOnly && code && codeLink ? { projectUid: code.projectUid, link: codeLink } : null;
   const { setFocus } = presence;
@@ -134,101 +112,22 @@ export function ReviewRoom({
   const hasActivity = live || r.engine === "agent";
 
   const reportBody = report && (
-    <>
-      {reportActions}
-      <section className="mb-6" aria-labelledby="summary-heading">
-        <h2 id="summary-heading" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-          Summary
-        </h2>
-        <Card className="px-4 py-2">
-          <Markdown>{report.summary}</Markdown>
-          {report.notes.length > 0 && (
-            <ul className="mb-2 list-disc pl-5 text-xs text-zinc-500">
-              {report.notes.map((n, i) => (
-                <li key={i}>{n}</li>
-              ))}
-            </ul>
-          )}
-        </Card>
-      </section>
-      <section className="mb-6">
-        <ReviewScores report={report} />
-        <p className="mt-2 text-xs text-zinc-500" aria-label="Noise control">
-          Noise control: {describeStages(report.stages)}
-        </p>
-      </section>
-      <section className="mb-8" aria-labelledby="findings-heading">
-        <h2 id="findings-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-          Findings
-        </h2>
-        {findings.isPending && <DelayedSkeleton rows={4} />}
-        {findings.isError && (
-          <ErrorNotice message={errorInfo(findings.error).message} onRetry={() => void findings.refetch()} />
-        )}
-        {findings.data && reported && (
-          <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Findings at this moment">
-            At this moment of the replay the agent had reported {teamFindings.length} of {allFindings.length} findings.
-          </p>
-        )}
-        {findings.data && (
-          <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" aria-label="Confirmed by the team">
-            Confirmed by the team: {confirmed.confirmed} of {confirmed.judged} judged
-            {confirmed.judged < teamFindings.length ? ` (${teamFindings.length} findings)` : ""}
-          </p>
-        )}
-        {findings.data && (
-          <FindingsList
-            findings={teamFindings}
-            projectUid={code?.projectUid ?? null}
-            snapshotUid={code?.snapshotUid ?? null}
-            canEdit={canEdit && !!dismissal}
-            pending={dismissal?.pending ?? null}
-            onDismiss={(f, d) => dismissal?.onDismiss(f, d)}
-            onOpen={(f) => setFocus({ kind: "finding", fingerprint: f.fingerprint })}
-            linked={linkedFinding}
-            rowExtras={(f) => (
-              <>
-                <WatchersOf
-                  members={presence.members.filter(
-                    (m) => m.userId !== selfId && m.focus?.kind === "finding" && m.focus.fingerprint === f.fingerprint,
-                  )}
-                />
-                <TeamBadges f={f} />
-              </>
-            )}
-            details={(f) =>
-              roomName && (
-                <>
-                  {ask && canEdit && <AskAboutFinding reviewUid={r.uid} fingerprint={f.fingerprint} />}
-                  <FindingTeam
-                    room={roomName}
-                    state={room}
-                    finding={f}
-                    findings={teamFindings}
-                    canVote={canEdit}
-                    codeLink={codeLink}
-                  />
-                </>
-              )
-            }
-            teamVerdictOf={(f) => teamVerdict(f.votes) ?? "unjudged"}
-            emptyNote={
-              reported ? "The agent had not reported any finding yet at this moment of the replay." : undefined
-            }
-          />
-        )}
-      </section>
-      <section className="mb-8" aria-labelledby="files-heading">
-        <h2 id="files-heading" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-          Files at risk
-        </h2>
-        <FilesAtRisk
-          files={r.files.length ? r.files : report.files}
-          projectUid={code?.projectUid ?? null}
-          snapshotUid={code?.snapshotUid ?? null}
-        />
-      </section>
-    </>
+    <ReviewReport review={r} report={report} code={code} actions={reportActions}>
+      <ReviewFindingsSection
+        reviewUid={r.uid}
+        roomName={roomName}
+        room={room}
+        presence={presence}
+        findings={findings}
+        team={team}
+        canEdit={canEdit}
+        code={code}
+        codeLink={codeLink}
+        dismissal={dismissal}
+        linkedFinding={linkedFinding}
+        askAbout={!!ask}
+      />
+    </ReviewReport>
   );
 
   return (

@@ -4,56 +4,10 @@
  * chunk_size, chunk_overlap, min_sentences_per_chunk, delim, min_characters_per_chunk, use_title).
  * Saving re-chunks every document (no re-upload). The server validates; its messages show per field.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { inferRouterOutputs } from "@trpc/server";
-import { useEffect, useState, type FormEvent, type InputHTMLAttributes } from "react";
-import { toast } from "sonner";
+import type { InputHTMLAttributes } from "react";
 import { Button, Card, Field, FormError, Input, Select } from "@/app/_components/ui.tsx";
-import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { BACKEND_NAMES, paramWords } from "@/server/shared/param-guide.ts";
-import type { AppRouter } from "@/server/trpc/router.ts";
-
-/** The base's settings as the API returns them (inferred from the router, never re-declared). */
-type Chunking = inferRouterOutputs<AppRouter>["knowledge"]["get"]["chunking"];
-type Backend = Chunking["chunk_backend"];
-
-/** A delimiter list as UltraRAG's parameter files write it: ['.', '!', '\n']. */
-function pythonList(delim: string[] | string): string {
-  if (typeof delim === "string") return delim;
-  const esc = (s: string) =>
-    s.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r");
-  return `[${delim.map((d) => `'${esc(d)}'`).join(", ")}]`;
-}
-
-interface FormState {
-  backend: Backend;
-  tokenizer: "word" | "character";
-  size: string;
-  overlap: string;
-  minSentences: string;
-  delim: string;
-  minChars: string;
-  useTitle: boolean;
-}
-
-function toForm(c: Chunking): FormState {
-  return {
-    backend: c.chunk_backend,
-    tokenizer: c.tokenizer_or_token_counter,
-    size: String(c.chunk_size),
-    overlap: String(
-      c.chunk_backend === "token"
-        ? c.chunk_backend_configs.token.chunk_overlap
-        : c.chunk_backend_configs.sentence.chunk_overlap,
-    ),
-    minSentences: String(c.chunk_backend_configs.sentence.min_sentences_per_chunk),
-    delim: pythonList(c.chunk_backend_configs.sentence.delim),
-    minChars: String(c.chunk_backend_configs.recursive.min_characters_per_chunk),
-    useTitle: c.use_title,
-  };
-}
-
-const num = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
+import { type Backend, type Chunking, useChunkingForm } from "./use-chunking-form.ts";
 
 export function ChunkingForm({
   baseUid,
@@ -64,53 +18,8 @@ export function ChunkingForm({
   chunking: Chunking;
   canEdit: boolean;
 }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState<FormState>(() => toForm(chunking));
-  const saved = JSON.stringify(chunking);
-  useEffect(() => setForm(toForm(JSON.parse(saved) as Chunking)), [saved]);
-  const save = useMutation(
-    trpc.knowledge.setChunking.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.knowledge.pathKey() });
-        toast.success("Chunking saved; re-chunking the documents");
-      },
-    }),
-  );
-  const err = save.error ? errorInfo(save.error) : null;
-  /** The first server message about a field (issues under `chunking`, by their full path). */
-  const fieldError = (...keys: string[]) =>
-    err?.issues?.find((i) => i.path[0] === "chunking" && keys.includes(i.path.slice(1).join(".")))?.message;
-  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const overlap = num(form.overlap);
-    save.mutate({
-      uid: baseUid,
-      chunking: {
-        chunk_backend: form.backend,
-        tokenizer_or_token_counter: form.tokenizer,
-        chunk_size: num(form.size),
-        use_title: form.useTitle,
-        chunk_backend_configs: {
-          token: {
-            chunk_overlap: form.backend === "token" ? overlap : chunking.chunk_backend_configs.token.chunk_overlap,
-          },
-          sentence: {
-            chunk_overlap:
-              form.backend === "sentence" ? overlap : chunking.chunk_backend_configs.sentence.chunk_overlap,
-            min_sentences_per_chunk: num(form.minSentences),
-            delim: form.delim,
-          },
-          recursive: { min_characters_per_chunk: num(form.minChars) },
-        },
-      },
-    });
-  }
-
+  const { form, set, reset, submit, saving, fieldError, otherError } = useChunkingForm(baseUid, chunking);
   const unit = form.tokenizer === "word" ? "words" : "characters";
-  const otherError = err && !err.issues?.some((i) => i.path[0] === "chunking") ? err.message : undefined;
   return (
     // A container: the fields sit side by side only when the card is wide, not in the page's side column.
     <Card className="@container p-5">
@@ -206,10 +115,10 @@ export function ChunkingForm({
         <FormError message={otherError} />
         {canEdit && (
           <div className="flex gap-2">
-            <Button type="submit" busy={save.isPending}>
+            <Button type="submit" busy={saving}>
               Save and re-chunk
             </Button>
-            <Button variant="secondary" onClick={() => setForm(toForm(chunking))}>
+            <Button variant="secondary" onClick={reset}>
               Reset
             </Button>
           </div>

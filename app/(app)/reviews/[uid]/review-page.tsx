@@ -7,17 +7,14 @@
  * the scrubber's moment (`?at=<seq>`).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Download, RotateCcw, Trash2 } from "lucide-react";
+import { RotateCcw, Trash2 } from "lucide-react";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { FollowPane, FollowToggle, useFollowSetting } from "@/app/_components/review/follow-pane.tsx";
 import { ReplayBar } from "@/app/_components/review/replay-bar.tsx";
-import { useReplay } from "@/app/_components/review/use-replay.ts";
-import { useReviewLog } from "@/app/_components/review/use-review-log.ts";
 import { useStatusEvents } from "@/app/_components/review/use-status-events.ts";
-import { followTarget } from "@/server/shared/follow-target.ts";
-import { atReplayEnd, parseAtParam } from "@/server/shared/replay.ts";
+import { parseAtParam } from "@/server/shared/replay.ts";
 import { PresenceBar } from "@/app/_components/rooms/presence-bar.tsx";
 import { usePresence } from "@/app/_components/rooms/use-presence.ts";
 import { useRoom } from "@/app/_lib/room.ts";
@@ -27,11 +24,15 @@ import { engineLabel, scopeLabel } from "@/app/_components/review/format.ts";
 import { ReviewRoom } from "@/app/_components/review/review-room.tsx";
 import { ShareDialog } from "@/app/_components/review/share-dialog.tsx";
 import { StopDialog } from "@/app/_components/review/stop-dialog.tsx";
-import { isActive, type ReviewFindingRow } from "@/app/_components/review/types.ts";
+import { isActive } from "@/app/_components/review/types.ts";
 import { ReviewOrigin } from "@/app/_components/review/review-origin.tsx";
 import { BackLink, Button, ConfirmDialog, DelayedSkeleton, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { ExportLinks } from "./export-links.tsx";
+import { useFindingDismissal } from "./use-finding-dismissal.ts";
+import { useReviewFindings } from "./use-review-findings.ts";
+import { useReviewReplay } from "./use-review-replay.ts";
 
 const POLL_MS = 2000;
 
@@ -42,7 +43,6 @@ export default function ReviewPage() {
   const queryClient = useQueryClient();
   const { canEdit, user } = useWorkspace();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [pendingFp, setPendingFp] = useState<string | null>(null);
   const searchParams = useSearchParams();
   // The moment a link opens at; after that the replay owns the address.
   const [initialAt] = useState(() => parseAtParam(searchParams.get("at")));
@@ -65,48 +65,13 @@ export default function ReviewPage() {
   const code = useMemo(() => (projectUid ? { projectUid, snapshotUid } : null), [projectUid, snapshotUid]);
   const live = !!status && isActive(status);
   // A finished review replays from its whole log; the moment's events stand for the room's.
-  const log = useReviewLog(uid, !!status && !live, room);
-  const replay = useReplay(!!status && !live ? log.events : null, initialAt);
-  const replayState = replay.state;
-  // Re-sliced when the moment moves, not on every clock tick.
-  const replayLog = replayState?.events;
-  const replayPos = replayState?.pos ?? 0;
-  const momentEvents = useMemo(() => (replayLog ? replayLog.slice(0, replayPos) : null), [replayLog, replayPos]);
-  const atEnd = !replayState || atReplayEnd(replayState);
-  // While a finished review's log is read, the activity shows it loading where the replay will be
-  // (not the live panel first, then the replay: one render of the long log, and nothing jumps).
-  const replayLoading = !!status && !live && !momentEvents && !log.error;
-  const moment = useMemo(
-    () =>
-      momentEvents
-        ? { events: momentEvents, atEnd }
-        : replayLoading
-          ? { events: [], atEnd: true, loading: true }
-          : null,
-    [momentEvents, atEnd, replayLoading],
-  );
-  const shownRoomEvents = momentEvents ?? room.events;
-  const target = useMemo(() => (follow ? followTarget(shownRoomEvents) : null), [follow, shownRoomEvents]);
-  const findingsKey = trpc.reviews.findings.queryKey({ reviewUid: uid });
-  // Asked for together with the review (most reviews one opens are finished): the list does not wait
-  // for reviews.get's round trip. A review that turns out to be running has none yet; its findings
-  // are read again when it completes.
-  const findings = useQuery({
-    ...trpc.reviews.findings.queryOptions({ reviewUid: uid }),
-    enabled: status === undefined ? !review.isError : status === "completed",
+  const { log, replay, replayLoading, moment, target } = useReviewReplay(uid, !!status && !live, room, {
+    follow,
+    initialAt,
   });
-  const seenActive = useRef(false);
-  useEffect(() => {
-    if (status && isActive(status)) seenActive.current = true;
-    if (!status || isActive(status)) return;
-    // The review finished (or was found finished): refresh lists that show it, and read the
-    // findings again if they were read while it ran.
-    void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
-    if (seenActive.current) {
-      seenActive.current = false;
-      void queryClient.invalidateQueries({ queryKey: trpc.reviews.findings.queryKey({ reviewUid: uid }) });
-    }
-  }, [status, queryClient, trpc, uid]);
+  const replayState = replay.state;
+  const findings = useReviewFindings(uid, { status, isError: review.isError });
+  const dismissal = useFindingDismissal(uid);
 
   const onError = (err: unknown) => toast.error(errorInfo(err).message);
   const rerun = useMutation(
@@ -131,28 +96,6 @@ export default function ReviewPage() {
       },
     }),
   );
-  const setDismissed = (f: ReviewFindingRow, dismissed: boolean) =>
-    queryClient.setQueryData<ReviewFindingRow[]>(findingsKey, (rows) =>
-      rows?.map((r) => (r.fingerprint === f.fingerprint ? { ...r, dismissed } : r)),
-    );
-  const dismiss = useMutation(trpc.reviews.dismiss.mutationOptions());
-  const undismiss = useMutation(trpc.reviews.undismiss.mutationOptions());
-  async function toggleDismiss(f: ReviewFindingRow, dismissed: boolean) {
-    setPendingFp(f.fingerprint);
-    try {
-      await (dismissed ? dismiss : undismiss).mutateAsync({ reviewUid: uid, fingerprint: f.fingerprint });
-      setDismissed(f, dismissed);
-      toast.success(
-        dismissed
-          ? "Marked as false positive — later reviews of this project will not raise it again"
-          : "Finding restored",
-      );
-    } catch (err) {
-      onError(err);
-    } finally {
-      setPendingFp(null);
-    }
-  }
 
   const back = <BackLink href="/reviews">Reviews</BackLink>;
   if (review.isError) {
@@ -168,7 +111,6 @@ export default function ReviewPage() {
   }
   if (!review.data) return <DelayedSkeleton rows={4} />;
   const r = review.data;
-  const exportHref = (format: string) => `/api/reviews/${r.uid}/export?format=${format}`;
 
   return (
     <>
@@ -218,26 +160,8 @@ export default function ReviewPage() {
         }
         activityActions={<FollowToggle on={follow} onChange={setFollow} />}
         activityFooter={follow && <FollowPane target={target} projectUid={r.projectUid} snapshotUid={r.snapshotUid} />}
-        dismissal={{ pending: pendingFp, onDismiss: (f, d) => void toggleDismiss(f, d) }}
-        reportActions={
-          <div className="mb-6 flex flex-wrap items-center gap-2" aria-label="Export">
-            <span className="text-sm text-zinc-500">Export</span>
-            {[
-              ["md", "Markdown"],
-              ["sarif", "SARIF"],
-              ["json", "JSON"],
-            ].map(([format, label]) => (
-              <a
-                key={format}
-                href={exportHref(format!)}
-                download
-                className="inline-flex items-center gap-1 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
-              >
-                <Download className="size-3.5" aria-hidden /> {label}
-              </a>
-            ))}
-          </div>
-        }
+        dismissal={dismissal}
+        reportActions={<ExportLinks reviewUid={r.uid} />}
       />
 
       <ConfirmDialog

@@ -4,22 +4,14 @@
  * roles and remove people (after a confirmation); everyone can leave (the last owner is told why not).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { LogOut, UserMinus } from "lucide-react";
+import { LogOut } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { Badge, Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice } from "@/app/_components/ui.tsx";
+import { Button, Card, ConfirmDialog, DelayedSkeleton, ErrorNotice } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
-import { useWorkspace, type Role } from "@/app/_lib/workspace.tsx";
-
-const roleTone = { owner: "brand", member: "green", viewer: "amber" } as const;
-const roleOptions: { value: Role; label: string }[] = [
-  { value: "owner", label: "Owner" },
-  { value: "member", label: "Member" },
-  { value: "viewer", label: "Viewer (read-only)" },
-];
-
-type Member = { userId: string; name: string; email: string; role: Role };
+import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { MemberRow, type Member } from "./member-row.tsx";
 
 const revokedNote = (n: number) =>
   n > 0 ? ` ${n} open invite link${n === 1 ? " was" : "s were"} revoked, since owners could see them.` : "";
@@ -115,43 +107,17 @@ export function MembersCard() {
         )}
         {members.data && (
           <ul className="mt-3 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Members">
-            {members.data.map((m) => {
-              const self = m.userId === user.id;
-              return (
-                <li key={m.userId} className="flex flex-wrap items-center gap-3 py-2">
-                  <span className="font-medium">
-                    {m.name}
-                    {self && <span className="font-normal text-zinc-500"> (you)</span>}
-                  </span>
-                  <span className="min-w-0 flex-1 truncate text-zinc-500">{m.email}</span>
-                  {isOwner ? (
-                    <select
-                      // Not "Role …": the invite form's "Role" select keeps its label to itself.
-                      aria-label={`Access for ${m.name}`}
-                      value={m.role}
-                      disabled={changeRole.isPending}
-                      onChange={(e) =>
-                        changeRole.mutate({ workspaceId, userId: m.userId, role: e.target.value as Role })
-                      }
-                      className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-                    >
-                      {roleOptions.map((o) => (
-                        <option key={o.value} value={o.value}>
-                          {o.label}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <Badge tone={roleTone[m.role]}>{m.role}</Badge>
-                  )}
-                  {isOwner && !self && (
-                    <Button variant="ghost" aria-label={`Remove ${m.name}`} onClick={() => setRemoving(m)}>
-                      <UserMinus className="size-4" aria-hidden />
-                    </Button>
-                  )}
-                </li>
-              );
-            })}
+            {members.data.map((m) => (
+              <MemberRow
+                key={m.userId}
+                member={m}
+                self={m.userId === user.id}
+                isOwner={isOwner}
+                changingRole={changeRole.isPending}
+                onRole={(role) => changeRole.mutate({ workspaceId, userId: m.userId, role })}
+                onRemove={() => setRemoving(m)}
+              />
+            ))}
           </ul>
         )}
         {onlyYou && (

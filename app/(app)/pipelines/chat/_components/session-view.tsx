@@ -1,10 +1,11 @@
 "use client";
 /**
  * One chat session: its turns (questions and answers with their sources), the composer for the
- * member who started it, and rename, export (Markdown, .docx) and delete (with a confirmation).
+ * member who started it, and rename, export (Markdown, .docx: export-buttons.tsx) and delete (with a
+ * confirmation).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { FileDown, MessagesSquare, Pencil, Trash2 } from "lucide-react";
+import { MessagesSquare, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
@@ -16,7 +17,7 @@ import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { galleryHref, pipelineHref } from "../../_components/types.ts";
 import { AnswerView } from "./answer-view.tsx";
 import { Composer } from "./composer.tsx";
-import { downloadBase64 } from "./download.ts";
+import { ExportButtons, useSessionExport } from "./export-buttons.tsx";
 import { CHAT_HOME, type ChatSession } from "./types.ts";
 
 function Turns({ session, onEnd }: { session: ChatSession; onEnd: () => void }) {
@@ -94,19 +95,7 @@ export function SessionView({ uid }: { uid: string }) {
       onError: (err) => toast.error(errorInfo(err).message),
     }),
   );
-  const [exporting, setExporting] = useState<"markdown" | "docx" | null>(null);
-  async function exportAs(format: "markdown" | "docx") {
-    setExporting(format);
-    try {
-      downloadBase64(
-        await queryClient.fetchQuery({ ...trpc.pipelineChat.export.queryOptions({ uid, format }), staleTime: 0 }),
-      );
-    } catch (err) {
-      toast.error(errorInfo(err).message);
-    } finally {
-      setExporting(null);
-    }
-  }
+  const exporter = useSessionExport(uid);
 
   if (session.isError || !session.data) return <DetailNotLoaded query={session} back={null} />;
   const s = session.data;
@@ -144,22 +133,7 @@ export function SessionView({ uid }: { uid: string }) {
                 <Pencil className="size-4" aria-hidden /> Rename
               </Button>
             )}
-            <Button
-              variant="secondary"
-              busy={exporting === "markdown"}
-              disabled={s.turns.length === 0}
-              onClick={() => void exportAs("markdown")}
-            >
-              <FileDown className="size-4" aria-hidden /> Markdown
-            </Button>
-            <Button
-              variant="secondary"
-              busy={exporting === "docx"}
-              disabled={s.turns.length === 0}
-              onClick={() => void exportAs("docx")}
-            >
-              <FileDown className="size-4" aria-hidden /> .docx
-            </Button>
+            <ExportButtons {...exporter} disabled={s.turns.length === 0} />
             {s.canDelete && (
               <Button variant="ghost" aria-label="Delete session" onClick={() => setDeleting(true)}>
                 <Trash2 className="size-4" aria-hidden />
