@@ -2,7 +2,8 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from "@
 import { signUpOrSignIn } from "./support/owner.ts";
 
 // Co-editing (issue 29): two people with the same pipeline open type into the same line and see each
-// other's text and cursor; a graph edit by one shows in the other's YAML; a viewer cannot type.
+// other's text and cursor; a graph edit by one shows in the other's YAML; the step a teammate selected
+// shows their name on the graph; a viewer cannot type.
 
 async function trpc<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
   const res = await request.post(`/api/trpc/${path}`, { data: input });
@@ -87,6 +88,13 @@ test("two editors type into the same line and see each other; a graph edit shows
     await expect(yamlOf(page)).not.toContainText("retriever.bm25_index");
     await expect(yamlOf(bea.page)).not.toContainText("retriever.bm25_index");
     await expect(yamlOf(bea.page)).toContainText("# bea");
+
+    // Bea selects a step on her graph: Ada's graph shows Bea's name on that step.
+    const beasGraph = bea.page.getByTestId("pipeline-graph");
+    await expect(beasGraph).toHaveAttribute("data-layout", "ready");
+    await beasGraph.getByText("retriever.bm25_search", { exact: true }).click();
+    const step = graph.locator(".react-flow__node", { hasText: "retriever.bm25_search" });
+    await expect(step.getByTestId("graph-watchers")).toContainText("Bea Coeditor");
 
     // The viewer follows, but cannot type.
     await expect(yamlOf(vic.page)).toHaveAttribute("contenteditable", "false");

@@ -15,6 +15,9 @@
  * and the layout needs no measuring pass. dagre lays the graph out once per shape (typing that keeps
  * the shape keeps the positions).
  *
+ * Teammates editing the same draft show on the step each has selected (their colour as an outline, a
+ * chip with their name), from the shared draft's awareness: `watchers` in, nothing out.
+ *
  * The container says what state the drawing is in, for tests and anything else that must wait:
  * `data-layout="ready"` once the current graph's nodes are measured and fitted into view (a new graph
  * shape is fitted again, so an added step is never off-screen), `data-selected` on the selected card.
@@ -40,7 +43,13 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import { cx } from "@/app/_components/ui.tsx";
 import type { GraphNode, PipelineGraph as Graph } from "@/server/shared/pipelines.ts";
 
-type StepData = { step: GraphNode; selected: boolean };
+/** A teammate with a step selected in their own tab. */
+export interface GraphWatcher {
+  node: string;
+  name: string;
+  color: string;
+}
+type StepData = { step: GraphNode; selected: boolean; watchers?: GraphWatcher[] };
 type StepNode = Node<StepData, "step">;
 
 const WIDTH = 260;
@@ -55,13 +64,34 @@ const heightOf = (n: GraphNode) =>
     : 44 + 18 * (reads(n).length + n.outputs.length + (params(n).length ? 1 : 0));
 const LINE = "h-[18px] truncate font-mono leading-[18px]";
 
+/** The names of the teammates on a step, in their colours, above its top right corner. */
+function WatcherChips({ watchers }: { watchers: GraphWatcher[] }) {
+  return (
+    <div className="pointer-events-none absolute -top-2.5 right-1 flex gap-1" data-testid="graph-watchers">
+      {watchers.map((w) => (
+        <span
+          key={`${w.name}-${w.color}`}
+          className="max-w-24 truncate rounded px-1 text-[10px] leading-4 font-medium text-white"
+          style={{ backgroundColor: w.color }}
+          title={`${w.name} has this step selected`}
+        >
+          {w.name}
+        </span>
+      ))}
+    </div>
+  );
+}
+
 const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
-  const { step, selected } = data;
+  const { step, selected, watchers = [] } = data;
   const ring = selected ? "ring-2 ring-brand-500" : "";
+  // The first teammate's colour outlines the card (beside the ring of one's own selection).
+  const outline = watchers[0] ? { outline: `2px solid ${watchers[0].color}`, outlineOffset: 3 } : undefined;
   const handles = (
     <>
       <Handle type="target" position={Position.Top} className="!bg-zinc-400" isConnectable={false} />
       <Handle type="source" position={Position.Bottom} className="!bg-zinc-400" isConnectable={false} />
+      {watchers.length > 0 && <WatcherChips watchers={watchers} />}
     </>
   );
   if (step.kind === "loop" || step.kind === "end")
@@ -75,7 +105,7 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
             : "border-zinc-300 bg-zinc-100 text-zinc-600 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-300",
           ring,
         )}
-        style={{ width: WIDTH, height: heightOf(step) }}
+        style={{ width: WIDTH, height: heightOf(step), ...outline }}
       >
         {handles}
         {step.kind === "loop" ? <Repeat className="size-4" aria-hidden /> : <Square className="size-3" aria-hidden />}
@@ -94,7 +124,7 @@ const StepCard = memo(function StepCard({ data }: NodeProps<StepNode>) {
             : "border-zinc-300 dark:border-zinc-600",
         ring,
       )}
-      style={{ width: WIDTH, height: heightOf(step) }}
+      style={{ width: WIDTH, height: heightOf(step), ...outline }}
     >
       {handles}
       <div className="flex h-[26px] items-center gap-1.5 font-mono text-[13px] font-semibold">
@@ -210,15 +240,20 @@ function FitOnShape({ shape, onLaidOut }: { shape: string; onLaidOut: (shape: st
   return null;
 }
 
+const NO_WATCHERS: GraphWatcher[] = [];
+
 export function PipelineGraph({
   graph,
   selected,
   onSelect,
+  watchers = NO_WATCHERS,
   className,
 }: {
   graph: Graph;
   selected: string | null;
   onSelect: (id: string | null) => void;
+  /** Teammates and the step each has selected (co-editing). */
+  watchers?: GraphWatcher[];
   className?: string;
 }) {
   const { resolvedTheme } = useTheme();
@@ -232,8 +267,13 @@ export function PipelineGraph({
   }, [graph]);
   const nodes = useMemo(
     () =>
-      laidOut.nodes.map((n) => (n.id === selected ? { ...n, selected: true, data: { ...n.data, selected: true } } : n)),
-    [laidOut, selected],
+      laidOut.nodes.map((n) => {
+        const on = watchers.filter((w) => w.node === n.id);
+        if (n.id !== selected && on.length === 0) return n;
+        const mine = n.id === selected;
+        return { ...n, selected: mine, data: { ...n.data, selected: mine, watchers: on } };
+      }),
+    [laidOut, selected, watchers],
   );
   const edges = laidOut.edges;
   const shape = useMemo(() => shapeOf(graph), [graph]);

@@ -5,7 +5,7 @@ import type { GraphNode, SourcePos } from "@/server/shared/pipelines.ts";
 import { CanvasToolbar } from "./canvas-toolbar.tsx";
 import { NodeDetails } from "./node-details.tsx";
 import type { ParameterFile } from "./params.ts";
-import { PipelineGraph } from "./pipeline-graph.tsx";
+import { PipelineGraph, type GraphWatcher } from "./pipeline-graph.tsx";
 import type { PipelineInspection } from "./types.ts";
 
 export function WorkbenchCanvas({
@@ -16,6 +16,7 @@ export function WorkbenchCanvas({
   inspection,
   parameters,
   node,
+  watchers,
   onSelect,
   onShowInYaml,
 }: {
@@ -27,6 +28,8 @@ export function WorkbenchCanvas({
   parameters: ParameterFile;
   /** The selected step, if any. */
   node: GraphNode | null;
+  /** Teammates editing the shared draft, on the step each has selected. */
+  watchers?: GraphWatcher[];
   /** Select a step (null: none). */
   onSelect: (id: string | null) => void;
   /** Show the selected step's place in the YAML. */
@@ -44,7 +47,7 @@ export function WorkbenchCanvas({
         />
       )}
       {inspection.graph ? (
-        <PipelineGraph graph={inspection.graph} selected={node?.id ?? null} onSelect={onSelect} />
+        <PipelineGraph graph={inspection.graph} selected={node?.id ?? null} onSelect={onSelect} watchers={watchers} />
       ) : (
         <Card className="flex h-[32rem] items-center justify-center p-6 text-center text-sm text-zinc-500">
           The YAML does not parse, so there is no graph to draw: see the problems under the editor.

@@ -115,6 +115,11 @@ function Loaded({
   const [forking, setForking] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const node = useMemo(() => inspection.graph?.nodes.find((n) => n.id === nodeId) ?? null, [inspection.graph, nodeId]);
+  const editors = draft.editing?.editors;
+  const watchers = useMemo(
+    () => (editors ?? []).flatMap((e) => (e.node ? [{ node: e.node, name: e.name, color: e.color }] : [])),
+    [editors],
+  );
   const { save, remove } = usePipelineMutations();
 
   const errors = inspection.diagnostics.filter((d) => d.severity === "error").length;
@@ -167,6 +172,7 @@ function Loaded({
           inspection={inspection}
           parameters={parameters}
           node={node}
+          watchers={watchers}
           onSelect={(id) => setParam("node", id)}
           onShowInYaml={(pos) => {
             setParam("tab", null);
