@@ -26,19 +26,18 @@
  * wall clock is mostly waiting for a core; the CPU time says what the span itself costs. The 1-minute
  * load average at the start and end is recorded with the figures.
  */
-import diagnostics from "node:diagnostics_channel";
 import { mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { loadConfig } from "../server/config.ts";
-import { createLlmClient, type LlmClientOptions, userText } from "../server/llm/index.ts";
-import { type RecordedRequest, startScriptedServer } from "../server/llm/scripted/server.ts";
 import { startServer } from "../server/main.ts";
-import type { AskMessage } from "../server/shared/ask.ts";
-import type { RoomEvent } from "../server/shared/room-events.ts";
 import { projectRoom } from "../server/shared/rooms.ts";
 import { openRoomClient, type RoomClient } from "../test/helpers/room-client.ts";
 import { inviteAndSignUp, signUp } from "../test/helpers/server.ts";
+import { llmRoundTrips } from "./_ask-baseline.ts";
+import { startProbedModel } from "./_ask-model-probe.ts";
+import { figures, keep, samples, watchAnswers } from "./_ask-samples.ts";
 import { summarize } from "./_stats.ts";
 
 const MODEL = "claude-sonnet-5-5";
@@ -51,54 +50,12 @@ const SEARCH_SAMPLES = 30;
 const CHAT_SPACING_MS = 600;
 const TARGET_P50_MS = 20;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number) => Math.round(n * 1000) / 1000;
-
-/** What the scripted model saw of the answer being measured: its first request and first text delta. */
-interface ModelSide {
-  /** Argus's HTTP client finished sending the request (undici's bodySent). */
-  sentAt?: number;
-  sentCpu?: number;
-  /** The scripted server (this process) received it. */
-  requestAt?: number;
-  /** The process's CPU time (user + system, ms) when the request arrived. */
-  requestCpu?: number;
-  firstTokenAt?: number;
-  firstTokenCpu?: number;
-  request?: RecordedRequest;
-}
-
-/** CPU time this process has used (user + system), ms: what a span cost, whatever else ran on the machine. */
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 export default async function askBench() {
   const loadAtStart = os.loadavg()[0]!;
-  let side: ModelSide = {};
-  // Requests to the scripted model's origin that Argus finished sending (the first one counts).
-  let modelOrigin = "";
-  const onBodySent = (m: unknown) => {
-    const request = (m as { request?: { origin?: unknown; path?: unknown } }).request;
-    if (side.sentAt === undefined && request?.origin === modelOrigin && String(request.path).includes("/messages"))
-      side = { ...side, sentAt: performance.now(), sentCpu: cpuMs() };
-  };
-  diagnostics.subscribe("undici:request:bodySent", onBodySent);
-  const llm = await startScriptedServer({
-    script: [{ text: ANSWER, chunkDelayMs: 1 }],
-    onRequest: (r) => {
-      if (side.requestAt === undefined && r.api === "anthropic")
-        side = { ...side, requestAt: performance.now(), requestCpu: cpuMs(), request: r };
-    },
-    onFrame: (r, frame) => {
-      if (r === side.request && side.firstTokenAt === undefined && frame.includes('"text_delta"')) {
-        side.firstTokenAt = performance.now();
-        side.firstTokenCpu = cpuMs();
-      }
-    },
-  });
-  modelOrigin = new URL(llm.url).origin;
+  const model = await startProbedModel(ANSWER);
+  const llm = model.llm;
   const dataDir = mkdtempSync(path.join(tmpdir(), "argus-bench-ask-"));
   const setupToken = "bench-setup-token-0123456789";
   const config = loadConfig({
@@ -128,73 +85,7 @@ export default async function askBench() {
       if (!joined.ok) throw new Error(`join failed: ${joined.message}`);
     }
 
-    // The watcher's clock: when each answer's first token and its final state arrived.
-    let firstWatchedToken: number | undefined;
-    let firstWatchedCpu: number | undefined;
-    let finished: AskMessage | undefined;
-    watcher.socket.on("event", (e: RoomEvent) => {
-      if (e.type === "ask.token" && firstWatchedToken === undefined) {
-        firstWatchedToken = performance.now();
-        firstWatchedCpu = cpuMs();
-      }
-      if (e.type === "ask.message") {
-        const m = e.payload.message;
-        if (m.kind === "answer" && !["queued", "running"].includes(m.status)) finished = m;
-      }
-    });
-    const waitDone = async (what: string): Promise<AskMessage> => {
-      const until = Date.now() + 30_000;
-      while (!finished) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-        await sleep(1);
-      }
-      if (finished.status !== "done") throw new Error(`${what} ended ${finished.status}: ${finished.error ?? ""}`);
-      return finished;
-    };
-    const reset = () => {
-      side = {};
-      firstWatchedToken = undefined;
-      firstWatchedCpu = undefined;
-      finished = undefined;
-    };
-
-    async function sample(ask: () => Promise<void>, what: string) {
-      reset();
-      const askedCpu = cpuMs();
-      const askedAt = performance.now();
-      await ask();
-      const answer = await waitDone(what);
-      if (
-        side.sentAt === undefined ||
-        side.requestAt === undefined ||
-        side.firstTokenAt === undefined ||
-        firstWatchedToken === undefined
-      )
-        throw new Error(`${what}: the model was not asked, or no token reached the watcher`);
-      return {
-        answer,
-        toRequest: side.sentAt - askedAt,
-        toReceipt: side.requestAt - askedAt,
-        toWatcher: firstWatchedToken - side.firstTokenAt,
-        toRequestCpu: side.sentCpu! - askedCpu,
-        toWatcherCpu: firstWatchedCpu! - side.firstTokenCpu!,
-      };
-    }
-    type Samples = Record<"toRequest" | "toReceipt" | "toWatcher" | "toRequestCpu" | "toWatcherCpu", number[]>;
-    const keep = (into: Samples, s: Awaited<ReturnType<typeof sample>>) => {
-      into.toRequest.push(s.toRequest);
-      into.toReceipt.push(s.toReceipt);
-      into.toWatcher.push(s.toWatcher);
-      into.toRequestCpu.push(s.toRequestCpu);
-      into.toWatcherCpu.push(s.toWatcherCpu);
-    };
-    const samples = (): Samples => ({
-      toRequest: [],
-      toReceipt: [],
-      toWatcher: [],
-      toRequestCpu: [],
-      toWatcherCpu: [],
-    });
+    const { waitDone, reset, sample } = watchAnswers(watcher, model);
 
     await owner.client.ok("mutate", "providers.save", {
       workspaceId: owner.workspaceId,
@@ -234,28 +125,7 @@ export default async function askBench() {
     }
 
     // Baseline: the scripted model's own round trip through Argus's LLM client, same reply.
-    const options: LlmClientOptions = { provider: "anthropic", model: MODEL, baseURL: llm.url, apiKey: "sk-bench" };
-    const client = createLlmClient(options);
-    const roundTrip: number[] = [];
-    const roundTripCpu: number[] = [];
-    const toFirstText: number[] = [];
-    for (let i = 0; i < WARM_UP + TRPC_SAMPLES; i++) {
-      const c0 = cpuMs();
-      const t0 = performance.now();
-      let first: number | undefined;
-      for await (const ev of client.stream({
-        system: "You answer questions about code.",
-        messages: [userText("Where are passwords hashed?")],
-        tools: [],
-      })) {
-        if (ev.type === "text_delta" && first === undefined) first = performance.now();
-      }
-      if (i >= WARM_UP) {
-        roundTrip.push(performance.now() - t0);
-        roundTripCpu.push(cpuMs() - c0);
-        toFirstText.push(first! - t0);
-      }
-    }
+    const baseline = await llmRoundTrips(llm.url, MODEL, WARM_UP, TRPC_SAMPLES);
 
     // 3. Without a model: the search answer (the embedded default) on the watching client.
     await server.services.db.providerConnection.deleteMany({ where: { workspaceId: owner.workspaceId } });
@@ -272,22 +142,8 @@ export default async function askBench() {
       await sleep(Math.max(0, CHAT_SPACING_MS - (Date.now() - started)));
     }
 
-    const figures = (s: Samples) => {
-      const toRequest = summarize(s.toRequest);
-      const toWatcher = summarize(s.toWatcher);
-      return {
-        "question → first model request, ms": toRequest,
-        "question → the scripted model's receipt of it (same process, after the rows' write), ms": summarize(
-          s.toReceipt,
-        ),
-        "model's first token → first token on a watching client, ms": toWatcher,
-        "CPU time of the process meanwhile: question → first model request, ms": summarize(s.toRequestCpu),
-        "CPU time of the process meanwhile: first token → watching client, ms": summarize(s.toWatcherCpu),
-        meetsTarget: toRequest.p50 <= TARGET_P50_MS && toWatcher.p50 <= TARGET_P50_MS,
-      };
-    };
-    const chat = figures(viaChat);
-    const trpc = figures(viaTrpc);
+    const chat = figures(viaChat, TARGET_P50_MS);
+    const trpc = figures(viaTrpc, TARGET_P50_MS);
     return {
       unit: "ms",
       wireFormat: "anthropic",
@@ -296,10 +152,7 @@ export default async function askBench() {
       targetP50Ms: TARGET_P50_MS,
       "@argus in the team chat (a new thread)": chat,
       "ask.ask over tRPC (a follow-up; the thread's history grows)": trpc,
-      "baseline: the scripted model's round trip through the LLM client (request → end of stream), ms":
-        summarize(roundTrip),
-      "baseline: the scripted model's request → first text through the LLM client, ms": summarize(toFirstText),
-      "baseline: CPU time of the process during that round trip, ms": summarize(roundTripCpu),
+      ...baseline,
       "no model: @argus → the search answer on a watching client, ms": summarize(searchToWatcher),
       meetsTarget: chat.meetsTarget && trpc.meetsTarget,
       overheadP50Ms: {
@@ -315,7 +168,7 @@ export default async function askBench() {
       },
     };
   } finally {
-    diagnostics.unsubscribe("undici:request:bodySent", onBodySent);
+    model.unsubscribe();
     asker?.close();
     watcher?.close();
     await server.close();

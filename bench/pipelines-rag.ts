@@ -7,35 +7,18 @@
  * Targets: ≤ 5 ms per question of engine + retrieval overhead, ≤ 1.5 GiB peak.
  * BENCH_RAG_PASSAGES / BENCH_RAG_QUESTIONS shrink it for a quick look.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { embedderForIndex } from "../server/retrieval/embed/from-record.ts";
 import { startScriptedServer } from "../server/llm/scripted/server.ts";
 import { runPipeline } from "../server/pipelines/engine/run.ts";
 import type { PipelineEvent } from "../server/pipelines/engine/events.ts";
-import { bm25Tokenizer } from "../server/pipelines/servers/bm25-text.ts";
-import { connect, openChunkIndex } from "../server/retrieval/store/index.ts";
 import { PythonRandom } from "../server/pipelines/servers/python-random.ts";
+import { directSearch } from "./_pipelines-rag-direct.ts";
+import { corpus, retriever, writeParams, writeWorkspace, yaml } from "./_pipelines-rag-files.ts";
 
 const PASSAGES = Number(process.env.BENCH_RAG_PASSAGES ?? 100_000);
 const QUESTIONS = Number(process.env.BENCH_RAG_QUESTIONS ?? 1_000);
-
-/** Zipf-ish words from a 20k vocabulary: a few very common, a long tail (like real text). */
-function corpus(rand: PythonRandom): { passages: string[]; questions: string[] } {
-  const vocab = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}`);
-  const word = () => vocab[Math.floor(vocab.length ** rand.random()) - 1]!;
-  const passages = Array.from({ length: PASSAGES }, () => Array.from({ length: 60 }, word).join(" "));
-  const questions = Array.from({ length: QUESTIONS }, () => {
-    const p = passages[Math.floor(rand.random() * passages.length)]!.split(" ");
-    const at = Math.floor(rand.random() * 50);
-    return p.slice(at, at + 6).join(" ");
-  });
-  return { passages, questions };
-}
-
-const yaml = (steps: string[], servers: string[]) =>
-  `servers:\n${servers.map((s) => `  ${s}: servers/${s}`).join("\n")}\npipeline:\n${steps.map((s) => `- ${s}`).join("\n")}\n`;
 
 /** Wall time per step name, summed, from the run's events. */
 function stepTimer() {
@@ -69,38 +52,9 @@ export async function measureRag() {
   const loadAtStart = loadavg().map((l) => Math.round(l * 10) / 10);
   const llm = await startScriptedServer({ script: { rules: [{ text: "\\boxed{w1}" }] } });
   try {
-    mkdirSync(path.join(dir, "data"));
-    mkdirSync(path.join(dir, "parameter"));
-    mkdirSync(path.join(dir, "prompt"));
-    const { passages, questions } = corpus(new PythonRandom(7));
-    writeFileSync(
-      path.join(dir, "data/corpus.jsonl"),
-      passages.map((contents, id) => JSON.stringify({ id, contents })).join("\n"),
-    );
-    writeFileSync(
-      path.join(dir, "data/q.jsonl"),
-      questions.map((question, id) => JSON.stringify({ id, question, golden_answers: ["w1"] })).join("\n"),
-    );
-    writeFileSync(path.join(dir, "prompt/rag.jinja"), "Passages:\n{{documents}}\nQuestion: {{question}}");
-    const retriever = (backend: string) => ({
-      backend,
-      model_name_or_path: "hash",
-      backend_configs: { bm25: { lang: "en", tokenizer: "auto", save_path: "index/bm25" } },
-      corpus_path: "data/corpus.jsonl",
-      embedding_path: "index/emb.npy",
-      index_backend: "faiss",
-      index_backend_configs: { faiss: { index_path: "index/dense" } },
-      top_k: 5,
-      overwrite: false,
-      batch_size: 16,
-      gpu_ids: null,
-      is_multimodal: false,
-      is_demo: false,
-      collection_name: "bench",
-      query_instruction: "",
-    });
-    const params = (name: string, data: Record<string, unknown>) =>
-      writeFileSync(path.join(dir, "parameter", `${name}_parameter.yaml`), JSON.stringify(data));
+    const { passages, questions } = corpus(new PythonRandom(7), PASSAGES, QUESTIONS);
+    writeWorkspace(dir, { passages, questions });
+    const params = (name: string, data: Record<string, unknown>) => writeParams(dir, name, data);
 
     // Index builds.
     writeFileSync(
@@ -187,35 +141,8 @@ export async function measureRag() {
       };
     }
 
-    // The same retrieval by direct LanceDB calls: one query at a time, and four at once (as the
-    // retriever runs them), each on a freshly opened index (as each pipeline run above opened one).
-    const words = bm25Tokenizer("en", "auto");
-    const direct: Record<string, Record<string, number>> = {};
-    for (const [kind, uri, name] of [
-      ["bm25", "index/bm25", "bm25"],
-      ["hash-dense", "index/dense", "corpus"],
-    ] as const) {
-      direct[kind] = {};
-      for (const concurrency of [1, 4]) {
-        const store = await connect(path.join(dir, uri));
-        const index = (await openChunkIndex(store, name))!;
-        const embedder = kind === "hash-dense" ? embedderForIndex(index.embedder, index.embedderState) : null;
-        t = performance.now();
-        const one = async (q: string) => {
-          if (embedder) await index.vectorTexts((await embedder.embed([q]))[0]!, 5);
-          else await index.fullTextTexts(words.tokens(q).join(" "), 5);
-        };
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: concurrency }, async () => {
-            while (next < questions.length) await one(questions[next++]!);
-          }),
-        );
-        direct[kind][concurrency === 1 ? "one at a time" : "4 at once"] = round((performance.now() - t) / QUESTIONS);
-        index.close();
-        store.close();
-      }
-    }
+    // The same retrieval by direct LanceDB calls, in the same process.
+    const direct = await directSearch(dir, questions);
     return {
       passages: PASSAGES,
       questions: QUESTIONS,

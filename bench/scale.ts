@@ -9,7 +9,7 @@
  *    worker streams its report (token deltas, coalesced into ~25 events/s): the delay from an event's
  *    storage (its `at`) to each client, p50 / p99, and how many events a client missed live.
  */
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { createTestConfig, testProvider } from "../test/helpers/db.ts";
 import { inviteAndSignUp, signUp } from "../test/helpers/server.ts";
 import { hasRedisServer, startNode, startPrivateRedis, type NodeProcess } from "../test/scale/support/cluster.ts";
@@ -17,7 +17,7 @@ import { startScriptedServer } from "../server/llm/scripted/server.ts";
 import { modelFinding, reportText } from "../server/review/reviewer/test-support.ts";
 import type { RoomEvent } from "../server/shared/room-events.ts";
 import { reviewRoom } from "../server/shared/rooms.ts";
-import { ROOM_PROTOCOL_VERSION } from "../server/shared/room-protocol.ts";
+import { deliveryFigures, joinClients } from "./_scale-delivery.ts";
 
 const REVIEWS = 20;
 const CLIENTS = 200;
@@ -36,7 +36,6 @@ const report = reportText([
 // A long report streamed word by word for the delivery part: ~2,400 deltas over ~12 s.
 const longReport = `${"The handler builds SQL from request input and the pricing loop runs one step too far. ".repeat(160)}\n${report}`;
 
-const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const round = (n: number) => Math.round(n * 10) / 10;
 
 export default async function scale() {
@@ -139,26 +138,14 @@ export default async function scale() {
 
     // Delivery across nodes.
     const room = reviewRoom((await start(await connection("bench-stream"))).uid);
-    const received = Array.from({ length: CLIENTS }, () => [] as { seq: number; delayMs: number }[]);
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, i) => {
-        const s: Socket = connect(i % 2 === 0 ? webA.url : webB.url, {
-          forceNew: true,
-          auth: { protocol: ROOM_PROTOCOL_VERSION },
-          reconnection: false,
-          transports: ["websocket"],
-          extraHeaders: { cookie: (i % 2 === 0 ? owner : teammate).client.cookie },
-        });
-        sockets.push(s);
-        await new Promise<void>((resolve, reject) => {
-          s.once("ready", () => resolve());
-          s.once("connect_error", reject);
-        });
-        s.on("event", (e: RoomEvent) => {
-          if (e.room === room) received[i]!.push({ seq: e.seq, delayMs: Date.now() - Date.parse(e.at) });
-        });
-        await new Promise((resolve) => s.emit("join", { room, afterSeq: 0 }, resolve));
-      }),
+    const received = await joinClients(
+      room,
+      CLIENTS,
+      [
+        { url: webA.url, cookie: owner.client.cookie },
+        { url: webB.url, cookie: teammate.client.cookie },
+      ],
+      sockets,
     );
     // Counted: events stored after every client had joined.
     const logNow = await owner.client.ok<RoomEvent[]>("query", "reviews.events", { uid: room.slice("review:".length) });
@@ -174,37 +161,13 @@ export default async function scale() {
     const log = (await owner.client.ok<RoomEvent[]>("query", "reviews.events", { uid: room.slice("review:".length) }))
       .map((e) => e.seq)
       .filter((seq) => seq > joinedAt);
-    const delays = received
-      .flatMap((r) => r.filter((e) => e.seq > joinedAt).map((e) => e.delayMs))
-      .sort((a, b) => a - b);
-    const lost = received.reduce((n, r) => {
-      const got = new Set(r.map((e) => e.seq));
-      return n + log.filter((seq) => !got.has(seq)).length;
-    }, 0);
-    const byNode = (parity: number) =>
-      received
-        .filter((_, i) => i % 2 === parity)
-        .flatMap((r) => r.filter((e) => e.seq > joinedAt).map((e) => e.delayMs))
-        .sort((a, b) => a - b);
-    const [onA, onB] = [byNode(0), byNode(1)];
     return {
       reviews: REVIEWS,
       modelMsPerResponse: MODEL_MS,
       "baseline: one worker": oneWorker,
       "two workers": twoWorkers,
       speedup: Math.round((twoWorkers.reviewsPerMinute / oneWorker.reviewsPerMinute) * 100) / 100,
-      delivery: {
-        clients: CLIENTS,
-        events: log.length,
-        deliveries: delays.length,
-        unit: "ms from the event's storage to the client",
-        p50: round(percentile(delays, 0.5)),
-        p99: round(percentile(delays, 0.99)),
-        max: round(delays.at(-1) ?? 0),
-        "p99 on node A (where the worker's events arrive through Redis, like B)": round(percentile(onA, 0.99)),
-        "p99 on node B": round(percentile(onB, 0.99)),
-        lostLive: lost,
-      },
+      delivery: deliveryFigures(received, log, joinedAt),
     };
   } finally {
     for (const s of sockets) s.close();

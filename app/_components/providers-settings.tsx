@@ -7,7 +7,8 @@ import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { MODEL_PROVIDERS_ID } from "./model-connections.tsx";
 import { ProviderDialog, type ProviderDraft } from "./provider-dialog.tsx";
-import { Badge, Button, Card, DelayedSkeleton } from "./ui.tsx";
+import { ProviderRow } from "./provider-row.tsx";
+import { Button, Card, DelayedSkeleton } from "./ui.tsx";
 
 const blank: ProviderDraft = { name: "", provider: "anthropic", baseUrl: "", model: "" };
 
@@ -104,74 +105,18 @@ export function ProvidersSettings() {
         <ul className="mt-4 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Model providers">
           {list.data?.map((c) => {
             const key = c.uid ?? "environment";
-            const result = results[key];
             return (
-              <li key={key} className="py-3">
-                <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{c.name}</span>
-                  <Badge>{c.provider}</Badge>
-                  {c.model && <span className="font-mono text-xs text-zinc-500">{c.model}</span>}
-                  {c.source === "environment" && <Badge tone="brand">environment</Badge>}
-                  {c.isDefault && <Badge tone="green">workspace default</Badge>}
-                  <Badge tone={c.hasKey ? "green" : "zinc"}>
-                    {c.hasKey ? (c.apiKeyHint ? `key …${c.apiKeyHint}` : "key set") : "no key"}
-                  </Badge>
-                  <span className="flex-1" />
-                  {isOwner && (
-                    <>
-                      <Button
-                        variant="ghost"
-                        onClick={() =>
-                          runTest(key, c.uid ? { uid: c.uid } : { environment: true, workspaceId: workspace.id })
-                        }
-                      >
-                        Test
-                      </Button>
-                      {c.uid && (
-                        <>
-                          {!c.isDefault && (
-                            <Button
-                              variant="ghost"
-                              busy={setDefault.isPending && setDefault.variables?.uid === c.uid}
-                              onClick={() => setDefault.mutate({ workspaceId: workspace.id, uid: c.uid })}
-                              aria-label={`Make ${c.name} the default`}
-                            >
-                              Make default
-                            </Button>
-                          )}
-                          <Button
-                            variant="ghost"
-                            onClick={() =>
-                              setEditing({
-                                uid: c.uid!,
-                                name: c.name,
-                                provider: c.provider,
-                                baseUrl: c.baseUrl ?? "",
-                                model: c.model ?? "",
-                                hasKey: c.hasKey,
-                                apiKeyHint: c.apiKeyHint,
-                              })
-                            }
-                          >
-                            Edit
-                          </Button>
-                          <Button variant="ghost" onClick={() => remove.mutate({ uid: c.uid! })}>
-                            Remove
-                          </Button>
-                        </>
-                      )}
-                    </>
-                  )}
-                </div>
-                {result && (
-                  <p
-                    role="status"
-                    className={`mt-1 whitespace-pre-wrap break-words text-xs ${result.ok ? "text-green-700 dark:text-green-400" : "text-red-600 dark:text-red-400"}`}
-                  >
-                    {result.text}
-                  </p>
-                )}
-              </li>
+              <ProviderRow
+                key={key}
+                connection={c}
+                isOwner={isOwner}
+                result={results[key]}
+                onTest={() => runTest(key, c.uid ? { uid: c.uid } : { environment: true, workspaceId: workspace.id })}
+                onMakeDefault={(uid) => setDefault.mutate({ workspaceId: workspace.id, uid })}
+                makingDefault={setDefault.isPending && setDefault.variables?.uid === c.uid}
+                onEdit={setEditing}
+                onRemove={(uid) => remove.mutate({ uid })}
+              />
             );
           })}
         </ul>
