@@ -8,8 +8,8 @@
  * answer as it starts (read with it from the database) and by an owner's change, so answers already
  * running on other nodes spend within new limits too.
  *
- * Each answer's `Budget` is a mirror of the shared figures as of the last script's reply (what the
- * agent loop's "nearly spent" reads); the decision is always Redis's.
+ * Each answer's `Budget` (spend-shared-budget.ts) is a mirror of the shared figures as of the last
+ * script's reply (what the agent loop's "nearly spent" reads); the decision is always Redis's.
  *
  * Redis unavailable mid-run — fail safe by refusing: a model request whose hold Redis does not
  * confirm within HOLD_WAIT_MS is not sent, and the answer fails with a reason that says so
@@ -20,14 +20,16 @@
  *
  * With no limit set nothing of this runs: no Redis command, no query (as in spend.ts).
  */
-import { randomUUID } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import type { RedisLink } from "../cluster/redis.ts";
 import { redisBudgetStore, type SharedBudgetStore, type SharedFigures } from "../cluster/budget-store.ts";
 import type { Db } from "../db/client.ts";
-import { Budget, fitToBudget, holdUsd, type BudgetHold, type Reservation, type ReserveRequest } from "../llm/index.ts";
+import type { Budget } from "../llm/index.ts";
 import type { AskBudget } from "../shared/ask.ts";
 import { budgetState, dayStart, hasLimits, nextReset, refuseWhenSpent, stateFrom, type BudgetState } from "./budget.ts";
+import { answerBudget, mirror, within, type SharedFiguresAccess } from "./spend-shared-budget.ts";
+
+export { REDIS_DOWN } from "./spend-shared-budget.ts";
 
 /** A hold lives this long unless renewed (its process renews it every third of it while the request runs). */
 export const HOLD_LEASE_MS = 60_000;
@@ -35,25 +37,6 @@ export const HOLD_LEASE_MS = 60_000;
 export const HOLD_WAIT_MS = 3_000;
 /** A day's figures stay a day after the day ends (an answer started before midnight still charges them). */
 const KEEP_AFTER_DAY_MS = 86_400_000;
-/** Tries to fit a request to figures other nodes keep changing before giving up. */
-const MAX_TRIES = 8;
-
-export const REDIS_DOWN =
-  "the workspace's daily chat budget is shared through Redis, which is not answering, so Argus cannot check it: no model request is sent until Redis is back. Ask again in a moment; if it persists, the operator should check REDIS_URL.";
-
-class Unanswered extends Error {}
-
-function within<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Unanswered(`no answer from Redis in ${ms} ms`)), ms);
-      timer.unref();
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
 export interface SharedLedgerOptions {
   log?: Logger;
   /** Tests: another store (the real one by default). */
@@ -101,105 +84,11 @@ export function createSharedSpendLedger(db: Db, redis: RedisLink, options: Share
     return store.init(key, { tokens: s.spent.tokens, usd: s.spent.costUsd }, shared(limits), expireAt);
   }
 
-  function mirror(b: Budget, f: SharedFigures) {
-    b.spentTokens = f.tokens;
-    b.spentUsd = f.usd;
-    b.heldTokens = f.heldTokens;
-    b.heldUsd = f.heldUsd;
-    b.limits.maxTokens = f.maxTokens ?? undefined;
-    b.limits.maxCostUsd = f.maxUsd ?? undefined;
-  }
+  /** What each answer's budget uses of this ledger (spend-shared-budget.ts). */
+  const figures: SharedFiguresAccess = { store, leaseMs, waitMs, log, track, untrack, seeded };
 
   const stateOf = (limits: AskBudget, f: SharedFigures, now: Date): BudgetState =>
     stateFrom(limits, { tokens: f.tokens, costUsd: f.usd }, now);
-
-  /** One answer's budget: a mirror of the figures whose requests reserve in Redis. */
-  function answerBudget(key: string, workspaceId: string, limits: AskBudget, now: Date): Budget {
-    const budget = new Budget({});
-    budget.limits.maxTokens = limits.maxTokens ?? undefined;
-    budget.limits.maxCostUsd = limits.maxCostUsd ?? undefined;
-    const apply = (f: SharedFigures | undefined) => f && mirror(budget, f);
-
-    function holdOf(id: string, tokens: number, usd: number): BudgetHold {
-      let open = true;
-      const close = () => {
-        open = false;
-        untrack(id);
-        budget.heldTokens -= tokens;
-        budget.heldUsd -= usd;
-      };
-      return {
-        charge(usage, costUsd) {
-          if (!open) return;
-          close();
-          budget.charge(usage, costUsd); // the mirror, until Redis's reply replaces it
-          const spent = usage.inputTokens + usage.outputTokens;
-          // Sent on the main connection: while Redis is away it waits and goes when Redis is back.
-          store
-            .settle(key, id, spent, costUsd ?? 0)
-            .then(apply)
-            .catch((err: unknown) => log?.warn({ err, workspaceId }, "chat budget: charge not recorded in Redis"));
-        },
-        release() {
-          if (!open) return;
-          close();
-          store
-            .release(key, id)
-            .then(apply)
-            .catch((err: unknown) => log?.warn({ err, workspaceId }, "chat budget: hold not released (it expires)"));
-        },
-      };
-    }
-
-    budget.reserve = async (r: ReserveRequest): Promise<Reservation> => {
-      const id = randomUUID();
-      let fresh = false;
-      try {
-        for (let i = 0; i < MAX_TRIES; i++) {
-          // Fitted to the latest figures this answer saw; Redis decides whether they still hold.
-          const fit = fitToBudget({ ...r, budget });
-          if (!fit.ok) {
-            if (fresh) return fit;
-            const f = await within(store.figures(key), waitMs);
-            mirror(budget, f ?? (await within(seeded(key, workspaceId, limits, now), waitMs)));
-            fresh = true;
-            continue;
-          }
-          const tokens = r.estimatedInput + fit.maxTokens;
-          const usd = holdUsd(r.pricing, r.estimatedInput, fit.maxTokens);
-          let held;
-          try {
-            held = await within(store.hold(key, id, tokens, usd, leaseMs), waitMs);
-          } catch (err) {
-            // The hold may still reach Redis later: its release follows it on the same connection.
-            store.release(key, id).catch(() => undefined);
-            throw err;
-          }
-          fresh = true;
-          if (held.status === "missing") {
-            // Redis lost the day's figures (a restart without persistence): created again from the database.
-            mirror(budget, await within(seeded(key, workspaceId, limits, now), waitMs));
-            continue;
-          }
-          mirror(budget, held.figures);
-          if (held.status === "ok") {
-            track(id, key);
-            return { ok: true, maxTokens: fit.maxTokens, hold: holdOf(id, tokens, usd) };
-          }
-        }
-        return {
-          ok: false,
-          reason: "the workspace's daily chat budget is changing too fast to fit this request; ask again",
-          kind: "bad_request",
-        };
-      } catch (err) {
-        log?.warn({ err: (err as Error).message, workspaceId }, "chat budget: Redis unreachable, request refused");
-        // Not budget_exceeded: that ends an answer quietly as "budget nearly spent"; this fails it with why.
-        return { ok: false, reason: REDIS_DOWN, kind: "bad_request" };
-      }
-    };
-    return budget;
-  }
 
   /** Today's state: the shared figures when some node started an answer today, else the database's. */
   async function state(workspaceId: string, limits: AskBudget, now = new Date()): Promise<BudgetState> {
@@ -233,7 +122,7 @@ export function createSharedSpendLedger(db: Db, redis: RedisLink, options: Share
     ): Promise<{ budget: Budget | undefined; state: BudgetState | undefined; leave: () => void }> {
       if (!hasLimits(limits)) return { budget: undefined, state: undefined, leave: () => undefined };
       const key = keyOf(workspaceId, now);
-      const budget = answerBudget(key, workspaceId, limits, now);
+      const budget = answerBudget(figures, key, workspaceId, limits, now);
       let s: BudgetState;
       try {
         const f = await within(seeded(key, workspaceId, limits, now), waitMs);
