@@ -7,7 +7,7 @@
  * usage is charged: requests running at once on one shared budget (concurrent answers of a workspace,
  * server/ask/spend.ts) cannot together spend more than is left.
  *
- * A budget shared beyond this process (several worker processes on one Redis, server/ask/spend-shared.ts)
+ * A budget shared beyond this process (several worker processes on one Redis, server/ask/spend-shared.ts, its reserve in spend-shared-budget.ts)
  * sets `reserve`: the client then awaits it instead of fitToBudget + hold(), so the check and the hold
  * are one atomic step where the figures live. Its own fields are then a mirror of the shared figures
  * (what the agent loop's "nearly spent" reads). Without `reserve` — reviews, pipelines, one process —

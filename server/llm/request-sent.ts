@@ -1,6 +1,6 @@
 /**
  * "The model has been asked": lets a caller run work that must not delay a model request (an
- * answer's bookkeeping: its rows and room events, server/ask/service.ts) right after the request
+ * answer's bookkeeping: its rows and room events, server/ask/enqueue.ts) right after the request
  * has been sent, instead of before it.
  *
  * `afterFirstRequest(onSent, work)` runs `work` with `onSent` in its async context (AsyncLocalStorage
