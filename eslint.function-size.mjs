@@ -20,10 +20,6 @@ const options = { skipBlankLines: true, skipComments: true, IIFEs: true };
 export const FUNCTION_SIZE_RATCHET = {
   "server/codebase/analysis/taint/py/interp.ts": 175,
   "server/codebase/symbols/build.ts": 168,
-  "server/knowledge/job.ts": 224,
-  "server/knowledge/service.ts": 241,
-  "server/pipelines/mcp/client.ts": 266,
-  "server/pipelines/runs.ts": 214,
   "server/providers/service.ts": 231,
   "server/review/job.ts": 176,
   "server/review/service.ts": 428,
