@@ -21,9 +21,6 @@ export const FUNCTION_SIZE_RATCHET = {
   "server/codebase/analysis/taint/py/interp.ts": 175,
   "server/codebase/symbols/build.ts": 168,
   "server/providers/service.ts": 231,
-  "server/review/job.ts": 176,
-  "server/review/service.ts": 428,
-  "server/rooms/chat.ts": 181,
   "server/snapshots/service.ts": 229,
 };
 
