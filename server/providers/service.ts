@@ -2,12 +2,16 @@
  * Model providers a workspace can use: the one configured by environment (read-only here) plus
  * connections added in Settings, whose API keys are encrypted at rest and never leave the server.
  * "Test connection" sends one tiny request and reports the provider's answer or error verbatim.
+ *
+ * This file keeps the connections' list, default and edits; the other parts live beside it over the
+ * shared ProviderDeps (connection-rows.ts): job-options.ts (what a job runs with), connection-test.ts
+ * ("Test connection"), ollama.ts (a local Ollama's models).
  */
 import { z } from "zod";
 import { requireRole, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
 import { isUniqueViolation, type Db, type ProviderConnection } from "../db/client.ts";
-import { conflict, invalid, notFound } from "../errors.ts";
+import { conflict, notFound } from "../errors.ts";
 import { createSecretBox } from "../lib/secret-box.ts";
 import { createOutboundPolicy, type OutboundPolicy } from "../net/outbound.ts";
 import {
@@ -16,11 +20,13 @@ import {
   PROVIDER_INFO,
   PROVIDERS,
   clientOptionsFromSettings,
-  createLlmClient,
-  userText,
   type LlmClientOptions,
   type ProviderId,
 } from "../llm/index.ts";
+import { checkBaseUrl, loadConnection, optionsFor, type ProviderDeps } from "./connection-rows.ts";
+import { testConnection } from "./connection-test.ts";
+import { resolveConnection, resolveForJob, type JobModel } from "./job-options.ts";
+import { detectOllama } from "./ollama.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. http://localhost:11434/v1" });
 
@@ -82,7 +88,38 @@ export const connectionOrder = [{ isDefault: "desc" as const }, { name: "asc" as
 export type TestResult =
   { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: string; latencyMs: number };
 
-const TEST_TIMEOUT_MS = 20_000;
+/** A stored connection as Settings lists it (its key never leaves the server: only whether it has one). */
+function view(c: ProviderConnection): ConnectionView {
+  const v = {
+    uid: c.uid,
+    source: "workspace" as const,
+    name: c.name,
+    provider: c.provider as ProviderId,
+    baseUrl: c.baseUrl,
+    model: c.model ?? PROVIDER_INFO[c.provider as ProviderId]?.defaultModel ?? null,
+    hasKey: !!c.apiKeyCipher,
+    apiKeyHint: c.apiKeyHint,
+    isDefault: c.isDefault,
+  };
+  return { ...v, usable: isUsable(v) };
+}
+
+/** The server's environment default, listed after the workspace's own connections. */
+function environmentView(config: Config): ConnectionView {
+  const opts = clientOptionsFromSettings(config.llm);
+  const v = {
+    uid: null,
+    source: "environment" as const,
+    name: ENVIRONMENT_CONNECTION_NAME,
+    provider: opts.provider,
+    baseUrl: opts.baseURL ?? null,
+    model: opts.model ?? PROVIDER_INFO[opts.provider].defaultModel ?? null,
+    hasKey: !!opts.apiKey,
+    apiKeyHint: null,
+    isDefault: false,
+  };
+  return { ...v, usable: isUsable(v) };
+}
 
 export function createProviderService(
   db: Db,
@@ -91,134 +128,19 @@ export function createProviderService(
   fetchImpl: typeof fetch = fetch,
   outbound: OutboundPolicy = createOutboundPolicy({ allow: config.outbound.allow }),
 ) {
-  // A saved base URL is a workspace owner's input that the server then requests: the outbound
-  // policy decides (public hosts, plus OUTBOUND_ALLOWED_HOSTS and an OLLAMA_URL the operator set),
-  // when it is saved and on every request (its fetch checks each hop).
-  async function checkBaseUrl(baseUrl: string | null | undefined): Promise<void> {
-    if (!baseUrl) return;
-    try {
-      await outbound.check(baseUrl, "The base URL");
-    } catch (err) {
-      throw invalid(err instanceof Error ? err.message : String(err));
-    }
-  }
   const keys = createSecretBox(authSecret, "provider-keys");
-
-  function view(c: ProviderConnection): ConnectionView {
-    const v = {
-      uid: c.uid,
-      source: "workspace" as const,
-      name: c.name,
-      provider: c.provider as ProviderId,
-      baseUrl: c.baseUrl,
-      model: c.model ?? PROVIDER_INFO[c.provider as ProviderId]?.defaultModel ?? null,
-      hasKey: !!c.apiKeyCipher,
-      apiKeyHint: c.apiKeyHint,
-      isDefault: c.isDefault,
-    };
-    return { ...v, usable: isUsable(v) };
-  }
-
-  function environmentView(): ConnectionView {
-    const opts = clientOptionsFromSettings(config.llm);
-    const v = {
-      uid: null,
-      source: "environment" as const,
-      name: ENVIRONMENT_CONNECTION_NAME,
-      provider: opts.provider,
-      baseUrl: opts.baseURL ?? null,
-      model: opts.model ?? PROVIDER_INFO[opts.provider].defaultModel ?? null,
-      hasKey: !!opts.apiKey,
-      apiKeyHint: null,
-      isDefault: false,
-    };
-    return { ...v, usable: isUsable(v) };
-  }
-
-  async function load(uid: string): Promise<ProviderConnection> {
-    const c = await db.providerConnection.findUnique({ where: { uid } });
-    if (!c) throw notFound(`No provider connection with id ${uid}. It may have been deleted.`);
-    return c;
-  }
-
-  /** Client options for a stored connection (decrypting its key), for tests here and jobs later. */
-  function optionsFor(
-    c: Pick<ProviderConnection, "provider" | "baseUrl" | "model" | "apiKeyCipher">,
-  ): LlmClientOptions {
-    return {
-      provider: c.provider as ProviderId,
-      baseURL: c.baseUrl || undefined,
-      model: c.model || undefined,
-      apiKey: c.apiKeyCipher ? keys.open(c.apiKeyCipher) : undefined,
-      fetch: outbound.fetch,
-    };
-  }
-
-  async function runTest(options: LlmClientOptions): Promise<TestResult> {
-    const started = Date.now();
-    try {
-      const client = createLlmClient({
-        ...options,
-        maxRetries: 0,
-        requestTimeoutMs: TEST_TIMEOUT_MS,
-        idleTimeoutMs: TEST_TIMEOUT_MS,
-        maxTokens: 16,
-      });
-      const answer = await client.complete({
-        messages: [userText("Reply with the single word OK.")],
-        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-      });
-      return { ok: true, model: client.model, latencyMs: Date.now() - started, reply: answer.text.slice(0, 200) };
-    } catch (err) {
-      return { ok: false, error: err instanceof Error ? err.message : String(err), latencyMs: Date.now() - started };
-    }
-  }
-
-  /** A connection row already read (and authorized) by the caller, as a job's client options. */
-  function resolveConnection(
-    c: ProviderConnection,
-    model?: string,
-  ): { provider: ProviderId; model: string; options: LlmClientOptions } {
-    return resolved({ ...clientOptionsFromSettings(config.llm, c.provider as ProviderId), ...optionsFor(c) }, model);
-  }
-
-  function resolved(
-    options: LlmClientOptions,
-    model?: string,
-  ): { provider: ProviderId; model: string; options: LlmClientOptions } {
-    if (model) options.model = model;
-    const resolvedModel = options.model ?? PROVIDER_INFO[options.provider].defaultModel;
-    if (!resolvedModel) throw invalid("Choose a model for this provider connection (it has no default model).");
-    return { provider: options.provider, model: resolvedModel, options: { ...options, model: resolvedModel } };
-  }
-
-  /**
-   * What a background job (a review, a chat turn) runs with: a workspace connection, or the server's
-   * environment default when `connectionUid` is null. Refuses up front what could never work, so a
-   * review does not queue just to fail on a missing key.
-   */
-  async function resolveForJob(
-    workspaceId: string,
-    connectionUid: string | null,
-    model?: string,
-  ): Promise<{ provider: ProviderId; model: string; options: LlmClientOptions }> {
-    if (connectionUid) {
-      const c = await load(connectionUid);
-      if (c.workspaceId !== workspaceId) throw notFound("That provider connection does not exist in this workspace.");
-      return resolveConnection(c, model);
-    }
-    const options = clientOptionsFromSettings(config.llm);
-    if (!options.apiKey && options.provider !== "openai-compatible") {
-      throw invalid(
-        `No API key is configured for ${PROVIDER_INFO[options.provider].label}. Add a model provider in Settings → Model providers, or run the static engine (no LLM).`,
-      );
-    }
-    return resolved(options, model);
-  }
+  const d: ProviderDeps = { db, config, keys, outbound };
 
   return {
-    resolveForJob,
-    resolveConnection,
+    /**
+     * What a background job (a review, a chat turn) runs with: a workspace connection, or the server's
+     * environment default when `connectionUid` is null. Refuses up front what could never work, so a
+     * review does not queue just to fail on a missing key.
+     */
+    resolveForJob: (workspaceId: string, connectionUid: string | null, model?: string): Promise<JobModel> =>
+      resolveForJob(d, workspaceId, connectionUid, model),
+    /** A connection row already read (and authorized) by the caller, as a job's client options. */
+    resolveConnection: (c: ProviderConnection, model?: string): JobModel => resolveConnection(d, c, model),
 
     catalog() {
       return {
@@ -230,7 +152,7 @@ export function createProviderService(
     async list(actor: Actor, workspaceId: string): Promise<ConnectionView[]> {
       await requireRole(db, actor, workspaceId, "viewer");
       const rows = await db.providerConnection.findMany({ where: { workspaceId }, orderBy: connectionOrder });
-      return [...rows.map(view), environmentView()];
+      return [...rows.map(view), environmentView(config)];
     },
 
     /**
@@ -242,7 +164,7 @@ export function createProviderService(
       await requireRole(db, actor, workspaceId, "viewer");
       const row = await db.providerConnection.findFirst({ where: { workspaceId }, orderBy: connectionOrder });
       if (row) return view(row);
-      const env = environmentView();
+      const env = environmentView(config);
       return env.usable ? env : null;
     },
 
@@ -250,7 +172,7 @@ export function createProviderService(
     async setDefault(actor: Actor, input: { workspaceId: string; uid: string | null }): Promise<void> {
       await requireRole(db, actor, input.workspaceId, "owner");
       if (input.uid) {
-        const c = await load(input.uid);
+        const c = await loadConnection(db, input.uid);
         if (c.workspaceId !== input.workspaceId) throw notFound(`No provider connection with id ${input.uid}.`);
       }
       await db.$transaction([
@@ -261,7 +183,7 @@ export function createProviderService(
 
     async save(actor: Actor, input: z.infer<typeof saveConnectionInput>): Promise<ConnectionView> {
       await requireRole(db, actor, input.workspaceId, "owner");
-      await checkBaseUrl(input.baseUrl);
+      await checkBaseUrl(outbound, input.baseUrl);
       const data = {
         name: input.name,
         provider: input.provider,
@@ -286,71 +208,27 @@ export function createProviderService(
     },
 
     async remove(actor: Actor, uid: string): Promise<void> {
-      const c = await load(uid);
+      const c = await loadConnection(db, uid);
       await requireRole(db, actor, c.workspaceId, "owner");
       await db.providerConnection.delete({ where: { id: c.id } });
     },
 
     /** Tests a saved connection, the environment's, or a draft from the form (its key, or the saved one's). */
-    async test(actor: Actor, input: z.infer<typeof testConnectionInput>): Promise<TestResult> {
-      if ("environment" in input) {
-        await requireRole(db, actor, input.workspaceId, "owner");
-        return runTest(clientOptionsFromSettings(config.llm));
-      }
-      if (!("provider" in input)) {
-        const c = await load(input.uid);
-        await requireRole(db, actor, c.workspaceId, "owner");
-        return runTest(optionsFor(c));
-      }
-      await requireRole(db, actor, input.workspaceId, "owner");
-      await checkBaseUrl(input.baseUrl);
-      let apiKeyCipher: string | null = null;
-      if (!input.apiKey && input.uid) {
-        const saved = await db.providerConnection.findUnique({ where: { uid: input.uid } });
-        if (saved && saved.workspaceId !== input.workspaceId)
-          throw invalid("That connection belongs to another workspace.");
-        apiKeyCipher = saved?.apiKeyCipher ?? null;
-      }
-      const options = optionsFor({
-        provider: input.provider,
-        baseUrl: input.baseUrl ?? null,
-        model: input.model ?? null,
-        apiKeyCipher,
-      });
-      return runTest(input.apiKey ? { ...options, apiKey: input.apiKey } : options);
-    },
+    test: (actor: Actor, input: z.infer<typeof testConnectionInput>): Promise<TestResult> =>
+      testConnection(d, actor, input),
 
     /** A local Ollama, when one answers at OLLAMA_URL: its models, ready to pick. Only an OLLAMA_URL
      * the operator set (or allowed) is looked at: a connection to the default local address would be
      * refused by the outbound policy anyway. */
-    async detectOllama(
+    detectOllama: (
       actor: Actor,
       workspaceId: string,
-    ): Promise<{ reachable: boolean; baseUrl: string; models: string[] }> {
-      await requireRole(db, actor, workspaceId, "viewer");
-      const baseUrl = `${config.ollamaUrl}/v1`;
-      const allowed = await outbound.check(baseUrl, "OLLAMA_URL").then(
-        () => true,
-        () => false,
-      );
-      if (!allowed) return { reachable: false, baseUrl, models: [] };
-      try {
-        const res = await fetchImpl(`${config.ollamaUrl}/api/tags`, { signal: AbortSignal.timeout(1500) });
-        if (!res.ok) return { reachable: false, baseUrl, models: [] };
-        const body = z
-          .object({ models: z.array(z.object({ name: z.string() })).default([]) })
-          .safeParse(await res.json());
-        return {
-          reachable: true,
-          baseUrl,
-          models: body.success ? body.data.models.map((m) => m.name).slice(0, 200) : [],
-        };
-      } catch {
-        return { reachable: false, baseUrl, models: [] };
-      }
-    },
+    ): Promise<{ reachable: boolean; baseUrl: string; models: string[] }> =>
+      detectOllama(d, fetchImpl, actor, workspaceId),
 
-    optionsFor,
+    /** Client options for a stored connection (decrypting its key), for tests here and jobs later. */
+    optionsFor: (c: Pick<ProviderConnection, "provider" | "baseUrl" | "model" | "apiKeyCipher">): LlmClientOptions =>
+      optionsFor(d, c),
   };
 }
 

@@ -2,20 +2,20 @@
  * Builds a snapshot's symbol index: one pass per file (symbols, imports and Argus's rules on a single
  * parse) spread over the main thread and worker threads, a ctags outline for files without a grammar
  * running beside it, then module resolution and the SQLite index written into place.
+ *
+ * This file runs the pass and keeps its totals; beside it: build-plan.ts (sizes, order, threads),
+ * build-outline.ts (ctags beside the pass), build-links.ts (imports resolved, taint across files).
  */
-import { lstat, realpath } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Finding } from "../analysis/types.ts";
-import { linkTaint, type LinkInput } from "../analysis/taint/link.ts";
-import { grammarFor } from "../treesitter.ts";
+import type { LinkInput } from "../analysis/taint/link.ts";
+import { crossFileFindings, resolveImports } from "./build-links.ts";
+import { startOutline, writeOutline } from "./build-outline.ts";
+import { planBuild } from "./build-plan.ts";
 import { IndexWriter } from "./index-writer.ts";
-import { collectModuleConfig } from "./modules/config.ts";
-import { ModuleResolver } from "./modules/resolve.ts";
-import { ctagsOutline, findCtags, regexOutlineFile } from "./outline.ts";
-import { DEFAULT_MAX_PARSE_BYTES, type PassInput, type PassResult } from "./pass.ts";
+import { DEFAULT_MAX_PARSE_BYTES, type PassResult } from "./pass.ts";
 import { runPool } from "./pool.ts";
-import type { Definition, ImportRef, SourceFile } from "./types.ts";
+import type { ImportRef, SourceFile } from "./types.ts";
 
 export interface BuildOptions {
   /** Snapshot root (absolute). */
@@ -64,59 +64,13 @@ export interface BuildResult {
   durationMs: number;
 }
 
-/** Below this much source, worker start-up (~0.4 s each, then cold wasm) costs more than it saves:
- * measured (bench/ingest.ts) no gain at 4 MiB / 118k lines, 1.6× faster at ~8 MiB / 235k lines. */
-const WORKER_THRESHOLD_BYTES = 6 * 1024 * 1024;
-
 export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const root = path.resolve(options.root);
   const maxParseBytes = options.maxParseBytes ?? DEFAULT_MAX_PARSE_BYTES;
-
-  // Sizes order the queue (largest first balances threads) and decide whether workers pay. Only
-  // regular files that really are inside the snapshot may go to ctags (the pass checks its own).
-  const sizes = new Map<string, number>();
-  const insideRoot = new Set<string>();
-  const realRoot = await realpath(root);
-  await Promise.all(
-    options.files.map(async (f) => {
-      sizes.set(f.path, 0);
-      if (path.isAbsolute(f.path) || f.path.split("/").includes("..")) return;
-      try {
-        const abs = path.join(root, f.path);
-        const info = await lstat(abs);
-        sizes.set(f.path, info.size);
-        if (info.isFile() && (await realpath(abs)).startsWith(realRoot + path.sep)) insideRoot.add(f.path);
-      } catch {
-        // missing: the pass records it
-      }
-    }),
-  );
-  const totalBytes = [...sizes.values()].reduce((a, b) => a + Math.min(b, maxParseBytes), 0);
-  const ordered: PassInput[] = [...options.files]
-    .sort((a, b) => (sizes.get(b.path) ?? 0) - (sizes.get(a.path) ?? 0))
-    .map((f) => (insideRoot.has(f.path) ? { ...f, checkedSize: sizes.get(f.path)! } : f));
-  const workers =
-    options.workers === "auto" || options.workers === undefined
-      ? totalBytes >= WORKER_THRESHOLD_BYTES
-        ? Math.max(0, Math.min(3, os.availableParallelism() - 1))
-        : 0
-      : Math.max(0, options.workers);
-
-  const outlineFiles = options.files
-    .filter((f) => !grammarFor(f.language) && insideRoot.has(f.path) && (sizes.get(f.path) ?? 0) <= maxParseBytes)
-    .map((f) => f.path);
-  const ctags = options.ctags === false || outlineFiles.length === 0 ? null : await findCtags();
-  let outlineNote: string | null =
-    options.ctags !== false && outlineFiles.length > 0 && !ctags
-      ? "universal-ctags (with JSON output) is not on PATH: regex outline used"
-      : null;
-  const ctagsRun: Promise<Map<string, Definition[]> | null> = ctags
-    ? ctagsOutline(ctags, root, outlineFiles).catch((err: unknown) => {
-        outlineNote = `ctags failed (${err instanceof Error ? err.message : String(err)}): regex outline used`;
-        return null;
-      })
-    : Promise.resolve(null);
+  const plan = await planBuild(options, root, maxParseBytes);
+  const { sizes, ordered, workers } = plan;
+  const outlineRun = await startOutline(options, root, plan, maxParseBytes);
 
   const writer = new IndexWriter(options.indexPath);
   try {
@@ -162,63 +116,26 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
         rules: options.rules !== false,
         taint: options.taint !== false,
         ...(options.taintBudgetMs !== undefined ? { taintBudgetMs: options.taintBudgetMs } : {}),
-        regexOutline: !ctags,
+        regexOutline: !outlineRun.ctags,
       },
     });
 
-    const outline = await ctagsRun;
-    if (outline) {
-      for (const [file, defs] of outline) {
-        writer.addOutline(file, defs);
-        definitions += defs.length;
-      }
-    } else if (ctags) {
-      // ctags failed after the pass skipped its regex outlines: make them now.
-      for (const file of outlineFiles) {
-        const defs = await regexOutlineFile(root, file);
-        writer.addOutline(file, defs);
-        definitions += defs.length;
-      }
-    }
-
-    const moduleConfig = await collectModuleConfig(
+    const outline = await writeOutline(writer, root, outlineRun);
+    definitions += outline.definitions;
+    const resolved = await resolveImports(
+      writer,
       root,
       options.files.map((f) => f.path),
+      imports,
     );
-    const resolver = new ModuleResolver(
-      moduleConfig,
-      options.files.map((f) => f.path),
-    );
-    let importCount = 0;
-    let resolvedImports = 0;
-    for (const entry of imports) {
-      for (const imp of entry.imports) {
-        const target = resolvePythonFrom(resolver, imp, entry.path) ?? resolver.resolve(imp.specifier, entry.path);
-        writer.addImport(entry.path, imp, target);
-        importCount++;
-        if (target.kind === "file" || target.kind === "package") resolvedImports++;
-      }
-    }
-
-    // Calls into other files' functions with untrusted arguments (needs every file and the resolver).
-    const known = new Set(findings.map((f) => `${f.file}:${f.startLine}:${f.ruleId}`));
-    for (const f of linkTaint(taint, (spec, name, from) => {
-      const sub =
-        from.endsWith(".py") && !spec.includes("#")
-          ? resolver.resolve(`${spec}${spec.endsWith(".") ? "" : "."}${name}`, from)
-          : null;
-      if (sub?.kind === "file" && sub.path) return sub.path;
-      const target = resolver.resolve(spec, from);
-      return target.kind === "file" ? target.path : null;
-    }))
-      if (!known.has(`${f.file}:${f.startLine}:${f.ruleId}`)) findings.push(f);
+    findings.push(...crossFileFindings(resolved.resolver, taint, findings));
 
     const durationMs = Math.round(performance.now() - started);
     writer.finish({
       created_at: new Date().toISOString(),
-      module_config: moduleConfig,
-      outline: ctags && outline ? "ctags" : "regex",
-      totals: { files: ordered.length, lines, bytes, definitions, references, imports: importCount },
+      module_config: resolved.moduleConfig,
+      outline: outline.outline,
+      totals: { files: ordered.length, lines, bytes, definitions, references, imports: resolved.imports },
       duration_ms: durationMs,
     });
     return {
@@ -229,13 +146,13 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
       byStatus,
       definitions,
       references,
-      imports: importCount,
-      resolvedImports,
+      imports: resolved.imports,
+      resolvedImports: resolved.resolved,
       findings,
       taintComplete,
       analysisNotes,
-      outline: ctags && outline ? "ctags" : "regex",
-      outlineNote,
+      outline: outline.outline,
+      outlineNote: outline.note,
       workers: {
         requested: workers,
         started: pool.workersStarted,
@@ -248,15 +165,4 @@ export async function buildSymbolIndex(options: BuildOptions): Promise<BuildResu
     writer.abort();
     throw err;
   }
-}
-
-/**
- * `from . import views` / `from pkg import sub`: when the named thing is a submodule, the import
- * points at that file rather than the package's __init__.
- */
-function resolvePythonFrom(resolver: ModuleResolver, imp: ImportRef, from: string) {
-  if (!from.endsWith(".py") || imp.names.length !== 1 || imp.names[0] === "*") return null;
-  const sep = imp.specifier.endsWith(".") ? "" : ".";
-  const sub = resolver.resolve(`${imp.specifier}${sep}${imp.names[0]}`, from);
-  return sub.kind === "file" ? sub : null;
 }

@@ -501,27 +501,8 @@ export class PyAnalyzer extends Analyzer {
         const inner = n.namedChildren[0];
         return inner ? this.expr(inner, env) : EMPTY;
       }
-      case "binary_operator": {
-        const op = n.childForFieldName("operator")?.text ?? "";
-        const l = this.expr(n.childForFieldName("left")!, env);
-        const r = this.expr(n.childForFieldName("right")!, env);
-        if (op === "+") {
-          if (typeof l.c === "number" && typeof r.c === "number") return constant(l.c + r.c);
-          if ((l.elems || l.fields) && !l.hasConst) return { flows: [], elems: join(element(l), element(r)) };
-          return concat([l, r]);
-        }
-        if (op === "%" && (l.hasConst || l.frag)) {
-          // "seq %d" % n: every conversion is numeric, so nothing of the data but digits reaches the text.
-          const specs = typeof l.c === "string" ? (l.c.match(/%[-+ #0-9.*]*[a-zA-Z]/g) ?? []) : [];
-          if (specs.length && specs.every((x) => /[diouxXeEfFgG]$/.test(x))) return concat([l, numeric(r)]);
-          return concat([l, stringify(r.fields || r.elems ? { flows: deepFlows(r) } : r)]);
-        }
-        if (l.hasConst && r.hasConst && typeof l.c === "number" && typeof r.c === "number") {
-          if (op === "-") return constant(l.c - r.c);
-          if (op === "*") return constant(l.c * r.c);
-        }
-        return EMPTY;
-      }
+      case "binary_operator":
+        return this.binary(n, env);
       case "boolean_operator": {
         const op = n.childForFieldName("operator")?.text ?? n.child(1)?.text;
         const l = this.expr(n.childForFieldName("left")!, env);
@@ -550,19 +531,8 @@ export class PyAnalyzer extends Analyzer {
       }
       case "unary_operator":
         return EMPTY;
-      case "conditional_expression": {
-        const [a, cond, b] = n.namedChildren;
-        if (!a || !cond || !b) return EMPTY;
-        const known = this.constBool(cond, env);
-        if (known === true) return this.expr(a, env);
-        if (known === false) return this.expr(b, env);
-        const facts = guardFacts(cond, "python");
-        const ea = env.fork();
-        for (const f of facts.whenTrue) ea.refine(f.key, f.clean);
-        const eb = env.fork();
-        for (const f of facts.whenFalse) eb.refine(f.key, f.clean);
-        return join(this.expr(a, ea), this.expr(b, eb));
-      }
+      case "conditional_expression":
+        return this.conditional(n, env);
       case "named_expression": {
         const name = n.childForFieldName("name");
         const value = n.childForFieldName("value");
@@ -578,51 +548,15 @@ export class PyAnalyzer extends Analyzer {
         this.bind(left, v, env);
         return v;
       }
-      case "augmented_assignment": {
-        const left = n.childForFieldName("left")!;
-        const right = n.childForFieldName("right")!;
-        const op = n.childForFieldName("operator")?.text ?? "";
-        const before = this.expr(left, env);
-        const r = this.expr(right, env);
-        const v = addStep(
-          op === "+="
-            ? before.elems
-              ? { flows: [], elems: join(before.elems, element(r)) }
-              : concat([before, r])
-            : EMPTY,
-          {
-            line: line(n),
-            what: `${snippet(left, 30)} ${op} …`,
-          },
-        );
-        this.bind(left, v, env);
-        return v;
-      }
+      case "augmented_assignment":
+        return this.augmentedAssignment(n, env);
       case "list":
       case "tuple":
       case "set":
       case "expression_list":
         return this.sequence(n.namedChildren, "list_splat", (c) => this.expr(c, env));
-      case "dictionary": {
-        const out: Val = { flows: [], fields: new Map() };
-        for (const p of n.namedChildren) {
-          if (!p) continue;
-          if (p.type === "pair") {
-            const k = this.expr(p.childForFieldName("key")!, env);
-            const v = this.expr(p.childForFieldName("value")!, env);
-            if (k.hasConst) out.fields!.set(String(k.c), v);
-            else {
-              out.elems = join(out.elems, v);
-              if (k.flows.length) out.elems = join(out.elems, k);
-            }
-          } else if (p.type === "dictionary_splat") {
-            const v = this.expr(p.namedChildren[0]!, env);
-            for (const [k, fv] of v.fields ?? []) out.fields!.set(k, fv);
-            if (v.flows.length || v.elems) out.elems = join(out.elems, join({ flows: v.flows }, v.elems));
-          }
-        }
-        return out;
-      }
+      case "dictionary":
+        return this.dictionary(n, env);
       case "list_comprehension":
       case "set_comprehension":
       case "generator_expression":
@@ -637,6 +571,84 @@ export class PyAnalyzer extends Analyzer {
       default:
         return EMPTY;
     }
+  }
+
+  /** `a + b`, `"…%s" % x` and constant arithmetic. */
+  private binary(n: Node, env: Env): Val {
+    const op = n.childForFieldName("operator")?.text ?? "";
+    const l = this.expr(n.childForFieldName("left")!, env);
+    const r = this.expr(n.childForFieldName("right")!, env);
+    if (op === "+") {
+      if (typeof l.c === "number" && typeof r.c === "number") return constant(l.c + r.c);
+      if ((l.elems || l.fields) && !l.hasConst) return { flows: [], elems: join(element(l), element(r)) };
+      return concat([l, r]);
+    }
+    if (op === "%" && (l.hasConst || l.frag)) {
+      // "seq %d" % n: every conversion is numeric, so nothing of the data but digits reaches the text.
+      const specs = typeof l.c === "string" ? (l.c.match(/%[-+ #0-9.*]*[a-zA-Z]/g) ?? []) : [];
+      if (specs.length && specs.every((x) => /[diouxXeEfFgG]$/.test(x))) return concat([l, numeric(r)]);
+      return concat([l, stringify(r.fields || r.elems ? { flows: deepFlows(r) } : r)]);
+    }
+    if (l.hasConst && r.hasConst && typeof l.c === "number" && typeof r.c === "number") {
+      if (op === "-") return constant(l.c - r.c);
+      if (op === "*") return constant(l.c * r.c);
+    }
+    return EMPTY;
+  }
+
+  /** `a if cond else b`: a constant condition picks its side, else each side under its guard's facts. */
+  private conditional(n: Node, env: Env): Val {
+    const [a, cond, b] = n.namedChildren;
+    if (!a || !cond || !b) return EMPTY;
+    const known = this.constBool(cond, env);
+    if (known === true) return this.expr(a, env);
+    if (known === false) return this.expr(b, env);
+    const facts = guardFacts(cond, "python");
+    const ea = env.fork();
+    for (const f of facts.whenTrue) ea.refine(f.key, f.clean);
+    const eb = env.fork();
+    for (const f of facts.whenFalse) eb.refine(f.key, f.clean);
+    return join(this.expr(a, ea), this.expr(b, eb));
+  }
+
+  /** `x += y`: a container gains y as an element, anything else is concatenated; other operators carry nothing. */
+  private augmentedAssignment(n: Node, env: Env): Val {
+    const left = n.childForFieldName("left")!;
+    const right = n.childForFieldName("right")!;
+    const op = n.childForFieldName("operator")?.text ?? "";
+    const before = this.expr(left, env);
+    const r = this.expr(right, env);
+    const v = addStep(
+      op === "+=" ? (before.elems ? { flows: [], elems: join(before.elems, element(r)) } : concat([before, r])) : EMPTY,
+      {
+        line: line(n),
+        what: `${snippet(left, 30)} ${op} …`,
+      },
+    );
+    this.bind(left, v, env);
+    return v;
+  }
+
+  /** `{k: v, **other}`: values under constant keys are fields, the others (and a tainted key) elements. */
+  private dictionary(n: Node, env: Env): Val {
+    const out: Val = { flows: [], fields: new Map() };
+    for (const p of n.namedChildren) {
+      if (!p) continue;
+      if (p.type === "pair") {
+        const k = this.expr(p.childForFieldName("key")!, env);
+        const v = this.expr(p.childForFieldName("value")!, env);
+        if (k.hasConst) out.fields!.set(String(k.c), v);
+        else {
+          out.elems = join(out.elems, v);
+          if (k.flows.length) out.elems = join(out.elems, k);
+        }
+      } else if (p.type === "dictionary_splat") {
+        const v = this.expr(p.namedChildren[0]!, env);
+        for (const [k, fv] of v.fields ?? []) out.fields!.set(k, fv);
+        if (v.flows.length || v.elems) out.elems = join(out.elems, join({ flows: v.flows }, v.elems));
+      }
+    }
+    return out;
   }
 
   /** `[body for x in xs if cond]` and its set / generator / dict forms: a container of what the body makes. */
