@@ -5,7 +5,7 @@
 // Besides typescript-eslint's recommended rules, it enforces the layer boundaries of
 // docs/architecture.md as import restrictions (see ./eslint.boundaries.mjs); eslint.config.test.ts
 // proves that every one of them fires. Only server/config.ts reads process.env (eslint.process-env.mjs).
-// No function runs over 150 lines (eslint.function-size.mjs, with its ratchet list).
+// No function runs over 150 lines (eslint.function-size.mjs).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import { boundaryConfigs } from "./eslint.boundaries.mjs";

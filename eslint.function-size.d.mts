@@ -1,4 +1,3 @@
 // Types for eslint.function-size.mjs (plain JavaScript, because ESLint loads it without a TypeScript loader).
 export declare const MAX_FUNCTION_LINES: number;
-export declare const FUNCTION_SIZE_RATCHET: Record<string, number>;
 export declare const functionSizeConfigs: object[];
