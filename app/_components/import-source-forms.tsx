@@ -1,8 +1,44 @@
 "use client";
 /** The import panel's two forms: clone a git repository, and (owners) import a folder on the server. */
-import type { FormEvent } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { errorInfo } from "@/app/_lib/trpc.ts";
 import { Button, Field, Input } from "./ui.tsx";
+
+/** What both forms take besides their values: the mutation's error, whether it runs, and submit. */
+interface ImportFormProps {
+  /** The mutation's error, if any. */
+  error: unknown;
+  busy: boolean;
+  onSubmit: () => void;
+}
+
+/** A mutation error's message for one field: the field's own, else a message not about any field. */
+function fieldError(error: unknown, field: string): string | undefined {
+  const info = error ? errorInfo(error) : null;
+  return info?.fields?.[field]?.[0] ?? (info && !info.fields ? info.message : undefined);
+}
+
+function ImportForm({
+  busy,
+  onSubmit,
+  submit,
+  children,
+}: Omit<ImportFormProps, "error"> & { submit: string; children: ReactNode }) {
+  return (
+    <form
+      className="space-y-3"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+      <Button type="submit" busy={busy}>
+        {submit}
+      </Button>
+    </form>
+  );
+}
 
 export interface GitSource {
   url: string;
@@ -16,27 +52,16 @@ export function GitImportForm({
   error,
   busy,
   onSubmit,
-}: {
+}: ImportFormProps & {
   git: GitSource;
   setGit: (next: GitSource) => void;
-  /** The clone mutation's error, if any. */
-  error: unknown;
-  busy: boolean;
-  onSubmit: () => void;
 }) {
-  const gitErr = error ? errorInfo(error) : null;
   return (
-    <form
-      className="space-y-3"
-      onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        onSubmit();
-      }}
-    >
+    <ImportForm busy={busy} onSubmit={onSubmit} submit="Clone and index">
       <Field
         label="Repository URL"
         htmlFor="git-url"
-        error={gitErr?.fields?.url?.[0] ?? (gitErr && !gitErr.fields ? gitErr.message : undefined)}
+        error={fieldError(error, "url")}
         hint="https://, ssh:// (or git@host:org/repo.git) and git:// URLs of hosts on the internet (others only if the operator allows them)."
       >
         <Input
@@ -67,10 +92,7 @@ export function GitImportForm({
           onChange={(e) => setGit({ ...git, token: e.target.value })}
         />
       </Field>
-      <Button type="submit" busy={busy}>
-        Clone and index
-      </Button>
-    </form>
+    </ImportForm>
   );
 }
 
@@ -80,27 +102,16 @@ export function ServerPathImportForm({
   error,
   busy,
   onSubmit,
-}: {
+}: ImportFormProps & {
   serverPath: string;
   setServerPath: (next: string) => void;
-  /** The import mutation's error, if any. */
-  error: unknown;
-  busy: boolean;
-  onSubmit: () => void;
 }) {
-  const pathErr = error ? errorInfo(error) : null;
   return (
-    <form
-      className="space-y-3"
-      onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        onSubmit();
-      }}
-    >
+    <ImportForm busy={busy} onSubmit={onSubmit} submit="Import folder">
       <Field
         label="Folder on the server"
         htmlFor="server-path"
-        error={pathErr?.fields?.path?.[0] ?? (pathErr && !pathErr.fields ? pathErr.message : undefined)}
+        error={fieldError(error, "path")}
         hint="An absolute path inside a folder the operator allows for import (IMPORT_PATH_ROOTS)."
       >
         <Input
@@ -110,9 +121,6 @@ export function ServerPathImportForm({
           placeholder="/srv/code/my-service"
         />
       </Field>
-      <Button type="submit" busy={busy}>
-        Import folder
-      </Button>
-    </form>
+    </ImportForm>
   );
 }

@@ -16,12 +16,6 @@
  */
 import type { z } from "zod";
 import { requireUser, type Actor } from "../auth/access.ts";
-import type { Signals } from "../cluster/signals.ts";
-import type { Db } from "../db/client.ts";
-import type { EventBus } from "../events/bus.ts";
-import type { JobQueue } from "../jobs/queue.ts";
-import type { Logger } from "../logger.ts";
-import type { ProviderService } from "../providers/service.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import type { ShareGrant } from "../shares/service.ts";
 import { CANCEL_SIGNAL, cancelReview, removeReview } from "./control.ts";
@@ -32,7 +26,6 @@ import { listReviews, reviewTrend, sharedReview } from "./queries.ts";
 import { abandonReview, recoverInterruptedReviews, takeOverReview } from "./recovery.ts";
 import { loadReviewFor, type ReviewDeps, type ReviewRow } from "./rows.ts";
 import { createReview, rerunReview } from "./start.ts";
-import type { Steering } from "./steering.ts";
 import { reviewDetail, reviewView, type ReviewDetail, type ReviewView } from "./views.ts";
 
 export { CANCEL_SIGNAL } from "./control.ts";
@@ -45,15 +38,7 @@ export type { ReviewDetail, ReviewView, SharedReviewDetail } from "./views.ts";
  * queries.ts (list, trend, a share link's reads), views.ts and finding-rows.ts (one review as pages
  * show it), dismissals.ts, control.ts (cancel, delete) and recovery.ts (the restart policy above).
  */
-export function createReviewService(deps: {
-  db: Db;
-  queue: JobQueue;
-  events: EventBus;
-  log: Logger;
-  providers: ProviderService;
-  steering: Pick<Steering, "stateOf">;
-  signals: Signals;
-}) {
+export function createReviewService(deps: Omit<ReviewDeps, "running">) {
   const { db, events, signals } = deps;
   /** Running reviews' cancel switches (this process only; see job.ts). */
   const running = new Map<string, AbortController>();
