@@ -7,7 +7,7 @@ import { requireRole, type Actor } from "../auth/access.ts";
 import { invalid } from "../errors.ts";
 import { clientOptionsFromSettings, createLlmClient, userText, type LlmClientOptions } from "../llm/index.ts";
 import { checkBaseUrl, loadConnection, optionsFor, type ProviderDeps } from "./connection-rows.ts";
-import type { TestResult, testConnectionInput } from "./service.ts";
+import type { TestResult, testConnectionInput } from "./inputs.ts";
 
 const TEST_TIMEOUT_MS = 20_000;
 

@@ -27,34 +27,9 @@ import { checkBaseUrl, loadConnection, optionsFor, type ProviderDeps } from "./c
 import { testConnection } from "./connection-test.ts";
 import { resolveConnection, resolveForJob, type JobModel } from "./job-options.ts";
 import { detectOllama } from "./ollama.ts";
+import type { saveConnectionInput, testConnectionInput, TestResult } from "./inputs.ts";
 
-const httpUrl = z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. http://localhost:11434/v1" });
-
-export const connectionFields = z.object({
-  name: z.string().trim().min(1, "Give the connection a name.").max(60, "Keep the name under 60 characters."),
-  provider: z.enum(PROVIDERS),
-  baseUrl: z.union([httpUrl, z.literal("")]).optional(),
-  model: z.string().trim().max(200).optional(),
-  /** Omitted when editing: the stored key stays. */
-  apiKey: z.string().trim().min(1).max(1000).optional(),
-});
-
-export const saveConnectionInput = connectionFields
-  .extend({ workspaceId: z.string().min(1), uid: z.uuid("uid must be a UUID"), clearKey: z.boolean().optional() })
-  .refine((c) => c.provider !== "openai-compatible" || !!c.baseUrl, {
-    path: ["baseUrl"],
-    message: "An OpenAI-compatible server needs its base URL.",
-  })
-  .refine((c) => c.provider !== "openai-compatible" || !!c.model, {
-    path: ["model"],
-    message: "Name the model to use on that server.",
-  });
-
-export const testConnectionInput = z.union([
-  z.object({ uid: z.uuid() }),
-  z.object({ environment: z.literal(true), workspaceId: z.string().min(1) }),
-  connectionFields.extend({ workspaceId: z.string().min(1), uid: z.uuid().optional() }),
-]);
+export { connectionFields, saveConnectionInput, testConnectionInput, type TestResult } from "./inputs.ts";
 
 export interface ConnectionView {
   uid: string | null;
@@ -84,9 +59,6 @@ export const ENVIRONMENT_CONNECTION_NAME = "Server default (environment)";
 
 /** Settings' order: the default first, then by name. */
 export const connectionOrder = [{ isDefault: "desc" as const }, { name: "asc" as const }];
-
-export type TestResult =
-  { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: string; latencyMs: number };
 
 /** A stored connection as Settings lists it (its key never leaves the server: only whether it has one). */
 function view(c: ProviderConnection): ConnectionView {

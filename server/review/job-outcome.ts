@@ -7,7 +7,7 @@ import { isUserFacing } from "../errors.ts";
 import { publicError } from "../errors-public.ts";
 import { isStopNow } from "../agent/index.ts";
 import type { RoomName } from "../shared/rooms.ts";
-import type { ReviewJobDeps } from "./job.ts";
+import type { ReviewJobDeps } from "./job-deps.ts";
 import type { ReviewRunOutcome } from "./job-run.ts";
 import { saveReport } from "./save-report.ts";
 

@@ -13,7 +13,7 @@ import { toEnvelope } from "../shared/event-union.ts";
 import type { RoomName } from "../shared/rooms.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema } from "./report/schema.ts";
 import { executeReview, type ExecuteReviewResult } from "./run.ts";
-import type { ReviewJobDeps } from "./job.ts";
+import type { ReviewJobDeps } from "./job-deps.ts";
 
 /** What a run gives its ending: the review's report and usage, and the agent loop's own end. */
 export interface ReviewRunOutcome {

@@ -10,7 +10,8 @@ import { Sandbox, SandboxError } from "../agent/index.ts";
 import { queryEmbedderFor } from "../retrieval/query-embedder.ts";
 import { search as searchIndex, type SearchResult } from "../retrieval/search.ts";
 import { parseTrace } from "../shared/findings.ts";
-import type { findingsInput, searchInput, SnapshotView } from "./service.ts";
+import type { findingsInput, searchInput } from "./inputs.ts";
+import type { SnapshotView } from "./snapshot-rows.ts";
 import { loadProject, loadSnapshot, snapshotView, type SnapshotDeps } from "./snapshot-rows.ts";
 import { searchIndexName, snapshotDirs } from "./storage.ts";
 

@@ -12,7 +12,11 @@ import type { SecretBox } from "../lib/secret-box.ts";
 import type { GitNetworkPolicy, ImportPathPolicy } from "../codebase/ingest/index.ts";
 import type { IndexCache } from "../retrieval/store/index.ts";
 import type { SnapshotSummary } from "./import.ts";
-import type { SnapshotView } from "./service.ts";
+
+export type SnapshotView = Omit<Snapshot, "id" | "projectId" | "summary" | "createdById"> & {
+  summary: SnapshotSummary | null;
+  projectUid: string;
+};
 
 export interface SnapshotDeps {
   db: Db;

@@ -7,7 +7,8 @@ import { requireRole, type Actor } from "../auth/access.ts";
 import type { Project, Snapshot } from "../db/client.ts";
 import { invalid } from "../errors.ts";
 import { parseGitUrl, planGitConnection, resolveImportPath, type ParsedGitUrl } from "../codebase/ingest/index.ts";
-import type { importGitInput, importPathInput, SnapshotView } from "./service.ts";
+import type { importGitInput, importPathInput } from "./inputs.ts";
+import type { SnapshotView } from "./snapshot-rows.ts";
 import { loadProject, snapshotView, type SnapshotDeps } from "./snapshot-rows.ts";
 
 /** The URL as people may see it: any credentials in it removed. */

@@ -13,7 +13,7 @@ import { WatchersOf } from "../rooms/presence-bar.tsx";
 import { DelayedSkeleton, ErrorNotice } from "../ui.tsx";
 import type { CodeLink } from "./code-ref-links.ts";
 import { FindingsList } from "./findings-list.tsx";
-import type { ReviewRoomProps } from "./review-room.tsx";
+import type { ReviewRoomProps } from "./review-room-props.ts";
 import type { useTeamFindings } from "./use-team-findings.ts";
 
 export function ReviewFindingsSection({

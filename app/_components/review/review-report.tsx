@@ -6,7 +6,7 @@ import { Card } from "../ui.tsx";
 import { FilesAtRisk } from "./files-at-risk.tsx";
 import { Markdown } from "./markdown.tsx";
 import { ReviewScores } from "./review-meta.tsx";
-import type { ReviewRoomProps } from "./review-room.tsx";
+import type { ReviewRoomProps } from "./review-room-props.ts";
 import type { SharedReview } from "./types.ts";
 
 export function ReviewReport({

@@ -8,7 +8,7 @@ import { useMemo } from "react";
 import { reportedFingerprints } from "@/server/shared/replay.ts";
 import { foldTeamEvents } from "@/server/shared/team-state.ts";
 import { confirmedByTeam } from "@/server/shared/team-verdicts.ts";
-import type { ReviewRoomProps } from "./review-room.tsx";
+import type { ReviewRoomProps } from "./review-room-props.ts";
 
 export function useTeamFindings(
   rows: ReviewRoomProps["findings"]["data"],

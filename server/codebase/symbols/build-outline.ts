@@ -4,7 +4,7 @@
  * skipped them); without ctags the pass makes regex outlines itself.
  */
 import { grammarFor } from "../treesitter.ts";
-import type { BuildOptions } from "./build.ts";
+import type { BuildOptions } from "./build-options.ts";
 import type { BuildPlan } from "./build-plan.ts";
 import type { IndexWriter } from "./index-writer.ts";
 import { ctagsOutline, findCtags, regexOutlineFile } from "./outline.ts";

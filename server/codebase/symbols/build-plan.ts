@@ -6,7 +6,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { BuildOptions } from "./build.ts";
+import type { BuildOptions } from "./build-options.ts";
 import type { PassInput } from "./pass.ts";
 
 /** Below this much source, worker start-up (~0.4 s each, then cold wasm) costs more than it saves:

@@ -15,31 +15,10 @@ import { planBuild } from "./build-plan.ts";
 import { IndexWriter } from "./index-writer.ts";
 import { DEFAULT_MAX_PARSE_BYTES, type PassResult } from "./pass.ts";
 import { runPool } from "./pool.ts";
-import type { ImportRef, SourceFile } from "./types.ts";
+import type { ImportRef } from "./types.ts";
+import type { BuildOptions } from "./build-options.ts";
 
-export interface BuildOptions {
-  /** Snapshot root (absolute). */
-  root: string;
-  files: SourceFile[];
-  /** Where the index goes (e.g. <snapshot index dir>/symbols.sqlite); replaced atomically. */
-  indexPath: string;
-  /** Worker threads besides the main thread; "auto" = cores − 1 when the tree is big enough. */
-  workers?: number | "auto";
-  /** Let the main thread process files too (default true); false keeps the event loop free. */
-  mainThread?: boolean;
-  /** Run Argus's static rules in the same pass (default true). */
-  rules?: boolean;
-  /** The taint engine with the rules (default true); false runs the old rules only. */
-  taint?: boolean;
-  /** Per-file budget of the taint analysis (ms); a file over it ends its analysis with a note. */
-  taintBudgetMs?: number;
-  maxParseBytes?: number;
-  parseTimeoutMs?: number;
-  /** Use universal-ctags for files without a grammar when it is on PATH (default true). */
-  ctags?: boolean;
-  onProgress?: (progress: { done: number; total: number; path: string }) => void;
-  signal?: AbortSignal;
-}
+export type { BuildOptions };
 
 export interface BuildResult {
   indexPath: string;

@@ -9,6 +9,9 @@ export type RunItem = Out["runs"][number];
 export type RunDetail = Out["run"];
 export type RunComparison = Out["compareRuns"];
 
+/** What the workbench shows: a workspace pipeline (editable by members) or a gallery entry. */
+export type WorkbenchTarget = { kind: "workspace"; uid: string } | { kind: "gallery"; key: string };
+
 /** What a pipeline needs to run, as cards and the pipeline page say it (front matter `needs`). */
 const NEEDS_LABEL: Record<string, string> = {
   none: "runs offline",

@@ -4,7 +4,7 @@ import { GitFork, Play, Save, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Badge, Button, PageHeader } from "@/app/_components/ui.tsx";
 import { needsLabel, type PipelineInspection } from "./types.ts";
-import type { WorkbenchTarget } from "./workbench.tsx";
+import type { WorkbenchTarget } from "./types.ts";
 
 export function WorkbenchHeader({
   title,

@@ -9,7 +9,7 @@ import type { SharedEditing } from "@/app/_components/coedit/shared-editing.tsx"
 import type { ParameterFile } from "./params.ts";
 import type { PipelineInspection } from "./types.ts";
 import { TABS, type Tab } from "./use-workbench-address.ts";
-import type { WorkbenchTarget } from "./workbench.tsx";
+import type { WorkbenchTarget } from "./types.ts";
 import { YamlEditor } from "./yaml-editor.tsx";
 
 const ParametersTab = dynamic(() => import("./parameters-tab.tsx").then((m) => m.ParametersTab), { ssr: false });

@@ -21,6 +21,7 @@ import type { PipelineInspection } from "./types.ts";
 import { useLiveInspection } from "./use-live-inspection.ts";
 import { usePipelineMutations } from "./use-pipeline-mutations.ts";
 import { useSharedDraft } from "./use-shared-draft.ts";
+import type { WorkbenchTarget } from "./types.ts";
 import { useWorkbenchAddress } from "./use-workbench-address.ts";
 import { WorkbenchCanvas } from "./workbench-canvas.tsx";
 import { WorkbenchHeader, WorkbenchStatus } from "./workbench-header.tsx";
@@ -39,7 +40,7 @@ const ChatPanel = dynamic<ComponentProps<typeof ChatPanelOf<"pipeline">>>(
   { ssr: false },
 );
 
-export type WorkbenchTarget = { kind: "workspace"; uid: string } | { kind: "gallery"; key: string };
+export type { WorkbenchTarget };
 
 export function PipelineWorkbench({ target }: { target: WorkbenchTarget }) {
   const trpc = useTRPC();
