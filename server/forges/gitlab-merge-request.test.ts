@@ -212,8 +212,11 @@ describe("a merge request on GitLab", () => {
     expect(push.body.message).toMatch(/does not act on Push Hook/);
     const labels = { ...gitLabFixture("merge_request.update-labels.json") };
     expect((await deliver("Merge Request Hook", labels)).status).toBe(200);
-    const note = await deliver("Note Hook", gitLabFixture("note.merge_request.json"));
+    const fixture = gitLabFixture("note.merge_request.json");
+    const plainNote = { ...fixture, object_attributes: { ...(fixture.object_attributes as object), note: "LGTM" } };
+    const note = await deliver("Note Hook", plainNote);
     expect(note.status).toBe(200);
+    expect(note.body.message).toMatch(/does not mention @argus/);
     const outside = gl.mergeRequestPayload(project, mr, "open");
     (outside.project as Record<string, unknown>).path_with_namespace = "other/repo";
     const answer = await deliver("Merge Request Hook", outside);
@@ -232,6 +235,7 @@ describe("a merge request on GitLab", () => {
       ).replace('"""Settings."""', '"""Settings."""\nimport os'),
     };
     gl.push(mr, gl.commit(project, fixedTree));
+    const archives = gl.requests.filter((r) => r === "GET repository/archive").length;
     const answer = await deliver(
       "Merge Request Hook",
       gl.mergeRequestPayload(project, mr, "update", { oldrev: previousHead }),
@@ -242,6 +246,9 @@ describe("a merge request on GitLab", () => {
 
     const pr = await server.services.db.forgePull.findFirstOrThrow();
     expect(pr.lastReviewedSha).toBe(mr.heads.at(-1));
+    // The push is built on the last reviewed snapshot: the changed file fetched alone, not the archive.
+    expect(gl.requests).toContain("GET repository/files/raw");
+    expect(gl.requests.filter((r) => r === "GET repository/archive").length).toBe(archives);
     expect(project.discussions.length).toBe(before);
     const secret = project.discussions.find((d) => /secret/i.test(d.notes[0]!.body) && d.position!.new_line === 4);
     const kept = project.discussions.find((d) => d !== secret);
@@ -277,6 +284,27 @@ describe("a merge request on GitLab", () => {
     expect(p.discussions).toHaveLength(1);
     expect(p.statuses).toHaveLength(1);
     expect(gl.rejected).toEqual([]);
+  }, 120_000);
+});
+
+describe("`.argus.yaml` on a GitLab merge request", () => {
+  it("an ignored path is not reviewed: no discussion on it, the others still posted", async () => {
+    const p = gl.addProject("acme/vendored", 313);
+    const base = gl.commit(p, { "README.md": "# v\n" });
+    const head = gl.commit(p, {
+      "README.md": "# v\n",
+      ".argus.yaml": 'ignore: ["vendor/**"]\n',
+      "vendor/keys.py": SETTINGS,
+      "src/settings.py": SETTINGS,
+    });
+    const m = gl.openMr(p, { iid: 4, title: "Vendor", sourceBranch: "vendor", baseSha: base, headSha: head });
+    expect((await deliver("Merge Request Hook", gl.mergeRequestPayload(p, m, "open"))).status).toBe(202);
+    await settle();
+    expect(gl.rejected).toEqual([]);
+    expect(p.discussions.length).toBeGreaterThanOrEqual(1);
+    expect(p.discussions.map((d) => d.position!.new_path)).not.toContain("vendor/keys.py");
+    expect(p.discussions.every((d) => d.position!.new_path === "src/settings.py")).toBe(true);
+    expect(p.notes[0]!.body).not.toContain("vendor/keys.py");
   }, 120_000);
 });
 

@@ -34,7 +34,13 @@ export async function snapshotAt(
   sha: string,
 ): Promise<{ id: string; src: string } | null> {
   const row = await db.snapshot.findFirst({
-    where: { projectId: project.id, sourceKind: "github", sourceLabel: headLabel(fullName, sha), status: "ready" },
+    where: {
+      projectId: project.id,
+      // A PR head's snapshot is of its forge's kind (pull-job.ts beginSnapshot).
+      sourceKind: { in: ["github", "gitlab"] },
+      sourceLabel: headLabel(fullName, sha),
+      status: "ready",
+    },
     orderBy: { createdAt: "desc" },
     select: { id: true },
   });

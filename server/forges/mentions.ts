@@ -9,6 +9,9 @@
  *    comment's finding. When the answer ends (the runner tells the forge service), it is posted as a
  *    reply, its `path:line` references linked to the forge's file lines at the head commit.
  *
+ * GitLab's merge request notes take the same path (gitlab/notes.ts): a note is a `review` comment whose
+ * `inReplyTo` is its discussion, so the answer is a reply in that discussion.
+ *
  * A reply to an Argus comment that does not mention `@argus` is feedback (feedback.ts).
  */
 import type { Config } from "../config.ts";
@@ -143,7 +146,7 @@ export function createMentions(deps: MentionDeps) {
     const where = await target(job, forge, repo, pull);
     if (!where)
       return respond(forge, ref, job.comment.kind, replyTo, REVIEW_ANSWERS.import.replace("head commit", "code"));
-    const askerId = forgePersonId("github", job.comment.author);
+    const askerId = forgePersonId(forge.kind, job.comment.author);
     let answerUid: string;
     try {
       ({ answerUid } = await deps.ask({
@@ -173,7 +176,7 @@ export function createMentions(deps: MentionDeps) {
       const ref: PullRef = { repo: job.repo.fullName, number: job.number };
       const text = mentionedQuestion(job.comment.body);
       if (text === null) return deps.onReply(job);
-      // GitHub replies only to a thread's first comment.
+      // GitHub replies only to a thread's first comment; GitLab to the discussion (its note's inReplyTo).
       const replyTo = String(job.comment.inReplyTo ?? job.comment.id);
       try {
         if (/^review\b/i.test(text)) return await review(job, forge, ref, replyTo);

@@ -91,6 +91,7 @@ export function createForgeService(deps: ForgeServiceDeps) {
     log,
     bySecret: gitlab.bySecret,
     enqueue: (job) => queue.enqueue("forge.pull", job),
+    enqueueComment: (job) => queue.enqueue("forge.comment", job),
   });
 
   const pullJob = createPullJob({

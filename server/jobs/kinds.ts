@@ -83,7 +83,8 @@ export const JOB_PAYLOADS = {
       kind: z.enum(["review", "issue"]),
       body: z.string().max(65_536),
       author: z.string().min(1).max(100),
-      inReplyTo: z.number().int().positive().optional(),
+      /** GitHub: the review comment replied to; GitLab: the note's discussion (replies go to a discussion). */
+      inReplyTo: z.union([z.number().int().positive(), z.string().min(1).max(100)]).optional(),
     }),
   }),
   /** An `@argus` question's answer ended: reply on the pull request (server/forges/mentions.ts). */

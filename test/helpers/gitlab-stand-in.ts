@@ -8,10 +8,12 @@
  * (a test expects it empty).
  *
  * Auth as GitLab takes an access token: `Authorization: Bearer <token>` or `PRIVATE-TOKEN`. A
- * discussion positioned off the diff's added lines, or on a diff version that does not exist, gets
- * GitLab's 400. Faults (429 with Retry-After …) are queued with `failNext`.
+ * discussion positioned off the diff's added lines, or on a diff version that does not exist, or with
+ * a `line_range` whose line codes are not lines of that diff ending on its `new_line`, gets GitLab's
+ * 400. Faults (429 with Retry-After …) are queued with `failNext`. A person's note on an MR
+ * (`userNote`) is a discussion here, and its Note Hook payload is what the test delivers.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,6 +22,9 @@ import { z } from "zod";
 import { buildZip } from "./zip.ts";
 
 export type Tree = Record<string, string>;
+
+/** The user Argus's access token acts as (GitLab names a project access token's bot user so). */
+export const ARGUS_USER = "project_310_bot_5a7c1e";
 
 export interface GitLabMr {
   iid: number;
@@ -35,13 +40,15 @@ export interface GitLabMr {
 export interface GitLabNote {
   id: number;
   body: string;
+  /** Who wrote it: Argus's token user unless a person's note (userNote). */
+  author: string;
 }
 
 export interface GitLabDiscussion {
   id: string;
   mr: number;
-  /** As GitLab read it: position[…] form fields, numbers as numbers. */
-  position: Record<string, string | number> | null;
+  /** As GitLab read it: position[…] form fields (line_range[start][…] nested), numbers as numbers. */
+  position: Record<string, unknown> | null;
   notes: GitLabNote[];
   resolved: boolean;
 }
@@ -91,6 +98,22 @@ export interface GitLabStandIn {
     payload: unknown,
     opts?: { uuid?: string; token?: string },
   ): { body: string; headers: Record<string, string> };
+  /**
+   * A person's note on the MR — a new discussion, or a reply in `discussionId` — and its Note Hook
+   * payload (test/fixtures/gitlab/note.merge_request.json made to point at it).
+   */
+  userNote(
+    project: GitLabProject,
+    mr: GitLabMr,
+    note: { body: string; username: string; discussionId?: string },
+  ): Record<string, unknown>;
+  /** The Note Hook payload GitLab sends for a note already in a discussion (Argus's own, say). */
+  notePayload(
+    project: GitLabProject,
+    mr: GitLabMr,
+    discussion: GitLabDiscussion,
+    note: GitLabNote,
+  ): Record<string, unknown>;
   /** A Merge Request Hook payload (test/fixtures/gitlab) made to point at this project and MR. */
   mergeRequestPayload(
     project: GitLabProject,
@@ -107,6 +130,14 @@ const sha = z.string().regex(/^[0-9a-f]{7,64}$/);
 const int = z.coerce.number().int();
 const bool = z.enum(["true", "false"]);
 const page = { page: int.positive().optional(), per_page: int.positive().max(100).optional() };
+
+/** One end of a multi-line position (docs.gitlab.com/api/discussions: parameters for multiline comments). */
+const lineRangeEnd = z.strictObject({
+  line_code: z.string().regex(/^[0-9a-f]{40}_\d+_\d+$/),
+  type: z.enum(["new", "old"]),
+  old_line: int.positive().optional(),
+  new_line: int.positive().optional(),
+});
 
 /** Each endpoint Argus may call: method, path, query and body as documented; nothing else passes. */
 const ROUTES = [
@@ -178,6 +209,12 @@ const ROUTES = [
     }),
   },
   {
+    name: "repository/files/raw",
+    method: "GET",
+    path: /^\/projects\/(?<id>[^/]+)\/repository\/files\/(?<file>[^/]+)\/raw$/,
+    query: z.strictObject({ ref: z.string().min(1), lfs: bool.optional() }),
+  },
+  {
     name: "discussions/list",
     method: "GET",
     path: /^\/projects\/(?<id>[^/]+)\/merge_requests\/(?<iid>\d+)\/discussions$/,
@@ -202,6 +239,7 @@ const ROUTES = [
           old_path: z.string().min(1).optional(),
           new_line: int.positive().optional(),
           old_line: int.positive().optional(),
+          line_range: z.strictObject({ start: lineRangeEnd, end: lineRangeEnd }).optional(),
         })
         .optional(),
     }),
@@ -256,13 +294,14 @@ const ROUTES = [
   },
 ] as const;
 
-/** `position[base_sha]=…` form fields as the nested object GitLab reads them as. */
+/** `position[line_range][start][line_code]=…` form fields as the nested object GitLab reads them as. */
 function nest(entries: Iterable<[string, string]>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of entries) {
-    const m = /^(\w+)\[(\w+)\]$/.exec(key);
-    if (m) ((out[m[1]!] ??= {}) as Record<string, string>)[m[2]!] = value;
-    else out[key] = value;
+    const names = [...key.matchAll(/^\w+|\[(\w+)\]/g)].map((m) => m[1] ?? m[0]);
+    let at = out;
+    for (const name of names.slice(0, -1)) at = (at[name] ??= {}) as Record<string, unknown>;
+    at[names.at(-1) ?? key] = value;
   }
   return out;
 }
@@ -310,6 +349,37 @@ function addedLines(patch: string): Set<number> {
     else if (text.startsWith(" ")) line++;
   }
   return added;
+}
+
+/**
+ * GitLab's line code of every new-side line of a patch, by new line number: sha1 of the path, the old
+ * line number, the new one (GitLab's diff parser: an added line keeps the old side's current number).
+ */
+function lineCodes(path: string, patch: string): Map<number, string> {
+  const sha1 = createHash("sha1").update(path).digest("hex");
+  const codes = new Map<number, string>();
+  let oldLine = 0;
+  let newLine = 0;
+  for (const text of patch.split("\n")) {
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(text);
+    if (h) [oldLine, newLine] = [Number(h[1]), Number(h[2])];
+    else if (text.startsWith("+")) codes.set(newLine, `${sha1}_${oldLine}_${newLine++}`);
+    else if (text.startsWith("-")) oldLine++;
+    else if (text.startsWith(" ")) codes.set(newLine, `${sha1}_${oldLine++}_${newLine++}`);
+  }
+  return codes;
+}
+
+/** A line_range GitLab takes: both ends lines of the file's diff, in order, ending on the position's new_line. */
+function lineRangeFits(pos: Record<string, unknown>, path: string, patch: string): boolean {
+  const range = pos.line_range as { start: Record<string, unknown>; end: Record<string, unknown> } | undefined;
+  if (!range) return true;
+  const codes = lineCodes(path, patch);
+  const lineOf = (end: Record<string, unknown>) =>
+    [...codes].find(([, code]) => code === end.line_code && end.type === "new")?.[0];
+  const start = lineOf(range.start);
+  const end = lineOf(range.end);
+  return start !== undefined && end !== undefined && start < end && end === Number(pos.new_line);
 }
 
 /** A webhook payload written from GitLab's documented format (docs.gitlab.com/user/project/integrations/webhook_events). */
@@ -365,7 +435,7 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
         id: n.id,
         type: d.position ? "DiffNote" : "DiscussionNote",
         body: n.body,
-        author: { id: 1, username: "argus-bot" },
+        author: { id: n.author === ARGUS_USER ? 1 : 41, username: n.author },
         system: false,
         resolvable: true,
         resolved: d.resolved,
@@ -474,6 +544,12 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
       res.writeHead(200, { "content-type": "application/zip", "content-length": String(zip.length) });
       return res.end(zip);
     }
+    if (route.name === "repository/files/raw") {
+      const text = project.commits.get(String(q.ref))?.[decodeURIComponent(params.file!)];
+      if (text === undefined) return json(res, 404, { message: "404 File Not Found" });
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+      return res.end(text);
+    }
     if (route.name === "statuses/create") {
       if (!project.commits.has(params.sha!)) return json(res, 404, { message: "404 Commit Not Found" });
       const name = String(b.name ?? b.context ?? "default");
@@ -536,7 +612,7 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
       case "discussions/list":
         return json(res, 200, project.discussions.filter((d) => d.mr === mr.iid).map(discussionJson));
       case "discussions/create": {
-        const pos = b.position as Record<string, string | number> | undefined;
+        const pos = b.position as Record<string, unknown> | undefined;
         if (pos) {
           const i = mr.heads.indexOf(String(pos.head_sha));
           const file =
@@ -552,7 +628,8 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
             file &&
             file.old_path === pos.old_path &&
             pos.old_line === undefined &&
-            addedLines(file.diff).has(Number(pos.new_line));
+            addedLines(file.diff).has(Number(pos.new_line)) &&
+            lineRangeFits(pos, file.new_path, file.diff);
           if (!ok || refused.has(`${pos.new_path}:${pos.new_line}`))
             return json(res, 400, { message: { line_code: ["can't be blank", "must be a valid line code"] } });
         }
@@ -560,7 +637,7 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
           id: randomBytes(20).toString("hex"),
           mr: mr.iid,
           position: pos ?? null,
-          notes: [{ id: nextId++, body: String(b.body) }],
+          notes: [{ id: nextId++, body: String(b.body), author: ARGUS_USER }],
           resolved: false,
         };
         project.discussions.push(d);
@@ -574,7 +651,7 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
           d.resolved = q.resolved === "true";
           return json(res, 200, discussionJson(d));
         }
-        const note = { id: nextId++, body: String(b.body) };
+        const note = { id: nextId++, body: String(b.body), author: ARGUS_USER };
         d.notes.push(note);
         return json(res, 201, { id: note.id, body: note.body, noteable_type: "MergeRequest" });
       }
@@ -592,6 +669,42 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
       }
     }
     return json(res, 500, { message: `stand-in: ${(route as { name: string }).name} not answered` });
+  }
+
+  function notePayloadOf(project: GitLabProject, mr: GitLabMr, d: GitLabDiscussion, note: GitLabNote) {
+    const p = gitLabFixture("note.merge_request.json");
+    const attrs = p.object_attributes as Record<string, unknown>;
+    const mrAttrs = p.merge_request as Record<string, unknown>;
+    return {
+      ...p,
+      user: { ...(p.user as Record<string, unknown>), username: note.author },
+      project_id: project.id,
+      project: {
+        ...(p.project as Record<string, unknown>),
+        id: project.id,
+        path_with_namespace: project.path,
+        web_url: `https://gitlab.example/${project.path}`,
+      },
+      object_attributes: {
+        ...attrs,
+        id: note.id,
+        note: note.body,
+        description: note.body,
+        discussion_id: d.id,
+        project_id: project.id,
+        type: d.position ? "DiffNote" : d.notes.length > 1 ? "DiscussionNote" : null,
+        position: d.position,
+        url: `${mrUrl(project, mr.iid)}#note_${note.id}`,
+      },
+      merge_request: {
+        ...mrAttrs,
+        iid: mr.iid,
+        title: mr.title,
+        source_branch: mr.sourceBranch,
+        url: mrUrl(project, mr.iid),
+        last_commit: { ...(mrAttrs.last_commit as Record<string, unknown>), id: mr.heads.at(-1)! },
+      },
+    };
   }
 
   const server = http.createServer((req, res) => {
@@ -658,6 +771,17 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
         },
       };
     },
+    userNote(project, mr, note) {
+      let d = project.discussions.find((x) => x.id === note.discussionId && x.mr === mr.iid);
+      if (!d) {
+        d = { id: randomBytes(20).toString("hex"), mr: mr.iid, position: null, notes: [], resolved: false };
+        project.discussions.push(d);
+      }
+      const n = { id: nextId++, body: note.body, author: note.username };
+      d.notes.push(n);
+      return notePayloadOf(project, mr, d, n);
+    },
+    notePayload: (project, mr, discussion, note) => notePayloadOf(project, mr, discussion, note),
     mergeRequestPayload(project, mr, action, extra = {}) {
       const p = gitLabFixture("merge_request.open.json");
       const head = mr.heads.at(-1)!;

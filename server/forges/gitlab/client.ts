@@ -17,6 +17,7 @@ import {
   MergeRequests,
   Projects,
   Repositories,
+  RepositoryFiles,
 } from "@gitbeaker/core";
 import { createRequesterFn } from "@gitbeaker/requester-utils";
 import type { Logger } from "../../logger.ts";
@@ -143,6 +144,7 @@ export function createGitLabClient(opts: GitLabClientOptions) {
     discussions: new MergeRequestDiscussions(common),
     notes: new MergeRequestNotes(common),
     repositories: new Repositories(common),
+    repositoryFiles: new RepositoryFiles(common),
     commits: new Commits(common),
     projects: new Projects(common),
     groups: new Groups(common),

@@ -4,6 +4,7 @@
  * sends (the token anywhere but the Authorization header; a request the outbound policy refuses),
  * and the stand-in itself refusing what GitLab would.
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureLog } from "../../../test/helpers/log.ts";
 import { startGitLabStandIn, type GitLabStandIn } from "../../../test/helpers/gitlab-stand-in.ts";
@@ -11,7 +12,8 @@ import { createOutboundPolicy } from "../../net/outbound.ts";
 import { StaleLineError } from "../types.ts";
 import { fingerprintOf } from "../markers.ts";
 import { createGitLabClient, gitLabWaitMs } from "./client.ts";
-import { gitLabForge, gitLabSuggestion } from "./forge.ts";
+import { blobLineUrl, gitLabForge, gitLabSuggestion } from "./forge.ts";
+import { withNoteMarker } from "./notes.ts";
 
 let gl: GitLabStandIn;
 const captured = captureLog();
@@ -72,6 +74,7 @@ describe("the adapter", () => {
     expect(posted.every((x) => x.commentId === x.threadId)).toBe(true);
     const [range, one] = p.discussions;
     expect(range!.position).toMatchObject({ new_line: 3, old_path: "a.py", new_path: "a.py" });
+    expect(range!.position!.line_range).toBeUndefined(); // line 1 is context: one line, as before
     expect(range!.notes[0]!.body).toContain("```suggestion:-2+0");
     expect(one!.position).toMatchObject({ new_line: 4 });
     expect(one!.notes[0]!.body).toContain("```suggestion:-0+0");
@@ -93,11 +96,12 @@ describe("the adapter", () => {
     // One summary note, edited; resolve and reply address the discussion.
     const id = await f.upsertSummary(ref, null, "first");
     expect(await f.upsertSummary(ref, id, "second")).toBe(id);
-    expect(p.notes).toEqual([expect.objectContaining({ body: "second", edits: 1 })]);
+    // Every note Argus writes is marked as its own (an `@argus` in it never answers itself).
+    expect(p.notes).toEqual([expect.objectContaining({ body: withNoteMarker("second"), edits: 1 })]);
     await f.resolveThread(ref, posted[0]!.commentId);
     await f.reply(ref, posted[1]!.commentId, "thanks");
     expect(range!.resolved).toBe(true);
-    expect(one!.notes.map((n) => n.body)).toEqual([expect.any(String), "thanks"]);
+    expect(one!.notes.map((n) => n.body)).toEqual([expect.any(String), withNoteMarker("thanks")]);
 
     // The check: neutral is a success that says so; failure is failed.
     await f.upsertCheck(ref, null, {
@@ -119,6 +123,44 @@ describe("the adapter", () => {
     expect(p.statuses).toHaveLength(1); // one status per commit and name, replaced
     expect(p.statuses[0]).toMatchObject({ state: "failed", description: "1 at high" });
     expect(gl.rejected).toEqual([]);
+  });
+
+  it("a finding over three added lines is one discussion on the whole range (GitLab's line_range)", async () => {
+    const p = gl.addProject("team/range", 44);
+    const base = gl.commit(p, { "a.py": "x = 1\ny = 2\nz = 3\n" });
+    // Lines 2–4 are added (2–3 replace y and z): the old side stands at line 4 for all three.
+    const head = gl.commit(p, { "a.py": "x = 1\nY = 20\nZ = 30\nw = 4\n" });
+    gl.openMr(p, { iid: 1, title: "t", sourceBranch: "b", baseSha: base, headSha: head });
+    const [posted] = await forge().postReview(
+      { repo: "team/range", number: 1 },
+      {
+        commitSha: head,
+        body: "",
+        comments: [
+          { fingerprint: "fp-3", path: "a.py", startLine: 2, line: 4, body: "r\n\n```suggestion\na\nb\nc\n```" },
+        ],
+      },
+    );
+    expect(posted?.fingerprint).toBe("fp-3");
+    const [d] = p.discussions;
+    const file = createHash("sha1").update("a.py").digest("hex");
+    expect(d!.position).toMatchObject({
+      new_line: 4,
+      line_range: {
+        start: { line_code: `${file}_4_2`, type: "new", new_line: 2 },
+        end: { line_code: `${file}_4_4`, type: "new", new_line: 4 },
+      },
+    });
+    expect(d!.notes[0]!.body).toContain("```suggestion:-2+0");
+    expect(gl.rejected).toEqual([]);
+  });
+
+  it("links a file's lines to GitLab's blob page at a commit", () => {
+    const mr = "https://gitlab.example/acme/shop/-/merge_requests/7";
+    expect(blobLineUrl(mr, "abc123", "src/my file.py", 3, 5)).toBe(
+      "https://gitlab.example/acme/shop/-/blob/abc123/src/my%20file.py#L3-5",
+    );
+    expect(blobLineUrl(mr, "abc123", "a.py", 3)).toBe("https://gitlab.example/acme/shop/-/blob/abc123/a.py#L3");
   });
 
   it("reads the MR, its diff, a push's files and the head archive; a deleted MR is ForgeGoneError", async () => {
@@ -144,6 +186,9 @@ describe("the adapter", () => {
     ]);
     expect(await f.changedBetween("team/api", h1, h2)).toEqual([{ path: "r.md", status: "modified" }]);
     expect(await f.changedBetween("team/api", "0".repeat(40), h2)).toBeNull();
+    // One file at a commit, bytes as they are (a push is built from them); not there → null.
+    expect((await f.fileAt!("team/api", h2, "r.md"))?.toString()).toBe("b\n");
+    expect(await f.fileAt!("team/api", h1, "missing.py")).toBeNull();
     const dest = `${process.env.TMPDIR ?? "/tmp"}/gl-archive-${Date.now()}.zip`;
     await f.downloadArchive("team/api", h2, dest);
     const { readFile, rm } = await import("node:fs/promises");

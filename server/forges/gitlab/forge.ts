@@ -3,9 +3,11 @@
  *
  * - A merge request is addressed by its project's full path and its iid (`PullRef.number`).
  * - Inline comments are MR discussions positioned on an ADDED line of the diff version whose head is
- *   the reviewed commit (GitLab's `position` with `new_line` only). A finding over several lines is
- *   anchored on the last added line of its range; its suggestion becomes GitLab's
+ *   the reviewed commit (GitLab's `position` with `new_line` only). A finding over several lines
+ *   whose lines are all added is shown on its whole range (`line_range`, line-range.ts); else it is
+ *   anchored on the last added line of its range. Its suggestion becomes GitLab's
  *   ```` ```suggestion:-A+B ```` (A lines above the anchor, B below) so it still replaces the range.
+ * - Every note Argus writes ends with a marker (notes.ts): its own notes never trigger `@argus`.
  * - GitLab has no batch review: discussions are created one by one. Each note ends with the finding's
  *   marker, and the MR's discussions are read first, so a finding already posted (by an earlier,
  *   interrupted attempt) is never posted again. GitLab refuses a position outside the diff with 400:
@@ -31,6 +33,8 @@ import {
   type PullRef,
 } from "../types.ts";
 import { statusOf, type GitLabClient } from "./client.ts";
+import { lineRangeOf } from "./line-range.ts";
+import { withNoteMarker } from "./notes.ts";
 
 /** GitLab computes a new MR's diff in the background: how often to look again before giving up. */
 const DIFF_REFS_TRIES = 5;
@@ -135,6 +139,7 @@ async function postReview(
       c,
       file,
       line,
+      lineRange: file.diff ? lineRangeOf(file.new_path, file.diff, start, c.line) : null,
       body: withMarker(gitLabSuggestion(c.body, line - start, c.line - line), c.fingerprint),
     };
   });
@@ -153,6 +158,7 @@ async function postReview(
             oldPath: p.file.old_path,
             newPath: p.file.new_path,
             newLine: String(p.line),
+            ...(p.lineRange ? { lineRange: p.lineRange } : {}),
           },
         })) as unknown as Discussion;
         id = d.id;
@@ -167,6 +173,34 @@ async function postReview(
     posted.push({ fingerprint: p.c.fingerprint, commentId: id, threadId: id });
   }
   return posted;
+}
+
+/** Over this size a changed file is not fetched alone: the push takes the whole archive (as GitHub's 1 MB). */
+const FILE_AT_MAX_BYTES = 1024 * 1024;
+
+/** One file's bytes at a commit (`/repository/files/:path/raw`); null when it is not there or too large. */
+async function fileAt(api: GitLabClient, repo: string, sha: string, path: string): Promise<Buffer | null> {
+  let stream: ReadableStream<Uint8Array> | null;
+  try {
+    // As a stream: the client would read a text/* answer as a string, and the bytes must stay as they are.
+    stream = (await api.repositoryFiles.showRaw(repo, path, sha, {
+      lfs: true,
+      asStream: true,
+    } as { lfs: boolean })) as unknown as ReadableStream<Uint8Array> | null;
+  } catch (err) {
+    if (statusOf(err) === 404) return null;
+    throw err;
+  }
+  if (!stream) return null;
+  const bytes = Buffer.from(await new Response(stream).arrayBuffer());
+  return bytes.length > FILE_AT_MAX_BYTES ? null : bytes;
+}
+
+/** GitLab's page of a file's lines at a commit: `<project>/-/blob/<sha>/<path>#L<n>-<m>`. */
+export function blobLineUrl(pullUrl: string, sha: string, path: string, line: number, endLine?: number): string {
+  const projectUrl = pullUrl.replace(/\/-\/merge_requests\/\d+\/?$/, "");
+  const anchor = endLine && endLine > line ? `#L${line}-${endLine}` : `#L${line}`;
+  return `${projectUrl}/-/blob/${sha}/${path.split("/").map(encodeURIComponent).join("/")}${anchor}`;
 }
 
 export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Forge {
@@ -238,18 +272,22 @@ export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promi
       await writeFile(dest, Buffer.from(await blob.arrayBuffer()));
     },
 
+    fileAt: (repo, sha, path) => fileAt(api, repo, sha, path),
+
+    lineUrl: blobLineUrl,
+
     postReview: (ref, review) => postReview(api, ref, review),
 
     async upsertSummary(ref, commentId, body): Promise<string> {
       if (commentId) {
         try {
-          await api.notes.edit(ref.repo, ref.number, Number(commentId), { body });
+          await api.notes.edit(ref.repo, ref.number, Number(commentId), { body: withNoteMarker(body) });
           return commentId;
         } catch (err) {
           if (statusOf(err) !== 404) throw err; // someone deleted it: write a new one
         }
       }
-      const note = (await api.notes.create(ref.repo, ref.number, body)) as unknown as { id: number };
+      const note = (await api.notes.create(ref.repo, ref.number, withNoteMarker(body))) as unknown as { id: number };
       return String(note.id);
     },
 
@@ -279,7 +317,7 @@ export function gitLabForge(api: GitLabClient, sleep = (ms: number) => new Promi
     },
 
     async reply(ref, commentId, body) {
-      await api.discussions.addNote(ref.repo, ref.number, commentId, body);
+      await api.discussions.addNote(ref.repo, ref.number, commentId, withNoteMarker(body));
     },
   };
 }

@@ -9,6 +9,9 @@
  * update with new commits (`oldrev`) → synchronize, update turning a draft ready → ready_for_review,
  * close / merge → closed. Other updates (title, labels, approvals …) are acknowledged and ignored.
  *
+ * A Note Hook on a merge request that mentions `@argus` is queued as the `forge.comment` job GitHub's
+ * comments queue (gitlab/notes.ts says which notes are taken; Argus's own never are).
+ *
  * Answers: 401 missing or unknown token · 400 not a delivery · 404 a project outside the connection
  * (logged) · 409 an event UUID already taken · 202 queued · 200 acknowledged and ignored.
  */
@@ -16,7 +19,8 @@ import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
-import type { IntakeAnswer, PullAction, PullJob } from "../github/intake.ts";
+import type { CommentJob, IntakeAnswer, PullAction, PullJob } from "../github/intake.ts";
+import { commentOfNote } from "./notes.ts";
 
 export interface GitLabDelivery {
   event: string | undefined;
@@ -44,6 +48,12 @@ const mergeRequestEvent = z.object({
 type MergeRequestEvent = z.infer<typeof mergeRequestEvent>;
 
 const answer = (status: number, message: string): IntakeAnswer => ({ status, body: { message } });
+
+/** The connection a delivery's secret names. */
+interface Connection {
+  installationId: string;
+  namespace: string;
+}
 
 /** The pull-request job's action for this merge request event, or null (acknowledged, ignored). */
 export function pullActionOf(event: MergeRequestEvent): PullAction | null {
@@ -77,10 +87,72 @@ export function createGitLabIntake(deps: {
   db: Db;
   log: Logger;
   /** The connection this X-Gitlab-Token is the webhook secret of, or null. */
-  bySecret: (token: string) => Promise<{ installationId: string; namespace: string } | null>;
+  bySecret: (token: string) => Promise<Connection | null>;
   enqueue: (job: PullJob) => Promise<void>;
+  /** A merge request note that mentions `@argus` (gitlab/notes.ts). */
+  enqueueComment: (job: CommentJob) => Promise<void>;
 }) {
   const { db, log } = deps;
+
+  /** The 404 answer (logged) when the project is not the connection's or under it, else null. */
+  function outside(path: string, connection: Connection, eventUuid: string): IntakeAnswer | null {
+    if (belongsTo(path, connection.namespace)) return null;
+    log.warn(
+      { project: path, connection: connection.namespace, delivery: eventUuid },
+      "GitLab delivery for a project outside its connection",
+    );
+    return answer(
+      404,
+      `${path} is not under ${connection.namespace}, the connection this webhook's secret belongs to.`,
+    );
+  }
+
+  /** Records the event's UUID; the 409 answer when it was taken before (a replay). */
+  async function recordDelivery(eventUuid: string, event: string): Promise<IntakeAnswer | null> {
+    try {
+      await db.forgeDelivery.create({ data: { forge: "gitlab", deliveryId: eventUuid, event } });
+      return null;
+    } catch (err) {
+      if (isUniqueViolation(err)) return answer(409, `Delivery ${eventUuid} was already received.`);
+      throw err;
+    }
+  }
+
+  async function mergeRequest(json: unknown, connection: Connection, eventUuid: string): Promise<IntakeAnswer> {
+    const parsed = mergeRequestEvent.safeParse(json);
+    if (!parsed.success) return answer(400, "The merge request delivery lacks its project, iid or last commit.");
+    const event = parsed.data;
+    const action = pullActionOf(event);
+    const name = `!${event.object_attributes.iid} of ${event.project.path_with_namespace}`;
+    if (!action)
+      return answer(
+        200,
+        `Ignored: Argus does not act on merge_request.${event.object_attributes.action ?? "?"} (${name}).`,
+      );
+    const refused =
+      outside(event.project.path_with_namespace, connection, eventUuid) ??
+      (await recordDelivery(eventUuid, `merge_request.${action}`));
+    if (refused) return refused;
+    await deps.enqueue({
+      installationId: connection.installationId,
+      repo: { id: event.project.id, fullName: event.project.path_with_namespace },
+      number: event.object_attributes.iid,
+      action,
+      headSha: event.object_attributes.last_commit.id,
+    });
+    return answer(202, `Queued: merge request ${name} (${action}).`);
+  }
+
+  async function note(json: unknown, connection: Connection, eventUuid: string): Promise<IntakeAnswer> {
+    const taken = commentOfNote(json);
+    if ("invalid" in taken) return answer(400, taken.invalid);
+    if ("ignored" in taken) return answer(200, taken.ignored);
+    const refused =
+      outside(taken.job.repo.fullName, connection, eventUuid) ?? (await recordDelivery(eventUuid, "note.create"));
+    if (refused) return refused;
+    await deps.enqueueComment({ installationId: connection.installationId, ...taken.job });
+    return answer(202, `Queued: a note on merge request ${taken.name}.`);
+  }
 
   return async function receive(delivery: GitLabDelivery): Promise<IntakeAnswer> {
     const connection = delivery.token ? await deps.bySecret(delivery.token) : null;
@@ -94,10 +166,7 @@ export function createGitLabIntake(deps: {
         400,
         "A GitLab delivery carries X-Gitlab-Event and X-Gitlab-Event-UUID headers; this one does not.",
       );
-    if (delivery.event === NOTE_HOOK)
-      // TODO(issue 27): `@argus` in merge request notes — handed to the comment path once it exists.
-      return answer(200, "Ignored: Argus does not answer merge request notes yet.");
-    if (delivery.event !== MERGE_REQUEST_HOOK)
+    if (delivery.event !== MERGE_REQUEST_HOOK && delivery.event !== NOTE_HOOK)
       return answer(200, `Ignored: Argus does not act on ${delivery.event.slice(0, 100)} events.`);
 
     let json: unknown;
@@ -106,41 +175,7 @@ export function createGitLabIntake(deps: {
     } catch {
       return answer(400, "The delivery's body is not JSON.");
     }
-    const parsed = mergeRequestEvent.safeParse(json);
-    if (!parsed.success) return answer(400, "The merge request delivery lacks its project, iid or last commit.");
-    const event = parsed.data;
-    const action = pullActionOf(event);
-    const name = `!${event.object_attributes.iid} of ${event.project.path_with_namespace}`;
-    if (!action)
-      return answer(
-        200,
-        `Ignored: Argus does not act on merge_request.${event.object_attributes.action ?? "?"} (${name}).`,
-      );
-    if (!belongsTo(event.project.path_with_namespace, connection.namespace)) {
-      log.warn(
-        { project: event.project.path_with_namespace, connection: connection.namespace, delivery: delivery.eventUuid },
-        "GitLab delivery for a project outside its connection",
-      );
-      return answer(
-        404,
-        `${event.project.path_with_namespace} is not under ${connection.namespace}, the connection this webhook's secret belongs to.`,
-      );
-    }
-    try {
-      await db.forgeDelivery.create({
-        data: { forge: "gitlab", deliveryId: delivery.eventUuid, event: `merge_request.${action}` },
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) return answer(409, `Delivery ${delivery.eventUuid} was already received.`);
-      throw err;
-    }
-    await deps.enqueue({
-      installationId: connection.installationId,
-      repo: { id: event.project.id, fullName: event.project.path_with_namespace },
-      number: event.object_attributes.iid,
-      action,
-      headSha: event.object_attributes.last_commit.id,
-    });
-    return answer(202, `Queued: merge request ${name} (${action}).`);
+    if (delivery.event === NOTE_HOOK) return note(json, connection, delivery.eventUuid);
+    return mergeRequest(json, connection, delivery.eventUuid);
   };
 }
