@@ -9,9 +9,10 @@
  *    saying the verdict; false positive, won't fix and duplicate also resolve the thread.
  *
  * Reactions: GitHub sends no webhook for them, so they are read (forge.reactions) whenever a PR's job
- * runs — every pull_request delivery and every comment on the PR — for the PR's open Argus comments.
- * A reaction taken back on the PR is not noticed (the vote stays until changed in the room). Each
- * reply and reaction is taken once (forge_feedback: its forge id).
+ * runs — every pull_request delivery and every comment on the PR — for the PR's open Argus comments
+ * (reaction-votes.ts; a pull_request job's read at most once per PR in 30 s); a reaction taken back
+ * on the PR withdraws the vote it gave. Each reply and reaction is taken once (forge_feedback: its
+ * forge id).
  */
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -20,6 +21,8 @@ import type { Logger } from "../logger.ts";
 import { forgePersonId } from "../shared/forge-people.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import { teamVerdict, VERDICT_LABEL, type Verdict } from "../shared/team-verdicts.ts";
+import { createReactionVotes, PULL_JOB_READ_INTERVAL_MS } from "./reaction-votes.ts";
+import { verdictOfText } from "./verdict-text.ts";
 import type { JobMap } from "../jobs/kinds.ts";
 import type { CommentJob } from "./github/intake.ts";
 import { roomUrl } from "./publish.ts";
@@ -27,23 +30,7 @@ import type { Forge, PullRef } from "./types.ts";
 
 export type VerdictJob = JobMap["forge.verdict"];
 
-/** At most this many of a PR's open Argus comments have their reactions read per job. */
-const MAX_POLLED_COMMENTS = 50;
-
-const REACTION_VERDICT: Record<string, { verdict: Verdict; icon: string }> = {
-  "+1": { verdict: "real", icon: "👍" },
-  "-1": { verdict: "false_positive", icon: "👎" },
-};
-
-/** The verdict a reply states in words, if any ("false positive", "won't fix", "good catch" …). */
-export function verdictOfText(text: string): Verdict | null {
-  const t = text.toLowerCase().replace(/[’`]/g, "'");
-  if (/\b(false[ -]positive|not a (bug|problem|real issue))\b/.test(t)) return "false_positive";
-  if (/\b(won'?t fix|wontfix|will not fix)\b/.test(t)) return "wont_fix";
-  if (/\b(duplicate of|dupe of)\b/.test(t)) return null; // a duplicate names its other finding: the room decides
-  if (/\b(good catch|confirmed|real (bug|issue|problem)|true positive)\b/.test(t)) return "real";
-  return null;
-}
+export { verdictOfText };
 
 export interface FeedbackDeps {
   db: Db;
@@ -52,12 +39,12 @@ export interface FeedbackDeps {
   forgeFor: (installationId: string) => Promise<Forge>;
   /** A message in a finding's thread (server/rooms/chat.ts fromForge). */
   say: (room: ReturnType<typeof reviewRoom>, thread: string, authorId: string, body: string) => Promise<unknown>;
-  /** A PR person's vote on a finding (server/review/team.ts voteFromForge). */
-  vote: (reviewUid: string, fingerprint: string, voterId: string, verdict: Verdict) => Promise<unknown>;
+  /** A PR person's vote on a finding; null takes it back (server/review/team.ts voteFromForge). */
+  vote: (reviewUid: string, fingerprint: string, voterId: string, verdict: Verdict | null) => Promise<unknown>;
 }
 
 export function createFeedback(deps: FeedbackDeps) {
-  const { db, config, log } = deps;
+  const { db, config } = deps;
 
   /** Records a reply or reaction once; false when it was taken before. */
   async function takeOnce(commentRowId: string, externalId: string, kind: string, author: string, content: string) {
@@ -71,6 +58,7 @@ export function createFeedback(deps: FeedbackDeps) {
       throw err;
     }
   }
+  const reactions = createReactionVotes(deps, takeOnce);
 
   return {
     /** A reply (without @argus) in the thread of one of Argus's inline comments. */
@@ -95,37 +83,10 @@ export function createFeedback(deps: FeedbackDeps) {
     },
 
     /** 👍 / 👎 on the PR's open Argus comments, read from the forge (it sends no webhook for them). */
-    async pollReactions(pullId: string): Promise<void> {
-      const pull = await db.forgePull.findUnique({ where: { id: pullId }, include: { repo: true } });
-      if (!pull) return;
-      const forge = await deps.forgeFor(pull.repo.installationId);
-      if (!forge.reactions) return;
-      const ref: PullRef = { repo: pull.repo.fullName, number: pull.number };
-      const comments = await db.forgeComment.findMany({
-        where: { pullId, resolvedAt: null },
-        orderBy: { createdAt: "desc" },
-        take: MAX_POLLED_COMMENTS,
-      });
-      for (const c of comments) {
-        const reviewUid = c.reviewUid ?? pull.lastReviewUid;
-        if (!reviewUid) continue;
-        let reactions;
-        try {
-          reactions = await forge.reactions(ref, c.commentId);
-        } catch (err) {
-          log.warn({ pull: ref, comment: c.commentId, err }, "the reactions on an Argus comment could not be read");
-          continue;
-        }
-        for (const r of reactions) {
-          const meaning = REACTION_VERDICT[r.content];
-          if (!meaning || r.author.endsWith("[bot]")) continue;
-          if (!(await takeOnce(c.id, `reaction:${r.id}`, "reaction", r.author, r.content))) continue;
-          const voter = forgePersonId("github", r.author);
-          await deps.say(reviewRoom(reviewUid), c.fingerprint, voter, `${meaning.icon} on the pull request`);
-          await deps.vote(reviewUid, c.fingerprint, voter, meaning.verdict);
-        }
-      }
-    },
+    pollReactions: (pullId: string): Promise<void> => reactions.poll(pullId),
+    /** The same for a pull_request job: at most once per PR in PULL_JOB_READ_INTERVAL_MS (reaction-votes.ts). */
+    pollReactionsThrottled: (pullId: string): Promise<void> =>
+      reactions.poll(pullId, { atMostEvery: PULL_JOB_READ_INTERVAL_MS }),
 
     /** The room's verdict on a finding changed: say it on every PR thread of that finding. */
     async verdictJob(job: VerdictJob): Promise<void> {

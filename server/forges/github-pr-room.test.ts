@@ -3,7 +3,7 @@
  * against GitHub's OpenAPI description): `@argus` questions answered as replies with links to the
  * head's lines and streamed in the review's room; `@argus review` on a repository reviewed on request.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestConfig } from "../../test/helpers/db.ts";
 import { startTestServer, type TestServer } from "../../test/helpers/server.ts";
 import {
@@ -253,7 +253,7 @@ describe("the room and the PR are one conversation", () => {
     expect(comment.replies).toHaveLength(1);
   }, 120_000);
 
-  it("a 👎 on an Argus comment is a false-positive vote in the room, and the finding is not raised again", async () => {
+  it("a 👎 on an Argus comment is a false-positive vote in the room: the finding is not raised again, a similar one loses confidence", async () => {
     const { comment, row } = postedOn(3);
     const posted = await row;
     gh.react(repo, comment.id, "mona", "-1");
@@ -287,6 +287,104 @@ describe("the room and the PR are one conversation", () => {
     const secondComments = repo.comments.filter((c) => second.comments.includes(c.id));
     expect(secondComments.length).toBeGreaterThan(0);
     expect(secondComments.some((c) => c.line === 3)).toBe(false);
+    // Another rule's finding (the secret key) is raised as it was.
+    expect(secondComments.find((c) => c.line === 4)?.body).not.toContain("similar to a finding");
+
+    // A second access key in the same file: the same rule and file as the false positive, so it is
+    // raised with less confidence, and says why.
+    const backup = gh.commit(repo, {
+      "README.md": "# r\n",
+      "src/settings.py": `${SETTINGS}BACKUP_AWS_ACCESS_KEY_ID = "AKIAQ4RT7YU2IOP5LK3Z"\n`,
+    });
+    const third = gh.openPull(repo, {
+      number: 3,
+      title: "Backup key",
+      headRef: "backup",
+      headSha: backup,
+      baseSha: pull.baseSha,
+    });
+    await deliver("pull_request", gh.pullRequestPayload("opened", repo, third));
+    await settle();
+    const thirdReview = repo.reviews.find((r) => r.pull === 3)!;
+    const thirdComments = repo.comments.filter((c) => thirdReview.comments.includes(c.id));
+    expect(thirdComments.some((c) => c.line === 3)).toBe(false);
+    expect(thirdComments.find((c) => c.line === 5)?.body).toMatch(
+      /similar to a finding the team marked false positive on \d{4}-\d{2}-\d{2}/,
+    );
+  }, 120_000);
+
+  it("a 👎 taken back on GitHub withdraws its vote and lifts the dismissal that rested on it", async () => {
+    const { comment, row } = postedOn(3);
+    const posted = await row;
+    expect((await votesOf(posted.fingerprint)).map((v) => v.userId)).toEqual(["github:mona"]);
+    // mona removes her 👎 (GitHub's DELETE …/reactions/{id}); the bot's stays.
+    comment.reactions = comment.reactions.filter((r) => r.login !== "mona");
+    await comment_("changed my mind about the key");
+    expect(gh.rejected).toEqual([]);
+    expect(await votesOf(posted.fingerprint)).toEqual([]);
+    const chat = await chatOf(posted.fingerprint);
+    expect(chat.at(-1)).toMatchObject({ authorId: "github:mona", body: "👎 taken back on the pull request" });
+    const dismissal = await server.services.db.findingDismissal.findUnique({
+      where: { projectId_fingerprint: { projectId, fingerprint: posted.fingerprint } },
+    });
+    expect(dismissal).toBeNull();
+    const events = await server.services.db.roomEvent.findMany({
+      where: { room: reviewRoom(reviewUid), type: { in: ["finding_votes", "finding_restored"] } },
+      orderBy: { seq: "desc" },
+      take: 2,
+    });
+    expect(events.map((e) => [e.type, JSON.parse(e.payload)])).toEqual([
+      ["finding_restored", { fingerprint: posted.fingerprint }],
+      ["finding_votes", { fingerprint: posted.fingerprint, votes: [] }],
+    ]);
+    // Taken back once: the next read says nothing more.
+    await comment_("ok");
+    expect(await chatOf(posted.fingerprint)).toHaveLength(chat.length);
+  }, 120_000);
+
+  it("a reaction taken back withdraws only a vote that rests on it alone", async () => {
+    const { comment: argus, row } = postedOn(3);
+    const posted = await row;
+    gh.react(repo, argus.id, "octo", "+1");
+    gh.react(repo, argus.id, "zed", "+1");
+    await comment_("reading the reactions");
+    // octo then says the same in words: their *real* vote also rests on the reply.
+    await comment("pull_request_review_comment", repo, pull, {
+      body: "Confirmed, this key is live.",
+      login: "octo",
+      inReplyTo: argus.id,
+    });
+    // Both take their 👍 back: zed's vote goes with it, octo's stays on their reply.
+    argus.reactions = argus.reactions.filter((r) => r.login !== "octo" && r.login !== "zed");
+    await comment_("reading the reactions again");
+    expect((await votesOf(posted.fingerprint)).map((v) => [v.userId, v.verdict])).toEqual([["github:octo", "real"]]);
+    expect((await chatOf(posted.fingerprint)).at(-1)).toMatchObject({
+      authorId: "github:zed",
+      body: "👍 taken back on the pull request",
+    });
+  }, 120_000);
+
+  it("a burst of pull_request deliveries reads the reactions at most once per PR in 30 s; a comment always does", async () => {
+    const reads = () => gh.requests.filter((r) => r.endsWith(" reactions/list-for-pull-request-review-comment")).length;
+    const before = reads();
+    await comment_("a comment reads them");
+    const perRead = reads() - before;
+    expect(perRead).toBeGreaterThan(0); // one per open Argus comment
+    const push = gh.pullRequestPayload("synchronize", repo, pull); // the head already reviewed: nothing else to do
+    await deliver("pull_request", push);
+    await deliver("pull_request", push);
+    await settle();
+    expect(reads()).toBe(before + perRead);
+    // 31 s later (this process's clock), the next pull_request job reads them again.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 31_000 });
+    try {
+      await deliver("pull_request", push);
+      await settle();
+      expect(reads()).toBe(before + 2 * perRead);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(gh.rejected).toEqual([]);
   }, 120_000);
 
   it("a reply to an Argus comment is shown in the finding's thread and counts as the verdict it states", async () => {

@@ -106,16 +106,16 @@ export function createForgeService(deps: ForgeServiceDeps) {
   });
   const publishJob = createPublishJob({ db, config, log, forgeFor });
   const feedback = createFeedback({ db, config, log, forgeFor, say: deps.say, vote: deps.vote });
-  /** Reactions are read whenever a PR's job runs (GitHub sends no webhook for them). */
-  async function pollReactions(installationId: string, repoId: number, number: number): Promise<void> {
+  /** Reactions are read whenever a PR's job runs (GitHub sends no webhook for them); a pull_request job's throttled. */
+  async function pollReactions(installationId: string, repoId: number, number: number, throttled = false) {
     const pull = await db.forgePull.findFirst({
       where: { number, repo: { installationId, externalId: String(repoId) } },
       select: { id: true },
     });
     if (pull)
-      await feedback
-        .pollReactions(pull.id)
-        .catch((err: unknown) => log.warn({ err, number }, "reading a pull request's reactions failed"));
+      await (throttled ? feedback.pollReactionsThrottled(pull.id) : feedback.pollReactions(pull.id)).catch(
+        (err: unknown) => log.warn({ err, number }, "reading a pull request's reactions failed"),
+      );
   }
   const mentions = createMentions({
     db,
@@ -134,7 +134,7 @@ export function createForgeService(deps: ForgeServiceDeps) {
     jobs: {
       "forge.pull": {
         handler: async (job: PullJob) => {
-          await pollReactions(job.installationId, job.repo.id, job.number);
+          await pollReactions(job.installationId, job.repo.id, job.number, true);
           await pullJob(job);
         },
         options: { concurrency: 1 },

@@ -13,6 +13,7 @@ import { toEnvelope } from "../shared/event-union.ts";
 import type { RoomName } from "../shared/rooms.ts";
 import { reviewBudgetSchema, reviewScopeSchema, reviewSettingsSchema } from "./report/schema.ts";
 import { executeReview, type ExecuteReviewResult } from "./run.ts";
+import { falsePositiveMemory } from "./false-positive-memory.ts";
 import type { ReviewJobDeps } from "./job-deps.ts";
 
 /** What a run gives its ending: the review's report and usage, and the agent loop's own end. */
@@ -35,7 +36,7 @@ export async function runStartedReview(
   const files = reviewableFiles(dirs.symbols);
   const [staticFindings, dismissals] = await Promise.all([
     db.staticFinding.findMany({ where: { snapshotId: snapshot.id } }),
-    db.findingDismissal.findMany({ where: { projectId: review.projectId }, select: { fingerprint: true } }),
+    falsePositiveMemory(db, review.projectId),
   ]);
   const agent =
     review.engine === "agent"
@@ -60,7 +61,7 @@ export async function runStartedReview(
     scope: reviewScopeSchema.parse(JSON.parse(review.scope)),
     settings: reviewSettingsSchema.parse(JSON.parse(review.settings)),
     budget,
-    dismissed: dismissals.map((d) => d.fingerprint),
+    dismissed: dismissals,
     agent,
     searchCode: codeSearchFor(deps.config, deps.searchIndexes, searchIndexName(snapshot.id)),
     signal: controller.signal,

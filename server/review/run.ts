@@ -21,6 +21,7 @@ import type { StaticSummary } from "./reviewer/first-message.ts";
 import { ReviewAgentError, reviewWithAgent } from "./reviewer/review.ts";
 import { rollupByFile } from "./report/rollup.ts";
 import { recomputeScores } from "./report/scores.ts";
+import type { Dismissed } from "./report/project-memory.ts";
 import {
   severityRank,
   type Report,
@@ -44,8 +45,8 @@ export interface ExecuteReviewInput {
   scope: ReviewScope;
   settings: ReviewSettings;
   budget: ReviewBudget;
-  /** Fingerprints the project marked false positive. */
-  dismissed: Iterable<string>;
+  /** What the project marked false positive (report/project-memory.ts). */
+  dismissed: Iterable<Dismissed>;
   agent?: { llm: LlmClientOptions; prompt: string; verifyLlm?: LlmClientOptions };
   searchCode?: ToolContext["searchCode"];
   emit: (event: AgentEvent | { type: "progress"; fraction: number; stage: string }) => void;

@@ -5,7 +5,8 @@
  *   1. location: file and lines checked against the snapshot (locate.ts) — repaired or dropped
  *   2. fingerprint (fingerprint.ts) and dedupe: same fingerprint → one finding (worst severity,
  *      highest confidence, the union of their line ranges)
- *   3. dismissed: fingerprints the project marked false positive
+ *   3. dismissed: fingerprints the project marked false positive are dropped; findings similar to one
+ *      of them lose confidence (project-memory.ts), so stage 4 may drop them
  *   4. confidence threshold, 5. severity floor (settings of the review)
  *   6. verification (optional, the costly step last so it runs only on survivors): confirmed → kept as
  *      "confirmed"; not confirmed → dropped or kept as "unverified" per settings.unverified; not run
@@ -20,6 +21,7 @@ import { emptyStageCounts } from "../../shared/stages.ts";
 import { fingerprint, normalisePath, locateEvidence } from "../../agent/index.ts";
 import { rollupByFile } from "./rollup.ts";
 import { completeScores, computedScoresNote, type ModelScores } from "./scores.ts";
+import { applyProjectMemory, memoryNote, type Dismissed } from "./project-memory.ts";
 import {
   type Finding,
   type ModelReport,
@@ -52,8 +54,8 @@ export interface BuildReportInput {
   engine?: "agent" | "static";
   readFile: ReadFile;
   settings?: Partial<ReviewSettings>;
-  /** Fingerprints the project marked false positive. */
-  dismissed?: Iterable<string>;
+  /** What the project marked false positive: fingerprints, or the remembered findings (project-memory.ts). */
+  dismissed?: Iterable<Dismissed>;
   engineLabel: string;
   notes?: string[];
   /** Runs when settings.verify is on and findings survive the cheaper stages. */
@@ -131,15 +133,20 @@ export async function buildReport(input: BuildReportInput): Promise<Report> {
   }
   located = [...byPrint.values()];
 
-  // 3–5. dismissed, confidence, severity
-  const dismissed = new Set(input.dismissed ?? []);
-  let kept = located.filter((f) => {
-    if (dismissed.has(f.fingerprint)) stages.droppedDismissed++;
-    else if (f.confidence < settings.minConfidence) stages.droppedBelowConfidence++;
-    else if (!atLeast(f.severity, settings.minSeverity)) stages.droppedBelowSeverity++;
+  // 3. dismissed (and similar ones lowered), 4–5. confidence, severity
+  const memory = applyProjectMemory(located, input.dismissed ?? []);
+  stages.droppedDismissed += memory.droppedDismissed;
+  let loweredBelow = 0;
+  let kept = memory.findings.filter((f) => {
+    if (f.confidence < settings.minConfidence) {
+      stages.droppedBelowConfidence++;
+      if (memory.lowered.has(f.fingerprint)) loweredBelow++;
+    } else if (!atLeast(f.severity, settings.minSeverity)) stages.droppedBelowSeverity++;
     else return true;
     return false;
   });
+  const remembered = memoryNote(memory.lowered.size, loweredBelow);
+  if (remembered) notes.push(remembered);
 
   // 6. verification
   if (settings.verify && input.verify && kept.length > 0) {

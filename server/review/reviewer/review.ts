@@ -19,6 +19,7 @@ import { type Budget, createBudget } from "../../llm/index.ts";
 import type { LlmClient } from "../../llm/index.ts";
 import type { Usage } from "../../llm/index.ts";
 import { type ReadFile, buildReport } from "../report/build.ts";
+import type { Dismissed } from "../report/project-memory.ts";
 import {
   type Report,
   type ReviewBudget,
@@ -61,8 +62,8 @@ export interface ReviewWithAgentOptions {
   readFile: ReadFile;
   budget?: Partial<ReviewBudget>;
   settings?: Partial<ReviewSettings>;
-  /** Fingerprints of the project's findings marked false positive. */
-  dismissed?: Iterable<string>;
+  /** The project's findings marked false positive (report/project-memory.ts). */
+  dismissed?: Iterable<Dismissed>;
   /** Default "<provider> / <model>". */
   engineLabel?: string;
   signal?: AbortSignal;
