@@ -101,7 +101,10 @@ export function createIntegrations(db: Db) {
       const posted = await db.forgeComment.findFirst({ where: { reviewUid }, select: { pullId: true } });
       const pull = await db.forgePull.findFirst({
         where: posted ? { id: posted.pullId } : { lastReviewUid: reviewUid },
-        include: { repo: true, comments: { where: { reviewUid }, orderBy: [{ path: "asc" }, { line: "asc" }] } },
+        include: {
+          repo: { include: { installation: { select: { forge: true } } } },
+          comments: { where: { reviewUid }, orderBy: [{ path: "asc" }, { line: "asc" }] },
+        },
       });
       if (!pull) return null;
       return {
@@ -116,7 +119,10 @@ export function createIntegrations(db: Db) {
           fingerprint: c.fingerprint,
           path: c.path,
           line: c.line,
-          url: `${pull.url}#discussion_r${c.commentId}`,
+          // GitHub anchors a review comment by its id; GitLab's discussion ids are not URL anchors, so
+          // a GitLab finding opens the MR's changes, where its discussion sits on its line.
+          url:
+            pull.repo.installation.forge === "gitlab" ? `${pull.url}/diffs` : `${pull.url}#discussion_r${c.commentId}`,
         })),
       };
     },
