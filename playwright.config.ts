@@ -59,6 +59,8 @@ export default defineConfig({
       PIPELINES_ALLOWED_HOSTS: "127.0.0.1,localhost",
       // e2e/integrations.spec.ts runs a GitHub stand-in there (a workspace's own App talks to it).
       GITHUB_API_URL: `http://127.0.0.1:${port + 7}`,
+      // …and a GitLab stand-in there (the GitLab connections of Settings → Integrations talk to it).
+      GITLAB_URL: `http://127.0.0.1:${port + 8}`,
     },
   },
 });

@@ -1,23 +1,29 @@
 import { expect, test } from "@playwright/test";
 import { startGitHubStandIn, type GitHubStandIn } from "../test/helpers/github-stand-in.ts";
+import { startGitLabStandIn, type GitLabStandIn } from "../test/helpers/gitlab-stand-in.ts";
 import { inOwnWorkspace } from "./support/own-workspace.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
 
 // Settings → Integrations in the browser: an owner enters the workspace's own GitHub App and
 // connects its installation; a pull request on the GitHub stand-in (playwright.config.ts points
 // GITHUB_API_URL at it) is reviewed; the repository's mode is set; the review's room shows the PR
-// (title, branch, link) and each posted finding's link on the PR.
+// (title, branch, link) and each posted finding's link on the PR. Then GitLab (GITLAB_URL points at a
+// GitLab stand-in): field errors under their fields, a connection saved with its token masked, its
+// project's mode after a merge request, and Disconnect after a confirmation.
 test.describe.configure({ mode: "serial" });
 inOwnWorkspace("Integrations");
 
 const port = Number(process.env.E2E_PORT ?? 3210) + 7;
 let gh: GitHubStandIn;
+let gl: GitLabStandIn;
 
 test.beforeAll(async () => {
   gh = await startGitHubStandIn({ port, installationId: 9_000_000 + Math.floor(Math.random() * 1e6) });
+  gl = await startGitLabStandIn({ port: port + 1 });
 });
 test.afterAll(async () => {
   await gh?.close();
+  await gl?.close();
 });
 
 test("an owner enters the workspace's GitHub App and connects its installation", async ({ page }) => {
@@ -34,7 +40,7 @@ test("an owner enters the workspace's GitHub App and connects its installation",
   expect(await page.content()).not.toContain(gh.webhookSecret);
 
   await page.getByLabel("Installation ID").fill(String(gh.installationId));
-  await page.getByRole("button", { name: "Connect" }).click();
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
   await expect(page.getByTestId("forge-installation")).toContainText(`Installation ${gh.installationId}`);
 });
 
@@ -91,4 +97,81 @@ test("a PR's review room shows the PR and its findings' links; the repository's 
     "href",
     `https://github.example/ada/shop/pull/3#discussion_r${repo.comments[0]!.id}`,
   );
+});
+
+test("an owner connects a GitLab project: errors under their fields, the token never shown again", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpOrSignIn(page);
+  const path = `ada-${Date.now().toString(36)}/shop`;
+  const project = gl.addProject(path, 7001);
+  await page.goto("/settings");
+  const gitlab = page.getByRole("region", { name: "GitLab" });
+  await expect(gitlab.getByTestId("gitlab-empty")).toContainText("No GitLab project or group is connected yet");
+  await expect(gitlab.getByTestId("gitlab-webhook-url")).toHaveText(
+    /^http:\/\/localhost:\d+\/api\/forges\/gitlab\/webhook$/,
+  );
+  await expect(gitlab.getByLabel("GitLab URL")).toHaveValue(gl.url);
+  const under = (label: string) => gitlab.getByLabel(label, { exact: true }).locator("..").getByRole("alert");
+
+  // What the server checks without GitLab: the path's form and the secret's length, each under its field.
+  await gitlab.getByLabel("Project or group path").fill("ada shop!");
+  await gitlab.getByLabel("Access token").fill("glpat-not-the-token");
+  await gitlab.getByLabel("Secret token").fill("too-short");
+  await gitlab.getByLabel("Secret token").press("Enter");
+  await expect(under("Project or group path")).toContainText("full path, as in its URL");
+  await expect(under("Secret token")).toHaveText("A webhook secret of at least 16 characters.");
+  await expect(gitlab.getByLabel("Project or group path")).toBeFocused();
+
+  // A token GitLab refuses: the message is under the token, and nothing is stored.
+  await gitlab.getByLabel("Project or group path").fill(path);
+  await gitlab.getByLabel("Secret token").fill(gl.webhookSecret);
+  await gitlab.getByRole("button", { name: "Connect GitLab" }).click();
+  await expect(under("Access token")).toHaveText("GitLab refused the access token (expired, revoked or mistyped).");
+  await expect(gitlab.getByLabel("Access token")).toBeFocused();
+  await expect(under("Project or group path")).toHaveCount(0);
+
+  // The token the stand-in accepts: connected, the fields emptied, the token and secret nowhere on the page.
+  await gitlab.getByLabel("Access token").fill(gl.token);
+  await gitlab.getByLabel("Access token").press("Enter");
+  const row = gitlab.getByTestId("gitlab-connection");
+  await expect(row).toContainText(path);
+  await expect(row).toContainText("token saved");
+  await expect(gitlab.getByLabel("Access token")).toHaveValue("");
+  await expect(gitlab.getByLabel("Secret token")).toHaveValue("");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "GitLab" }).getByTestId("gitlab-connection")).toContainText(path);
+  expect(await page.content()).not.toContain(gl.token);
+  expect(await page.content()).not.toContain(gl.webhookSecret);
+
+  // A merge request links the project; the owner sets it to be reviewed on request.
+  const base = gl.commit(project, { "README.md": "# shop\n" });
+  const head = gl.commit(project, { "README.md": "# shop\n", "app.py": "RETRIES = 3\n" });
+  const mr = gl.openMr(project, { iid: 1, title: "Retries", sourceBranch: "retries", baseSha: base, headSha: head });
+  const d = gl.delivery("Merge Request Hook", gl.mergeRequestPayload(project, mr, "open"));
+  const res = await page.request.post("/api/forges/gitlab/webhook", { headers: d.headers, data: d.body });
+  expect(res.status()).toBe(202);
+  const mode = page.getByLabel(`Review mode of ${path}`);
+  await expect(async () => {
+    await page.reload();
+    await expect(mode).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(mode).toHaveValue("auto");
+  await mode.selectOption("on_request");
+  await expect(page.getByText(`${path}: saved.`)).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel(`Review mode of ${path}`)).toHaveValue("on_request");
+
+  // Disconnect asks first; Cancel keeps it, Disconnect removes it.
+  const connection = page.getByTestId("gitlab-connection");
+  await connection.getByRole("button", { name: "Disconnect" }).click();
+  const confirm = page.getByRole("dialog", { name: `Disconnect ${path}?` });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(connection).toBeVisible();
+  await connection.getByRole("button", { name: "Disconnect" }).click();
+  await confirm.getByRole("button", { name: "Disconnect" }).click();
+  await expect(page.getByText(`${path} disconnected.`)).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("gitlab-connection")).toHaveCount(0);
+  await expect(page.getByTestId("gitlab-empty")).toBeVisible();
+  expect(gl.rejected).toEqual([]);
 });

@@ -8,13 +8,15 @@ export class DomainError extends Error {
   constructor(
     public readonly kind: DomainErrorKind,
     message: string,
+    /** The input field the message is about (a form shows it under that field, as zod's field errors). */
+    public readonly field?: string,
   ) {
     super(message);
     this.name = "DomainError";
   }
 }
 
-export const invalid = (message: string) => new DomainError("invalid", message);
+export const invalid = (message: string, field?: string) => new DomainError("invalid", message, field);
 
 /** The snapshot has no code-search index (search_code's refusal): its own class, so a caller with another way to help can tell it apart. */
 export class NoSearchIndexError extends DomainError {

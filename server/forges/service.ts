@@ -4,7 +4,7 @@
  * installation to their workspace. Every forge request goes through the `fetch` handed in.
  */
 import { resolveAuthSecret } from "../auth/secret.ts";
-import type { Actor } from "../auth/access.ts";
+import { requireRole, type Actor } from "../auth/access.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { invalid } from "../errors.ts";
@@ -169,6 +169,17 @@ export function createForgeService(deps: ForgeServiceDeps) {
     connectGitLab: (actor: Actor, input: z.infer<typeof connectGitLabInput>) => gitlab.connect(actor, input),
     disconnectGitLab: (actor: Actor, input: z.infer<typeof disconnectGitLabInput>) => gitlab.disconnect(actor, input),
     gitlabConnections: (actor: Actor, workspaceId: string) => gitlab.list(actor, workspaceId),
+    /**
+     * What Settings → Integrations tells a member about GitLab: the GitLab this Argus talks to
+     * (GITLAB_URL) and the webhook URL to paste into it (null without PUBLIC_URL: the page uses its own origin).
+     */
+    async gitlabSetup(actor: Actor, workspaceId: string) {
+      await requireRole(db, actor, workspaceId, "member");
+      return {
+        gitlabUrl: config.forges.gitlabUrl,
+        webhookUrl: config.publicUrl ? `${config.publicUrl}/api/forges/gitlab/webhook` : null,
+      };
+    },
 
     /** A review ended: when it is a pull request's, its result goes back to the PR (a job). */
     async reviewEnded(reviewUid: string): Promise<void> {

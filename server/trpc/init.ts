@@ -34,13 +34,15 @@ export function describeZodError(error: ZodError): string {
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
     const zod = error.cause instanceof ZodError ? error.cause : null;
+    // A service's refusal about one field (a token GitLab refused) is shown under it, as zod's are.
+    const field = error.cause instanceof DomainError ? error.cause.field : undefined;
     return {
       ...shape,
       message: zod ? describeZodError(zod) : shape.message,
       data: {
         ...shape.data,
         stack: undefined,
-        fieldErrors: zod ? z.flattenError(zod).fieldErrors : undefined,
+        fieldErrors: zod ? z.flattenError(zod).fieldErrors : field ? { [field]: [shape.message] } : undefined,
         issues: zod ? zod.issues.map((i) => ({ path: i.path.map(String), message: i.message })) : undefined,
       },
     };

@@ -390,7 +390,8 @@ export function gitLabFixture(name: string): Record<string, unknown> {
   >;
 }
 
-export async function startGitLabStandIn(): Promise<GitLabStandIn> {
+/** `port`: a fixed one when the server under test is configured before the stand-in starts (e2e). */
+export async function startGitLabStandIn(opts: { port?: number } = {}): Promise<GitLabStandIn> {
   const token = `glpat-${randomBytes(16).toString("hex")}`;
   const webhookSecret = randomBytes(24).toString("hex");
   const projects = new Map<string, GitLabProject>();
@@ -713,7 +714,7 @@ export async function startGitLabStandIn(): Promise<GitLabStandIn> {
       if (!res.headersSent) json(res, 500, { message: "500 Internal Server Error" });
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {

@@ -1,12 +1,13 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Check, Copy, Link2 } from "lucide-react";
+import { Link2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ProvidersSettings } from "@/app/_components/providers-settings.tsx";
 import { ThemeToggle } from "@/app/_components/theme-toggle.tsx";
 import { MembersCard } from "./_components/members-card.tsx";
 import { IntegrationsCard } from "./_components/integrations-card.tsx";
+import { CopyButton } from "./_components/copy-button.tsx";
 import { Badge, Button, Card, DelayedSkeleton, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
@@ -16,23 +17,6 @@ const roleTone = { owner: "brand", member: "green", viewer: "amber" } as const;
 
 function inviteUrl(token: string) {
   return `${window.location.origin}/invite/${token}`;
-}
-
-function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      variant="ghost"
-      aria-label="Copy invite link"
-      onClick={async () => {
-        await navigator.clipboard?.writeText(text).catch(() => undefined);
-        setCopied(true);
-        setTimeout(() => setCopied(false), 1500);
-      }}
-    >
-      {copied ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-    </Button>
-  );
 }
 
 function Invites({ workspaceId, workspaceName }: { workspaceId: string; workspaceName: string }) {
@@ -93,7 +77,7 @@ function Invites({ workspaceId, workspaceName }: { workspaceId: string; workspac
               <Badge tone={i.status === "valid" ? "green" : "zinc"}>{i.status}</Badge>
               {i.status === "valid" && (
                 <>
-                  <CopyButton text={inviteUrl(i.token)} />
+                  <CopyButton text={inviteUrl(i.token)} label="Copy invite link" />
                   <Button variant="ghost" onClick={() => revoke.mutate({ id: i.id })}>
                     Revoke
                   </Button>
@@ -123,7 +107,7 @@ export default function SettingsPage() {
         {workspace.role === "owner" && <Invites workspaceId={workspace.id} workspaceName={workspace.name} />}
         <ProvidersSettings />
         <ChatBudgetSettings />
-        {workspace.role === "owner" && <IntegrationsCard workspaceId={workspace.id} />}
+        {workspace.role !== "viewer" && <IntegrationsCard workspaceId={workspace.id} role={workspace.role} />}
       </div>
     </>
   );

@@ -41,7 +41,7 @@ export interface GitLabConnectionView {
   namespace: string;
   kind: string | null;
   createdAt: Date;
-  repos: { fullName: string; projectUid: string; mode: string }[];
+  repos: { fullName: string; projectUid: string; mode: string; failOn: string | null }[];
 }
 
 export interface GitLabConnectionsDeps {
@@ -67,7 +67,8 @@ export function createGitLabConnections(deps: GitLabConnectionsDeps) {
       await api.projects.show(path);
       return "project";
     } catch (err) {
-      if (statusOf(err) === 401) throw invalid("GitLab refused the access token (expired, revoked or mistyped).");
+      if (statusOf(err) === 401)
+        throw invalid("GitLab refused the access token (expired, revoked or mistyped).", "token");
       if (statusOf(err) !== 404 && statusOf(err) !== 403) throw err;
     }
     try {
@@ -75,7 +76,7 @@ export function createGitLabConnections(deps: GitLabConnectionsDeps) {
       return "group";
     } catch (err) {
       if (statusOf(err) === 404 || statusOf(err) === 403)
-        throw invalid(`The access token cannot see a project or group at ${path} on ${deps.url}.`);
+        throw invalid(`The access token cannot see a project or group at ${path} on ${deps.url}.`, "namespace");
       throw err;
     }
   }
@@ -118,8 +119,9 @@ export function createGitLabConnections(deps: GitLabConnectionsDeps) {
       if (!count) throw notFound(`${input.namespace} is not connected to this workspace.`);
     },
 
+    /** Members see the connections read-only (Settings → Integrations); only owners change them. */
     async list(actor: Actor, workspaceId: string): Promise<GitLabConnectionView[]> {
-      await requireRole(db, actor, workspaceId, "owner");
+      await requireRole(db, actor, workspaceId, "member");
       const rows = await db.forgeInstallation.findMany({
         where: { workspaceId, forge: "gitlab" },
         include: { repos: { include: { project: { select: { uid: true } } }, orderBy: { fullName: "asc" } } },
@@ -130,7 +132,12 @@ export function createGitLabConnections(deps: GitLabConnectionsDeps) {
         namespace: r.externalId,
         kind: r.account,
         createdAt: r.createdAt,
-        repos: r.repos.map((repo) => ({ fullName: repo.fullName, projectUid: repo.project.uid, mode: repo.mode })),
+        repos: r.repos.map((repo) => ({
+          fullName: repo.fullName,
+          projectUid: repo.project.uid,
+          mode: repo.mode,
+          failOn: repo.failOn,
+        })),
       }));
     },
 

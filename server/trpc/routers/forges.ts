@@ -32,6 +32,9 @@ export const forgesRouter = router({
   gitlabConnections: protectedProcedure
     .input(z.object({ workspaceId: z.string().min(1) }))
     .query(({ ctx, input }) => ctx.services.forges.gitlabConnections(ctx.actor, input.workspaceId)),
+  gitlabSetup: protectedProcedure
+    .input(z.object({ workspaceId: z.string().min(1) }))
+    .query(({ ctx, input }) => ctx.services.forges.gitlabSetup(ctx.actor, input.workspaceId)),
   connectGitLab: protectedProcedure
     .input(connectGitLabInput)
     .mutation(({ ctx, input }) => ctx.services.forges.connectGitLab(ctx.actor, input)),

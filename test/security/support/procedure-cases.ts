@@ -73,7 +73,8 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     input: (w) => ({ projectUid: w.a.projectUid, mode: "off", failOn: "high" }),
   },
   "forges.pullOfReview": { access: "viewer", input: (w) => ({ reviewUid: w.a.reviewUid }) },
-  "forges.gitlabConnections": { access: "owner", input: ws },
+  "forges.gitlabConnections": { access: "member", input: ws },
+  "forges.gitlabSetup": { access: "member", input: ws },
   "forges.connectGitLab": {
     access: "owner",
     input: (w) => ({ ...ws(w), namespace: "acme/shop", token: "glpat-never-sent-0123", webhookSecret: "s".repeat(32) }),

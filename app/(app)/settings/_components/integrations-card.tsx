@@ -1,31 +1,18 @@
 "use client";
 /**
- * Settings → Integrations (owners): the GitHub App (the server's, or this workspace's own — its key
- * and webhook secret sealed on the server, never shown again), the App installations connected to
- * the workspace, and each repository's review mode and failing severity (docs/forges.md).
+ * Settings → Integrations: the GitHub App (the server's, or this workspace's own — its key and webhook
+ * secret sealed on the server, never shown again), the App installations connected to the workspace,
+ * each repository's review mode and failing severity (owners), and the GitLab connections
+ * (gitlab-section.tsx; members see those read-only). docs/forges.md.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
-import {
-  Badge,
-  Button,
-  Card,
-  DelayedSkeleton,
-  Field,
-  FormError,
-  Input,
-  Select,
-  TextArea,
-} from "@/app/_components/ui.tsx";
+import { Badge, Button, Card, DelayedSkeleton, Field, FormError, Input, TextArea } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
-
-const MODES = [
-  ["auto", "Every pull request"],
-  ["on_request", "On request (@argus review)"],
-  ["off", "Off"],
-] as const;
-const FAIL_ON = ["critical", "high", "medium", "low", "info"] as const;
+import type { Role } from "@/app/_lib/workspace.tsx";
+import { RepoSettings } from "./forge-repo-settings.tsx";
+import { GitLabSection } from "./gitlab-section.tsx";
 
 function useRefresh(workspaceId: string) {
   const trpc = useTRPC();
@@ -87,65 +74,6 @@ function AppForm({ workspaceId, replacing }: { workspaceId: string; replacing: b
   );
 }
 
-interface RepoRow {
-  fullName: string;
-  projectUid: string;
-  mode: string;
-  failOn: string | null;
-}
-
-function RepoSettings({ workspaceId, repo }: { workspaceId: string; repo: RepoRow }) {
-  const trpc = useTRPC();
-  const refresh = useRefresh(workspaceId);
-  const set = useMutation(
-    trpc.forges.setRepoMode.mutationOptions({
-      onSuccess: async () => {
-        await refresh();
-        toast.success(`${repo.fullName}: saved.`);
-      },
-      onError: (err) => toast.error(errorInfo(err).message),
-    }),
-  );
-  const mode = repo.mode as (typeof MODES)[number][0];
-  const failOn = (repo.failOn ?? null) as (typeof FAIL_ON)[number] | null;
-  return (
-    <li className="flex flex-wrap items-center gap-2 py-2" data-testid="forge-repo">
-      <code className="min-w-0 flex-1 truncate text-sm">{repo.fullName}</code>
-      <Select
-        size="compact"
-        aria-label={`Review mode of ${repo.fullName}`}
-        value={mode}
-        onChange={(e) => set.mutate({ projectUid: repo.projectUid, mode: e.target.value as typeof mode, failOn })}
-      >
-        {MODES.map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </Select>
-      <Select
-        size="compact"
-        aria-label={`Fail the check of ${repo.fullName} at`}
-        value={failOn ?? ""}
-        onChange={(e) =>
-          set.mutate({
-            projectUid: repo.projectUid,
-            mode,
-            failOn: (e.target.value || null) as typeof failOn,
-          })
-        }
-      >
-        <option value="">Check never fails</option>
-        {FAIL_ON.map((s) => (
-          <option key={s} value={s}>
-            Fails at {s} or worse
-          </option>
-        ))}
-      </Select>
-    </li>
-  );
-}
-
 function ConnectInstallation({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const refresh = useRefresh(workspaceId);
@@ -185,7 +113,8 @@ function ConnectInstallation({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-export function IntegrationsCard({ workspaceId }: { workspaceId: string }) {
+/** The GitHub App and its installations (owners only: the server refuses the rest). */
+function GitHubSection({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const refresh = useRefresh(workspaceId);
   const data = useQuery(trpc.forges.installations.queryOptions({ workspaceId }));
@@ -198,14 +127,7 @@ export function IntegrationsCard({ workspaceId }: { workspaceId: string }) {
   );
   const d = data.data;
   return (
-    <Card className="p-5">
-      <h2 className="font-medium" id="integrations">
-        Integrations
-      </h2>
-      <p className="mt-1 text-sm text-zinc-500">
-        Argus reviews the pull requests of the repositories a GitHub App is installed on; each review is a live room
-        here, and what the room decides lands on the PR.
-      </p>
+    <>
       {data.isPending && <DelayedSkeleton rows={2} />}
       {data.error && <FormError message={errorInfo(data.error).message} />}
       {d && (
@@ -245,7 +167,7 @@ export function IntegrationsCard({ workspaceId }: { workspaceId: string }) {
               ) : (
                 <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Repositories">
                   {i.repos.map((r) => (
-                    <RepoSettings key={r.projectUid} workspaceId={workspaceId} repo={r} />
+                    <RepoSettings key={r.projectUid} repo={r} noun="pull request" onSaved={refresh} />
                   ))}
                 </ul>
               )}
@@ -254,6 +176,23 @@ export function IntegrationsCard({ workspaceId }: { workspaceId: string }) {
           <ConnectInstallation workspaceId={workspaceId} />
         </>
       )}
+    </>
+  );
+}
+
+/** Owners see and change everything; members see the GitLab connections (the GitHub App's are owners'). */
+export function IntegrationsCard({ workspaceId, role }: { workspaceId: string; role: Role }) {
+  return (
+    <Card className="p-5">
+      <h2 className="font-medium" id="integrations">
+        Integrations
+      </h2>
+      <p className="mt-1 text-sm text-zinc-500">
+        Argus reviews the pull requests of the repositories a GitHub App is installed on, and the merge requests of the
+        GitLab projects connected here; each review is a live room here, and what the room decides lands on the PR.
+      </p>
+      {role === "owner" && <GitHubSection workspaceId={workspaceId} />}
+      <GitLabSection workspaceId={workspaceId} readOnly={role !== "owner"} />
     </Card>
   );
 }
