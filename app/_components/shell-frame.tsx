@@ -5,14 +5,11 @@
  * be. The server renders it into the HTML, so a page's first paint is this frame — not a blank
  * white page until the scripts have run and `account.me` has answered (issue 28, point 3).
  */
-import Link from "next/link";
-import { usePathname } from "next/navigation";
 import { Logo } from "./logo.tsx";
-import { NAV, navLinkClass } from "./nav-items.ts";
+import { MainNav } from "./main-nav.tsx";
 import { PageSkeleton } from "./ui.tsx";
 
 export function ShellFrame() {
-  const pathname = usePathname() ?? "/";
   return (
     <div className="flex min-h-screen flex-col md:flex-row" data-shell="frame">
       <header className="sticky top-0 z-20 flex items-center gap-3 border-b border-zinc-200 bg-white/95 px-3 py-2 md:hidden dark:border-zinc-800 dark:bg-zinc-950/95">
@@ -26,17 +23,7 @@ export function ShellFrame() {
         <div className="px-3 pb-3">
           <div className="h-9 animate-pulse rounded-md bg-zinc-200/70 dark:bg-zinc-800/60" aria-hidden />
         </div>
-        <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
-          {NAV.map(({ href, label, Icon }) => {
-            const active = href === "/" ? pathname === "/" : pathname.startsWith(href);
-            return (
-              <Link key={href} href={href} aria-current={active ? "page" : undefined} className={navLinkClass(active)}>
-                <Icon className="size-4" aria-hidden />
-                {label}
-              </Link>
-            );
-          })}
-        </nav>
+        <MainNav />
       </aside>
       <main className="min-w-0 flex-1 px-4 py-5 md:px-8 md:py-7">
         <PageSkeleton />

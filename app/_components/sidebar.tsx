@@ -1,14 +1,14 @@
 "use client";
 import { LogOut, X } from "lucide-react";
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
+import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { type Ref, Suspense } from "react";
 import { authClient } from "@/app/_lib/auth-client.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { UnreadBadge } from "./inbox/unread-badge.tsx";
 import { Logo } from "./logo.tsx";
-import { NAV, navLinkClass } from "./nav-items.ts";
+import { MainNav } from "./main-nav.tsx";
 import { NewWorkspaceDialog } from "./new-workspace-dialog.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
 import { cx } from "./ui.tsx";
@@ -29,7 +29,6 @@ export function Sidebar({
   drawerOpen?: boolean;
   onClose?: () => void;
 }) {
-  const pathname = usePathname();
   const router = useRouter();
   const queryClient = useQueryClient();
   const { user } = useWorkspace();
@@ -76,18 +75,7 @@ export function Sidebar({
           <NewWorkspaceDialog />
         </Suspense>
       </div>
-      <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
-        {NAV.map(({ href, label, Icon }) => {
-          const active = href === "/" ? pathname === "/" : pathname.startsWith(href);
-          return (
-            <Link key={href} href={href} aria-current={active ? "page" : undefined} className={navLinkClass(active)}>
-              <Icon className="size-4" aria-hidden />
-              {label}
-              {href === "/inbox" && <UnreadBadge />}
-            </Link>
-          );
-        })}
-      </nav>
+      <MainNav extra={(href) => href === "/inbox" && <UnreadBadge />} />
       <div className="space-y-3 border-t border-zinc-200 p-3 dark:border-zinc-800">
         <ThemeToggle />
         <div className="flex items-center justify-between gap-2">

@@ -9,6 +9,7 @@ import type { Db } from "../db/client.ts";
 import { isUniqueViolation } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { severitySchema } from "../shared/findings.ts";
+import { connectionsWithRepos, type ConnectedRepoView } from "./connected-repos.ts";
 
 export const connectInstallationInput = z.object({
   workspaceId: z.string().min(1),
@@ -33,7 +34,7 @@ export interface InstallationView {
   installationId: number;
   account: string | null;
   createdAt: Date;
-  repos: { fullName: string; projectUid: string; mode: string; failOn: string | null }[];
+  repos: ConnectedRepoView[];
 }
 
 /** A review's pull request, for its room page. */
@@ -53,23 +54,14 @@ export function createIntegrations(db: Db) {
   return {
     async installations(actor: Actor, workspaceId: string): Promise<InstallationView[]> {
       await requireRole(db, actor, workspaceId, "owner");
-      const rows = await db.forgeInstallation.findMany({
-        // GitHub installations (a GitLab connection has no installation id: gitlabConnections lists them).
-        where: { workspaceId, forge: "github" },
-        include: { repos: { include: { project: { select: { uid: true } } }, orderBy: { fullName: "asc" } } },
-        orderBy: { createdAt: "asc" },
-      });
+      // GitHub installations (a GitLab connection has no installation id: gitlabConnections lists them).
+      const rows = await connectionsWithRepos(db, workspaceId, "github");
       return rows.map((r) => ({
         forge: "github",
         installationId: Number(r.externalId),
         account: r.account,
         createdAt: r.createdAt,
-        repos: r.repos.map((repo) => ({
-          fullName: repo.fullName,
-          projectUid: repo.project.uid,
-          mode: repo.mode,
-          failOn: repo.failOn,
-        })),
+        repos: r.repos,
       }));
     },
 

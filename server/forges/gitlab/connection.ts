@@ -13,6 +13,7 @@ import { isUniqueViolation } from "../../db/client.ts";
 import { conflict, invalid, notFound } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
 import { createSecretBox } from "../../lib/secret-box.ts";
+import { connectionsWithRepos, type ConnectedRepoView } from "../connected-repos.ts";
 import type { Forge } from "../types.ts";
 import { createGitLabClient, statusOf } from "./client.ts";
 import { gitLabForge } from "./forge.ts";
@@ -41,7 +42,7 @@ export interface GitLabConnectionView {
   namespace: string;
   kind: string | null;
   createdAt: Date;
-  repos: { fullName: string; projectUid: string; mode: string; failOn: string | null }[];
+  repos: ConnectedRepoView[];
 }
 
 export interface GitLabConnectionsDeps {
@@ -122,22 +123,13 @@ export function createGitLabConnections(deps: GitLabConnectionsDeps) {
     /** Members see the connections read-only (Settings → Integrations); only owners change them. */
     async list(actor: Actor, workspaceId: string): Promise<GitLabConnectionView[]> {
       await requireRole(db, actor, workspaceId, "member");
-      const rows = await db.forgeInstallation.findMany({
-        where: { workspaceId, forge: "gitlab" },
-        include: { repos: { include: { project: { select: { uid: true } } }, orderBy: { fullName: "asc" } } },
-        orderBy: { createdAt: "asc" },
-      });
+      const rows = await connectionsWithRepos(db, workspaceId, "gitlab");
       return rows.map((r) => ({
         forge: "gitlab",
         namespace: r.externalId,
         kind: r.account,
         createdAt: r.createdAt,
-        repos: r.repos.map((repo) => ({
-          fullName: repo.fullName,
-          projectUid: repo.project.uid,
-          mode: repo.mode,
-          failOn: repo.failOn,
-        })),
+        repos: r.repos,
       }));
     },
 
