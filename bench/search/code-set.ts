@@ -193,20 +193,37 @@ export async function buildCodeSet(queryCount: number, sources = CODE_SET_SOURCE
         .join("/"),
     );
     packages[pkg.name] = pkg.version;
-    for (const file of listJs(dir)) {
-      const source = readFileSync(file, "utf8");
-      const { tree } = await parse("javascript", source);
-      if (!tree) continue;
-      try {
-        const rel = `${pkg.name}/${path.relative(pkg.root, file)}`;
-        for (const p of pairsInTree(tree.rootNode, source))
-          found.push({ origin: `${rel}:${p.line}`, query: p.query, text: p.text });
-      } finally {
-        tree.delete();
-      }
-    }
+    found.push(...(await documentedJsFunctions(dir, pkg.root, pkg.name)));
   }
   return { ...pairsToSet(found, queryCount, "js"), packages };
+}
+
+export interface DocumentedFunction {
+  /** `<package>/<file>:<line>`. */
+  origin: string;
+  /** The first sentence of its doc comment. */
+  query: string;
+  /** The function without its comments. */
+  text: string;
+}
+
+/** Every JSDoc-documented function (3–80 lines) of the .js files under `dir`, a directory of the
+ * package `name` installed at `root` (also the training data of scripts/train-code-terms.ts). */
+export async function documentedJsFunctions(dir: string, root: string, name: string): Promise<DocumentedFunction[]> {
+  const found: DocumentedFunction[] = [];
+  for (const file of listJs(dir)) {
+    const source = readFileSync(file, "utf8");
+    const { tree } = await parse("javascript", source);
+    if (!tree) continue;
+    try {
+      const rel = `${name}/${path.relative(root, file)}`;
+      for (const p of pairsInTree(tree.rootNode, source))
+        found.push({ origin: `${rel}:${p.line}`, query: p.query, text: p.text });
+    } finally {
+      tree.delete();
+    }
+  }
+  return found;
 }
 
 /**

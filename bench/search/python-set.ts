@@ -9,7 +9,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse, type Node } from "../../server/codebase/treesitter.ts";
-import { firstSentenceOf, MAX_LINES, MIN_LINES, pairsToSet, type CodeSet } from "./code-set.ts";
+import {
+  firstSentenceOf,
+  MAX_LINES,
+  MIN_LINES,
+  pairsToSet,
+  type CodeSet,
+  type DocumentedFunction,
+} from "./code-set.ts";
 
 export const PYTHON_STDLIB = "/usr/lib/python3.11";
 const SKIP_DIRS = new Set([
@@ -92,22 +99,29 @@ function* pairsInTree(root: Node, source: string): Generator<{ line: number; que
   }
 }
 
-export async function buildPythonSet(queryCount: number, root = PYTHON_STDLIB): Promise<CodeSet> {
-  if (!existsSync(path.join(root, "os.py")))
-    throw new Error(`Python's standard library is not at ${root}: apt-get install libpython3.11-stdlib`);
-  const found: { origin: string; query: string; text: string }[] = [];
+/** Every function (3–80 lines) with a summary sentence in its docstring in the .py files under
+ * `root`, origins relative to `originRoot` (also the training data of scripts/train-code-terms.ts). */
+export async function documentedPyFunctions(root: string, originRoot = root): Promise<DocumentedFunction[]> {
+  const found: DocumentedFunction[] = [];
   for (const file of listPy(root)) {
     const source = readFileSync(file, "utf8");
     const { tree } = await parse("python", source);
     if (!tree) continue;
     try {
-      const rel = path.relative(root, file);
+      const rel = path.relative(originRoot, file);
       for (const p of pairsInTree(tree.rootNode, source))
         found.push({ origin: `${rel}:${p.line}`, query: p.query, text: p.text });
     } finally {
       tree.delete();
     }
   }
+  return found;
+}
+
+export async function buildPythonSet(queryCount: number, root = PYTHON_STDLIB): Promise<CodeSet> {
+  if (!existsSync(path.join(root, "os.py")))
+    throw new Error(`Python's standard library is not at ${root}: apt-get install libpython3.11-stdlib`);
+  const found = await documentedPyFunctions(root);
   return { ...pairsToSet(found, queryCount, "py"), packages: { "python3.11-stdlib": pythonVersion(root) } };
 }
 
