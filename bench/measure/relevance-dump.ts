@@ -7,6 +7,9 @@
  * every set's index.
  *
  *   node --import tsx bench/measure/relevance-dump.ts /tmp/relevance-dump
+ *
+ * SETS=codeJs,codePython dumps only those sets; DUMP_STORE=/tmp/dir keeps the indexes there and
+ * reuses them on the next run (no re-indexing while trying a query-side change).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +20,7 @@ import { LocalEmbedder } from "../../server/retrieval/embed/local.ts";
 import { dot } from "../../server/retrieval/hit-relevance.ts";
 import { hitFeatures, queryFeatures } from "../../server/retrieval/relevance.ts";
 import { splitIdentifiersInText } from "../../server/retrieval/split-identifiers.ts";
-import { connect, type RankedRow } from "../../server/retrieval/store/index.ts";
+import { connect, openChunkIndex, type RankedRow } from "../../server/retrieval/store/index.ts";
 import { expansionWords, withoutQuestionWords } from "../../server/retrieval/text/expand.ts";
 import { nonsenseQueries } from "../search/question-set.ts";
 import { codeSets, cranfieldSet, indexSet, questionSets } from "../search/quality.ts";
@@ -27,7 +30,8 @@ const out = process.argv[2] ?? "/tmp/relevance-dump";
 const DEPTH = 50;
 const FEATURE_DEPTH = 20;
 mkdirSync(out, { recursive: true });
-const dir = mkdtempSync(path.join(tmpdir(), "argus-relevance-"));
+const keep = process.env.DUMP_STORE;
+const dir = keep ?? mkdtempSync(path.join(tmpdir(), "argus-relevance-"));
 const store = await connect(path.join(dir, "lancedb"));
 const only = process.env.SETS?.split(",");
 try {
@@ -37,7 +41,9 @@ try {
   const nonsense = nonsenseQueries();
   for (const set of sets) {
     const t = performance.now();
-    const { index } = await indexSet(store, set, path.join(dir, set.name));
+    const index =
+      (keep ? await openChunkIndex(store, set.name) : null) ??
+      (await indexSet(store, set, path.join(dir, set.name))).index;
     const embedder = new LocalEmbedder(index.embedderState);
     const queries = [
       ...set.queries.map((q) => ({ text: q.text, half: q.half, kind: "real", gold: [...q.relevant.keys()] })),
@@ -88,5 +94,5 @@ try {
   }
 } finally {
   store.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (!keep) rmSync(dir, { recursive: true, force: true });
 }
