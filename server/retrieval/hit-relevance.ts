@@ -3,6 +3,7 @@
  * and their IDF are looked up once, each hit's terms and cosine give its relevance and label.
  */
 import { embeddingText } from "./embed/embed-rows.ts";
+import { fnv1a } from "./embed/hash.ts";
 import { LocalEmbedder } from "./embed/local.ts";
 import {
   FALLBACK_STRONG_AT,
@@ -14,6 +15,7 @@ import {
   type QueryTerm,
 } from "./relevance.ts";
 import type { ChunkIndex, StoredHit } from "./store/index.ts";
+import { codeTermTable, translationScore } from "./text/code-terms.ts";
 import { terms } from "./text/terms.ts";
 import type { MatchLabel } from "../shared/search-match.ts";
 
@@ -27,6 +29,9 @@ export interface QueryRelevance {
     hits: readonly StoredHit[],
     cosines: readonly (number | undefined)[],
   ): { relevance: number; match: MatchLabel }[];
+  /** Each hit's translation score (text/code-terms.ts: the query's terms it has, the missing ones
+   * by their code words), over code indexes of the local embedder; 0s elsewhere. */
+  translation(hits: readonly StoredHit[]): number[];
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -37,6 +42,13 @@ export function relevanceFor(index: ChunkIndex, query: string, local: LocalEmbed
   const profile = index.embedder.params.profile === "prose" ? "prose" : "code";
   const qTerms: QueryTerm[] = local.termWeights(query);
   let queryVector: Float32Array | null = null;
+  // The page's term sets are computed once for both the relevance and the translation score.
+  const termSets = new WeakMap<StoredHit, Set<number>>();
+  const termSetOf = (h: StoredHit) => {
+    let t = termSets.get(h);
+    if (!t) termSets.set(h, (t = local.termSet(embeddingText(h))));
+    return t;
+  };
   return {
     needsVectors: true,
     async cosines(hits) {
@@ -46,13 +58,13 @@ export function relevanceFor(index: ChunkIndex, query: string, local: LocalEmbed
       return withVectors.map((h) => (h.vector ? dot(queryVector!, h.vector) : undefined));
     },
     score(hits, cosines) {
-      const termSets = hits.map((h) => local.termSet(embeddingText(h)));
+      const sets = hits.map(termSetOf);
       // A term the index holds once is not in its IDF table (that keeps terms of two chunks or
       // more) but is known all the same when a hit has it: a rare word of a small knowledge base.
-      const seen = (hash: number) => termSets.some((t) => t.has(hash));
+      const seen = (hash: number) => sets.some((t) => t.has(hash));
       const { known } = queryFeatures(qTerms.map((t) => (t.known || !seen(t.hash) ? t : { ...t, known: true })));
       return hits.map((_, i) => {
-        const f = hitFeatures(qTerms, termSets[i]!);
+        const f = hitFeatures(qTerms, sets[i]!);
         const relevance = relevanceOf(profile, {
           coverage: f.coverage,
           matched: f.matched,
@@ -62,6 +74,12 @@ export function relevanceFor(index: ChunkIndex, query: string, local: LocalEmbed
         });
         return { relevance: round(relevance), match: matchLabel(relevance, STRONG_AT[profile]) };
       });
+    },
+    translation(hits) {
+      if (profile !== "code") return hits.map(() => 0);
+      const table = codeTermTable(fnv1a);
+      const q = qTerms.map((t) => ({ term: t.hash, weight: t.idf }));
+      return hits.map((h) => translationScore(table, q, termSetOf(h)));
     },
   };
 }
@@ -81,6 +99,7 @@ function coverageOnly(query: string): QueryRelevance {
         const relevance = n / wanted.size;
         return { relevance: round(relevance), match: matchLabel(relevance, FALLBACK_STRONG_AT) };
       }),
+    translation: (hits) => hits.map(() => 0),
   };
 }
 

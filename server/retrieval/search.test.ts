@@ -137,9 +137,10 @@ describe("search", () => {
     expect(top!.scores.fulltext).toBeGreaterThan(0);
     // Mostly code (the code profile): the page is re-ordered by fused score and relevance, and a
     // hit's score is its share of the page's best fused score plus the weighted relevance
-    // (fusion.ts rerankByRelevance); the top hit here is first in both.
+    // (fusion.ts rerankByRelevance) plus the weighted translation score (text/code-terms.ts), 1 for a
+    // hit with every query term; the top hit here is first in both.
     expect(index.embedder.params.profile).toBe("code");
-    expect(top!.score).toBeCloseTo(1 + FUSION.code.rerank.weight * top!.relevance, 2);
+    expect(top!.score).toBeCloseTo(1 + FUSION.code.rerank.weight * top!.relevance + FUSION.code.rerank.translation, 2);
     expect(top).toMatchObject({ startLine: expect.any(Number), endLine: expect.any(Number) });
     // The snippet is cut around the best line; snippetStartLine says where it starts in the file.
     expect(FILES["src/config/loader.ts"]!.split("\n")[top!.snippetStartLine - 1]).toBe(top!.snippet.split("\n")[0]);

@@ -158,6 +158,7 @@ async function searchIndex(index: ChunkIndex, query: string, options: SearchOpti
         hits,
         hits.map((h) => h.rel.relevance),
         settings.rerank.weight,
+        settings.rerank.translation ? relevance.translation(rows).map((t) => settings.rerank!.translation * t) : [],
       )
     : hits.map((hit) => ({ hit, score: hit.score }));
   return ordered.slice(0, k).map(({ hit: { f, row, rel }, score }) => {
