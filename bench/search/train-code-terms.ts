@@ -5,10 +5,11 @@
  * Reads documented functions — the first sentence of a JSDoc comment or docstring, and the function
  * with its comments removed (the extraction of the bench's doc-comment sets: code-set.ts
  * documentedJsFunctions, python-set.ts documentedPyFunctions) — from code that is in NO bench set:
- *  - every package under node_modules except the bench sets' packages (code-set.ts,
- *    question-set.ts) and their families (eslint*, @eslint/*, engine.io*, socket.io*, express …);
+ *  - every package under node_modules under a permissive licence (MIT, ISC, Apache-2.0, BSD …) except
+ *    the bench sets' packages (code-set.ts, question-set.ts) and their families (anything eslint,
+ *    engine.io*, socket.io*, express …);
  *  - Python packages Debian installs outside the standard library, /usr/lib/python3/dist-packages
- *    (the bench's Python sets are /usr/lib/python3.11).
+ *    (the bench's Python sets are /usr/lib/python3.11), except the copyleft ones (COPYLEFT_PY).
  * Any pair whose sentence or function text also occurs in a bench set is dropped as well (vendored
  * copies). Then IBM Model 1 (Brown et al. 1993), 8 EM iterations: p(code term | doc word), both sides
  * as the index's terms (identifiers split, lower-cased, Porter stems), the code side without the
@@ -45,6 +46,16 @@ const benchPackages = new Set(
 /** Families of the bench's packages: forks and siblings share code with them. */
 const EXCLUDED = /eslint|^(engine\.io|socket\.io|express|cookie|semver|yaml|picomatch|esquery|ws$|debug$|qs$|ms$)/;
 
+/** Permissive licences (an `OR` with one of them is fine: `(MIT OR GPL-3.0-or-later)`). */
+const PERMISSIVE = /\b(MIT|ISC|Apache-2\.0|BSD-[23]-Clause|0BSD|BlueOak-1\.0\.0|Unlicense|CC0-1\.0)\b/;
+
+function licenceOf(root: string): string {
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    license?: string | { type?: string };
+  };
+  return typeof pkg.license === "string" ? pkg.license : (pkg.license?.type ?? "");
+}
+
 function nodePackages(): { root: string; name: string }[] {
   const nm = path.join(process.cwd(), "node_modules");
   const out: { root: string; name: string }[] = [];
@@ -57,11 +68,16 @@ function nodePackages(): { root: string; name: string }[] {
     for (const name of names) {
       const root = path.join(nm, name);
       if (!existsSync(path.join(root, "package.json")) || benchPackages.has(name) || EXCLUDED.test(name)) continue;
+      if (!PERMISSIVE.test(licenceOf(root))) continue;
       out.push({ root, name });
     }
   }
   return out;
 }
+
+/** Debian's Python modules under a copyleft licence (python-apt, software-properties, cupshelpers,
+ * PyGObject, pysmbc: GPL / LGPL) are left out, so the table derives from permissive code only. */
+const COPYLEFT_PY = new Set(["apt", "aptsources", "softwareproperties", "cupshelpers", "gi", "pygtkcompat", "smbc"]);
 
 const KEYWORDS = new Set(
   (
@@ -96,7 +112,7 @@ async function trainingPairs(): Promise<{ pairs: Pair[]; sources: Record<string,
     for (const f of await documentedJsFunctions(pkg.root, pkg.root, pkg.name))
       pairs.push({ ...f, source: `npm:${pkg.name}` });
   for (const e of readdirSync(DIST_PACKAGES, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!e.isDirectory() || e.name.includes(".") || e.name.startsWith("_")) continue;
+    if (!e.isDirectory() || e.name.includes(".") || e.name.startsWith("_") || COPYLEFT_PY.has(e.name)) continue;
     for (const f of await documentedPyFunctions(path.join(DIST_PACKAGES, e.name), DIST_PACKAGES))
       pairs.push({ ...f, source: `python:${e.name}` });
   }
