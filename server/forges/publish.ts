@@ -205,6 +205,7 @@ export function createPublishJob(deps: PublishDeps) {
       readFile: snapshotReader(path.resolve(src)),
       headSha: pull.reviewingSha,
       inlineCap: rules.inlineCap,
+      minConfidence: rules.minConfidence,
       failOn: rules.failOnSet ? rules.failOn : ((pull.repo.failOn as Severity | null) ?? null),
       roomUrl: url,
       incrementalFrom: pull.reviewingFrom ?? undefined,
