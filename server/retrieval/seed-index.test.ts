@@ -98,6 +98,17 @@ describe("indexSnapshotSeeded", () => {
     expect(await files("push-parent", "applyLoyaltyDiscount")).toEqual([]);
   });
 
+  it("updates an index already there (an import run again) in place instead of copying over it", async () => {
+    const { child } = await parentAndChild("again");
+    await indexSnapshotSeeded(store, "again-child", child.root, child.list(), { seedFrom: "again-parent" });
+    const built = await indexSnapshotSeeded(store, "again-child", child.root, child.list(), {
+      seedFrom: "again-parent",
+    });
+    expect(built.seed).toBeUndefined();
+    expect(built).toMatchObject({ full: false, changedFiles: 0, unchangedFiles: 8 });
+    expect(await files("again-child", "applyLoyaltyDiscount")).toEqual(["billing.ts"]);
+  });
+
   it("builds in full when there is no parent index to copy", async () => {
     const { child } = await parentAndChild("orphan");
     const built = await indexSnapshotSeeded(store, "orphan-child", child.root, child.list(), {

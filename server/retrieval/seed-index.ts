@@ -17,7 +17,7 @@ import {
   type IndexSnapshotResult,
   type SnapshotFile,
 } from "./index-snapshot.ts";
-import { copyIndex, dropIndex, type Store } from "./store/index.ts";
+import { copyIndex, dropIndex, openChunkIndex, type Store } from "./store/index.ts";
 
 export type SeedOutcome = { seeded: true; rows: number; ms: number } | { seeded: false; reason: string };
 
@@ -30,7 +30,8 @@ export async function indexSnapshotSeeded(
   options: IndexSnapshotOptions & { seedFrom?: string } = {},
 ): Promise<IndexSnapshotResult & { seed?: SeedOutcome }> {
   const { seedFrom, ...indexOptions } = options;
-  if (!seedFrom) return indexSnapshot(store, name, root, files, indexOptions);
+  // Already there (an earlier attempt of the same import, taken over): it is updated in place.
+  if (!seedFrom || (await exists(store, name))) return indexSnapshot(store, name, root, files, indexOptions);
   const seed = await copyFrom(store, seedFrom, name);
   try {
     return { ...(await indexSnapshot(store, name, root, files, indexOptions)), seed };
@@ -51,6 +52,12 @@ async function copyFrom(store: Store, from: string, to: string): Promise<SeedOut
   } catch (error) {
     return { seeded: false, reason: `copying "${from}" failed (${message(error)})` };
   }
+}
+
+async function exists(store: Store, name: string): Promise<boolean> {
+  const index = await openChunkIndex(store, name);
+  index?.close();
+  return index !== null;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
