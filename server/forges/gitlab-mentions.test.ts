@@ -218,4 +218,16 @@ describe("`@argus review` on GitLab", () => {
       /^Reviewing `[0-9a-f]{7}` now .*https:\/\/argus\.example\/reviews\/[0-9a-f-]{36}/,
     );
   }, 120_000);
+  it("says why not in GitLab's words: a closed merge request, not a pull request", async () => {
+    const { project, mr } = await openMr("acme/closed", 321, { "src/settings.py": SETTINGS });
+    mr.state = "closed";
+    const asked = await note(project, mr, "@argus review");
+    expect(asked.status).toBe(202);
+    expect(gl.rejected).toEqual([]);
+    expect(project.statuses).toHaveLength(0);
+    expect(asked.discussion.notes).toHaveLength(2);
+    const reply = asked.discussion.notes[1]!.body;
+    expect(reply).toMatch(/^This merge request is closed: Argus reviews open ones\./);
+    expect(reply).not.toMatch(/pull request/i);
+  }, 120_000);
 });

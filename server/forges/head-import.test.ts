@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestConfig } from "../../test/helpers/db.ts";
 import { startTestServer, type TestServer } from "../../test/helpers/server.ts";
 import { startGitHubStandIn, type GitHubStandIn, type StandInRepo } from "../../test/helpers/github-stand-in.ts";
-import { snapshotDirs } from "../snapshots/storage.ts";
+import { search } from "../retrieval/search.ts";
+import { connect, openChunkIndex } from "../retrieval/store/index.ts";
+import { searchIndexName, snapshotDirs } from "../snapshots/storage.ts";
 import { headLabel } from "./head-import.ts";
 
 let gh: GitHubStandIn;
@@ -51,6 +53,22 @@ async function srcAt(sha: string): Promise<string> {
     orderBy: { createdAt: "desc" },
   });
   return snapshotDirs(dataDir, row.projectId, row.id).src;
+}
+
+/** The files a full-text search of the snapshot imported at `sha` finds. */
+async function searched(sha: string, query: string): Promise<string[]> {
+  const row = await server.services.db.snapshot.findFirstOrThrow({
+    where: { sourceLabel: headLabel("acme/shop", sha), status: "ready" },
+    orderBy: { createdAt: "desc" },
+  });
+  const store = await connect(server.services.config.lancedbUri);
+  const index = await openChunkIndex(store, searchIndexName(row.id));
+  try {
+    return index ? (await search(index, query, { mode: "fulltext" })).map((h) => h.file) : [];
+  } finally {
+    index?.close();
+    store.close();
+  }
 }
 
 beforeAll(async () => {
@@ -110,6 +128,10 @@ describe("a push onto a reviewed pull request", () => {
     expect(await readFile(path.join(src, "src/util.py"), "utf8")).toContain("# reviewed copy");
     expect(await readFile(path.join(src, "src/app.py"), "utf8")).toBe(TREE["src/app.py"]);
     await expect(readFile(path.join(src, "src/old.py"), "utf8")).rejects.toThrow(/ENOENT/);
+    // The head's search index (started from the reviewed snapshot's) finds the pushed code, not the removed file.
+    expect(await searched(pull.headSha, "BACKUP_KEY_ID")).toContain("src/settings.py");
+    expect(await searched(pull.headSha, "half")).toContain("src/util.py");
+    expect(await searched(pull.headSha, "OLD")).not.toContain("src/old.py");
     // The pushed line is what the review found: an inline comment on it, and a check run for the head.
     expect(r.comments.some((c) => c.path === "src/settings.py" && c.line === 4)).toBe(true);
     expect(r.checkRuns.map((c) => c.headSha)).toContain(pull.headSha);

@@ -8,12 +8,10 @@
  * no previous snapshot (deleted, failed, never imported), a forge that cannot hand over a file inline,
  * more changed files than MAX_FETCHED_FILES (the archive is then the cheaper download).
  */
-import { createReadStream } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import path from "node:path";
+import { stat } from "node:fs/promises";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { ingestFiles, type IngestSummary, type UploadedFile } from "../codebase/ingest/index.ts";
+import { ingestOnto, type IngestSummary } from "../codebase/ingest/index.ts";
 import { snapshotDirs } from "../snapshots/storage.ts";
 import type { FileChange, Forge } from "./types.ts";
 
@@ -78,19 +76,6 @@ async function fetchChanged(forge: Forge, repo: string, sha: string, changes: Fi
   return missing ? null : got;
 }
 
-/** The previous snapshot's files but the touched ones, then the fetched ones. */
-async function* pushedTree(previousSrc: string, touched: Set<string>, fetched: Map<string, Buffer>) {
-  const entries = await readdir(previousSrc, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const abs = path.join(entry.parentPath, entry.name);
-    const rel = path.relative(previousSrc, abs).split(path.sep).join("/");
-    if (touched.has(rel)) continue;
-    yield { relativePath: rel, content: createReadStream(abs) } satisfies UploadedFile;
-  }
-  for (const [rel, bytes] of fetched) yield { relativePath: rel, content: bytes } satisfies UploadedFile;
-}
-
 /**
  * Writes the head's tree into `dest` from the snapshot at `from` and the push's changes; null (nothing
  * written) when the whole archive must be taken instead.
@@ -112,9 +97,11 @@ export async function importPushOnto(options: {
   const fetched = await fetchChanged(options.forge, options.repo, options.sha, push.changes);
   if (!fetched) return null;
   const changed = touchedPaths(push.changes);
-  const summary = await ingestFiles({
+  const summary = await ingestOnto({
     dest: options.dest,
-    files: pushedTree(previous.src, new Set(changed), fetched),
+    base: previous.src,
+    leaveOut: new Set(changed),
+    files: fetched,
     limits: options.config.ingestLimits,
   });
   return { summary, reuse: { snapshotId: previous.id, changed } };

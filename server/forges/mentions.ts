@@ -27,7 +27,7 @@ import type { CommentJob, PullJob } from "./github/intake.ts";
 import { roomUrl } from "./publish.ts";
 import { linkRepo, recordPull, type PullOutcome } from "./pull-job.ts";
 import type { Forge, PullRef } from "./types.ts";
-import { ForgeGoneError } from "./types.ts";
+import { ForgeGoneError, requestNoun } from "./types.ts";
 
 export type AnswerJob = JobMap["forge.answer"];
 
@@ -76,17 +76,23 @@ async function respond(forge: Forge, ref: PullRef, kind: "review" | "issue", com
 
 type PullOutcomeSkip = Extract<PullOutcome, { skipped: unknown }>["skipped"];
 
-/** What `@argus review` is answered when no review starts (on_request and draft cannot happen: it was asked). */
-const REVIEW_ANSWERS: Record<PullOutcomeSkip, string> = {
-  off: "Argus is switched off for this repository (Settings → Integrations).",
-  on_request: "This repository is reviewed on request.",
-  closed: "This pull request is closed: Argus reviews open ones.",
-  draft: "This pull request is a draft.",
-  reviewed: "This head commit is already reviewed",
-  gone: "This pull request is gone on the forge.",
-  nothing: "Nothing to review: the changes since the last review touch no file Argus reviews.",
-  import: "The head commit could not be imported; the project's page in Argus says why.",
-};
+/**
+ * What `@argus review` is answered when no review starts (on_request and draft cannot happen: it was
+ * asked), in the forge's words (`noun`: pull request, or merge request on GitLab).
+ */
+function reviewAnswer(skipped: PullOutcomeSkip, noun: string): string {
+  const answers: Record<PullOutcomeSkip, string> = {
+    off: "Argus is switched off for this repository (Settings → Integrations).",
+    on_request: "This repository is reviewed on request.",
+    closed: `This ${noun} is closed: Argus reviews open ones.`,
+    draft: `This ${noun} is a draft.`,
+    reviewed: "This head commit is already reviewed",
+    gone: `This ${noun} is gone on the forge.`,
+    nothing: "Nothing to review: the changes since the last review touch no file Argus reviews.",
+    import: "The head commit could not be imported; the project's page in Argus says why.",
+  };
+  return answers[skipped];
+}
 
 export function createMentions(deps: MentionDeps) {
   const { db, config, log } = deps;
@@ -110,7 +116,10 @@ export function createMentions(deps: MentionDeps) {
         where: { number: job.number, repo: { installationId: job.installationId, externalId: String(job.repo.id) } },
       });
       const room = pull?.lastReviewUid ? ` — [the review room](${roomUrl(config, pull.lastReviewUid)})` : "";
-      body = outcome.skipped === "reviewed" ? `${head} is already reviewed${room}.` : REVIEW_ANSWERS[outcome.skipped];
+      body =
+        outcome.skipped === "reviewed"
+          ? `${head} is already reviewed${room}.`
+          : reviewAnswer(outcome.skipped, requestNoun(forge.kind));
     }
     await respond(forge, ref, job.comment.kind, replyTo, body);
   }
@@ -145,7 +154,13 @@ export function createMentions(deps: MentionDeps) {
     const pull = await recordPull(db, repo.id, job.number, await forge.pull(ref));
     const where = await target(job, forge, repo, pull);
     if (!where)
-      return respond(forge, ref, job.comment.kind, replyTo, REVIEW_ANSWERS.import.replace("head commit", "code"));
+      return respond(
+        forge,
+        ref,
+        job.comment.kind,
+        replyTo,
+        reviewAnswer("import", requestNoun(forge.kind)).replace("head commit", "code"),
+      );
     const askerId = forgePersonId(forge.kind, job.comment.author);
     let answerUid: string;
     try {

@@ -140,6 +140,24 @@ describe("the review plan", () => {
     expect(plan.fixed).toEqual(["gone"]);
   });
 
+  it("posts no finding under min_confidence, inline or in the list: the summary only counts it", () => {
+    const findings = [
+      finding({ fingerprint: "sure", confidence: 0.9, title: "eval of input" }),
+      finding({ fingerprint: "unsure", confidence: 0.4, startLine: 3, endLine: 3, title: "maybe unused" }),
+      finding({ fingerprint: "unsure-off-diff", confidence: 0.3, file: "other.py", title: "maybe slow" }),
+    ];
+    const plan = planReview(input({ findings, minConfidence: 0.6 }));
+    expect(plan.comments.map((c) => c.fingerprint)).toEqual(["sure"]);
+    expect(plan.inSummary).toEqual([]);
+    expect(plan.summary).not.toMatch(/maybe unused|maybe slow/);
+    expect(plan.summary).toContain("**3 findings**");
+    expect(plan.summary).toContain("2 findings under the confidence floor (0.6, .argus.yaml min_confidence)");
+    // Without the key every finding is posted as before.
+    const all = planReview(input({ findings }));
+    expect(all.comments.map((c) => c.fingerprint)).toEqual(["sure", "unsure"]);
+    expect(all.inSummary.map((f) => f.fingerprint)).toEqual(["unsure-off-diff"]);
+  });
+
   it("fails the check only at the configured severity", () => {
     const findings = [finding({ severity: "high" })];
     expect(planReview(input({ findings, failOn: "critical" })).check.conclusion).toBe("success");

@@ -2,7 +2,8 @@
  * What one review of a pull request posts, decided from the review's findings and the PR's diff
  * (pure: the job reads, this decides, the adapter writes):
  *  - inline comments only on the diff's added lines, most severe first, up to the inline cap, never
- *    one whose finding was already posted on this PR (fingerprints);
+ *    one whose finding was already posted on this PR (fingerprints), nor one less confident than the
+ *    repository's min_confidence (counted in the summary, not listed: the threshold says they are noise);
  *  - everything else in the summary (outside the diff, over the cap, refused by the forge);
  *  - findings posted before that this review no longer raises: fixed, their threads resolved;
  *  - the check: neutral unless a finding reaches the failing severity the repository configured.
@@ -39,6 +40,8 @@ export interface PlanInput {
   readFile: (path: string) => string | null;
   headSha: string;
   inlineCap: number;
+  /** Findings below this confidence (0–1) are only counted in the summary (.argus.yaml min_confidence). */
+  minConfidence?: number;
   /** The severity that fails the check; null: the check is neutral whatever is found. */
   failOn: Severity | null;
   /** The PR's room in Argus. */
@@ -51,6 +54,8 @@ export interface PlanInput {
 
 export interface ReviewPlan {
   comments: InlineComment[];
+  /** Findings under min_confidence: in the summary's count only. */
+  belowConfidence: PlanFinding[];
   /** Findings reported in the summary only (outside the diff, over the cap, refused inline). */
   inSummary: PlanFinding[];
   /** Earlier findings this review no longer raises. */
@@ -85,7 +90,14 @@ function where(f: PlanFinding): string {
   return f.startLine === f.endLine ? `${f.file}:${f.startLine}` : `${f.file}:${f.startLine}-${f.endLine}`;
 }
 
-function summaryBody(input: PlanInput, inline: number, inSummary: PlanFinding[], fixed: number, all: PlanFinding[]) {
+function summaryBody(
+  input: PlanInput,
+  inline: number,
+  inSummary: PlanFinding[],
+  fixed: number,
+  all: PlanFinding[],
+  belowConfidence: number,
+) {
   const counts = new Map<Severity, number>();
   for (const f of all) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
   const tally = [...counts.entries()]
@@ -102,6 +114,10 @@ function summaryBody(input: PlanInput, inline: number, inSummary: PlanFinding[],
     all.length === 0 ? "No findings." : `**${all.length} finding${all.length === 1 ? "" : "s"}**: ${tally}`,
   ];
   if (inline) lines.push(`${inline} new inline comment${inline === 1 ? "" : "s"} on the changed lines.`);
+  if (belowConfidence)
+    lines.push(
+      `${belowConfidence} finding${belowConfidence === 1 ? "" : "s"} under the confidence floor (${input.minConfidence}, .argus.yaml min_confidence) ${belowConfidence === 1 ? "is" : "are"} counted here, not posted.`,
+    );
   if (fixed) lines.push(`${fixed} earlier finding${fixed === 1 ? "" : "s"} fixed by this push (thread resolved).`);
   if (inSummary.length) {
     lines.push("", "### Not on the changed lines", "");
@@ -118,8 +134,13 @@ export function planReview(input: PlanInput, refusedInline = new Set<string>()):
   const current = new Set(findings.map((f) => f.fingerprint));
   const comments: InlineComment[] = [];
   const inSummary: PlanFinding[] = [];
+  const belowConfidence: PlanFinding[] = [];
   for (const f of findings) {
     if (input.posted.has(f.fingerprint) || input.postedResolved?.has(f.fingerprint)) continue; // already on the PR
+    if (f.confidence < (input.minConfidence ?? 0)) {
+      belowConfidence.push(f);
+      continue;
+    }
     const anchor = refusedInline.has(f.fingerprint) ? null : anchorFor(input.lines.get(f.file), f.startLine, f.endLine);
     if (!anchor || comments.length >= input.inlineCap) {
       inSummary.push(f);
@@ -145,7 +166,7 @@ export function planReview(input: PlanInput, refusedInline = new Set<string>()):
     title: failing.length
       ? `${failing.length} finding${failing.length === 1 ? "" : "s"} at ${input.failOn} or worse`
       : `${findings.length} finding${findings.length === 1 ? "" : "s"}`,
-    summary: summaryBody(input, comments.length, inSummary, fixed.length, findings),
+    summary: summaryBody(input, comments.length, inSummary, fixed.length, findings, belowConfidence.length),
     annotations: findings.map((f) => ({
       path: f.file,
       startLine: f.startLine,
@@ -156,5 +177,5 @@ export function planReview(input: PlanInput, refusedInline = new Set<string>()):
     })),
     detailsUrl: input.roomUrl,
   };
-  return { comments, inSummary, fixed, summary: check.summary, check };
+  return { comments, inSummary, belowConfidence, fixed, summary: check.summary, check };
 }

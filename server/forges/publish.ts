@@ -23,7 +23,7 @@ import { readRepoRules } from "./repo-rules.ts";
 import { selectReviewed } from "./selection.ts";
 import { matcherFor } from "../lib/path-match.ts";
 import { atLeast } from "../shared/findings.ts";
-import { StaleLineError, type Forge, type PostedComment, type PullRef } from "./types.ts";
+import { requestNoun, StaleLineError, type Forge, type PostedComment, type PullRef } from "./types.ts";
 
 const MAX_SUGGESTION_SOURCE_BYTES = 1024 * 1024;
 
@@ -54,11 +54,15 @@ function snapshotReader(root: string) {
 }
 
 /** The summary's line about a huge PR's files that were not reviewed. */
-export function skippedNote(skipped: string[], rules: { maxFiles: number; maxLines: number }): string {
+export function skippedNote(
+  skipped: string[],
+  rules: { maxFiles: number; maxLines: number },
+  noun = "pull request",
+): string {
   const shown = skipped.slice(0, 20).map((p) => `\`${p}\``);
   const more = skipped.length > shown.length ? ` and ${skipped.length - shown.length} more` : "";
   return (
-    `This pull request is over the review's limits (${rules.maxFiles} files, ${rules.maxLines} changed lines — ` +
+    `This ${noun} is over the review's limits (${rules.maxFiles} files, ${rules.maxLines} changed lines — ` +
     `.argus.yaml max_files / max_lines): ${skipped.length} file${skipped.length === 1 ? " was" : "s were"} not reviewed: ` +
     `${shown.join(", ")}${more}.`
   );
@@ -190,7 +194,7 @@ export function createPublishJob(deps: PublishDeps) {
       // A huge PR: what its review left out (the same selection as pull-job.ts, over the same diff).
       const candidates = diff.filter((f) => f.status !== "removed" && !ignored(f.path)).map((f) => f.path);
       const { skipped } = selectReviewed(diff, candidates, rules);
-      if (skipped.length) notes.push(skippedNote(skipped, rules));
+      if (skipped.length) notes.push(skippedNote(skipped, rules, requestNoun(forge.kind)));
     }
     const input: PlanInput = {
       findings,
@@ -201,6 +205,7 @@ export function createPublishJob(deps: PublishDeps) {
       readFile: snapshotReader(path.resolve(src)),
       headSha: pull.reviewingSha,
       inlineCap: rules.inlineCap,
+      minConfidence: rules.minConfidence,
       failOn: rules.failOnSet ? rules.failOn : ((pull.repo.failOn as Severity | null) ?? null),
       roomUrl: url,
       incrementalFrom: pull.reviewingFrom ?? undefined,

@@ -20,6 +20,16 @@ describe(".argus.yaml", () => {
     });
   });
 
+  it("reads min_confidence (0–1) and refuses one outside it with its line", () => {
+    expect(parseRepoRules("min_confidence: 0.6\n")).toEqual({
+      rules: { ...DEFAULT_RULES, minConfidence: 0.6 },
+      problems: [],
+    });
+    const wrong = parseRepoRules("fail_on: high\nmin_confidence: 60\n");
+    expect(wrong.rules).toEqual(DEFAULT_RULES);
+    expect(wrong.problems[0]).toMatch(/^\.argus\.yaml line 2: min_confidence: /);
+  });
+
   it("an empty file is the defaults", () => {
     expect(parseRepoRules("")).toEqual({ rules: DEFAULT_RULES, problems: [] });
   });

@@ -3,6 +3,7 @@
  *
  *   ignore: ["vendor/**", "docs/"]   # paths never reviewed nor commented on
  *   min_severity: low                # findings below are dropped
+ *   min_confidence: 0.6              # findings below are not posted inline, only counted in the summary
  *   fail_on: high                    # the Argus check fails at this severity or worse (default: never)
  *   max_inline_comments: 10          # the rest go to the summary, most severe first
  *   max_files: 200                   # a bigger PR is reviewed on its first files (the summary lists the rest)
@@ -31,6 +32,7 @@ const rulesSchema = z
   .object({
     ignore: z.array(z.string().trim().min(1).max(500)).max(200).default([]),
     min_severity: severitySchema.default("info"),
+    min_confidence: z.number().min(0).max(1).default(0),
     fail_on: severitySchema.nullable().default(null),
     max_inline_comments: z.number().int().min(0).max(100).default(DEFAULT_INLINE_CAP),
     max_files: z.number().int().min(1).max(MAX_FILES).default(MAX_FILES),
@@ -43,6 +45,8 @@ const rulesSchema = z
 export interface RepoRules {
   ignore: string[];
   minSeverity: Severity;
+  /** Findings less confident than this (0–1) are counted in the summary, not posted inline. */
+  minConfidence: number;
   failOn: Severity | null;
   /** Whether the file said fail_on (else the repository's setting in Argus applies). */
   failOnSet: boolean;
@@ -56,6 +60,7 @@ export interface RepoRules {
 export const DEFAULT_RULES: RepoRules = {
   ignore: [],
   minSeverity: "info",
+  minConfidence: 0,
   failOn: null,
   failOnSet: false,
   inlineCap: DEFAULT_INLINE_CAP,
@@ -103,6 +108,7 @@ export function parseRepoRules(text: string): RulesRead {
     rules: {
       ignore: r.ignore,
       minSeverity: r.min_severity,
+      minConfidence: r.min_confidence,
       failOn: r.fail_on,
       failOnSet: value !== null && typeof value === "object" && "fail_on" in value,
       inlineCap: r.max_inline_comments,

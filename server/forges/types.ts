@@ -83,6 +83,9 @@ export class StaleLineError extends Error {
   }
 }
 
+/** What the forge calls a pull request, for the text Argus writes there (GitLab: a merge request). */
+export const requestNoun = (kind: Forge["kind"]) => (kind === "gitlab" ? "merge request" : "pull request");
+
 /** The repository or pull request is gone (deleted, or the installation lost access). */
 export class ForgeGoneError extends Error {
   constructor(message: string) {

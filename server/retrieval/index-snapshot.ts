@@ -12,8 +12,6 @@
  * searchable.
  */
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
-import path from "node:path";
 import { chunkCode } from "./chunk/code.ts";
 import { chunkText, optionsFromUltrarag, type TextChunkOptions } from "./chunk/text.ts";
 import { embedderChanged, embedderForFullBuild, fittedEmbedder } from "./embed/for-build.ts";
@@ -34,6 +32,7 @@ import {
   type Store,
 } from "./store/index.ts";
 import { lineLocator } from "../lib/line-locator.ts";
+import { readSources } from "./read-sources.ts";
 
 /** Bumped when chunking or row contents change: every file then counts as changed. */
 export const CHUNKING_VERSION = 2;
@@ -118,20 +117,14 @@ export async function indexSnapshot(
   const changed: Prepared[] = [];
   const listed = new Set<string>();
   let unchangedFiles = 0;
-  for (const file of files) {
+  for await (const read of readSources(root, files, maxBytes)) {
+    const { file } = read;
     listed.add(file.path);
-    let source: Buffer;
-    try {
-      const abs = path.resolve(root, file.path);
-      if ((await stat(abs)).size > maxBytes) {
-        skipped.push({ path: file.path, reason: `larger than ${maxBytes} bytes` });
-        continue;
-      }
-      source = await readFile(abs);
-    } catch (error) {
-      skipped.push({ path: file.path, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+    if ("skipped" in read) {
+      skipped.push({ path: file.path, reason: read.skipped });
       continue;
     }
+    const { source } = read;
     const hash = createHash("sha256")
       .update(`argus-chunks-v${CHUNKING_VERSION}\0${file.language}\0`)
       .update(source)

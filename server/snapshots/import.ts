@@ -20,7 +20,7 @@ import { buildSymbolIndex } from "../codebase/symbols/index.ts";
 import { runStaticAnalysis } from "../codebase/analysis/index.ts";
 import type { Finding } from "../codebase/analysis/types.ts";
 import { connect } from "../retrieval/store/index.ts";
-import { indexSnapshot } from "../retrieval/index-snapshot.ts";
+import { indexSnapshotSeeded, type SeedOutcome } from "../retrieval/seed-index.ts";
 import type { Embedder } from "../retrieval/embed/types.ts";
 import type { snapshotDirs } from "./storage.ts";
 
@@ -56,8 +56,12 @@ export interface ImportOptions {
   externalToolsPath?: string;
   /** Per-file budget of the taint analysis in ms (default 3 s): one pathological file cannot stall an import. */
   taintBudgetMs?: number;
-  /** Where to build the code-search index (LanceDB directory + index name); omitted: no search index. */
-  search?: { uri: string; name: string; embedder?: Embedder };
+  /**
+   * Where to build the code-search index (LanceDB directory + index name); omitted: no search index.
+   * `seedFrom`: the index of the snapshot this one was derived from (a push): the new index starts as
+   * its copy and only the files that differ are re-indexed (retrieval/seed-index.ts).
+   */
+  search?: { uri: string; name: string; embedder?: Embedder; seedFrom?: string };
   /**
    * Run ESLint with the project's own config when it has one. Off by default: a flat config is
    * JavaScript, so this runs uploaded code on the server (contained in a worker with a timeout).
@@ -113,8 +117,16 @@ export async function runImport(
   dirs: ReturnType<typeof snapshotDirs>,
   report: (stage: ImportStage, fraction: number, message: string) => void = () => {},
   options: ImportOptions = {},
-): Promise<{ ingest: IngestSummary; summary: SnapshotSummary; findings: Finding[] }> {
+): Promise<{
+  ingest: IngestSummary;
+  summary: SnapshotSummary;
+  findings: Finding[];
+  timings: ImportTimings;
+  /** Whether the search index started from `search.seedFrom`'s, or why not. */
+  searchSeed?: SeedOutcome;
+}> {
   const limits = resolveLimits(options.limits ?? {});
+  const clock = stageClock();
   const ingest = await materialise(
     source,
     dirs.src,
@@ -122,6 +134,7 @@ export async function runImport(
     (p) => report("ingesting", ingestFraction(p), `${p.phase.replace("_", " ")}: ${p.files} files`),
     options.git,
   );
+  const materialiseMs = clock();
   report("indexing", 0.4, `Indexing ${ingest.walk.files.length} files`);
   await mkdir(dirs.index, { recursive: true });
   const index = await buildSymbolIndex({
@@ -136,22 +149,26 @@ export async function runImport(
     onProgress: ({ done, total }) =>
       report("indexing", 0.4 + 0.45 * (total ? done / total : 1), `Indexing: ${done} of ${total} files`),
   });
+  const symbolsMs = clock();
+  let searchSeed: SeedOutcome | undefined;
   if (options.search) {
     report("indexing", 0.8, "Building the code search index");
     const store = await connect(options.search.uri);
     try {
-      const built = await indexSnapshot(
+      const built = await indexSnapshotSeeded(
         store,
         options.search.name,
         dirs.src,
         ingest.walk.files.map((f) => ({ path: f.path, language: f.language })),
-        { embedder: options.search.embedder },
+        { embedder: options.search.embedder, seedFrom: options.search.seedFrom },
       );
+      searchSeed = built.seed;
       if (built.rebuilt) report("indexing", 0.84, built.rebuilt);
     } finally {
       store.close();
     }
   }
+  const searchMs = clock();
   report("analyzing", 0.86, "Static analysis (ESLint; ruff, bandit and ShellCheck when available)");
   const analysis = await runStaticAnalysis({
     root: dirs.src,
@@ -167,6 +184,7 @@ export async function runImport(
           ? { envPath: options.externalToolsPath }
           : undefined,
   });
+  const analysisMs = clock();
   // A file whose analysis stopped early (time budget, nesting, parse errors) is named, with why.
   const notes = index.analysisNotes;
   if (notes.length) {
@@ -193,5 +211,30 @@ export async function runImport(
     tools: analysis.runs.map((r) => ({ tool: r.tool, status: r.status, detail: r.detail })),
     ...(notes.length ? { analysisNotes: notes.slice(0, MAX_ANALYSIS_NOTES) } : {}),
   };
-  return { ingest, summary, findings };
+  return {
+    ingest,
+    summary,
+    findings,
+    timings: { materialiseMs, symbolsMs, searchMs, analysisMs },
+    ...(searchSeed ? { searchSeed } : {}),
+  };
+}
+
+/** Where an import's time went, per stage (ms): for the log, and for finding the slow one. */
+export interface ImportTimings {
+  materialiseMs: number;
+  symbolsMs: number;
+  searchMs: number;
+  analysisMs: number;
+}
+
+/** Each call returns the ms since the previous one (or since it was made). */
+function stageClock(): () => number {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    const ms = Math.round(now - last);
+    last = now;
+    return ms;
+  };
 }

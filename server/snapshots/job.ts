@@ -104,7 +104,9 @@ export function createIngestJob(deps: {
     }
     const started = Date.now();
     try {
-      const { ingest, summary, findings } = await runImport(
+      // A push (or re-import) onto a previous snapshot starts from that snapshot's search index.
+      const previous = job.source.kind === "uploaded" ? job.source.reuse?.snapshotId : undefined;
+      const { ingest, summary, findings, timings, searchSeed } = await runImport(
         await toImportSource(job.source, dirs.base),
         dirs,
         (stage, fraction, message) => report({ status: stage, progress: fraction, message }),
@@ -116,10 +118,16 @@ export function createIngestJob(deps: {
             uri: searchStoreUri(config),
             name: searchIndexName(snapshot.id),
             embedder: await createEmbedderFromSettings(config.embeddings),
+            ...(previous ? { seedFrom: searchIndexName(previous) } : {}),
           },
           ...(job.source.kind === "uploaded" && job.source.reuse ? { reuse: await reused(job.source.reuse) } : {}),
         },
       );
+      if (searchSeed && !searchSeed.seeded)
+        log.warn(
+          { snapshot: snapshot.uid, reason: searchSeed.reason },
+          "the previous snapshot's search index could not be reused; built in full",
+        );
       report({ status: "analyzing", progress: 0.96, message: "Saving findings" }, true);
       await report.settle();
       await db.$transaction(async (tx) => {
@@ -146,7 +154,16 @@ export function createIngestJob(deps: {
           data: { status: "ready", currentSnapshotId: snapshot.id },
         });
       });
-      log.info({ snapshot: snapshot.uid, files: summary.files, ms: Date.now() - started }, "snapshot ready");
+      log.info(
+        {
+          snapshot: snapshot.uid,
+          files: summary.files,
+          ms: Date.now() - started,
+          ...timings,
+          ...(searchSeed?.seeded ? { searchSeededMs: searchSeed.ms } : {}),
+        },
+        "snapshot ready",
+      );
     } catch (err) {
       await report.settle();
       const { message } = publicError(err, { doing: "importing the code", log, context: { snapshot: snapshot.uid } });

@@ -2,6 +2,7 @@
 export { ingestZip, type ZipIngestOptions } from "./zip.ts";
 export { ingestFiles, type FilesIngestOptions, type UploadedFile } from "./files.ts";
 export { ingestFolder, type FolderIngestOptions } from "./folder.ts";
+export { ingestOnto, type OntoIngestOptions } from "./onto.ts";
 export { ingestGit, type GitIngestOptions } from "./git.ts";
 export { ingestPath, type PathIngestOptions } from "./path.ts";
 export { parseGitUrl, type ParsedGitUrl } from "./git-url.ts";

@@ -11,6 +11,7 @@ export {
 } from "./write.ts";
 export { DEFAULT_ANN_THRESHOLD, planIndexes, type IndexPlan, type VectorIndexKind } from "./indexes.ts";
 export { optimizeIndex, type OptimizeResult } from "./maintenance.ts";
+export { copyIndex } from "./copy.ts";
 export { createIndexCache, type IndexCache } from "./index-cache.ts";
 export { globToRegex, sqlIn, sqlString } from "./sql.ts";
 export type { ChunkRow, StoredHit } from "./schema.ts";

@@ -19,7 +19,8 @@ function webhookUrlOf(fromServer: string | null): string {
     : `${window.location.origin}/api/forges/gitlab/webhook`;
 }
 
-function WebhookUrl({ url }: { url: string }) {
+/** The URL to paste into GitLab, and how to set the webhook up so both reviews and `@argus` notes arrive. */
+export function WebhookUrl({ url }: { url: string }) {
   return (
     <div className="mt-2">
       <p className="flex items-center gap-2 text-sm">
@@ -31,7 +32,8 @@ function WebhookUrl({ url }: { url: string }) {
       </p>
       <p className="text-xs text-zinc-500">
         In GitLab: the project or group → Settings → Webhooks → Add new webhook. This URL, the secret token entered
-        here, trigger <em>Merge request events</em>.
+        here, and under Trigger tick both <em>Merge request events</em> (reviews) and <em>Comments</em> (without it,
+        @argus in a merge request note never reaches Argus).
       </p>
     </div>
   );
