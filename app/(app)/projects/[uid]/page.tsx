@@ -12,8 +12,7 @@ async function load({ trpc, fetch }: PageLoad, uid: string, search: Search) {
     fetch(trpc.projects.get.queryOptions({ uid })),
     fetch(trpc.snapshots.list.queryOptions({ projectUid: uid })),
   ]);
-  const selected =
-    snapshots.find((s) => s.uid === search.snapshot) ?? snapshots.find((s) => s.status === "ready");
+  const selected = snapshots.find((s) => s.uid === search.snapshot) ?? snapshots.find((s) => s.status === "ready");
   if (!selected || (search.tab ?? "files") !== "files") return;
   const snapshotUid = selected.uid;
   const tree = await fetch(trpc.snapshots.tree.queryOptions({ snapshotUid }));
