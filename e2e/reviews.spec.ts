@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buildZip } from "../test/helpers/zip.ts";
+import { hydrated } from "./support/hydration.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
 
 // One story in the browser: import a small project with two planted flaws, start a static review from
@@ -117,6 +118,7 @@ test("start a static review in the browser and read its report", async ({ page }
   await expect(sql.getByRole("button", { name: "Restore" })).toBeVisible();
   await expect(sql).toContainText("false positive");
   await page.reload();
+  await hydrated(page);
   const sqlAgain = page
     .getByRole("list", { name: "Findings" })
     .locator(":scope > li")
@@ -196,6 +198,7 @@ test("jump from a finding to the highlighted code, and find the review in the li
   test.skip(!reviewUrl, "needs the review of the first test");
   await signIn(page);
   await page.goto(reviewUrl);
+  await hydrated(page);
   const aws = page.getByRole("list", { name: "Findings" }).getByRole("listitem").filter({ hasText: "app/config.py:2" });
   await aws.getByRole("button", { expanded: false }).click();
   await aws.getByRole("link", { name: "Open in code" }).click();
@@ -204,6 +207,7 @@ test("jump from a finding to the highlighted code, and find the review in the li
   await expect(page.locator("#L2")).toContainText("AWS_ACCESS_KEY_ID");
   // A step of a data flow opens the code at its line.
   await page.goto(reviewUrl);
+  await hydrated(page);
   const sql = page.getByRole("list", { name: "Findings" }).locator(":scope > li").filter({ hasText: "app/users.py:6" });
   await sql.getByRole("button", { expanded: false }).click();
   await sql.getByRole("list", { name: "Data flow" }).getByRole("link").first().click();
