@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buildZip } from "../test/helpers/zip.ts";
+import { hydrated } from "./support/hydration.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
 
 // One story in the browser: import a small project with two planted flaws, start a static review from
@@ -50,6 +51,7 @@ async function signIn(page: Page) {
 }
 
 let reviewUrl = "";
+let projectUrl = "";
 
 test("start a static review in the browser and read its report", async ({ page }) => {
   test.setTimeout(240_000);
@@ -62,6 +64,7 @@ test("start a static review in the browser and read its report", async ({ page }
   await page.getByRole("button", { name: "Create project" }).click();
   // A new project opens on its page, its import at the top.
   await expect(page.getByRole("heading", { name: projectName })).toBeVisible();
+  projectUrl = page.url();
   await page.getByLabel("Zip archive").setInputFiles({ name: "shop.zip", mimeType: "application/zip", buffer: zip });
   await expect(page.getByRole("list", { name: "Files" }).getByRole("link", { name: "app/users.py" })).toBeVisible({
     timeout: 60_000,
@@ -115,6 +118,7 @@ test("start a static review in the browser and read its report", async ({ page }
   await expect(sql.getByRole("button", { name: "Restore" })).toBeVisible();
   await expect(sql).toContainText("false positive");
   await page.reload();
+  await hydrated(page);
   const sqlAgain = page
     .getByRole("list", { name: "Findings" })
     .locator(":scope > li")
@@ -155,10 +159,46 @@ test("start a static review in the browser and read its report", async ({ page }
   ).toEqual([4, 4, 6]);
 });
 
+// Issue 28, point 3: the page's content is in the server's HTML, read with the session — a browser
+// without any script shows the review's findings and the project's files.
+test("the review's findings and the project's files are in the page without any script", async ({ page, browser }) => {
+  test.skip(!reviewUrl, "needs the review of the first test");
+  await signIn(page);
+  const noScript = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  try {
+    const p = await noScript.newPage();
+    await p.goto(reviewUrl);
+    await expect(p.getByRole("heading", { name: `Review of ${projectName}` })).toBeVisible();
+    const findings = p.getByRole("list", { name: "Findings" }).locator(":scope > li");
+    await expect(findings.filter({ hasText: "app/config.py:2" })).toBeVisible();
+    await expect(findings.filter({ hasText: "app/users.py:6" })).toBeVisible();
+
+    await p.goto(projectUrl);
+    await expect(p.getByRole("heading", { name: projectName })).toBeVisible();
+    await expect(p.getByRole("list", { name: "Files" }).getByRole("link", { name: "app/users.py" })).toBeVisible();
+    // A file asked for in the address, with its code.
+    await p.goto(`${projectUrl}?file=app%2Fconfig.py`);
+    await expect(p.locator("#L2")).toContainText("AWS_ACCESS_KEY_ID");
+    await expect(p.getByRole("list", { name: "Outline" })).toContainText("AWS_ACCESS_KEY_ID");
+
+    // A review that is not there: the page still renders (the failed read is left to the browser).
+    const missing = await p.goto("/reviews/00000000-0000-4000-8000-000000000000");
+    expect(missing?.status()).toBe(200);
+    await expect(p.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await expect(p.getByRole("list", { name: "Findings" })).toHaveCount(0);
+  } finally {
+    await noScript.close();
+  }
+});
+
 test("jump from a finding to the highlighted code, and find the review in the lists", async ({ page }) => {
   test.skip(!reviewUrl, "needs the review of the first test");
   await signIn(page);
   await page.goto(reviewUrl);
+  await hydrated(page);
   const aws = page.getByRole("list", { name: "Findings" }).getByRole("listitem").filter({ hasText: "app/config.py:2" });
   await aws.getByRole("button", { expanded: false }).click();
   await aws.getByRole("link", { name: "Open in code" }).click();
@@ -167,6 +207,7 @@ test("jump from a finding to the highlighted code, and find the review in the li
   await expect(page.locator("#L2")).toContainText("AWS_ACCESS_KEY_ID");
   // A step of a data flow opens the code at its line.
   await page.goto(reviewUrl);
+  await hydrated(page);
   const sql = page.getByRole("list", { name: "Findings" }).locator(":scope > li").filter({ hasText: "app/users.py:6" });
   await sql.getByRole("button", { expanded: false }).click();
   await sql.getByRole("list", { name: "Data flow" }).getByRole("link").first().click();
@@ -223,6 +264,9 @@ test("2,000 findings stay responsive: the list is virtualised and filters apply 
     route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ result: { data: many } }) }),
   );
   await signIn(page);
+  // The page's HTML carries the real findings (read on the server); with the browser's clock a
+  // minute ahead they are stale on arrival, so the page reads them again, and gets the 2,000.
+  await page.clock.setFixedTime(Date.now() + 60_000);
   await page.goto(reviewUrl);
   await expect(page.getByText("2000 of 2000 shown")).toBeVisible();
   const rows = page.getByRole("list", { name: "Findings" }).getByRole("listitem");

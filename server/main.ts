@@ -19,6 +19,7 @@ import { createServices, setServices, type Services } from "./context.ts";
 import type { Logger } from "./logger.ts";
 import { migrate } from "./db/migrate.ts";
 import { createRequestHandler, createWorkerRequestHandler } from "./http/handler.ts";
+import { registerPageQueries } from "./trpc/page-queries.ts";
 import { seedAllWorkspaces } from "./prompts/builtins.ts";
 import { attachSocketServer, attachWorkerFanout, type ArgusSocketServer } from "./realtime/socket.ts";
 import { roleRefusal, type Role } from "./process-role.ts";
@@ -69,6 +70,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let nextHandler:
     ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => Promise<void>) | undefined;
   if ((opts.ui ?? true) && role !== "worker") {
+    // The pages' server components run their first queries in this process (server/trpc/page-queries.ts).
+    registerPageQueries(services);
     const { default: next } = await import("next");
     const app = next({ dev: opts.dev ?? false, dir: repoRoot, hostname: "localhost", port: config.port });
     await app.prepare();

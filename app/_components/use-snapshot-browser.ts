@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import type { Severity } from "@/server/shared/findings.ts";
-import { defaultFile } from "./file-tree.tsx";
+import { defaultFile } from "./file-paths.ts";
 
 export type SnapshotTab = "files" | "findings";
 

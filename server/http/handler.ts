@@ -10,10 +10,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { toNodeHandler } from "better-auth/node";
-import { actorFromHeaders, SIGN_UP_CLOSED, toHeaders } from "../auth/auth.ts";
+import { SIGN_UP_CLOSED, toHeaders } from "../auth/auth.ts";
 import type { Services } from "../context.ts";
 import { checkHealth } from "./health.ts";
 import type { Role } from "../process-role.ts";
+import { createTrpcContext } from "../trpc/context.ts";
 import { appRouter } from "../trpc/router.ts";
 import { handleUpload, UPLOAD_ROUTE } from "./routes/snapshot-upload.ts";
 import { EXPORT_ROUTE, handleExport } from "./routes/review-export.ts";
@@ -68,11 +69,10 @@ export function createRequestHandler(services: Services, next?: Handler, role: R
     basePath: "/api/trpc/",
     // No API input is anywhere near this; a bigger body is refused before it is buffered.
     maxBodySize: MAX_BODY_BYTES,
-    createContext: async ({ req, res }) => ({
-      services,
-      actor: await actorFromHeaders(services.auth, toHeaders(req.headers)),
-      appendResponseHeader: (name: string, value: string) => res.appendHeader(name, value),
-    }),
+    createContext: ({ req, res }) =>
+      createTrpcContext(services, toHeaders(req.headers), {
+        appendResponseHeader: (name, value) => res.appendHeader(name, value),
+      }),
   });
 
   const hsts = hstsFor(config.publicUrl);

@@ -5,14 +5,20 @@
  * Sandbox the agent used). Where it looks is server/shared/follow-target.ts; whether to follow is
  * each user's choice, off by default, kept in this browser.
  */
+import dynamic from "next/dynamic";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
 import { useCallback, useSyncExternalStore } from "react";
-import { CodeViewer } from "@/app/_components/code-viewer.tsx";
 import { Card, cx } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import type { FollowTarget } from "@/server/shared/follow-target.ts";
 import { codeHref } from "./format.ts";
+
+// The code viewer (highlight.js) shows only when following is on and the agent has opened a file:
+// its own chunk, not part of the review page's first load.
+const CodeViewer = dynamic(() => import("@/app/_components/code-viewer.tsx").then((m) => m.CodeViewer), {
+  ssr: false,
+});
 
 const key = (userId: string) => `argus:follow-agent:${userId}`;
 const listeners = new Set<() => void>();

@@ -26,11 +26,20 @@ export function formatDuration(ms: number): string {
   return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-export const formatDate = (d: string | Date | null | undefined) =>
-  d ? new Date(d).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" }) : "—";
+/** `local` false: the server's form (en-US, UTC), for a render that must match the server's HTML
+ * (app/_lib/use-hydrated.ts); true: the browser's locale and time zone. */
+export const formatDate = (d: string | Date | null | undefined, local = true) =>
+  d
+    ? local
+      ? new Date(d).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" })
+      : `${new Date(d).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", hourCycle: "h23", timeZone: "UTC" })} UTC`
+    : "—";
 
-export function formatTokens(n: number): string {
-  return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : n.toLocaleString();
+/** A count with the locale's digit grouping (`local` as for formatDate). */
+export const formatCount = (n: number, local = true) => n.toLocaleString(local ? undefined : "en-US");
+
+export function formatTokens(n: number, local = true): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : formatCount(n, local);
 }
 
 export function formatCost(usd: number | undefined): string | null {

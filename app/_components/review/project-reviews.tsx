@@ -1,12 +1,16 @@
 "use client";
 /** The reviews section of a project page: its latest reviews (live while running) and the trend chart. */
+import dynamic from "next/dynamic";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/app/_lib/trpc.ts";
 import { Card, DelayedSkeleton } from "../ui.tsx";
 import { ReviewRows } from "./review-rows.tsx";
-import { TrendChart } from "./trend-chart.tsx";
 import { isActive } from "./types.ts";
+
+// The chart (recharts, a large script) sits below the first screen: its own chunk,
+// fetched after the page is interactive (issue 28: ship what the first screen needs).
+const TrendChart = dynamic(() => import("./trend-chart.tsx").then((m) => m.TrendChart), { ssr: false });
 
 export function ProjectReviews({ projectUid }: { projectUid: string }) {
   const trpc = useTRPC();

@@ -4,25 +4,32 @@ import { ScoreChip } from "./badges.tsx";
 import { engineLabel, formatCost, formatDate, formatDuration, formatTokens, scopeLabel } from "./format.ts";
 import type { SharedReview } from "./types.ts";
 import { Card } from "../ui.tsx";
+import { useHydrated } from "@/app/_lib/use-hydrated.ts";
 
 export function ReviewMeta({ review }: { review: SharedReview }) {
   const started = review.startedAt ? new Date(review.startedAt).getTime() : null;
   const finished = review.finishedAt ? new Date(review.finishedAt).getTime() : null;
   const u = review.usage;
+  // Server render and hydration: UTC and no running clock (app/_lib/use-hydrated.ts).
+  const local = useHydrated();
   const items: [string, string][] = [
     ["Engine", review.report?.engineLabel ?? engineLabel(review)],
     ["Scope", scopeLabel(review.scope)],
     ...(review.promptName ? ([["Prompt", review.promptName]] as [string, string][]) : []),
-    ["Created", formatDate(review.createdAt)],
+    ["Created", formatDate(review.createdAt, local)],
     [
       "Duration",
-      started ? formatDuration((finished ?? Date.now()) - started) + (finished ? "" : " so far") : "not started",
+      started
+        ? finished || local
+          ? formatDuration((finished ?? Date.now()) - started) + (finished ? "" : " so far")
+          : "running"
+        : "not started",
     ],
     ...(u
       ? ([
           [
             "Usage",
-            `${formatTokens(u.inputTokens)} in · ${formatTokens(u.outputTokens)} out${u.iterations ? ` · ${u.iterations} iterations` : ""}${formatCost(u.costUsd) ? ` · ${formatCost(u.costUsd)}` : ""}`,
+            `${formatTokens(u.inputTokens, local)} in · ${formatTokens(u.outputTokens, local)} out${u.iterations ? ` · ${u.iterations} iterations` : ""}${formatCost(u.costUsd) ? ` · ${formatCost(u.costUsd)}` : ""}`,
           ],
         ] as [string, string][])
       : []),

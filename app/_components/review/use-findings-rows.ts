@@ -18,6 +18,9 @@ export function useFindingsRows(visible: ReviewFindingRow[], linked: string | nu
     getScrollElement: () => scroller.current,
     estimateSize: () => 58,
     overscan: 8,
+    // Before the list is measured (the server's render and the first one in the browser, which must
+    // match it) the rows of a 600 px view are rendered, so the findings are in the page's HTML.
+    initialRect: { width: 0, height: 600 },
     getItemKey: (i) => visible[i]!.fingerprint,
   });
   // Once per link, when the linked finding is first in the list (findings load after the page): a

@@ -1,9 +1,13 @@
-import { preloadQueries } from "../_components/preload-queries.ts";
+import { Prefetch } from "@/app/_lib/server-prefetch.tsx";
 import { PipelineWorkbench } from "../_components/workbench.tsx";
 
+/** A workspace pipeline's page, with its first read (pipelines.get: source, parameters, the step
+ * graph) in the HTML (app/_lib/server-prefetch.tsx). */
 export default async function PipelinePage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
-  // The workbench's first read (pipelines.get), fetched by the browser with the page's scripts.
-  preloadQueries({ path: "pipelines.get", input: { uid } });
-  return <PipelineWorkbench target={{ kind: "workspace", uid }} />;
+  return (
+    <Prefetch load={({ trpc, fetch }) => fetch(trpc.pipelines.get.queryOptions({ uid }))}>
+      <PipelineWorkbench target={{ kind: "workspace", uid }} />
+    </Prefetch>
+  );
 }

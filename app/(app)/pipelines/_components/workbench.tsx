@@ -30,8 +30,8 @@ import { WorkbenchTabs } from "./workbench-tabs.tsx";
 // What the page shows at once is the graph and the editor; the rest (the other tabs, the dialogs,
 // the team's chat with its Markdown) comes in its own chunks, fetched after the first paint, so the
 // scripts that run before the page is interactive are the graph's and the editor's (bench/pipeline-ui).
-// `ssr: false` gives each its own Suspense boundary (this page is never server-rendered: the shell
-// waits for the session); without one, a chunk still loading would hold back the whole page.
+// `ssr: false` gives each its own Suspense boundary, rendered in the browser only; without one, a
+// chunk still loading would hold back the whole page.
 // The tabs' chunks are named in workbench-tabs.tsx.
 const RunDialog = dynamic(() => import("./run-dialog.tsx").then((m) => m.RunDialog), { ssr: false });
 const ForkDialog = dynamic(() => import("./fork-dialog.tsx").then((m) => m.ForkDialog), { ssr: false });

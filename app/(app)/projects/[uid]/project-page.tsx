@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
-import { Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { ProjectConversations } from "@/app/_components/ask/project-conversations.tsx";
 import { ImportPanel } from "@/app/_components/import-panel.tsx";
 import { ProjectReviews } from "@/app/_components/review/project-reviews.tsx";
@@ -11,7 +11,9 @@ import { toast } from "sonner";
 import { BackLink, Badge, Button, Card, ErrorNotice, PageHeader, ProgressBar } from "@/app/_components/ui.tsx";
 import { DetailNotLoaded } from "@/app/_components/query-states.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { useHydrated } from "@/app/_lib/use-hydrated.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { formatCount, formatDate } from "@/app/_components/review/format.ts";
 
 const DONE = ["ready", "failed"];
 
@@ -58,6 +60,8 @@ function ProjectView() {
   const lineParam = Number(params.get("line"));
   const endParam = Number(params.get("end"));
   const [startingReview, setStartingReview] = useState(false);
+  // Dates and counts in the server's form until hydrated (app/_lib/use-hydrated.ts).
+  const local = useHydrated();
   const refresh = useMutation(
     trpc.snapshots.importGit.mutationOptions({
       onSuccess: () => void snapshots.refetch(),
@@ -90,7 +94,7 @@ function ProjectView() {
         title={project.data.name}
         description={
           selected
-            ? `${selected.sourceLabel}${selected.commit ? ` @ ${selected.commit.slice(0, 10)}` : ""} · imported ${new Date(selected.createdAt).toLocaleString()}`
+            ? `${selected.sourceLabel}${selected.commit ? ` @ ${selected.commit.slice(0, 10)}` : ""} · imported ${formatDate(selected.createdAt, local)}`
             : "No code imported yet"
         }
         actions={
@@ -123,8 +127,8 @@ function ProjectView() {
       {summary && (
         <div className="mb-6 flex flex-wrap gap-2 text-sm" aria-label="Language mix">
           <Badge tone="brand">{summary.files} files</Badge>
-          <Badge>{summary.lines.toLocaleString()} lines</Badge>
-          <Badge>{summary.symbols.toLocaleString()} symbols</Badge>
+          <Badge>{formatCount(summary.lines, local)} lines</Badge>
+          <Badge>{formatCount(summary.symbols, local)} symbols</Badge>
           {Object.entries(summary.languages)
             .sort((a, b) => b[1].lines - a[1].lines)
             .slice(0, 8)
@@ -168,10 +172,9 @@ function ProjectView() {
   );
 }
 
+// No Suspense boundary around the view: every page renders per request (the CSP nonce), so
+// useSearchParams never bails out to the client, and a boundary would only make React stream the
+// project's view apart from the page (shown by a script, not with the HTML).
 export default function ProjectPage() {
-  return (
-    <Suspense>
-      <ProjectView />
-    </Suspense>
-  );
+  return <ProjectView />;
 }
