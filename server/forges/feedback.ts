@@ -14,34 +14,23 @@
  * on the PR withdraws the vote it gave. Each reply and reaction is taken once (forge_feedback: its
  * forge id).
  */
-import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
 import { isUniqueViolation } from "../db/client.ts";
-import type { Logger } from "../logger.ts";
 import { forgePersonId } from "../shared/forge-people.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import { teamVerdict, VERDICT_LABEL, type Verdict } from "../shared/team-verdicts.ts";
+import type { FeedbackDeps } from "./feedback-deps.ts";
 import { createReactionVotes, PULL_JOB_READ_INTERVAL_MS } from "./reaction-votes.ts";
 import { verdictOfText } from "./verdict-text.ts";
 import type { JobMap } from "../jobs/kinds.ts";
 import type { CommentJob } from "./github/intake.ts";
 import { roomUrl } from "./publish.ts";
-import type { Forge, PullRef } from "./types.ts";
+import type { PullRef } from "./types.ts";
 
 export type VerdictJob = JobMap["forge.verdict"];
 
 export { verdictOfText };
 
-export interface FeedbackDeps {
-  db: Db;
-  config: Config;
-  log: Logger;
-  forgeFor: (installationId: string) => Promise<Forge>;
-  /** A message in a finding's thread (server/rooms/chat.ts fromForge). */
-  say: (room: ReturnType<typeof reviewRoom>, thread: string, authorId: string, body: string) => Promise<unknown>;
-  /** A PR person's vote on a finding; null takes it back (server/review/team.ts voteFromForge). */
-  vote: (reviewUid: string, fingerprint: string, voterId: string, verdict: Verdict | null) => Promise<unknown>;
-}
+export type { FeedbackDeps };
 
 export function createFeedback(deps: FeedbackDeps) {
   const { db, config } = deps;

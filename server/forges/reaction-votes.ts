@@ -22,7 +22,7 @@ import type { Db } from "../db/client.ts";
 import { forgePersonId } from "../shared/forge-people.ts";
 import { reviewRoom } from "../shared/rooms.ts";
 import type { Verdict } from "../shared/team-verdicts.ts";
-import type { FeedbackDeps } from "./feedback.ts";
+import type { FeedbackDeps } from "./feedback-deps.ts";
 import { verdictOfText } from "./verdict-text.ts";
 import type { Forge, ForgeReaction, PullRef } from "./types.ts";
 
