@@ -9,6 +9,7 @@
  * The embedder's fitted state (the hash embedder's IDF table) lives here too, next to the record
  * whose paramsHash covers it: the pair cannot drift apart.
  */
+import { randomBytes } from "node:crypto";
 import type { Connection, Table } from "@lancedb/lancedb";
 import { Field, Int32, Schema, Utf8 } from "apache-arrow";
 import { embedderRecordSchema, type EmbedderRecord } from "../embed/types.ts";
@@ -144,4 +145,10 @@ export async function deleteEntry(db: Connection, name: string): Promise<void> {
   } finally {
     t.close();
   }
+}
+
+/** A new physical table for logical index `name`: the name, then a unique suffix, so a rebuild or a
+ * copy fills a table of its own and the catalog switches to it in one write. */
+export function physicalTableName(name: string): string {
+  return `${name}--${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
 }

@@ -14,8 +14,7 @@
 import { constants } from "node:fs";
 import { cp, rm } from "node:fs/promises";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import { readEntry, writeEntry } from "./catalog.ts";
+import { physicalTableName, readEntry, writeEntry } from "./catalog.ts";
 import { assertIndexName, type Store } from "./connect.ts";
 
 /** A URI with a scheme (s3://, gs://, az://, db://, memory://) is not a directory this process can copy. */
@@ -36,7 +35,7 @@ export async function copyIndex(store: Store, from: string, to: string): Promise
   const source = await readEntry(store.db, from);
   if (!source) throw new Error(`Index "${from}" does not exist.`);
   if (await readEntry(store.db, to)) throw new Error(`Index "${to}" already exists.`);
-  const physical = `${to}--${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  const physical = physicalTableName(to);
   const target = tableDir(store, physical);
   try {
     await cp(tableDir(store, source.table), target, {

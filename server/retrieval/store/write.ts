@@ -6,10 +6,9 @@
  *    catalog's version; on an error it restores the version it started from.
  * One writer per index at a time (the indexing job queue guarantees it); readers never block.
  */
-import { randomBytes } from "node:crypto";
 import type { Table } from "@lancedb/lancedb";
 import { assertSameEmbedder, type EmbedderRecord } from "../embed/types.ts";
-import { deleteEntry, readEntry, writeEntry } from "./catalog.ts";
+import { deleteEntry, physicalTableName, readEntry, writeEntry } from "./catalog.ts";
 import { assertIndexName, type Store } from "./connect.ts";
 import { DEFAULT_ANN_THRESHOLD, ensureIndexes, type IndexPlan } from "./indexes.ts";
 import { maintenanceState } from "./maintenance.ts";
@@ -45,7 +44,7 @@ export async function replaceIndex(store: Store, name: string, input: ReplaceInp
   assertIndexName(name);
   if (Array.isArray(input.rows)) checkDims(input.rows, input.embedder.dims);
   const previous = await readEntry(store.db, name);
-  const physical = `${name}--${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  const physical = physicalTableName(name);
   const table = await store.db.createEmptyTable(physical, chunkSchema(input.embedder.dims));
   let result: WriteResult;
   try {
