@@ -3,10 +3,12 @@
  * A snapshot's files as a tree: folders fold (<details>), files link to the code viewer under their
  * name (the whole path is the link's accessible name and title). Folders start open when the
  * project is small, when a filter is typed, and along the open file's path; a big project opens
- * folded, so its first screen renders a few dozen rows, not thousands.
+ * folded, so its first screen renders a few dozen rows, not thousands. A folded folder's rows are
+ * not rendered at all (only once it is opened): a 5,000-file project would otherwise send, hydrate
+ * and keep 5,000 hidden links.
  */
 import Link from "next/link";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { cx } from "./ui.tsx";
 
 interface Folder {
@@ -51,23 +53,20 @@ export function FileTree({
 }) {
   const root = useMemo(() => buildTree(paths), [paths]);
   const openAll = filtered || paths.length <= OPEN_ALL;
-  const renderFolder = (f: Folder, depth: number) => (
+  const renderFolder = (f: Folder, depth: number): ReactNode => (
     <>
       {[...f.folders.values()]
         .sort((a, b) => a.name.localeCompare(b.name))
         .map((sub) => (
-          <li key={sub.path}>
-            <details open={openAll || (current?.startsWith(`${sub.path}/`) ?? false)}>
-              <summary
-                className="cursor-pointer truncate rounded px-2 py-0.5 font-mono text-xs text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
-                style={{ paddingLeft: `${0.5 + depth * 0.75}rem` }}
-                title={sub.path}
-              >
-                {sub.name}/
-              </summary>
-              <ul>{renderFolder(sub, depth + 1)}</ul>
-            </details>
-          </li>
+          // Keyed by openAll as well: typing or clearing a filter re-opens (or re-folds) every folder.
+          <FolderRow
+            key={`${sub.path}:${openAll}`}
+            folder={sub}
+            depth={depth}
+            startOpen={openAll || (current?.startsWith(`${sub.path}/`) ?? false)}
+          >
+            {() => renderFolder(sub, depth + 1)}
+          </FolderRow>
         ))}
       {f.files.map((file) => (
         <li key={file.path}>
@@ -94,5 +93,38 @@ export function FileTree({
     <ul aria-label="Files" className="text-sm">
       {renderFolder(root, 0)}
     </ul>
+  );
+}
+
+/** A folder's row: its rows are rendered while it is open, and dropped again when it folds. */
+function FolderRow({
+  folder,
+  depth,
+  startOpen,
+  children,
+}: {
+  folder: Folder;
+  depth: number;
+  startOpen: boolean;
+  children: () => ReactNode;
+}) {
+  const [open, setOpen] = useState(startOpen);
+  // A file opened from elsewhere (a search hit, a finding) opens the folders along its path.
+  useEffect(() => {
+    if (startOpen) setOpen(true);
+  }, [startOpen]);
+  return (
+    <li>
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary
+          className="cursor-pointer truncate rounded px-2 py-0.5 font-mono text-xs text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+          style={{ paddingLeft: `${0.5 + depth * 0.75}rem` }}
+          title={folder.path}
+        >
+          {folder.name}/
+        </summary>
+        {open && <ul>{children()}</ul>}
+      </details>
+    </li>
   );
 }
