@@ -11,19 +11,11 @@ import type { AskMessage, AskToolCall, Citation } from "@/server/shared/ask.ts";
 import { formatCost, formatTokens } from "../review/format.ts";
 import { MatchBadge } from "../search-box.tsx";
 import { MODEL_PROVIDERS_HREF } from "../model-connections.tsx";
-import { Markdown } from "../review/markdown.tsx";
 import { Badge, Button } from "../ui.tsx";
+import { AnswerText, ANSWER_STATUS, isAnswering } from "./answer-text.tsx";
 import type { LiveAnswer } from "./fold.ts";
 
 export type CodeHref = (path: string, line: number, endLine?: number) => string;
-
-const STATUS: Record<AskMessage["status"], string> = {
-  queued: "queued",
-  running: "answering…",
-  done: "answered",
-  failed: "failed",
-  cancelled: "cancelled",
-};
 
 function ToolCall({ call }: { call: AskToolCall }) {
   const args = Object.entries(call.input)
@@ -100,7 +92,7 @@ export function AnswerView({
   const box = useRef<HTMLDivElement>(null);
   // Read on mousedown: by the click, pressing the button may have collapsed the selection.
   const picked = useRef<string | undefined>(undefined);
-  const active = answer.status === "queued" || answer.status === "running";
+  const active = isAnswering(answer);
   const toolCalls = active ? (live?.toolCalls ?? []) : answer.toolCalls;
   const usage = active ? live?.usage : (answer.usage ?? undefined);
   const cost = active ? live?.costUsd : (answer.costUsd ?? undefined);
@@ -119,7 +111,9 @@ export function AnswerView({
     <div ref={box} data-answer={answer.id} data-status={answer.status} className="min-w-0 flex-1">
       <p className="flex flex-wrap items-center gap-2 text-xs">
         <span className="font-medium text-zinc-800 dark:text-zinc-100">Argus</span>
-        <Badge tone={answer.status === "done" ? "green" : active ? "brand" : "amber"}>{STATUS[answer.status]}</Badge>
+        <Badge tone={answer.status === "done" ? "green" : active ? "brand" : "amber"}>
+          {ANSWER_STATUS[answer.status]}
+        </Badge>
         {answer.mode === "search" && <Badge tone="amber">search results, no model</Badge>}
         {answer.model && <span className="text-zinc-500">{answer.model}</span>}
         {/* Search results cost no tokens: no counter beside them. */}
@@ -142,15 +136,7 @@ export function AnswerView({
           ))}
         </ol>
       )}
-      {active ? (
-        <p className="mt-1 whitespace-pre-wrap text-sm" aria-live="polite">
-          {live?.text || (answer.status === "queued" ? "Waiting for the answer before it…" : "Thinking…")}
-        </p>
-      ) : (
-        <Markdown className="mt-1 break-words text-sm [&_p]:my-1" codeLink={codeLink}>
-          {answer.body || (answer.status === "cancelled" ? "_Cancelled before it said anything._" : "")}
-        </Markdown>
-      )}
+      <AnswerText answer={answer} live={live} codeLink={codeLink} />
       {answer.mode === "search" && (
         <>
           <ul className="mt-2 space-y-2" aria-label="Search results">

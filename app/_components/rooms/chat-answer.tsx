@@ -7,9 +7,9 @@
 import { useMemo } from "react";
 import { ASK_THREAD_HASH, type AskMessage } from "@/server/shared/ask.ts";
 import type { RoomEvent } from "@/server/shared/room-events.ts";
+import { AnswerText, ANSWER_STATUS, isAnswering } from "../ask/answer-text.tsx";
 import { foldAsk, type LiveAnswer } from "../ask/fold.ts";
 import type { CodeLink } from "../review/code-ref-links.ts";
-import { Markdown } from "../review/markdown.tsx";
 import { Badge } from "../ui.tsx";
 
 export interface ChatAnswers {
@@ -34,16 +34,8 @@ export function useChatAnswers(events: readonly RoomEvent[], enabled: boolean): 
   }, [events, enabled]);
 }
 
-const STATUS: Record<AskMessage["status"], string> = {
-  queued: "queued",
-  running: "answering…",
-  done: "answered",
-  failed: "failed",
-  cancelled: "cancelled",
-};
-
 export function ChatAnswer({ answer, live, codeLink }: { answer: AskMessage; live?: LiveAnswer; codeLink?: CodeLink }) {
-  const active = answer.status === "queued" || answer.status === "running";
+  const active = isAnswering(answer);
   const calls = active ? (live?.toolCalls ?? []) : answer.toolCalls;
   const openThread = () => {
     // The panel opens the thread on the hash; the same hash again still opens it.
@@ -60,7 +52,9 @@ export function ChatAnswer({ answer, live, codeLink }: { answer: AskMessage; liv
     >
       <p className="flex flex-wrap items-center gap-2 text-xs">
         <span className="font-medium text-zinc-800 dark:text-zinc-100">Argus</span>
-        <Badge tone={answer.status === "done" ? "green" : active ? "brand" : "amber"}>{STATUS[answer.status]}</Badge>
+        <Badge tone={answer.status === "done" ? "green" : active ? "brand" : "amber"}>
+          {ANSWER_STATUS[answer.status]}
+        </Badge>
         {answer.mode === "search" && <Badge tone="amber">search results</Badge>}
         <a
           href={`#${ASK_THREAD_HASH}${answer.threadId}`}
@@ -84,15 +78,7 @@ export function ChatAnswer({ answer, live, codeLink }: { answer: AskMessage; liv
           </ol>
         </details>
       )}
-      {active ? (
-        <p className="mt-0.5 whitespace-pre-wrap text-sm" aria-live="polite">
-          {live?.text || (answer.status === "queued" ? "Waiting for the answer before it…" : "Thinking…")}
-        </p>
-      ) : (
-        <Markdown className="mt-0.5 break-words text-sm [&_p]:my-0.5" codeLink={codeLink}>
-          {answer.body || (answer.status === "cancelled" ? "_Cancelled before it said anything._" : "")}
-        </Markdown>
-      )}
+      <AnswerText answer={answer} live={live} codeLink={codeLink} compact />
       {answer.error && (
         <p className="text-xs text-red-700 dark:text-red-400" role="alert">
           {answer.error}
