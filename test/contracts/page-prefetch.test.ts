@@ -84,7 +84,7 @@ describe("a page's first reads on the server", () => {
     // own options: a tRPC client over HTTP) finds the page without asking, then refetches it with
     // the same first cursor (none: a null one would be refused) and goes on to the next page.
     const browser = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-    hydrate(browser, state);
+    hydrate(browser, state!);
     const client = createTRPCClient<AppRouter>({
       links: [httpLink({ url: `${server.url}/api/trpc`, headers: { cookie: owner.client.cookie } })],
     });

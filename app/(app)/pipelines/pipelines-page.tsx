@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { FileUp, MessagesSquare, Workflow } from "lucide-react";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { Suspense, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { DelayedSkeleton, Button, EmptyState, PageHeader } from "@/app/_components/ui.tsx";
 import { QueryError } from "@/app/_components/query-states.tsx";
 import { useTRPC } from "@/app/_lib/trpc.ts";
@@ -18,13 +18,11 @@ import { CardGrid, cardsOf, matches } from "./_components/pipeline-cards.tsx";
 import { PipelineFilters } from "./_components/pipeline-filters.tsx";
 import { useReplaceQuery } from "./_components/use-replace-query.ts";
 
+// The filters live in the address (useSearchParams). No Suspense boundary around the view: every page renders per request (the CSP nonce), so
+// useSearchParams never bails out to the client, and a boundary would only make React stream the
+// view apart from the page (shown by a script, not with the HTML; app/(app)/projects/[uid]/project-page.tsx).
 export default function PipelinesPage() {
-  // The filters live in the address (useSearchParams), which needs a Suspense boundary on a static route.
-  return (
-    <Suspense>
-      <Pipelines />
-    </Suspense>
-  );
+  return <Pipelines />;
 }
 
 function Pipelines() {

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Play, SearchCheck } from "lucide-react";
 import { useRouter, useSearchParams } from "next/navigation";
-import { Suspense, useState } from "react";
+import { useState } from "react";
 import { ReviewRows } from "@/app/_components/review/review-rows.tsx";
 import { StartReviewDialog } from "@/app/_components/review/start-review-dialog.tsx";
 import { isActive } from "@/app/_components/review/types.ts";
@@ -112,10 +112,9 @@ function ReviewsView() {
   );
 }
 
+// No Suspense boundary around the view: every page renders per request (the CSP nonce), so
+// useSearchParams never bails out to the client, and a boundary would only make React stream the
+// view apart from the page (shown by a script, not with the HTML; app/(app)/projects/[uid]/project-page.tsx).
 export default function ReviewsPage() {
-  return (
-    <Suspense>
-      <ReviewsView />
-    </Suspense>
-  );
+  return <ReviewsView />;
 }
