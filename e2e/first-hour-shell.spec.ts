@@ -101,6 +101,15 @@ test("the lists, a knowledge base, a prompt, the inbox and settings show their d
 
     await p.goto("/pipelines");
     await expect(main.getByRole("list", { name: "Gallery pipelines" }).getByRole("listitem").first()).toBeVisible();
+    // A gallery pipeline's page: its title, read on the server.
+    const galleryLink = main
+      .getByRole("list", { name: "Gallery pipelines" })
+      .getByRole("heading")
+      .first()
+      .getByRole("link");
+    const galleryTitle = (await galleryLink.textContent())!.trim();
+    await p.goto((await galleryLink.getAttribute("href"))!);
+    await expect(main.getByRole("heading", { level: 1 })).toContainText(galleryTitle);
 
     await p.goto("/knowledge");
     await expect(
