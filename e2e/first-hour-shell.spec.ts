@@ -111,6 +111,18 @@ test("the lists, a knowledge base, a prompt, the inbox and settings show their d
     await p.goto((await galleryLink.getAttribute("href"))!);
     await expect(main.getByRole("heading", { level: 1 })).toContainText(galleryTitle);
 
+    // The pipeline chat: the sessions (none yet) and the pipelines one can chat with.
+    await p.goto("/pipelines/chat");
+    const sessions = main.getByRole("navigation", { name: "Chat sessions" });
+    await expect(
+      sessions.getByRole("list", { name: "Sessions" }).or(sessions.getByText("No sessions yet")),
+    ).toBeVisible();
+    await expect(
+      main
+        .getByRole("list", { name: "Pipelines that can chat" })
+        .or(main.getByText("No pipeline here can answer questions.")),
+    ).toBeVisible();
+
     await p.goto("/knowledge");
     await expect(
       main.getByRole("list", { name: "Knowledge bases" }).getByRole("link", { name: `Shell notes ${stamp}` }),
@@ -153,6 +165,7 @@ test("the lists, a knowledge base, a prompt, the inbox and settings show their d
     [`/knowledge/${base.uid}`, `Shell notes ${stamp}`],
     ["/prompts", "Prompts"],
     ["/inbox", "Inbox"],
+    ["/pipelines/chat", "Chat with a pipeline"],
     ["/settings", "Settings"],
   ] as const) {
     await page.goto(path);
