@@ -11,6 +11,7 @@ import { Button, DelayedSkeleton, EmptyState, ErrorNotice, PageHeader } from "@/
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { nextCursor, reviewsListInput, STATUSES } from "./list-input.ts";
+
 const selectClass =
   "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
