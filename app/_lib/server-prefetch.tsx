@@ -28,6 +28,9 @@ export interface PageLoad {
   trpc: ServerTrpc;
   /** Reads a query and returns its answer (for the reads that depend on it); throws when it fails. */
   fetch: QueryClient["fetchQuery"];
+  /** The same for an infinite query (`trpc.x.infiniteQueryOptions(input, { getNextPageParam })`, as
+   * the client's useInfiniteQuery asks): its first page, under the client's key and first cursor. */
+  fetchInfinite: QueryClient["fetchInfiniteQuery"];
 }
 
 type Loader = (load: PageLoad) => Promise<unknown>;
@@ -45,6 +48,19 @@ const requestQueries = cache(async () => {
   return { trpc, queryClient };
 });
 
+const json = (data: unknown): unknown => (data === undefined ? data : JSON.parse(JSON.stringify(data)));
+
+/** An answer as /api/trpc sends it. An infinite query's pages likewise, but its page params as they
+ * are: the first is the client's `initialPageParam` (undefined: no cursor), which JSON would turn
+ * into null — a cursor no input accepts, when the browser refetches that page. */
+function toJson(data: unknown): unknown {
+  if (data && typeof data === "object" && "pages" in data && "pageParams" in data) {
+    const { pages, pageParams } = data as { pages: unknown; pageParams: unknown[] };
+    if (Array.isArray(pages) && Array.isArray(pageParams)) return { pages: json(pages), pageParams };
+  }
+  return json(data);
+}
+
 /** The answers `load` read, as JSON like /api/trpc's; null when nothing could be read. */
 export async function prefetchState(load: Loader): Promise<DehydratedState | null> {
   try {
@@ -53,18 +69,27 @@ export async function prefetchState(load: Loader): Promise<DehydratedState | nul
     const { trpc, queryClient } = queries;
     const asked = new Set<string>();
     const reads: Promise<unknown>[] = [];
-    const fetch = ((options: { queryKey: readonly unknown[] }) => {
-      asked.add(hashKey(options.queryKey));
-      const read = queryClient.fetchQuery(options as Parameters<QueryClient["fetchQuery"]>[0]);
+    const track = <T,>(queryKey: readonly unknown[], read: Promise<T>) => {
+      asked.add(hashKey(queryKey));
       reads.push(read);
       return read;
-    }) as QueryClient["fetchQuery"];
+    };
+    const fetch = ((options: { queryKey: readonly unknown[] }) =>
+      track(
+        options.queryKey,
+        queryClient.fetchQuery(options as Parameters<QueryClient["fetchQuery"]>[0]),
+      )) as QueryClient["fetchQuery"];
+    const fetchInfinite = ((options: { queryKey: readonly unknown[] }) =>
+      track(
+        options.queryKey,
+        queryClient.fetchInfiniteQuery(options as Parameters<QueryClient["fetchInfiniteQuery"]>[0]),
+      )) as QueryClient["fetchInfiniteQuery"];
     // A failed read ends the loader; the answers it had, and those still on their way, are handed over.
-    await load({ trpc, fetch }).catch(() => undefined);
+    await load({ trpc, fetch, fetchInfinite }).catch(() => undefined);
     await Promise.allSettled(reads);
     const state = dehydrate(queryClient, {
       shouldDehydrateQuery: (q) => q.state.status === "success" && asked.has(q.queryHash),
-      serializeData: (data: unknown) => (data === undefined ? data : JSON.parse(JSON.stringify(data))),
+      serializeData: toJson,
     });
     return state.queries.length ? state : null;
   } catch {

@@ -7,7 +7,9 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { useHydrated } from "@/app/_lib/use-hydrated.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
+import { formatCount } from "../review/format.ts";
 import { Button, Card, Field, FormError, Input } from "../ui.tsx";
 
 export function ChatBudgetSettings() {
@@ -15,6 +17,8 @@ export function ChatBudgetSettings() {
   const trpc = useTRPC();
   const id = useId();
   const budget = useQuery(trpc.ask.budget.queryOptions({ workspaceId: workspace.id }));
+  // Counts in the server's form until hydrated (app/_lib/use-hydrated.ts).
+  const local = useHydrated();
   const [tokens, setTokens] = useState("");
   const [dollars, setDollars] = useState("");
   useEffect(() => {
@@ -48,7 +52,7 @@ export function ChatBudgetSettings() {
       </p>
       {b && (
         <p className="mt-2 text-sm" aria-label="Spent today">
-          Today: {b.spent.tokens.toLocaleString()} tokens, ${b.spent.costUsd.toFixed(2)}
+          Today: {formatCount(b.spent.tokens, local)} tokens, ${b.spent.costUsd.toFixed(2)}
           {b.exhausted ? " — the budget is spent" : ""}.
         </p>
       )}

@@ -6,7 +6,9 @@ import { FileText, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Badge, Button, Card, ConfirmDialog, EmptyState } from "@/app/_components/ui.tsx";
+import { formatCount } from "@/app/_components/review/format.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
+import { useHydrated } from "@/app/_lib/use-hydrated.ts";
 import type { AppRouter } from "@/server/trpc/router.ts";
 import { formatBytes, statusTone } from "./format.ts";
 
@@ -16,6 +18,8 @@ export function DocumentsTable({ documents, canEdit }: { documents: DocumentRow[
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState<DocumentRow | null>(null);
+  // Counts in the server's form until hydrated (app/_lib/use-hydrated.ts).
+  const local = useHydrated();
   const remove = useMutation(
     trpc.knowledge.deleteDocument.mutationOptions({
       onSuccess: async () => {
@@ -71,7 +75,7 @@ export function DocumentsTable({ documents, canEdit }: { documents: DocumentRow[
                 <Badge tone={statusTone(d.status)}>{d.status}</Badge>
               </td>
               <td className="px-2 py-2 text-right tabular-nums">
-                {d.status === "ready" ? d.chunkCount.toLocaleString() : "–"}
+                {d.status === "ready" ? formatCount(d.chunkCount, local) : "–"}
               </td>
               <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums">{formatBytes(d.bytes)}</td>
               {canEdit && (

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Badge } from "@/app/_components/ui.tsx";
 import { NoModelNotice } from "@/app/_components/model-connections.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
+import { useHydrated } from "@/app/_lib/use-hydrated.ts";
 import { RunStatus } from "./run-status.tsx";
 import { galleryHref, needsLabel, pipelineHref, runHref, type PipelineList } from "./types.ts";
 
@@ -54,6 +55,8 @@ export function matches(c: Card, q: string, tags: string[]) {
 }
 
 function PipelineCard({ c }: { c: Card }) {
+  // Dates in the server's form until hydrated (app/_lib/use-hydrated.ts).
+  const local = useHydrated();
   return (
     <li className="flex min-w-0 flex-col rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
       <div className="flex items-start justify-between gap-2">
@@ -85,7 +88,7 @@ function PipelineCard({ c }: { c: Card }) {
       <div className="mt-auto pt-3 text-xs text-zinc-500">
         {c.lastRun ? (
           <Link href={runHref(c.lastRun.uid)} className="inline-flex items-center gap-1.5 hover:underline">
-            Last run <RunStatus status={c.lastRun.status} /> {formatDate(c.lastRun.createdAt)}
+            Last run <RunStatus status={c.lastRun.status} /> {formatDate(c.lastRun.createdAt, local)}
           </Link>
         ) : (
           "Not run yet"

@@ -1,15 +1,25 @@
-"use client";
-/** /pipelines/chat: the workspace's chat sessions, and starting one with a pipeline that answers questions. */
-import { Suspense } from "react";
-import { ChatLayout } from "./_components/chat-layout.tsx";
-import { NewChat } from "./_components/new-chat.tsx";
+import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
+import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
+import PipelineChatPage from "./chat-page.tsx";
 
-export default function PipelineChatPage() {
+/** The pipeline chat's first reads, for the user's current workspace: the sessions
+ * (./_components/chat-layout.tsx) and the pipelines one can chat with (./_components/new-chat.tsx),
+ * as ./chat-page.tsx asks for them. */
+async function load({ trpc, fetch }: PageLoad) {
+  const workspace = currentWorkspace(await fetch(trpc.account.me.queryOptions()));
+  if (!workspace) return;
+  const workspaceId = workspace.id;
+  await Promise.all([
+    fetch(trpc.pipelineChat.sessions.queryOptions({ workspaceId })),
+    fetch(trpc.pipelineChat.pipelines.queryOptions({ workspaceId })),
+  ]);
+}
+
+/** The pipeline chat, with its first data in the HTML (app/_lib/server-prefetch.tsx). */
+export default function Page() {
   return (
-    <ChatLayout>
-      <Suspense>
-        <NewChat />
-      </Suspense>
-    </ChatLayout>
+    <Prefetch load={load}>
+      <PipelineChatPage />
+    </Prefetch>
   );
 }

@@ -1,14 +1,25 @@
-"use client";
-/** /pipelines/chat/<session>: one chat session, linkable (every viewer of the workspace may open it). */
-import { useParams } from "next/navigation";
-import { ChatLayout } from "../_components/chat-layout.tsx";
-import { SessionView } from "../_components/session-view.tsx";
+import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
+import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
+import PipelineChatSessionPage from "./chat-session-page.tsx";
 
-export default function PipelineChatSessionPage() {
-  const { uid } = useParams<{ uid: string }>();
+/** A chat session's first reads (./chat-session-page.tsx asks for the same): the workspace's sessions
+ * (../_components/chat-layout.tsx) and this one (../_components/session-view.tsx). */
+async function load({ trpc, fetch }: PageLoad, uid: string) {
+  await Promise.all([
+    fetch(trpc.pipelineChat.get.queryOptions({ uid })),
+    fetch(trpc.account.me.queryOptions()).then((me) => {
+      const workspace = currentWorkspace(me);
+      return workspace && fetch(trpc.pipelineChat.sessions.queryOptions({ workspaceId: workspace.id }));
+    }),
+  ]);
+}
+
+/** A chat session's page, with its first data in the HTML (app/_lib/server-prefetch.tsx). */
+export default async function Page({ params }: { params: Promise<{ uid: string }> }) {
+  const { uid } = await params;
   return (
-    <ChatLayout selected={uid}>
-      <SessionView key={uid} uid={uid} />
-    </ChatLayout>
+    <Prefetch load={(l) => load(l, uid)}>
+      <PipelineChatSessionPage />
+    </Prefetch>
   );
 }

@@ -11,6 +11,7 @@ import { BackLink, cx, DelayedSkeleton } from "@/app/_components/ui.tsx";
 import { QueryError } from "@/app/_components/query-states.tsx";
 import { formatDate } from "@/app/_components/review/format.ts";
 import { useTRPC } from "@/app/_lib/trpc.ts";
+import { useHydrated } from "@/app/_lib/use-hydrated.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { CHAT_HOME, chatHref } from "./types.ts";
 
@@ -18,6 +19,8 @@ function SessionList({ selected }: { selected?: string }) {
   const trpc = useTRPC();
   const { workspace, canEdit } = useWorkspace();
   const sessions = useQuery(trpc.pipelineChat.sessions.queryOptions({ workspaceId: workspace.id }));
+  // Dates in the server's form until hydrated (app/_lib/use-hydrated.ts).
+  const local = useHydrated();
   return (
     <nav aria-label="Chat sessions" className="min-w-0 space-y-2">
       {canEdit && (
@@ -48,7 +51,7 @@ function SessionList({ selected }: { selected?: string }) {
               >
                 <span className="block truncate font-medium">{s.title}</span>
                 <span className="block truncate text-xs text-zinc-500">
-                  {s.pipelineTitle} · {s.mine ? "you" : (s.createdBy ?? "someone")} · {formatDate(s.updatedAt)}
+                  {s.pipelineTitle} · {s.mine ? "you" : (s.createdBy ?? "someone")} · {formatDate(s.updatedAt, local)}
                 </span>
               </Link>
             </li>
