@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { hydrated } from "./support/hydration.ts";
 import { signUpOrSignIn } from "./support/owner.ts";
+import { inOwnWorkspace } from "./support/own-workspace.ts";
+import { trpc } from "./support/scripted-review.ts";
 
-async function trpc<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const res = await request.post(`/api/trpc/${path}`, { data: input });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()).result.data as T;
-}
+// What these tests create (a project, a knowledge base) stays out of other specs' empty states.
+inOwnWorkspace("Shell");
 
 // Issue 28, point 3: pages show content at once. The server reads the session and renders the
 // signed-in shell — the navigation and the page — into the HTML, so the first paint is the page, not
