@@ -72,6 +72,23 @@
  *   wsme wtforms xarray xlrd xlsxwriter xlwt xmlschema xmlsec yapf yarl zc.lockfile zope.component
  *   zope.event zope.interface zope.schema
  *
+ * and, with these npm packages as well (`npm install --ignore-scripts` in a directory of its own,
+ * EXTRA_NODE_MODULES=<it>/node_modules; 114,474 pairs, 32,063 of them npm — also no better):
+ *   @hapi/hapi acorn acorn-walk ajv archiver async async-lock axios backbone bcryptjs big.js
+ *   bignumber.js bluebird bn.js bull bunyan chai chalk change-case chart.js cheerio chokidar
+ *   clean-css commander core-js cron cross-spawn crypto-js csv-parse d3 date-fns dayjs decimal.js
+ *   ejs elliptic enhanced-resolve entities escodegen esprima eventemitter3 execa fast-xml-parser
+ *   fastify flatted form-data fs-extra got graceful-fs handlebars he helmet highlight.js
+ *   hosted-git-info htmlparser2 iconv-lite immer immutable ini inquirer ioredis jimp joi jquery
+ *   json5 jsonc-parser jsonwebtoken jszip keyv knex koa koa-router leaflet less lodash log4js lowdb
+ *   lru-cache luxon magic-string markdown-it marked mathjs minimist mkdirp mobx mocha moment
+ *   mongodb mongoose mustache mysql nanoid nock node-cache node-cron node-fetch nodemailer
+ *   normalize-package-data npm-package-arg numeral ora p-limit p-queue pako papaparse parse5
+ *   passport pdfkit pg pino pluralize postcss pug punycode q qrcode ramda readable-stream recast
+ *   redux resolve restify rimraf rollup rxjs sanitize-html sequelize shelljs showdown sinon
+ *   source-map stylus superagent supertest tapable tar terser three through2 toml tough-cookie
+ *   tweetnacl uglify-js underscore uuid validator webpack which winston xml2js yargs yup
+ *
  * Knobs for experiments (environment): MIN_DF, TOP, MIN_P, ITERATIONS, PER_PACKAGE (a cap per package),
  * EXTRA_NODE_MODULES (another npm install's node_modules), PAIRS_CACHE (reuse the extracted pairs).
  *
