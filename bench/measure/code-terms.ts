@@ -6,7 +6,9 @@
  * The query's terms are weighted by their IDF over the set, as the index's embedder weighs them.
  *
  *   node --import tsx bench/measure/relevance-dump.ts /tmp/relevance-dump
- *   node --import tsx bench/measure/code-terms.ts /tmp/relevance-dump [table.json]
+ *   node --import tsx bench/measure/code-terms.ts /tmp/relevance-dump [table.json …]
+ *
+ * Several tables are measured one after the other (the sets are read once); none: the shipped one.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { adaptiveWeights, FUSION, fuse, rerankByRelevance, type Scored } from "../../server/retrieval/fusion.ts";
@@ -35,13 +37,17 @@ interface Row {
 
 const dir = process.argv[2] ?? "/tmp/relevance-dump";
 const asIs = (s: string) => s;
-const table = process.argv[3]
-  ? tableFrom(JSON.parse(readFileSync(process.argv[3], "utf8")) as CodeTermFile, asIs)
-  : codeTermTable(asIs);
+const tableFiles = process.argv.slice(3);
+const tables = tableFiles.length
+  ? tableFiles.map((f) => tableFrom(JSON.parse(readFileSync(f, "utf8")) as CodeTermFile, asIs))
+  : [codeTermTable(asIs)];
+let table = tables[0]!;
 const HALF = (process.env.HALF ?? "dev") as "dev" | "test";
 /** TRANSLATED=0: the same score with the table's translations counted 0 (only the query's own words). */
 const TRANSLATED = Number(process.env.TRANSLATED ?? 1);
 const WEIGHTS = (process.env.WEIGHTS ?? "0,0.25,0.5,1,2").split(",").map(Number);
+/** DEPTH=n: re-rank the first n fused hits instead of production's depth (at most the dump's 20 with features). */
+const DEPTH = Number(process.env.DEPTH ?? FUSION.code.rerank.depth);
 const dumps = readdirSync(dir)
   .filter((f) => f.endsWith(".json"))
   .map((f) => JSON.parse(readFileSync(`${dir}/${f}`, "utf8")) as { name: string; kind: string; rows: Row[] })
@@ -57,7 +63,7 @@ function ranking(r: Row, weight: number, docTerms: (doc: string) => Set<string>,
   const vec = scored(r.vecC).slice(0, s.depth);
   const fused = fuse(t, vec, adaptiveWeights(t, vec, s), s.depth);
   const q = [...new Set(terms(withoutQuestionWords(r.q)))].map((term) => ({ term, weight: idf(term) }));
-  const page = fused.slice(0, s.rerank.depth);
+  const page = fused.slice(0, DEPTH);
   const rel = page.map((f) => {
     const x = r.feats[f.key];
     return x ? relevanceOf("code", { ...x, terms: r.query.terms, known: r.query.known }) : 0;
@@ -94,21 +100,26 @@ for (const d of dumps) {
   const n = set.docs.size;
   idfOf.set(d.name, (t) => Math.log((n + 1) / ((df.get(t) ?? 0) + 1)));
 }
-console.log(`MRR@10, ${HALF} halves`);
-for (const weight of WEIGHTS) {
-  const per = dumps.map((d) =>
-    mean(
-      d.rows
-        .filter((r) => r.kind === "real" && r.half === HALF)
-        .map((r) =>
-          reciprocalRank(
-            r,
-            ranking(r, weight, docTermsOf.get(d.name)!, idfOf.get(d.name)!).map((f) => f.key),
-          ),
-        ),
-    ),
-  );
+for (const [i, t] of tables.entries()) {
+  table = t;
   console.log(
-    `  ${`+ ${weight} × translation`.padEnd(22)} ${per.map((m, i) => `${dumps[i]!.name} ${m.toFixed(4)}`).join("  ")}  mean ${mean(per).toFixed(4)}`,
+    `MRR@10, ${HALF} halves, ${tableFiles[i] ?? "the shipped table"}${DEPTH === FUSION.code.rerank.depth ? "" : `, re-rank depth ${DEPTH}`}`,
   );
+  for (const weight of WEIGHTS) {
+    const per = dumps.map((d) =>
+      mean(
+        d.rows
+          .filter((r) => r.kind === "real" && r.half === HALF)
+          .map((r) =>
+            reciprocalRank(
+              r,
+              ranking(r, weight, docTermsOf.get(d.name)!, idfOf.get(d.name)!).map((f) => f.key),
+            ),
+          ),
+      ),
+    );
+    console.log(
+      `  ${`+ ${weight} × translation`.padEnd(22)} ${per.map((m, i) => `${dumps[i]!.name} ${m.toFixed(4)}`).join("  ")}  mean ${mean(per).toFixed(4)}`,
+    );
+  }
 }
