@@ -19,6 +19,9 @@ import {
 } from "./code-set.ts";
 
 export const PYTHON_STDLIB = "/usr/lib/python3.11";
+/** Tests and data, and the parts of the standard library's folder that Debian installs from other
+ * packages than libpython3.11-stdlib (tkinter comes with python3-tk, which pulls in ~250 more
+ * documented functions): the set is the same whatever else a machine has installed. */
 const SKIP_DIRS = new Set([
   "test",
   "tests",
@@ -29,6 +32,7 @@ const SKIP_DIRS = new Set([
   "pydoc_data",
   "ensurepip",
   "turtledemo",
+  "tkinter",
 ]);
 
 export function listPy(dir: string): string[] {
