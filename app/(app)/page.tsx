@@ -1,12 +1,10 @@
-import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
 import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
 import DashboardPage from "./dashboard.tsx";
 
 /** The dashboard's reads, for the user's current workspace (./dashboard.tsx asks for the same). */
-async function load({ trpc, fetch }: PageLoad) {
-  const workspace = currentWorkspace(await fetch(trpc.account.me.queryOptions()));
-  if (!workspace) return;
-  const workspaceId = workspace.id;
+async function load({ trpc, fetch, workspaceId: current }: PageLoad) {
+  const workspaceId = await current();
+  if (!workspaceId) return;
   await Promise.all([
     fetch(trpc.projects.list.queryOptions({ workspaceId })),
     fetch(trpc.prompts.list.queryOptions({ workspaceId })),

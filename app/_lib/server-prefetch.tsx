@@ -20,6 +20,7 @@ import { cache, type ReactNode } from "react";
 import { PAGE_QUERIES_GLOBAL } from "@/server/shared/page-queries.ts";
 import type { PageQueries } from "@/server/trpc/page-queries.ts";
 import type { AppRouter } from "@/server/trpc/router.ts";
+import { currentWorkspace } from "./current-workspace.ts";
 
 export type ServerTrpc = TRPCOptionsProxy<AppRouter>;
 
@@ -31,6 +32,8 @@ export interface PageLoad {
   /** The same for an infinite query (`trpc.x.infiniteQueryOptions(input, { getNextPageParam })`, as
    * the client's useInfiniteQuery asks): its first page, under the client's key and first cursor. */
   fetchInfinite: QueryClient["fetchInfiniteQuery"];
+  /** The id of the workspace the app shows (`account.me`, read and handed over; app/_lib/current-workspace.ts). */
+  workspaceId: () => Promise<string | null>;
 }
 
 type Loader = (load: PageLoad) => Promise<unknown>;
@@ -84,8 +87,9 @@ export async function prefetchState(load: Loader): Promise<DehydratedState | nul
         options.queryKey,
         queryClient.fetchInfiniteQuery(options as Parameters<QueryClient["fetchInfiniteQuery"]>[0]),
       )) as QueryClient["fetchInfiniteQuery"];
+    const workspaceId = async () => currentWorkspace(await fetch(trpc.account.me.queryOptions()))?.id ?? null;
     // A failed read ends the loader; the answers it had, and those still on their way, are handed over.
-    await load({ trpc, fetch, fetchInfinite }).catch(() => undefined);
+    await load({ trpc, fetch, fetchInfinite, workspaceId }).catch(() => undefined);
     await Promise.allSettled(reads);
     const state = dehydrate(queryClient, {
       shouldDehydrateQuery: (q) => q.state.status === "success" && asked.has(q.queryHash),

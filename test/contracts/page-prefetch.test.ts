@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 const request = vi.hoisted(() => ({ headers: new Headers() }));
 vi.mock("next/headers", () => ({ headers: async () => request.headers }));
 
+import { nextCursor } from "../../app/_lib/next-cursor.ts";
 import { prefetchState } from "../../app/_lib/server-prefetch.tsx";
 import { PAGE_QUERIES_GLOBAL } from "../../server/shared/page-queries.ts";
 import { registerPageQueries } from "../../server/trpc/page-queries.ts";
@@ -68,7 +69,7 @@ describe("a page's first reads on the server", () => {
     await server.services.queue.idle();
     // The reviews page's read (app/(app)/reviews/page.tsx and reviews-page.tsx): pages of one here.
     const input = { workspaceId, projectUid: undefined, status: undefined, limit: 1 };
-    const getNextPageParam = (last: { nextCursor?: string | null }) => last.nextCursor ?? undefined;
+    const getNextPageParam = nextCursor;
     const state = await prefetchState(async ({ trpc, fetchInfinite }) => {
       await fetchInfinite(trpc.reviews.list.infiniteQueryOptions(input, { getNextPageParam }));
     });

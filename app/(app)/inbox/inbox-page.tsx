@@ -15,6 +15,7 @@ import { Button, Card, DelayedSkeleton, EmptyState, PageHeader, cx } from "@/app
 import { QueryError } from "@/app/_components/query-states.tsx";
 import { Markdown } from "@/app/_components/review/markdown.tsx";
 import { inWorkspace, useUnreadCount } from "@/app/_lib/inbox.ts";
+import { nextCursor } from "@/app/_lib/next-cursor.ts";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
 import { useHydrated } from "@/app/_lib/use-hydrated.ts";
@@ -49,7 +50,7 @@ export default function InboxPage() {
   const list = useInfiniteQuery(
     trpc.notifications.list.infiniteQueryOptions(
       { limit: NOTIFICATION_PAGE, unreadOnly },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+      { getNextPageParam: nextCursor },
     ),
   );
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];

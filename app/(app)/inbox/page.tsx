@@ -1,4 +1,5 @@
 import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
+import { nextCursor } from "@/app/_lib/next-cursor.ts";
 import { NOTIFICATION_PAGE } from "@/server/shared/notifications.ts";
 import InboxPage from "./inbox-page.tsx";
 
@@ -8,7 +9,7 @@ async function load({ trpc, fetchInfinite }: PageLoad) {
   await fetchInfinite(
     trpc.notifications.list.infiniteQueryOptions(
       { limit: NOTIFICATION_PAGE, unreadOnly: false },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+      { getNextPageParam: nextCursor },
     ),
   );
 }

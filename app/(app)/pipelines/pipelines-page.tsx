@@ -18,9 +18,7 @@ import { CardGrid, cardsOf, matches } from "./_components/pipeline-cards.tsx";
 import { PipelineFilters } from "./_components/pipeline-filters.tsx";
 import { useReplaceQuery } from "./_components/use-replace-query.ts";
 
-// The filters live in the address (useSearchParams). No Suspense boundary around the view: every page renders per request (the CSP nonce), so
-// useSearchParams never bails out to the client, and a boundary would only make React stream the
-// view apart from the page (shown by a script, not with the HTML; app/(app)/projects/[uid]/project-page.tsx).
+// No Suspense boundary around the view, though it reads useSearchParams: see app/(app)/projects/[uid]/project-page.tsx.
 export default function PipelinesPage() {
   return <Pipelines />;
 }

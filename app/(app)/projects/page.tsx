@@ -1,11 +1,10 @@
-import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
 import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
 import ProjectsPage from "./projects-page.tsx";
 
 /** The projects list's read, for the user's current workspace (./projects-page.tsx asks for the same). */
-async function load({ trpc, fetch }: PageLoad) {
-  const workspace = currentWorkspace(await fetch(trpc.account.me.queryOptions()));
-  if (workspace) await fetch(trpc.projects.list.queryOptions({ workspaceId: workspace.id }));
+async function load({ trpc, fetch, workspaceId: current }: PageLoad) {
+  const workspaceId = await current();
+  if (workspaceId) await fetch(trpc.projects.list.queryOptions({ workspaceId }));
 }
 
 /** The projects list, with its first data in the HTML (app/_lib/server-prefetch.tsx). */

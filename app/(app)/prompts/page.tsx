@@ -1,11 +1,10 @@
-import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
 import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
 import PromptsPage from "./prompts-page.tsx";
 
 /** The prompts list's read, for the user's current workspace (./prompts-page.tsx asks for the same). */
-async function load({ trpc, fetch }: PageLoad) {
-  const workspace = currentWorkspace(await fetch(trpc.account.me.queryOptions()));
-  if (workspace) await fetch(trpc.prompts.list.queryOptions({ workspaceId: workspace.id }));
+async function load({ trpc, fetch, workspaceId: current }: PageLoad) {
+  const workspaceId = await current();
+  if (workspaceId) await fetch(trpc.prompts.list.queryOptions({ workspaceId }));
 }
 
 /** The prompts list, with its first data in the HTML (app/_lib/server-prefetch.tsx). */

@@ -15,6 +15,3 @@ export function reviewsListInput(workspaceId: string, params: { get(key: string)
     : undefined;
   return { workspaceId, projectUid, status, limit: PAGE_SIZE };
 }
-
-/** The next page's cursor (none after the last page). */
-export const nextCursor = (last: { nextCursor?: string | null }) => last.nextCursor ?? undefined;

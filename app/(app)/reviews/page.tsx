@@ -1,16 +1,15 @@
-import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
 import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
-import { nextCursor, reviewsListInput } from "./list-input.ts";
+import { nextCursor } from "@/app/_lib/next-cursor.ts";
+import { reviewsListInput } from "./list-input.ts";
 import ReviewsPage from "./reviews-page.tsx";
 
 type Search = Record<string, string | string[] | undefined>;
 
 /** The reviews list's first reads (./reviews-page.tsx asks for the same): the workspace's projects
  * (the filter) and the first page of its reviews, filtered by `?project=` and `?status=`. */
-async function load({ trpc, fetch, fetchInfinite }: PageLoad, search: Search) {
-  const workspace = currentWorkspace(await fetch(trpc.account.me.queryOptions()));
-  if (!workspace) return;
-  const workspaceId = workspace.id;
+async function load({ trpc, fetch, fetchInfinite, workspaceId: current }: PageLoad, search: Search) {
+  const workspaceId = await current();
+  if (!workspaceId) return;
   const get = (key: string) => [search[key]].flat()[0] ?? null;
   await Promise.all([
     fetch(trpc.projects.list.queryOptions({ workspaceId })),

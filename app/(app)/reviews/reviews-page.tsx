@@ -10,7 +10,8 @@ import { isActive } from "@/app/_components/review/types.ts";
 import { Button, DelayedSkeleton, EmptyState, ErrorNotice, PageHeader } from "@/app/_components/ui.tsx";
 import { errorInfo, useTRPC } from "@/app/_lib/trpc.ts";
 import { useWorkspace } from "@/app/_lib/workspace.tsx";
-import { nextCursor, reviewsListInput, STATUSES } from "./list-input.ts";
+import { nextCursor } from "@/app/_lib/next-cursor.ts";
+import { reviewsListInput, STATUSES } from "./list-input.ts";
 
 const selectClass =
   "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
@@ -113,9 +114,7 @@ function ReviewsView() {
   );
 }
 
-// No Suspense boundary around the view: every page renders per request (the CSP nonce), so
-// useSearchParams never bails out to the client, and a boundary would only make React stream the
-// view apart from the page (shown by a script, not with the HTML; app/(app)/projects/[uid]/project-page.tsx).
+// No Suspense boundary around the view, though it reads useSearchParams: see app/(app)/projects/[uid]/project-page.tsx.
 export default function ReviewsPage() {
   return <ReviewsView />;
 }

@@ -1,4 +1,3 @@
-import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
 import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
 import SettingsPage from "./settings-page.tsx";
 
@@ -8,10 +7,9 @@ import SettingsPage from "./settings-page.tsx";
  * Left to the browser: the invite links (their address is the browser's origin), Ollama's detection
  * (a probe of the network, not to be waited for) and the integrations (GitLab's webhook address is
  * the browser's origin too). */
-async function load({ trpc, fetch }: PageLoad) {
-  const workspace = currentWorkspace(await fetch(trpc.account.me.queryOptions()));
-  if (!workspace) return;
-  const workspaceId = workspace.id;
+async function load({ trpc, fetch, workspaceId: current }: PageLoad) {
+  const workspaceId = await current();
+  if (!workspaceId) return;
   await Promise.all([
     fetch(trpc.workspaces.members.queryOptions({ workspaceId })),
     fetch(trpc.providers.list.queryOptions({ workspaceId })),

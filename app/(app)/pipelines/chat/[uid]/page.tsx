@@ -1,16 +1,14 @@
-import { currentWorkspace } from "@/app/_lib/current-workspace.ts";
 import { Prefetch, type PageLoad } from "@/app/_lib/server-prefetch.tsx";
 import PipelineChatSessionPage from "./chat-session-page.tsx";
 
 /** A chat session's first reads (./chat-session-page.tsx asks for the same): the workspace's sessions
  * (../_components/chat-layout.tsx) and this one (../_components/session-view.tsx). */
-async function load({ trpc, fetch }: PageLoad, uid: string) {
+async function load({ trpc, fetch, workspaceId: current }: PageLoad, uid: string) {
   await Promise.all([
     fetch(trpc.pipelineChat.get.queryOptions({ uid })),
-    fetch(trpc.account.me.queryOptions()).then((me) => {
-      const workspace = currentWorkspace(me);
-      return workspace && fetch(trpc.pipelineChat.sessions.queryOptions({ workspaceId: workspace.id }));
-    }),
+    current().then((workspaceId) =>
+      workspaceId ? fetch(trpc.pipelineChat.sessions.queryOptions({ workspaceId })) : null,
+    ),
   ]);
 }
 

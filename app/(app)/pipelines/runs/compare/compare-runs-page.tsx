@@ -156,9 +156,7 @@ function ComparePage() {
   return <Comparison key={`${a}:${b}`} a={a} b={b} />;
 }
 
-// No Suspense boundary around the view: every page renders per request (the CSP nonce), so
-// useSearchParams never bails out to the client, and a boundary would only make React stream the
-// view apart from the page (shown by a script, not with the HTML; app/(app)/projects/[uid]/project-page.tsx).
+// No Suspense boundary around the view, though it reads useSearchParams: see app/(app)/projects/[uid]/project-page.tsx.
 export default function CompareRunsPage() {
   return <ComparePage />;
 }
